@@ -1,0 +1,90 @@
+import { Piscina } from 'piscina';
+import PQueue from 'p-queue';
+import { quarantineFull } from '../src/gate-error.js';
+import type { ScanResult } from '../workers/scan/finding.js';
+
+interface Waiting {
+  bytes: Uint8Array;
+  resolve: (r: ScanResult) => void;
+  reject: (e: unknown) => void;
+}
+
+export interface ScanStageOptions {
+  threads: number;
+  batchMax: number;
+  queueMax: number;
+}
+
+/**
+ * The scan stage: claims wait in a bounded queue and go to the Piscina scan pool in
+ * batches, because one pool round trip costs about one 1 KB scan (FLOORS.md). At most one
+ * batch per thread is in flight, so batches grow exactly when the pool is busy. A full
+ * queue refuses (-32006) rather than buffering without bound.
+ */
+export class ScanStage {
+  private readonly pool: Piscina;
+  private readonly tasks: PQueue;
+  private waiting: Waiting[] = [];
+  private scannedPerMs = 1;
+
+  constructor(private readonly options: ScanStageOptions) {
+    this.pool = new Piscina({
+      filename: new URL('../workers/scan/pool-entry.js', import.meta.url).href,
+      minThreads: options.threads,
+      maxThreads: options.threads,
+      idleTimeout: Infinity,
+    });
+    this.tasks = new PQueue({ concurrency: options.threads });
+  }
+
+  /** Claims waiting or being scanned. */
+  get depth(): number {
+    return this.waiting.length + this.tasks.pending * this.options.batchMax;
+  }
+
+  scan(bytes: Uint8Array): Promise<ScanResult> {
+    if (this.waiting.length >= this.options.queueMax) {
+      throw quarantineFull(Math.max(50, Math.ceil(this.waiting.length / this.scannedPerMs)));
+    }
+    return new Promise<ScanResult>((resolve, reject) => {
+      this.waiting.push({ bytes, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.tasks.size + this.tasks.pending >= this.options.threads) return;
+    // Re-check once the task has left the queue's count, so a backlog keeps draining.
+    void this.tasks.add(() => this.runBatch()).then(() => {
+      if (this.waiting.length > 0) this.schedule();
+    });
+  }
+
+  private async runBatch(): Promise<void> {
+    const batch = this.waiting.splice(0, this.options.batchMax);
+    if (batch.length === 0) return;
+    // Copy each claim into a buffer of its own so it can be transferred, not cloned.
+    const buffers = batch.map((w) => {
+      const copy = new Uint8Array(w.bytes.byteLength);
+      copy.set(w.bytes);
+      return copy.buffer;
+    });
+    const started = performance.now();
+    try {
+      const results = (await this.pool.run({ batch: buffers }, { transferList: buffers })) as ScanResult[];
+      batch.forEach((w, i) => w.resolve(results[i]!));
+      const elapsed = Math.max(0.01, performance.now() - started);
+      this.scannedPerMs = 0.8 * this.scannedPerMs + 0.2 * (batch.length / elapsed);
+    } catch (error) {
+      for (const w of batch) w.reject(error);
+    }
+  }
+
+  /** Waits until every accepted claim has been scanned, then stops the pool. */
+  async close(): Promise<void> {
+    while (this.waiting.length > 0 || this.tasks.pending > 0 || this.tasks.size > 0) {
+      await this.tasks.onIdle();
+    }
+    await this.pool.destroy();
+  }
+}

@@ -1,0 +1,15 @@
+import type { Role } from '../domain/roles.js';
+
+/** Who is calling, derived by a surface from the connection, never from params. */
+export interface Caller {
+  identity: string;
+  role: Role;
+  /** writer_kind of what this caller writes: person (signed in), program (API key), local (socket peer). */
+  kind: 'person' | 'program' | 'local';
+  /** A key with scope `events` may read only gv.events (spec 1 Authentication 2). */
+  scope: 'events' | null;
+  demo: boolean;
+  surface: 'socket' | 'http' | 'mcp';
+  /** The peer's uid, for socket callers: grants to `uid:<n>` cover every process of that user. */
+  uid?: number;
+}

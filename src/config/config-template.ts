@@ -1,0 +1,22 @@
+import { stringify } from 'smol-toml';
+import { CONFIG_KEYS, type KeySpec } from './keys.js';
+import { envName } from './load-config.js';
+
+/** gate.toml as written on first start: every key present with its default and what it does. */
+export function configTemplate(): string {
+  const lines = [
+    '# Gate configuration. Every key is present with its default.',
+    '# Each key can also be set by the environment variable GATE_<SECTION>_<KEY>, which wins over this file.',
+    '# `gate config` prints the effective configuration and where each value came from.',
+    '',
+  ];
+  for (const [section, keys] of Object.entries(CONFIG_KEYS as Record<string, Record<string, KeySpec>>)) {
+    lines.push(`[${section}]`);
+    for (const [key, spec] of Object.entries(keys)) {
+      lines.push(`# ${spec.doc}`, `# env: ${envName(section, key)}; default: ${JSON.stringify(spec.default)}`);
+      lines.push(stringify({ [key]: spec.default }).trim());
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,25 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** The files of a gate's home directory. */
+export interface HomePaths {
+  home: string;
+  config: string;
+  db: string;
+  key: string;
+  socket: string;
+  lock: string;
+}
+
+/** Home: --home, else $GATE_HOME, else ~/.local/share/gate. */
+export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env): HomePaths {
+  const home = resolve(flag ?? env['GATE_HOME'] ?? join(homedir(), '.local', 'share', 'gate'));
+  return {
+    home,
+    config: join(home, 'gate.toml'),
+    db: join(home, 'gate.db'),
+    key: join(home, 'deployment.key'),
+    socket: join(home, 'gate.sock'),
+    lock: join(home, 'gate.lock'),
+  };
+}

@@ -1,0 +1,78 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parse as parseToml } from 'smol-toml';
+import { CONFIG_KEYS, type GateConfig, type KeySpec } from './keys.js';
+
+export type ValueSource = 'default' | 'file' | `env ${string}` | `flag ${string}`;
+
+export interface LoadedConfig {
+  config: GateConfig;
+  sources: Record<string, ValueSource>;
+}
+
+export const envName = (section: string, key: string) => `GATE_${section.toUpperCase()}_${key.toUpperCase()}`;
+
+/** An environment value is text; read it as the key's type (numbers, booleans, lists as JSON or commas). */
+function fromEnv(spec: KeySpec, text: string): unknown {
+  const sample = spec.default;
+  if (typeof sample === 'number') return text.trim() === '' ? NaN : Number(text);
+  if (typeof sample === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
+  if (Array.isArray(sample)) {
+    const t = text.trim();
+    if (t.startsWith('[')) return JSON.parse(t);
+    return t === '' ? [] : t.split(',').map((s) => s.trim());
+  }
+  return text;
+}
+
+/**
+ * The effective configuration: defaults, then gate.toml, then GATE_<SECTION>_<KEY>, then
+ * command-line flags. Unknown sections or keys in the file are refused by name, so a typo
+ * never silently falls back to a default.
+ */
+export function loadConfig(
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+  flags: Record<string, unknown> = {},
+): LoadedConfig {
+  const fileValues: Record<string, Record<string, unknown>> = existsSync(file)
+    ? (parseToml(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>)
+    : {};
+  for (const [section, values] of Object.entries(fileValues)) {
+    const known = (CONFIG_KEYS as Record<string, Record<string, KeySpec>>)[section];
+    if (!known) throw new Error(`${file}: unknown section [${section}]`);
+    if (typeof values !== 'object' || values === null) throw new Error(`${file}: [${section}] is not a table`);
+    for (const key of Object.keys(values)) {
+      if (!(key in known)) throw new Error(`${file}: unknown key ${section}.${key}`);
+    }
+  }
+  const config: Record<string, Record<string, unknown>> = {};
+  const sources: Record<string, ValueSource> = {};
+  for (const [section, keys] of Object.entries(CONFIG_KEYS as Record<string, Record<string, KeySpec>>)) {
+    config[section] = {};
+    for (const [key, spec] of Object.entries(keys)) {
+      const name = `${section}.${key}`;
+      let value: unknown = spec.default;
+      let source: ValueSource = 'default';
+      if (fileValues[section] && key in fileValues[section]) {
+        value = fileValues[section][key];
+        source = 'file';
+      }
+      const envKey = envName(section, key);
+      if (env[envKey] !== undefined) {
+        value = fromEnv(spec, env[envKey]);
+        source = `env ${envKey}`;
+      }
+      if (flags[name] !== undefined) {
+        value = flags[name];
+        source = `flag ${name}`;
+      }
+      const parsed = spec.schema.safeParse(value);
+      if (!parsed.success) {
+        throw new Error(`config ${name} (from ${source}): ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+      }
+      config[section]![key] = parsed.data;
+      sources[name] = source;
+    }
+  }
+  return { config: config as GateConfig, sources };
+}

@@ -1,0 +1,65 @@
+/**
+ * The one error type of the gate. Handlers throw these; surfaces map them to their
+ * wire form (JSON-RPC error object, HTTP status, tool error). The named constructors
+ * carry the spec's codes so no handler builds a wire error by hand.
+ */
+export class GateError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'GateError';
+  }
+
+  toJSON(): { code: number; message: string; data?: Record<string, unknown> } {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+export const ErrorCode = {
+  parse: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internal: -32603,
+  identity: -32000,
+  tooLarge: -32001,
+  quarantineFull: -32006,
+  banned: -32009,
+  lifecycle: -32010,
+  semanticRefusal: -32014,
+  storageBound: -32015,
+} as const;
+
+export const invalidParams = (message: string, data?: Record<string, unknown>) =>
+  new GateError(ErrorCode.invalidParams, message, data);
+
+/** Rule U: the only way to say "no such row"; identical for unreadable and nonexistent ids. */
+export const unknownArtifact = (id: string) =>
+  new GateError(ErrorCode.invalidParams, `unknown artifact: ${id.slice(0, 16)}`);
+
+export const roleTooLow = (method: string, required: string, role: string) =>
+  new GateError(ErrorCode.invalidParams, `${method} needs role ${required}; the caller has role ${role}`, {
+    required,
+    role,
+  });
+
+export const notGranted = (space: string, capability: string) =>
+  new GateError(ErrorCode.invalidParams, `no ${capability} grant on space ${space}`, {
+    reason: 'not_granted',
+    space,
+    capability,
+  });
+
+export const lifecycle = (message: string, reason?: string) =>
+  new GateError(ErrorCode.lifecycle, message, reason === undefined ? undefined : { reason });
+
+export const quarantineFull = (retryAfterMs: number) =>
+  new GateError(ErrorCode.quarantineFull, 'quarantine is full; retry later', { retry_after_ms: retryAfterMs });
+
+export const internalError = (message: string, data?: Record<string, unknown>) =>
+  new GateError(ErrorCode.internal, message, data);

@@ -1,0 +1,116 @@
+import Database from 'better-sqlite3';
+import { Capabilities } from './access/capabilities.js';
+import { Visibility } from './access/visibility.js';
+import { systemClock, type Clock } from './clock.js';
+import type { GateConfig } from './config/keys.js';
+import type { HomePaths } from './config/home.js';
+import { CursorSealer } from './journal/cursor.js';
+import { DeploymentKey } from './journal/deployment-key.js';
+import { JournalWriter } from './journal/group-commit.js';
+import { Journal } from './journal/journal.js';
+import { createJournalSchema } from './journal/schema.js';
+import { ArtifactReads } from './projections/artifact-reads.js';
+import { Projections } from './projections/projections.js';
+import { ScanStage } from '../pipeline/scan-stage.js';
+import type { Verb } from './verbs/define-verb.js';
+import { VERBS } from './verbs/registry.js';
+import { createLog, type Log } from './log.js';
+
+export const SERVICE_VERSION = '0.1.0';
+
+export interface GateOptions {
+  clock?: Clock;
+  log?: Log;
+  /** Skip the scan pool (offline commands that never ingest: verify, config). */
+  withoutPipeline?: boolean;
+}
+
+/**
+ * The service core: the journal, its projections and the pipeline, plus everything a verb
+ * needs to decide. Surfaces hold a Gate and hand it messages through dispatch().
+ */
+export class Gate {
+  readonly db: Database.Database;
+  readonly key: DeploymentKey;
+  readonly journal: Journal;
+  readonly writer: JournalWriter;
+  readonly projections: Projections;
+  readonly capabilities: Capabilities;
+  readonly visibility: Visibility;
+  readonly artifacts: ArtifactReads;
+  readonly cursors: CursorSealer;
+  readonly verbs: ReadonlyMap<string, Verb>;
+  readonly clock: Clock;
+  readonly log: Log;
+  readonly startedAt: number;
+  private scanStage: ScanStage | null = null;
+  /** Where the surfaces listen, once they do (reported by gv.ping). */
+  readonly endpoints: { http?: string; socket?: string } = {};
+
+  private constructor(
+    readonly paths: HomePaths,
+    readonly config: GateConfig,
+    options: GateOptions,
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.log = options.log ?? createLog();
+    this.key = DeploymentKey.openOrCreate(paths.key);
+    this.db = new Database(paths.db);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${config.journal.synchronous.toUpperCase()}`);
+    this.db.pragma('foreign_keys = OFF');
+    createJournalSchema(this.db);
+    this.projections = new Projections(this.db, 'main');
+    this.journal = new Journal(this.db, this.key, this.clock, (event) => this.projections.apply(event));
+    this.writer = new JournalWriter(this.db, this.journal, config.journal.batch_max);
+    this.capabilities = new Capabilities(this.db, config.access.open_spaces);
+    this.visibility = new Visibility(this.capabilities);
+    this.artifacts = new ArtifactReads(this.db);
+    this.cursors = new CursorSealer(this.key.seed());
+    this.verbs = new Map(VERBS.map((v) => [v.name, v as Verb]));
+    this.startedAt = this.clock.now();
+    if (!options.withoutPipeline) {
+      this.scanStage = new ScanStage({
+        threads: config.scan.threads,
+        batchMax: config.scan.batch_max,
+        queueMax: config.quarantine.scan_queue,
+      });
+    }
+  }
+
+  /** Opens the home's database, creating the genesis event and the main space on first start. */
+  static open(paths: HomePaths, config: GateConfig, options: GateOptions = {}): Gate {
+    const gate = new Gate(paths, config, options);
+    if (gate.journal.chainHead.seq === 0) {
+      gate.db.transaction(() => {
+        gate.journal.append('deployment-created', null, { deployment_id: gate.key.deploymentId, service: 'gate' });
+        gate.journal.append('space-created', null, {
+          space: 'main',
+          owner: 'operator',
+          policy: config.spaces.main_policy,
+        });
+      })();
+    }
+    return gate;
+  }
+
+  get deploymentId(): string {
+    return this.key.deploymentId;
+  }
+
+  get scan(): ScanStage {
+    if (!this.scanStage) throw new Error('this gate was opened without its pipeline');
+    return this.scanStage;
+  }
+
+  spaceNames(): string[] {
+    return (this.db.prepare('SELECT name FROM spaces ORDER BY name').all() as { name: string }[]).map((r) => r.name);
+  }
+
+  /** Drains the pipeline, commits what is queued and closes the database. */
+  async close(): Promise<void> {
+    if (this.scanStage) await this.scanStage.close();
+    this.writer.close();
+    this.db.close();
+  }
+}

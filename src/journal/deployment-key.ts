@@ -1,0 +1,53 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync, chmodSync, statSync } from 'node:fs';
+
+/**
+ * The deployment's Ed25519 key. Its public half, as base64url of the raw 32 bytes (the
+ * JWK `x`), is the deployment id (spec 1): the same string names the key in the JWKS.
+ * node:crypto signs about ten times faster than @noble/ed25519 here (FLOORS.md), so the
+ * hot path uses it; test/journal/signatures.test.ts proves both give identical signatures.
+ */
+export class DeploymentKey {
+  readonly deploymentId: string;
+  readonly publicKey: KeyObject;
+
+  private constructor(private readonly privateKey: KeyObject) {
+    this.publicKey = createPublicKey(privateKey);
+    const jwk = this.publicKey.export({ format: 'jwk' });
+    if (typeof jwk.x !== 'string') throw new Error('deployment key is not an Ed25519 key');
+    this.deploymentId = jwk.x;
+  }
+
+  /** Loads deployment.key, creating it (mode 0600) on first start. */
+  static openOrCreate(path: string): DeploymentKey {
+    if (!existsSync(path)) {
+      const { privateKey } = generateKeyPairSync('ed25519');
+      writeFileSync(path, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600, flag: 'wx' });
+    }
+    const mode = statSync(path).mode & 0o777;
+    if ((mode & 0o077) !== 0) chmodSync(path, 0o600);
+    const key = createPrivateKey(readFileSync(path));
+    if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${path} does not hold an Ed25519 private key`);
+    return new DeploymentKey(key);
+  }
+
+  sign(data: Uint8Array | string): string {
+    return sign(null, typeof data === 'string' ? Buffer.from(data) : data, this.privateKey).toString('base64url');
+  }
+
+  /** The raw 32-byte seed; only for deriving other keys (cursor sealing), never served. */
+  seed(): Buffer {
+    const jwk = this.privateKey.export({ format: 'jwk' });
+    return Buffer.from(jwk.d as string, 'base64url');
+  }
+}
+
+/** Verifies a signature made by the deployment whose id is given (the id is the public key). */
+export function verifyWithDeploymentId(deploymentId: string, data: Uint8Array | string, signature: string): boolean {
+  const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: deploymentId }, format: 'jwk' });
+  return verify(null, typeof data === 'string' ? Buffer.from(data) : data, publicKey, Buffer.from(signature, 'base64url'));
+}
+
+export function publicKeyOf(deploymentId: string): KeyObject {
+  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: deploymentId }, format: 'jwk' });
+}

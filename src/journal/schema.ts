@@ -1,0 +1,33 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * The journal and the content store are the gate's only truth; every other table is a
+ * projection of them. Triggers make the journal append-only at the SQLite level, so a
+ * bug elsewhere cannot rewrite history silently.
+ */
+export function createJournalSchema(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS journal (
+      seq INTEGER PRIMARY KEY,
+      event_id TEXT NOT NULL UNIQUE,
+      prev TEXT,
+      ts INTEGER NOT NULL,
+      type TEXT NOT NULL,
+      by TEXT,
+      artifact_id TEXT,
+      space TEXT,
+      workarea TEXT,
+      body TEXT NOT NULL,
+      sig TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS journal_artifact ON journal(artifact_id) WHERE artifact_id IS NOT NULL;
+    CREATE TRIGGER IF NOT EXISTS journal_no_update BEFORE UPDATE ON journal
+      BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+    CREATE TRIGGER IF NOT EXISTS journal_no_delete BEFORE DELETE ON journal
+      BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+    CREATE TABLE IF NOT EXISTS blobs (
+      hash TEXT PRIMARY KEY,
+      bytes BLOB NOT NULL
+    ) WITHOUT ROWID;
+  `);
+}

@@ -1,0 +1,57 @@
+import type Database from 'better-sqlite3';
+import type { JournalEvent } from '../journal/event.js';
+
+export function apiKeyTables(schema: string): string {
+  return `
+    CREATE TABLE IF NOT EXISTS ${schema}.api_keys (
+      key_id TEXT PRIMARY KEY,
+      key_hash TEXT NOT NULL UNIQUE,
+      role TEXT NOT NULL,
+      label TEXT,
+      issued_by TEXT NOT NULL,
+      issued_at INTEGER NOT NULL,
+      expires_at INTEGER,
+      revoked_at INTEGER,
+      revoke_reason TEXT,
+      scope TEXT
+    ) WITHOUT ROWID;
+  `;
+}
+
+export const apiKeyDigestQueries = (schema: string) => ({
+  api_keys: `SELECT * FROM ${schema}.api_keys ORDER BY key_id`,
+});
+
+export class ApiKeyReducer {
+  private readonly insert: Database.Statement;
+  private readonly revoke: Database.Statement;
+  readonly handles = ['apikey-issued', 'apikey-revoked'];
+
+  constructor(db: Database.Database, schema: string) {
+    this.insert = db.prepare(
+      `INSERT INTO ${schema}.api_keys (key_id, key_hash, role, label, issued_by, issued_at, expires_at, scope)
+       VALUES (@key_id, @key_hash, @role, @label, @issued_by, @issued_at, @expires_at, @scope)`,
+    );
+    this.revoke = db.prepare(
+      `UPDATE ${schema}.api_keys SET revoked_at = ?, revoke_reason = ? WHERE key_id = ? AND revoked_at IS NULL`,
+    );
+  }
+
+  apply(event: JournalEvent): void {
+    const d = event.data;
+    if (event.type === 'apikey-issued') {
+      this.insert.run({
+        key_id: d['key_id'],
+        key_hash: d['key_hash'],
+        role: d['role'],
+        label: d['label'] ?? null,
+        issued_by: event.by,
+        issued_at: event.ts,
+        expires_at: d['expires_at'] ?? null,
+        scope: d['scope'] ?? null,
+      });
+    } else {
+      this.revoke.run(event.ts, d['reason'] ?? null, d['key_id']);
+    }
+  }
+}

@@ -1,0 +1,147 @@
+import type Database from 'better-sqlite3';
+import type { JournalEvent } from '../journal/event.js';
+
+/** The artifacts view: one row per claim, its state, and the two FTS indexes recall reads. */
+export function artifactTables(schema: string): string {
+  return `
+    CREATE TABLE IF NOT EXISTS ${schema}.artifacts (
+      rowid INTEGER PRIMARY KEY,
+      artifact_id TEXT NOT NULL UNIQUE,
+      state TEXT NOT NULL,
+      space TEXT NOT NULL,
+      workarea TEXT,
+      producer_name TEXT,
+      producer_kind TEXT,
+      kind TEXT,
+      content_type TEXT NOT NULL,
+      trust_class TEXT NOT NULL,
+      writer_identity TEXT NOT NULL,
+      writer_kind TEXT NOT NULL,
+      source_uri TEXT NOT NULL,
+      content_hash TEXT NOT NULL,
+      size_bytes INTEGER NOT NULL,
+      derives_from TEXT NOT NULL,
+      addressed_to TEXT,
+      findings_count INTEGER NOT NULL DEFAULT 0,
+      masked_hash TEXT,
+      ts INTEGER NOT NULL,
+      ingest_seq INTEGER NOT NULL,
+      state_ts INTEGER NOT NULL,
+      state_seq INTEGER NOT NULL,
+      promoted_seq INTEGER,
+      promoted_ts INTEGER,
+      provisional INTEGER NOT NULL DEFAULT 0,
+      reason TEXT
+    );
+    CREATE INDEX IF NOT EXISTS ${schema}.artifacts_space_state ON artifacts(space, state);
+    CREATE INDEX IF NOT EXISTS ${schema}.artifacts_writer_state ON artifacts(writer_identity, state);
+    CREATE INDEX IF NOT EXISTS ${schema}.artifacts_content ON artifacts(content_hash, space);
+    CREATE INDEX IF NOT EXISTS ${schema}.artifacts_state ON artifacts(state);
+    CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.recall_fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.held_fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
+    CREATE TABLE IF NOT EXISTS ${schema}.state_counts (state TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+  `;
+}
+
+export const artifactDigestQueries = (schema: string) => ({
+  artifacts: `SELECT * FROM ${schema}.artifacts ORDER BY rowid`,
+  recall_fts: `SELECT rowid, body FROM ${schema}.recall_fts ORDER BY rowid`,
+  held_fts: `SELECT rowid, body FROM ${schema}.held_fts ORDER BY rowid`,
+  state_counts: `SELECT * FROM ${schema}.state_counts ORDER BY state`,
+});
+
+type Data = Record<string, unknown>;
+const str = (d: Data, k: string) => (typeof d[k] === 'string' ? (d[k] as string) : null);
+
+/** Folds row events into the artifacts view. Deterministic: it reads only the event and the content store. */
+export class ArtifactReducer {
+  private readonly s: Record<string, Database.Statement>;
+
+  constructor(db: Database.Database, schema: string) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      insert: p(`INSERT INTO ${schema}.artifacts (artifact_id, state, space, workarea, producer_name, producer_kind, kind,
+        content_type, trust_class, writer_identity, writer_kind, source_uri, content_hash, size_bytes, derives_from,
+        addressed_to, ts, ingest_seq, state_ts, state_seq)
+        VALUES (@artifact_id, @state, @space, @workarea, @producer_name, @producer_kind, @kind, @content_type, @trust_class,
+        @writer_identity, @writer_kind, @source_uri, @content_hash, @size_bytes, @derives_from, @addressed_to, @ts, @seq, @ts, @seq)`),
+      row: p(`SELECT rowid, state, content_hash FROM ${schema}.artifacts WHERE artifact_id = ?`),
+      setState: p(`UPDATE ${schema}.artifacts SET state = @state, state_ts = @ts, state_seq = @seq,
+        reason = @reason WHERE rowid = @rowid`),
+      scanned: p(`UPDATE ${schema}.artifacts SET findings_count = @findings_count, masked_hash = @masked_hash,
+        trust_class = @trust_class WHERE rowid = @rowid`),
+      promoted: p(`UPDATE ${schema}.artifacts SET promoted_seq = coalesce(promoted_seq, @seq),
+        promoted_ts = coalesce(promoted_ts, @ts), provisional = @provisional WHERE rowid = @rowid`),
+      count: p(`INSERT INTO ${schema}.state_counts (state, n) VALUES (?, ?)
+        ON CONFLICT(state) DO UPDATE SET n = n + excluded.n`),
+      blob: p(`SELECT bytes FROM main.blobs WHERE hash = ?`),
+      recallIn: p(`INSERT INTO ${schema}.recall_fts (rowid, body) VALUES (?, ?)`),
+      recallOut: p(`DELETE FROM ${schema}.recall_fts WHERE rowid = ?`),
+      heldIn: p(`INSERT INTO ${schema}.held_fts (rowid, body) VALUES (?, ?)`),
+      heldOut: p(`DELETE FROM ${schema}.held_fts WHERE rowid = ?`),
+    };
+  }
+
+  readonly handles = ['ingest', 'scan', 'record', 'promote', 'reject', 'demote'];
+
+  apply(event: JournalEvent): void {
+    const d = event.data;
+    if (event.type === 'ingest') return this.ingest(event);
+    const row = this.s.row!.get(str(d, 'artifact_id')) as { rowid: number; state: string; content_hash: string } | undefined;
+    if (!row) throw new Error(`event ${event.seq} (${event.type}) names a row the view does not hold`);
+    const enters = str(d, 'enters');
+    if (enters === null) throw new Error(`event ${event.seq} (${event.type}) has no enters state`);
+    this.s.setState!.run({ state: enters, ts: event.ts, seq: event.seq, reason: str(d, 'reason'), rowid: row.rowid });
+    this.s.count!.run(row.state, -1);
+    this.s.count!.run(enters, 1);
+    if (event.type === 'scan' || event.type === 'record') {
+      this.s.scanned!.run({
+        findings_count: d['findings_count'] ?? 0,
+        masked_hash: str(d, 'masked_hash'),
+        trust_class: str(d, 'trust_class'),
+        rowid: row.rowid,
+      });
+      if (enters === 'L1_SCANNED') this.s.heldIn!.run(row.rowid, this.body(row.content_hash));
+      return;
+    }
+    if (row.state === 'L1_SCANNED') this.s.heldOut!.run(row.rowid);
+    if (event.type === 'promote') {
+      this.s.promoted!.run({ seq: event.seq, ts: event.ts, provisional: d['provisional'] === true ? 1 : 0, rowid: row.rowid });
+      if (row.state !== 'ACTIVE') this.s.recallIn!.run(row.rowid, this.body(row.content_hash));
+    } else if (row.state === 'ACTIVE') {
+      this.s.recallOut!.run(row.rowid);
+    }
+  }
+
+  private ingest(event: JournalEvent): void {
+    const d = event.data;
+    const producer = (d['producer'] ?? {}) as { name?: string; kind?: string };
+    this.s.insert!.run({
+      artifact_id: d['artifact_id'],
+      state: 'L0_RAW',
+      space: d['space'],
+      workarea: str(d, 'workarea'),
+      producer_name: producer.name ?? null,
+      producer_kind: producer.kind ?? null,
+      kind: str(d, 'kind'),
+      content_type: d['content_type'],
+      trust_class: d['trust_class'],
+      writer_identity: event.by,
+      writer_kind: d['writer_kind'],
+      source_uri: d['source_uri'],
+      content_hash: d['content_hash'],
+      size_bytes: d['size_bytes'],
+      derives_from: JSON.stringify(d['derives_from'] ?? []),
+      addressed_to: d['addressed_to'] === undefined ? null : JSON.stringify(d['addressed_to']),
+      ts: event.ts,
+      seq: event.seq,
+    });
+    this.s.count!.run('L0_RAW', 1);
+  }
+
+  private body(contentHash: string): string {
+    const row = this.s.blob!.get(contentHash) as { bytes: Buffer } | undefined;
+    if (!row) throw new Error(`content ${contentHash} is missing from the store`);
+    return row.bytes.toString('utf8');
+  }
+}

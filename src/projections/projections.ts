@@ -1,0 +1,63 @@
+import type Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import type { JournalEvent } from '../journal/event.js';
+import { ArtifactReducer, artifactDigestQueries, artifactTables } from './artifacts.js';
+import { SpaceReducer, spaceDigestQueries, spaceTables } from './spaces.js';
+import { GrantReducer, grantDigestQueries, grantTables } from './grants.js';
+import { ApiKeyReducer, apiKeyDigestQueries, apiKeyTables } from './api-keys.js';
+
+interface Reducer {
+  readonly handles: readonly string[];
+  apply(event: JournalEvent): void;
+}
+
+export function createProjectionTables(db: Database.Database, schema: string): void {
+  db.exec([artifactTables, spaceTables, grantTables, apiKeyTables].map((t) => t(schema)).join('\n'));
+}
+
+export function digestQueries(schema: string): Record<string, string> {
+  return {
+    ...artifactDigestQueries(schema),
+    ...spaceDigestQueries(schema),
+    ...grantDigestQueries(schema),
+    ...apiKeyDigestQueries(schema),
+  };
+}
+
+/**
+ * Every view of the gate, folded from the journal. The same class runs live (schema
+ * `main`, inside the append transaction) and in rebuild (a fresh attached schema).
+ * Events of types no view reads (the genesis event, for one) pass through.
+ */
+export class Projections {
+  private readonly byType = new Map<string, Reducer>();
+
+  constructor(db: Database.Database, schema: string) {
+    createProjectionTables(db, schema);
+    const reducers: Reducer[] = [
+      new ArtifactReducer(db, schema),
+      new SpaceReducer(db, schema),
+      new GrantReducer(db, schema),
+      new ApiKeyReducer(db, schema),
+    ];
+    for (const reducer of reducers) for (const type of reducer.handles) this.byType.set(type, reducer);
+  }
+
+  apply(event: JournalEvent): void {
+    this.byType.get(event.type)?.apply(event);
+  }
+}
+
+/** A digest per view table: sha256 over its rows in a fixed order. */
+export function digestTables(db: Database.Database, schema: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [table, sql] of Object.entries(digestQueries(schema))) {
+    const hash = createHash('sha256');
+    for (const row of db.prepare(sql).raw().iterate() as IterableIterator<unknown[]>) {
+      hash.update(JSON.stringify(row, (_k, v) => (Buffer.isBuffer(v) ? v.toString('base64') : v)));
+      hash.update('\n');
+    }
+    out[table] = hash.digest('hex');
+  }
+  return out;
+}

@@ -1,0 +1,34 @@
+import type Database from 'better-sqlite3';
+import type { JournalEvent } from '../journal/event.js';
+
+export function spaceTables(schema: string): string {
+  return `
+    CREATE TABLE IF NOT EXISTS ${schema}.spaces (
+      name TEXT PRIMARY KEY,
+      owner TEXT NOT NULL,
+      policy TEXT NOT NULL,
+      created_seq INTEGER NOT NULL,
+      created_ts INTEGER NOT NULL
+    ) WITHOUT ROWID;
+  `;
+}
+
+export const spaceDigestQueries = (schema: string) => ({
+  spaces: `SELECT * FROM ${schema}.spaces ORDER BY name`,
+});
+
+export class SpaceReducer {
+  private readonly insert: Database.Statement;
+  readonly handles = ['space-created'];
+
+  constructor(db: Database.Database, schema: string) {
+    this.insert = db.prepare(
+      `INSERT INTO ${schema}.spaces (name, owner, policy, created_seq, created_ts) VALUES (?, ?, ?, ?, ?)`,
+    );
+  }
+
+  apply(event: JournalEvent): void {
+    const d = event.data;
+    this.insert.run(d['space'], d['owner'], d['policy'], event.seq, event.ts);
+  }
+}

@@ -1,0 +1,100 @@
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo, Socket } from 'node:net';
+import { Gate } from './gate.js';
+import { resolveHome, type HomePaths } from './config/home.js';
+import { loadConfig } from './config/load-config.js';
+import { configTemplate } from './config/config-template.js';
+import { acquireHomeLock } from './home-lock.js';
+import { createHttpSurface } from './surfaces/http-server.js';
+import { createSocketSurface } from './surfaces/socket-server.js';
+import { InFlight } from './surfaces/in-flight.js';
+
+export interface ServeOptions {
+  home?: string;
+  port?: number;
+}
+
+export interface RunningGate {
+  gate: Gate;
+  url: string;
+  socketPath: string;
+  shutdown(reason: string): Promise<void>;
+}
+
+/** First start makes the home: the directory, gate.toml with every key, then the database and key. */
+export function prepareHome(homeFlag?: string): HomePaths {
+  const paths = resolveHome(homeFlag);
+  // Files the gate creates (database, key, config) are the service account's alone.
+  process.umask(0o077);
+  mkdirSync(paths.home, { recursive: true });
+  // Other local accounts must reach gate.sock (they are agents there) but may not list the home.
+  chmodSync(paths.home, 0o711);
+  if (!existsSync(paths.config)) writeFileSync(paths.config, configTemplate(), { mode: 0o600 });
+  return paths;
+}
+
+const DRAIN_DEADLINE_MS = 20_000;
+
+export async function serve(options: ServeOptions): Promise<RunningGate> {
+  const paths = prepareHome(options.home);
+  const { config } = loadConfig(paths.config, process.env, options.port === undefined ? {} : { 'server.port': options.port });
+  const releaseLock = acquireHomeLock(paths.lock);
+  let gate: Gate;
+  try {
+    gate = Gate.open(paths, config);
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  const inFlight = new InFlight();
+  let draining = false;
+  const isDraining = () => draining;
+  const http = createHttpSurface(gate, {
+    maxRequestBytes: config.mcp.max_request_bytes,
+    maxInFlight: config.server.max_in_flight,
+    inFlight,
+    isDraining,
+  });
+  const socketServer = createSocketSurface(gate, { maxLineBytes: config.mcp.max_request_bytes, inFlight, isDraining });
+  const socketConnections = new Set<Socket>();
+  socketServer.on('connection', (s: Socket) => {
+    socketConnections.add(s);
+    s.on('close', () => socketConnections.delete(s));
+  });
+
+  // The lock proves no live gate owns this home, so a socket file left here is stale.
+  rmSync(paths.socket, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    socketServer.once('error', reject);
+    socketServer.listen(paths.socket, () => resolve());
+  });
+  // Any local account may connect; the peer's uid decides its role.
+  chmodSync(paths.socket, 0o666);
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(config.server.port, '127.0.0.1', () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  gate.endpoints.http = url;
+  gate.endpoints.socket = paths.socket;
+
+  let stopping: Promise<void> | null = null;
+  const shutdown = (reason: string) =>
+    (stopping ??= (async () => {
+      gate.log.info(`shutting down (${reason}): answering requests in flight`);
+      draining = true;
+      http.close();
+      http.closeIdleConnections();
+      socketServer.close();
+      await inFlight.idle(DRAIN_DEADLINE_MS);
+      await gate.close();
+      http.closeAllConnections();
+      for (const s of socketConnections) s.destroy();
+      rmSync(paths.socket, { force: true });
+      releaseLock();
+      gate.log.info('stopped');
+    })());
+
+  return { gate, url, socketPath: paths.socket, shutdown };
+}

@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+import type { Caller } from '../access/caller.js';
+import type { Gate } from '../gate.js';
+import type { OrderedRole } from '../domain/roles.js';
+
+export interface VerbContext {
+  gate: Gate;
+  caller: Caller;
+}
+
+/** A verb is a declaration: name, least role, strict params, handler (DESIGN rule 3). */
+export interface Verb<P extends z.ZodType = z.ZodType> {
+  name: string;
+  /** The least ordered role, or 'runner' for the runner verbs, which only runner keys may call. */
+  role: OrderedRole | 'runner';
+  summary: string;
+  params: P;
+  /** Fields refused by name with a reason of their own (beyond the identity fields every verb refuses). */
+  refused?: Record<string, string>;
+  /** Surfaces allowed to call it; absent means every surface. */
+  surfaces?: ReadonlyArray<Caller['surface']>;
+  handler: (ctx: VerbContext, params: z.output<P>) => unknown;
+}
+
+export function defineVerb<P extends z.ZodType>(verb: Verb<P>): Verb<P> {
+  return verb;
+}

@@ -1,0 +1,71 @@
+import type { Caller } from '../access/caller.js';
+import { atLeast } from '../domain/roles.js';
+import { ErrorCode, GateError, invalidParams, roleTooLow } from '../gate-error.js';
+import type { Gate } from '../gate.js';
+import { validateParams } from './validate-params.js';
+
+export type JsonRpcId = string | number | null;
+
+export interface JsonRpcResponse {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  result?: unknown;
+  error?: { code: number; message: string; data?: Record<string, unknown> };
+}
+
+const errorResponse = (id: JsonRpcId, error: GateError): JsonRpcResponse => ({ jsonrpc: '2.0', id, error: error.toJSON() });
+
+function requestId(message: Record<string, unknown>): JsonRpcId {
+  const id = message['id'];
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/**
+ * The one dispatcher (DESIGN rule 2): every surface ends here with a Caller it derived
+ * from the connection and one parsed JSON-RPC message. Returns null for a notification.
+ */
+export async function dispatch(gate: Gate, caller: Caller, message: unknown): Promise<JsonRpcResponse | null> {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+    return errorResponse(null, new GateError(ErrorCode.invalidRequest, 'a request is one JSON-RPC 2.0 object'));
+  }
+  const m = message as Record<string, unknown>;
+  const id = requestId(m);
+  const notification = !('id' in m);
+  try {
+    if (m['jsonrpc'] !== '2.0') throw new GateError(ErrorCode.invalidRequest, 'jsonrpc must be "2.0"');
+    if ('id' in m && m['id'] !== null && typeof m['id'] !== 'string' && typeof m['id'] !== 'number') {
+      throw new GateError(ErrorCode.invalidRequest, 'id must be a string, a number or null');
+    }
+    if (typeof m['method'] !== 'string') throw new GateError(ErrorCode.invalidRequest, 'method must be a string');
+    const result = await call(gate, caller, m['method'], m['params']);
+    return notification ? null : { jsonrpc: '2.0', id, result };
+  } catch (error) {
+    if (notification) return null;
+    if (error instanceof GateError) return errorResponse(id, error);
+    gate.log.error(`internal error in ${String(m['method'])}`, error);
+    return errorResponse(id, new GateError(ErrorCode.internal, 'internal error'));
+  }
+}
+
+/** Resolves the verb, applies C1 (role), the scope and surface limits and C3 (params), then runs it. */
+export async function call(gate: Gate, caller: Caller, method: string, rawParams: unknown): Promise<unknown> {
+  const verb = gate.verbs.get(method);
+  if (!verb) throw new GateError(ErrorCode.methodNotFound, `method not found: ${method}`);
+  if (verb.role === 'runner') {
+    if (caller.role !== 'runner') throw roleTooLow(method, 'runner', caller.role);
+  } else if (!atLeast(caller.role, verb.role)) {
+    throw roleTooLow(method, verb.role, caller.role);
+  }
+  if (caller.scope === 'events' && method !== 'gv.events') {
+    throw new GateError(ErrorCode.invalidParams, `a key with scope events may call gv.events only, not ${method}`, {
+      reason: 'scope',
+      scope: 'events',
+    });
+  }
+  if (verb.surfaces && !verb.surfaces.includes(caller.surface)) {
+    throw invalidParams(`${method} is served on the ${verb.surfaces.join(' and ')} surface only`);
+  }
+  const params = validateParams(verb, rawParams);
+  return verb.handler({ gate, caller }, params);
+}
+

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { defineVerb } from './define-verb.js';
+import { SERVICE_VERSION } from '../gate.js';
+
+/** The quorum profile in force; the review issue widens this to named profiles from the config. */
+export const QUORUM_PROFILE = 'solo-reviewer';
+
+export const pingVerb = defineVerb({
+  name: 'gv.ping',
+  role: 'reader',
+  summary: 'Liveness: the deployment id, your role, where the gate listens.',
+  params: z.strictObject({}),
+  handler({ gate, caller }) {
+    return {
+      pong: true,
+      deployment_id: gate.deploymentId,
+      role: caller.role,
+      paths: { http: gate.endpoints.http ?? null, socket: gate.endpoints.socket ?? null },
+      degraded: false,
+      quorum_profile: QUORUM_PROFILE,
+    };
+  },
+});
+
+export const describeVerb = defineVerb({
+  name: 'gv.describe',
+  role: 'reader',
+  summary: 'The service, its version, the verb catalog and who you are.',
+  params: z.strictObject({}),
+  handler({ gate, caller }) {
+    return {
+      service: 'gate',
+      version: SERVICE_VERSION,
+      verbs: [...gate.verbs.values()].map((v) => ({ name: v.name, role: v.role, summary: v.summary })),
+      documents: { identity: '/identity' },
+      you: { identity: caller.identity, role: caller.role, kind: caller.kind, demo: caller.demo },
+      deployment_mode: gate.config.deployment.mode,
+    };
+  },
+});

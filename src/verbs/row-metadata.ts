@@ -1,0 +1,46 @@
+import type { Caller } from '../access/caller.js';
+import { producerOf, type ArtifactRow } from '../projections/artifact-reads.js';
+import { isHeld } from '../domain/states.js';
+
+/** Why a row is where it is, in closed words (the review issue refines the waiting blockers). */
+export function reasonOf(row: ArtifactRow): string {
+  switch (row.state) {
+    case 'L0_RAW':
+      return 'scanning';
+    case 'L1_SCANNED':
+      return 'quorum';
+    case 'L1B_FLAGGED':
+      return 'hard_constraint';
+    case 'RECORDED':
+      return 'recorded';
+    case 'ACTIVE':
+      return row.provisional ? 'provisional' : 'promoted';
+    default:
+      return row.state.toLowerCase();
+  }
+}
+
+/** A row's metadata as inventory, pending and status answer it: never its content. */
+export function rowMetadata(row: ArtifactRow, caller: Caller, now: number) {
+  return {
+    artifact_id: row.artifact_id,
+    state: row.state,
+    space: row.space,
+    workarea: row.workarea,
+    kind: row.kind,
+    content_type: row.content_type,
+    trust_class: row.trust_class,
+    writer_identity: row.writer_identity,
+    writer_kind: row.writer_kind,
+    producer: producerOf(row),
+    source_uri: row.source_uri,
+    size_bytes: row.size_bytes,
+    findings_count: row.findings_count,
+    held: isHeld(row.state),
+    provisional: row.provisional === 1,
+    self_authored: row.writer_identity === caller.identity,
+    ts: row.ts,
+    state_ts: row.state_ts,
+    age_ms: Math.max(0, now - row.ts),
+  };
+}

@@ -1,0 +1,63 @@
+import type { z } from 'zod';
+import { invalidParams } from '../gate-error.js';
+import type { Verb } from './define-verb.js';
+
+/** Identity comes from the connection; these are refused on every verb (spec 1 invariants). */
+const IDENTITY_FIELDS: Record<string, string> = {
+  writer_identity: 'writer_identity is refused: identity is derived from the connection',
+  deployment_id: 'deployment_id is refused: the deployment is this gate',
+};
+
+const pathName = (path: ReadonlyArray<PropertyKey>) => path.map(String).join('.');
+
+function findNull(value: unknown, path: string[]): string | null {
+  if (value === null) return path.join('.');
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findNull(value[i], [...path, String(i)]);
+      if (found !== null) return found;
+    }
+  } else if (typeof value === 'object' && value !== undefined) {
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const found = findNull(v, [...path, k]);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * C3 and the invariants: identity fields and verb-specific refused fields by name, then
+ * `null` anywhere by name, then the verb's strict schema (an unlisted field by name).
+ */
+export function validateParams<P extends z.ZodType>(verb: Verb<P>, raw: unknown): z.output<P> {
+  if (raw === undefined) raw = {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw invalidParams('params must be an object');
+  }
+  const params = raw as Record<string, unknown>;
+  for (const field of Object.keys(params)) {
+    const why = IDENTITY_FIELDS[field] ?? verb.refused?.[field];
+    if (why !== undefined) throw invalidParams(why, { field });
+  }
+  const nullAt = findNull(params, []);
+  if (nullAt !== null) {
+    throw invalidParams(`null is refused for field ${nullAt}; omit the field instead`, { field: nullAt });
+  }
+  const parsed = verb.params.safeParse(params);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    const field = [...issue.path.map(String), issue.keys[0]].join('.');
+    throw invalidParams(`unlisted field: ${field}`, { field });
+  }
+  const field = pathName(issue.path);
+  const given = issue.path.reduce<unknown>(
+    (v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined),
+    params,
+  );
+  if (given === undefined && issue.code === 'invalid_type') {
+    throw invalidParams(`missing field: ${field}`, { field });
+  }
+  throw invalidParams(field === '' ? issue.message : `field ${field}: ${issue.message}`, { field });
+}

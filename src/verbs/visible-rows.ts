@@ -1,0 +1,16 @@
+import type { Caller } from '../access/caller.js';
+import type { Gate } from '../gate.js';
+
+/**
+ * C6 as SQL: the WHERE clause selecting the rows a caller may see. From reviewer up,
+ * everything; below, its own rows and promoted rows of spaces it may read.
+ */
+export function visibleRowsClause(gate: Gate, caller: Caller): { sql: string; args: unknown[] } {
+  if (gate.visibility.seesEverything(caller)) return { sql: '1', args: [] };
+  const readable = gate.spaceNames().filter((s) => gate.capabilities.has(caller, s, 'read'));
+  const marks = readable.map(() => '?').join(',');
+  return {
+    sql: `(writer_identity = ? OR (state IN ('ACTIVE', 'SUPERSEDED')${readable.length ? ` AND space IN (${marks})` : ' AND 0'}))`,
+    args: [caller.identity, ...readable],
+  };
+}

@@ -1,0 +1,154 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { connect } from 'node:net';
+import { createInterface } from 'node:readline';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+
+export interface RpcAnswer {
+  jsonrpc: '2.0';
+  id: unknown;
+  result?: any;
+  error?: { code: number; message: string; data?: any };
+}
+
+/** A temp home that other local accounts can traverse (the socket test connects as nobody). */
+export function tempHome(): string {
+  const parent = mkdtempSync(join(tmpdir(), 'gate-test-'));
+  chmodSync(parent, 0o755);
+  return join(parent, 'home');
+}
+
+/** A real `gate serve` process on a loopback port with its socket in a temp home. */
+export class GateProcess {
+  url = '';
+  socketPath = '';
+  deploymentId = '';
+  readonly stderr: string[] = [];
+  private child!: ChildProcess;
+  private exited!: Promise<number | null>;
+
+  private constructor(
+    readonly home: string,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  static async start(options: { home?: string; env?: Record<string, string> } = {}): Promise<GateProcess> {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm test does)`);
+    const gate = new GateProcess(options.home ?? tempHome(), options.env ?? {});
+    await gate.launch();
+    return gate;
+  }
+
+  private launch(): Promise<void> {
+    this.child = spawn(process.execPath, [CLI, 'serve', '--home', this.home, '--port', '0'], {
+      env: { ...process.env, ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+    createInterface({ input: this.child.stderr! }).on('line', (l) => this.stderr.push(l));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`gate did not start: ${this.stderr.join('\n')}`)), 30_000);
+      this.child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`gate exited with ${code} before listening: ${this.stderr.join('\n')}`));
+      });
+      createInterface({ input: this.child.stdout! }).on('line', (line) => {
+        const m = /^gate listening on (\S+) socket (\S+) deployment (\S+)$/.exec(line);
+        if (!m) return;
+        clearTimeout(timer);
+        [, this.url, this.socketPath, this.deploymentId] = m as unknown as [string, string, string, string];
+        resolve();
+      });
+    });
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** Starts the same home again after a stop or a kill. */
+  async restart(): Promise<void> {
+    await this.launch();
+  }
+
+  async stop(): Promise<number | null> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return this.child.exitCode;
+    this.child.kill('SIGTERM');
+    return this.exited;
+  }
+
+  async kill(): Promise<void> {
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
+
+  /** One JSON-RPC call over the socket, as the account running the tests (admin: root runs both). */
+  socket(method: string, params?: unknown): Promise<RpcAnswer> {
+    return socketRpc(this.socketPath, method, params);
+  }
+
+  async rpc(key: string | null, method: string, params?: unknown): Promise<RpcAnswer> {
+    const res = await this.http('POST', '/rpc', { key, body: { jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) } });
+    return res.json as RpcAnswer;
+  }
+
+  async http(
+    method: string,
+    path: string,
+    options: { key?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+  ): Promise<{ status: number; headers: Headers; json: any; text: string }> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.key) headers['authorization'] = `Bearer ${options.key}`;
+    let body: string | undefined = options.raw;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const res = await fetch(`${this.url}${path}`, { method, headers, body, redirect: 'manual' });
+    const text = await res.text();
+    let json: unknown = undefined;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, json, text };
+  }
+
+  /** Issues an API key through the socket (admin) and returns the raw key and identity. */
+  async key(role: 'reader' | 'agent' | 'reviewer' | 'admin' | 'runner', extra: Record<string, unknown> = {}) {
+    const answer = await this.socket('gv.keys', { action: 'issue', role, ...extra });
+    if (answer.error) throw new Error(`key issue failed: ${answer.error.message}`);
+    return { key: answer.result.key as string, identity: `key:${answer.result.key_id}`, keyId: answer.result.key_id as string };
+  }
+}
+
+export function socketRpc(socketPath: string, method: string, params?: unknown): Promise<RpcAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(socketPath);
+    let buffered = '';
+    socket.setEncoding('utf8');
+    socket.on('connect', () =>
+      socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) })}\n`),
+    );
+    socket.on('data', (chunk: string) => {
+      buffered += chunk;
+      const i = buffered.indexOf('\n');
+      if (i < 0) return;
+      socket.end();
+      resolve(JSON.parse(buffered.slice(0, i)) as RpcAnswer);
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** A claim body that is unique per call, so no two tests collide on the duplicate rule. */
+let counter = 0;
+export function uniqueText(label = 'claim'): string {
+  counter += 1;
+  return `${label} ${process.pid}-${Date.now()}-${counter}-${Math.random().toString(36).slice(2)}: the build uses Node twenty with strict TypeScript.`;
+}

@@ -1,0 +1,68 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { GateProcess, uniqueText } from '../harness/gate-process.js';
+
+let gate: GateProcess | undefined;
+afterAll(async () => {
+  await gate?.stop();
+});
+
+const KINDS = ['memory', 'derived_fact', 'summary', 'steering', 'skill', 'prompt_template', 'imported_document'];
+const RECORDED = ['trace', 'tool_call', 'message', 'session', 'usage_record'];
+
+describe('gv.rebuild replays the journal into fresh tables equal to the live ones', () => {
+  it('after a long mixed workload, and again after a restart', async () => {
+    gate = await GateProcess.start();
+    const g = gate;
+    const agents = [await g.key('agent'), await g.key('agent'), await g.key('agent')];
+    const reviewer = await g.key('reviewer');
+    await g.socket('gv.space_create', { name: 'research', policy: 'model' });
+    await g.socket('gv.grant', {
+      action: 'issue',
+      grants: agents.map((a) => ({ principal: a.identity, space: 'research', capabilities: ['read', 'contribute'] })),
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < 240; i++) {
+      const a = agents[i % agents.length]!;
+      const recorded = i % 7 === 0;
+      const answer = await g.rpc(a.key, 'gv.ingest', {
+        content: i % 11 === 0 ? `secret in the claim: aws_secret_access_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY${i}"` : uniqueText(`mixed ${i}`),
+        workarea: `tests/rebuild/${i % 5}`,
+        source_uri: `test://rebuild/${i}`,
+        space: i % 3 === 0 ? 'research' : 'main',
+        ...(recorded ? { content_type: RECORDED[i % RECORDED.length] } : { kind: KINDS[i % KINDS.length] }),
+        ...(i % 4 === 0 ? { producer: { name: `worker-${i % 3}`, kind: 'agent' } } : {}),
+        ...(ids.length > 0 && i % 6 === 0 ? { derives_from: [ids[ids.length - 1]] } : {}),
+      });
+      expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();
+      ids.push(answer.result.artifact_id);
+      if (answer.result.state === 'L1_SCANNED' && i % 2 === 0) {
+        const promoted = await g.rpc(reviewer.key, 'gv.promote', { artifact_id: answer.result.artifact_id });
+        expect(promoted.result.state).toBe('ACTIVE');
+        if (i % 10 === 0) await g.rpc(reviewer.key, 'gv.demote', { artifact_id: answer.result.artifact_id, reason: 'stale' });
+      } else if (answer.result.state !== 'RECORDED' && i % 5 === 1) {
+        await g.rpc(reviewer.key, 'gv.reject', { artifact_id: answer.result.artifact_id, reason: 'off-scope' });
+      }
+      if (i % 60 === 0) {
+        const extra = await g.key('reader', { label: `reader ${i}` });
+        await g.socket('gv.keys', { action: 'revoke', key_id: extra.keyId });
+      }
+    }
+    await g.socket('gv.grant', {
+      action: 'revoke',
+      grants: [{ principal: agents[0]!.identity, space: 'research', capabilities: ['contribute'] }],
+    });
+    const first = await g.socket('gv.rebuild');
+    expect(first.error, JSON.stringify(first.error)).toBeUndefined();
+    expect(first.result.equal).toBe(true);
+    expect(first.result.events).toBeGreaterThan(500);
+    for (const table of Object.values(first.result.tables) as Array<{ equal: boolean }>) expect(table.equal).toBe(true);
+    expect(Object.keys(first.result.tables)).toEqual(
+      expect.arrayContaining(['artifacts', 'recall_fts', 'held_fts', 'spaces', 'grants', 'api_keys', 'state_counts']),
+    );
+    await g.stop();
+    await g.restart();
+    const second = await g.socket('gv.rebuild');
+    expect(second.result.equal).toBe(true);
+    expect(second.result.live_digest).toBe(first.result.live_digest);
+  }, 120_000);
+});
