@@ -36,7 +36,7 @@ Measures gv.ingest of unique ~1 KB English-like claims (Zipf-drawn words):
   socket_pipelined  the socket with few connections and several requests in flight on each
           (--pipe-conns x --pipe-depth); the gate answers a connection's requests one after
           another, so this shows what pipelining on one connection buys.
-Floors, measured in this process in the same run (bench/../FLOORS.md defines them):
+Floors, measured in this process in the same run (/work/shared/FLOORS.md defines them):
   append_per_s          raw SQLite append, 1 KB JSON event rows, WAL, synchronous=FULL, one row per transaction
   append_batched_per_s  the same, 100 rows per transaction
   append_normal_per_s   one row per transaction, synchronous=NORMAL (for reference)
@@ -56,10 +56,11 @@ const opts = parseOptions(
     'pipe-depth': { type: 'number', default: 8, help: 'requests in flight on each connection of the pipelined run' },
     warmup: { type: 'number', default: 2_000, help: 'HTTP claims before measuring (not counted)' },
     'max-seconds': { type: 'number', default: 200, help: 'time cap of the HTTP run: past it no new claims are sent and what was measured is recorded' },
-    'scan-threads': { type: 'number', default: undefined, help: "GATE_SCAN_THREADS for the gate (default: the gate's own default)" },
+    'scan-threads': { type: 'number', default: undefined, help: "GATE_SCAN_THREADS for the gate (none: the gate's default)" },
     synchronous: { type: 'string', default: 'full', help: 'GATE_JOURNAL_SYNCHRONOUS: full or normal' },
     'floor-rows': { type: 'number', default: 10_000, help: 'rows of the one-row-per-transaction FULL append floor (batched: 20x)' },
     'cpu-prof': { type: 'boolean', default: false, help: "run the gate under node --cpu-prof and print where its main thread's time goes" },
+    'prof-dir': { type: 'string', default: '', help: 'with --cpu-prof: keep the .cpuprofile files in this directory (default: summarize, then delete)' },
     'skip-floors': { type: 'boolean', default: false, help: 'do not measure the floors' },
     'gate-root': { type: 'string', default: REPO_ROOT, help: 'checkout whose dist/ is run' },
     out: { type: 'string', default: join(BENCH_DIR, 'results', 'ingest.json'), help: 'results file ("" to write none)' },
@@ -277,7 +278,7 @@ async function main() {
     ...(opts['scan-threads'] !== undefined ? { GATE_SCAN_THREADS: String(opts['scan-threads']) } : {}),
   };
   const home = tempDir('gate-bench-ingest');
-  const profDir = opts['cpu-prof'] ? tempDir('gate-bench-prof') : null;
+  const profDir = opts['cpu-prof'] ? (opts['prof-dir'] ? (mkdirSync(opts['prof-dir'], { recursive: true }), opts['prof-dir']) : tempDir('gate-bench-prof')) : null;
   const gate = await startGate({
     home,
     env,
@@ -293,7 +294,7 @@ async function main() {
   let config;
   try {
     const admin = await SocketClient.open(gate.socketPath);
-    config = await admin.call('gv.status', {}).catch(() => null);
+    config = await admin.call('gv.describe', {}).catch(() => null);
     const keys = [];
     for (let i = 0; i < opts.clients; i++) {
       keys.push((await admin.call('gv.keys', { action: 'issue', role: 'agent', label: `bench-${i}` })).key);
@@ -332,7 +333,8 @@ async function main() {
     // The main thread's profile is the one written first (lowest thread id); workers follow.
     const summaries = files.map((f) => ({ file: f, ...summarizeCpuProfile(join(profDir, f), 20) }));
     profile = summaries;
-    rmSync(profDir, { recursive: true, force: true });
+    if (!opts['prof-dir']) rmSync(profDir, { recursive: true, force: true });
+    else log(`CPU profiles kept in ${profDir}`);
   }
 
   const result = {
@@ -361,9 +363,9 @@ async function main() {
     [
       ['surface', 'claims', 'claims/s', 'p50 ms', 'p99 ms', 'peak RSS MB', 'floor beside it'],
       ['http (POST /rpc)', fmtInt(http.claims), fmtInt(http.claims_per_s), fmtMs(http.p50_ms), fmtMs(http.p99_ms), http.peak_rss_mb,
-        `append ${fmtInt(f.append_per_s)}/s (1 row/tx FULL), ${fmtInt(f.append_batched_per_s)}/s (100/tx)`],
+        floor ? `append ${fmtInt(f.append_per_s)}/s (1 row/tx FULL), ${fmtInt(f.append_batched_per_s)}/s (100/tx)` : '(floors skipped)'],
       [`socket (${opts['socket-conns']}x1)`, fmtInt(socket.claims), fmtInt(socket.claims_per_s), fmtMs(socket.p50_ms), fmtMs(socket.p99_ms), socket.peak_rss_mb,
-        `sign ${fmtInt(f.sign_per_s)}/s (2 events = 2 signs per claim)`],
+        floor ? `sign ${fmtInt(f.sign_per_s)}/s (2 events = 2 signs per claim)` : ''],
       ...(pipelined
         ? [[`socket (${opts['pipe-conns']}x${opts['pipe-depth']} pipelined)`, fmtInt(pipelined.claims), fmtInt(pipelined.claims_per_s), fmtMs(pipelined.p50_ms), fmtMs(pipelined.p99_ms), pipelined.peak_rss_mb, '']]
         : []),
@@ -410,7 +412,7 @@ async function main() {
 /** The few status fields worth keeping beside the figures. */
 function pickStatus(status) {
   const keep = {};
-  for (const k of ['version', 'service_version', 'deployment_id']) if (status?.[k] !== undefined) keep[k] = status[k];
+  for (const k of ['service', 'version']) if (status?.[k] !== undefined) keep[k] = status[k];
   return keep;
 }
 

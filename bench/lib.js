@@ -535,7 +535,7 @@ export function summarizeCpuProfile(file, top = 25) {
     const seen = new Set();
     for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
       const n = byId.get(cur);
-      if (!/\/dist\//.test(n.callFrame.url)) continue;
+      if (!/\/dist\//.test(n.callFrame.url) || /node_modules/.test(n.callFrame.url)) continue;
       const l = label(n);
       if (seen.has(l)) continue;
       seen.add(l);

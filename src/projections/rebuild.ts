@@ -28,10 +28,15 @@ export function rebuildAndCompare(db: Database.Database, scratchPath: string): R
   try {
     const fresh = new Projections(db, 'rebuild');
     let events = 0;
+    // Chunks, not an open iterator: better-sqlite3 refuses writes while a read cursor is open.
+    const chunk = db.prepare('SELECT * FROM main.journal WHERE seq > ? ORDER BY seq LIMIT 2000');
     db.transaction(() => {
-      for (const row of db.prepare('SELECT * FROM main.journal ORDER BY seq').iterate() as IterableIterator<JournalRow>) {
-        fresh.apply(eventFromRow(row));
-        events += 1;
+      for (let after = 0; ; ) {
+        const rows = chunk.all(after) as JournalRow[];
+        if (rows.length === 0) break;
+        for (const row of rows) fresh.apply(eventFromRow(row));
+        events += rows.length;
+        after = rows[rows.length - 1]!.seq;
       }
     })();
     const live = digestTables(db, 'main');

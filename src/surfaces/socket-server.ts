@@ -56,7 +56,10 @@ export function createSocketSurface(gate: Gate, options: SocketSurfaceOptions): 
         buffered = buffered.slice(newline + 1);
         if (text.trim() === '') continue;
         options.inFlight.enter();
-        chain = chain.then(() => answer(text)).finally(() => options.inFlight.leave());
+        chain = chain
+          .then(() => answer(text))
+          .catch((error: unknown) => gate.log.error('socket request failed', error))
+          .finally(() => options.inFlight.leave());
       }
       if (Buffer.byteLength(buffered) > options.maxLineBytes) {
         socket.end(line(rpcError(-32001, 'request larger than the limit')));

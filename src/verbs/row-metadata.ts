@@ -16,7 +16,7 @@ export function reasonOf(row: ArtifactRow): string {
     case 'ACTIVE':
       return row.provisional ? 'provisional' : 'promoted';
     default:
-      return row.state.toLowerCase();
+      return row.reason ?? row.state.toLowerCase();
   }
 }
 

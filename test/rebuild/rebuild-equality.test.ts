@@ -21,6 +21,7 @@ describe('gv.rebuild replays the journal into fresh tables equal to the live one
       grants: agents.map((a) => ({ principal: a.identity, space: 'research', capabilities: ['read', 'contribute'] })),
     });
     const ids: string[] = [];
+    const ownIds = new Map<string, string[]>();
     for (let i = 0; i < 240; i++) {
       const a = agents[i % agents.length]!;
       const recorded = i % 7 === 0;
@@ -31,10 +32,12 @@ describe('gv.rebuild replays the journal into fresh tables equal to the live one
         space: i % 3 === 0 ? 'research' : 'main',
         ...(recorded ? { content_type: RECORDED[i % RECORDED.length] } : { kind: KINDS[i % KINDS.length] }),
         ...(i % 4 === 0 ? { producer: { name: `worker-${i % 3}`, kind: 'agent' } } : {}),
-        ...(ids.length > 0 && i % 6 === 0 ? { derives_from: [ids[ids.length - 1]] } : {}),
+        // C8: an agent may cite only what it can read; its own earlier rows always qualify.
+        ...((ownIds.get(a.key)?.length ?? 0) > 0 && i % 6 === 0 ? { derives_from: [ownIds.get(a.key)!.at(-1)] } : {}),
       });
       expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();
       ids.push(answer.result.artifact_id);
+      ownIds.set(a.key, [...(ownIds.get(a.key) ?? []), answer.result.artifact_id]);
       if (answer.result.state === 'L1_SCANNED' && i % 2 === 0) {
         const promoted = await g.rpc(reviewer.key, 'gv.promote', { artifact_id: answer.result.artifact_id });
         expect(promoted.result.state).toBe('ACTIVE');
