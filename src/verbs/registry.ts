@@ -5,6 +5,7 @@ import { inventoryVerb, pendingVerb } from './inventory.js';
 import { nodeVerb } from './node.js';
 import { statusVerb, whyVerb } from './status.js';
 import { auditVerb } from './audit.js';
+import { auditChainVerb } from './audit-chain.js';
 import { demoteVerb, promoteVerb, rejectVerb } from './decisions.js';
 import { recallVerb } from './recall.js';
 import { eventsVerb } from './events.js';
@@ -30,6 +31,7 @@ export const VERBS: readonly Verb<any>[] = [
   recallVerb,
   eventsVerb,
   rebuildVerb,
+  auditChainVerb,
   grantVerb,
   grantsVerb,
   keysVerb,

@@ -38,6 +38,22 @@ function tamper(home: string, sql: string, ...args: unknown[]): void {
   db.close();
 }
 
+describe('gv.audit_chain', () => {
+  it('verifies the live journal for an admin and is refused below admin naming both roles', async () => {
+    const live = await GateProcess.start();
+    try {
+      const agent = await live.key('agent');
+      await live.rpc(agent.key, 'gv.ingest', { content: uniqueText('chain'), workarea: 'tests/chain', kind: 'memory', source_uri: 'test://c' });
+      const report = await live.socket('gv.audit_chain');
+      expect(report.result).toMatchObject({ ok: true, deployment_id: live.deploymentId });
+      expect(report.result.types).toMatchObject({ 'deployment-created': 1, ingest: 1, scan: 1 });
+      expect((await live.rpc(agent.key, 'gv.audit_chain')).error?.data).toEqual({ required: 'admin', role: 'agent' });
+    } finally {
+      await live.stop();
+    }
+  });
+});
+
 describe('gate verify', () => {
   it('reports a good journal with its event count and exits 0', () => {
     const out = verify(gate.home);

@@ -184,6 +184,28 @@ describe('questions and answers', () => {
 });
 
 describe('quarantine back-pressure', () => {
+  it('a full scan queue refuses -32006 with retry_after_ms instead of buffering; the rest are answered', async () => {
+    const tight = await GateProcess.start({ env: { GATE_QUARANTINE_SCAN_QUEUE: '1', GATE_SCAN_BATCH_MAX: '1' } });
+    try {
+      const a = await tight.key('agent');
+      const answers = await Promise.all(
+        Array.from({ length: 64 }, (_, i) => tight.rpc(a.key, 'gv.ingest', { ...base(), content: `${uniqueText()} #${i}`, kind: 'memory' })),
+      );
+      const refused = answers.filter((x) => x.error);
+      const accepted = answers.filter((x) => x.result);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(accepted.length).toBeGreaterThan(0);
+      for (const r of refused) {
+        expect(r.error?.code).toBe(-32006);
+        expect(r.error?.data?.retry_after_ms).toBeGreaterThan(0);
+      }
+      const inventory = await tight.socket('gv.inventory', { states: ['L1_SCANNED'], limit: 200 });
+      expect(inventory.result.total).toBe(accepted.length);
+    } finally {
+      await tight.stop();
+    }
+  });
+
   it('past max_depth an ingest is refused -32006 with retry_after_ms, naming no count of held rows', async () => {
     const small = await GateProcess.start({ env: { GATE_QUARANTINE_MAX_DEPTH: '3' } });
     try {
