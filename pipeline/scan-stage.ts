@@ -52,12 +52,22 @@ export class ScanStage {
     });
   }
 
+  private dispatchQueued = false;
+
+  /** Claims arriving in the same turn of the event loop travel to the pool as one task. */
   private schedule(): void {
-    if (this.tasks.size + this.tasks.pending >= this.options.threads) return;
-    // Re-check once the task has left the queue's count, so a backlog keeps draining.
-    void this.tasks.add(() => this.runBatch()).then(() => {
-      if (this.waiting.length > 0) this.schedule();
+    if (this.dispatchQueued) return;
+    this.dispatchQueued = true;
+    setImmediate(() => {
+      this.dispatchQueued = false;
+      this.dispatch();
     });
+  }
+
+  private dispatch(): void {
+    if (this.waiting.length === 0 || this.tasks.size + this.tasks.pending >= this.options.threads) return;
+    // Re-check once the task has left the queue's count, so a backlog keeps draining.
+    void this.tasks.add(() => this.runBatch()).then(() => this.dispatch());
   }
 
   private async runBatch(): Promise<void> {
@@ -83,6 +93,7 @@ export class ScanStage {
   /** Waits until every accepted claim has been scanned, then stops the pool. */
   async close(): Promise<void> {
     while (this.waiting.length > 0 || this.tasks.pending > 0 || this.tasks.size > 0) {
+      this.dispatch();
       await this.tasks.onIdle();
     }
     await this.pool.destroy();

@@ -9,7 +9,8 @@ import { DeploymentKey } from './journal/deployment-key.js';
 import { JournalWriter } from './journal/group-commit.js';
 import { Journal } from './journal/journal.js';
 import { createJournalSchema } from './journal/schema.js';
-import { ArtifactReads } from './projections/artifact-reads.js';
+import { ArtifactReads, type ArtifactRow } from './projections/artifact-reads.js';
+import type { Caller } from './access/caller.js';
 import { Projections } from './projections/projections.js';
 import { ScanStage } from '../pipeline/scan-stage.js';
 import type { Verb } from './verbs/define-verb.js';
@@ -44,6 +45,7 @@ export class Gate {
   readonly log: Log;
   readonly startedAt: number;
   private scanStage: ScanStage | null = null;
+  private readonly spaceList: Database.Statement;
   /** Where the surfaces listen, once they do (reported by gv.ping). */
   readonly endpoints: { http?: string; socket?: string } = {};
 
@@ -62,10 +64,14 @@ export class Gate {
     createJournalSchema(this.db);
     this.projections = new Projections(this.db, 'main');
     this.journal = new Journal(this.db, this.key, this.clock, (event) => this.projections.apply(event));
-    this.writer = new JournalWriter(this.db, this.journal, config.journal.batch_max);
+    this.writer = new JournalWriter(this.db, this.journal, {
+      maxBatch: config.journal.batch_max,
+      windowMs: config.journal.commit_window_ms,
+    });
     this.capabilities = new Capabilities(this.db, config.access.open_spaces);
     this.visibility = new Visibility(this.capabilities);
     this.artifacts = new ArtifactReads(this.db);
+    this.spaceList = this.db.prepare('SELECT name FROM spaces ORDER BY name');
     this.cursors = new CursorSealer(this.key.seed());
     this.verbs = new Map(VERBS.map((v) => [v.name, v as Verb]));
     this.startedAt = this.clock.now();
@@ -103,8 +109,13 @@ export class Gate {
     return this.scanStage;
   }
 
+  /** A row by id when the caller may read it; otherwise the rule-U refusal, identical to a missing id. */
+  readableArtifact(caller: Caller, id: string): ArtifactRow {
+    return this.visibility.readable(caller, id, this.artifacts.byId(id));
+  }
+
   spaceNames(): string[] {
-    return (this.db.prepare('SELECT name FROM spaces ORDER BY name').all() as { name: string }[]).map((r) => r.name);
+    return (this.spaceList.all() as { name: string }[]).map((r) => r.name);
   }
 
   /** Drains the pipeline, commits what is queued and closes the database. */

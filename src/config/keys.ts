@@ -30,6 +30,11 @@ export const CONFIG_KEYS = {
       doc: 'SQLite synchronous mode. full: each group commit is fsynced (survives power loss); normal: survives a process crash only.',
     },
     batch_max: { schema: positive, default: 512, doc: 'Most writes that share one group-commit transaction.' },
+    commit_window_ms: {
+      schema: z.number().min(0).max(100),
+      default: 2,
+      doc: 'Under load, commits are at least this many ms apart so one fsync carries many writes; an idle journal commits at once.',
+    },
   },
   quarantine: {
     max_depth: {

@@ -7,36 +7,53 @@ interface Pending<T> {
   reject: (error: unknown) => void;
 }
 
+export interface GroupCommitOptions {
+  maxBatch: number;
+  /** Under load, commits are at least this far apart, so each fsync carries more writes. */
+  windowMs: number;
+}
+
 /**
- * Group commit: writes arriving in the same turn of the event loop share one SQLite
- * transaction (one fsync), and each is answered only after that transaction commits.
- * Every write runs in its own savepoint, so one write's refusal rolls back only itself.
- * This is the lever between ~5,500 and ~160,000 appends/s in FLOORS.md.
+ * Group commit: writes share one SQLite transaction (one fsync) and each is answered only
+ * after that transaction commits. When the journal has been idle the batch commits on the
+ * next turn of the event loop; under load, commits are spaced by the window so one fsync
+ * carries many writes (FLOORS.md: ~5,500 commits/s with fsync against ~160,000 appends/s
+ * batched). Every write runs in its own savepoint, so one refusal rolls back only itself.
  */
 export class JournalWriter {
   private queue: Pending<unknown>[] = [];
-  private scheduled = false;
+  private timer: { cancel: () => void } | null = null;
   private closed = false;
+  private lastCommitAt = 0;
+  private readonly savepoint: Database.Statement;
+  private readonly release: Database.Statement;
+  private readonly rollbackTo: Database.Statement;
   private readonly outer: Database.Transaction<(batch: Pending<unknown>[]) => Array<{ ok: boolean; value: unknown }>>;
 
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
     private readonly journal: Journal,
-    private readonly maxBatch: number,
+    private readonly options: GroupCommitOptions,
   ) {
-    this.outer = db.transaction((batch: Pending<unknown>[]) =>
-      batch.map((item) => {
-        const head = this.journal.chainHead;
-        try {
-          // A nested better-sqlite3 transaction is a savepoint.
-          const value = this.db.transaction(item.work)();
-          return { ok: true, value };
-        } catch (error) {
-          this.journal.resetHead(head);
-          return { ok: false, value: error };
-        }
-      }),
-    );
+    this.savepoint = db.prepare('SAVEPOINT write');
+    this.release = db.prepare('RELEASE write');
+    this.rollbackTo = db.prepare('ROLLBACK TO write');
+    this.outer = db.transaction((batch: Pending<unknown>[]) => batch.map((item) => this.runOne(item)));
+  }
+
+  private runOne(item: Pending<unknown>): { ok: boolean; value: unknown } {
+    const head = this.journal.chainHead;
+    this.savepoint.run();
+    try {
+      const value = item.work();
+      this.release.run();
+      return { ok: true, value };
+    } catch (error) {
+      this.rollbackTo.run();
+      this.release.run();
+      this.journal.resetHead(head);
+      return { ok: false, value: error };
+    }
   }
 
   /** Runs `work` inside the next group transaction; resolves after the commit. */
@@ -44,22 +61,32 @@ export class JournalWriter {
     if (this.closed) return Promise.reject(new Error('the journal writer is closed'));
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve, reject } as Pending<unknown>);
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.schedule();
     });
+  }
+
+  private schedule(): void {
+    if (this.timer !== null) return;
+    const wait = this.lastCommitAt + this.options.windowMs - performance.now();
+    if (wait > 0) {
+      const t = setTimeout(() => this.flush(), wait);
+      this.timer = { cancel: () => clearTimeout(t) };
+    } else {
+      const i = setImmediate(() => this.flush());
+      this.timer = { cancel: () => clearImmediate(i) };
+    }
   }
 
   get pending(): number {
     return this.queue.length;
   }
 
-  /** Commits everything queued now; used by shutdown. */
+  /** Commits everything queued now; also used by shutdown and before a rebuild. */
   flush(): void {
-    this.scheduled = false;
+    this.timer?.cancel();
+    this.timer = null;
     while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.maxBatch);
+      const batch = this.queue.splice(0, this.options.maxBatch);
       let results: Array<{ ok: boolean; value: unknown }>;
       try {
         results = this.outer(batch);
@@ -68,6 +95,8 @@ export class JournalWriter {
         this.journal.resetHead();
         for (const item of batch) item.reject(error);
         continue;
+      } finally {
+        this.lastCommitAt = performance.now();
       }
       batch.forEach((item, i) => {
         const r = results[i]!;

@@ -15,7 +15,7 @@ export const auditVerb = defineVerb({
   summary: "A row's envelope and its decisions, each with a verified signature.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
-    const row = gate.visibility.readable(caller, p.artifact_id, gate.artifacts.byId(p.artifact_id));
+    const row = gate.readableArtifact(caller, p.artifact_id);
     const readableId = (id: unknown) => {
       if (typeof id !== 'string') return null;
       const other = gate.artifacts.byId(id);

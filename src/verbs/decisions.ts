@@ -19,7 +19,7 @@ function decide(
 ) {
   const { gate, caller } = ctx;
   return gate.writer.write(() => {
-    const row = gate.visibility.readable(caller, id, gate.artifacts.byId(id));
+    const row = gate.readableArtifact(caller, id);
     if (row.writer_identity === caller.identity) {
       throw lifecycle(`${verb}: a reviewer never decides a row they wrote`, 'self_authored');
     }
@@ -65,7 +65,7 @@ export const rejectVerb = defineVerb({
   }),
   async handler(ctx, p) {
     if (p.in_favour_of !== undefined) {
-      ctx.gate.visibility.readable(ctx.caller, p.in_favour_of, ctx.gate.artifacts.byId(p.in_favour_of));
+      ctx.gate.readableArtifact(ctx.caller, p.in_favour_of);
     }
     const done = await decide(
       ctx,

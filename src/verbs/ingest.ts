@@ -76,7 +76,7 @@ function checkParents(ctx: VerbContext, p: Params, kind: Kind | null, text: stri
   const { gate, caller } = ctx;
   const parents = p.derives_from ?? [];
   if (new Set(parents).size !== parents.length) throw invalidParams('derives_from repeats an id', { field: 'derives_from' });
-  const rows = parents.map((id) => gate.visibility.readable(caller, id, gate.artifacts.byId(id)));
+  const rows = parents.map((id) => gate.readableArtifact(caller, id));
   if (kind === 'question') {
     const parsed = questionBody.safeParse(parseJson(text));
     if (!parsed.success) throw invalidParams(`a question body must be question/1: ${parsed.error.issues[0]!.message}`, { field: 'content' });
@@ -141,15 +141,16 @@ export const ingestVerb = defineVerb({
     const trustClass = kind === null ? 'T-1' : trustClassOfKind(kind);
     const recorded = kind === null;
     const enters = recorded ? 'RECORDED' : scan.flagged ? 'L1B_FLAGGED' : 'L1_SCANNED';
-    const maskedBytes = Buffer.from(scan.masked, 'utf8');
-    const maskedHash = `sha256:${sha256Hex(maskedBytes)}`;
+    // With no finding the masked body is the body itself: one stored copy serves both.
+    const maskedBytes = scan.findings.length === 0 ? bytes : Buffer.from(scan.masked, 'utf8');
+    const maskedHash = scan.findings.length === 0 ? contentHash : `sha256:${sha256Hex(maskedBytes)}`;
 
     return gate.writer.write(() => {
       // Re-checked inside the transaction: a concurrent twin may have landed while this one was scanned.
       const twin = gate.artifacts.byId(artifactId) ?? gate.artifacts.promotedCopy(contentHash, space);
       if (twin) return duplicateAnswer(twin);
       gate.journal.putBlob(contentHash, bytes);
-      gate.journal.putBlob(maskedHash, maskedBytes);
+      if (maskedHash !== contentHash) gate.journal.putBlob(maskedHash, maskedBytes);
       const ingestData: Record<string, unknown> = {
         artifact_id: artifactId,
         space,

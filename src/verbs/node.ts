@@ -35,7 +35,7 @@ export const nodeVerb = defineVerb({
   summary: 'One row as a node: status, approval, relations, a bounded masked preview; with body, its content.',
   params: z.strictObject({ artifact_id: artifactIdParam, body: z.boolean().optional() }),
   handler({ gate, caller }, p) {
-    const row = gate.visibility.readable(caller, p.artifact_id, gate.artifacts.byId(p.artifact_id));
+    const row = gate.readableArtifact(caller, p.artifact_id);
     const own = row.writer_identity === caller.identity;
     if (p.body === true && !own && !isPromoted(row.state)) {
       throw invalidParams('the body of a row that is not promoted is served only to its writer; reviewers read the masked preview');

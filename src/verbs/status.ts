@@ -14,7 +14,7 @@ export const statusVerb = defineVerb({
   summary: "A row's position and the reason it is there.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
-    const row = gate.visibility.readable(caller, p.artifact_id, gate.artifacts.byId(p.artifact_id));
+    const row = gate.readableArtifact(caller, p.artifact_id);
     return {
       artifact_id: row.artifact_id,
       state: row.state,
@@ -51,7 +51,7 @@ export const whyVerb = defineVerb({
   summary: 'Every journal event that moved a row, in order, with signatures.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
-    const row = gate.visibility.readable(caller, p.artifact_id, gate.artifacts.byId(p.artifact_id));
+    const row = gate.readableArtifact(caller, p.artifact_id);
     return {
       artifact_id: row.artifact_id,
       state: row.state,
