@@ -1,0 +1,32 @@
+export type Severity = 'low' | 'medium' | 'high' | 'veto';
+
+export interface Finding {
+  /** Dotted family.rule; the family is one of secret | injection | unicode. */
+  kind: string;
+  /** Medium or above holds the row in L1B_FLAGGED; veto keeps it there across a reopen. */
+  severity: Severity;
+  /** One sentence saying what was found; never contains the matched text. */
+  detail: string;
+  /** UTF-16 offsets into the scanned string, end exclusive. */
+  start: number;
+  end: number;
+  /** The matched span masked: at most its first 4 characters, then '…(n more)'. */
+  excerpt: string;
+}
+
+export interface ScanResult {
+  /** Sorted by start. */
+  findings: Finding[];
+  /** Some finding has severity medium, high or veto. */
+  flagged: boolean;
+  /** The text with every finding's span replaced by '█' of the same UTF-16 length, so offsets stay valid. */
+  masked: string;
+  /** Version label of the scanner that produced this result. */
+  scanner: string;
+}
+
+export const SEVERITY_RANK: Record<Severity, number> = { low: 1, medium: 2, high: 3, veto: 4 };
+
+export function isFlagging(severity: Severity): boolean {
+  return SEVERITY_RANK[severity] >= SEVERITY_RANK.medium;
+}

@@ -1,0 +1,124 @@
+/**
+ * Telling an instruction from a mention of one.
+ *
+ * A claim that explains prompt injection has to quote the phrases attackers use, and a
+ * later reader is meant to learn from it, not hold it. A claim that *is* an injection can
+ * wrap itself in quotes too, so quotes alone cannot clear it. The rule, applied to every
+ * injection finding:
+ *
+ *   - bare (not quoted, not code), no discussion nearby       -> the detector's severity
+ *   - bare, in a paragraph that discusses attacks/examples     -> at most medium
+ *   - quoted or in code, with no discussion nearby             -> at most medium
+ *   - quoted or in code, discussed, quote carries no payload   -> low
+ *   - quoted or in code, discussed, but the quote also asks for
+ *     an action with consequences (a URL, sending, printing a
+ *     prompt, touching credentials)                           -> at most medium
+ *
+ * So a discussed phrase yields a low finding and never medium or above, while the same
+ * phrase with a payload, or with no quotes, still holds the row. "Quoted" means inside a
+ * pair of quotation marks on one line holding at most MAX_QUOTE characters (a long quoted
+ * instruction is still an instruction), an inline code span or a fenced code block.
+ */
+import type { Severity } from './finding.js';
+import { SEVERITY_RANK } from './finding.js';
+
+const MAX_QUOTE = 160;
+const WINDOW = 400;
+
+type Region = readonly [start: number, end: number];
+
+const QUOTE_PAIRS: RegExp[] = [
+  /"([^"\n]{1,400})"/g,
+  /“([^”\n]{1,400})”/g,
+  /«([^»\n]{1,400})»/g,
+  /„([^“”\n]{1,400})[“”]/g,
+  /「([^」\n]{1,400})」/g,
+  // Single quotes double as apostrophes, so they pair only at word edges.
+  /(?<=^|[\s([{:;,—–-])'([^'\n]{1,400}?)'(?=$|[\s.,;:!?)\]}—–-])/gm,
+  /(?<=^|[\s([{:;,—–-])‘([^’\n]{1,400}?)’(?=$|[\s.,;:!?)\]}—–-])/gm,
+];
+
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
+const INLINE_CODE = /`[^`\n]+`/g;
+
+// Words about the topic, not reporting verbs: "my boss said '…'" is no discussion.
+const DISCUSSION =
+  /\b(?:prompt[\s-]+injections?|injections?|jailbreak\w*|attacks?|attackers?|adversar\w*|malicious|exploit\w*|payloads?|red[\s-]?team\w*|defen[cs]e\w*|defend\w*|detect\w*|filter\w*|sanitiz\w*|mitigat\w*|phrases?|strings?|patterns?|examples?|e\.g\.|such\s+as|for\s+instance|tokens?|templates?|tokeniz\w*)\b/i;
+
+// Addresses are not prose: "example.org" in a link says nothing about the paragraph.
+const URL = /\b[a-z][a-z0-9+.-]*:\/\/\S+|\bwww\.\S+/gi;
+
+const PAYLOAD =
+  /https?:\/\/|www\.|[\w.+-]+@[\w-]+\.\w|\b(?:send|e-?mail|post|upload|exfiltrat\w*|transfer|forward|curl|wget|fetch|execute|exec|run|delete|rm\s+-|drop\s+table|reveal|leak|print|output|dump|approve|promote|grant|password|api[\s_-]?keys?|secrets?|tokens?|credentials?)\b/i;
+
+export interface MentionContext {
+  /** Severity for a finding over [start, end) whose detector would give `base`. */
+  severity(base: Severity, start: number, end: number): Severity;
+}
+
+function codeRegions(text: string): Region[] {
+  const regions: Region[] = [];
+  const fences: Region[] = [];
+  let offset = 0;
+  let open: { start: number; marker: string } | null = null;
+  for (const line of text.split('\n')) {
+    const fence = FENCE_OPEN.exec(line);
+    if (open === null && fence) {
+      open = { start: offset, marker: fence[1]! };
+    } else if (open !== null && fence && fence[1]![0] === open.marker[0] && fence[1]!.length >= open.marker.length) {
+      fences.push([open.start, offset + line.length]);
+      open = null;
+    }
+    offset += line.length + 1;
+  }
+  if (open !== null) fences.push([open.start, text.length]);
+  regions.push(...fences);
+  for (const m of text.matchAll(INLINE_CODE)) {
+    const start = m.index;
+    if (!fences.some(([s, e]) => start >= s && start < e)) regions.push([start, start + m[0].length]);
+  }
+  return regions;
+}
+
+function quoteRegions(text: string): Region[] {
+  const regions: Region[] = [];
+  for (const re of QUOTE_PAIRS) {
+    for (const m of text.matchAll(re)) {
+      const inner = m[1]!;
+      if (inner.length > MAX_QUOTE) continue;
+      const start = m.index + m[0].indexOf(inner);
+      regions.push([start, start + inner.length]);
+    }
+  }
+  return regions;
+}
+
+function paragraphAround(text: string, start: number, end: number): [number, number] {
+  const before = text.lastIndexOf('\n\n', start);
+  const after = text.indexOf('\n\n', end);
+  return [Math.max(before === -1 ? 0 : before, start - WINDOW), Math.min(after === -1 ? text.length : after, end + WINDOW)];
+}
+
+function atMost(severity: Severity, cap: Severity): Severity {
+  return SEVERITY_RANK[severity] <= SEVERITY_RANK[cap] ? severity : cap;
+}
+
+export function mentionContext(text: string): MentionContext {
+  let regions: Region[] | null = null;
+  return {
+    severity(base, start, end) {
+      regions ??= [...codeRegions(text), ...quoteRegions(text)];
+      const mention = regions
+        .filter(([s, e]) => s <= start && end <= e)
+        .sort((a, b) => a[1] - a[0] - (b[1] - b[0]))[0];
+      const [from, to] = mention ?? [start, end];
+      const [pFrom, pTo] = paragraphAround(text, from, to);
+      // Discussion words inside the quote itself do not count: the attacker wrote those.
+      const around = `${text.slice(pFrom, from)} ${text.slice(to, pTo)}`.replace(URL, ' ');
+      const discussed = DISCUSSION.test(around);
+      if (!mention) return discussed ? atMost(base, 'medium') : base;
+      if (!discussed) return atMost(base, 'medium');
+      return PAYLOAD.test(text.slice(from, to)) ? atMost(base, 'medium') : 'low';
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The claim scanner: every detector over one text, merged into one result. Pure: the same
+ * text always gives the same result, and nothing outside the text is read.
+ */
+import type { Finding, ScanResult } from './finding.js';
+import { isFlagging, SEVERITY_RANK } from './finding.js';
+import { findDeceptiveUnicode } from './deceptive-unicode.js';
+import { findInjections } from './injection.js';
+import { findJwts } from './jwt.js';
+import { maskExcerpt, maskSpans } from './mask.js';
+import { findMixedScriptWords } from './mixed-script.js';
+import { findSecretAssignments } from './secret-assignments.js';
+import { findKnownSecrets, SECRETLINT_PRESET_VERSION } from './secretlint-secrets.js';
+
+export const SCANNER_LABEL = `gate-scan/1 secretlint-preset-recommend/${SECRETLINT_PRESET_VERSION}`;
+
+const overlaps = (a: Finding, b: Finding): boolean => a.start < b.end && b.start < a.end;
+
+/**
+ * Heuristic secret detectors only speak where no format-specific one did: an AWS secret in
+ * `aws_secret_access_key = …` or a JWT in `token = …` is reported once, by its name.
+ */
+function withoutShadowedGuesses(known: Finding[], guesses: Finding[]): Finding[] {
+  const kept: Finding[] = [...known];
+  for (const guess of guesses) {
+    if (!kept.some((f) => overlaps(f, guess))) kept.push(guess);
+  }
+  return kept;
+}
+
+/**
+ * Overlapping findings of one kind (two phrasings of the same override) become one. One
+ * pass in start order, remembering the open finding of each kind, so a text with thousands
+ * of findings costs no more than it took to find them.
+ */
+function mergeSameKind(text: string, findings: Finding[]): Finding[] {
+  const ordered = [...findings].sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: Finding[] = [];
+  const open = new Map<string, Finding>();
+  for (const f of ordered) {
+    const twin = open.get(f.kind);
+    if (!twin || twin.end <= f.start) {
+      const copy = { ...f };
+      merged.push(copy);
+      open.set(f.kind, copy);
+      continue;
+    }
+    if (f.end > twin.end) {
+      twin.end = f.end;
+      twin.excerpt = maskExcerpt(text.slice(twin.start, twin.end));
+    }
+    if (SEVERITY_RANK[f.severity] > SEVERITY_RANK[twin.severity]) {
+      twin.severity = f.severity;
+      twin.detail = f.detail;
+    }
+  }
+  return merged;
+}
+
+export async function scanText(text: string): Promise<ScanResult> {
+  const known = [...(await findKnownSecrets(text)), ...findJwts(text)];
+  const secrets = withoutShadowedGuesses(known, findSecretAssignments(text));
+  const findings = mergeSameKind(text, [...secrets, ...findInjections(text), ...findDeceptiveUnicode(text), ...findMixedScriptWords(text)]);
+  findings.sort((a, b) => a.start - b.start || a.end - b.end || a.kind.localeCompare(b.kind));
+  return {
+    findings,
+    flagged: findings.some((f) => isFlagging(f.severity)),
+    masked: maskSpans(text, findings),
+    scanner: SCANNER_LABEL,
+  };
+}
