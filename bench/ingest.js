@@ -8,7 +8,9 @@ import Database from 'better-sqlite3';
 import {
   BENCH_DIR,
   REPO_ROOT,
+  CpuAccount,
   HttpClient,
+  waitQuiet,
   RssSampler,
   SocketClient,
   corpus,
@@ -61,6 +63,7 @@ const opts = parseOptions(
     'floor-rows': { type: 'number', default: 10_000, help: 'rows of the one-row-per-transaction FULL append floor (batched: 20x)' },
     'cpu-prof': { type: 'boolean', default: false, help: "run the gate under node --cpu-prof and print where its main thread's time goes" },
     'prof-dir': { type: 'string', default: '', help: 'with --cpu-prof: keep the .cpuprofile files in this directory (default: summarize, then delete)' },
+    'wait-quiet': { type: 'number', default: 90, help: 'seconds to wait at most, before measuring, for other processes to use < 0.25 core (0: do not wait)' },
     'skip-floors': { type: 'boolean', default: false, help: 'do not measure the floors' },
     'gate-root': { type: 'string', default: REPO_ROOT, help: 'checkout whose dist/ is run' },
     out: { type: 'string', default: join(BENCH_DIR, 'results', 'ingest.json'), help: 'results file ("" to write none)' },
@@ -169,6 +172,7 @@ async function httpRun(gate, keys, { count, tag, rss, maxSeconds, progress = fal
   let done = 0;
   let ok = 0;
   let stopReason = null;
+  const cpu = new CpuAccount(gate.pid);
   const t0 = performance.now();
   let lastPrint = t0;
   const worker = async (w) => {
@@ -200,6 +204,7 @@ async function httpRun(gate, keys, { count, tag, rss, maxSeconds, progress = fal
   };
   await Promise.all(keys.map((_, w) => worker(w)));
   const ms = performance.now() - t0;
+  const cpuUse = cpu.stop();
   client.close();
   if (done < count) rssAt.p100 = rss.rssMb; // a capped run records RSS where it stopped
   const p = percentiles(lat.subarray(0, done), [50, 90, 99, 99.9]);
@@ -214,6 +219,7 @@ async function httpRun(gate, keys, { count, tag, rss, maxSeconds, progress = fal
     p999_ms: round(p[99.9], 2),
     rss_mb_at: rssAt,
     rss_mb_series: series,
+    cpu: cpuUse,
     ...(stopReason ? { stopped_early: stopReason } : {}),
     ...tallyJson(tally),
   };
@@ -228,6 +234,7 @@ async function socketRun(gate, { count, conns, depth, tag }) {
   let next = 0;
   let done = 0;
   let ok = 0;
+  const cpu = new CpuAccount(gate.pid);
   const t0 = performance.now();
   const lane = async (c) => {
     while (next < count) {
@@ -241,6 +248,7 @@ async function socketRun(gate, { count, conns, depth, tag }) {
   };
   await Promise.all(clients.flatMap((c) => Array.from({ length: depth }, () => lane(c))));
   const ms = performance.now() - t0;
+  const cpuUse = cpu.stop();
   for (const c of clients) c.close();
   const p = percentiles(lat.subarray(0, done), [50, 90, 99, 99.9]);
   return {
@@ -253,6 +261,7 @@ async function socketRun(gate, { count, conns, depth, tag }) {
     p90_ms: round(p[90], 2),
     p99_ms: round(p[99], 2),
     p999_ms: round(p[99.9], 2),
+    cpu: cpuUse,
     ...tallyJson(tally),
   };
 }
@@ -266,6 +275,8 @@ async function main() {
     process.exit(2);
   }
   const started = Date.now();
+  const quiet = opts['wait-quiet'] > 0 ? await waitQuiet(opts['wait-quiet'], 0.25, log) : null;
+  if (quiet && !quiet.quiet) log(`the machine is still busy (${quiet.busy_cores} cores used by other processes): measuring anyway`);
   let floor = null;
   if (!opts['skip-floors']) {
     log('floors (in-process): SQLite appends and Ed25519 signing ...');
@@ -342,7 +353,7 @@ async function main() {
     socket,
     ...(pipelined ? { socket_pipelined: pipelined } : {}),
     floor,
-    machine: machine(),
+    machine: { ...machine(), ...(quiet ? { other_processes_cores_before: quiet.busy_cores, waited_for_quiet_s: quiet.waited_s } : {}) },
     config: {
       env,
       http_clients: opts.clients,
@@ -378,6 +389,16 @@ async function main() {
       ['MB', http.rss_mb_at.p10, http.rss_mb_at.p50, http.rss_mb_at.p100, http.peak_rss_mb],
     ],
   );
+  printTable(
+    [
+      ['CPU during the run (cores of ' + machine().cpus + ')', 'gate', 'bench client', 'other processes'],
+      ...[['http', http], ['socket', socket], ['socket_pipelined', pipelined]]
+        .filter(([, r]) => r)
+        .map(([n, r]) => [n, r.cpu.gate_cores, r.cpu.bench_client_cores, r.cpu.other_processes_cores]),
+    ],
+  );
+  const busy = Math.max(http.cpu.other_processes_cores, socket.cpu.other_processes_cores);
+  if (busy > 0.15) log(`note: other processes used up to ${busy} cores during the runs: the figures are lower than on a quiet machine`);
   if (floor) {
     printTable(
       [

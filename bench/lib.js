@@ -372,7 +372,13 @@ export const fmtInt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString(
 export const fmtMs = (n) => (Number.isFinite(n) ? (n < 1 ? n.toFixed(3) : n < 10 ? n.toFixed(2) : n.toFixed(1)) : String(n));
 
 export function machine() {
-  return { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model ?? null, node: process.version, mem_gb: round(os.totalmem() / 2 ** 30, 1) };
+  return {
+    cpus: os.cpus().length,
+    cpu_model: os.cpus()[0]?.model ?? null,
+    node: process.version,
+    mem_gb: round(os.totalmem() / 2 ** 30, 1),
+    loadavg_1m: round(os.loadavg()[0], 2),
+  };
 }
 
 // ---------------------------------------------------------------- an English-like corpus
@@ -518,7 +524,8 @@ export function summarizeCpuProfile(file, top = 25) {
     const n = byId.get(id);
     const cf = n.callFrame;
     const place = cf.url ? where(cf.url) : cf.functionName.startsWith('(') ? cf.functionName : '(native)';
-    const name = `${cf.functionName || '(anonymous)'} ${place}${cf.url ? ':' + (cf.lineNumber + 1) : ''}`;
+    const fname = (cf.functionName || '(anonymous)').slice(0, 60);
+    const name = `${fname}${fname.length === 60 ? '...' : ''} ${place}${cf.url ? ':' + (cf.lineNumber + 1) : ''}`;
     fns.set(name, (fns.get(name) ?? 0) + us);
     places.set(place, (places.get(place) ?? 0) + us);
   }
@@ -550,4 +557,80 @@ export function summarizeCpuProfile(file, top = 25) {
     by_place: sorted(places).slice(0, top).map(([k, v]) => [k, pct(v)]),
     by_function: sorted(fns).slice(0, top).map(([k, v]) => [k, pct(v)]),
   };
+}
+
+// ---------------------------------------------------------------- who else used the CPU
+
+const CLK_TCK = 100; // Linux USER_HZ; /proc/stat and /proc/PID/stat count in these ticks
+
+function procStatBusy() {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, idle, iowait = 0, irq = 0, softirq = 0, steal = 0] = f;
+  return { busy: user + nice + system + irq + softirq + steal, total: user + nice + system + idle + iowait + irq + softirq + steal };
+}
+
+function pidTicks(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return Number(f[11]) + Number(f[12]); // utime + stime (fields 14 and 15)
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Splits the machine's CPU use over an interval into the gate, this benchmark process and
+ * everything else (other engineers' builds and tests share these cores), in cores.
+ */
+export class CpuAccount {
+  constructor(gatePid) {
+    this.gatePid = gatePid;
+    this.t0 = performance.now();
+    this.stat0 = procStatBusy();
+    this.gate0 = pidTicks(gatePid);
+    this.self0 = process.cpuUsage();
+  }
+
+  /** Call before the gate exits. */
+  stop() {
+    const seconds = (performance.now() - this.t0) / 1000;
+    const stat = procStatBusy();
+    const gate = pidTicks(this.gatePid);
+    const self = process.cpuUsage(this.self0);
+    const busyCores = (stat.busy - this.stat0.busy) / CLK_TCK / seconds;
+    const gateCores = gate === null || this.gate0 === null ? NaN : (gate - this.gate0) / CLK_TCK / seconds;
+    const benchCores = (self.user + self.system) / 1e6 / seconds;
+    return {
+      seconds: round(seconds, 1),
+      machine_busy_cores: round(busyCores, 2),
+      gate_cores: round(gateCores, 2),
+      bench_client_cores: round(benchCores, 2),
+      other_processes_cores: round(Math.max(0, busyCores - gateCores - benchCores), 2),
+    };
+  }
+}
+
+/**
+ * Waits (at most maxSeconds) until the machine has been quiet for a 3 s window (other
+ * processes using < `threshold` cores), since a shared 2-core machine skews every figure.
+ * Returns how long it waited and how busy the last window was.
+ */
+export async function waitQuiet(maxSeconds, threshold = 0.25, log = () => {}) {
+  const t0 = performance.now();
+  let told = false;
+  for (;;) {
+    const a = procStatBusy();
+    const self0 = process.cpuUsage();
+    await new Promise((r) => setTimeout(r, 3000));
+    const b = procStatBusy();
+    const self = process.cpuUsage(self0);
+    const busy = Math.max(0, (b.busy - a.busy) / CLK_TCK / 3 - (self.user + self.system) / 1e6 / 3);
+    const waited = (performance.now() - t0) / 1000;
+    if (busy < threshold || waited >= maxSeconds) return { waited_s: round(waited, 0), busy_cores: round(busy, 2), quiet: busy < threshold };
+    if (!told) {
+      log(`waiting up to ${maxSeconds} s for other processes to quiet down (now ${busy.toFixed(2)} cores busy)`);
+      told = true;
+    }
+  }
 }

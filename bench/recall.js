@@ -9,7 +9,9 @@ import {
   BENCH_DIR,
   REPO_ROOT,
   CORPUS_DEFAULTS,
+  CpuAccount,
   HttpClient,
+  waitQuiet,
   SocketClient,
   corpus,
   fmtInt,
@@ -60,6 +62,7 @@ const opts = parseOptions(
     'build-conns': { type: 'number', default: 16, help: 'socket connections promoting the corpus' },
     'cpu-prof': { type: 'boolean', default: false, help: "run the gate under node --cpu-prof while querying and print where its time goes" },
     'prof-dir': { type: 'string', default: '', help: 'with --cpu-prof: keep the .cpuprofile files in this directory' },
+    'wait-quiet': { type: 'number', default: 90, help: 'seconds to wait at most, before querying, for other processes to use < 0.25 core (0: do not wait)' },
     'gate-root': { type: 'string', default: REPO_ROOT, help: 'checkout whose dist/ is run' },
     'cache-dir': { type: 'string', default: join(BENCH_DIR, '.cache'), help: 'where the corpus is cached' },
     out: { type: 'string', default: join(BENCH_DIR, 'results', 'recall.json'), help: 'results file ("" to write none)' },
@@ -290,9 +293,14 @@ async function main() {
   const gateSamples = [];
   let hitsTotal = 0;
   let short = 0;
+  let quiet = null;
+  let cpuUse = null;
   try {
     const c = await SocketClient.open(gate.socketPath);
     for (const q of warm) await c.call('gv.recall', { query: q.text, k: opts.k });
+    quiet = opts['wait-quiet'] > 0 ? await waitQuiet(opts['wait-quiet'], 0.25, log) : null;
+    if (quiet && !quiet.quiet) log(`the machine is still busy (${quiet.busy_cores} cores used by other processes): measuring anyway`);
+    const cpu = new CpuAccount(gate.pid);
     for (const q of queries) {
       const t = performance.now();
       const msg = await c.send('gv.recall', { query: q.text, k: opts.k });
@@ -302,6 +310,7 @@ async function main() {
       hitsTotal += msg.result.hits.length;
       if (msg.result.hits.length < opts.k) short++;
     }
+    cpuUse = cpu.stop();
     c.close();
   } catch (error) {
     process.stderr.write(`recall bench failed: ${error.stack ?? error}\n--- gate stderr (tail) ---\n${gate.stderrTail()}\n`);
@@ -375,7 +384,8 @@ async function main() {
     },
     corpus_build: { built_at: manifest.built_at, ingest_per_s: manifest.ingest_per_s, promote_per_s: manifest.promote_per_s, build_seconds: manifest.build_seconds },
     surface: 'unix socket, one connection, one query in flight, admin caller, scope space main',
-    machine: machine(),
+    cpu_during_gate_queries: cpuUse,
+    machine: { ...machine(), ...(quiet ? { other_processes_cores_before: quiet.busy_cores, waited_for_quiet_s: quiet.waited_s } : {}) },
     measured_at: new Date().toISOString(),
     wall_seconds: round((Date.now() - started) / 1000, 0),
   };
@@ -391,6 +401,7 @@ async function main() {
   );
   log(`\nmix: ${classes.map((c) => `${c} ${mixCounts[c]}`).join(', ')}; 2-3 words each; mean hits ${result[key].mean_hits}; ` +
     `${andShort} of ${queries.length} queries found fewer than ${opts.k} rows with AND (the gate then also runs OR)`);
+  if (cpuUse.other_processes_cores > 0.15) log(`note: other processes used ${cpuUse.other_processes_cores} cores while the gate was queried`);
   if (profile) {
     log(`\nCPU profile of the gate's main thread (${fmtInt(profile.total_ms)} ms sampled)`);
     printTable([['where (self time)', '%'], ...profile.by_place.slice(0, 10)]);

@@ -2,7 +2,7 @@
  * Text a person viewing the rendered claim would not see but an agent reading the raw text
  * would: HTML comments, elements hidden by inline CSS or the `hidden` attribute, markdown
  * link titles and image alt text, and HTML attributes. Hidden text is common and harmless
- * (TODO comments, alt text describing a picture), so it is reported when it addresses an
+ * (to-do comments, alt text describing a picture), so it is reported when it addresses an
  * AI reader or carries an injection phrase; other text hidden by CSS is noted at low
  * severity, since web pages hide menus and search boxes the same way.
  */
