@@ -12,6 +12,9 @@ import { createJournalSchema } from './journal/schema.js';
 import { ArtifactReads, type ArtifactRow } from './projections/artifact-reads.js';
 import type { Caller } from './access/caller.js';
 import { Projections } from './projections/projections.js';
+import { replayJournal } from './projections/rebuild.js';
+import { VIEW_SCHEMA_VERSION, dropViews, markViewsCurrent, viewsAreCurrent } from './projections/view-version.js';
+import { LexicalRecall } from './recall/lexical.js';
 import { ScanStage } from '../pipeline/scan-stage.js';
 import type { Verb } from './verbs/define-verb.js';
 import { VERBS } from './verbs/registry.js';
@@ -39,6 +42,7 @@ export class Gate {
   readonly capabilities: Capabilities;
   readonly visibility: Visibility;
   readonly artifacts: ArtifactReads;
+  readonly lexical: LexicalRecall;
   readonly cursors: CursorSealer;
   readonly verbs: ReadonlyMap<string, Verb>;
   readonly clock: Clock;
@@ -62,7 +66,14 @@ export class Gate {
     this.db.pragma(`synchronous = ${config.journal.synchronous.toUpperCase()}`);
     this.db.pragma('foreign_keys = OFF');
     createJournalSchema(this.db);
+    const replayViews = !viewsAreCurrent(this.db);
+    if (replayViews) dropViews(this.db);
     this.projections = new Projections(this.db, 'main');
+    if (replayViews) {
+      const events = replayJournal(this.db, this.projections);
+      markViewsCurrent(this.db);
+      if (events > 0) this.log.info(`views rebuilt from ${events} journal events for view schema ${VIEW_SCHEMA_VERSION}`);
+    }
     this.journal = new Journal(this.db, this.key, this.clock, (event) => this.projections.apply(event));
     this.writer = new JournalWriter(this.db, this.journal, {
       maxBatch: config.journal.batch_max,
@@ -72,6 +83,7 @@ export class Gate {
     this.visibility = new Visibility(this.capabilities);
     this.artifacts = new ArtifactReads(this.db);
     this.spaceList = this.db.prepare('SELECT name FROM spaces ORDER BY name');
+    this.lexical = new LexicalRecall(this.db, this.artifacts);
     this.cursors = new CursorSealer(this.key.seed());
     this.verbs = new Map(VERBS.map((v) => [v.name, v as Verb]));
     this.startedAt = this.clock.now();

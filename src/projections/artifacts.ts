@@ -37,16 +37,18 @@ export function artifactTables(schema: string): string {
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_writer_state ON artifacts(writer_identity, state);
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_content ON artifacts(content_hash, space);
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_state ON artifacts(state);
-    CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.recall_fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
-    CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.held_fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.recall_fts USING fts5(
+      body, space UNINDEXED, provisional UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.held_fts USING fts5(
+      body, space UNINDEXED, writer UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
     CREATE TABLE IF NOT EXISTS ${schema}.state_counts (state TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
   `;
 }
 
 export const artifactDigestQueries = (schema: string) => ({
   artifacts: `SELECT * FROM ${schema}.artifacts ORDER BY rowid`,
-  recall_fts: `SELECT rowid, body FROM ${schema}.recall_fts ORDER BY rowid`,
-  held_fts: `SELECT rowid, body FROM ${schema}.held_fts ORDER BY rowid`,
+  recall_fts: `SELECT rowid, body, space, provisional FROM ${schema}.recall_fts ORDER BY rowid`,
+  held_fts: `SELECT rowid, body, space, writer FROM ${schema}.held_fts ORDER BY rowid`,
   state_counts: `SELECT * FROM ${schema}.state_counts ORDER BY state`,
 });
 
@@ -65,7 +67,7 @@ export class ArtifactReducer {
         addressed_to, ts, ingest_seq, state_ts, state_seq)
         VALUES (@artifact_id, @state, @space, @workarea, @producer_name, @producer_kind, @kind, @content_type, @trust_class,
         @writer_identity, @writer_kind, @source_uri, @content_hash, @size_bytes, @derives_from, @addressed_to, @ts, @seq, @ts, @seq)`),
-      row: p(`SELECT rowid, state, content_hash FROM ${schema}.artifacts WHERE artifact_id = ?`),
+      row: p(`SELECT rowid, state, content_hash, space, writer_identity FROM ${schema}.artifacts WHERE artifact_id = ?`),
       setState: p(`UPDATE ${schema}.artifacts SET state = @state, state_ts = @ts, state_seq = @seq,
         reason = @reason WHERE rowid = @rowid`),
       scanned: p(`UPDATE ${schema}.artifacts SET findings_count = @findings_count, masked_hash = @masked_hash,
@@ -75,9 +77,9 @@ export class ArtifactReducer {
       count: p(`INSERT INTO ${schema}.state_counts (state, n) VALUES (?, ?)
         ON CONFLICT(state) DO UPDATE SET n = n + excluded.n`),
       blob: p(`SELECT bytes FROM main.blobs WHERE hash = ?`),
-      recallIn: p(`INSERT INTO ${schema}.recall_fts (rowid, body) VALUES (?, ?)`),
+      recallIn: p(`INSERT INTO ${schema}.recall_fts (rowid, body, space, provisional) VALUES (?, ?, ?, ?)`),
       recallOut: p(`DELETE FROM ${schema}.recall_fts WHERE rowid = ?`),
-      heldIn: p(`INSERT INTO ${schema}.held_fts (rowid, body) VALUES (?, ?)`),
+      heldIn: p(`INSERT INTO ${schema}.held_fts (rowid, body, space, writer) VALUES (?, ?, ?, ?)`),
       heldOut: p(`DELETE FROM ${schema}.held_fts WHERE rowid = ?`),
     };
   }
@@ -87,7 +89,9 @@ export class ArtifactReducer {
   apply(event: JournalEvent): void {
     const d = event.data;
     if (event.type === 'ingest') return this.ingest(event);
-    const row = this.s.row!.get(str(d, 'artifact_id')) as { rowid: number; state: string; content_hash: string } | undefined;
+    const row = this.s.row!.get(str(d, 'artifact_id')) as
+      | { rowid: number; state: string; content_hash: string; space: string; writer_identity: string }
+      | undefined;
     if (!row) throw new Error(`event ${event.seq} (${event.type}) names a row the view does not hold`);
     const enters = str(d, 'enters');
     if (enters === null) throw new Error(`event ${event.seq} (${event.type}) has no enters state`);
@@ -101,13 +105,14 @@ export class ArtifactReducer {
         trust_class: str(d, 'trust_class'),
         rowid: row.rowid,
       });
-      if (enters === 'L1_SCANNED') this.s.heldIn!.run(row.rowid, this.body(row.content_hash));
+      if (enters === 'L1_SCANNED') this.s.heldIn!.run(row.rowid, this.body(row.content_hash), row.space, row.writer_identity);
       return;
     }
     if (row.state === 'L1_SCANNED') this.s.heldOut!.run(row.rowid);
     if (event.type === 'promote') {
-      this.s.promoted!.run({ seq: event.seq, ts: event.ts, provisional: d['provisional'] === true ? 1 : 0, rowid: row.rowid });
-      if (row.state !== 'ACTIVE') this.s.recallIn!.run(row.rowid, this.body(row.content_hash));
+      const provisional = d['provisional'] === true ? 1 : 0;
+      this.s.promoted!.run({ seq: event.seq, ts: event.ts, provisional, rowid: row.rowid });
+      if (row.state !== 'ACTIVE') this.s.recallIn!.run(row.rowid, this.body(row.content_hash), row.space, provisional);
     } else if (row.state === 'ACTIVE') {
       this.s.recallOut!.run(row.rowid);
     }

@@ -16,6 +16,23 @@ export interface RebuildReport {
 const combined = (tables: Record<string, string>) =>
   createHash('sha256').update(JSON.stringify(Object.entries(tables).sort())).digest('hex');
 
+/** Folds every journal event, in order, into the given projections; returns how many. */
+export function replayJournal(db: Database.Database, projections: Projections): number {
+  let events = 0;
+  // Chunks, not an open iterator: better-sqlite3 refuses writes while a read cursor is open.
+  const chunk = db.prepare('SELECT * FROM main.journal WHERE seq > ? ORDER BY seq LIMIT 2000');
+  db.transaction(() => {
+    for (let after = 0; ; ) {
+      const rows = chunk.all(after) as JournalRow[];
+      if (rows.length === 0) break;
+      for (const row of rows) projections.apply(eventFromRow(row));
+      events += rows.length;
+      after = rows[rows.length - 1]!.seq;
+    }
+  })();
+  return events;
+}
+
 /**
  * Replays the whole journal into fresh tables in a scratch database attached beside the
  * live one, with the same reducers, and compares every table's digest with the live view.
@@ -26,19 +43,7 @@ export function rebuildAndCompare(db: Database.Database, scratchPath: string): R
   rmSync(scratchPath, { force: true });
   db.prepare('ATTACH DATABASE ? AS rebuild').run(scratchPath);
   try {
-    const fresh = new Projections(db, 'rebuild');
-    let events = 0;
-    // Chunks, not an open iterator: better-sqlite3 refuses writes while a read cursor is open.
-    const chunk = db.prepare('SELECT * FROM main.journal WHERE seq > ? ORDER BY seq LIMIT 2000');
-    db.transaction(() => {
-      for (let after = 0; ; ) {
-        const rows = chunk.all(after) as JournalRow[];
-        if (rows.length === 0) break;
-        for (const row of rows) fresh.apply(eventFromRow(row));
-        events += rows.length;
-        after = rows[rows.length - 1]!.seq;
-      }
-    })();
+    const events = replayJournal(db, new Projections(db, 'rebuild'));
     const live = digestTables(db, 'main');
     const rebuilt = digestTables(db, 'rebuild');
     const tables = Object.fromEntries(

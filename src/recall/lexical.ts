@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ArtifactRow } from '../projections/artifact-reads.js';
+import type { ArtifactReads, ArtifactRow } from '../projections/artifact-reads.js';
 import { ftsExpression, queryTerms } from './fts-query.js';
 
 export interface LexicalHit {
@@ -17,39 +17,56 @@ export interface LexicalQuery {
 }
 
 /**
- * Lexical recall over FTS5 with bm25. All terms must match first (cheap: the rarest
- * posting list bounds the work); only when that finds fewer than k rows does an any-term
- * query fill the rest, so common-word queries pay the OR cost only when AND falls short.
+ * Lexical recall over FTS5 with bm25. The filters recall needs (space, provisional, the
+ * writer of a held row) are UNINDEXED columns of the FTS tables themselves, so a query is
+ * one FTS5 scan ordered by rank and never a join that could drive from the other side.
+ * All terms must match first (the rarest posting list bounds the work); only when that
+ * finds fewer than k rows does an any-term query fill the rest.
  */
 export class LexicalRecall {
-  constructor(private readonly db: Database.Database) {}
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly artifacts: ArtifactReads,
+  ) {}
 
   promoted(q: LexicalQuery): LexicalHit[] {
-    return this.search('recall_fts', q, "a.state = 'ACTIVE'", [], q.includeProvisional ? '' : ' AND a.provisional = 0');
+    return this.search('recall_fts', q, q.includeProvisional ? '' : ' AND provisional = 0', []);
   }
 
-  /** The caller's own scanned, unflagged held rows (never L0 or L1B: only L1 rows are indexed there). */
+  /** The caller's own scanned, unflagged held rows (only L1 rows are indexed there, never L0 or L1B). */
   ownHeld(q: LexicalQuery, writer: string): LexicalHit[] {
-    return this.search('held_fts', q, "a.state = 'L1_SCANNED' AND a.writer_identity = ?", [writer], '');
+    return this.search('held_fts', q, ' AND writer = ?', [writer]);
   }
 
-  private search(table: string, q: LexicalQuery, filter: string, filterArgs: unknown[], extra: string): LexicalHit[] {
+  private statement(table: string, spaces: number, extra: string): Database.Statement {
+    const key = `${table}|${spaces}|${extra}`;
+    let s = this.statements.get(key);
+    if (!s) {
+      s = this.db.prepare(
+        `SELECT rowid, rank FROM ${table} WHERE ${table} MATCH ? AND space IN (${Array(spaces).fill('?').join(',')})${extra}
+         ORDER BY rank LIMIT ?`,
+      );
+      this.statements.set(key, s);
+    }
+    return s;
+  }
+
+  private search(table: string, q: LexicalQuery, extra: string, extraArgs: unknown[]): LexicalHit[] {
     const terms = queryTerms(q.query);
     if (terms.length === 0 || q.spaces.length === 0 || q.k <= 0) return [];
-    const sql = `SELECT a.*, bm25(${table}) AS bm FROM ${table} JOIN artifacts a ON a.rowid = ${table}.rowid
-      WHERE ${table} MATCH ? AND ${filter} AND a.space IN (${q.spaces.map(() => '?').join(',')})${extra}
-      ORDER BY bm LIMIT ?`;
-    const statement = this.db.prepare(sql);
+    const statement = this.statement(table, q.spaces.length, extra);
     const run = (expression: string, limit: number) =>
-      statement.all(expression, ...filterArgs, ...q.spaces, limit) as Array<ArtifactRow & { bm: number }>;
-    const rows = run(ftsExpression(terms, 'AND'), q.k);
-    if (rows.length < q.k && terms.length > 1) {
-      const seen = new Set(rows.map((r) => r.rowid));
-      for (const r of run(ftsExpression(terms, 'OR'), q.k + rows.length)) {
-        if (rows.length >= q.k) break;
-        if (!seen.has(r.rowid)) rows.push(r);
+      statement.all(expression, ...q.spaces, ...extraArgs, limit) as Array<{ rowid: number; rank: number }>;
+    const found = run(ftsExpression(terms, 'AND'), q.k);
+    if (found.length < q.k && terms.length > 1) {
+      const seen = new Set(found.map((r) => r.rowid));
+      for (const r of run(ftsExpression(terms, 'OR'), q.k + found.length)) {
+        if (found.length >= q.k) break;
+        if (!seen.has(r.rowid)) found.push(r);
       }
     }
-    return rows.map(({ bm, ...row }, i) => ({ row: row as ArtifactRow, score: -bm, rank: i + 1 }));
+    return found.map((r, i) => ({ row: this.artifacts.byRowid(r.rowid)!, score: -r.rank, rank: i + 1 }));
   }
 }

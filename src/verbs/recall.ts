@@ -3,7 +3,7 @@ import { defineVerb } from './define-verb.js';
 import { producerParam, spaceParam, workareaParam } from './param-types.js';
 import { requireSpace } from './require-space.js';
 import { invalidParams } from '../gate-error.js';
-import { LexicalRecall, type LexicalHit } from '../recall/lexical.js';
+import type { LexicalHit } from '../recall/lexical.js';
 import { producerOf } from '../projections/artifact-reads.js';
 import type { Gate } from '../gate.js';
 import type { Caller } from '../access/caller.js';
@@ -28,13 +28,6 @@ const params = z.strictObject({
   producer: z.unknown().optional(),
   steering_k: z.number().optional(),
 });
-
-const lexicalFor = new WeakMap<Gate, LexicalRecall>();
-const lexical = (gate: Gate) => {
-  let l = lexicalFor.get(gate);
-  if (!l) lexicalFor.set(gate, (l = new LexicalRecall(gate.db)));
-  return l;
-};
 
 function hitOf(h: LexicalHit, held: boolean, body: string | null) {
   const r = h.row;
@@ -114,9 +107,9 @@ export const recallVerb = defineVerb({
     const { scope, spaces } = searchedSpaces(gate, caller, p);
     const k = p.k ?? 10;
     const query = { query: p.query ?? '', spaces, k, includeProvisional: p.include_provisional ?? true };
-    const ranked = lexical(gate).promoted(query);
+    const ranked = gate.lexical.promoted(query);
     // Own held rows come after the ranked hits, at most k of them (spec 2: "capped at k apart from ranked").
-    const held = p.include_own_pending === false ? [] : lexical(gate).ownHeld(query, caller.identity);
+    const held = p.include_own_pending === false ? [] : gate.lexical.ownHeld(query, caller.identity);
     const hits = [
       ...ranked.map((h) => hitOf(h, false, gate.artifacts.body(h.row.content_hash))),
       ...held.map((h) => hitOf(h, true, gate.artifacts.body(h.row.content_hash))),

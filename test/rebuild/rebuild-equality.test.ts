@@ -69,3 +69,30 @@ describe('gv.rebuild replays the journal into fresh tables equal to the live one
     expect(second.result.live_digest).toBe(first.result.live_digest);
   }, 120_000);
 });
+
+describe('a home whose views were made by another view schema', () => {
+  it('drops them and replays the journal at start', async () => {
+    const { default: Database } = await import('better-sqlite3');
+    const { join } = await import('node:path');
+    const g = await GateProcess.start();
+    try {
+      const agent = await g.key('agent');
+      const reviewer = await g.key('reviewer');
+      const row = await g.rpc(agent.key, 'gv.ingest', { content: 'the views come back from the journal: quokka', workarea: 'tests/views', kind: 'memory', source_uri: 's' });
+      await g.rpc(reviewer.key, 'gv.promote', { artifact_id: row.result.artifact_id });
+      await g.stop();
+      // An older build's views: another version number, and tables that no longer match the journal.
+      const db = new Database(join(g.home, 'gate.db'));
+      db.exec('DELETE FROM artifacts; DELETE FROM recall_fts; DELETE FROM api_keys;');
+      db.pragma('user_version = 1');
+      db.close();
+      await g.restart();
+      expect(g.stderr.some((l) => /views rebuilt from \d+ journal events/.test(l))).toBe(true);
+      const recalled = await g.rpc(agent.key, 'gv.recall', { query: 'quokka' });
+      expect(recalled.result.hits.map((h: { artifact_id: string }) => h.artifact_id)).toEqual([row.result.artifact_id]);
+      expect((await g.socket('gv.rebuild')).result.equal).toBe(true);
+    } finally {
+      await g.stop();
+    }
+  });
+});
