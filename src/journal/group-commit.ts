@@ -7,6 +7,13 @@ interface Pending<T> {
   reject: (error: unknown) => void;
 }
 
+/** A write in a fast batch refused: the batch is rolled back and replayed write by write. */
+class BatchNeedsCare extends Error {
+  constructor(readonly refusal: unknown) {
+    super('a write in the batch refused');
+  }
+}
+
 export interface GroupCommitOptions {
   maxBatch: number;
   /** Under load, commits are at least this far apart, so each fsync carries more writes. */
@@ -18,7 +25,9 @@ export interface GroupCommitOptions {
  * after that transaction commits. When the journal has been idle the batch commits on the
  * next turn of the event loop; under load, commits are spaced by the window so one fsync
  * carries many writes (FLOORS.md: ~5,500 commits/s with fsync against ~160,000 appends/s
- * batched). Every write runs in its own savepoint, so one refusal rolls back only itself.
+ * batched). A write's refusal rolls back only that write: the batch is replayed with a
+ * savepoint per write. Writes must therefore be functions of the database alone, safe to
+ * run again after a rollback.
  */
 export class JournalWriter {
   private queue: Pending<unknown>[] = [];
@@ -28,7 +37,8 @@ export class JournalWriter {
   private readonly savepoint: Database.Statement;
   private readonly release: Database.Statement;
   private readonly rollbackTo: Database.Statement;
-  private readonly outer: Database.Transaction<(batch: Pending<unknown>[]) => Array<{ ok: boolean; value: unknown }>>;
+  private readonly fast: Database.Transaction<(batch: Pending<unknown>[]) => Array<{ ok: boolean; value: unknown }>>;
+  private readonly careful: Database.Transaction<(batch: Pending<unknown>[]) => Array<{ ok: boolean; value: unknown }>>;
 
   constructor(
     db: Database.Database,
@@ -38,7 +48,29 @@ export class JournalWriter {
     this.savepoint = db.prepare('SAVEPOINT write');
     this.release = db.prepare('RELEASE write');
     this.rollbackTo = db.prepare('ROLLBACK TO write');
-    this.outer = db.transaction((batch: Pending<unknown>[]) => batch.map((item) => this.runOne(item)));
+    // Savepoints cost (each makes FTS5 flush its pending index), so a batch first runs
+    // without them; a refusal inside it rolls the whole batch back to run carefully.
+    this.fast = db.transaction((batch: Pending<unknown>[]) =>
+      batch.map((item) => {
+        try {
+          return { ok: true, value: item.work() };
+        } catch (error) {
+          throw new BatchNeedsCare(error);
+        }
+      }),
+    );
+    this.careful = db.transaction((batch: Pending<unknown>[]) => batch.map((item) => this.runOne(item)));
+  }
+
+  private commit(batch: Pending<unknown>[]): Array<{ ok: boolean; value: unknown }> {
+    const head = this.journal.chainHead;
+    try {
+      return this.fast(batch);
+    } catch (error) {
+      if (!(error instanceof BatchNeedsCare)) throw error;
+      this.journal.resetHead(head);
+      return this.careful(batch);
+    }
   }
 
   private runOne(item: Pending<unknown>): { ok: boolean; value: unknown } {
@@ -89,7 +121,7 @@ export class JournalWriter {
       const batch = this.queue.splice(0, this.options.maxBatch);
       let results: Array<{ ok: boolean; value: unknown }>;
       try {
-        results = this.outer(batch);
+        results = this.commit(batch);
       } catch (error) {
         // The commit itself failed (disk full, I/O error): nothing of the batch landed.
         this.journal.resetHead();

@@ -25,11 +25,16 @@ export interface LexicalQuery {
  */
 export class LexicalRecall {
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly holdsAny: Database.Statement;
 
   constructor(
     private readonly db: Database.Database,
     private readonly artifacts: ArtifactReads,
-  ) {}
+  ) {
+    this.holdsAny = db.prepare(
+      `SELECT 1 FROM artifacts WHERE writer_identity = ? AND state = 'L1_SCANNED' LIMIT 1`,
+    );
+  }
 
   promoted(q: LexicalQuery): LexicalHit[] {
     return this.search('recall_fts', q, q.includeProvisional ? '' : ' AND provisional = 0', []);
@@ -37,6 +42,8 @@ export class LexicalRecall {
 
   /** The caller's own scanned, unflagged held rows (only L1 rows are indexed there, never L0 or L1B). */
   ownHeld(q: LexicalQuery, writer: string): LexicalHit[] {
+    // Most callers hold nothing; the held index keeps deleted entries a while, so skip it then.
+    if (this.holdsAny.get(writer) === undefined) return [];
     return this.search('held_fts', q, ' AND writer = ?', [writer]);
   }
 
@@ -45,8 +52,8 @@ export class LexicalRecall {
     let s = this.statements.get(key);
     if (!s) {
       s = this.db.prepare(
-        `SELECT rowid, rank FROM ${table} WHERE ${table} MATCH ? AND space IN (${Array(spaces).fill('?').join(',')})${extra}
-         ORDER BY rank LIMIT ?`,
+        `SELECT rowid, bm25(${table}) AS rank FROM ${table}
+         WHERE ${table} MATCH ? AND space IN (${Array(spaces).fill('?').join(',')})${extra} ORDER BY rank LIMIT ?`,
       );
       this.statements.set(key, s);
     }

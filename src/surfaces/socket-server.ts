@@ -12,6 +12,8 @@ export interface SocketSurfaceOptions {
 }
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+/** Requests one connection may have in flight before the gate stops reading from it. */
+const PIPELINE_DEPTH = 64;
 const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } });
 
 /**
@@ -32,8 +34,8 @@ function socketCaller(socket: Socket): Caller {
 }
 
 /**
- * Newline-delimited JSON-RPC 2.0. Messages on one connection are answered in order, one
- * line each, so a client that pipelines reads its answers back in the order it asked.
+ * Newline-delimited JSON-RPC 2.0, one line per answer. A client that pipelines gets its
+ * answers in the order it asked, while the requests themselves run concurrently.
  */
 export function createSocketSurface(gate: Gate, options: SocketSurfaceOptions): Server {
   return createServer((socket) => {
@@ -46,7 +48,9 @@ export function createSocketSurface(gate: Gate, options: SocketSurfaceOptions): 
       return;
     }
     let buffered = '';
-    let chain = Promise.resolve();
+    // Requests on one connection run concurrently; answers are written in request order.
+    let written = Promise.resolve();
+    let open = 0;
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
       buffered += chunk;
@@ -56,10 +60,23 @@ export function createSocketSurface(gate: Gate, options: SocketSurfaceOptions): 
         buffered = buffered.slice(newline + 1);
         if (text.trim() === '') continue;
         options.inFlight.enter();
-        chain = chain
-          .then(() => answer(text))
-          .catch((error: unknown) => gate.log.error('socket request failed', error))
-          .finally(() => options.inFlight.leave());
+        open += 1;
+        if (open >= PIPELINE_DEPTH) socket.pause();
+        const answered = answer(text).catch((error: unknown) => {
+          gate.log.error('socket request failed', error);
+          return rpcError(-32603, 'internal error');
+        });
+        written = written
+          .then(() => answered)
+          .then((response) => {
+            if (response !== null) write(response);
+          })
+          .finally(() => {
+            options.inFlight.leave();
+            open -= 1;
+            if (open < PIPELINE_DEPTH && socket.isPaused()) socket.resume();
+          })
+          .catch(() => undefined);
       }
       if (Buffer.byteLength(buffered) > options.maxLineBytes) {
         socket.end(line(rpcError(-32001, 'request larger than the limit')));
@@ -68,17 +85,16 @@ export function createSocketSurface(gate: Gate, options: SocketSurfaceOptions): 
     });
     socket.on('error', () => socket.destroy());
 
-    async function answer(text: string): Promise<void> {
-      if (Buffer.byteLength(text) > options.maxLineBytes) return write(rpcError(-32001, 'request larger than the limit'));
-      if (options.isDraining()) return write(rpcError(-32006, 'the gate is shutting down'));
+    async function answer(text: string): Promise<unknown> {
+      if (Buffer.byteLength(text) > options.maxLineBytes) return rpcError(-32001, 'request larger than the limit');
+      if (options.isDraining()) return rpcError(-32006, 'the gate is shutting down');
       let message: unknown;
       try {
         message = JSON.parse(text);
       } catch {
-        return write(rpcError(-32700, 'the line is not JSON'));
+        return rpcError(-32700, 'the line is not JSON');
       }
-      const response = await dispatch(gate, caller, message);
-      if (response !== null) write(response);
+      return dispatch(gate, caller, message);
     }
 
     function write(value: unknown): void {

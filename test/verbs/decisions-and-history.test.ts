@@ -69,6 +69,28 @@ describe('promote, reject, demote', () => {
   });
 });
 
+describe('a refusal inside a group commit rolls back only itself', () => {
+  it('racing promotes of one row: exactly one lands; writes batched beside them all land; rebuild equals live', async () => {
+    const row = await make();
+    const writes = [
+      ...Array.from({ length: 10 }, () => gate.rpc(reviewer.key, 'gv.promote', { artifact_id: row.artifact_id })),
+      ...Array.from({ length: 10 }, () => gate.rpc(reviewer2.key, 'gv.promote', { artifact_id: row.artifact_id })),
+      ...Array.from({ length: 20 }, (_, i) =>
+        gate.rpc(agent.key, 'gv.ingest', { content: `${uniqueText()} beside ${i}`, workarea: 'tests/race', kind: 'memory', source_uri: 's' }),
+      ),
+    ];
+    const answers = await Promise.all(writes);
+    const promotes = answers.slice(0, 20);
+    expect(promotes.filter((a) => a.result?.state === 'ACTIVE')).toHaveLength(1);
+    for (const refused of promotes.filter((a) => a.error)) expect(refused.error?.code).toBe(-32010);
+    for (const ingested of answers.slice(20)) expect(ingested.result?.state).toBe('L1_SCANNED');
+    const why = await gate.rpc(agent.key, 'gv.why', { artifact_id: row.artifact_id });
+    expect(why.result.events.filter((e: { type: string }) => e.type === 'promote')).toHaveLength(1);
+    expect((await gate.socket('gv.rebuild')).result.equal).toBe(true);
+    expect((await gate.socket('gv.audit_chain')).result.ok).toBe(true);
+  });
+});
+
 describe('status, why, audit and node', () => {
   it('why lists every event that moved the row, in order, each with a verified signature', async () => {
     const row = await make();

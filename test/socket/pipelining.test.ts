@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { GateProcess } from '../harness/gate-process.js';
+
+let gate: GateProcess;
+beforeAll(async () => {
+  gate = await GateProcess.start();
+});
+afterAll(async () => {
+  await gate?.stop();
+});
+
+/** Writes every request in one go and reads one line per request. */
+function pipelined(messages: unknown[]): Promise<any[]> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(gate.socketPath);
+    const lines: any[] = [];
+    let buffered = '';
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.write(messages.map((m) => `${JSON.stringify(m)}\n`).join('')));
+    socket.on('data', (chunk: string) => {
+      buffered += chunk;
+      let i: number;
+      while ((i = buffered.indexOf('\n')) >= 0) {
+        lines.push(JSON.parse(buffered.slice(0, i)));
+        buffered = buffered.slice(i + 1);
+      }
+      if (lines.length === messages.length) {
+        socket.end();
+        resolve(lines);
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+describe('the socket answers pipelined requests one line each, in the order asked', () => {
+  it('keeps the order across slow (ingest) and fast (ping) requests, beyond the per-connection depth', async () => {
+    const messages = Array.from({ length: 150 }, (_, i) =>
+      i % 3 === 0
+        ? { jsonrpc: '2.0', id: i, method: 'gv.ingest', params: { content: `pipelined claim ${i} ${Date.now()}`, workarea: 'tests/pipe', kind: 'memory', source_uri: 's' } }
+        : i % 3 === 1
+          ? { jsonrpc: '2.0', id: i, method: 'gv.ping' }
+          : { jsonrpc: '2.0', id: i, method: 'gv.nope' },
+    );
+    const answers = await pipelined(messages);
+    expect(answers.map((a) => a.id)).toEqual(messages.map((m) => m.id));
+    answers.forEach((a, i) => {
+      if (i % 3 === 0) expect(a.result.state).toBe('L1_SCANNED');
+      if (i % 3 === 1) expect(a.result.pong).toBe(true);
+      if (i % 3 === 2) expect(a.error.code).toBe(-32601);
+    });
+  });
+
+  it('a line that is not JSON gets -32700 and the connection goes on', async () => {
+    const socket = connect(gate.socketPath);
+    const answers: any[] = await new Promise((resolve) => {
+      const got: any[] = [];
+      let buffered = '';
+      socket.setEncoding('utf8');
+      socket.on('connect', () => socket.write('{not json\n{"jsonrpc":"2.0","id":2,"method":"gv.ping"}\n'));
+      socket.on('data', (c: string) => {
+        buffered += c;
+        let i: number;
+        while ((i = buffered.indexOf('\n')) >= 0) {
+          got.push(JSON.parse(buffered.slice(0, i)));
+          buffered = buffered.slice(i + 1);
+        }
+        if (got.length === 2) {
+          socket.end();
+          resolve(got);
+        }
+      });
+    });
+    expect(answers[0].error.code).toBe(-32700);
+    expect(answers[1].result.pong).toBe(true);
+  });
+});
