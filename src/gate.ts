@@ -65,6 +65,8 @@ export class Gate {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${config.journal.synchronous.toUpperCase()}`);
     this.db.pragma('foreign_keys = OFF');
+    this.db.pragma(`cache_size = -${config.journal.cache_mb * 1024}`);
+    this.db.pragma(`mmap_size = ${config.journal.mmap_mb * 1024 * 1024}`);
     createJournalSchema(this.db);
     const replayViews = !viewsAreCurrent(this.db);
     if (replayViews) dropViews(this.db);

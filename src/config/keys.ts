@@ -30,6 +30,16 @@ export const CONFIG_KEYS = {
       doc: 'SQLite synchronous mode. full: each group commit is fsynced (survives power loss); normal: survives a process crash only.',
     },
     batch_max: { schema: positive, default: 512, doc: 'Most writes that share one group-commit transaction.' },
+    cache_mb: {
+      schema: z.number().int().min(2).max(65536),
+      default: 64,
+      doc: "SQLite's page cache in MiB (its own default is 2).",
+    },
+    mmap_mb: {
+      schema: z.number().int().min(0).max(1048576),
+      default: 2048,
+      doc: 'Bytes of gate.db read through mmap, in MiB (0: off); recall reads FTS pages without a copy per read.',
+    },
     commit_window_ms: {
       schema: z.number().min(0).max(100),
       default: 2,

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Gate } from '../gate.js';
 import { BearerAuth, CredentialError } from '../auth/bearer.js';
-import { dispatch } from '../verbs/dispatch.js';
+import { dispatch, framingError } from '../verbs/dispatch.js';
+import { ErrorCode } from '../gate-error.js';
 import type { InFlight } from './in-flight.js';
 import { identityDocument } from './identity-document.js';
 
@@ -27,7 +28,6 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
-const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } });
 
 /** Reads a body of at most `limit` bytes; resolves null when it grows past the limit. */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
@@ -50,7 +50,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
 
 /** Refuses an oversized request from its Content-Length before reading the body (spec 1: a client may see a reset). */
 function refuseTooLarge(res: ServerResponse): void {
-  sendJson(res, 413, rpcError(-32001, 'request larger than the limit'), { connection: 'close' });
+  sendJson(res, 413, framingError(ErrorCode.tooLarge, 'request larger than the limit'), { connection: 'close' });
   res.on('finish', () => res.socket?.destroy());
 }
 
@@ -78,10 +78,10 @@ export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Serv
     try {
       message = JSON.parse(body.toString('utf8'));
     } catch {
-      return sendJson(res, 400, rpcError(-32700, 'the body is not JSON'));
+      return sendJson(res, 400, framingError(ErrorCode.parse, 'the body is not JSON'));
     }
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      return sendJson(res, 400, rpcError(-32600, 'a request is one JSON-RPC 2.0 object'));
+      return sendJson(res, 400, framingError(ErrorCode.invalidRequest, 'a request is one JSON-RPC 2.0 object'));
     }
     const response = await dispatch(gate, caller, message);
     if (response === null) {

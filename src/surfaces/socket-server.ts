@@ -2,7 +2,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { Gate } from '../gate.js';
 import type { Caller } from '../access/caller.js';
 import { peerCredentials, processUid } from '../auth/peer-credentials.js';
-import { dispatch } from '../verbs/dispatch.js';
+import { dispatch, framingError } from '../verbs/dispatch.js';
+import { ErrorCode } from '../gate-error.js';
 import type { InFlight } from './in-flight.js';
 
 export interface SocketSurfaceOptions {
@@ -14,7 +15,6 @@ export interface SocketSurfaceOptions {
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 /** Requests one connection may have in flight before the gate stops reading from it. */
 const PIPELINE_DEPTH = 64;
-const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } });
 
 /**
  * Spec 1 Authentication 3: the account running the service is admin on the socket, any
@@ -44,7 +44,7 @@ export function createSocketSurface(gate: Gate, options: SocketSurfaceOptions): 
       caller = socketCaller(socket);
     } catch (error) {
       gate.log.error('socket peer credentials unavailable', error);
-      socket.end(line({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'identity underivable' } }));
+      socket.end(line(framingError(ErrorCode.identity, 'identity underivable')));
       return;
     }
     let buffered = '';
@@ -64,7 +64,7 @@ export function createSocketSurface(gate: Gate, options: SocketSurfaceOptions): 
         if (open >= PIPELINE_DEPTH) socket.pause();
         const answered = answer(text).catch((error: unknown) => {
           gate.log.error('socket request failed', error);
-          return rpcError(-32603, 'internal error');
+          return framingError(ErrorCode.internal, 'internal error');
         });
         written = written
           .then(() => answered)
@@ -79,20 +79,20 @@ export function createSocketSurface(gate: Gate, options: SocketSurfaceOptions): 
           .catch(() => undefined);
       }
       if (Buffer.byteLength(buffered) > options.maxLineBytes) {
-        socket.end(line(rpcError(-32001, 'request larger than the limit')));
+        socket.end(line(framingError(ErrorCode.tooLarge, 'request larger than the limit')));
         buffered = '';
       }
     });
     socket.on('error', () => socket.destroy());
 
     async function answer(text: string): Promise<unknown> {
-      if (Buffer.byteLength(text) > options.maxLineBytes) return rpcError(-32001, 'request larger than the limit');
-      if (options.isDraining()) return rpcError(-32006, 'the gate is shutting down');
+      if (Buffer.byteLength(text) > options.maxLineBytes) return framingError(ErrorCode.tooLarge, 'request larger than the limit');
+      if (options.isDraining()) return framingError(ErrorCode.quarantineFull, 'the gate is shutting down');
       let message: unknown;
       try {
         message = JSON.parse(text);
       } catch {
-        return rpcError(-32700, 'the line is not JSON');
+        return framingError(ErrorCode.parse, 'the line is not JSON');
       }
       return dispatch(gate, caller, message);
     }

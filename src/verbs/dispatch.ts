@@ -15,6 +15,9 @@ export interface JsonRpcResponse {
 
 const errorResponse = (id: JsonRpcId, error: GateError): JsonRpcResponse => ({ jsonrpc: '2.0', id, error: error.toJSON() });
 
+/** A framing error a surface answers before any message reaches the dispatcher. */
+export const framingError = (code: number, message: string): JsonRpcResponse => errorResponse(null, new GateError(code, message));
+
 function requestId(message: Record<string, unknown>): JsonRpcId {
   const id = message['id'];
   return typeof id === 'string' || typeof id === 'number' ? id : null;

@@ -5,7 +5,7 @@ import { requireSpace } from './require-space.js';
 import { invalidParams } from '../gate-error.js';
 import { eventFromRow, type JournalRow } from '../journal/event.js';
 import { eventVisible } from '../events/event-visibility.js';
-import { isServedType, servedEvent } from '../events/served-event.js';
+import { isServedType, servedEvent, type ServedEvent } from '../events/served-event.js';
 
 export const EVENTS_FORMAT_VERSION = 1;
 /** Journal rows examined per call, whatever the page size: a call stays bounded in time. */
@@ -37,7 +37,7 @@ export const eventsVerb = defineVerb({
     if (p.since !== undefined && opened === null) throw invalidParams('since is not a usable cursor', { field: 'since' });
     const direction = p.direction ?? opened?.direction ?? 'forward';
     const tipSeq = gate.journal.chainHead.seq;
-    let position = opened?.seq ?? (direction === 'forward' ? 0 : tipSeq + 1);
+    const position = opened?.seq ?? (direction === 'forward' ? 0 : tipSeq + 1);
 
     const filters: string[] = [];
     const args: unknown[] = [];
@@ -58,33 +58,18 @@ export const eventsVerb = defineVerb({
       `SELECT * FROM journal WHERE ${forward ? 'seq > ?' : 'seq < ?'} ${filters.map((f) => `AND ${f}`).join(' ')}
        ORDER BY seq ${forward ? 'ASC' : 'DESC'} LIMIT ?`,
     );
-    const events: Record<string, unknown>[] = [];
-    let examined = 0;
-    let exhausted = false;
-    while (events.length < limit && examined < SCAN_BOUND) {
-      const rows = page.all(position, ...args, CHUNK) as JournalRow[];
-      if (rows.length === 0) {
-        exhausted = true;
-        break;
-      }
-      for (const row of rows) {
-        examined += 1;
-        position = row.seq;
-        if (eventVisible(gate, caller, row)) {
-          events.push(servedEvent(eventFromRow(row)));
-          if (events.length === limit) break;
-        }
-      }
-      if (rows.length < CHUNK && events.length < limit) {
-        exhausted = true;
-        break;
-      }
-    }
+    const walk = (from: number, take: (row: JournalRow) => boolean) =>
+      walkVisible(from, (after) => page.all(after, ...args, CHUNK) as JournalRow[], (row) => eventVisible(gate, caller, row), take);
+    const events: ServedEvent[] = [];
+    const read = walk(position, (row) => {
+      events.push(servedEvent(eventFromRow(row)));
+      return events.length === limit;
+    });
     // caught_up only when nothing more the caller may read lies ahead of the cursor.
-    const caughtUp = exhausted || !hasVisibleAhead(gate, caller, page, position, args);
+    const caughtUp = read.exhausted || walk(read.position, () => true).exhausted;
     return {
       events,
-      next: gate.cursors.seal({ seq: position, direction }, caller.identity),
+      next: gate.cursors.seal({ seq: read.position, direction }, caller.identity),
       tip: gate.cursors.seal({ seq: tipSeq, direction: 'forward' }, caller.identity),
       caught_up: caughtUp,
       format_version: EVENTS_FORMAT_VERSION,
@@ -92,22 +77,32 @@ export const eventsVerb = defineVerb({
   },
 });
 
-function hasVisibleAhead(
-  gate: Parameters<typeof eventVisible>[0],
-  caller: Parameters<typeof eventVisible>[1],
-  page: { all: (...a: unknown[]) => unknown[] },
-  position: number,
-  args: unknown[],
-): boolean {
-  let at = position;
+interface Walked {
+  /** The seq of the last row examined. */
+  position: number;
+  /** The end of the journal was reached with nothing left to take. */
+  exhausted: boolean;
+}
+
+/**
+ * Walks journal rows after `from` in chunks, handing each visible one to `take` until it
+ * asks to stop, the journal ends, or SCAN_BOUND rows were examined: a call stays bounded.
+ */
+function walkVisible(
+  from: number,
+  chunk: (after: number) => JournalRow[],
+  visible: (row: JournalRow) => boolean,
+  take: (row: JournalRow) => boolean,
+): Walked {
+  let position = from;
   for (let examined = 0; examined < SCAN_BOUND; ) {
-    const rows = page.all(at, ...args, CHUNK) as JournalRow[];
-    if (rows.length === 0) return false;
+    const rows = chunk(position);
     for (const row of rows) {
       examined += 1;
-      at = row.seq;
-      if (eventVisible(gate, caller, row)) return true;
+      position = row.seq;
+      if (visible(row) && take(row)) return { position, exhausted: false };
     }
+    if (rows.length < CHUNK) return { position, exhausted: true };
   }
-  return true;
+  return { position, exhausted: false };
 }
