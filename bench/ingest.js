@@ -167,6 +167,7 @@ async function httpRun(gate, keys, { count, tag, rss, maxSeconds, progress = fal
   const tally = newTally();
   const marks = { p10: Math.ceil(count * 0.1), p50: Math.ceil(count * 0.5), p100: count };
   const rssAt = {};
+  const splitAt = {};
   const series = [];
   let next = 0;
   let done = 0;
@@ -193,7 +194,12 @@ async function httpRun(gate, keys, { count, tag, rss, maxSeconds, progress = fal
         const k = `http ${status}: ${JSON.stringify(body).slice(0, 120)}`;
         tally.errors.set(k, (tally.errors.get(k) ?? 0) + 1);
       }
-      for (const [name, at] of Object.entries(marks)) if (done === at) rssAt[name] = rss.rssMb;
+      for (const [name, at] of Object.entries(marks)) {
+        if (done === at) {
+          rssAt[name] = rss.rssMb;
+          splitAt[name] = rss.split;
+        }
+      }
       if (done % Math.max(1, Math.floor(count / 10)) === 0) series.push(rss.rssMb);
       if (progress && performance.now() - lastPrint > 10_000) {
         lastPrint = performance.now();
@@ -206,7 +212,11 @@ async function httpRun(gate, keys, { count, tag, rss, maxSeconds, progress = fal
   const ms = performance.now() - t0;
   const cpuUse = cpu.stop();
   client.close();
-  if (done < count) rssAt.p100 = rss.rssMb; // a capped run records RSS where it stopped
+  if (done < count) {
+    // a capped run records RSS where it stopped
+    rssAt.p100 = rss.rssMb;
+    splitAt.p100 = rss.split;
+  }
   const p = percentiles(lat.subarray(0, done), [50, 90, 99, 99.9]);
   return {
     claims: ok,
@@ -218,6 +228,8 @@ async function httpRun(gate, keys, { count, tag, rss, maxSeconds, progress = fal
     p99_ms: round(p[99], 2),
     p999_ms: round(p[99.9], 2),
     rss_mb_at: rssAt,
+    anon_mb_at: Object.fromEntries(Object.entries(splitAt).map(([k, v]) => [k, v.anon])),
+    file_mb_at: Object.fromEntries(Object.entries(splitAt).map(([k, v]) => [k, v.file])),
     rss_mb_series: series,
     cpu: cpuUse,
     ...(stopReason ? { stopped_early: stopReason } : {}),
@@ -386,7 +398,9 @@ async function main() {
   printTable(
     [
       ['gate RSS over the http run', 'at 10%', 'at 50%', 'at 100%', 'peak'],
-      ['MB', http.rss_mb_at.p10, http.rss_mb_at.p50, http.rss_mb_at.p100, http.peak_rss_mb],
+      ['RSS MB', http.rss_mb_at.p10, http.rss_mb_at.p50, http.rss_mb_at.p100, http.peak_rss_mb],
+      ['  anon (own memory)', http.anon_mb_at.p10, http.anon_mb_at.p50, http.anon_mb_at.p100, ''],
+      ['  file (gate.db via mmap)', http.file_mb_at.p10, http.file_mb_at.p50, http.file_mb_at.p100, ''],
     ],
   );
   printTable(

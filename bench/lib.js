@@ -295,12 +295,18 @@ export class HttpClient {
 
 // ---------------------------------------------------------------- memory of the gate process
 
-/** Samples /proc/PID/status every `everyMs`: VmRSS now, and the peak (VmHWM, or the largest VmRSS seen). */
+/**
+ * Samples /proc/PID/status every `everyMs`: VmRSS now, and the peak (VmHWM, or the largest
+ * VmRSS seen); also RssAnon, the process's own memory, apart from RssFile, the pages of
+ * gate.db it reads through mmap (reclaimable file cache that grows with the database).
+ */
 export class RssSampler {
   constructor(pid, everyMs = 100) {
     this.pid = pid;
     this.peakKb = 0;
     this.lastKb = 0;
+    this.lastAnonKb = 0;
+    this.lastFileKb = 0;
     this.samples = 0;
     this.timer = setInterval(() => this.sample(), everyMs);
     this.timer.unref();
@@ -317,6 +323,8 @@ export class RssSampler {
     const rss = Number(/VmRSS:\s+(\d+)/.exec(text)?.[1] ?? 0);
     const hwm = Number(/VmHWM:\s+(\d+)/.exec(text)?.[1] ?? 0);
     this.lastKb = rss;
+    this.lastAnonKb = Number(/RssAnon:\s+(\d+)/.exec(text)?.[1] ?? 0);
+    this.lastFileKb = Number(/RssFile:\s+(\d+)/.exec(text)?.[1] ?? 0);
     this.peakKb = Math.max(this.peakKb, rss, hwm);
     this.samples++;
     return rss;
@@ -324,6 +332,12 @@ export class RssSampler {
 
   get rssMb() {
     return round(this.sample() / 1024, 1);
+  }
+
+  /** RssAnon and RssFile now, MB. */
+  get split() {
+    this.sample();
+    return { anon: round(this.lastAnonKb / 1024, 1), file: round(this.lastFileKb / 1024, 1) };
   }
 
   get peakMb() {

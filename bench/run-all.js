@@ -88,7 +88,13 @@ if (ingest?.http) {
     '>= 2,000/s, p99 < 50 ms', `append ${fmtInt(f.append_per_s)}/s (1/tx), ${fmtInt(f.append_batched_per_s)}/s (100/tx)`, ingest.measured_at]);
   rows.push(['ingest socket', `${fmtInt(ingest.socket.claims_per_s)} claims/s, p50 ${fmtMs(ingest.socket.p50_ms)} ms, p99 ${fmtMs(ingest.socket.p99_ms)} ms`,
     '', `sign ${fmtInt(f.sign_per_s)}/s`, ingest.measured_at]);
-  rows.push(['ingest RSS (10/50/100%)', `${ingest.http.rss_mb_at.p10} / ${ingest.http.rss_mb_at.p50} / ${ingest.http.rss_mb_at.p100} MB over ${fmtInt(ingest.http.claims)} claims`, 'flat', '', '']);
+  rows.push(['ingest RSS (10/50/100%)', `${ingest.http.rss_mb_at.p10} / ${ingest.http.rss_mb_at.p50} / ${ingest.http.rss_mb_at.p100} MB over ${fmtInt(ingest.http.claims)} claims`, '', '', '']);
+  if (ingest.http.anon_mb_at) {
+    const a = ingest.http.anon_mb_at;
+    const f = ingest.http.file_mb_at;
+    rows.push(['  of it anon (own memory)', `${a.p10} / ${a.p50} / ${a.p100} MB`, 'flat', '', '']);
+    rows.push(['  of it gate.db via mmap', `${f.p10} / ${f.p50} / ${f.p100} MB (file cache, grows with the database)`, '', '', '']);
+  }
 }
 const lex = recall && Object.keys(recall).find((k) => k.startsWith('lexical_'));
 if (lex) {
