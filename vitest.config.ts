@@ -8,5 +8,6 @@ export default defineConfig({
     pool: 'forks',
     // Integration tests start real servers; two cores do not gain from more files at once.
     maxWorkers: 2,
+    reporters: ['default', './test/harness/plain-summary-reporter.ts'],
   },
 });
