@@ -10,14 +10,18 @@ afterAll(async () => {
   await gate?.stop();
 });
 
-/** Writes every request in one go and reads one line per request. */
+/** Writes every request line in one go and reads one answer line per request. */
 function pipelined(messages: unknown[]): Promise<any[]> {
+  return pipelinedLines(messages.map((m) => JSON.stringify(m)));
+}
+
+function pipelinedLines(requests: string[]): Promise<any[]> {
   return new Promise((resolve, reject) => {
     const socket = connect(gate.socketPath);
     const lines: any[] = [];
     let buffered = '';
     socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(messages.map((m) => `${JSON.stringify(m)}\n`).join('')));
+    socket.on('connect', () => socket.write(requests.map((r) => `${r}\n`).join('')));
     socket.on('data', (chunk: string) => {
       buffered += chunk;
       let i: number;
@@ -25,7 +29,7 @@ function pipelined(messages: unknown[]): Promise<any[]> {
         lines.push(JSON.parse(buffered.slice(0, i)));
         buffered = buffered.slice(i + 1);
       }
-      if (lines.length === messages.length) {
+      if (lines.length === requests.length) {
         socket.end();
         resolve(lines);
       }
@@ -53,25 +57,7 @@ describe('the socket answers pipelined requests one line each, in the order aske
   });
 
   it('a line that is not JSON gets -32700 and the connection goes on', async () => {
-    const socket = connect(gate.socketPath);
-    const answers: any[] = await new Promise((resolve) => {
-      const got: any[] = [];
-      let buffered = '';
-      socket.setEncoding('utf8');
-      socket.on('connect', () => socket.write('{not json\n{"jsonrpc":"2.0","id":2,"method":"gv.ping"}\n'));
-      socket.on('data', (c: string) => {
-        buffered += c;
-        let i: number;
-        while ((i = buffered.indexOf('\n')) >= 0) {
-          got.push(JSON.parse(buffered.slice(0, i)));
-          buffered = buffered.slice(i + 1);
-        }
-        if (got.length === 2) {
-          socket.end();
-          resolve(got);
-        }
-      });
-    });
+    const answers = await pipelinedLines(['{not json', '{"jsonrpc":"2.0","id":2,"method":"gv.ping"}']);
     expect(answers[0].error.code).toBe(-32700);
     expect(answers[1].result.pong).toBe(true);
   });
