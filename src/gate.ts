@@ -25,8 +25,6 @@ export const SERVICE_VERSION = '0.1.0';
 export interface GateOptions {
   clock?: Clock;
   log?: Log;
-  /** Skip the scan pool (offline commands that never ingest: verify, config). */
-  withoutPipeline?: boolean;
 }
 
 /**
@@ -47,8 +45,7 @@ export class Gate {
   readonly verbs: ReadonlyMap<string, Verb>;
   readonly clock: Clock;
   readonly log: Log;
-  readonly startedAt: number;
-  private scanStage: ScanStage | null = null;
+  readonly scan: ScanStage;
   private readonly spaceList: Database.Statement;
   /** Where the surfaces listen, once they do (reported by gv.ping). */
   readonly endpoints: { http?: string; socket?: string } = {};
@@ -88,14 +85,11 @@ export class Gate {
     this.lexical = new LexicalRecall(this.db, this.artifacts);
     this.cursors = new CursorSealer(this.key.seed());
     this.verbs = new Map(VERBS.map((v) => [v.name, v as Verb]));
-    this.startedAt = this.clock.now();
-    if (!options.withoutPipeline) {
-      this.scanStage = new ScanStage({
-        threads: config.scan.threads,
-        batchMax: config.scan.batch_max,
-        queueMax: config.quarantine.scan_queue,
-      });
-    }
+    this.scan = new ScanStage({
+      threads: config.scan.threads,
+      batchMax: config.scan.batch_max,
+      queueMax: config.quarantine.scan_queue,
+    });
   }
 
   /** Opens the home's database, creating the genesis event and the main space on first start. */
@@ -118,11 +112,6 @@ export class Gate {
     return this.key.deploymentId;
   }
 
-  get scan(): ScanStage {
-    if (!this.scanStage) throw new Error('this gate was opened without its pipeline');
-    return this.scanStage;
-  }
-
   /** A row by id when the caller may read it; otherwise the rule-U refusal, identical to a missing id. */
   readableArtifact(caller: Caller, id: string): ArtifactRow {
     return this.visibility.readable(caller, id, this.artifacts.byId(id));
@@ -134,7 +123,7 @@ export class Gate {
 
   /** Drains the pipeline, commits what is queued and closes the database. */
   async close(): Promise<void> {
-    if (this.scanStage) await this.scanStage.close();
+    await this.scan.close();
     this.writer.close();
     this.db.close();
   }

@@ -109,10 +109,6 @@ export class JournalWriter {
     }
   }
 
-  get pending(): number {
-    return this.queue.length;
-  }
-
   /** Commits everything queued now; also used by shutdown and before a rebuild. */
   flush(): void {
     this.timer?.cancel();

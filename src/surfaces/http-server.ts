@@ -28,7 +28,6 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
-
 /** Reads a body of at most `limit` bytes; resolves null when it grows past the limit. */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {

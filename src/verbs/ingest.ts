@@ -130,7 +130,9 @@ export const ingestVerb = defineVerb({
     const artifactId = `sha256:${sha256Hex(
       canonicalJson({ content_hash: contentHash, space, writer_identity: caller.identity, deployment_id: gate.deploymentId }),
     )}`;
-    const earlier = gate.artifacts.byId(artifactId) ?? gate.artifacts.promotedCopy(contentHash, space);
+    // The duplicate rule: this writer's own row of these bytes here, or a promoted copy of them.
+    const earlierRow = () => gate.artifacts.byId(artifactId) ?? gate.artifacts.promotedCopy(contentHash, space);
+    const earlier = earlierRow();
     if (earlier) return duplicateAnswer(earlier);
 
     const held =
@@ -147,7 +149,7 @@ export const ingestVerb = defineVerb({
 
     return gate.writer.write(() => {
       // Re-checked inside the transaction: a concurrent twin may have landed while this one was scanned.
-      const twin = gate.artifacts.byId(artifactId) ?? gate.artifacts.promotedCopy(contentHash, space);
+      const twin = earlierRow();
       if (twin) return duplicateAnswer(twin);
       gate.journal.putBlob(contentHash, bytes);
       if (maskedHash !== contentHash) gate.journal.putBlob(maskedHash, maskedBytes);
