@@ -7,9 +7,12 @@ interface Pending<T> {
   reject: (error: unknown) => void;
 }
 
-/** A write in a fast batch refused: the batch is rolled back and replayed write by write. */
+/**
+ * A write in a fast batch refused: the batch is rolled back and replayed write by write,
+ * where the refusing write refuses again and is answered with its own error.
+ */
 class BatchNeedsCare extends Error {
-  constructor(readonly refusal: unknown) {
+  constructor() {
     super('a write in the batch refused');
   }
 }
@@ -54,8 +57,8 @@ export class JournalWriter {
       batch.map((item) => {
         try {
           return { ok: true, value: item.work() };
-        } catch (error) {
-          throw new BatchNeedsCare(error);
+        } catch {
+          throw new BatchNeedsCare();
         }
       }),
     );

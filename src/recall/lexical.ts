@@ -19,7 +19,7 @@ export interface LexicalQuery {
 /**
  * Lexical recall over FTS5 with bm25. The filters recall needs (space, provisional, the
  * writer of a held row) are UNINDEXED columns of the FTS tables themselves, so a query is
- * one FTS5 scan ordered by rank and never a join that could drive from the other side.
+ * one FTS5 scan ordered by bm25 and never a join that could drive from the other side.
  * All terms must match first (the rarest posting list bounds the work); only when that
  * finds fewer than k rows does an any-term query fill the rest.
  */
@@ -52,8 +52,8 @@ export class LexicalRecall {
     let s = this.statements.get(key);
     if (!s) {
       s = this.db.prepare(
-        `SELECT rowid, bm25(${table}) AS rank FROM ${table}
-         WHERE ${table} MATCH ? AND space IN (${Array(spaces).fill('?').join(',')})${extra} ORDER BY rank LIMIT ?`,
+        `SELECT rowid, bm25(${table}) AS bm FROM ${table}
+         WHERE ${table} MATCH ? AND space IN (${Array(spaces).fill('?').join(',')})${extra} ORDER BY bm LIMIT ?`,
       );
       this.statements.set(key, s);
     }
@@ -65,7 +65,7 @@ export class LexicalRecall {
     if (terms.length === 0 || q.spaces.length === 0 || q.k <= 0) return [];
     const statement = this.statement(table, q.spaces.length, extra);
     const run = (expression: string, limit: number) =>
-      statement.all(expression, ...q.spaces, ...extraArgs, limit) as Array<{ rowid: number; rank: number }>;
+      statement.all(expression, ...q.spaces, ...extraArgs, limit) as Array<{ rowid: number; bm: number }>;
     const found = run(ftsExpression(terms, 'AND'), q.k);
     if (found.length < q.k && terms.length > 1) {
       const seen = new Set(found.map((r) => r.rowid));
@@ -74,6 +74,6 @@ export class LexicalRecall {
         if (!seen.has(r.rowid)) found.push(r);
       }
     }
-    return found.map((r, i) => ({ row: this.artifacts.byRowid(r.rowid)!, score: -r.rank, rank: i + 1 }));
+    return found.map((r, i) => ({ row: this.artifacts.byRowid(r.rowid)!, score: -r.bm, rank: i + 1 }));
   }
 }
