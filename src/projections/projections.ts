@@ -30,7 +30,7 @@ export function digestQueries(schema: string): Record<string, string> {
  * Events of types no view reads (the genesis event, for one) pass through.
  */
 export class Projections {
-  private readonly byType = new Map<string, Reducer>();
+  private readonly byType = new Map<string, Reducer[]>();
 
   constructor(db: Database.Database, schema: string) {
     createProjectionTables(db, schema);
@@ -40,11 +40,14 @@ export class Projections {
       new GrantReducer(db, schema),
       new ApiKeyReducer(db, schema),
     ];
-    for (const reducer of reducers) for (const type of reducer.handles) this.byType.set(type, reducer);
+    for (const reducer of reducers) {
+      for (const type of reducer.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), reducer]);
+    }
   }
 
+  /** Several views may fold one event (an ingest both adds a row and brings its work area into being), in registry order. */
   apply(event: JournalEvent): void {
-    this.byType.get(event.type)?.apply(event);
+    for (const reducer of this.byType.get(event.type) ?? []) reducer.apply(event);
   }
 }
 
