@@ -27,6 +27,7 @@ import {
   summarizeCpuProfile,
   tempDir,
 } from './lib.js';
+import { measureSocketMode, measureVectorInProcess, servesMode, waitForCatchUp } from './vector-latency.js';
 
 const USAGE = `
 node bench/recall.js [options]
@@ -60,6 +61,8 @@ const opts = parseOptions(
     'reuse-stale': { type: 'boolean', default: false, help: "reuse a cached corpus even if the gate's projection code changed since it was built" },
     'build-clients': { type: 'number', default: 32, help: 'HTTP clients ingesting the corpus' },
     'build-conns': { type: 'number', default: 16, help: 'socket connections promoting the corpus' },
+    vector: { type: 'boolean', default: true, help: 'also measure vector and hybrid recall (--vector=false: lexical only)' },
+    'exact-queries': { type: 'number', default: 0, help: 'queries also run through the exact sqlite-vec KNN floor (0: 300 below 500,000 rows, else 40; it scans every vector)' },
     'cpu-prof': { type: 'boolean', default: false, help: "run the gate under node --cpu-prof while querying and print where its time goes" },
     'prof-dir': { type: 'string', default: '', help: 'with --cpu-prof: keep the .cpuprofile files in this directory' },
     'wait-quiet': { type: 'number', default: 90, help: 'seconds to wait at most, before querying, for other processes to use < 0.25 core (0: do not wait)' },
@@ -295,7 +298,12 @@ async function main() {
   let short = 0;
   let quiet = null;
   let cpuUse = null;
+  const socketModes = {};
   try {
+    if (opts.vector) {
+      const waited = await waitForCatchUp(gate, log);
+      if (waited > 1) log(`  the gate's vector catch-up took ${waited} s`);
+    }
     const c = await SocketClient.open(gate.socketPath);
     for (const q of warm) await c.call('gv.recall', { query: q.text, k: opts.k });
     quiet = opts['wait-quiet'] > 0 ? await waitQuiet(opts['wait-quiet'], 0.25, log) : null;
@@ -311,6 +319,13 @@ async function main() {
       if (msg.result.hits.length < opts.k) short++;
     }
     cpuUse = cpu.stop();
+    // Vector and hybrid through the verb, when gv.recall serves them (the verb wiring lands separately).
+    if (opts.vector) {
+      for (const mode of ['vector', 'hybrid']) {
+        if (await servesMode(c, mode, warm)) socketModes[mode] = await measureSocketMode(c, mode, queries, warm, opts.k);
+        else log(`gv.recall does not serve mode ${mode} yet: measured in-process only`);
+      }
+    }
     c.close();
   } catch (error) {
     process.stderr.write(`recall bench failed: ${error.stack ?? error}\n--- gate stderr (tail) ---\n${gate.stderrTail()}\n`);
@@ -351,12 +366,29 @@ async function main() {
   }
   db.close();
 
+  let vector = null;
+  if (opts.vector) {
+    log('vector and hybrid recall, in-process on the same home, with their floors');
+    const exactQueries = opts['exact-queries'] || (opts.rows < 500_000 ? 300 : 40);
+    vector = await measureVectorInProcess({ root, home: join(dir, 'home'), queries, warm, k: opts.k, log, exactQueries });
+  }
+
   const gateSum = summarize(gateSamples, classes);
   const floorSum = summarize(floorSamples, classes);
   const planSum = summarize(planSamples, classes);
   const mixCounts = Object.fromEntries(classes.map((c) => [c, queries.filter((q) => q.cls === c).length]));
-  const key = `lexical_${opts.rows % 1000 === 0 ? `${opts.rows / 1000}k` : opts.rows}`;
+  const size = opts.rows % 1_000_000 === 0 ? `${opts.rows / 1_000_000}m` : opts.rows % 1000 === 0 ? `${opts.rows / 1000}k` : `${opts.rows}`;
+  const key = `lexical_${size}`;
+  const vectorKeys = vector
+    ? {
+        // Through the socket when gv.recall serves the mode, else the in-process figure (named in `vector_${size}_detail`).
+        [`vector_${size}`]: { ...(socketModes.vector ?? vector.vector), surface: socketModes.vector ? 'socket' : 'in-process' },
+        [`hybrid_${size}`]: { ...(socketModes.hybrid ?? vector.hybrid), surface: socketModes.hybrid ? 'socket' : 'in-process' },
+        [`vector_${size}_detail`]: { ...vector, socket: socketModes },
+      }
+    : {};
   const result = {
+    ...vectorKeys,
     [key]: {
       p50_ms: gateSum.p50_ms,
       p90_ms: gateSum.p90_ms,
@@ -409,9 +441,30 @@ async function main() {
     printTable([['function (self time)', '%'], ...profile.by_function.slice(0, 12)]);
   }
   log(`\nverdict: gate p50 ${fmtMs(gateSum.p50_ms)} ms ${gateSum.p50_ms < 5 ? 'meets' : 'MISSES'} the target (< 5 ms)`);
+  if (vector) {
+    const f = vector.floor;
+    const vrow = (name, m, floorName, fl) => [name, fmtInt(m.queries), fmtMs(m.p50_ms), fmtMs(m.p99_ms), floorName, fmtMs(fl.p50_ms), fmtMs(fl.p99_ms)];
+    printTable(
+      [
+        ['recall', 'n', 'p50', 'p99', 'floor (same vectors, same run)', 'floor p50', 'floor p99'],
+        vrow('lexical, in-process', vector.lexical, 'bare FTS5 (above)', floorSum),
+        vrow('vector, in-process', vector.vector, 'sqlite-vec exact int8 KNN k=10', f.sqlite_vec_exact_int8_knn),
+        vrow('', vector.vector, 'Hamming kernel scan alone (200 nearest)', f.hamming_kernel_scan_200),
+        vrow('', vector.vector, 'sqlite-vec bit[] KNN k=10', f.sqlite_vec_bit_knn_k10),
+        vrow('', vector.vector, 'sqlite-vec bit[] KNN k=200', f.sqlite_vec_bit_knn_k200),
+        vrow('hybrid, in-process', vector.hybrid, 'lexical + vector above', { p50_ms: vector.lexical.p50_ms + vector.vector.p50_ms, p99_ms: NaN }),
+        ...Object.entries(socketModes).map(([mode, m]) => vrow(`${mode}, socket gv.recall`, m, '', { p50_ms: NaN, p99_ms: NaN })),
+      ],
+      `Vector and hybrid recall, ${fmtInt(vector.vectors)} vectors (${vector.model}), k=${opts.k}, ms (targets at 1M: hybrid p50 < 20, p99 < 60)`,
+    );
+    log(`vector top-${opts.k} agreement with the exact KNN: ${vector.vector_agreement_with_exact.recall_at_k} over ${vector.vector_agreement_with_exact.queries} queries; ` +
+      `partitions above ${fmtInt(vector.brute_force_max)} rows use the binary codes`);
+  }
   if (opts.out) {
     mkdirSync(join(opts.out, '..'), { recursive: true });
-    writeFileSync(opts.out, `${JSON.stringify(result, null, 2)}\n`);
+    // Runs at other sizes keep their keys: the file holds the latest figures of each size.
+    const previous = existsSync(opts.out) ? JSON.parse(readFileSync(opts.out, 'utf8')) : {};
+    writeFileSync(opts.out, `${JSON.stringify({ ...previous, ...result, [`details_${size}`]: { floor: result.floor, query_mix: result.query_mix, corpus_build: result.corpus_build, measured_at: result.measured_at } }, null, 2)}\n`);
     log(`wrote ${opts.out}`);
   }
 }

@@ -10,12 +10,21 @@ import { JournalWriter } from './journal/group-commit.js';
 import { Journal } from './journal/journal.js';
 import { createJournalSchema } from './journal/schema.js';
 import { ArtifactReads, type ArtifactRow } from './projections/artifact-reads.js';
+import { RelationReads } from './projections/relation-reads.js';
 import type { Caller } from './access/caller.js';
 import { Projections } from './projections/projections.js';
 import { replayJournal } from './projections/rebuild.js';
 import { VIEW_SCHEMA_VERSION, dropViews, markViewsCurrent, viewsAreCurrent } from './projections/view-version.js';
 import { LexicalRecall } from './recall/lexical.js';
+import { RankedSearch } from './recall/ranked-search.js';
+import { SteeringWalk } from './recall/steering.js';
 import { ScanStage } from '../pipeline/scan-stage.js';
+import { EmbedStage } from '../pipeline/embed-stage.js';
+import { embedBackend } from './config/embed-backend.js';
+import { backendDims, backendLabel } from '../workers/embed/backend.js';
+import { PartitionCodes } from './recall/partition-codes.js';
+import { VectorIndex } from './recall/vector-index.js';
+import { VectorRecall } from './recall/vector.js';
 import type { Verb } from './verbs/define-verb.js';
 import { VERBS } from './verbs/registry.js';
 import { createLog, type Log } from './log.js';
@@ -40,12 +49,19 @@ export class Gate {
   readonly capabilities: Capabilities;
   readonly visibility: Visibility;
   readonly artifacts: ArtifactReads;
+  readonly relations: RelationReads;
   readonly lexical: LexicalRecall;
+  readonly rankedSearch: RankedSearch;
+  readonly steering: SteeringWalk;
   readonly cursors: CursorSealer;
   readonly verbs: ReadonlyMap<string, Verb>;
   readonly clock: Clock;
   readonly log: Log;
   readonly scan: ScanStage;
+  /** Vector recall over the embedded rows (the vector half of hybrid recall). */
+  readonly vector: VectorRecall;
+  /** Embeds rows entering ACTIVE or L1_SCANNED after their commit; gv.rebuild checks its index. */
+  readonly embed: EmbedStage;
   private readonly spaceList: Database.Statement;
   /** Where the surfaces listen, once they do (reported by gv.ping). */
   readonly endpoints: { http?: string; socket?: string } = {};
@@ -75,14 +91,17 @@ export class Gate {
     }
     this.journal = new Journal(this.db, this.key, this.clock, (event) => this.projections.apply(event));
     this.writer = new JournalWriter(this.db, this.journal, {
+      onListenerError: (error) => this.log.error('a commit listener failed', error),
       maxBatch: config.journal.batch_max,
       windowMs: config.journal.commit_window_ms,
     });
     this.capabilities = new Capabilities(this.db, config.access.open_spaces);
     this.visibility = new Visibility(this.capabilities);
     this.artifacts = new ArtifactReads(this.db);
+    this.relations = new RelationReads(this.db);
     this.spaceList = this.db.prepare('SELECT name FROM spaces ORDER BY name');
     this.lexical = new LexicalRecall(this.db, this.artifacts);
+    this.steering = new SteeringWalk(this.db, this.artifacts);
     this.cursors = new CursorSealer(this.key.seed());
     this.verbs = new Map(VERBS.map((v) => [v.name, v as Verb]));
     this.scan = new ScanStage({
@@ -90,6 +109,23 @@ export class Gate {
       batchMax: config.scan.batch_max,
       queueMax: config.quarantine.scan_queue,
     });
+    const backend = embedBackend(config.embed);
+    const vectorIndex = new VectorIndex(this.db, backendLabel(backend), backendDims(backend), this.log);
+    const partitionCodes = new PartitionCodes(vectorIndex, this.log);
+    this.embed = new EmbedStage(this.db, vectorIndex, partitionCodes, this.writer, this.log, {
+      backend,
+      threads: config.embed.threads,
+      batchMax: config.embed.batch_max,
+    });
+    this.vector = new VectorRecall(
+      this.db,
+      vectorIndex,
+      partitionCodes,
+      (text) => this.embed.embedQuery(text),
+      () => this.embed.pending,
+      (rowids) => this.embed.misplaced(rowids),
+    );
+    this.rankedSearch = new RankedSearch(this.lexical, this.vector, this.artifacts);
   }
 
   /** Opens the home's database, creating the genesis event and the main space on first start. */
@@ -105,6 +141,7 @@ export class Gate {
         });
       })();
     }
+    gate.embed.start();
     return gate;
   }
 
@@ -124,6 +161,7 @@ export class Gate {
   /** Drains the pipeline, commits what is queued and closes the database. */
   async close(): Promise<void> {
     await this.scan.close();
+    await this.embed.close();
     this.writer.close();
     this.db.close();
   }

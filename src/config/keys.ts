@@ -63,6 +63,46 @@ export const CONFIG_KEYS = {
     threads: { schema: z.number().int().min(1).max(64), default: 1, doc: 'Worker threads of the scan pool.' },
     batch_max: { schema: positive, default: 64, doc: 'Most claims handed to one scan task (a pool round trip costs about one 1 KB scan).' },
   },
+  embed: {
+    backend: {
+      schema: z.enum(['local', 'openai']),
+      default: 'local',
+      doc: 'Embedding of vector recall. local: hashed word and character n-grams, computed in the embed pool, no network and no weights; openai: POST {url}/embeddings of an OpenAI-compatible server.',
+    },
+    url: {
+      schema: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
+      default: '',
+      doc: 'openai backend: base URL of the OpenAI-compatible API, e.g. http://127.0.0.1:8080/v1 (the gate posts to {url}/embeddings).',
+    },
+    model: { schema: z.string(), default: '', doc: 'openai backend: the model name sent with each request; part of the label stored vectors carry.' },
+    api_key_env: {
+      schema: z.union([z.literal(''), z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)]),
+      default: '',
+      doc: 'openai backend: NAME of the environment variable holding the API key (sent as a Bearer token); the key itself never goes in this file. Empty: no key.',
+    },
+    dimensions: {
+      schema: z.number().int().min(8).max(4096),
+      default: 512,
+      doc: 'Length of every vector. local: hash buckets; openai: sent as `dimensions` and required of every answer. Changing it re-embeds every row at the next start.',
+    },
+    timeout_ms: {
+      schema: z.number().int().min(100).max(600000),
+      default: 10000,
+      doc: 'openai backend: total deadline of one embeddings request (a retry gets a fresh one).',
+    },
+    connect_timeout_ms: {
+      schema: z.number().int().min(100).max(60000),
+      default: 3000,
+      doc: 'openai backend: deadline to open the connection to the embeddings server.',
+    },
+    max_retries: {
+      schema: z.number().int().min(0).max(10),
+      default: 3,
+      doc: 'openai backend: retries of a request answered 429 or 503 (waiting its Retry-After, at most 60 s) or failing to connect.',
+    },
+    batch_max: { schema: positive, default: 64, doc: 'Most texts embedded in one pool task (and one embeddings request).' },
+    threads: { schema: z.number().int().min(1).max(64), default: 1, doc: 'Worker threads of the embed pool.' },
+  },
   mcp: {
     max_request_bytes: {
       schema: positive,

@@ -32,6 +32,26 @@ const OWN_FIELDS: Record<string, readonly string[]> = {
   scan: ['findings_count'],
   record: ['findings_count'],
   'space-created': ['policy'],
+  // Closed words and identifiers only: a completion's or relation's note never leaves the gate.
+  'workarea-completed': ['identity'],
+  'workarea-related': ['kind', 'target'],
+  relation: ['kind', 'group_id'],
+  promote: ['group_id'],
+  // A group's own fields: its id and closed words. The proposal's reason is a person's words and stays inside.
+  'replacement-proposed': ['group_id', 'operation'],
+  'replacement-prepared': ['group_id'],
+  'replacement-activated': ['group_id', 'self_signed'],
+  'replacement-aborted': ['group_id', 'reason'],
+  'tip-override': ['pinned'],
+  hide: ['audience', 'lift', 'lowered'],
+  rank: ['audience', 'weight'],
+};
+
+/** Lists served as their length only: how many rows, not which (the rows' own events name them). */
+const COUNTED_FIELDS: Record<string, Readonly<Record<string, string>>> = {
+  'replacement-proposed': { parent_ids: 'parents', child_ids: 'children' },
+  'replacement-activated': { promoted: 'promoted', superseded: 'superseded' },
+  'replacement-aborted': { evidence: 'evidence' },
 };
 
 export interface ServedEvent {
@@ -56,5 +76,8 @@ export function servedEvent(event: JournalEvent): ServedEvent {
   };
   for (const key of ['trust_class', 'content_type', 'provisional'] as const) if (d[key] !== undefined) out[key] = d[key];
   for (const key of OWN_FIELDS[event.type] ?? []) if (d[key] !== undefined) out[key] = d[key];
+  for (const [key, name] of Object.entries(COUNTED_FIELDS[event.type] ?? {})) {
+    if (Array.isArray(d[key])) out[name] = (d[key] as unknown[]).length;
+  }
   return out;
 }

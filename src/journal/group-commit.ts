@@ -21,6 +21,14 @@ export interface GroupCommitOptions {
   maxBatch: number;
   /** Under load, commits are at least this far apart, so each fsync carries more writes. */
   windowMs: number;
+  /** Where a commit listener's exception goes; the commit it was told of has landed regardless. */
+  onListenerError?: (error: unknown) => void;
+}
+
+/** The journal events one commit made durable: seq in (after, last]. */
+export interface CommittedRange {
+  after: number;
+  last: number;
 }
 
 /**
@@ -34,6 +42,7 @@ export interface GroupCommitOptions {
  */
 export class JournalWriter {
   private queue: Pending<unknown>[] = [];
+  private readonly listeners: Array<(range: CommittedRange) => void> = [];
   private timer: { cancel: () => void } | null = null;
   private closed = false;
   private lastCommitAt = 0;
@@ -91,6 +100,26 @@ export class JournalWriter {
     }
   }
 
+  /**
+   * Tells `listener` of every commit that appended journal events, after it commits, so a
+   * derived index (vectors) follows the journal without polling it. A rolled-back write
+   * never appears: a refused write resets the chain head, so the seqs it used are
+   * reused by the next write, and a failed commit announces nothing.
+   */
+  onCommit(listener: (range: CommittedRange) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private announce(range: CommittedRange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(range);
+      } catch (error) {
+        this.options.onListenerError?.(error);
+      }
+    }
+  }
+
   /** Runs `work` inside the next group transaction; resolves after the commit. */
   write<T>(work: () => T): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the journal writer is closed'));
@@ -118,6 +147,7 @@ export class JournalWriter {
     this.timer = null;
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.options.maxBatch);
+      const after = this.journal.chainHead.seq;
       let results: Array<{ ok: boolean; value: unknown }>;
       try {
         results = this.commit(batch);
@@ -129,6 +159,8 @@ export class JournalWriter {
       } finally {
         this.lastCommitAt = performance.now();
       }
+      const last = this.journal.chainHead.seq;
+      if (last > after) this.announce({ after, last });
       batch.forEach((item, i) => {
         const r = results[i]!;
         if (r.ok) item.resolve(r.value);

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { JournalEvent } from '../journal/event.js';
+import { isPromoted } from '../domain/states.js';
 
 /** The artifacts view: one row per claim, its state, and the two FTS indexes recall reads. */
 export function artifactTables(schema: string): string {
@@ -37,22 +38,35 @@ export function artifactTables(schema: string): string {
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_writer_state ON artifacts(writer_identity, state);
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_content ON artifacts(content_hash, space);
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_state ON artifacts(state);
+    CREATE INDEX IF NOT EXISTS ${schema}.artifacts_steering ON artifacts(space, workarea, promoted_seq) WHERE kind = 'steering';
     CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.recall_fts USING fts5(
-      body, space UNINDEXED, provisional UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+      body, space UNINDEXED, workarea UNINDEXED, provisional UNINDEXED, superseded UNINDEXED,
+      tokenize = 'unicode61 remove_diacritics 2');
     CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.held_fts USING fts5(
-      body, space UNINDEXED, writer UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+      body, space UNINDEXED, workarea UNINDEXED, writer UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
     CREATE TABLE IF NOT EXISTS ${schema}.state_counts (state TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
   `;
 }
 
 export const artifactDigestQueries = (schema: string) => ({
   artifacts: `SELECT * FROM ${schema}.artifacts ORDER BY rowid`,
-  recall_fts: `SELECT rowid, body, space, provisional FROM ${schema}.recall_fts ORDER BY rowid`,
-  held_fts: `SELECT rowid, body, space, writer FROM ${schema}.held_fts ORDER BY rowid`,
+  recall_fts: `SELECT rowid, body, space, workarea, provisional, superseded FROM ${schema}.recall_fts ORDER BY rowid`,
+  held_fts: `SELECT rowid, body, space, workarea, writer FROM ${schema}.held_fts ORDER BY rowid`,
   state_counts: `SELECT * FROM ${schema}.state_counts ORDER BY state`,
 });
 
 type Data = Record<string, unknown>;
+
+interface ReducedRow {
+  rowid: number;
+  state: string;
+  content_hash: string;
+  space: string;
+  workarea: string | null;
+  kind: string | null;
+  writer_identity: string;
+  provisional: number;
+}
 const str = (d: Data, k: string) => (typeof d[k] === 'string' ? (d[k] as string) : null);
 
 /** Folds row events into the artifacts view. Deterministic: it reads only the event and the content store. */
@@ -67,7 +81,8 @@ export class ArtifactReducer {
         addressed_to, ts, ingest_seq, state_ts, state_seq)
         VALUES (@artifact_id, @state, @space, @workarea, @producer_name, @producer_kind, @kind, @content_type, @trust_class,
         @writer_identity, @writer_kind, @source_uri, @content_hash, @size_bytes, @derives_from, @addressed_to, @ts, @seq, @ts, @seq)`),
-      row: p(`SELECT rowid, state, content_hash, space, writer_identity FROM ${schema}.artifacts WHERE artifact_id = ?`),
+      row: p(`SELECT rowid, state, content_hash, space, workarea, kind, writer_identity, provisional
+        FROM ${schema}.artifacts WHERE artifact_id = ?`),
       setState: p(`UPDATE ${schema}.artifacts SET state = @state, state_ts = @ts, state_seq = @seq,
         reason = @reason WHERE rowid = @rowid`),
       scanned: p(`UPDATE ${schema}.artifacts SET findings_count = @findings_count, masked_hash = @masked_hash,
@@ -77,23 +92,25 @@ export class ArtifactReducer {
       count: p(`INSERT INTO ${schema}.state_counts (state, n) VALUES (?, ?)
         ON CONFLICT(state) DO UPDATE SET n = n + excluded.n`),
       blob: p(`SELECT bytes FROM main.blobs WHERE hash = ?`),
-      recallIn: p(`INSERT INTO ${schema}.recall_fts (rowid, body, space, provisional) VALUES (?, ?, ?, ?)`),
+      recallIn: p(`INSERT INTO ${schema}.recall_fts (rowid, body, space, workarea, provisional, superseded)
+        VALUES (?, ?, ?, ?, ?, ?)`),
       recallOut: p(`DELETE FROM ${schema}.recall_fts WHERE rowid = ?`),
-      heldIn: p(`INSERT INTO ${schema}.held_fts (rowid, body, space, writer) VALUES (?, ?, ?, ?)`),
+      recallSuperseded: p(`UPDATE ${schema}.recall_fts SET superseded = ? WHERE rowid = ?`),
+      heldIn: p(`INSERT INTO ${schema}.held_fts (rowid, body, space, workarea, writer) VALUES (?, ?, ?, ?, ?)`),
       heldOut: p(`DELETE FROM ${schema}.held_fts WHERE rowid = ?`),
     };
   }
 
-  readonly handles = ['ingest', 'scan', 'record', 'promote', 'reject', 'demote'];
+  readonly handles = ['ingest', 'scan', 'record', 'promote', 'reject', 'demote', 'relation', 'replacement-prepared'];
 
   apply(event: JournalEvent): void {
     const d = event.data;
     if (event.type === 'ingest') return this.ingest(event);
-    const row = this.s.row!.get(str(d, 'artifact_id')) as
-      | { rowid: number; state: string; content_hash: string; space: string; writer_identity: string }
-      | undefined;
-    if (!row) throw new Error(`event ${event.seq} (${event.type}) names a row the view does not hold`);
     const enters = str(d, 'enters');
+    // A relation other than supersedes moves no row.
+    if (event.type === 'relation' && enters === null) return;
+    const row = this.s.row!.get(str(d, 'artifact_id')) as ReducedRow | undefined;
+    if (!row) throw new Error(`event ${event.seq} (${event.type}) names a row the view does not hold`);
     if (enters === null) throw new Error(`event ${event.seq} (${event.type}) has no enters state`);
     this.s.setState!.run({ state: enters, ts: event.ts, seq: event.seq, reason: str(d, 'reason'), rowid: row.rowid });
     this.s.count!.run(row.state, -1);
@@ -105,16 +122,35 @@ export class ArtifactReducer {
         trust_class: str(d, 'trust_class'),
         rowid: row.rowid,
       });
-      if (enters === 'L1_SCANNED') this.s.heldIn!.run(row.rowid, this.body(row.content_hash), row.space, row.writer_identity);
-      return;
     }
-    if (row.state === 'L1_SCANNED') this.s.heldOut!.run(row.rowid);
     if (event.type === 'promote') {
-      const provisional = d['provisional'] === true ? 1 : 0;
-      this.s.promoted!.run({ seq: event.seq, ts: event.ts, provisional, rowid: row.rowid });
-      if (row.state !== 'ACTIVE') this.s.recallIn!.run(row.rowid, this.body(row.content_hash), row.space, provisional);
-    } else if (row.state === 'ACTIVE') {
+      row.provisional = d['provisional'] === true ? 1 : 0;
+      this.s.promoted!.run({ seq: event.seq, ts: event.ts, provisional: row.provisional, rowid: row.rowid });
+    }
+    this.reindex(row, enters);
+  }
+
+  /**
+   * Keeps the two recall indexes in step with a row's move. recall_fts holds served rows
+   * (ACTIVE, and SUPERSEDED flagged so include_superseded can reach them); held_fts holds
+   * scanned unflagged held rows for their own writer. Steering is never a ranked hit, so
+   * neither index holds it.
+   */
+  private reindex(row: ReducedRow, enters: string): void {
+    if (row.kind === 'steering') return;
+    const servedBefore = isPromoted(row.state);
+    const servedAfter = isPromoted(enters);
+    if (!servedBefore && servedAfter) {
+      const body = this.body(row.content_hash);
+      this.s.recallIn!.run(row.rowid, body, row.space, row.workarea, row.provisional, enters === 'SUPERSEDED' ? 1 : 0);
+    } else if (servedBefore && !servedAfter) {
       this.s.recallOut!.run(row.rowid);
+    } else if (servedBefore && servedAfter && row.state !== enters) {
+      this.s.recallSuperseded!.run(enters === 'SUPERSEDED' ? 1 : 0, row.rowid);
+    }
+    if (row.state === 'L1_SCANNED' && enters !== 'L1_SCANNED') this.s.heldOut!.run(row.rowid);
+    if (row.state !== 'L1_SCANNED' && enters === 'L1_SCANNED') {
+      this.s.heldIn!.run(row.rowid, this.body(row.content_hash), row.space, row.workarea, row.writer_identity);
     }
   }
 

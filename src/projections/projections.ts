@@ -5,6 +5,10 @@ import { ArtifactReducer, artifactDigestQueries, artifactTables } from './artifa
 import { SpaceReducer, spaceDigestQueries, spaceTables } from './spaces.js';
 import { GrantReducer, grantDigestQueries, grantTables } from './grants.js';
 import { ApiKeyReducer, apiKeyDigestQueries, apiKeyTables } from './api-keys.js';
+import { RelationReducer, relationDigestQueries, relationTables } from './relations.js';
+import { RankReducer, rankDigestQueries, rankTables } from './ranks.js';
+import { WorkareaReducer, workareaDigestQueries, workareaTables } from './workareas.js';
+import { ReplacementGroupReducer, replacementGroupDigestQueries, replacementGroupTables } from './replacement-groups.js';
 
 interface Reducer {
   readonly handles: readonly string[];
@@ -12,7 +16,7 @@ interface Reducer {
 }
 
 export function createProjectionTables(db: Database.Database, schema: string): void {
-  db.exec([artifactTables, spaceTables, grantTables, apiKeyTables].map((t) => t(schema)).join('\n'));
+  db.exec([artifactTables, spaceTables, grantTables, apiKeyTables, relationTables, rankTables, workareaTables, replacementGroupTables].map((t) => t(schema)).join('\n'));
 }
 
 export function digestQueries(schema: string): Record<string, string> {
@@ -21,6 +25,10 @@ export function digestQueries(schema: string): Record<string, string> {
     ...spaceDigestQueries(schema),
     ...grantDigestQueries(schema),
     ...apiKeyDigestQueries(schema),
+    ...relationDigestQueries(schema),
+    ...rankDigestQueries(schema),
+    ...workareaDigestQueries(schema),
+    ...replacementGroupDigestQueries(schema),
   };
 }
 
@@ -39,6 +47,10 @@ export class Projections {
       new SpaceReducer(db, schema),
       new GrantReducer(db, schema),
       new ApiKeyReducer(db, schema),
+      new RelationReducer(db, schema),
+      new RankReducer(db, schema),
+      new WorkareaReducer(db, schema),
+      new ReplacementGroupReducer(db, schema),
     ];
     for (const reducer of reducers) {
       for (const type of reducer.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), reducer]);

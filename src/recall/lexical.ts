@@ -14,7 +14,20 @@ export interface LexicalQuery {
   spaces: readonly string[];
   k: number;
   includeProvisional: boolean;
+  includeSuperseded: boolean;
+  /** Only rows of this work area and the areas below it. */
+  workarea?: string;
 }
+
+/**
+ * bm25 ranks the newest RANK_WINDOW matching rows. A query of rare words matches fewer and
+ * is ranked exactly; one of common words would otherwise score every match (hundreds of
+ * thousands at a million rows), so its cost is bounded here, measured in bench/recall.js.
+ */
+export const RANK_WINDOW = 5_000;
+
+/** A work area and everything below it: the area itself, or a path starting with it and a slash. */
+const AREA_FILTER = ' AND (workarea = ? OR substr(workarea, 1, ?) = ?)';
 
 /**
  * Lexical recall over FTS5 with bm25. The filters recall needs (space, provisional, the
@@ -37,7 +50,8 @@ export class LexicalRecall {
   }
 
   promoted(q: LexicalQuery): LexicalHit[] {
-    return this.search('recall_fts', q, q.includeProvisional ? '' : ' AND provisional = 0', []);
+    const extra = (q.includeProvisional ? '' : ' AND provisional = 0') + (q.includeSuperseded ? '' : ' AND superseded = 0');
+    return this.search('recall_fts', q, extra, []);
   }
 
   /** The caller's own scanned, unflagged held rows (only L1 rows are indexed there, never L0 or L1B). */
@@ -52,8 +66,11 @@ export class LexicalRecall {
     let s = this.statements.get(key);
     if (!s) {
       s = this.db.prepare(
-        `SELECT rowid, bm25(${table}) AS bm FROM ${table}
-         WHERE ${table} MATCH ? AND space IN (${Array(spaces).fill('?').join(',')})${extra} ORDER BY bm LIMIT ?`,
+        `SELECT rowid, bm FROM (
+           SELECT rowid, bm25(${table}) AS bm FROM ${table}
+           WHERE ${table} MATCH ? AND space IN (${Array(spaces).fill('?').join(',')})${extra}
+           ORDER BY rowid DESC LIMIT ${RANK_WINDOW})
+         ORDER BY bm LIMIT ?`,
       );
       this.statements.set(key, s);
     }
@@ -63,9 +80,10 @@ export class LexicalRecall {
   private search(table: string, q: LexicalQuery, extra: string, extraArgs: unknown[]): LexicalHit[] {
     const terms = queryTerms(q.query);
     if (terms.length === 0 || q.spaces.length === 0 || q.k <= 0) return [];
-    const statement = this.statement(table, q.spaces.length, extra);
+    const area = q.workarea === undefined ? [] : [q.workarea, `${q.workarea}/`.length, `${q.workarea}/`];
+    const statement = this.statement(table, q.spaces.length, extra + (area.length ? AREA_FILTER : ''));
     const run = (expression: string, limit: number) =>
-      statement.all(expression, ...q.spaces, ...extraArgs, limit) as Array<{ rowid: number; bm: number }>;
+      statement.all(expression, ...q.spaces, ...extraArgs, ...area, limit) as Array<{ rowid: number; bm: number }>;
     const found = run(ftsExpression(terms, 'AND'), q.k);
     if (found.length < q.k && terms.length > 1) {
       const seen = new Set(found.map((r) => r.rowid));

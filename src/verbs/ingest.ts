@@ -9,6 +9,7 @@ import { answerBody, questionBody } from '../domain/body-forms.js';
 import { invalidParams, quarantineFull } from '../gate-error.js';
 import { producerOf, type ArtifactRow } from '../projections/artifact-reads.js';
 import { isPromoted } from '../domain/states.js';
+import { refuseCompletedPart } from './work-complete.js';
 
 export const QUESTIONS_PER_WRITER_PER_AREA = 8;
 const MAX_DERIVES_FROM = 64;
@@ -120,6 +121,7 @@ export const ingestVerb = defineVerb({
     const { kind, contentType } = classOf(p);
     checkAddressing(p, kind);
     gate.capabilities.require(caller, space, 'contribute');
+    refuseCompletedPart(gate, caller.identity, space, p.workarea);
     const { bytes, text } = decodeContent(p.content, p.encoding);
     checkParents(ctx, p, kind, text);
     if (kind === 'question' && gate.artifacts.questionsBy(caller.identity, space, p.workarea) >= QUESTIONS_PER_WRITER_PER_AREA) {
@@ -148,7 +150,8 @@ export const ingestVerb = defineVerb({
     const maskedHash = scan.findings.length === 0 ? contentHash : `sha256:${sha256Hex(maskedBytes)}`;
 
     return gate.writer.write(() => {
-      // Re-checked inside the transaction: a concurrent twin may have landed while this one was scanned.
+      // Re-checked inside the transaction: a completion or a concurrent twin may have landed during the scan.
+      refuseCompletedPart(gate, caller.identity, space, p.workarea);
       const twin = earlierRow();
       if (twin) return duplicateAnswer(twin);
       gate.journal.putBlob(contentHash, bytes);

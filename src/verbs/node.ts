@@ -9,6 +9,15 @@ import type { JournalRow } from '../journal/event.js';
 import type { Gate } from '../gate.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import { QUORUM_PROFILE } from './liveness.js';
+import { visibleRelations } from './relations.js';
+import { tipOf } from './tip.js';
+import { pendingSupersedes } from './replacement-group-view.js';
+import type { Caller } from '../access/caller.js';
+
+function nodeTip(gate: Gate, caller: Caller, id: string) {
+  const tip = tipOf(gate, caller, id);
+  return { artifact_id: tip.head, pinned: tip.pin !== null, chain_length: tip.chain.length };
+}
 
 export const PREVIEW_CHARS = 280;
 const SIGNING_TYPES = ['promote', 'reject', 'demote'];
@@ -51,15 +60,15 @@ export const nodeVerb = defineVerb({
         k_have: signers.filter((s) => s.counts).length,
         signers: signers.map(({ identity, class: c, decision, counts }) => ({ identity, class: c, decision, counts })),
       },
-      // Comments and relations are journal facts of later verbs; a row has them only once those verbs write them.
+      // Comments are journal facts of a later verb; a row has them only once that verb writes them.
       comments: [],
-      relations: [],
-      tip: { artifact_id: row.artifact_id, pinned: false },
+      relations: visibleRelations(gate, caller, row.artifact_id),
+      tip: nodeTip(gate, caller, row.artifact_id),
       members: [],
       preview: masked === null ? null : masked.slice(0, PREVIEW_CHARS),
       preview_chars: masked === null ? 0 : masked.length,
       self_authored: own,
-      supersedes: null,
+      supersedes: pendingSupersedes(gate, caller, row.artifact_id),
     };
     if (p.body === true) {
       const body = gate.artifacts.body(row.content_hash);

@@ -7,9 +7,9 @@ import { rebuildAndCompare } from '../projections/rebuild.js';
 export const rebuildVerb = defineVerb({
   name: 'gv.rebuild',
   role: 'admin',
-  summary: 'Replay the journal into fresh tables and compare them with the live views.',
+  summary: 'Replay the journal into fresh tables and compare them with the live views; embed every served row again and check its stored vector.',
   params: z.strictObject({}),
-  handler({ gate }) {
+  async handler({ gate }) {
     // Whatever is queued commits first, so the comparison sees one settled journal.
     gate.writer.flush();
     const report = rebuildAndCompare(gate.db, join(gate.paths.home, 'rebuild-scratch.db'));
@@ -18,6 +18,10 @@ export const rebuildVerb = defineVerb({
       gate.log.error(`rebuild differs from live state in: ${differing.join(', ')}`);
       throw internalError(`rebuild differs from live state in: ${differing.join(', ')}`, { ...report, differing });
     }
-    return report;
+    // Vectors are derived, not journaled: they are recomputed rather than replayed, and a
+    // stale or missing one is rewritten rather than refused.
+    const vectors = await gate.embed.verify();
+    if (vectors.rewritten > 0) gate.log.info(`gv.rebuild rewrote ${vectors.rewritten} vectors (${vectors.missing} missing)`);
+    return { ...report, vectors };
   },
 });

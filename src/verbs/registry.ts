@@ -13,6 +13,20 @@ import { rebuildVerb } from './rebuild.js';
 import { grantVerb, grantsVerb } from './grants.js';
 import { keysVerb } from './keys.js';
 import { spaceCreateVerb, spacesVerb } from './spaces.js';
+import { relateVerb } from './relate.js';
+import { relationsVerb } from './relations.js';
+import { overrideTipVerb, tipVerb } from './tip.js';
+import { hideVerb } from './hide.js';
+import { rankVerb } from './rank.js';
+import { completeVerb, workareaRelateVerb, workareaVerb } from './workareas.js';
+import { lineageVerb } from './lineage.js';
+import { replacementProposeVerb } from './replacement-propose.js';
+import { replacementPrepareVerb } from './replacement-prepare.js';
+import { replacementActivateVerb } from './replacement-activate.js';
+import { replacementAbortVerb } from './replacement-abort.js';
+import { replacementsVerb } from './replacements.js';
+import { graphVerb } from './graph.js';
+import { healthVerb } from './health.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -37,4 +51,21 @@ export const VERBS: readonly Verb<any>[] = [
   keysVerb,
   spaceCreateVerb,
   spacesVerb,
+  relateVerb,
+  relationsVerb,
+  tipVerb,
+  overrideTipVerb,
+  hideVerb,
+  rankVerb,
+  workareaVerb,
+  completeVerb,
+  workareaRelateVerb,
+  lineageVerb,
+  replacementProposeVerb,
+  replacementPrepareVerb,
+  replacementActivateVerb,
+  replacementAbortVerb,
+  replacementsVerb,
+  graphVerb,
+  healthVerb,
 ];

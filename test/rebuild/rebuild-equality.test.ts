@@ -50,6 +50,18 @@ describe('gv.rebuild replays the journal into fresh tables equal to the live one
         await g.socket('gv.keys', { action: 'revoke', key_id: extra.keyId });
       }
     }
+    // Work areas: declared relations between areas each agent wrote into, and completed parts
+    // (agent 0 writes only into research, the others only into main).
+    for (const [n, a] of agents.entries()) {
+      const space = n === 0 ? 'research' : 'main';
+      for (const [from, kind, to] of [[1, 'opened_by', 0], [2, 'continues', 1], [3, 'derived_from', 0]] as const) {
+        const related = await g.rpc(a.key, 'gv.workarea_relate', { space, workarea: `tests/rebuild/${from}`, kind, target: `tests/rebuild/${to}` });
+        expect(related.result?.changed, JSON.stringify(related.error)).toBe(true);
+      }
+      expect((await g.rpc(a.key, 'gv.complete', { space, workarea: 'tests/rebuild/4' })).result?.changed).toBe(true);
+      const refused = await g.rpc(a.key, 'gv.ingest', { space, content: uniqueText('late'), workarea: 'tests/rebuild/4', kind: 'memory', source_uri: 's' });
+      expect(refused.error?.data).toEqual({ reason: 'work_complete' });
+    }
     await g.socket('gv.grant', {
       action: 'revoke',
       grants: [{ principal: agents[0]!.identity, space: 'research', capabilities: ['contribute'] }],
@@ -60,7 +72,7 @@ describe('gv.rebuild replays the journal into fresh tables equal to the live one
     expect(first.result.events).toBeGreaterThan(500);
     for (const table of Object.values(first.result.tables) as Array<{ equal: boolean }>) expect(table.equal).toBe(true);
     expect(Object.keys(first.result.tables)).toEqual(
-      expect.arrayContaining(['artifacts', 'recall_fts', 'held_fts', 'spaces', 'grants', 'api_keys', 'state_counts']),
+      expect.arrayContaining(['artifacts', 'recall_fts', 'held_fts', 'spaces', 'grants', 'api_keys', 'state_counts', 'workarea_parts', 'workarea_relations']),
     );
     await g.stop();
     await g.restart();

@@ -63,6 +63,15 @@ describe('canary: a unique string agent A ingests is absent from every answer ag
       producer: { name: 'canary-writer', kind: 'agent' },
     });
     const id: string = made.result.artifact_id;
+    // A promoted neighbour the reviewer relates to the canary row, so every graph-shaped answer has an edge to hide.
+    const neighbour = (await gate.rpc(b.key, 'gv.ingest', {
+      content: 'a promoted neighbour of the canary',
+      workarea: 'tests/canary-n',
+      kind: 'memory',
+      source_uri: 'test://n',
+    })).result.artifact_id as string;
+    await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: neighbour });
+    expect((await gate.rpc(reviewer.key, 'gv.relate', { artifact_id: id, kind: 'contradicts', parent: neighbour })).result.changed).toBe(true);
     const answersForB = async () => {
       const calls: Array<[string, unknown]> = [
         ['gv.ping', {}],
@@ -85,6 +94,26 @@ describe('canary: a unique string agent A ingests is absent from every answer ag
         ['gv.node', { artifact_id: id }],
         ['gv.node', { artifact_id: id, body: true }],
         ['gv.ingest', { content: 'child of the canary', workarea: 'tests/canary-b', kind: 'memory', source_uri: 'test://b', derives_from: [id] }],
+        ['gv.recall', { query: canary, mode: 'vector' }],
+        ['gv.recall', { query: canary, mode: 'hybrid', include_superseded: true, include_hidden: true }],
+        ['gv.recall', { query: canary, workarea: 'tests/canary' }],
+        ['gv.recall', { query: canary, scope: 'workarea', workarea: 'tests/canary' }],
+        ['gv.recall', { workarea: 'tests/canary' }],
+        ['gv.relations', { artifact_id: neighbour }],
+        ['gv.relations', { artifact_id: id }],
+        ['gv.tip', { artifact_id: neighbour }],
+        ['gv.tip', { artifact_id: id }],
+        ['gv.node', { artifact_id: neighbour }],
+        ['gv.graph', {}],
+        ['gv.graph', { states: ['L1_SCANNED', 'L1B_FLAGGED'] }],
+        ['gv.graph', { workarea: 'tests/canary-n' }],
+        ['gv.graph', { workarea: 'tests/canary' }],
+        ['gv.lineage', {}],
+        ['gv.lineage', { workarea: 'tests/canary' }],
+        ['gv.lineage', { workarea: 'tests/canary-n' }],
+        ['gv.workarea', { workarea: 'tests/canary' }],
+        ['gv.rank', { artifact_id: id, weight: 1 }],
+        ['gv.replacements', {}],
       ];
       const texts: string[] = [];
       for (const [method, params] of calls) {
@@ -95,11 +124,14 @@ describe('canary: a unique string agent A ingests is absent from every answer ag
     };
     for (const text of await answersForB()) {
       expect(text).not.toContain(canary);
+      expect(text).not.toContain('canary-writer');
+      // The held row's area is no node and no edge end of B's lineage (B's own operand may echo it).
+      for (const field of ['name', 'source', 'target']) expect(text).not.toContain(`"${field}":"tests/canary"`);
       // The id itself appears only where B sent it and got the unknown-artifact answer.
       if (text.includes(id.slice(7, 40))) throw new Error(`B learned the canary row id from: ${text.slice(0, 200)}`);
     }
     expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id })).result.state).toBe('ACTIVE');
-    const recalled = await gate.rpc(b.key, 'gv.recall', { query: canary });
+    const recalled = await gate.rpc(b.key, 'gv.recall', { query: canary, mode: 'lexical' });
     expect(recalled.result.hits).toHaveLength(1);
     expect(recalled.result.hits[0].body).toContain(canary);
     expect(recalled.result.hits[0].held).toBe(false);

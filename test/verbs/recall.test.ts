@@ -32,8 +32,14 @@ describe('gv.recall (lexical)', () => {
     const theirsHeld = await put(other.key, `${word} held by someone else`);
     expect(flagged.state).toBe('L1B_FLAGGED');
 
-    const r = await gate.rpc(agent.key, 'gv.recall', { query: word });
-    expect(r.result).toMatchObject({ scope: 'space', space: 'main', answered_by: 'lexical', steering: [], steering_omitted: 0 });
+    const r = await gate.rpc(agent.key, 'gv.recall', { query: word, mode: 'lexical' });
+    expect(r.result).toMatchObject({
+      scope: 'space',
+      space: 'main',
+      answered_by: { mode: 'lexical', level: 'space', workarea: null, distance: null },
+      steering: [],
+      steering_omitted: 0,
+    });
     const ids = r.result.hits.map((h: { artifact_id: string }) => h.artifact_id);
     expect(ids.slice(0, 2).sort()).toEqual([p1.artifact_id, p2.artifact_id].sort());
     expect(ids[0]).toBe(p2.artifact_id);
@@ -59,7 +65,7 @@ describe('gv.recall (lexical)', () => {
     const one = await put(other.key, `${word}x orchard only`);
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: both.artifact_id });
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: one.artifact_id });
-    const r = await gate.rpc(agent.key, 'gv.recall', { query: `bravo ${word}x "orchard*` });
+    const r = await gate.rpc(agent.key, 'gv.recall', { query: `bravo ${word}x "orchard*`, mode: 'lexical' });
     expect(r.result.hits.map((h: { artifact_id: string }) => h.artifact_id)).toEqual([both.artifact_id, one.artifact_id]);
   });
 
@@ -67,15 +73,15 @@ describe('gv.recall (lexical)', () => {
     await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: other.identity, space: 'second', capabilities: ['contribute'] }] });
     const inSecond = await put(other.key, `${word}y lives in the second space`, { space: 'second' });
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: inSecond.artifact_id });
-    expect((await gate.rpc(agent.key, 'gv.recall', { query: `${word}y` })).result.hits).toEqual([]);
-    expect((await gate.rpc(agent.key, 'gv.recall', { query: `${word}y`, scope: 'all' })).result.hits).toEqual([]);
+    expect((await gate.rpc(agent.key, 'gv.recall', { query: `${word}y`, mode: 'lexical' })).result.hits).toEqual([]);
+    expect((await gate.rpc(agent.key, 'gv.recall', { query: `${word}y`, scope: 'all', mode: 'lexical' })).result.hits).toEqual([]);
     const refused = await gate.rpc(agent.key, 'gv.recall', { query: `${word}y`, spaces: ['second'] });
     expect(refused.error?.data).toEqual({ reason: 'not_granted', space: 'second', capability: 'read' });
     await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: agent.identity, space: 'second', capabilities: ['read'] }] });
-    const all = await gate.rpc(agent.key, 'gv.recall', { query: `${word}y`, scope: 'all' });
+    const all = await gate.rpc(agent.key, 'gv.recall', { query: `${word}y`, scope: 'all', mode: 'lexical' });
     expect(all.result).toMatchObject({ scope: 'all', space: null });
     expect(all.result.hits.map((h: { artifact_id: string }) => h.artifact_id)).toEqual([inSecond.artifact_id]);
-    const spaces = await gate.rpc(agent.key, 'gv.recall', { query: `${word}y`, spaces: ['main', 'second'] });
+    const spaces = await gate.rpc(agent.key, 'gv.recall', { query: `${word}y`, spaces: ['main', 'second'], mode: 'lexical' });
     expect(spaces.result.scope).toBe('spaces');
     expect(spaces.result.hits).toHaveLength(1);
   });
@@ -94,6 +100,17 @@ describe('gv.recall (lexical)', () => {
     ['a bad work area name', { query: 'x', workarea: 'a//b' }, 'workarea'],
     ['k over 100', { query: 'x', k: 101 }, 'k'],
     ['an unknown mode', { query: 'x', mode: 'psychic' }, 'mode'],
+    ['scope closest without its work area (missing operand)', { query: 'x', scope: 'closest' }, 'workarea'],
+    ['scope workarea without its work area (missing operand)', { query: 'x', scope: 'workarea' }, 'workarea'],
+    ['workarea under scope all', { query: 'x', scope: 'all', workarea: 'a' }, 'workarea'],
+    ['producer under scope space', { query: 'x', scope: 'space', producer: { name: 'p', kind: 'agent' } }, 'producer'],
+    ['steering_k under scope space', { query: 'x', scope: 'space', steering_k: 3 }, 'steering_k'],
+    ['steering_k under scope all', { query: 'x', scope: 'all', steering_k: 3 }, 'steering_k'],
+    ['workarea beside spaces', { query: 'x', spaces: ['main'], workarea: 'a' }, 'workarea'],
+    ['steering_k of zero', { query: 'x', workarea: 'a', steering_k: 0 }, 'steering_k'],
+    ['a fractional steering_k', { query: 'x', workarea: 'a', steering_k: 2.5 }, 'steering_k'],
+    ['a producer of an unknown kind', { query: 'x', workarea: 'a', producer: { name: 'p', kind: 'robot' } }, 'producer'],
+    ['an unknown space under scope workarea', { query: 'x', scope: 'workarea', workarea: 'a', space: 'nowhere' }, 'nowhere'],
   ];
   for (const [name, params, words] of refusals) {
     it(`refuses ${name}`, async () => {

@@ -1,0 +1,372 @@
+import { Piscina } from 'piscina';
+import PQueue from 'p-queue';
+import type Database from 'better-sqlite3';
+import type { CommittedRange, JournalWriter } from '../src/journal/group-commit.js';
+import type { Log } from '../src/log.js';
+import type { PartitionCodes, PlacementChange } from '../src/recall/partition-codes.js';
+import { isZero, ternaryCode, toInt8 } from '../src/recall/quantize.js';
+import { FLAG_EMPTY, placementOf, wantsVector, type Placement, type PlacedRow, type VectorIndex } from '../src/recall/vector-index.js';
+import { backendDims, backendLabel, type EmbedBackend, type EmbedTask } from '../workers/embed/backend.js';
+import { hashedNgrams } from '../workers/embed/hashed-ngrams.js';
+
+export interface EmbedStageOptions {
+  backend: EmbedBackend;
+  threads: number;
+  batchMax: number;
+}
+
+export interface VectorCheck {
+  model: string;
+  /** Rows that want a vector (served, or held in L1_SCANNED) whose vector was recomputed. */
+  checked: number;
+  /** Stored vectors equal, byte for byte, to the recomputed ones. */
+  equal: number;
+  /** Rows that had no vector. */
+  missing: number;
+  /** Vectors written from the recomputation (the missing and the differing ones). */
+  rewritten: number;
+  /** Rows the backend could not embed (left as they were and queued again). */
+  failed: number;
+  ms: number;
+}
+
+/** A failed batch is retried after this long, doubling up to the cap, so a dead backend is not hammered. */
+const RETRY_FIRST_MS = 5_000;
+const RETRY_CAP_MS = 300_000;
+/** A catch-up of more rows than this logs its progress every PROGRESS_MS (every catch-up logs its end). */
+const PROGRESS_ROWS = 2_000;
+const PROGRESS_MS = 10_000;
+
+const sameArrays = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
+const samePlacement = (a: Placement, b: Placement) => a.part === b.part && a.flags === b.flags;
+
+/**
+ * The embed stage: rows that enter ACTIVE (served) or L1_SCANNED (held, for their writer's
+ * recall) are embedded in the Piscina embed pool after their commit and written into the
+ * vector index, which is derived like the FTS tables and never journaled. The journal
+ * writer announces each commit, so the stage follows the journal without polling it; at
+ * start a catch-up finds every row that wants a vector and has none (a crash between a
+ * commit and its embedding, or a new model label), so nothing is lost. Rows moving between
+ * served, held and parked keep their vector and only change partition. The queue holds
+ * rowids of rows already durable in the journal, so it needs no refusal of its own: it is
+ * bounded by the rows that want a vector, and ingest is bounded upstream (scan queue,
+ * quarantine depth); a backlog only delays vectors, and a restart finds it again.
+ */
+export class EmbedStage {
+  private readonly pool: Piscina;
+  private readonly tasks: PQueue;
+  /** Rows waiting to be embedded, in arrival order (a Set keeps insertion order and drops repeats). */
+  private readonly queued = new Set<number>();
+  private readonly failed = new Set<number>();
+  private inFlight = 0;
+  private retryMs = RETRY_FIRST_MS;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private dispatchQueued = false;
+  private closed = false;
+  private catchUp: { total: number; done: number; started: number; lastLog: number } | null = null;
+  private readonly blob: Database.Statement;
+  readonly model: string;
+  readonly dims: number;
+
+  constructor(
+    db: Database.Database,
+    private readonly index: VectorIndex,
+    private readonly codes: PartitionCodes,
+    private readonly writer: JournalWriter,
+    private readonly log: Log,
+    private readonly options: EmbedStageOptions,
+  ) {
+    this.model = backendLabel(options.backend);
+    this.dims = backendDims(options.backend);
+    this.blob = db.prepare('SELECT bytes FROM main.blobs WHERE hash = ?').pluck();
+    this.pool = new Piscina({
+      filename: new URL('../workers/embed/pool-entry.js', import.meta.url).href,
+      minThreads: options.threads,
+      maxThreads: options.threads,
+      idleTimeout: Infinity,
+      // A remote backend mostly waits on the network, so a thread can carry a query beside a batch.
+      concurrentTasksPerWorker: options.backend.kind === 'openai' ? 4 : 1,
+    });
+    this.tasks = new PQueue({ concurrency: options.threads });
+  }
+
+  /**
+   * Brings the stored placements in line with the artifacts view, loads the codes of the
+   * large partitions, queues every row still without a vector, and from then on follows
+   * the writer's commits. Synchronous up to the queueing: a recall right after start
+   * sees every stored vector where it belongs.
+   */
+  start(): void {
+    const started = performance.now();
+    let moved = 0;
+    for (const rows of this.index.storedRows()) {
+      this.index.transaction(() => {
+        for (const r of rows) {
+          if (r.orphan === 1) {
+            this.index.remove(r.rowid);
+            moved++;
+            continue;
+          }
+          const to = placementOf(r, (r.flags & FLAG_EMPTY) !== 0);
+          if (samePlacement(r, to)) continue;
+          this.index.place(r.rowid, r, to);
+          moved++;
+        }
+      });
+    }
+    this.codes.load();
+    let missing = 0;
+    for (const rows of this.index.missing()) {
+      for (const r of rows) this.queued.add(r.rowid);
+      missing += rows.length;
+    }
+    const ms = Math.round(performance.now() - started);
+    this.log.info(
+      `vector index (${this.model}): ${this.codes.searchable} searchable vectors, ${moved} re-placed, ${missing} rows to embed (checked in ${ms} ms)`,
+    );
+    if (missing > 0) this.catchUp = { total: missing, done: 0, started: performance.now(), lastLog: performance.now() };
+    this.writer.onCommit((range) => this.committed(range));
+    this.schedule();
+  }
+
+  /** Rows waiting for a vector: queued, being embedded, or waiting to retry. */
+  get pending(): number {
+    return this.queued.size + this.inFlight + this.failed.size;
+  }
+
+  /** A query's vector: the local embedding is microseconds of hashing, done here so a query never waits behind a batch in the pool. */
+  async embedQuery(text: string): Promise<Float32Array> {
+    if (this.options.backend.kind === 'local') return hashedNgrams(text, this.options.backend.scheme);
+    const [v] = await this.embed([Buffer.from(text, 'utf8')]);
+    return v!;
+  }
+
+  /** Rows a search found where they no longer belong: re-placed (or embedded) as a commit would have. */
+  misplaced(rowids: readonly number[]): void {
+    if (!this.closed) this.reconcile(rowids.map((rowid) => this.index.row(rowid) ?? rowid));
+  }
+
+  private committed(range: CommittedRange): void {
+    if (this.closed) return;
+    try {
+      this.reconcile(this.index.touched(range.after, range.last));
+    } catch (error) {
+      this.log.error(`embed stage: reading commit ${range.after + 1}-${range.last}`, error);
+    }
+  }
+
+  /** Queues rows that want a vector and have none; re-places stored ones whose state moved (a bare rowid: the row is gone). */
+  private reconcile(rows: ReadonlyArray<PlacedRow | number>): void {
+    const moves: number[] = [];
+    for (const row of rows) {
+      const rowid = typeof row === 'number' ? row : row.rowid;
+      if (this.queued.has(rowid)) continue;
+      const stored = this.index.stored(rowid);
+      if (stored === undefined) {
+        if (typeof row !== 'number' && wantsVector(row.state)) this.queued.add(rowid);
+      } else if (typeof row === 'number' || !samePlacement(stored, placementOf(row, (stored.flags & FLAG_EMPTY) !== 0))) {
+        moves.push(rowid);
+      }
+    }
+    if (moves.length > 0) void this.settle(moves);
+    this.schedule();
+  }
+
+  /** Makes each stored row's placement match its current state, in one journal-writer transaction. */
+  private async settle(rowids: readonly number[]): Promise<void> {
+    try {
+      const changes = await this.writer.write(() => {
+        const out: PlacementChange[] = [];
+        for (const rowid of rowids) {
+          const stored = this.index.storedWithCode(rowid);
+          if (stored === undefined) continue;
+          const row = this.index.row(rowid);
+          if (row === undefined) {
+            this.index.remove(rowid);
+            out.push({ rowid, from: stored, to: null, code: stored.code });
+            continue;
+          }
+          const to = placementOf(row, (stored.flags & FLAG_EMPTY) !== 0);
+          if (samePlacement(stored, to)) continue;
+          this.index.place(rowid, stored, to);
+          out.push({ rowid, from: stored, to, code: stored.code });
+        }
+        return out;
+      });
+      this.codes.apply(changes);
+    } catch (error) {
+      this.log.error(`embed stage: re-placing ${rowids.length} vectors`, error);
+    }
+  }
+
+  private schedule(): void {
+    if (this.dispatchQueued || this.closed) return;
+    this.dispatchQueued = true;
+    setImmediate(() => {
+      this.dispatchQueued = false;
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    if (this.closed || this.queued.size === 0 || this.tasks.size + this.tasks.pending >= this.options.threads) return;
+    void this.tasks.add(() => this.runBatch()).then(() => this.dispatch());
+  }
+
+  private async runBatch(): Promise<void> {
+    const batch: Array<{ rowid: number; bytes: Buffer }> = [];
+    for (const rowid of this.queued) {
+      this.queued.delete(rowid);
+      const row = this.index.row(rowid);
+      if (row === undefined || !wantsVector(row.state) || this.index.stored(rowid) !== undefined) continue;
+      const bytes = this.blob.get(row.content_hash) as Buffer | undefined;
+      // An erased body has nothing left to embed.
+      if (bytes === undefined) continue;
+      batch.push({ rowid, bytes });
+      if (batch.length === this.options.batchMax) break;
+    }
+    if (batch.length === 0) return this.progress(0);
+    this.inFlight += batch.length;
+    try {
+      let vectors: Float32Array[];
+      try {
+        vectors = await this.embed(batch.map((b) => b.bytes));
+      } catch (error) {
+        this.log.error(`embed stage: ${batch.length} rows not embedded (retried in ${Math.round(this.retryMs / 1000)} s)`, error);
+        for (const b of batch) this.failed.add(b.rowid);
+        this.retryLater();
+        return;
+      }
+      this.retryMs = RETRY_FIRST_MS;
+      const changes = await this.writer.write(() => batch.map((b, i) => this.store(b.rowid, vectors[i]!)).filter((c) => c !== null));
+      this.codes.apply(changes);
+      this.progress(batch.length);
+    } catch (error) {
+      this.log.error(`embed stage: storing ${batch.length} vectors`, error);
+      for (const b of batch) this.failed.add(b.rowid);
+      this.retryLater();
+    } finally {
+      this.inFlight -= batch.length;
+    }
+  }
+
+  /** Writes one new vector where its row now belongs (inside the writer's transaction; safe to run again). */
+  private store(rowid: number, v: Float32Array): PlacementChange | null {
+    const row = this.index.row(rowid);
+    if (row === undefined) return null;
+    const vector = toInt8(v);
+    const code = ternaryCode(vector, this.dims);
+    const from = this.index.stored(rowid) ?? null;
+    const to = placementOf(row, isZero(vector));
+    this.index.put(rowid, vector, code, to);
+    return { rowid, from, to, code };
+  }
+
+  /** Texts through the pool; throws when the backend fails or answers something that is not vectors. */
+  private async embed(texts: readonly Uint8Array[]): Promise<Float32Array[]> {
+    // Copy each text into a buffer of its own so it can be transferred, not cloned.
+    const buffers = texts.map((t) => {
+      const copy = new Uint8Array(t.byteLength);
+      copy.set(t);
+      return copy.buffer;
+    });
+    const task: EmbedTask = { backend: this.options.backend, texts: buffers };
+    const out = new Float32Array((await this.pool.run(task, { transferList: buffers })) as ArrayBuffer);
+    if (out.length !== texts.length * this.dims) throw new Error(`the embed pool answered ${out.length} floats for ${texts.length} texts`);
+    return texts.map((_, i) => out.subarray(i * this.dims, (i + 1) * this.dims));
+  }
+
+  private retryLater(): void {
+    if (this.retryTimer !== null || this.closed) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      for (const rowid of this.failed) this.queued.add(rowid);
+      this.failed.clear();
+      this.schedule();
+    }, this.retryMs);
+    this.retryTimer.unref();
+    this.retryMs = Math.min(RETRY_CAP_MS, this.retryMs * 2);
+  }
+
+  private progress(rows: number): void {
+    const c = this.catchUp;
+    if (c === null) return;
+    c.done += rows;
+    const now = performance.now();
+    if (c.done >= c.total || (this.queued.size === 0 && this.failed.size === 0)) {
+      this.log.info(`vector catch-up done: ${c.done} rows embedded in ${Math.round((now - c.started) / 1000)} s`);
+      this.catchUp = null;
+    } else if (c.total > PROGRESS_ROWS && now - c.lastLog >= PROGRESS_MS) {
+      c.lastLog = now;
+      const rate = c.done / ((now - c.started) / 1000);
+      this.log.info(`vector catch-up: ${c.done} of ${c.total} rows embedded (${Math.round(rate)}/s, about ${Math.round((c.total - c.done) / rate)} s left)`);
+    }
+  }
+
+  /**
+   * gv.rebuild's check of the vector index: every row that wants a vector is embedded again
+   * in the pool and compared, byte for byte, with its stored int8 vector; missing and
+   * differing vectors are rewritten.
+   */
+  async verify(): Promise<VectorCheck> {
+    const started = performance.now();
+    const check: VectorCheck = { model: this.model, checked: 0, equal: 0, missing: 0, rewritten: 0, failed: 0, ms: 0 };
+    for (const rows of this.index.rowsWantingVectors(this.options.batchMax * this.options.threads * 4)) {
+      const batches: Array<typeof rows> = [];
+      for (let i = 0; i < rows.length; i += this.options.batchMax) batches.push(rows.slice(i, i + this.options.batchMax));
+      await Promise.all(
+        batches.map((batch) =>
+          this.tasks.add(async () => {
+            const withBytes = batch
+              .map((r) => ({ rowid: r.rowid, bytes: this.blob.get(r.content_hash) as Buffer | undefined }))
+              .filter((r): r is { rowid: number; bytes: Buffer } => r.bytes !== undefined);
+            let vectors: Float32Array[];
+            try {
+              vectors = await this.embed(withBytes.map((r) => r.bytes));
+            } catch (error) {
+              this.log.error(`gv.rebuild: ${withBytes.length} rows could not be embedded`, error);
+              check.failed += withBytes.length;
+              for (const r of withBytes) this.failed.add(r.rowid);
+              this.retryLater();
+              return;
+            }
+            const differing: Array<{ rowid: number; v: Float32Array }> = [];
+            withBytes.forEach((r, i) => {
+              check.checked++;
+              const stored = this.index.vector(r.rowid);
+              if (stored === undefined) check.missing++;
+              else if (sameArrays(stored, toInt8(vectors[i]!))) {
+                check.equal++;
+                return;
+              }
+              differing.push({ rowid: r.rowid, v: vectors[i]! });
+            });
+            if (differing.length === 0) return;
+            const changes = await this.writer.write(() => differing.map((d) => this.store(d.rowid, d.v)).filter((c) => c !== null));
+            this.codes.apply(changes);
+            check.rewritten += changes.length;
+          }),
+        ),
+      );
+    }
+    check.ms = Math.round(performance.now() - started);
+    return check;
+  }
+
+  /**
+   * Stops taking work, lets the batches in the pool finish and their vectors reach the
+   * writer, then stops the pool. Rows still queued are left to the next start's catch-up.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    await this.tasks.onIdle();
+    const left = this.queued.size + this.failed.size;
+    if (left > 0) this.log.info(`embed stage stopped with ${left} rows to embed; the next start embeds them`);
+    await this.pool.destroy();
+  }
+}

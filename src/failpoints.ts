@@ -1,0 +1,27 @@
+/**
+ * Named points where a test can make the process die as a power cut or `kill -9` would,
+ * to prove a transaction leaves nothing half-applied. `GATE_FAILPOINTS` is a comma list of
+ * names, read once when the process starts; unset (every real deployment) it is inert. A
+ * name outside FAILPOINTS stops the start, so a typo never makes a test pass by not firing.
+ */
+export const FAILPOINTS = {
+  /** gv.replacement_activate, after the children's promote events and before the relation events. */
+  'replacement-activate-between-promote-and-relation': true,
+} as const;
+export type Failpoint = keyof typeof FAILPOINTS;
+
+function armed(env: string | undefined): ReadonlySet<string> {
+  const names = (env ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const unknown = names.find((n) => !(n in FAILPOINTS));
+  if (unknown !== undefined) {
+    throw new Error(`GATE_FAILPOINTS names ${unknown}; the failpoints are: ${Object.keys(FAILPOINTS).join(', ')}`);
+  }
+  return new Set(names);
+}
+
+const ARMED = armed(process.env['GATE_FAILPOINTS']);
+
+/** Dies on the spot when the point is armed: no handler, no exit hook, no commit runs after it. */
+export function failpoint(name: Failpoint): void {
+  if (ARMED.has(name)) process.kill(process.pid, 'SIGKILL');
+}

@@ -1,0 +1,49 @@
+import type { Caller } from '../access/caller.js';
+import type { Gate } from '../gate.js';
+import { answerBody } from '../domain/body-forms.js';
+import type { ArtifactRow } from '../projections/artifact-reads.js';
+
+const withPrefix = (id: string) => (id.startsWith('sha256:') ? id : `sha256:${id}`);
+
+/**
+ * What an answer says it does to earlier answers. Only an id the viewer may read is told:
+ * naming another identity's held answer would tell that it exists.
+ */
+function answerMoves(gate: Gate, caller: Caller, row: ArtifactRow): { replaces?: string; cancels?: string } {
+  const text = gate.artifacts.body(row.content_hash);
+  if (text === null) return {};
+  let parsed;
+  try {
+    parsed = answerBody.safeParse(JSON.parse(text));
+  } catch {
+    return {};
+  }
+  if (!parsed.success) return {};
+  const out: { replaces?: string; cancels?: string } = {};
+  for (const field of ['replaces', 'cancels'] as const) {
+    const id = parsed.data[field];
+    if (id === undefined) continue;
+    const named = gate.artifacts.byId(withPrefix(id));
+    if (named !== undefined && gate.visibility.canRead(caller, named)) out[field] = named.artifact_id;
+  }
+  return out;
+}
+
+/** The rows the viewer may read that name a question in their derives_from, oldest first. */
+export function citedBy(gate: Gate, caller: Caller, questionId: string) {
+  return gate.relations
+    .derivedFrom(questionId)
+    .map((id) => gate.artifacts.byId(id))
+    .filter((row): row is ArtifactRow => row !== undefined && gate.visibility.canRead(caller, row))
+    .sort((a, b) => a.ts - b.ts || a.rowid - b.rowid)
+    .map((row) => ({
+      artifact_id: row.artifact_id,
+      kind: row.kind,
+      state: row.state,
+      writer_identity: row.writer_identity,
+      writer_kind: row.writer_kind,
+      ts: row.ts,
+      state_ts: row.state_ts,
+      ...(row.kind === 'answer' ? answerMoves(gate, caller, row) : {}),
+    }));
+}

@@ -1,0 +1,30 @@
+import type { Gate } from '../gate.js';
+import type { PinRow, RelationRow } from '../projections/relation-reads.js';
+import type { GraphRow } from './graph-rows.js';
+
+/**
+ * Edges and pins among the served nodes only. Both ends of an edge are then rows the
+ * viewer may read, so no edge names a row it may not see, and a consumer never meets an
+ * edge to a node it was not given. Declared relations come first in the order they were
+ * made, then derives_from citations (kind `derives_from`) in node order.
+ */
+export function graphEdges(gate: Gate, rows: readonly GraphRow[]) {
+  const ids = new Set(rows.map((r) => r.artifact_id));
+  const relations = gate.db
+    .prepare(`SELECT * FROM relations WHERE child IN (SELECT value FROM json_each(?)) ORDER BY seq, child, parent, kind`)
+    .all(JSON.stringify([...ids])) as RelationRow[];
+  const edges: Record<string, unknown>[] = relations
+    .filter((e) => ids.has(e.parent))
+    .map((e) => ({ child: e.child, parent: e.parent, kind: e.kind, by: e.by, ts: e.ts, event_id: e.event_id, group_id: e.group_id }));
+  for (const r of rows) {
+    for (const parent of JSON.parse(r.derives_from) as string[]) {
+      if (ids.has(parent)) edges.push({ child: r.artifact_id, parent, kind: 'derives_from', ts: r.ts });
+    }
+  }
+  const pins = gate.relations.anyPins()
+    ? (gate.db.prepare('SELECT * FROM tip_pins ORDER BY seq').all() as PinRow[])
+        .filter((p) => ids.has(p.artifact_id))
+        .map((p) => ({ artifact_id: p.artifact_id, by: p.by, ts: p.ts, event_id: p.event_id }))
+    : [];
+  return { edges, pins };
+}

@@ -1,0 +1,39 @@
+import type { Gate } from '../gate.js';
+import type { ArtifactRow } from '../projections/artifact-reads.js';
+
+/** gv.health looks at this many promoted rows, the newest promotions first (spec 2). */
+export const HEALTH_ROWS_CHECKED = 2000;
+
+export interface CheckedRow extends ArtifactRow {
+  /** The exact body (a reviewer's check reads what was written, not its masked copy). */
+  body: Buffer | null;
+}
+
+export interface CheckedRows {
+  rows: CheckedRow[];
+  /** More promoted rows exist in the spaces than were checked. */
+  truncated: boolean;
+}
+
+/**
+ * The newest promoted rows of the spaces, by promotion order, with their bodies. The order
+ * is found on row ids first and bodies are read for the chosen rows only: sorting whole
+ * rows would read the body of every promoted row in the store.
+ */
+export function checkedRows(gate: Gate, spaces: readonly string[]): CheckedRows {
+  if (spaces.length === 0) return { rows: [], truncated: false };
+  const newest = gate.db
+    .prepare(
+      `SELECT rowid FROM artifacts WHERE state IN ('ACTIVE', 'SUPERSEDED') AND space IN (${spaces.map(() => '?').join(',')})
+       ORDER BY promoted_seq DESC LIMIT ?`,
+    )
+    .pluck()
+    .all(...spaces, HEALTH_ROWS_CHECKED + 1) as number[];
+  const chosen = newest.slice(0, HEALTH_ROWS_CHECKED);
+  const byRowid = new Map(
+    (gate.db
+      .prepare(`SELECT a.*, b.bytes AS body FROM artifacts a LEFT JOIN blobs b ON b.hash = a.content_hash WHERE a.rowid IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(chosen)) as CheckedRow[]).map((r) => [r.rowid, r]),
+  );
+  return { rows: chosen.map((rowid) => byRowid.get(rowid)!), truncated: newest.length > HEALTH_ROWS_CHECKED };
+}

@@ -1,0 +1,83 @@
+import type { Gate } from '../gate.js';
+import type { CheckedRow } from './checked-rows.js';
+import type { Finding } from './check-finding.js';
+import { wordSequence } from './same-words.js';
+
+/** similar: cosine at least this between two rows (spec 2). */
+export const SIMILAR_MIN_COSINE = 0.92;
+/** Neighbours asked per row: enough to look past a few same-words twins to a merely similar row. */
+const NEIGHBOURS = 4;
+/** One search per checked row; past this much searching the check stops and says its count is a floor. */
+export const SIMILAR_BUDGET_MS = 5000;
+/**
+ * Rows searched between two turns of the event loop: a search is about a millisecond, and
+ * 2,000 of them in one go would hold every other caller of the gate for seconds.
+ */
+const ROWS_PER_TURN = 50;
+
+/**
+ * Which of the rows have a stored vector. The vector index keeps one code row per embedded
+ * row (an empty vector included); VectorRecall offers no per-row read of that, so this is
+ * the one place outside the index that reads its table.
+ */
+function embeddedRowids(gate: Gate, rows: readonly CheckedRow[]): Set<number> {
+  return new Set(
+    gate.db
+      .prepare('SELECT rowid FROM main.vector_codes WHERE rowid IN (SELECT value FROM json_each(?))')
+      .pluck()
+      .all(JSON.stringify(rows.map((r) => r.rowid))) as number[],
+  );
+}
+
+/**
+ * similar: a checked row with another ACTIVE row of its space (checked or not) at cosine at
+ * least 0.92, its same-words twins aside (same_words already tells those). A row the vector
+ * index has not embedded yet is not looked at, and the answer says how many; a check cut
+ * short by its time budget says its count is a floor.
+ */
+export async function similar(gate: Gate, rows: readonly CheckedRow[]): Promise<Finding> {
+  if (rows.length === 0) return { flagged: [] };
+  const embedded = embeddedRowids(gate, rows);
+  const wordsOf = new Map<number, string>();
+  const words = (rowid: number) => {
+    let w = wordsOf.get(rowid);
+    if (w === undefined) {
+      const row = gate.artifacts.byRowid(rowid);
+      const body = row === undefined ? null : gate.artifacts.body(row.content_hash);
+      w = body === null ? '' : wordSequence(body);
+      wordsOf.set(rowid, w);
+    }
+    return w;
+  };
+  for (const r of rows) if (r.body !== null) wordsOf.set(r.rowid, wordSequence(r.body.toString('utf8')));
+
+  const flagged: string[] = [];
+  let stoppedAtBound = false;
+  let spentMs = 0;
+  const searched = rows.filter((r) => embedded.has(r.rowid));
+  for (let at = 0; at < searched.length; at += ROWS_PER_TURN) {
+    if (spentMs > SIMILAR_BUDGET_MS) {
+      stoppedAtBound = true;
+      break;
+    }
+    if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+    const started = performance.now();
+    for (const row of searched.slice(at, at + ROWS_PER_TURN)) {
+      const near = gate.vector.similarTo(row.rowid, [row.space], NEIGHBOURS, SIMILAR_MIN_COSINE);
+      const own = words(row.rowid);
+      if (near.some((n) => words(n.rowid) !== own)) flagged.push(row.artifact_id);
+      else if (near.length === NEIGHBOURS) stoppedAtBound = true;
+    }
+    spentMs += performance.now() - started;
+  }
+  const missing = rows.length - embedded.size;
+  const pending = gate.vector.ready.pending;
+  if (missing > 0) {
+    return {
+      flagged,
+      stoppedAtBound,
+      whyNot: `${missing} of the ${rows.length} checked rows are not embedded yet (${pending} rows wait for the vector index); they were not compared`,
+    };
+  }
+  return { flagged, stoppedAtBound };
+}

@@ -1,0 +1,112 @@
+import type { ArtifactReads, ArtifactRow } from '../projections/artifact-reads.js';
+import { reciprocalRankFusion, type RankedRow, type Signal } from './fusion.js';
+import type { LexicalRecall } from './lexical.js';
+import type { VectorQuery, VectorRecall } from './vector.js';
+
+export const RECALL_MODES = ['hybrid', 'lexical', 'vector'] as const;
+export type RecallMode = (typeof RECALL_MODES)[number];
+
+/** Each list of a hybrid recall is read at least this deep before fusing, so agreement below the top k can count. */
+export const HYBRID_DEPTH = 50;
+
+/** A ranked row and how each list ranked it. */
+export interface Candidate {
+  row: ArtifactRow;
+  score: number;
+  signals: { lexical?: Signal; vector?: Signal };
+}
+
+export interface SearchRequest {
+  mode: RecallMode;
+  text: string;
+  spaces: readonly string[];
+  workarea: string | null;
+  limit: number;
+  includeProvisional: boolean;
+  includeSuperseded: boolean;
+}
+
+export interface SearchAnswer {
+  candidates: Candidate[];
+  /** True when every list ended before the limit: asking for more would find nothing new. */
+  exhausted: boolean;
+}
+
+interface List {
+  rows: RankedRow[];
+  exhausted: boolean;
+}
+
+/**
+ * The ranked lists of one recall mode over promoted rows, or over one writer's held rows:
+ * lexical (FTS5 bm25), vector (cosine over the embedded rows), or hybrid (both lists fused
+ * by reciprocal rank, each hit keeping each list's rank and score as its signals).
+ */
+export class RankedSearch {
+  constructor(
+    private readonly lexical: LexicalRecall,
+    private readonly vector: VectorRecall,
+    private readonly artifacts: ArtifactReads,
+  ) {}
+
+  promoted(req: SearchRequest): Promise<SearchAnswer> {
+    return this.search(req, null);
+  }
+
+  ownHeld(req: SearchRequest, writer: string): Promise<SearchAnswer> {
+    return this.search(req, writer);
+  }
+
+  private async search(req: SearchRequest, writer: string | null): Promise<SearchAnswer> {
+    if (req.mode === 'lexical') return this.single('lexical', this.lexicalList(req, req.limit, writer));
+    if (req.mode === 'vector') return this.single('vector', await this.vectorList(req, req.limit, writer));
+    const depth = Math.max(req.limit, HYBRID_DEPTH);
+    const [lexical, vector] = [this.lexicalList(req, depth, writer), await this.vectorList(req, depth, writer)];
+    const fused = reciprocalRankFusion(lexical.rows, vector.rows).slice(0, req.limit);
+    return {
+      candidates: fused.map((f) => ({
+        row: this.artifacts.byRowid(f.rowid)!,
+        score: f.score,
+        signals: { ...(f.lexical ? { lexical: f.lexical } : {}), ...(f.vector ? { vector: f.vector } : {}) },
+      })),
+      exhausted: lexical.exhausted && vector.exhausted && fused.length < req.limit,
+    };
+  }
+
+  private single(signal: 'lexical' | 'vector', list: List): SearchAnswer {
+    return {
+      candidates: list.rows.map((r, i) => ({
+        row: this.artifacts.byRowid(r.rowid)!,
+        score: r.score,
+        signals: { [signal]: { rank: i + 1, score: r.score } },
+      })),
+      exhausted: list.exhausted,
+    };
+  }
+
+  private lexicalList(req: SearchRequest, limit: number, writer: string | null): List {
+    const query = {
+      query: req.text,
+      spaces: req.spaces,
+      k: limit,
+      includeProvisional: req.includeProvisional,
+      includeSuperseded: req.includeSuperseded,
+      ...(req.workarea === null ? {} : { workarea: req.workarea }),
+    };
+    const hits = writer === null ? this.lexical.promoted(query) : this.lexical.ownHeld(query, writer);
+    return { rows: hits.map((h) => ({ rowid: h.row.rowid, score: h.score })), exhausted: hits.length < limit };
+  }
+
+  private async vectorList(req: SearchRequest, limit: number, writer: string | null): Promise<List> {
+    const query: VectorQuery = {
+      text: req.text,
+      spaces: req.spaces,
+      limit,
+      includeProvisional: req.includeProvisional,
+      includeSuperseded: req.includeSuperseded,
+      ...(req.workarea === null ? {} : { workarea: req.workarea }),
+    };
+    const rows = writer === null ? await this.vector.promoted(query) : await this.vector.ownHeld(query, writer);
+    return { rows, exhausted: rows.length < limit };
+  }
+}

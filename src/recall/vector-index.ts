@@ -1,0 +1,258 @@
+import type Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import type { Log } from '../log.js';
+
+/**
+ * The stored vectors of vector recall: a derived index like the FTS tables, never a journal
+ * event, so it lives in `main` only and is absent from the rebuild digests and from view
+ * replays. Rows are keyed by artifacts.rowid, which a replay of the journal reproduces.
+ *
+ *   vector_index  sqlite-vec vec0: the int8 vector of every embedded row, partitioned by
+ *                 where it may be found (a served space, one writer's held rows, parked),
+ *                 with provisional and superseded as metadata columns KNN can filter on.
+ *   vector_codes  the same rows' partition, flags and binary sign code: loaded into
+ *                 memory for partitions too large for sqlite-vec's exact KNN.
+ *   vector_model  the label every stored vector was made by. A different label at start
+ *                 drops both tables, and the catch-up embeds every row again.
+ */
+
+/** Stored and never searched: rows between held and served (L2, L3) or out of both; kept so a later promotion reuses them. */
+export const PARKED = 'p';
+/** Texts without one content word embed to the zero vector, which is similar to nothing. */
+export const EMPTY = '-';
+export const servedPartition = (space: string) => `s:${space}`;
+export const heldPartition = (writer: string) => `h:${writer}`;
+/** How a vector and its code are stored (quantize.ts); a change of it re-embeds like a change of model. */
+export const STORAGE_FORMAT = 'int8 + two-plane sign code/1';
+export const isSearchable = (part: string) => part.startsWith('s:') || part.startsWith('h:');
+
+export const FLAG_PROVISIONAL = 1;
+export const FLAG_SUPERSEDED = 2;
+export const FLAG_EMPTY = 0x40;
+
+export interface Placement {
+  part: string;
+  flags: number;
+}
+
+/** The artifacts columns a placement depends on. */
+export interface PlacedRow {
+  rowid: number;
+  state: string;
+  space: string;
+  writer_identity: string;
+  provisional: number;
+}
+
+const SERVED = new Set(['ACTIVE', 'SUPERSEDED']);
+
+/** Served rows and the held rows their writer may recall need a vector; nothing else is embedded. */
+export const wantsVector = (state: string) => SERVED.has(state) || state === 'L1_SCANNED';
+
+export function placementOf(row: PlacedRow, empty: boolean): Placement {
+  if (empty) return { part: EMPTY, flags: FLAG_EMPTY };
+  if (SERVED.has(row.state)) {
+    return {
+      part: servedPartition(row.space),
+      flags: (row.provisional === 1 ? FLAG_PROVISIONAL : 0) | (row.state === 'SUPERSEDED' ? FLAG_SUPERSEDED : 0),
+    };
+  }
+  if (row.state === 'L1_SCANNED') return { part: heldPartition(row.writer_identity), flags: 0 };
+  return { part: PARKED, flags: 0 };
+}
+
+export interface StoredPlacement extends Placement {
+  rowid: number;
+}
+
+export interface CodeRow {
+  rowid: number;
+  flags: number;
+  code: Buffer;
+}
+
+const ARTIFACT_COLUMNS = 'a.rowid AS rowid, a.state AS state, a.space AS space, a.writer_identity AS writer_identity, a.provisional AS provisional';
+
+export class VectorIndex {
+  private readonly s: Record<string, Database.Statement>;
+  private readonly knn = new Map<number, Database.Statement>();
+
+  constructor(
+    private readonly db: Database.Database,
+    readonly model: string,
+    readonly dims: number,
+    log: Log,
+  ) {
+    sqliteVec.load(db);
+    db.exec('CREATE TABLE IF NOT EXISTS main.vector_model (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID');
+    const value = db.prepare(`SELECT value FROM main.vector_model WHERE key = ?`).pluck();
+    const stored = { model: value.get('model') as string | undefined, format: value.get('format') as string | undefined };
+    if (stored.model !== undefined && (stored.model !== model || stored.format !== STORAGE_FORMAT)) {
+      log.info(
+        `stored vectors are ${stored.model} in ${stored.format ?? 'an older format'}, this gate makes ${model} in ${STORAGE_FORMAT}: ` +
+          'dropping them; every row is embedded again',
+      );
+      db.exec('DROP TABLE IF EXISTS main.vector_index; DROP TABLE IF EXISTS main.vector_codes;');
+    }
+    db.exec(`
+      CREATE VIRTUAL TABLE IF NOT EXISTS main.vector_index USING vec0(
+        part text partition key, provisional integer, superseded integer, e int8[${dims}] distance_metric=cosine);
+      CREATE TABLE IF NOT EXISTS main.vector_codes (
+        rowid INTEGER PRIMARY KEY, part TEXT NOT NULL, flags INTEGER NOT NULL, code BLOB NOT NULL);
+      CREATE INDEX IF NOT EXISTS main.vector_codes_part ON vector_codes(part);
+    `);
+    const remember = db.prepare(`INSERT INTO main.vector_model (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`);
+    remember.run('model', model);
+    remember.run('format', STORAGE_FORMAT);
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      vecInsert: p(`INSERT INTO main.vector_index (rowid, part, provisional, superseded, e) VALUES (?, ?, ?, ?, vec_int8(?))`),
+      vecDelete: p('DELETE FROM main.vector_index WHERE rowid = ?'),
+      vecFlags: p('UPDATE main.vector_index SET provisional = ?, superseded = ? WHERE rowid = ?'),
+      vecGet: p('SELECT e FROM main.vector_index WHERE rowid = ?').pluck(),
+      codePut: p(`INSERT INTO main.vector_codes (rowid, part, flags, code) VALUES (?, ?, ?, ?)
+        ON CONFLICT(rowid) DO UPDATE SET part = excluded.part, flags = excluded.flags, code = excluded.code`),
+      codeMove: p('UPDATE main.vector_codes SET part = ?, flags = ? WHERE rowid = ?'),
+      codeGet: p('SELECT rowid, part, flags FROM main.vector_codes WHERE rowid = ?'),
+      codeWithBytes: p('SELECT rowid, part, flags, code FROM main.vector_codes WHERE rowid = ?'),
+      codeDelete: p('DELETE FROM main.vector_codes WHERE rowid = ?'),
+      counts: p('SELECT part, count(*) AS n FROM main.vector_codes GROUP BY part'),
+      partition: p('SELECT rowid, flags, code FROM main.vector_codes WHERE part = ? AND rowid > ? ORDER BY rowid LIMIT ?'),
+      row: p(`SELECT ${ARTIFACT_COLUMNS}, a.content_hash AS content_hash FROM main.artifacts a WHERE a.rowid = ?`),
+      missing: p(`SELECT ${ARTIFACT_COLUMNS} FROM main.artifacts a
+        WHERE a.state IN ('ACTIVE', 'SUPERSEDED', 'L1_SCANNED') AND a.rowid > ?
+          AND NOT EXISTS (SELECT 1 FROM main.vector_codes c WHERE c.rowid = a.rowid)
+        ORDER BY a.rowid LIMIT ?`),
+      storedWithRow: p(`SELECT c.rowid AS rowid, c.part AS part, c.flags AS flags, a.state AS state, a.space AS space,
+          a.writer_identity AS writer_identity, a.provisional AS provisional, a.rowid IS NULL AS orphan
+        FROM main.vector_codes c LEFT JOIN main.artifacts a ON a.rowid = c.rowid WHERE c.rowid > ? ORDER BY c.rowid LIMIT ?`),
+      served: p(`SELECT ${ARTIFACT_COLUMNS}, a.content_hash AS content_hash FROM main.artifacts a
+        WHERE a.state IN ('ACTIVE', 'SUPERSEDED', 'L1_SCANNED') AND a.rowid > ? ORDER BY a.rowid LIMIT ?`),
+      touched: p(`SELECT DISTINCT ${ARTIFACT_COLUMNS} FROM main.journal j JOIN main.artifacts a ON a.artifact_id = j.artifact_id
+        WHERE j.seq > ? AND j.seq <= ? AND j.artifact_id IS NOT NULL`),
+    };
+  }
+
+  /** The row's current artifacts columns, with its content hash. */
+  row(rowid: number): (PlacedRow & { content_hash: string }) | undefined {
+    return this.s.row!.get(rowid) as (PlacedRow & { content_hash: string }) | undefined;
+  }
+
+  stored(rowid: number): StoredPlacement | undefined {
+    return this.s.codeGet!.get(rowid) as StoredPlacement | undefined;
+  }
+
+  storedWithCode(rowid: number): (StoredPlacement & { code: Uint8Array }) | undefined {
+    const r = this.s.codeWithBytes!.get(rowid) as (StoredPlacement & { code: Buffer }) | undefined;
+    return r === undefined ? undefined : { ...r, code: new Uint8Array(r.code.buffer, r.code.byteOffset, r.code.byteLength) };
+  }
+
+  /** Runs `work` in one transaction of its own (at start, before the journal writer takes over). */
+  transaction(work: () => void): void {
+    this.db.transaction(work)();
+  }
+
+  vector(rowid: number): Int8Array | undefined {
+    const bytes = this.s.vecGet!.get(BigInt(rowid)) as Buffer | undefined;
+    return bytes === undefined ? undefined : new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  /** Stores (or replaces) a row's vector and code under a placement. Call inside a transaction. */
+  put(rowid: number, vector: Int8Array, code: Uint8Array, at: Placement): void {
+    const id = BigInt(rowid);
+    this.s.vecDelete!.run(id);
+    this.s.vecInsert!.run(id, at.part, ...metadata(at.flags), bytesOf(vector));
+    this.s.codePut!.run(rowid, at.part, at.flags, bytesOf(code));
+  }
+
+  /** Gives a stored row a new placement; vec0 cannot update a partition key, so a new partition is a delete and an insert. */
+  place(rowid: number, from: Placement, to: Placement): void {
+    const id = BigInt(rowid);
+    if (from.part === to.part) {
+      this.s.vecFlags!.run(...metadata(to.flags), id);
+    } else {
+      const vector = this.vector(rowid);
+      if (vector === undefined) throw new Error(`vector ${rowid} is in vector_codes but not in vector_index`);
+      this.s.vecDelete!.run(id);
+      this.s.vecInsert!.run(id, to.part, ...metadata(to.flags), bytesOf(vector));
+    }
+    this.s.codeMove!.run(to.part, to.flags, rowid);
+  }
+
+  remove(rowid: number): void {
+    this.s.vecDelete!.run(BigInt(rowid));
+    this.s.codeDelete!.run(rowid);
+  }
+
+  partitionCounts(): Map<string, number> {
+    return new Map((this.s.counts!.all() as Array<{ part: string; n: number }>).map((r) => [r.part, r.n]));
+  }
+
+  /** A partition's codes in rowid order, a chunk at a time. */
+  *partitionCodes(part: string, chunk = 10000): Generator<CodeRow[]> {
+    for (let after = 0; ; ) {
+      const rows = this.s.partition!.all(part, after, chunk) as CodeRow[];
+      if (rows.length === 0) return;
+      yield rows;
+      after = rows[rows.length - 1]!.rowid;
+    }
+  }
+
+  /** Rows that want a vector and have none, in rowid order, a chunk at a time. */
+  *missing(chunk = 10000): Generator<PlacedRow[]> {
+    for (let after = 0; ; ) {
+      const rows = this.s.missing!.all(after, chunk) as PlacedRow[];
+      if (rows.length === 0) return;
+      yield rows;
+      after = rows[rows.length - 1]!.rowid;
+    }
+  }
+
+  /** Every stored row beside its current artifacts columns (orphan: no such artifact), a chunk at a time. */
+  *storedRows(chunk = 10000): Generator<Array<StoredPlacement & PlacedRow & { orphan: number }>> {
+    for (let after = 0; ; ) {
+      const rows = this.s.storedWithRow!.all(after, chunk) as Array<StoredPlacement & PlacedRow & { orphan: number }>;
+      if (rows.length === 0) return;
+      yield rows;
+      after = rows[rows.length - 1]!.rowid;
+    }
+  }
+
+  /** Every row that wants a vector, with its content hash, a chunk at a time (gv.rebuild's check). */
+  *rowsWantingVectors(chunk = 1000): Generator<Array<PlacedRow & { content_hash: string }>> {
+    for (let after = 0; ; ) {
+      const rows = this.s.served!.all(after, chunk) as Array<PlacedRow & { content_hash: string }>;
+      if (rows.length === 0) return;
+      yield rows;
+      after = rows[rows.length - 1]!.rowid;
+    }
+  }
+
+  /** The rows named by journal events in (after, last]: what a commit may have moved. */
+  touched(after: number, last: number): PlacedRow[] {
+    return this.s.touched!.all(after, last) as PlacedRow[];
+  }
+
+  /**
+   * Exact cosine KNN inside one partition (sqlite-vec scans it whole), skipping provisional
+   * and superseded rows as `skip` says. Distance is 1 - cosine.
+   */
+  nearest(part: string, query: Int8Array, k: number, skip: number): Array<{ rowid: number; distance: number }> {
+    let statement = this.knn.get(skip);
+    if (!statement) {
+      const filters = [
+        ...(skip & FLAG_PROVISIONAL ? [' AND provisional = 0'] : []),
+        ...(skip & FLAG_SUPERSEDED ? [' AND superseded = 0'] : []),
+      ].join('');
+      statement = this.db.prepare(
+        `SELECT rowid, distance FROM main.vector_index WHERE e MATCH vec_int8(?) AND k = ? AND part = ?${filters}`,
+      );
+      this.knn.set(skip, statement);
+    }
+    return statement.all(bytesOf(query), k, part) as Array<{ rowid: number; distance: number }>;
+  }
+}
+
+const bytesOf = (v: ArrayBufferView) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+/** vec0's integer metadata columns refuse a JavaScript number (bound as a float), so the flags go as BigInts. */
+const metadata = (flags: number): [bigint, bigint] => [flags & FLAG_PROVISIONAL ? 1n : 0n, flags & FLAG_SUPERSEDED ? 1n : 0n];

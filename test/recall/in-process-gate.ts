@@ -1,0 +1,95 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+// The compiled gate: its pools load their worker entries from dist/ beside it.
+import { Gate } from '../../dist/src/gate.js';
+import { resolveHome } from '../../dist/src/config/home.js';
+import { loadConfig } from '../../dist/src/config/load-config.js';
+import { call } from '../../dist/src/verbs/dispatch.js';
+import type { Caller } from '../../dist/src/access/caller.js';
+import type { Log } from '../../dist/src/log.js';
+
+export { Gate };
+
+const caller = (identity: string, role: Caller['role']): Caller => ({
+  identity,
+  role,
+  kind: 'program',
+  scope: null,
+  demo: false,
+  surface: 'http',
+});
+
+/**
+ * A real Gate opened in this process on a temp home, for what no verb shows: the vector
+ * index as VectorRecall answers it. Callers go through the real dispatcher's `call`.
+ */
+export class InProcessGate {
+  readonly lines: string[] = [];
+  readonly agent = caller('key:agent-a', 'agent');
+  readonly otherAgent = caller('key:agent-b', 'agent');
+  readonly reviewer = caller('key:reviewer', 'reviewer');
+  readonly admin = caller('uid:0', 'admin');
+  gate!: Gate;
+
+  private constructor(
+    readonly home: string,
+    private readonly flags: Record<string, unknown>,
+  ) {}
+
+  static open(flags: Record<string, unknown> = {}): InProcessGate {
+    const parent = mkdtempSync(join(tmpdir(), 'gate-vector-'));
+    const g = new InProcessGate(join(parent, 'home'), flags);
+    mkdirSync(g.home, { recursive: true });
+    g.reopen();
+    return g;
+  }
+
+  /** Opens (again) the same home, as a restart would. */
+  reopen(): void {
+    const paths = resolveHome(this.home);
+    const { config } = loadConfig(paths.config, {}, this.flags);
+    const log: Log = {
+      info: (m) => this.lines.push(`info ${m}`),
+      error: (m, e) => this.lines.push(`error ${m}${e instanceof Error ? `: ${e.message}` : ''}`),
+    };
+    this.gate = Gate.open(paths, config, { log });
+  }
+
+  call(who: Caller, method: string, params: unknown): Promise<any> {
+    return call(this.gate, who, method, params);
+  }
+
+  async ingest(text: string, who: Caller = this.agent, extra: Record<string, unknown> = {}): Promise<{ artifact_id: string; state: string; rowid: number }> {
+    const r = await this.call(who, 'gv.ingest', { content: text, workarea: 'tests/vector', kind: 'memory', source_uri: 'test://vector', ...extra });
+    return { ...r, rowid: this.gate.artifacts.byId(r.artifact_id)!.rowid };
+  }
+
+  promote(id: string): Promise<any> {
+    return this.call(this.reviewer, 'gv.promote', { artifact_id: id });
+  }
+
+  /** Waits until the embed stage has nothing left to embed. */
+  async settled(timeoutMs = 20_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while (this.gate.vector.ready.pending > 0) {
+      if (Date.now() > until) throw new Error(`the embed stage still has ${this.gate.vector.ready.pending} rows after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // Placement moves ride the next group commit.
+    await new Promise((r) => setTimeout(r, 20));
+  }
+
+  close(): Promise<void> {
+    return this.gate.close();
+  }
+}
+
+export const query = (text: string, extra: Partial<{ limit: number; includeProvisional: boolean; includeSuperseded: boolean; spaces: string[] }> = {}) => ({
+  text,
+  spaces: ['main'],
+  limit: 10,
+  includeProvisional: true,
+  includeSuperseded: false,
+  ...extra,
+});

@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EmbeddingsServer, goodAnswer, openaiFlags } from './embeddings-server.js';
+import { InProcessGate, query } from './in-process-gate.js';
+
+const DIMS = 32;
+let server: EmbeddingsServer;
+let g: InProcessGate;
+
+beforeAll(async () => {
+  process.env['GATE_TEST_EMBED_KEY'] = 'sk-test-only-not-a-real-key';
+  server = await new EmbeddingsServer((req) => ({ status: 200, body: goodAnswer(req, DIMS) })).start();
+  g = InProcessGate.open(openaiFlags(server.url, DIMS));
+});
+afterAll(async () => {
+  await g?.close();
+  await server?.stop();
+});
+
+describe('the openai embeddings backend', () => {
+  it('embeds rows and queries through POST {url}/embeddings with the configured model, dimensions and key', async () => {
+    const tomato = await g.ingest('Tomato plants need six hours of direct sunlight a day to ripen.');
+    await g.ingest('Rotate the deploy credentials every ninety days and revoke the old ones.');
+    await g.settled();
+    expect(g.gate.vector.ready).toEqual({ model: `openai-compatible test-model d${DIMS}`, indexed: 2, pending: 0 });
+    const first = server.requests[0]!;
+    expect(first.authorization).toBe('Bearer sk-test-only-not-a-real-key');
+    expect(first.body).toMatchObject({ model: 'test-model', dimensions: DIMS, encoding_format: 'float' });
+    const asked = server.requests.length;
+    const hits = await g.gate.vector.ownHeld(query('how much sun do tomatoes need'), g.agent.identity);
+    expect(hits[0]!.rowid).toBe(tomato.rowid);
+    // The query itself went to the server.
+    expect(server.requests.slice(asked).map((r) => r.body.input)).toEqual([['how much sun do tomatoes need']]);
+  });
+});
