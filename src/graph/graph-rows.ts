@@ -1,27 +1,30 @@
 import type Database from 'better-sqlite3';
 import { LABEL_SOURCE_BYTES } from './node-label.js';
+import type { ArtifactRow } from '../projections/artifact-reads.js';
 
 /** The columns of a row the graph serves, plus the start of its masked body for the label. */
-export interface GraphRow {
-  rowid: number;
-  artifact_id: string;
-  state: string;
-  space: string;
-  workarea: string | null;
-  producer_name: string | null;
-  producer_kind: string | null;
-  kind: string | null;
-  content_type: string;
-  writer_identity: string;
-  writer_kind: string;
-  source_uri: string;
-  derives_from: string;
-  addressed_to: string | null;
-  ts: number;
-  state_ts: number;
+export type GraphRow = Pick<
+  ArtifactRow,
+  | 'rowid'
+  | 'artifact_id'
+  | 'state'
+  | 'space'
+  | 'workarea'
+  | 'producer_name'
+  | 'producer_kind'
+  | 'kind'
+  | 'content_type'
+  | 'writer_identity'
+  | 'writer_kind'
+  | 'source_uri'
+  | 'derives_from'
+  | 'addressed_to'
+  | 'ts'
+  | 'state_ts'
+> & {
   /** Only for ACTIVE and SUPERSEDED rows, the only ones that carry a label. */
   masked: Buffer | null;
-}
+};
 
 /**
  * One read for rows and labels together: the masked body is joined only for promoted rows,

@@ -16,7 +16,17 @@ interface Reducer {
 }
 
 export function createProjectionTables(db: Database.Database, schema: string): void {
-  db.exec([artifactTables, spaceTables, grantTables, apiKeyTables, relationTables, rankTables, workareaTables, replacementGroupTables].map((t) => t(schema)).join('\n'));
+  const tables = [
+    artifactTables,
+    spaceTables,
+    grantTables,
+    apiKeyTables,
+    relationTables,
+    rankTables,
+    workareaTables,
+    replacementGroupTables,
+  ];
+  db.exec(tables.map((t) => t(schema)).join('\n'));
 }
 
 export function digestQueries(schema: string): Record<string, string> {
