@@ -92,16 +92,16 @@ export function gateBuildStatus(root = REPO_ROOT) {
 }
 
 /**
- * Starts `node dist/src/cli/main.js serve --home HOME --port 0` with extra env, waits for
+ * Starts `node dist/src/cli/main.js serve --home HOME --port PORT` (0: any free port) with extra env, waits for
  * its "gate listening on" line and returns {pid, url, socketPath, stop()}. stop() sends
  * SIGTERM, then SIGKILL after 15 s, and removes the home when removeHome is set.
  */
-export async function startGate({ home, env = {}, root = REPO_ROOT, nodeArgs = [], removeHome = false, logFile = null }) {
+export async function startGate({ home, env = {}, root = REPO_ROOT, nodeArgs = [], removeHome = false, logFile = null, port = 0 }) {
   hookExit();
   const build = gateBuildStatus(root);
   if (!build.ok) throw new Error(`the gate is not built: missing ${build.missing.join(', ')} (run: npx tsc -p tsconfig.json)`);
   mkdirSync(home, { recursive: true });
-  const child = spawn(process.execPath, [...nodeArgs, build.main, 'serve', '--home', home, '--port', '0'], {
+  const child = spawn(process.execPath, [...nodeArgs, build.main, 'serve', '--home', home, '--port', String(port)], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,21 +6,35 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH_DIR, fmtInt, fmtMs, gateBuildStatus, parseOptions, printTable } from './lib.js';
 
+/** Every benchmark, in the order run-all runs them: name, script, and what it measures. */
+const PLAN = [
+  ['ingest', 'ingest.js', 'claims/s, latency and memory of gv.ingest over /rpc and the socket'],
+  ['recall', 'recall.js', 'lexical, vector and hybrid gv.recall at --rows promoted rows (100,000 by default)'],
+  ['steering', 'steering.js', 'work-area recall with steering eight levels deep'],
+  ['graph', 'graph.js', 'gv.graph at its 2,000-node ceiling'],
+  ['bundle', 'bundle.js', 'the bundle and image pools'],
+  ['grade', 'grade.js', 'gv.grade_pending beside an ingest load'],
+  ['mcp', 'mcp.js', "the tool endpoint's own cost beside /rpc"],
+  ['sign-in', 'sign-in.js', 'person tokens and refresh grants'],
+];
+
 const USAGE = `
 node bench/run-all.js [options]        (npm run bench: npm run build, then this)
 
-Runs bench/ingest.js, then bench/recall.js, each as a child process with its output shown,
-then prints a summary of bench/results/ingest.json and recall.json. Each script has its own
---help; pass options through with --ingest-args and --recall-args. Exit status: 0 when every
-script exited 0, else 1 (the targets missed do not fail the run: the figures are reported).`;
+Runs each benchmark as a child process with its output shown, then prints a summary of
+bench/results/*.json:
+${PLAN.map(([name, script, what]) => `  ${name.padEnd(9)} bench/${script}: ${what}`).join('\n')}
+Each script has its own --help; pass options through with --<name>-args "...". Exit status:
+0 when every script exited 0, else 1 (the targets missed do not fail the run: the figures
+are reported).`;
 
 const opts = parseOptions(
   process.argv.slice(2),
   {
-    only: { type: 'string', default: '', help: 'run just one: ingest or recall' },
-    'ingest-args': { type: 'string', default: '', help: 'extra arguments for ingest.js, space-separated (e.g. "--count 20000")' },
-    'recall-args': { type: 'string', default: '', help: 'extra arguments for recall.js, space-separated' },
-    'timeout-minutes': { type: 'number', default: 20, help: 'each script is stopped (SIGTERM, then SIGKILL) past this' },
+    only: { type: 'string', default: '', help: `run just these, comma-separated (${PLAN.map(([n]) => n).join(', ')})` },
+    ...Object.fromEntries(PLAN.map(([name, script]) => [`${name}-args`, { type: 'string', default: '', help: `extra arguments for ${script}, space-separated` }])),
+    summary: { type: 'boolean', default: false, help: 'print the summary of bench/results/ only; run nothing' },
+    'timeout-minutes': { type: 'number', default: 30, help: 'each script is stopped (SIGTERM, then SIGKILL) past this' },
   },
   USAGE,
 );
@@ -56,14 +70,13 @@ function run(script, args) {
 }
 
 const split = (s) => s.split(/\s+/).filter(Boolean);
-const plan = [
-  ['ingest', 'ingest.js', split(opts['ingest-args'])],
-  ['recall', 'recall.js', split(opts['recall-args'])],
-].filter(([name]) => !opts.only || opts.only === name);
-if (plan.length === 0) {
-  process.stderr.write(`run-all: --only must be ingest or recall\n`);
+const only = split(opts.only.replaceAll(',', ' '));
+const unknown = only.filter((n) => !PLAN.some(([name]) => name === n));
+if (unknown.length > 0) {
+  process.stderr.write(`run-all: --only names no benchmark ${unknown.join(', ')}; they are ${PLAN.map(([n]) => n).join(', ')}\n`);
   process.exit(2);
 }
+const plan = PLAN.filter(([name]) => !opts.summary && (only.length === 0 || only.includes(name))).map(([name, script]) => [name, script, split(opts[`${name}-args`])]);
 
 let failed = 0;
 const t0 = Date.now();
@@ -96,11 +109,41 @@ if (ingest?.http) {
     rows.push(['  of it gate.db via mmap', `${f.p10} / ${f.p50} / ${f.p100} MB (file cache, grows with the database)`, '', '', '']);
   }
 }
-const lex = recall && Object.keys(recall).find((k) => k.startsWith('lexical_'));
-if (lex) {
-  const r = recall[lex];
-  rows.push([`recall ${lex}`, `p50 ${fmtMs(r.p50_ms)} ms, p99 ${fmtMs(r.p99_ms)} ms (${fmtInt(r.queries)} queries, ${fmtInt(r.rows)} rows)`, 'p50 < 5 ms',
-    `FTS5 p50 ${fmtMs(recall.floor.fts5_p50_ms)} ms, p99 ${fmtMs(recall.floor.fts5_p99_ms)} ms`, recall.measured_at]);
+const pp = (r) => `p50 ${fmtMs(r.p50_ms)} ms, p99 ${fmtMs(r.p99_ms)} ms`;
+for (const key of Object.keys(recall ?? {}).filter((k) => /^(lexical|vector|hybrid)_\d+[km]$/.test(k))) {
+  const r = recall[key];
+  const target = key.startsWith('lexical') ? 'p50 < 5 ms' : key === 'hybrid_1m' ? 'p50 < 20 ms, p99 < 60 ms' : '';
+  const sizeFloor = recall[`details_${key.split('_')[1]}`]?.floor ?? recall.floor;
+  const floor = key.startsWith('lexical') && sizeFloor ? `FTS5 ${pp({ p50_ms: sizeFloor.fts5_p50_ms, p99_ms: sizeFloor.fts5_p99_ms })}` : '';
+  rows.push([`recall ${key}`, `${pp(r)}${r.queries ? ` (${fmtInt(r.queries)} queries)` : ''}`, target, floor, r.measured_at ?? recall.measured_at]);
+}
+if (recall?.steering_depth8) {
+  const r = recall.steering_depth8;
+  rows.push(['recall steering_depth8', `${pp(r)} (closest hybrid, ${fmtInt(r.rows)} rows)`, '', `bare steering SQL ${pp(r.floor.steering_sql)}`, r.measured_at]);
+}
+if (recall?.graph_2000) {
+  const r = recall.graph_2000;
+  rows.push(['gv.graph graph_2000', pp(r), '< 100 ms', `SELECT + JSON ${pp({ p50_ms: r.floor.select_and_json_p50_ms, p99_ms: r.floor.select_and_json_p99_ms })}`, r.measured_at ?? '']);
+}
+const bundle = read('bundle.json');
+if (bundle) {
+  rows.push(['bundle and image pools', `${bundle.mb_per_s} MB/s, ${fmtInt(bundle.members_per_s)} members/s, ${bundle.images_per_s} images/s (2 MP), loop p99 ${bundle.event_loop_p99_ms} ms, RSS ${bundle.peak_rss_mb} MB`,
+    'loop p99 < 20 ms', `yauzl ${bundle.floors.yauzl_read_and_hash_mb_per_s} MB/s, sharp ${bundle.floors.sharp_reencode_images_per_s} images/s`, bundle.at]);
+}
+const grade = read('grade.json');
+if (grade) {
+  rows.push(['grade_pending', `${fmtInt(grade.rows_per_s)} rows/s at concurrency ${grade.concurrency}; loop p99 ${fmtMs(grade.event_loop_p99_ms)} ms; ingest p99 ${fmtMs(grade.ingest_p99_ms_while_grading)} ms (alone ${fmtMs(grade.ingest_p99_ms_alone)})`,
+    'ingest p99 < 50 ms while grading', `backend alone ${fmtInt(grade.floor.backend_rows_per_s)} rows/s`, grade.measured_at]);
+}
+const mcp = read('mcp.json');
+if (mcp?.mcp && mcp?.rpc) {
+  rows.push(['mcp door', `remember ${fmtInt(mcp.mcp.remember_per_s)}/s vs /rpc ${fmtInt(mcp.rpc.remember_per_s)}/s; cost ${JSON.stringify(mcp.door_cost_pct)} %`,
+    'door < 15% of /rpc', '/rpc in the same run', mcp.when ?? mcp.measured_at ?? '']);
+}
+const signIn = read('sign-in.json');
+if (signIn?.rpc_person_token) {
+  rows.push(['sign-in', `person token ${fmtInt(signIn.rpc_person_token.per_s)} calls/s (${pp(signIn.rpc_person_token)}); refresh ${fmtInt(signIn.refresh.per_s)}/s`,
+    '', `jose verify ${fmtInt(signIn.floors.jose_jwt_verify_per_s)}/s`, signIn.when ?? '']);
 }
 if (rows.length > 1) printTable(rows, `Summary (${Math.round((Date.now() - t0) / 1000)} s)`);
 process.exit(failed ? 1 : 0);

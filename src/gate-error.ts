@@ -61,5 +61,25 @@ export const lifecycle = (message: string, reason?: string) =>
 export const quarantineFull = (retryAfterMs: number) =>
   new GateError(ErrorCode.quarantineFull, 'quarantine is full; retry later', { retry_after_ms: retryAfterMs });
 
+/** -32015: this writer's uploads in the quota window are at their bound; they free as the window moves. */
+export const uploadQuota = (retryAfterMs: number) =>
+  new GateError(ErrorCode.storageBound, 'upload quota reached for this writer; retry later', {
+    reason: 'upload_quota',
+    retry_after_ms: retryAfterMs,
+  });
+
+/** -32015: the attachment store as a whole is at its bound; waiting does not free it. */
+export const attachmentBudget = () =>
+  new GateError(ErrorCode.storageBound, 'the attachment store is at its budget', { reason: 'attachment_budget' });
+
 export const internalError = (message: string, data?: Record<string, unknown>) =>
   new GateError(ErrorCode.internal, message, data);
+
+/** A verb whose rule says "signed-in person only", called with an API key or from the socket. */
+export const notAPerson = (method: string) =>
+  new GateError(ErrorCode.invalidParams, `${method} is for a signed-in person; an API key or a socket peer may not call it`, {
+    reason: 'not_a_person',
+  });
+
+/** The semantic reviewer could not run: a workflow blocker, never an approval (-32014). */
+export const semanticRefusal = (message: string, data: Record<string, unknown>) => new GateError(ErrorCode.semanticRefusal, message, data);

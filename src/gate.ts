@@ -28,6 +28,18 @@ import { VectorRecall } from './recall/vector.js';
 import type { Verb } from './verbs/define-verb.js';
 import { VERBS } from './verbs/registry.js';
 import { createLog, type Log } from './log.js';
+import { ReviewBoard } from './review/review-board.js';
+import { reviewSettings } from './review/review-settings.js';
+import { Grading } from './review/grading.js';
+import type { ReviewSchedule } from './review/review-schedule.js';
+import { PeopleFile } from './auth/people-file.js';
+import { SigninSessions } from './auth/signin-sessions.js';
+import { OperatorProofs } from './auth/operator-proofs.js';
+import { AttachmentStore } from './attachments/attachment-store.js';
+import { KeyedLock } from './attachments/keyed-lock.js';
+import { AttachmentReads } from './projections/attachment-reads.js';
+import { BundleStage } from '../pipeline/bundle-stage.js';
+import { ImageStage } from '../pipeline/image-stage.js';
 
 export const SERVICE_VERSION = '0.1.0';
 
@@ -62,7 +74,28 @@ export class Gate {
   readonly vector: VectorRecall;
   /** Embeds rows entering ACTIVE or L1_SCANNED after their commit; gv.rebuild checks its index. */
   readonly embed: EmbedStage;
+  private readonly partitionCodes: PartitionCodes;
+  /** Attachment bytes by hash, and unfinished uploads (gv.upload, gv.attachment). */
+  readonly attachmentStore: AttachmentStore;
+  readonly attachments: AttachmentReads;
+  /** One chunk of one writer's upload at a time. */
+  readonly uploadLocks = new KeyedLock();
+  /** Media types and served copies of uploads (the Piscina image pool). */
+  readonly images: ImageStage;
+  /** ZIP inspection for gv.ingest_bundle and gv.ingest_map (the Piscina bundle pool). */
+  readonly bundles: BundleStage;
+  /** Model grading, quorum, signatures and the human-review clocks. */
+  readonly review: ReviewBoard;
+  readonly grading: Grading;
+  /** gate serve's grading schedule, once it runs (gv.review_runs reports it). */
+  schedule: ReviewSchedule | null = null;
   private readonly spaceList: Database.Statement;
+  /** Who may sign in at this gate's own issuer (password hashes; never in the journal). */
+  readonly people: PeopleFile;
+  /** Refresh-token families of the sign-in provider, journaled. */
+  readonly signinSessions: SigninSessions;
+  /** gv.challenge nonces and the operator keys that sign them. */
+  readonly operatorProofs: OperatorProofs;
   /** Where the surfaces listen, once they do (reported by gv.ping). */
   readonly endpoints: { http?: string; socket?: string } = {};
 
@@ -71,6 +104,8 @@ export class Gate {
     readonly config: GateConfig,
     options: GateOptions,
   ) {
+    // Checked before anything is opened: a review section naming a missing profile or backend stops the start.
+    const review = reviewSettings(config.review);
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? createLog();
     this.key = DeploymentKey.openOrCreate(paths.key);
@@ -111,7 +146,7 @@ export class Gate {
     });
     const backend = embedBackend(config.embed);
     const vectorIndex = new VectorIndex(this.db, backendLabel(backend), backendDims(backend), this.log);
-    const partitionCodes = new PartitionCodes(vectorIndex, this.log);
+    const partitionCodes = (this.partitionCodes = new PartitionCodes(vectorIndex, this.log));
     this.embed = new EmbedStage(this.db, vectorIndex, partitionCodes, this.writer, this.log, {
       backend,
       threads: config.embed.threads,
@@ -126,6 +161,38 @@ export class Gate {
       (rowids) => this.embed.misplaced(rowids),
     );
     this.rankedSearch = new RankedSearch(this.lexical, this.vector, this.artifacts);
+    this.attachmentStore = new AttachmentStore(paths.attachments);
+    const swept = this.attachmentStore.sweep(this.clock.now(), config.attachments.upload_ttl_ms);
+    if (swept > 0) this.log.info(`removed ${swept} abandoned partial uploads`);
+    this.attachments = new AttachmentReads(this.db);
+    const poolBound = { queueMax: config.quarantine.scan_queue, retryAfterMs: 1000 };
+    this.images = new ImageStage(config.image.max_pixels, { threads: config.image.threads, ...poolBound });
+    this.bundles = new BundleStage(
+      {
+        archiveMaxBytes: config.bundle.archive_max_bytes,
+        entriesMax: config.bundle.entries_max,
+        memberMaxBytes: config.bundle.member_max_bytes,
+        expandedMaxBytes: config.bundle.expanded_max_bytes,
+        ratioMax: config.bundle.ratio_max,
+        pathMaxBytes: config.bundle.path_max_bytes,
+        pathMaxSegments: config.bundle.path_max_segments,
+      },
+      { threads: config.bundle.threads, ...poolBound },
+    );
+    this.review = new ReviewBoard(this.db, review, this.relations, (id) => this.artifacts.byId(id), (who, id) => this.attachments.unreadBy(who, id), this.clock, {
+      threads: config.review.threads,
+      concurrency: config.review.concurrency,
+      batchMax: config.review.batch_max,
+    });
+    this.grading = new Grading(this);
+    this.people = new PeopleFile(paths.people);
+    this.signinSessions = new SigninSessions(this);
+    this.operatorProofs = new OperatorProofs(config.auth.operator_keys, config.auth.challenge_ttl_ms, this.clock);
+  }
+
+  /** This gate's own sign-in issuer, or null when it is not a sign-in provider. */
+  get issuer(): string | null {
+    return this.config.auth.issuer === '' ? null : this.config.auth.issuer;
   }
 
   /** Opens the home's database, creating the genesis event and the main space on first start. */
@@ -161,7 +228,12 @@ export class Gate {
   /** Drains the pipeline, commits what is queued and closes the database. */
   async close(): Promise<void> {
     await this.scan.close();
+    await this.review.close();
+    await this.grading.drain();
     await this.embed.close();
+    await this.partitionCodes.close();
+    await this.images.close();
+    await this.bundles.close();
     this.writer.close();
     this.db.close();
   }

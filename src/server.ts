@@ -8,10 +8,19 @@ import { acquireHomeLock } from './home-lock.js';
 import { createHttpSurface } from './surfaces/http-server.js';
 import { createSocketSurface } from './surfaces/socket-server.js';
 import { InFlight } from './surfaces/in-flight.js';
+import { ReviewSchedule } from './review/review-schedule.js';
+import type { Clock } from './clock.js';
+import type { Log } from './log.js';
 
 export interface ServeOptions {
   home?: string;
   port?: number;
+  /** Config values that win over file and environment, by `section.key` (tests set them in process). */
+  settings?: Record<string, unknown>;
+  /** An injected clock (tests of expiry); the system clock otherwise. */
+  clock?: Clock;
+  /** Where the operational log goes; stderr otherwise. */
+  log?: Log;
 }
 
 export interface RunningGate {
@@ -37,11 +46,15 @@ const DRAIN_DEADLINE_MS = 20_000;
 
 export async function serve(options: ServeOptions): Promise<RunningGate> {
   const paths = prepareHome(options.home);
-  const { config } = loadConfig(paths.config, process.env, options.port === undefined ? {} : { 'server.port': options.port });
+  const flags = { ...(options.settings ?? {}), ...(options.port === undefined ? {} : { 'server.port': options.port }) };
+  const { config } = loadConfig(paths.config, process.env, flags);
   const releaseLock = acquireHomeLock(paths.lock);
   let gate: Gate;
   try {
-    gate = Gate.open(paths, config);
+    gate = Gate.open(paths, config, {
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.log === undefined ? {} : { log: options.log }),
+    });
   } catch (error) {
     releaseLock();
     throw error;
@@ -52,6 +65,7 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
   const http = createHttpSurface(gate, {
     maxRequestBytes: config.mcp.max_request_bytes,
     maxInFlight: config.server.max_in_flight,
+    maxInFlightPerCredential: config.server.max_in_flight_per_credential,
     inFlight,
     isDraining,
   });
@@ -78,16 +92,21 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
   const url = `http://127.0.0.1:${port}`;
   gate.endpoints.http = url;
   gate.endpoints.socket = paths.socket;
+  gate.schedule = new ReviewSchedule(gate);
+  gate.schedule.start();
 
   let stopping: Promise<void> | null = null;
   const shutdown = (reason: string) =>
     (stopping ??= (async () => {
       gate.log.info(`shutting down (${reason}): answering requests in flight`);
       draining = true;
+      // Grading (scheduled or asked for) takes no more rows; what it already sent is answered and journaled.
+      gate.grading.halt();
       http.close();
       http.closeIdleConnections();
       socketServer.close();
       await inFlight.idle(DRAIN_DEADLINE_MS);
+      await gate.schedule?.stop();
       await gate.close();
       http.closeAllConnections();
       for (const s of socketConnections) s.destroy();

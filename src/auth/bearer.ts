@@ -3,22 +3,11 @@ import type { Caller } from '../access/caller.js';
 import type { Clock } from '../clock.js';
 import type { Role } from '../domain/roles.js';
 import { API_KEY_PATTERN, hashApiKey } from './api-keys.js';
+import { CredentialError } from './credential-error.js';
+import type { PeopleFile } from './people-file.js';
+import type { PersonTokens } from './person-tokens.js';
 
-export type CredentialKind = 'missing' | 'malformed' | 'expired' | 'issuer' | 'audience' | 'signature' | 'unavailable' | 'unsupported';
-
-export class CredentialError extends Error {
-  constructor(
-    readonly kind: CredentialKind,
-    readonly why: string,
-  ) {
-    super(`${kind}: ${why}`);
-  }
-
-  /** The 401 body of spec 1 Authentication 5. */
-  body(): { error: string; kind: CredentialKind } {
-    return { error: this.message, kind: this.kind };
-  }
-}
+export { CredentialError, type CredentialKind } from './credential-error.js';
 
 interface KeyRow {
   key_id: string;
@@ -30,29 +19,40 @@ interface KeyRow {
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
+export interface PersonAuth {
+  tokens: PersonTokens;
+  /** This gate's own issuer, whose people must still be in the people file. */
+  localIssuer: string | null;
+  peopleFile: PeopleFile;
+  /** `[auth].admins`: iss|sub of people who are admin when the people table names no role. */
+  admins: readonly string[];
+}
+
 /**
- * Derives the caller of an HTTP request from its Authorization header. API keys are
- * looked up by hash on every request, so a revocation takes effect on the next one.
+ * Derives the caller of an HTTP request from its Authorization header: an API key (looked
+ * up by hash on every request, so a revocation takes effect on the next one) or a person's
+ * sign-in token, whose role comes from the people table, else `[auth].admins`, else reader.
  */
 export class BearerAuth {
   private readonly byHash: Database.Statement;
+  private readonly personRow: Database.Statement | null;
 
   constructor(
     db: Database.Database,
     private readonly clock: Clock,
+    private readonly people: PersonAuth | null = null,
   ) {
     this.byHash = db.prepare('SELECT key_id, role, expires_at, revoked_at, scope FROM api_keys WHERE key_hash = ?');
+    this.personRow = people === null ? null : db.prepare('SELECT role, demo FROM people WHERE iss = ? AND sub = ?');
   }
 
-  callerOf(header: string | undefined, surface: Caller['surface']): Caller {
+  async callerOf(header: string | undefined, surface: Caller['surface']): Promise<Caller> {
     if (header === undefined || header === '') throw new CredentialError('missing', 'no Authorization header');
     const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
     if (!match) throw new CredentialError('malformed', 'expected Authorization: Bearer <token>');
     const token = match[1]!;
     if (token.startsWith('gk_')) return this.apiKeyCaller(token, surface);
-    if (JWT_SHAPE.test(token)) {
-      throw new CredentialError('unsupported', 'sign-in tokens are accepted once a sign-in issuer is configured; this gate has none');
-    }
+    if (JWT_SHAPE.test(token)) return this.personCaller(token, surface);
     throw new CredentialError('malformed', 'the bearer is neither an API key nor a token');
   }
 
@@ -67,6 +67,26 @@ export class BearerAuth {
       kind: 'program',
       scope: key.scope === 'events' ? 'events' : null,
       demo: false,
+      surface,
+    };
+  }
+
+  private async personCaller(token: string, surface: Caller['surface']): Promise<Caller> {
+    if (this.people === null || this.personRow === null) {
+      throw new CredentialError('unsupported', 'sign-in tokens are accepted once a sign-in issuer is configured; this gate has none');
+    }
+    const { iss, sub } = await this.people.tokens.verify(token);
+    if (iss === this.people.localIssuer && this.people.peopleFile.bySubject(iss, sub) === undefined) {
+      throw new CredentialError('signature', 'the person this token names was removed');
+    }
+    const identity = `${iss}|${sub}`;
+    const entry = this.personRow.get(iss, sub) as { role: Role; demo: number } | undefined;
+    return {
+      identity,
+      role: entry?.role ?? (this.people.admins.includes(identity) ? 'admin' : 'reader'),
+      kind: 'person',
+      scope: null,
+      demo: entry?.demo === 1,
       surface,
     };
   }

@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { nativeBuildPath } from '../native-build.js';
 
 /** The kernel's record of the process that connected to a Unix socket (Linux SO_PEERCRED). */
 export interface PeerCredentials {
@@ -17,28 +15,9 @@ interface PeercredAddon {
 
 let addon: PeercredAddon | undefined;
 
-/**
- * This module runs both as src/auth/*.ts (vitest) and dist/src/auth/*.js (after tsc),
- * at different depths, so the package root is found rather than assumed: it is the
- * first directory up that holds binding.gyp, which is where node-gyp puts build/.
- */
-function addonPath(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'binding.gyp'))) return join(dir, 'build', 'Release', 'peercred.node');
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('peer credentials: no binding.gyp above ' + fileURLToPath(import.meta.url));
-    dir = parent;
-  }
-}
-
 function loadAddon(): PeercredAddon {
   if (addon) return addon;
-  const path = addonPath();
-  if (!existsSync(path)) {
-    throw new Error(`peer credentials: native addon ${path} is missing; run npm install (it builds it with node-gyp)`);
-  }
-  addon = createRequire(import.meta.url)(path) as PeercredAddon;
+  addon = createRequire(import.meta.url)(nativeBuildPath('peercred.node')) as PeercredAddon;
   return addon;
 }
 

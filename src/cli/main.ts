@@ -6,6 +6,9 @@ import { callCommand } from './call-command.js';
 import { verifyCommand } from './verify-command.js';
 import { spaceCreateCommand } from './space-command.js';
 import { configCommand } from './config-command.js';
+import { pluginCommand } from './plugin-command.js';
+import { operatorCallCommand, operatorKeygenCommand } from './operator-command.js';
+import { peopleAddCommand, peopleListCommand, peopleRemoveCommand } from './people-command.js';
 
 const port = (value: string) => {
   const n = Number(value);
@@ -57,5 +60,68 @@ program
   .option('--home <dir>', 'the gate home')
   .option('--json', 'print as JSON')
   .action(configCommand);
+
+const seconds = (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0.1 || n > 3600) throw new InvalidArgumentError('seconds from 0.1 to 3600');
+  return n;
+};
+
+program
+  .command('plugin')
+  .description(
+    'The plugin tier: an MCP server over stdio for an agent harness, with a local store so remember and recall work with no gate;\nwhat it holds is forwarded, once per claim, when a gate is reachable.',
+  )
+  .option('--store <dir>', 'the local store (default: $GATE_PLUGIN_HOME, else ~/.local/share/gate-plugin)')
+  .option('--session <name>', "this session's name; its work area is plugin/<name> (default: $GATE_PLUGIN_SESSION, else a fresh name)")
+  .option('--home <dir>', "the gate home whose socket to forward to (default: $GATE_HOME, else ~/.local/share/gate)")
+  .option('--url <url>', "forward over POST /rpc of this gate instead of the socket")
+  .option('--key-env <name>', 'with --url: the environment variable holding the API key')
+  .option('--forward-every <seconds>', 'how often to look for a gate while something waits to be forwarded', seconds, 5)
+  .action(pluginCommand);
+const people = program.command('people').description('Operator commands for people who sign in (admin, through the socket).');
+
+people
+  .command('add')
+  .description('Add a person who signs in here with email and password; the password is asked without echo.')
+  .argument('<email>', 'the email the person signs in with')
+  .option('--role <role>', 'reader, agent, reviewer or admin (default: reader)')
+  .option('--demo', 'mark the person demo (gv.describe you.demo)')
+  .option('--name <name>', 'the name shown for the person')
+  .option('--password-stdin', 'read the password from standard input instead of asking (for scripts)')
+  .option('--home <dir>', 'the gate home whose socket to use')
+  .action(peopleAddCommand);
+
+people
+  .command('list')
+  .description('List people and their roles (gv.people).')
+  .option('--json', 'print the answer as JSON')
+  .option('--home <dir>', 'the gate home whose socket to use')
+  .action(peopleListCommand);
+
+people
+  .command('remove')
+  .description('Remove a person: their role entry, their sign-in here and their open sessions.')
+  .argument('<sub>', "the person's subject (the part after | in their identity)")
+  .option('--iss <issuer>', 'their issuer (default: this gate)')
+  .option('--home <dir>', 'the gate home whose socket to use')
+  .action(peopleRemoveCommand);
+
+const operator = program.command('operator').description('Operator proofs: a key of your own signs a fresh nonce for each operator-signed verb.');
+
+operator
+  .command('keygen')
+  .description('Make an Ed25519 operator key: the private half to FILE (0600), the public half printed for [auth].operator_keys.')
+  .requiredOption('--out <file>', 'where to write the private key (never overwritten)')
+  .action(operatorKeygenCommand);
+
+operator
+  .command('call')
+  .description('Call an operator-signed verb over the socket: gv.challenge, sign the nonce with --key, send proof {nonce, sig}.\nExit 0 on a result, 1 on an error object, 2 when no gate answers.')
+  .argument('<method>', 'the verb, e.g. gv.grant')
+  .argument('[params]', 'the params as a JSON object (without proof)')
+  .requiredOption('--key <file>', 'the operator private key (from gate operator keygen)')
+  .option('--home <dir>', 'the gate home whose socket to use')
+  .action(operatorCallCommand);
 
 await program.parseAsync(process.argv);

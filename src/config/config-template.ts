@@ -12,11 +12,21 @@ export function configTemplate(): string {
   ];
   for (const [section, keys] of Object.entries(CONFIG_KEYS as Record<string, Record<string, KeySpec>>)) {
     lines.push(`[${section}]`);
-    for (const [key, spec] of Object.entries(keys)) {
+    const entries = Object.entries(keys);
+    // TOML puts a section's plain keys before its sub-tables, so table-valued keys come last.
+    for (const [key, spec] of entries.filter(([, s]) => !isTable(s.default))) {
       lines.push(`# ${spec.doc}`, `# env: ${envName(section, key)}; default: ${JSON.stringify(spec.default)}`);
       lines.push(stringify({ [key]: spec.default }).trim());
+    }
+    for (const [key, spec] of entries.filter(([, s]) => isTable(s.default))) {
+      lines.push('', `# ${spec.doc}`, `# env: ${envName(section, key)} (as JSON)`);
+      lines.push(stringify({ [section]: { [key]: spec.default } }).trim());
     }
     lines.push('');
   }
   return lines.join('\n');
 }
+
+/** A table-valued key (a TOML sub-table such as [review.backends.NAME]), not a plain value. */
+export const isTable = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -9,6 +9,10 @@ export interface HomePaths {
   key: string;
   socket: string;
   lock: string;
+  /** Who may sign in at this gate's own issuer, with password hashes (auth/people-file.ts). */
+  people: string;
+  /** The content-addressed attachment store and unfinished uploads. */
+  attachments: string;
 }
 
 /** Home: --home, else $GATE_HOME, else ~/.local/share/gate. */
@@ -21,5 +25,7 @@ export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env)
     key: join(home, 'deployment.key'),
     socket: join(home, 'gate.sock'),
     lock: join(home, 'gate.lock'),
+    people: join(home, 'people.json'),
+    attachments: join(home, 'attachments'),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { backendsSchema, durationSchema, quorumProfilesSchema, stancesSchema } from './review-backends.js';
 
 /**
  * Every configuration key, once. The TOML template written on first start, the
@@ -21,6 +22,11 @@ export const CONFIG_KEYS = {
       schema: positive,
       default: 1024,
       doc: 'Requests handled at once over HTTP; past it the gate answers 503 with Retry-After.',
+    },
+    max_in_flight_per_credential: {
+      schema: positive,
+      default: 64,
+      doc: 'Requests one credential (one Authorization header) may have in flight over HTTP; past it 429 with Retry-After.',
     },
   },
   journal: {
@@ -103,21 +109,213 @@ export const CONFIG_KEYS = {
     batch_max: { schema: positive, default: 64, doc: 'Most texts embedded in one pool task (and one embeddings request).' },
     threads: { schema: z.number().int().min(1).max(64), default: 1, doc: 'Worker threads of the embed pool.' },
   },
+  attachments: {
+    max_bytes: {
+      schema: positive,
+      default: 64 * 1024 * 1024,
+      doc: 'Largest single upload (an attachment), in bytes; a larger declared size is refused -32602.',
+    },
+    writer_quota_bytes: {
+      schema: positive,
+      default: 1024 * 1024 * 1024,
+      doc: 'Bytes one writer may upload per quota window (counted when an upload starts); past it -32015 upload_quota with retry_after_ms.',
+    },
+    writer_quota_window_ms: {
+      schema: positive,
+      default: 24 * 60 * 60 * 1000,
+      doc: 'The rolling window of the per-writer upload quota, in ms.',
+    },
+    budget_bytes: {
+      schema: positive,
+      default: 20 * 1024 * 1024 * 1024,
+      doc: 'Total bytes the attachment store may hold (stored uploads and served copies, plus uploads under way); past it -32015 attachment_budget.',
+    },
+    upload_ttl_ms: {
+      schema: positive,
+      default: 24 * 60 * 60 * 1000,
+      doc: 'An unfinished upload untouched this long is abandoned: its partial bytes are removed and it stops counting against quota and budget.',
+    },
+  },
+  image: {
+    threads: { schema: z.number().int().min(1).max(64), default: 1, doc: 'Worker threads of the image pool (served copies of image attachments, made with sharp).' },
+    max_pixels: {
+      schema: positive,
+      default: 100_000_000,
+      doc: 'Most pixels (width x height, as declared) an image attachment may have; a larger one (a decompression bomb) is refused before it is decoded.',
+    },
+  },
+  bundle: {
+    threads: { schema: z.number().int().min(1).max(64), default: 1, doc: 'Worker threads of the bundle pool (ZIP inspection for gv.ingest_bundle and gv.ingest_map).' },
+    archive_max_bytes: { schema: positive, default: 1_000_000, doc: 'Largest archive, in bytes (archive_invalid:archive_too_large).' },
+    entries_max: { schema: positive, default: 1000, doc: 'Most entries in an archive, directories included (archive_invalid:too_many_entries).' },
+    member_max_bytes: { schema: positive, default: 2_000_000, doc: 'Largest member once expanded, in bytes (archive_invalid:member_too_large).' },
+    expanded_max_bytes: { schema: positive, default: 20_000_000, doc: 'Most bytes of all members expanded (archive_invalid:expanded_too_large).' },
+    ratio_max: {
+      schema: positive,
+      default: 100,
+      doc: 'Highest compression ratio (expanded / compressed) of one entry (archive_invalid:ratio_exceeded) and of the whole archive (archive_invalid:aggregate_ratio_exceeded).',
+    },
+    path_max_bytes: { schema: positive, default: 1024, doc: 'Longest member path in UTF-8 bytes (archive_invalid:path_too_long).' },
+    path_max_segments: { schema: positive, default: 32, doc: 'Deepest member path, in segments (archive_invalid:path_too_deep).' },
+  },
+  review: {
+    quorum_profile: {
+      schema: z.string().min(1),
+      default: 'standard',
+      doc: 'The quorum profile in force (a name in [review.quorum_profiles]); gv.ping reports it.',
+    },
+    budget_per_day: {
+      schema: z.number().int().min(0),
+      default: 200000,
+      doc: 'Model tokens grading may spend per UTC day; when spent, grading stops (fail-closed) until the next day. The local reviewer costs none.',
+    },
+    grade_every: {
+      schema: durationSchema,
+      default: '10m',
+      doc: 'How often gate serve runs gv.grade_pending (then settles auto spaces); never overlapping itself; the first run one interval after start. 0 or off: never.',
+    },
+    grade_limit: { schema: z.number().int().min(1).max(100000), default: 500, doc: 'Most rows one scheduled grading run takes.' },
+    threads: { schema: z.number().int().min(1).max(64), default: 1, doc: 'Worker threads of the grade pool.' },
+    concurrency: {
+      schema: z.number().int().min(1).max(256),
+      default: 8,
+      doc: 'Model calls in flight at once (remote backends mostly wait on the network).',
+    },
+    batch_max: { schema: positive, default: 64, doc: 'Most local-reviewer calls handed to one grade-pool task.' },
+    human_ttl_hours: {
+      schema: z.number().min(1).max(87600),
+      default: 336,
+      doc: 'Human-review time-to-live: a row waiting this long (away time not counted) is expired to REJECTED.',
+    },
+    second_opinion: {
+      schema: z.string(),
+      default: 'local',
+      doc: 'Backend asked by gv.review_pending for a second-opinion verdict on graded rows of model and auto spaces; empty: none.',
+    },
+    stances: {
+      schema: stancesSchema,
+      default: { positive: 'local', critical: 'local' },
+      doc: 'Stance name = backend name; every grade asks each stance once (positive, the first pass, and critical are required).',
+    },
+    backends: {
+      schema: backendsSchema,
+      default: { local: { kind: 'local' } },
+      doc: 'Model reviewers by name: kind local (embedded, deterministic, no network; always present), openai (url, model, api_key_env, effort, timeout_ms, connect_timeout_ms, max_retries, max_tokens, circuit_failures, circuit_open_s) or anthropic (the same; url defaults to https://api.anthropic.com).',
+    },
+    quorum_profiles: {
+      schema: quorumProfilesSchema,
+      default: {
+        standard: { k: { 'T-1': 1, 'T-2': 2, 'T-3': 2, 'T-4': 1, 'T-5': 2 }, people: { 'T-4': 1, 'T-5': 1 } },
+        'solo-reviewer': { k: { 'T-1': 1, 'T-2': 1, 'T-3': 1, 'T-4': 1, 'T-5': 1 }, people: {} },
+      },
+      doc: 'Named quorum profiles: k = signatures a promotion needs per trust class, people = how many of them must be signed-in people.',
+    },
+  },
   mcp: {
     max_request_bytes: {
       schema: positive,
       default: 4 * 1024 * 1024,
       doc: 'Largest request body on /rpc, /mcp and /openapi.json, and largest socket line; over it: 413 before the body is read.',
     },
+    keyless_loopback: {
+      schema: z.boolean(),
+      default: true,
+      doc: 'POST /mcp without an Authorization header is served to loopback peers as the fixed local agent local:mcp; false: /mcp needs a bearer like /rpc. A bearer, when sent, is always used.',
+    },
+    legacy_initialize: {
+      schema: z.boolean(),
+      default: false,
+      doc: 'Answer the 2025 `initialize` handshake on /mcp and serve that client as 2026-07-28; false: initialize is refused -32022 naming the supported versions.',
+    },
   },
   auth: {
     issuer: {
-      schema: z.string(),
+      schema: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
       default: '',
-      doc: 'When set, this gate is its own sign-in provider with this issuer URL (the sign-in issue); empty: provider routes answer 404.',
+      doc: 'When set, this gate is its own sign-in provider and this is its issuer URL, the base the gate is reached at (e.g. http://127.0.0.1:8480); empty: the provider routes answer 404.',
     },
-    admins: { schema: z.array(z.string()), default: [], doc: 'Subjects (iss|sub) of signed-in people who are admin when the people table names no role.' },
-    trusted_issuers: { schema: z.array(z.string()), default: [], doc: 'External sign-in issuers whose tokens are accepted (the sign-in issue).' },
+    client_id: {
+      schema: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/),
+      default: 'gate-console',
+      doc: "The console's public client id: the audience of this gate's access tokens, and the audience required of a trusted issuer's.",
+    },
+    admins: {
+      schema: z.array(z.string()),
+      default: [] as string[],
+      doc: 'Signed-in people (iss|sub) who are admin when the people table names no role for them.',
+    },
+    trusted_issuers: {
+      schema: z.array(z.url({ protocol: /^https?$/ })),
+      default: [] as string[],
+      doc: "External sign-in issuers whose access tokens are accepted, verified against the keys their discovery document names (cached); roles come from the people table by iss and sub.",
+    },
+    app_origins: {
+      schema: z.array(z.url({ protocol: /^https?$/ })),
+      default: [] as string[],
+      doc: 'Console origins served from elsewhere (e.g. https://console.example.com): their /app may be a sign-in redirect_uri, and /identity, /rpc and /oauth/token answer their browser preflight.',
+    },
+    answer_origin: {
+      schema: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
+      default: '',
+      doc: 'The answer origin token exchange mints tickets for (its exact resource); empty: token exchange is refused.',
+    },
+    operator_keys: {
+      schema: z.array(z.string().regex(/^([A-Za-z0-9_-]{43}|[0-9a-fA-F]{64})$/, 'an operator key is a raw Ed25519 public key, 43 base64url or 64 hex characters')),
+      default: [] as string[],
+      doc: 'Ed25519 public keys of the operator (`gate operator keygen` prints one). When any is listed, operator verbs need a proof {nonce, sig}; empty: they need none.',
+    },
+    challenge_ttl_ms: {
+      schema: z.number().int().min(1000).max(3600000),
+      default: 120000,
+      doc: 'How long a gv.challenge nonce may be used (once).',
+    },
+    login_slow_after: {
+      schema: z.number().int().min(1).max(1000),
+      default: 3,
+      doc: 'Wrong passwords for one email (or 4x as many from one client) within the window before each sign-in attempt is delayed.',
+    },
+    login_refuse_after: {
+      schema: z.number().int().min(1).max(1000),
+      default: 10,
+      doc: 'Wrong passwords for one email (or 4x as many from one client) within the window before sign-in answers 429 with Retry-After.',
+    },
+    login_window_s: {
+      schema: z.number().int().min(1).max(86400),
+      default: 900,
+      doc: 'The window, in seconds, over which wrong passwords are counted.',
+    },
+    login_delay_ms: {
+      schema: z.number().int().min(0).max(10000),
+      default: 500,
+      doc: 'The first delay once sign-in slows down; it doubles with each further wrong password, at most 8 s.',
+    },
+  },
+  org: {
+    url: {
+      schema: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
+      default: '',
+      doc: 'Base URL of the organization gate that gv.submit_drain sends promoted claims to (PUT {url}/submissions/{id}); empty: gv.submit is refused.',
+    },
+    api_key_env: {
+      schema: z.union([z.literal(''), z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)]),
+      default: '',
+      doc: "NAME of the environment variable holding the organization gate's API key (sent as a Bearer token); never the key itself.",
+    },
+    allow_plain_http_loopback: {
+      schema: z.boolean(),
+      default: false,
+      doc: 'Allow an http:// org URL when it is a loopback address (a local test door); https is always allowed, plain http elsewhere never.',
+    },
+    timeout_ms: {
+      schema: z.number().int().min(100).max(600000),
+      default: 10000,
+      doc: 'One deadline per submission request: connect, send and read.',
+    },
+    retry_after_ms: {
+      schema: z.number().int().min(0).max(86400000),
+      default: 60000,
+      doc: 'How long a submission waits before its next attempt when the door asked for a retry without a Retry-After, or could not be reached.',
+    },
   },
   access: {
     open_spaces: {
@@ -143,7 +341,7 @@ export const CONFIG_KEYS = {
 } as const satisfies Record<string, Record<string, KeySpec>>;
 
 type Keys = typeof CONFIG_KEYS;
+/** Each key's type is its schema's output, so a table key (backends, profiles) is typed as its records. */
 export type GateConfig = {
-  -readonly [S in keyof Keys]: { -readonly [K in keyof Keys[S]]: Keys[S][K] extends { default: infer D } ? Widen<D> : never };
+  -readonly [S in keyof Keys]: { -readonly [K in keyof Keys[S]]: Keys[S][K] extends { schema: infer Z extends z.ZodType } ? z.output<Z> : never };
 };
-type Widen<T> = T extends number ? number : T extends string ? string : T extends readonly (infer E)[] ? Widen<E>[] : T;

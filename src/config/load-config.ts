@@ -16,6 +16,7 @@ function fromEnv(spec: KeySpec, text: string): unknown {
   const sample = spec.default;
   if (typeof sample === 'number') return text.trim() === '' ? NaN : Number(text);
   if (typeof sample === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
+  if (typeof sample === 'object' && sample !== null && !Array.isArray(sample)) return JSON.parse(text);
   if (Array.isArray(sample)) {
     const t = text.trim();
     if (t.startsWith('[')) return JSON.parse(t);

@@ -36,7 +36,7 @@ const OWN_FIELDS: Record<string, readonly string[]> = {
   'workarea-completed': ['identity'],
   'workarea-related': ['kind', 'target'],
   relation: ['kind', 'group_id'],
-  promote: ['group_id'],
+  promote: ['group_id', 'signer_class'],
   // A group's own fields: its id and closed words. The proposal's reason is a person's words and stays inside.
   'replacement-proposed': ['group_id', 'operation'],
   'replacement-prepared': ['group_id'],
@@ -44,6 +44,16 @@ const OWN_FIELDS: Record<string, readonly string[]> = {
   'replacement-aborted': ['group_id', 'reason'],
   'tip-override': ['pinned'],
   hide: ['audience', 'lift', 'lowered'],
+  // Review: closed words and labels only; a verdict's score, rationale and evidence stay inside.
+  verdict: ['decision', 'stance', 'model_label', 'rubric'],
+  'manual-sign': ['decision', 'signer_class'],
+  disposition: ['decision', 'signer_class'],
+  ratify: ['signer_class'],
+  reject: ['category'],
+  reopen: ['reopens'],
+  // A comment's kind only: its body, findings and any reason are a person's words.
+  comment: ['kind', 'audience'],
+  'comment-retract': ['comment'],
   rank: ['audience', 'weight'],
 };
 
@@ -52,6 +62,7 @@ const COUNTED_FIELDS: Record<string, Readonly<Record<string, string>>> = {
   'replacement-proposed': { parent_ids: 'parents', child_ids: 'children' },
   'replacement-activated': { promoted: 'promoted', superseded: 'superseded' },
   'replacement-aborted': { evidence: 'evidence' },
+  'sign-asked': { to: 'asked' },
 };
 
 export interface ServedEvent {

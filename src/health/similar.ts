@@ -63,7 +63,7 @@ export async function similar(gate: Gate, rows: readonly CheckedRow[]): Promise<
     if (at > 0) await new Promise((resolve) => setImmediate(resolve));
     const started = performance.now();
     for (const row of searched.slice(at, at + ROWS_PER_TURN)) {
-      const near = gate.vector.similarTo(row.rowid, [row.space], NEIGHBOURS, SIMILAR_MIN_COSINE);
+      const near = await gate.vector.similarTo(row.rowid, [row.space], NEIGHBOURS, SIMILAR_MIN_COSINE);
       const own = words(row.rowid);
       if (near.some((n) => words(n.rowid) !== own)) flagged.push(row.artifact_id);
       else if (near.length === NEIGHBOURS) stoppedAtBound = true;

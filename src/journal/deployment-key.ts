@@ -35,6 +35,11 @@ export class DeploymentKey {
     return sign(null, typeof data === 'string' ? Buffer.from(data) : data, this.privateKey).toString('base64url');
   }
 
+  /** The private key for jose, which signs this gate's sign-in tokens (EdDSA) with it. */
+  jwtSigningKey(): KeyObject {
+    return this.privateKey;
+  }
+
   /** The raw 32-byte seed; only for deriving other keys (cursor sealing), never served. */
   seed(): Buffer {
     const jwk = this.privateKey.export({ format: 'jwk' });

@@ -1,4 +1,14 @@
 import type Database from 'better-sqlite3';
+import { bodyText } from './body-text.js';
+
+export interface ScanFinding {
+  kind: string;
+  severity: string;
+  detail: string;
+  start: number;
+  end: number;
+  excerpt: string;
+}
 
 /** A row of the artifacts view as verbs read it. */
 export interface ArtifactRow {
@@ -51,6 +61,8 @@ export class ArtifactReads {
       blob: p('SELECT bytes FROM blobs WHERE hash = ?'),
       stateCount: p('SELECT n FROM state_counts WHERE state = ?'),
       eventsOf: p('SELECT * FROM journal WHERE artifact_id = ? ORDER BY seq'),
+      ingestEvent: p(`SELECT body FROM journal WHERE artifact_id = ? AND type = 'ingest' ORDER BY seq LIMIT 1`).pluck(),
+      scanEvent: p(`SELECT body FROM journal WHERE artifact_id = ? AND type = 'scan' ORDER BY seq DESC LIMIT 1`).pluck(),
       questionsInArea: p(
         `SELECT count(*) AS n FROM artifacts WHERE writer_identity = ? AND space = ? AND workarea = ? AND kind = 'question'`,
       ),
@@ -70,12 +82,39 @@ export class ArtifactReads {
   }
 
   body(contentHash: string): string | null {
+    return this.bodyBytes(contentHash)?.toString('utf8') ?? null;
+  }
+
+  /** The stored bytes exactly (a submission carries them byte for byte against content_hash). */
+  bodyBytes(contentHash: string): Buffer | null {
     const row = this.s.blob!.get(contentHash) as { bytes: Buffer } | undefined;
-    return row ? row.bytes.toString('utf8') : null;
+    return row ? row.bytes : null;
+  }
+
+  /** The bytes as text, or null when they are missing or not UTF-8 text without NUL. */
+  text(contentHash: string): string | null {
+    const row = this.s.blob!.get(contentHash) as { bytes: Buffer } | undefined;
+    return row ? bodyText(row.bytes) : null;
   }
 
   countInState(state: string): number {
     return (this.s.stateCount!.get(state) as { n: number } | undefined)?.n ?? 0;
+  }
+
+  /** The attachments a row's envelope names (their hashes), as its ingest event recorded them. */
+  attachmentHashes(artifactId: string): string[] {
+    const body = this.s.ingestEvent!.get(artifactId) as string | undefined;
+    if (body === undefined) return [];
+    const attachments = (JSON.parse(body) as { data: { attachments?: Array<{ sha256?: unknown }> } }).data.attachments;
+    return Array.isArray(attachments) ? attachments.map((a) => a.sha256).filter((h): h is string => typeof h === 'string') : [];
+  }
+
+  /** The scanner's findings on a row, as its scan event recorded them (kept inside the gate). */
+  findings(artifactId: string): ScanFinding[] {
+    const body = this.s.scanEvent!.get(artifactId) as string | undefined;
+    if (body === undefined) return [];
+    const findings = (JSON.parse(body) as { data: { findings?: ScanFinding[] } }).data.findings;
+    return Array.isArray(findings) ? findings : [];
   }
 
   questionsBy(writer: string, space: string, workarea: string): number {

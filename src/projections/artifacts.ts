@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { JournalEvent } from '../journal/event.js';
 import { isPromoted } from '../domain/states.js';
+import { areaTokens } from './area-tokens.js';
+import { bodyText } from './body-text.js';
 
 /** The artifacts view: one row per claim, its state, and the two FTS indexes recall reads. */
 export function artifactTables(schema: string): string {
@@ -40,22 +42,23 @@ export function artifactTables(schema: string): string {
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_state ON artifacts(state);
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_steering ON artifacts(space, workarea, promoted_seq) WHERE kind = 'steering';
     CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.recall_fts USING fts5(
-      body, space UNINDEXED, workarea UNINDEXED, provisional UNINDEXED, superseded UNINDEXED,
+      body, areas, space UNINDEXED, workarea UNINDEXED, provisional UNINDEXED, superseded UNINDEXED,
       tokenize = 'unicode61 remove_diacritics 2');
     CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.held_fts USING fts5(
-      body, space UNINDEXED, workarea UNINDEXED, writer UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+      body, areas, space UNINDEXED, workarea UNINDEXED, writer UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
     CREATE TABLE IF NOT EXISTS ${schema}.state_counts (state TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
   `;
 }
 
 export const artifactDigestQueries = (schema: string) => ({
   artifacts: `SELECT * FROM ${schema}.artifacts ORDER BY rowid`,
-  recall_fts: `SELECT rowid, body, space, workarea, provisional, superseded FROM ${schema}.recall_fts ORDER BY rowid`,
-  held_fts: `SELECT rowid, body, space, workarea, writer FROM ${schema}.held_fts ORDER BY rowid`,
+  recall_fts: `SELECT rowid, body, areas, space, workarea, provisional, superseded FROM ${schema}.recall_fts ORDER BY rowid`,
+  held_fts: `SELECT rowid, body, areas, space, workarea, writer FROM ${schema}.held_fts ORDER BY rowid`,
   state_counts: `SELECT * FROM ${schema}.state_counts ORDER BY state`,
 });
 
 type Data = Record<string, unknown>;
+
 
 interface ReducedRow {
   rowid: number;
@@ -92,16 +95,20 @@ export class ArtifactReducer {
       count: p(`INSERT INTO ${schema}.state_counts (state, n) VALUES (?, ?)
         ON CONFLICT(state) DO UPDATE SET n = n + excluded.n`),
       blob: p(`SELECT bytes FROM main.blobs WHERE hash = ?`),
-      recallIn: p(`INSERT INTO ${schema}.recall_fts (rowid, body, space, workarea, provisional, superseded)
-        VALUES (?, ?, ?, ?, ?, ?)`),
+      recallIn: p(`INSERT INTO ${schema}.recall_fts (rowid, body, areas, space, workarea, provisional, superseded)
+        VALUES (?, ?, ?, ?, ?, ?, ?)`),
       recallOut: p(`DELETE FROM ${schema}.recall_fts WHERE rowid = ?`),
       recallSuperseded: p(`UPDATE ${schema}.recall_fts SET superseded = ? WHERE rowid = ?`),
-      heldIn: p(`INSERT INTO ${schema}.held_fts (rowid, body, space, workarea, writer) VALUES (?, ?, ?, ?, ?)`),
+      heldIn: p(`INSERT INTO ${schema}.held_fts (rowid, body, areas, space, workarea, writer) VALUES (?, ?, ?, ?, ?, ?)`),
       heldOut: p(`DELETE FROM ${schema}.held_fts WHERE rowid = ?`),
     };
   }
 
-  readonly handles = ['ingest', 'scan', 'record', 'promote', 'reject', 'demote', 'relation', 'replacement-prepared'];
+  readonly handles = [
+    'ingest', 'scan', 'record', 'promote', 'reject', 'demote', 'relation', 'replacement-prepared',
+    // The review's moves: verdicts, people's signs and dispositions, ratification, expiry, cancel, reopen.
+    'verdict', 'manual-sign', 'disposition', 'ratify', 'expire', 'cancel', 'reopen',
+  ];
 
   apply(event: JournalEvent): void {
     const d = event.data;
@@ -142,7 +149,8 @@ export class ArtifactReducer {
     const servedAfter = isPromoted(enters);
     if (!servedBefore && servedAfter) {
       const body = this.body(row.content_hash);
-      this.s.recallIn!.run(row.rowid, body, row.space, row.workarea, row.provisional, enters === 'SUPERSEDED' ? 1 : 0);
+      const areas = areaTokens(row.space, row.workarea);
+      if (body !== null) this.s.recallIn!.run(row.rowid, body, areas, row.space, row.workarea, row.provisional, enters === 'SUPERSEDED' ? 1 : 0);
     } else if (servedBefore && !servedAfter) {
       this.s.recallOut!.run(row.rowid);
     } else if (servedBefore && servedAfter && row.state !== enters) {
@@ -150,7 +158,9 @@ export class ArtifactReducer {
     }
     if (row.state === 'L1_SCANNED' && enters !== 'L1_SCANNED') this.s.heldOut!.run(row.rowid);
     if (row.state !== 'L1_SCANNED' && enters === 'L1_SCANNED') {
-      this.s.heldIn!.run(row.rowid, this.body(row.content_hash), row.space, row.workarea, row.writer_identity);
+      const body = this.body(row.content_hash);
+      const areas = areaTokens(row.space, row.workarea);
+      if (body !== null) this.s.heldIn!.run(row.rowid, body, areas, row.space, row.workarea, row.writer_identity);
     }
   }
 
@@ -180,9 +190,10 @@ export class ArtifactReducer {
     this.s.count!.run('L0_RAW', 1);
   }
 
-  private body(contentHash: string): string {
+  /** The body as text, or null for bytes that are not UTF-8 text (an archive, an image in a bundle): those are never indexed. */
+  private body(contentHash: string): string | null {
     const row = this.s.blob!.get(contentHash) as { bytes: Buffer } | undefined;
     if (!row) throw new Error(`content ${contentHash} is missing from the store`);
-    return row.bytes.toString('utf8');
+    return bodyText(row.bytes);
   }
 }

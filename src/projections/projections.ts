@@ -8,7 +8,14 @@ import { ApiKeyReducer, apiKeyDigestQueries, apiKeyTables } from './api-keys.js'
 import { RelationReducer, relationDigestQueries, relationTables } from './relations.js';
 import { RankReducer, rankDigestQueries, rankTables } from './ranks.js';
 import { WorkareaReducer, workareaDigestQueries, workareaTables } from './workareas.js';
+import { AttachmentReducer, attachmentDigestQueries, attachmentTables } from './attachments.js';
 import { ReplacementGroupReducer, replacementGroupDigestQueries, replacementGroupTables } from './replacement-groups.js';
+import { SubmissionReducer, submissionDigestQueries, submissionTables } from './submissions.js';
+import { ReviewReducer, reviewDigestQueries, reviewTables } from './review.js';
+import { CommentReducer, commentDigestQueries, commentTables } from './comments.js';
+import { AwayReducer, awayDigestQueries, awayTables } from './away.js';
+import { PeopleReducer, peopleDigestQueries, peopleTables } from './people.js';
+import { SigninSessionReducer, signinSessionDigestQueries, signinSessionTables } from './signin-sessions.js';
 
 interface Reducer {
   readonly handles: readonly string[];
@@ -25,6 +32,13 @@ export function createProjectionTables(db: Database.Database, schema: string): v
     rankTables,
     workareaTables,
     replacementGroupTables,
+    submissionTables,
+    reviewTables,
+    commentTables,
+    awayTables,
+    peopleTables,
+    signinSessionTables,
+    attachmentTables,
   ];
   db.exec(tables.map((t) => t(schema)).join('\n'));
 }
@@ -39,6 +53,13 @@ export function digestQueries(schema: string): Record<string, string> {
     ...rankDigestQueries(schema),
     ...workareaDigestQueries(schema),
     ...replacementGroupDigestQueries(schema),
+    ...submissionDigestQueries(schema),
+    ...reviewDigestQueries(schema),
+    ...commentDigestQueries(schema),
+    ...awayDigestQueries(schema),
+    ...peopleDigestQueries(schema),
+    ...signinSessionDigestQueries(schema),
+    ...attachmentDigestQueries(schema),
   };
 }
 
@@ -61,6 +82,13 @@ export class Projections {
       new RankReducer(db, schema),
       new WorkareaReducer(db, schema),
       new ReplacementGroupReducer(db, schema),
+      new SubmissionReducer(db, schema),
+      new ReviewReducer(db, schema),
+      new CommentReducer(db, schema),
+      new AwayReducer(db, schema),
+      new PeopleReducer(db, schema),
+      new SigninSessionReducer(db, schema),
+      new AttachmentReducer(db, schema),
     ];
     for (const reducer of reducers) {
       for (const type of reducer.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), reducer]);

@@ -1,7 +1,7 @@
-import { hammingKernel, type HammingKernel } from './hamming-kernel.js';
+import { MAX_PAGES } from './hamming-kernel.js';
+import { GONE, nearestSlots, type PartitionLayout, type ScanTarget } from './nearest-slots.js';
 
-/** A flag of a slot whose row left the partition; the slot waits for reuse. */
-export const GONE = 0x80;
+export { GONE } from './nearest-slots.js';
 
 const PAGE = 65536;
 const align8 = (n: number) => Math.ceil(n / 8) * 8;
@@ -19,8 +19,7 @@ export class BinaryPartition {
   private used = 0;
   private live = 0;
   private memory!: WebAssembly.Memory;
-  private kernel!: HammingKernel;
-  private layout!: { codes: number; flags: number; dist: number; hist: number; query: number; out: number };
+  private layout!: PartitionLayout;
   private rowids = new Float64Array(0);
   private readonly slotOf = new Map<number, number>();
   private readonly free: number[] = [];
@@ -72,31 +71,21 @@ export class BinaryPartition {
     this.live--;
   }
 
-  /**
-   * The rowids of about `want` slots nearest to `query` (every slot at the cut distance is
-   * kept, up to twice `want`), skipping slots whose flags meet `mask`.
-   */
-  nearest(query: Uint8Array, mask: number, want: number): number[] {
-    const { codes, flags, dist, hist, query: q, out } = this.layout;
-    const bits = this.bytes * 8;
-    new Uint8Array(this.memory.buffer, q, this.bytes).set(query);
-    new Uint32Array(this.memory.buffer, hist, bits + 1).fill(0);
-    this.kernel.scan(codes, flags, this.used, this.words, q, mask | GONE, dist, hist);
-    const counts = new Uint32Array(this.memory.buffer, hist, bits + 1);
-    let cut = -1;
-    for (let seen = 0; cut < bits && seen < want; ) seen += counts[++cut]!;
-    if (cut < 0) return [];
-    const found = this.kernel.collect(dist, this.used, cut, out);
-    const slots = new Uint32Array(this.memory.buffer, out, found);
-    let chosen: ArrayLike<number> = slots;
-    if (found > 2 * want) {
-      // Many ties at the cut: keep the strictly nearer ones, then tied ones in slot order.
-      const d = new Uint16Array(this.memory.buffer, dist, this.used);
-      chosen = Array.from(slots).sort((a, b) => d[a]! - d[b]! || a - b).slice(0, 2 * want);
-    }
+  /** What a scan of this partition reads now (nearestSlots, in the scan worker). */
+  target(): ScanTarget {
+    return { memory: this.memory, layout: this.layout, used: this.used, words: this.words };
+  }
+
+  /** The rowids of slots a scan found. A slot reused since then names its new row, which the caller checks like any other. */
+  rowidsOf(slots: Uint32Array): number[] {
     const rowids: number[] = [];
-    for (let i = 0; i < chosen.length; i++) rowids.push(this.rowids[chosen[i]!]!);
+    for (let i = 0; i < slots.length; i++) rowids.push(this.rowids[slots[i]!]!);
     return rowids;
+  }
+
+  /** The rowids of about `want` slots nearest to `query`, scanned on this thread (see nearestSlots). */
+  nearest(query: Uint8Array, mask: number, want: number): number[] {
+    return this.rowidsOf(nearestSlots(this.target(), query, mask, want));
   }
 
   /** Moves to a memory of `capacity` slots: codes, flags, then the kernel's scratch (distances, histogram, query, output). */
@@ -108,7 +97,10 @@ export class BinaryPartition {
     layout.query = align8(layout.hist + (this.bytes * 8 + 1) * 4);
     layout.out = align8(layout.query + this.bytes);
     const end = layout.out + capacity * 4;
-    const memory = new WebAssembly.Memory({ initial: Math.ceil(end / PAGE) });
+    const pages = Math.ceil(end / PAGE);
+    if (pages > MAX_PAGES) throw new Error(`a partition of ${capacity} slots needs more than the 4 GiB a WebAssembly memory holds`);
+    // Shared, so the scan worker reads the codes where this thread writes them.
+    const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
     if (this.capacity > 0) {
       const to = new Uint8Array(memory.buffer);
       to.set(new Uint8Array(this.memory.buffer, this.layout.codes, this.used * this.bytes), layout.codes);
@@ -117,7 +109,6 @@ export class BinaryPartition {
     const rowids = new Float64Array(capacity);
     rowids.set(this.rowids.subarray(0, this.used));
     this.memory = memory;
-    this.kernel = hammingKernel(memory);
     this.layout = layout;
     this.rowids = rowids;
     this.capacity = capacity;

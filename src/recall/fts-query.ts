@@ -9,5 +9,23 @@ export function queryTerms(query: string): string[] {
 
 /** Each term quoted, so no query text is ever read as FTS5 syntax (NEAR, *, column filters). */
 export function ftsExpression(terms: readonly string[], join: 'AND' | 'OR'): string {
-  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(` ${join} `);
+  return terms.map(quoted).join(` ${join} `);
 }
+
+/**
+ * The recall indexes' query: each term quoted and held to the body column, joined by AND or
+ * OR; with a work area, its tokens (one per space searched, projections/area-tokens.ts)
+ * ANDed last, so the phrases are the terms in order and then the area tokens.
+ */
+export function recallExpression(terms: readonly string[], join: 'AND' | 'OR', areaTokens: readonly string[] = []): string {
+  const words = terms.map((t) => `body:${quoted(t)}`).join(` ${join} `);
+  if (areaTokens.length === 0) return words;
+  return `(${words}) AND (${areaExpression(areaTokens)})`;
+}
+
+/** The rows carrying any of these work-area tokens. */
+export function areaExpression(areaTokens: readonly string[]): string {
+  return areaTokens.map((t) => `areas:${quoted(t)}`).join(' OR ');
+}
+
+const quoted = (t: string) => `"${t.replaceAll('"', '""')}"`;

@@ -161,8 +161,9 @@ function assemble(): Uint8Array {
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, vec([scanType, collectType])),
-    // The memory is imported, so each partition brings (and grows) its own.
-    ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]])),
+    // The memory is imported, so each partition brings (and grows) its own. It is shared
+    // (limits flag 3: shared, with a maximum), so the scan worker reads the codes in place.
+    ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x03, 0x00, ...uleb(MAX_PAGES)]])),
     ...section(3, vec([[0], [1]])),
     ...section(7, vec([[...name('scan'), 0x00, 0], [...name('collect'), 0x00, 1]])),
     ...section(10, vec([[...uleb(scan.length), ...scan], [...uleb(collect.length), ...collect]])),
@@ -173,6 +174,9 @@ export interface HammingKernel {
   scan(codes: number, flags: number, n: number, words: number, query: number, mask: number, dist: number, hist: number): void;
   collect(dist: number, n: number, threshold: number, out: number): number;
 }
+
+/** The most 64 KiB pages a partition's memory may have: 4 GiB, the most a 32-bit address reaches. */
+export const MAX_PAGES = 65536;
 
 let compiled: WebAssembly.Module | null = null;
 

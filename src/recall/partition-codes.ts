@@ -1,5 +1,6 @@
 import type { Log } from '../log.js';
 import { BinaryPartition } from './binary-partition.js';
+import { CodeScanPool } from './code-scan-pool.js';
 import { codeWords } from './quantize.js';
 import { isSearchable, type Placement, type VectorIndex } from './vector-index.js';
 
@@ -29,6 +30,8 @@ export class PartitionCodes {
   private readonly counts = new Map<string, number>();
   private readonly loaded = new Map<string, BinaryPartition>();
   private readonly words: number;
+  /** Started with the first large partition: a gate whose partitions are all small needs no thread for it. */
+  private scans: CodeScanPool | null = null;
 
   constructor(
     private readonly index: VectorIndex,
@@ -56,9 +59,21 @@ export class PartitionCodes {
     return n;
   }
 
-  /** The partition's codes when it is large enough to need them. */
-  binary(part: string): BinaryPartition | undefined {
-    return this.loaded.get(part);
+  /**
+   * For a partition large enough to hold binary codes, the rowids of about `want` codes
+   * nearest the query (flags meeting `mask` skipped), scanned in the code-scan worker; the
+   * scan is on its way when this returns. Undefined for a partition searched exactly.
+   */
+  nearest(part: string, query: Uint8Array, mask: number, want: number): Promise<number[]> | undefined {
+    const binary = this.loaded.get(part);
+    if (binary === undefined) return undefined;
+    this.scans ??= new CodeScanPool();
+    return this.scans.nearest(binary, query, mask, want);
+  }
+
+  async close(): Promise<void> {
+    await this.scans?.close();
+    this.scans = null;
   }
 
   apply(changes: readonly PlacementChange[]): void {

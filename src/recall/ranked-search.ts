@@ -61,7 +61,11 @@ export class RankedSearch {
     if (req.mode === 'lexical') return this.single('lexical', this.lexicalList(req, req.limit, writer));
     if (req.mode === 'vector') return this.single('vector', await this.vectorList(req, req.limit, writer));
     const depth = Math.max(req.limit, HYBRID_DEPTH);
-    const [lexical, vector] = [this.lexicalList(req, depth, writer), await this.vectorList(req, depth, writer)];
+    // Embedded first, so the vector list's code scans run in their worker while this thread ranks the lexical list.
+    const v = this.searchesVectors(req, depth, writer) ? await this.vector.queryVector(req.text) : null;
+    const vectorPending = this.vectorListNear(req, v, depth, writer);
+    const lexical = this.lexicalList(req, depth, writer);
+    const vector = await vectorPending;
     const fused = reciprocalRankFusion(lexical.rows, vector.rows).slice(0, req.limit);
     return {
       candidates: fused.map((f) => ({
@@ -97,8 +101,8 @@ export class RankedSearch {
     return { rows: hits.map((h) => ({ rowid: h.row.rowid, score: h.score })), exhausted: hits.length < limit };
   }
 
-  private async vectorList(req: SearchRequest, limit: number, writer: string | null): Promise<List> {
-    const query: VectorQuery = {
+  private vectorQuery(req: SearchRequest, limit: number): VectorQuery {
+    return {
       text: req.text,
       spaces: req.spaces,
       limit,
@@ -106,7 +110,23 @@ export class RankedSearch {
       includeSuperseded: req.includeSuperseded,
       ...(req.workarea === null ? {} : { workarea: req.workarea }),
     };
-    const rows = writer === null ? await this.vector.promoted(query) : await this.vector.ownHeld(query, writer);
+  }
+
+  /** Whether a vector list could hold anything: a writer's held rows are usually none, and then nothing is embedded for the query. */
+  private searchesVectors(req: SearchRequest, limit: number, writer: string | null): boolean {
+    return writer === null || this.vector.holdsAny(this.vectorQuery(req, limit), writer);
+  }
+
+  private async vectorList(req: SearchRequest, limit: number, writer: string | null): Promise<List> {
+    const v = this.searchesVectors(req, limit, writer) ? await this.vector.queryVector(req.text) : null;
+    return this.vectorListNear(req, v, limit, writer);
+  }
+
+  /** The vector list for an embedded query (null: nothing to search); its code scans are posted before it returns. */
+  private async vectorListNear(req: SearchRequest, v: Float32Array | null, limit: number, writer: string | null): Promise<List> {
+    if (v === null) return { rows: [], exhausted: true };
+    const query = this.vectorQuery(req, limit);
+    const rows = await (writer === null ? this.vector.promotedNear(v, query) : this.vector.ownHeldNear(v, query, writer));
     return { rows, exhausted: rows.length < limit };
   }
 }

@@ -5,8 +5,9 @@
  */
 declare namespace WebAssembly {
   class Memory {
-    constructor(descriptor: { initial: number; maximum?: number });
-    readonly buffer: ArrayBuffer;
+    constructor(descriptor: { initial: number; maximum?: number; shared?: boolean });
+    /** A SharedArrayBuffer when the memory is shared. */
+    readonly buffer: ArrayBuffer | SharedArrayBuffer;
     grow(delta: number): number;
   }
   class Module {

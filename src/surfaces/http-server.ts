@@ -1,130 +1,112 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Gate } from '../gate.js';
 import { BearerAuth, CredentialError } from '../auth/bearer.js';
-import { dispatch, framingError } from '../verbs/dispatch.js';
+import { PersonTokens } from '../auth/person-tokens.js';
+import { SignInProvider } from '../auth/sign-in-provider.js';
+import { TrustedIssuers } from '../auth/trusted-issuers.js';
+import { framingError } from '../verbs/dispatch.js';
 import { ErrorCode } from '../gate-error.js';
 import type { InFlight } from './in-flight.js';
-import { identityDocument } from './identity-document.js';
+import { CredentialInFlight } from './credential-in-flight.js';
+import { CrossOrigin } from './cross-origin.js';
+import { declaresTooMuch, refuseTooLarge, sendJson } from './http-replies.js';
+import { matchPath, type Route } from './route.js';
+import { routeTable } from './route-table.js';
 
 export interface HttpSurfaceOptions {
   maxRequestBytes: number;
   maxInFlight: number;
+  maxInFlightPerCredential: number;
   inFlight: InFlight;
   isDraining: () => boolean;
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+/** Retry-After of a busy answer (429, 503): requests in flight finish in well under a second. */
+const BUSY_RETRY_AFTER_S = '1';
 
-interface Route {
-  method: string;
-  path: string;
-  guard: 'none' | 'bearer';
-  handler: Handler;
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
-
-/** Reads a body of at most `limit` bytes; resolves null when it grows past the limit. */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        resolve(null);
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-/** Refuses an oversized request from its Content-Length before reading the body (spec 1: a client may see a reset). */
-function refuseTooLarge(res: ServerResponse): void {
-  sendJson(res, 413, framingError(ErrorCode.tooLarge, 'request larger than the limit'), { connection: 'close' });
-  res.on('finish', () => res.socket?.destroy());
-}
 
 /**
- * The HTTP surface: a route table as data. Its only jobs are framing, size limits,
- * deriving the caller from the credential and mapping errors to HTTP; verbs are reached
- * through the one dispatcher, exactly as from the socket.
+ * The HTTP surface. Its only jobs are framing, size limits, deriving the caller from the
+ * credential and mapping errors to HTTP; the routes are data (route-table.ts) and verbs are
+ * reached through the one dispatcher, exactly as from the socket.
  */
 export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Server {
-  const auth = new BearerAuth(gate.db, gate.clock);
+  const issuer = gate.issuer;
+  const trusted = new TrustedIssuers(gate.config.auth.trusted_issuers);
+  const peopleAuth =
+    issuer === null && trusted.size === 0
+      ? null
+      : {
+          tokens: new PersonTokens(issuer === null ? null : { issuer, publicKey: gate.key.publicKey }, trusted, gate.config.auth.client_id, gate.clock),
+          localIssuer: issuer,
+          peopleFile: gate.people,
+          admins: gate.config.auth.admins,
+        };
+  const auth = new BearerAuth(gate.db, gate.clock, peopleAuth);
+  const provider = issuer === null ? null : new SignInProvider(gate, issuer);
+  const routes = routeTable(gate, { maxRequestBytes: options.maxRequestBytes, provider: () => provider!, auth });
+  const crossOrigin = new CrossOrigin(gate.config.auth.app_origins);
+  const perCredential = new CredentialInFlight(options.maxInFlightPerCredential);
 
-  const rpc: Handler = async (req, res) => {
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    if (Number.isFinite(declared) && declared > options.maxRequestBytes) return refuseTooLarge(res);
+  async function handle(req: IncomingMessage, res: ServerResponse, route: Route, url: URL, pathParams: Record<string, string>): Promise<void> {
+    crossOrigin.decorate(req, res, route);
+    if (route.guard === 'local_issuer' && provider === null) {
+      return sendJson(res, 404, { error: `no route ${req.method} ${url.pathname}: this gate is not a sign-in provider ([auth].issuer is empty)` });
+    }
+    if (route.guard !== 'bearer') return route.handler({ req, res, url, caller: null, pathParams });
+    if (declaresTooMuch(req, options.maxRequestBytes)) return refuseTooLarge(res, framingError(ErrorCode.tooLarge, 'request larger than the limit'));
+    const header = req.headers.authorization;
+    const leave = header === undefined ? () => {} : perCredential.enter(header);
+    if (leave === null) {
+      return sendJson(res, 429, { error: 'busy: this credential has too many requests in flight' }, { 'retry-after': BUSY_RETRY_AFTER_S });
+    }
+    res.on('close', leave);
     let caller;
     try {
-      caller = auth.callerOf(req.headers.authorization, 'http');
+      caller = await auth.callerOf(header, 'http');
     } catch (error) {
-      if (error instanceof CredentialError) return sendJson(res, 401, error.body(), { 'www-authenticate': 'Bearer' });
+      if (error instanceof CredentialError) {
+        // RFC 6750 3.1: no error code when no credential was given at all.
+        return sendJson(res, 401, error.body(), { 'www-authenticate': error.kind === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"' });
+      }
       throw error;
     }
-    const body = await readBody(req, options.maxRequestBytes);
-    if (body === null) return refuseTooLarge(res);
-    let message: unknown;
-    try {
-      message = JSON.parse(body.toString('utf8'));
-    } catch {
-      return sendJson(res, 400, framingError(ErrorCode.parse, 'the body is not JSON'));
+    if (caller.scope === 'events' && route.path !== '/rpc') {
+      return sendJson(res, 403, { error: `scope: a key with scope events may call gv.events only, not ${route.method} ${route.path}`, kind: 'scope' });
     }
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      return sendJson(res, 400, framingError(ErrorCode.invalidRequest, 'a request is one JSON-RPC 2.0 object'));
-    }
-    const response = await dispatch(gate, caller, message);
-    if (response === null) {
-      res.writeHead(204);
-      res.end();
-      return;
-    }
-    sendJson(res, 200, response);
-  };
-
-  const routes: Route[] = [
-    {
-      method: 'GET',
-      path: '/',
-      guard: 'none',
-      handler: (_req, res) => {
-        res.writeHead(302, { location: '/app', 'content-length': 0 });
-        res.end();
-      },
-    },
-    { method: 'GET', path: '/identity', guard: 'none', handler: (_req, res) => sendJson(res, 200, identityDocument(gate)) },
-    { method: 'POST', path: '/rpc', guard: 'bearer', handler: rpc },
-  ];
+    return route.handler({ req, res, url, caller, pathParams });
+  }
 
   const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    const sameRoute = routes.filter((r) => r.path === path);
-    const route = sameRoute.find((r) => r.method === req.method);
-    if (!route) {
-      if (sameRoute.length > 0) {
-        return sendJson(res, 405, { error: `method ${req.method} not allowed on ${path}` }, {
-          allow: sameRoute.map((r) => r.method).join(', '),
-        });
-      }
-      return sendJson(res, 404, { error: `no route ${req.method} ${path}` });
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://gate.invalid');
+    } catch {
+      return sendJson(res, 400, { error: 'the request target is not a path' });
     }
-    if (options.isDraining()) return sendJson(res, 503, { error: 'the gate is shutting down' }, { 'retry-after': '1', connection: 'close' });
+    const onPath: Array<{ route: Route; pathParams: Record<string, string> }> = [];
+    for (const route of routes) {
+      const pathParams = matchPath(route.path, url.pathname);
+      if (pathParams !== null) onPath.push({ route, pathParams });
+    }
+    if (onPath.length === 0) return sendJson(res, 404, { error: `no route ${req.method} ${url.pathname}` });
+    if (req.method === 'OPTIONS' && onPath.some((m) => m.route.cors !== undefined)) {
+      return crossOrigin.preflight(req, res, onPath.map((m) => m.route));
+    }
+    const matched = onPath.find((m) => m.route.method === req.method);
+    if (matched === undefined) {
+      return sendJson(res, 405, { error: `method ${req.method} not allowed on ${url.pathname}` }, {
+        allow: [...new Set(onPath.map((m) => m.route.method))].join(', '),
+      });
+    }
+    if (options.isDraining()) return sendJson(res, 503, { error: 'the gate is shutting down' }, { 'retry-after': BUSY_RETRY_AFTER_S, connection: 'close' });
     if (options.inFlight.size >= options.maxInFlight) {
-      return sendJson(res, 503, { error: 'busy: too many requests in flight' }, { 'retry-after': '1' });
+      return sendJson(res, 503, { error: 'busy: too many requests in flight' }, { 'retry-after': BUSY_RETRY_AFTER_S });
     }
     options.inFlight.enter();
     res.on('close', () => options.inFlight.leave());
-    Promise.resolve(route.handler(req, res)).catch((error: unknown) => {
-      gate.log.error(`${req.method} ${path} failed`, error);
+    handle(req, res, matched.route, url, matched.pathParams).catch((error: unknown) => {
+      gate.log.error(`${req.method} ${url.pathname} failed`, error);
       if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
       else res.destroy();
     });

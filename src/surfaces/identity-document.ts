@@ -9,7 +9,7 @@ export function identityDocument(gate: Gate) {
     auth: {
       issuer: issuer === '' ? null : issuer,
       issuer_url: issuer === '' ? null : issuer,
-      client_id: 'gate-console',
+      client_id: gate.config.auth.client_id,
       identity_extra: null,
       trusted_issuers: gate.config.auth.trusted_issuers,
       admins: gate.config.auth.admins,

@@ -2,12 +2,27 @@ import { z } from 'zod';
 import { defineVerb } from './define-verb.js';
 import { artifactIdParam } from './param-types.js';
 import { signedHistory } from './status.js';
-import { derivesFromOf } from '../projections/artifact-reads.js';
+import { derivesFromOf, type ArtifactRow } from '../projections/artifact-reads.js';
 import { eventFromRow, type JournalRow } from '../journal/event.js';
 
 /** Event types that are decisions about a row (who let it in, kept it out, moved it). */
-const DECISIONS = new Set(['scan', 'record', 'promote', 'reject', 'demote', 'verdict', 'manual-sign', 'disposition',
+export const DECISIONS = new Set(['scan', 'record', 'promote', 'reject', 'demote', 'verdict', 'manual-sign', 'disposition',
   'ratify', 'expire', 'cancel', 'reopen', 'refuse', 'countersign']);
+
+/** A row's envelope (FACTS "Org doors"): what was taken in, from whom, here. */
+export function envelopeOf(row: ArtifactRow, deploymentId: string) {
+  return {
+    content_hash: row.content_hash,
+    content_type: row.content_type,
+    trust_class: row.trust_class,
+    source_uri: row.source_uri,
+    writer_identity: row.writer_identity,
+    deployment_id: deploymentId,
+    ingest_ts: row.ts,
+    size_bytes: row.size_bytes,
+    derives_from: derivesFromOf(row),
+  };
+}
 
 export const auditVerb = defineVerb({
   name: 'gv.audit',
@@ -39,14 +54,7 @@ export const auditVerb = defineVerb({
       artifact_id: row.artifact_id,
       deployment_id: gate.deploymentId,
       envelope: {
-        content_hash: row.content_hash,
-        content_type: row.content_type,
-        trust_class: row.trust_class,
-        source_uri: row.source_uri,
-        writer_identity: row.writer_identity,
-        deployment_id: gate.deploymentId,
-        ingest_ts: row.ts,
-        size_bytes: row.size_bytes,
+        ...envelopeOf(row, gate.deploymentId),
         derives_from: shownParents,
         derives_from_withheld: parents.length - shownParents.length,
       },

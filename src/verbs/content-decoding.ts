@@ -3,6 +3,12 @@ import { invalidParams } from '../gate-error.js';
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/** Strict base64 (canonical padding, no white space) to bytes; anything else is refused naming `field`. */
+export function decodeBase64(content: string, field: string): Buffer {
+  if (!BASE64.test(content)) throw invalidParams(`${field} is not strict base64`, { field });
+  return Buffer.from(content, 'base64');
+}
+
 /**
  * A claim's bytes: UTF-8 text, sent as a string or as strict base64 (spec 2 gv.ingest).
  * Either way it must be well-formed UTF-8 text with no NUL; a file is an attachment.
@@ -11,8 +17,7 @@ export function decodeContent(content: string, encoding: 'base64' | undefined): 
   let bytes: Buffer;
   let text: string;
   if (encoding === 'base64') {
-    if (!BASE64.test(content)) throw invalidParams('content is not strict base64', { field: 'content' });
-    bytes = Buffer.from(content, 'base64');
+    bytes = decodeBase64(content, 'content');
     try {
       text = utf8.decode(bytes);
     } catch {

@@ -4,6 +4,7 @@ import { spaceParam } from './param-types.js';
 import { requireSpace } from './require-space.js';
 import { invalidParams } from '../gate-error.js';
 import { CAPABILITIES, type Capability } from '../access/capabilities.js';
+import { proofParam, provenBy, requireOperatorProof } from './operator-proof.js';
 
 /** `<iss>|<sub>` (a signed-in person), `key:<key_id>` (an API key), `uid:<n>` (every process of a local user). */
 const PRINCIPAL = /^(key:[0-9a-f]{12}|uid:\d{1,10}|[^|\s]{1,512}\|[^|\s]{1,512})$/;
@@ -28,8 +29,9 @@ export const grantVerb = defineVerb({
   name: 'gv.grant',
   role: 'admin',
   summary: 'Issue or revoke per-space capabilities; applied whole or refused whole.',
-  params: z.strictObject({ action: z.enum(['issue', 'revoke']), grants: z.array(entry).min(1).max(500) }),
-  handler({ gate, caller }, p) {
+  params: z.strictObject({ action: z.enum(['issue', 'revoke']), grants: z.array(entry).min(1).max(500), proof: proofParam.optional() }),
+  handler(ctx, p) {
+    const { gate, caller } = ctx;
     const seen = new Set<string>();
     for (const g of p.grants) {
       requireSpace(gate, g.space);
@@ -37,6 +39,7 @@ export const grantVerb = defineVerb({
       if (seen.has(key)) throw invalidParams(`principal ${g.principal} appears twice on space ${g.space}`, { field: 'grants' });
       seen.add(key);
     }
+    const operatorKey = requireOperatorProof(ctx, p.proof, `gv.grant ${p.action}`);
     return gate.writer.write(() => {
       const results = p.grants.map((g) => {
         const before = heldBy(gate, g.principal, g.space);
@@ -51,6 +54,7 @@ export const grantVerb = defineVerb({
           space: g.space,
           capabilities: after,
           [p.action === 'issue' ? 'added' : 'removed']: g.capabilities,
+          ...provenBy(operatorKey),
         });
         return { principal: g.principal, space: g.space, capabilities: g.capabilities, changed: true, event_id: event.event_id, held: after };
       });

@@ -1,17 +1,22 @@
 import { z } from 'zod';
-import { canonicalJson, sha256Hex } from '../journal/canonical-json.js';
+import { sha256Hex } from '../journal/canonical-json.js';
 import { defineVerb, type VerbContext } from './define-verb.js';
 import { addressedToParam, artifactIdParam, producerParam, spaceParam, workareaParam } from './param-types.js';
 import { requireSpace } from './require-space.js';
 import { decodeContent } from './content-decoding.js';
-import { KINDS, isKind, isRecordedClass, trustClassOfKind, type Kind } from '../domain/kinds.js';
+import { KINDS, isKind, isRecordedClass, stricterClass, trustClassOfKind, type Kind } from '../domain/kinds.js';
 import { answerBody, questionBody } from '../domain/body-forms.js';
-import { invalidParams, quarantineFull } from '../gate-error.js';
+import { invalidParams } from '../gate-error.js';
 import { producerOf, type ArtifactRow } from '../projections/artifact-reads.js';
 import { isPromoted } from '../domain/states.js';
 import { refuseCompletedPart } from './work-complete.js';
+import { appendRow, artifactIdOf, enteredState } from './append-row.js';
+import { attachmentsParam, envelopeAttachments } from './ingest-attachments.js';
+import { refuseFullQuarantine } from './quarantine-depth.js';
 
 export const QUESTIONS_PER_WRITER_PER_AREA = 8;
+/** Every ingest door refuses a supplied trust class by name: the gate derives it. */
+export const TRUST_CLASS_REFUSED = { trust_class: 'trust_class is refused: the gate derives it' };
 const MAX_DERIVES_FROM = 64;
 
 const params = z.strictObject({
@@ -26,6 +31,7 @@ const params = z.strictObject({
   producer: producerParam.optional(),
   addressed_to: addressedToParam.optional(),
   derives_from: z.array(artifactIdParam).max(MAX_DERIVES_FROM).optional(),
+  attachments: attachmentsParam.optional(),
 });
 type Params = z.output<typeof params>;
 
@@ -114,7 +120,7 @@ export const ingestVerb = defineVerb({
   role: 'agent',
   summary: 'Propose content into a work area; it is scanned and held until reviewed.',
   params,
-  refused: { trust_class: 'trust_class is refused: the gate derives it' },
+  refused: TRUST_CLASS_REFUSED,
   async handler(ctx, p) {
     const { gate, caller } = ctx;
     const space = requireSpace(gate, p.space ?? 'main');
@@ -127,70 +133,51 @@ export const ingestVerb = defineVerb({
     if (kind === 'question' && gate.artifacts.questionsBy(caller.identity, space, p.workarea) >= QUESTIONS_PER_WRITER_PER_AREA) {
       throw invalidParams(`at most ${QUESTIONS_PER_WRITER_PER_AREA} questions per writer per work area`, { reason: 'question_limit' });
     }
+    const attachments = envelopeAttachments(gate, caller, p.attachments ?? [], kind);
 
     const contentHash = `sha256:${sha256Hex(bytes)}`;
-    const artifactId = `sha256:${sha256Hex(
-      canonicalJson({ content_hash: contentHash, space, writer_identity: caller.identity, deployment_id: gate.deploymentId }),
-    )}`;
+    // Envelope v2: the attachments are part of what the claim is, so the same words with
+    // other files are another row.
+    const artifactId = artifactIdOf(gate, caller, contentHash, space, attachments.length === 0 ? {} : { attachments: attachments.map((a) => a.sha256) });
     // The duplicate rule: this writer's own row of these bytes here, or a promoted copy of them.
-    const earlierRow = () => gate.artifacts.byId(artifactId) ?? gate.artifacts.promotedCopy(contentHash, space);
+    const earlierRow = () =>
+      gate.artifacts.byId(artifactId) ?? (attachments.length === 0 ? gate.artifacts.promotedCopy(contentHash, space) : undefined);
     const earlier = earlierRow();
     if (earlier) return duplicateAnswer(earlier);
-
-    const held =
-      gate.artifacts.countInState('L0_RAW') + gate.artifacts.countInState('L1_SCANNED') + gate.artifacts.countInState('L1B_FLAGGED');
-    if (held >= gate.config.quarantine.max_depth) throw quarantineFull(gate.config.quarantine.retry_after_ms);
+    refuseFullQuarantine(gate);
 
     const scan = await gate.scan.scan(bytes);
-    const trustClass = kind === null ? 'T-1' : trustClassOfKind(kind);
-    const recorded = kind === null;
-    const enters = recorded ? 'RECORDED' : scan.flagged ? 'L1B_FLAGGED' : 'L1_SCANNED';
-    // With no finding the masked body is the body itself: one stored copy serves both.
-    const maskedBytes = scan.findings.length === 0 ? bytes : Buffer.from(scan.masked, 'utf8');
-    const maskedHash = scan.findings.length === 0 ? contentHash : `sha256:${sha256Hex(maskedBytes)}`;
+    const baseClass = kind === null ? 'T-1' : trustClassOfKind(kind);
+    // An attachment fetched from somewhere is third-party content: the claim rises to T-4.
+    const trustClass = attachments.some((a) => a.source_uri !== undefined) ? stricterClass(baseClass, 'T-4') : baseClass;
 
     return gate.writer.write(() => {
       // Re-checked inside the transaction: a completion or a concurrent twin may have landed during the scan.
       refuseCompletedPart(gate, caller.identity, space, p.workarea);
       const twin = earlierRow();
       if (twin) return duplicateAnswer(twin);
-      gate.journal.putBlob(contentHash, bytes);
-      if (maskedHash !== contentHash) gate.journal.putBlob(maskedHash, maskedBytes);
-      const ingestData: Record<string, unknown> = {
-        artifact_id: artifactId,
+      const ingest: Record<string, unknown> = {};
+      if (p.producer) ingest['producer'] = p.producer;
+      if (p.addressed_to) ingest['addressed_to'] = p.addressed_to;
+      if (p.encoding) ingest['encoding'] = p.encoding;
+      if (attachments.length > 0) Object.assign(ingest, { envelope: 2, attachments });
+      const scanEvent = appendRow(gate, caller, {
+        artifactId,
         space,
         workarea: p.workarea,
-        leaves: null,
-        enters: 'L0_RAW',
-        content_hash: contentHash,
-        size_bytes: bytes.length,
-        content_type: contentType,
-        trust_class: trustClass,
-        writer_kind: caller.kind,
-        source_uri: p.source_uri,
-        derives_from: p.derives_from ?? [],
-      };
-      if (kind !== null) ingestData['kind'] = kind;
-      if (p.producer) ingestData['producer'] = p.producer;
-      if (p.addressed_to) ingestData['addressed_to'] = p.addressed_to;
-      if (p.encoding) ingestData['encoding'] = p.encoding;
-      gate.journal.append('ingest', caller.identity, ingestData);
-      const scanEvent = gate.journal.append(recorded ? 'record' : 'scan', caller.identity, {
-        artifact_id: artifactId,
-        space,
-        workarea: p.workarea,
-        leaves: 'L0_RAW',
-        enters,
-        trust_class: trustClass,
-        content_type: contentType,
-        findings_count: scan.findings.length,
-        findings: scan.findings,
-        masked_hash: maskedHash,
-        scanner: scan.scanner,
+        bytes,
+        contentType,
+        kind,
+        trustClass,
+        sourceUri: p.source_uri,
+        derivesFrom: p.derives_from ?? [],
+        ingest,
+        recorded: kind === null,
+        scan,
       });
       const answer: Record<string, unknown> = {
         artifact_id: artifactId,
-        state: enters,
+        state: enteredState(scanEvent),
         space,
         workarea: p.workarea,
         producer: p.producer ?? null,
@@ -200,6 +187,7 @@ export const ingestVerb = defineVerb({
       };
       if (kind !== null) answer['kind'] = kind;
       else answer['content_type'] = contentType;
+      if (attachments.length > 0) answer['attachments'] = attachments.map((a) => ({ sha256: a.sha256, media_type: a.media_type, size_bytes: a.size_bytes }));
       return answer;
     });
   },

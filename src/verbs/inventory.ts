@@ -3,6 +3,7 @@ import { defineVerb } from './define-verb.js';
 import { limitParam, spaceParam } from './param-types.js';
 import { visibleRowsClause } from './visible-rows.js';
 import { rowMetadata } from './row-metadata.js';
+import { findingGroups } from './finding-groups.js';
 import { ARTIFACT_STATES, QUARANTINE_STATES } from '../domain/states.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 
@@ -64,7 +65,7 @@ export const inventoryVerb = defineVerb({
 export const pendingVerb = defineVerb({
   name: 'gv.pending',
   role: 'reader',
-  summary: 'Rows waiting in quarantine that you may see: ids, types, states, ages, finding counts.',
+  summary: 'Rows waiting in quarantine that you may see: ids, types, states, ages, finding counts and finding groups.',
   params: z.strictObject({ limit: limitParam(1000).optional() }),
   handler({ gate, caller }, p) {
     const limit = p.limit ?? 100;
@@ -89,6 +90,7 @@ export const pendingVerb = defineVerb({
           space: m.space,
           workarea: m.workarea,
           findings_count: m.findings_count,
+          findings: m.findings_count === 0 ? 0 : findingGroups(gate, m.artifact_id),
           ingest_ts: m.ts,
           age_ms: m.age_ms,
           self_authored: m.self_authored,

@@ -3,6 +3,7 @@ import { defineVerb, type VerbContext } from './define-verb.js';
 import { invalidParams } from '../gate-error.js';
 import { ROLES, atLeast, roleRank, type Role } from '../domain/roles.js';
 import { mintApiKey } from '../auth/api-keys.js';
+import { proofParam, provenBy, requireOperatorProof } from './operator-proof.js';
 
 interface KeyRow {
   key_id: string;
@@ -50,6 +51,7 @@ export const keysVerb = defineVerb({
     scope: z.literal('events').optional(),
     key_id: z.string().regex(/^[0-9a-f]{12}$/, 'a key id is 12 lower-case hex characters').optional(),
     reason: z.string().min(1).max(500).optional(),
+    proof: proofParam.optional(),
   }),
   async handler(ctx, p) {
     const { gate, caller } = ctx;
@@ -67,6 +69,7 @@ export const keysVerb = defineVerb({
       if (p.scope === 'events' && role !== 'reviewer') {
         throw invalidParams('scope events is for reviewer keys only', { field: 'scope' });
       }
+      const operatorKey = role === 'admin' || role === 'runner' ? requireOperatorProof(ctx, p.proof, `gv.keys issue of a${role === 'admin' ? 'n admin' : ' runner'} key`) : null;
       const minted = mintApiKey();
       const expiresAt = p.expires_in_days === undefined ? null : now + p.expires_in_days * DAY_MS;
       const event = await gate.writer.write(() =>
@@ -78,6 +81,7 @@ export const keysVerb = defineVerb({
           issued_by: caller.identity,
           expires_at: expiresAt,
           scope: p.scope ?? null,
+          ...provenBy(operatorKey),
         }),
       );
       return {

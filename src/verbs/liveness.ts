@@ -2,9 +2,6 @@ import { z } from 'zod';
 import { defineVerb } from './define-verb.js';
 import { SERVICE_VERSION } from '../gate.js';
 
-/** The quorum profile in force; the review issue widens this to named profiles from the config. */
-export const QUORUM_PROFILE = 'solo-reviewer';
-
 export const pingVerb = defineVerb({
   name: 'gv.ping',
   role: 'reader',
@@ -17,7 +14,7 @@ export const pingVerb = defineVerb({
       role: caller.role,
       paths: { http: gate.endpoints.http ?? null, socket: gate.endpoints.socket ?? null },
       degraded: false,
-      quorum_profile: QUORUM_PROFILE,
+      quorum_profile: gate.review.settings.profileName,
     };
   },
 });

@@ -5,14 +5,14 @@ import { reasonOf } from './row-metadata.js';
 import { invalidParams } from '../gate-error.js';
 import { isPromoted } from '../domain/states.js';
 import { canonicalJson, sha256Hex } from '../journal/canonical-json.js';
-import type { JournalRow } from '../journal/event.js';
 import type { Gate } from '../gate.js';
-import type { ArtifactRow } from '../projections/artifact-reads.js';
-import { QUORUM_PROFILE } from './liveness.js';
+import { approvalOf } from './approval.js';
+import { commentsFor } from './comments.js';
 import { visibleRelations } from './relations.js';
 import { tipOf } from './tip.js';
 import { pendingSupersedes } from './replacement-group-view.js';
 import type { Caller } from '../access/caller.js';
+import { signatureCounts } from '../attachments/signature-counts.js';
 
 function nodeTip(gate: Gate, caller: Caller, id: string) {
   const tip = tipOf(gate, caller, id);
@@ -20,23 +20,6 @@ function nodeTip(gate: Gate, caller: Caller, id: string) {
 }
 
 export const PREVIEW_CHARS = 280;
-const SIGNING_TYPES = ['promote', 'reject', 'demote'];
-
-/** A signer's class (spec 2 gv.approval): people are human; keys and socket peers act as agents. */
-const signerClass = (identity: string | null) => (identity === null ? 'deployment' : identity.includes('|') ? 'human' : 'agent');
-
-function signersOf(gate: Gate, row: ArtifactRow) {
-  const rows = gate.db
-    .prepare(`SELECT * FROM journal WHERE artifact_id = ? AND type IN (${SIGNING_TYPES.map(() => '?').join(',')}) ORDER BY seq`)
-    .all(row.artifact_id, ...SIGNING_TYPES) as JournalRow[];
-  return rows.map((r) => ({
-    identity: r.by,
-    class: signerClass(r.by),
-    decision: r.type,
-    counts: r.type === 'promote' && r.by !== row.writer_identity,
-    event_id: r.event_id,
-  }));
-}
 
 export const nodeVerb = defineVerb({
   name: 'gv.node',
@@ -50,18 +33,13 @@ export const nodeVerb = defineVerb({
       throw invalidParams('the body of a row that is not promoted is served only to its writer; reviewers read the masked preview');
     }
     const masked = row.masked_hash === null ? null : gate.artifacts.body(row.masked_hash);
-    const signers = signersOf(gate, row);
+    const approval = approvalOf(gate, caller, row);
+    const signers = approval['signers'] as Array<{ identity: string; class: string; decision: string }>;
     const answer: Record<string, unknown> = {
       artifact_id: row.artifact_id,
       status: { state: row.state, reason: reasonOf(row), provisional: row.provisional === 1 },
-      approval: {
-        quorum_profile: QUORUM_PROFILE,
-        k_required: 1,
-        k_have: signers.filter((s) => s.counts).length,
-        signers: signers.map(({ identity, class: c, decision, counts }) => ({ identity, class: c, decision, counts })),
-      },
-      // Comments are journal facts of a later verb; a row has them only once that verb writes them.
-      comments: [],
+      approval,
+      comments: commentsFor(gate, caller, row, false).comments,
       relations: visibleRelations(gate, caller, row.artifact_id),
       tip: nodeTip(gate, caller, row.artifact_id),
       members: [],
@@ -71,7 +49,8 @@ export const nodeVerb = defineVerb({
       supersedes: pendingSupersedes(gate, caller, row.artifact_id),
     };
     if (p.body === true) {
-      const body = gate.artifacts.body(row.content_hash);
+      // A body that is not UTF-8 text (an archive, a bundle's image) is not served as if it were.
+      const body = gate.artifacts.text(row.content_hash);
       Object.assign(answer, {
         body,
         body_exact: body !== null,

@@ -27,6 +27,24 @@ import { replacementAbortVerb } from './replacement-abort.js';
 import { replacementsVerb } from './replacements.js';
 import { graphVerb } from './graph.js';
 import { healthVerb } from './health.js';
+import { submitDrainVerb, submitVerb } from './submit.js';
+import { peopleVerb, personAddVerb } from './people.js';
+import { challengeVerb, operatorProofVerb, verifyVerb } from './challenge.js';
+import { uploadVerb } from './upload.js';
+import { attachmentVerb } from './attachment.js';
+import { ingestBundleVerb } from './ingest-bundle.js';
+import { ingestMapVerb } from './ingest-map.js';
+import { gradePendingVerb, gradeVerb, reviewPendingVerb } from './grade.js';
+import { reviewRunsVerb } from './review-runs.js';
+import { backendCheckVerb, countersignStatusVerb, settlePendingVerb } from './review-admin.js';
+import { approvalVerb } from './approval.js';
+import { signVerb } from './sign.js';
+import { cancelVerb, reopenVerb } from './lifecycle.js';
+import { askToSignVerb, whoCanSignVerb } from './asking.js';
+import { awayVerb, backVerb } from './away.js';
+import { commentRetractVerb, commentVerb, commentsVerb } from './comments.js';
+import { reviewVerb } from './review-queue.js';
+import { deferVerb, engagementVerb } from './engagement.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -68,4 +86,36 @@ export const VERBS: readonly Verb<any>[] = [
   replacementsVerb,
   graphVerb,
   healthVerb,
+  submitVerb,
+  submitDrainVerb,
+  peopleVerb,
+  personAddVerb,
+  challengeVerb,
+  operatorProofVerb,
+  verifyVerb,
+  uploadVerb,
+  attachmentVerb,
+  ingestBundleVerb,
+  ingestMapVerb,
+  approvalVerb,
+  reviewVerb,
+  gradeVerb,
+  gradePendingVerb,
+  reviewPendingVerb,
+  reviewRunsVerb,
+  backendCheckVerb,
+  settlePendingVerb,
+  countersignStatusVerb,
+  signVerb,
+  whoCanSignVerb,
+  askToSignVerb,
+  cancelVerb,
+  reopenVerb,
+  awayVerb,
+  backVerb,
+  commentVerb,
+  commentRetractVerb,
+  commentsVerb,
+  deferVerb,
+  engagementVerb,
 ];

@@ -4,7 +4,7 @@ import { artifactIdParam } from './param-types.js';
 import { reasonOf } from './row-metadata.js';
 import { isHeld, isPromoted } from '../domain/states.js';
 import { eventFromRow, type JournalRow } from '../journal/event.js';
-import { servedEvent } from '../events/served-event.js';
+import { isServedType, servedEvent } from '../events/served-event.js';
 import { verifyWithDeploymentId } from '../journal/deployment-key.js';
 import type { Gate } from '../gate.js';
 
@@ -30,10 +30,14 @@ export const statusVerb = defineVerb({
   },
 });
 
-/** Each event of a row with its signature, checked here against the deployment key. */
+/**
+ * Each served event of a row with its signature, checked here against the deployment key.
+ * Internal events about a row (who was served its attachments) stay inside.
+ */
 export function signedHistory(gate: Gate, artifactId: string) {
   const rows = gate.db.prepare('SELECT * FROM journal WHERE artifact_id = ? ORDER BY seq').all(artifactId) as JournalRow[];
-  return rows.map((row) => {
+  // Internal events (a reviewer run, an assessment's words and score) stay inside the gate.
+  return rows.filter((row) => isServedType(row.type)).map((row) => {
     const event = eventFromRow(row);
     return {
       ...servedEvent(event),

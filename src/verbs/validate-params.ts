@@ -31,20 +31,25 @@ function findNull(value: unknown, path: string[]): string | null {
  * `null` anywhere by name, then the verb's strict schema (an unlisted field by name).
  */
 export function validateParams<P extends z.ZodType>(verb: Verb<P>, raw: unknown): z.output<P> {
+  return validateFields(verb.params, verb.refused, raw);
+}
+
+/** The same rules for any strict schema: a verb's params, or a tool's arguments. */
+export function validateFields<P extends z.ZodType>(schema: P, refused: Record<string, string> | undefined, raw: unknown): z.output<P> {
   if (raw === undefined) raw = {};
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw invalidParams('params must be an object');
   }
   const params = raw as Record<string, unknown>;
   for (const field of Object.keys(params)) {
-    const why = IDENTITY_FIELDS[field] ?? verb.refused?.[field];
+    const why = IDENTITY_FIELDS[field] ?? refused?.[field];
     if (why !== undefined) throw invalidParams(why, { field });
   }
   const nullAt = findNull(params, []);
   if (nullAt !== null) {
     throw invalidParams(`null is refused for field ${nullAt}; omit the field instead`, { field: nullAt });
   }
-  const parsed = verb.params.safeParse(params);
+  const parsed = schema.safeParse(params);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {

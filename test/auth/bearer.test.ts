@@ -15,9 +15,9 @@ function keyStore() {
   return { db, apply };
 }
 
-const kindOf = (fn: () => unknown) => {
+const kindOf = async (fn: () => Promise<unknown>) => {
   try {
-    fn();
+    await fn();
   } catch (e) {
     if (e instanceof CredentialError) return e.kind;
     throw e;
@@ -26,16 +26,16 @@ const kindOf = (fn: () => unknown) => {
 };
 
 describe('API key bearer credentials, with an injected clock', () => {
-  it('a key past its expires_at is 401 expired; before it, the key is its own identity and role', () => {
+  it('a key past its expires_at is 401 expired; before it, the key is its own identity and role', async () => {
     const { db, apply } = keyStore();
     const k = mintApiKey();
     apply('apikey-issued', { key_id: k.keyId, key_hash: k.hash, role: 'agent', expires_at: 5_000, scope: null });
     let now = 4_999;
     const auth = new BearerAuth(db, { now: () => now });
-    const caller = auth.callerOf(`Bearer ${k.raw}`, 'http');
+    const caller = await auth.callerOf(`Bearer ${k.raw}`, 'http');
     expect(caller).toMatchObject({ identity: `key:${k.keyId}`, role: 'agent', kind: 'program', scope: null });
     now = 5_000;
-    expect(kindOf(() => auth.callerOf(`Bearer ${k.raw}`, 'http'))).toBe('expired');
+    expect(await kindOf(() => auth.callerOf(`Bearer ${k.raw}`, 'http'))).toBe('expired');
   });
 
   it('the key format is gk_ + 43 base64url characters, only its sha256 is stored, key_id is 12 hex of it', () => {
@@ -48,23 +48,23 @@ describe('API key bearer credentials, with an injected clock', () => {
     expect(JSON.stringify(db.prepare('SELECT * FROM api_keys').all())).not.toContain(k.raw.slice(3));
   });
 
-  it('a scope events key is marked so the dispatcher can refuse everything but gv.events', () => {
+  it('a scope events key is marked so the dispatcher can refuse everything but gv.events', async () => {
     const { db, apply } = keyStore();
     const k = mintApiKey();
     apply('apikey-issued', { key_id: k.keyId, key_hash: k.hash, role: 'reviewer', expires_at: null, scope: 'events' });
-    expect(new BearerAuth(db, { now: () => 0 }).callerOf(`Bearer ${k.raw}`, 'http').scope).toBe('events');
+    expect((await new BearerAuth(db, { now: () => 0 }).callerOf(`Bearer ${k.raw}`, 'http')).scope).toBe('events');
   });
 
-  it('missing, malformed, unknown and revoked credentials each have their kind', () => {
+  it('missing, malformed, unknown and revoked credentials each have their kind', async () => {
     const { db, apply } = keyStore();
     const k = mintApiKey();
     apply('apikey-issued', { key_id: k.keyId, key_hash: k.hash, role: 'agent', expires_at: null, scope: null });
     const auth = new BearerAuth(db, { now: () => 0 });
-    expect(kindOf(() => auth.callerOf(undefined, 'http'))).toBe('missing');
-    expect(kindOf(() => auth.callerOf('Token abc', 'http'))).toBe('malformed');
-    expect(kindOf(() => auth.callerOf(`Bearer ${mintApiKey().raw}`, 'http'))).toBe('signature');
-    expect(kindOf(() => auth.callerOf(`Bearer ${k.raw}`, 'http'))).toBe('accepted');
+    expect(await kindOf(() => auth.callerOf(undefined, 'http'))).toBe('missing');
+    expect(await kindOf(() => auth.callerOf('Token abc', 'http'))).toBe('malformed');
+    expect(await kindOf(() => auth.callerOf(`Bearer ${mintApiKey().raw}`, 'http'))).toBe('signature');
+    expect(await kindOf(() => auth.callerOf(`Bearer ${k.raw}`, 'http'))).toBe('accepted');
     apply('apikey-revoked', { key_id: k.keyId, reason: 'lost' });
-    expect(kindOf(() => auth.callerOf(`Bearer ${k.raw}`, 'http'))).toBe('signature');
+    expect(await kindOf(() => auth.callerOf(`Bearer ${k.raw}`, 'http'))).toBe('signature');
   });
 });

@@ -15,6 +15,15 @@ export interface RpcAnswer {
   error?: { code: number; message: string; data?: any };
 }
 
+/**
+ * Most tests promote with a reviewer API key. A key signs as an agent, and an agent's
+ * signature counts only outside human review, and settles a promotion only in an auto
+ * space; the solo-reviewer profile asks one signature of every class. So test gates
+ * start with main in auto review under that profile unless a test says otherwise; the
+ * review tests set their own policy and profile.
+ */
+export const KEYS_PROMOTE: Record<string, string> = { GATE_SPACES_MAIN_POLICY: 'auto', GATE_REVIEW_QUORUM_PROFILE: 'solo-reviewer' };
+
 /** A temp home that other local accounts can traverse (the socket test connects as nobody). */
 export function tempHome(): string {
   const parent = mkdtempSync(join(tmpdir(), 'gate-test-'));
@@ -34,17 +43,19 @@ export class GateProcess {
   private constructor(
     readonly home: string,
     private readonly env: Record<string, string>,
+    private readonly port: number,
   ) {}
 
-  static async start(options: { home?: string; env?: Record<string, string> } = {}): Promise<GateProcess> {
+  /** `port` 0 (the default) lets the system pick; a fixed one keeps a URL known before start (a sign-in issuer's). */
+  static async start(options: { home?: string; env?: Record<string, string>; port?: number } = {}): Promise<GateProcess> {
     if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm test does)`);
-    const gate = new GateProcess(options.home ?? tempHome(), options.env ?? {});
+    const gate = new GateProcess(options.home ?? tempHome(), { ...KEYS_PROMOTE, ...(options.env ?? {}) }, options.port ?? 0);
     await gate.launch();
     return gate;
   }
 
   private launch(): Promise<void> {
-    this.child = spawn(process.execPath, [CLI, 'serve', '--home', this.home, '--port', '0'], {
+    this.child = spawn(process.execPath, [CLI, 'serve', '--home', this.home, '--port', String(this.port)], {
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -96,27 +107,12 @@ export class GateProcess {
     return res.json as RpcAnswer;
   }
 
-  async http(
+  http(
     method: string,
     path: string,
-    options: { key?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
-  ): Promise<{ status: number; headers: Headers; json: any; text: string }> {
-    const headers: Record<string, string> = { ...(options.headers ?? {}) };
-    if (options.key) headers['authorization'] = `Bearer ${options.key}`;
-    let body: string | undefined = options.raw;
-    if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['content-type'] = 'application/json';
-    }
-    const res = await fetch(`${this.url}${path}`, { method, headers, body, redirect: 'manual' });
-    const text = await res.text();
-    let json: unknown = undefined;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, json, text };
+    options: HttpOptions = {},
+  ): Promise<HttpAnswer> {
+    return httpRequest(this.url, method, path, options);
   }
 
   /** Issues an API key through the socket (admin) and returns the raw key and identity. */
@@ -125,6 +121,40 @@ export class GateProcess {
     if (answer.error) throw new Error(`key issue failed: ${answer.error.message}`);
     return { key: answer.result.key as string, identity: `key:${answer.result.key_id}`, keyId: answer.result.key_id as string };
   }
+}
+
+export interface HttpOptions {
+  key?: string | null;
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Headers;
+  json: any;
+  text: string;
+}
+
+/** One HTTP request to a gate at `baseUrl`: a bearer key, a JSON body or raw text; redirects are not followed. */
+export async function httpRequest(baseUrl: string, method: string, path: string, options: HttpOptions = {}): Promise<HttpAnswer> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.key) headers['authorization'] = `Bearer ${options.key}`;
+  let body: string | undefined = options.raw;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] = 'application/json';
+  }
+  const res = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
+  const text = await res.text();
+  let json: unknown = undefined;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, json, text };
 }
 
 export function socketRpc(socketPath: string, method: string, params?: unknown): Promise<RpcAnswer> {

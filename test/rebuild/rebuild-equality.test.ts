@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { GateProcess, ROOT, uniqueText } from '../harness/gate-process.js';
+import { form, refreshCookieOf, signIn, startGateWithIssuer } from '../harness/sign-in.js';
 
 let gate: GateProcess | undefined;
 afterAll(async () => {
@@ -11,11 +12,11 @@ const RECORDED = ['trace', 'tool_call', 'message', 'session', 'usage_record'];
 
 describe('gv.rebuild replays the journal into fresh tables equal to the live ones', () => {
   it('after a long mixed workload, and again after a restart', async () => {
-    gate = await GateProcess.start();
+    gate = await startGateWithIssuer();
     const g = gate;
     const agents = [await g.key('agent'), await g.key('agent'), await g.key('agent')];
     const reviewer = await g.key('reviewer');
-    await g.socket('gv.space_create', { name: 'research', policy: 'model' });
+    await g.socket('gv.space_create', { name: 'research', policy: 'auto' });
     await g.socket('gv.grant', {
       action: 'issue',
       grants: agents.map((a) => ({ principal: a.identity, space: 'research', capabilities: ['read', 'contribute'] })),
@@ -62,17 +63,61 @@ describe('gv.rebuild replays the journal into fresh tables equal to the live one
       const refused = await g.rpc(a.key, 'gv.ingest', { space, content: uniqueText('late'), workarea: 'tests/rebuild/4', kind: 'memory', source_uri: 's' });
       expect(refused.error?.data).toEqual({ reason: 'work_complete' });
     }
+    // Attachments, bundles and maps: uploads (one abandoned), an attachment read to its end, a
+    // bundle that passed and one that failed, a map.
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { readAttachment, upload } = await import('../harness/attachments.js');
+    const fixture = (p: string) => readFileSync(join(ROOT, 'fixtures', p));
+    const photo = await upload(g, agents[1]!.key, fixture('images/gps.png'));
+    await upload(g, agents[1]!.key, fixture('images/pixel-bomb.png'));
+    const withPhoto = await g.rpc(agents[1]!.key, 'gv.ingest', { content: uniqueText('photo'), workarea: 'tests/rebuild/0', kind: 'memory', source_uri: 's', attachments: [{ sha256: photo.result.sha256, name: 'p.png' }] });
+    await readAttachment(g, reviewer.key, withPhoto.result.artifact_id, photo.result.sha256);
+    expect((await g.rpc(reviewer.key, 'gv.promote', { artifact_id: withPhoto.result.artifact_id })).result?.state).toBe('ACTIVE');
+    for (const zip of ['skill-valid.zip', 'symlink.zip']) {
+      const b = await g.rpc(agents[2]!.key, 'gv.ingest_bundle', { content: fixture(`bundles/${zip}`).toString('base64'), workarea: 'tests/rebuild/1', source_uri: 's' });
+      expect(b.result?.state, JSON.stringify(b.error)).toBe('quarantined');
+    }
+    const map = await g.rpc(agents[2]!.key, 'gv.ingest_map', {
+      manifest: { map_version: 'project_map/v1', project: 'gate', produced_by: { name: 'mapper' }, members: [], nodes: [{ id: 'a', kind: 'module' }, { id: 'b', kind: 'module' }], edges: [{ source: 'a', target: 'b', kind: 'imports' }] },
+      workarea: 'tests/rebuild/1',
+      source_uri: 's',
+    });
+    expect(map.result?.validation, JSON.stringify(map.error)).toBe('structural');
     await g.socket('gv.grant', {
       action: 'revoke',
       grants: [{ principal: agents[0]!.identity, space: 'research', capabilities: ['contribute'] }],
     });
+    // People and sign-in sessions: assigned, refreshed, a reused refresh token, logged out, removed.
+    const people = [await signIn(g, { role: 'agent' }), await signIn(g, { role: 'reviewer', demo: true }), await signIn(g, { role: 'reader' })];
+    const refresh = (token: string) => g.http('POST', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: token }));
+    const rotated = refreshCookieOf((await refresh(people[0]!.refreshToken)).headers)!;
+    expect((await refresh(people[0]!.refreshToken)).json.error).toBe('invalid_grant');
+    expect((await refresh(rotated)).json.error).toBe('invalid_grant');
+    await refresh(people[1]!.refreshToken);
+    await g.http('POST', '/oauth/logout', form({ refresh_token: people[2]!.refreshToken }));
+    await g.socket('gv.people', { action: 'assign', sub: people[1]!.sub, role: 'agent' });
+    await g.socket('gv.people', { action: 'assign', iss: 'https://idp.example', sub: 'u1', role: 'reviewer' });
+    await g.socket('gv.people', { action: 'remove', sub: people[0]!.sub });
+    // Review: verdicts (and the deployment's promotions they lead to in auto spaces), second
+    // opinions, comments and a retraction, an away period, a categorised rejection.
+    expect((await g.rpc(reviewer.key, 'gv.grade_pending', { limit: 1000 })).result.graded).toBeGreaterThan(0);
+    await g.rpc(reviewer.key, 'gv.review_pending', { limit: 1000 });
+    const commented = ids[1]!;
+    const said = await g.rpc(reviewer.key, 'gv.comment', { artifact_id: commented, kind: 'objection', body: 'check the source' });
+    await g.rpc(reviewer.key, 'gv.comment', { artifact_id: commented, kind: 'resolution', reply_to: said.result.event_id, body: 'checked' });
+    await g.socket('gv.comment_retract', { artifact_id: commented, event_id: said.result.event_id });
+    await g.socket('gv.away', { note: 'rebuild test' });
+    await g.socket('gv.back', {});
+    const held = (await g.rpc(reviewer.key, 'gv.inventory', { states: ['L1_SCANNED', 'L2_SCORED'], limit: 1 })).result.artifacts[0];
+    if (held) await g.rpc(reviewer.key, 'gv.reject', { artifact_id: held.artifact_id, category: 'off-scope' });
     const first = await g.socket('gv.rebuild');
     expect(first.error, JSON.stringify(first.error)).toBeUndefined();
     expect(first.result.equal).toBe(true);
     expect(first.result.events).toBeGreaterThan(500);
     for (const table of Object.values(first.result.tables) as Array<{ equal: boolean }>) expect(table.equal).toBe(true);
     expect(Object.keys(first.result.tables)).toEqual(
-      expect.arrayContaining(['artifacts', 'recall_fts', 'held_fts', 'spaces', 'grants', 'api_keys', 'state_counts', 'workarea_parts', 'workarea_relations']),
+      expect.arrayContaining(['artifacts', 'recall_fts', 'held_fts', 'spaces', 'grants', 'api_keys', 'state_counts', 'workarea_parts', 'workarea_relations', 'people', 'signin_sessions', 'signin_refresh_tokens', 'uploads', 'row_attachments', 'attachment_reads']),
     );
     await g.stop();
     await g.restart();

@@ -8,6 +8,7 @@ import { loadConfig } from '../../dist/src/config/load-config.js';
 import { call } from '../../dist/src/verbs/dispatch.js';
 import type { Caller } from '../../dist/src/access/caller.js';
 import type { Log } from '../../dist/src/log.js';
+import type { Clock } from '../../dist/src/clock.js';
 
 export { Gate };
 
@@ -35,11 +36,13 @@ export class InProcessGate {
   private constructor(
     readonly home: string,
     private readonly flags: Record<string, unknown>,
+    private readonly clock: Clock | undefined,
   ) {}
 
-  static open(flags: Record<string, unknown> = {}): InProcessGate {
+  /** `clock` replaces the system clock (time-to-live and away tests move it by hand). */
+  static open(flags: Record<string, unknown> = {}, clock?: Clock): InProcessGate {
     const parent = mkdtempSync(join(tmpdir(), 'gate-vector-'));
-    const g = new InProcessGate(join(parent, 'home'), flags);
+    const g = new InProcessGate(join(parent, 'home'), flags, clock);
     mkdirSync(g.home, { recursive: true });
     g.reopen();
     return g;
@@ -48,12 +51,13 @@ export class InProcessGate {
   /** Opens (again) the same home, as a restart would. */
   reopen(): void {
     const paths = resolveHome(this.home);
-    const { config } = loadConfig(paths.config, {}, this.flags);
+    // As in test gates over HTTP (KEYS_PROMOTE): the reviewer caller promotes in auto review under solo-reviewer.
+    const { config } = loadConfig(paths.config, {}, { 'spaces.main_policy': 'auto', 'review.quorum_profile': 'solo-reviewer', ...this.flags });
     const log: Log = {
       info: (m) => this.lines.push(`info ${m}`),
       error: (m, e) => this.lines.push(`error ${m}${e instanceof Error ? `: ${e.message}` : ''}`),
     };
-    this.gate = Gate.open(paths, config, { log });
+    this.gate = Gate.open(paths, config, { log, ...(this.clock === undefined ? {} : { clock: this.clock }) });
   }
 
   call(who: Caller, method: string, params: unknown): Promise<any> {

@@ -84,9 +84,9 @@ describe('VectorRecall answers by each row current state', () => {
     await g.promote(twin.artifact_id);
     await g.promote(ids.steak!.artifact_id);
     await g.settled();
-    expect(rowids(g.gate.vector.similarTo(twin.rowid, ['main'], 5, 0.92))).toEqual([ids.steak!.rowid]);
-    expect(rowids(g.gate.vector.similarTo(ids.steak!.rowid, ['main'], 5, 0.92))).toEqual([twin.rowid]);
-    expect(g.gate.vector.similarTo(twin.rowid, ['elsewhere'], 5, 0.92)).toEqual([]);
+    expect(rowids(await g.gate.vector.similarTo(twin.rowid, ['main'], 5, 0.92))).toEqual([ids.steak!.rowid]);
+    expect(rowids(await g.gate.vector.similarTo(ids.steak!.rowid, ['main'], 5, 0.92))).toEqual([twin.rowid]);
+    expect(await g.gate.vector.similarTo(twin.rowid, ['elsewhere'], 5, 0.92)).toEqual([]);
   });
 
   it('reports its model and what it holds', () => {

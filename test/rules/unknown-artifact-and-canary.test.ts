@@ -71,7 +71,10 @@ describe('canary: a unique string agent A ingests is absent from every answer ag
       source_uri: 'test://n',
     })).result.artifact_id as string;
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: neighbour });
-    expect((await gate.rpc(reviewer.key, 'gv.relate', { artifact_id: id, kind: 'contradicts', parent: neighbour })).result.changed).toBe(true);
+    // Objected to by the operator (which holds auto-promotion) and graded, so review answers have something of the canary to leak.
+    expect((await gate.socket('gv.comment', { artifact_id: id, kind: 'objection', body: `about ${canary}` })).error).toBeUndefined();
+    expect((await gate.rpc(reviewer.key, 'gv.grade', { artifact_id: id })).result.state).toBe('L2_SCORED');
+    expect((await gate.rpc(reviewer.key, 'gv.relate', { artifact_id: id, kind: 'extends', parent: neighbour })).result.changed).toBe(true);
     const answersForB = async () => {
       const calls: Array<[string, unknown]> = [
         ['gv.ping', {}],
@@ -114,6 +117,21 @@ describe('canary: a unique string agent A ingests is absent from every answer ag
         ['gv.workarea', { workarea: 'tests/canary' }],
         ['gv.rank', { artifact_id: id, weight: 1 }],
         ['gv.replacements', {}],
+        // Review: nothing of a held row, its verdicts, runs or comments reaches another identity.
+        ['gv.approval', { artifact_id: id }],
+        ['gv.approval', { artifact_id: neighbour }],
+        ['gv.comments', { artifact_id: id }],
+        ['gv.comment', { artifact_id: id, body: 'a comment on the canary' }],
+        ['gv.comment_retract', { artifact_id: id, event_id: 'a'.repeat(64) }],
+        ['gv.who_can_sign', { artifact_id: id }],
+        ['gv.ask_to_sign', { artifact_id: id }],
+        ['gv.cancel', { artifact_id: id }],
+        ['gv.defer', { artifact_id: id }],
+        ['gv.countersign_status', { artifact_id: id }],
+        ['gv.countersign_status', {}],
+        ['gv.review_runs', {}],
+        ['gv.review_runs', { q: id.slice(7, 20) }],
+        ['gv.engagement', {}],
       ];
       const texts: string[] = [];
       for (const [method, params] of calls) {

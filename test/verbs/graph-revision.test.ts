@@ -29,7 +29,7 @@ beforeAll(async () => {
   stranger = await gate.key('agent');
   reader = await gate.key('reader');
   reviewer = await gate.key('reviewer');
-  await gate.socket('gv.space_create', { name: 'elsewhere', policy: 'human' });
+  await gate.socket('gv.space_create', { name: 'elsewhere', policy: 'auto' });
   await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: stranger.identity, space: 'elsewhere', capabilities: ['contribute'] }] });
   for (let i = 0; i < 3; i++) await call(reviewer, 'gv.promote', { artifact_id: await ingest(writer) });
 });

@@ -30,7 +30,7 @@ beforeAll(async () => {
   other = await gate.key('agent');
   reader = await gate.key('reader');
   reviewer = await gate.key('reviewer');
-  await gate.socket('gv.space_create', { name: 'second', policy: 'human' });
+  await gate.socket('gv.space_create', { name: 'second', policy: 'auto' });
   await gate.socket('gv.grant', {
     action: 'issue',
     grants: [

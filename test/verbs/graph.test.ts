@@ -36,7 +36,7 @@ beforeAll(async () => {
   reader = await gate.key('reader');
   reviewer = await gate.key('reviewer');
   reviewer2 = await gate.key('reviewer');
-  await gate.socket('gv.space_create', { name: 'second', policy: 'human' });
+  await gate.socket('gv.space_create', { name: 'second', policy: 'auto' });
   await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: writer.identity, space: 'second', capabilities: ['read', 'contribute'] }] });
 
   ids.base = await ingest(writer, `Base fact\nsecond line ${uniqueText()}`, { source_uri: 'test://graph/base' });

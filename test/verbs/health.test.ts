@@ -36,7 +36,7 @@ beforeAll(async () => {
   writer = await gate.key('agent');
   other = await gate.key('agent');
   reviewer = await gate.key('reviewer');
-  await gate.socket('gv.space_create', { name: 'second', policy: 'human' });
+  await gate.socket('gv.space_create', { name: 'second', policy: 'auto' });
   await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: writer.identity, space: 'second', capabilities: ['contribute'] }] });
 
   // same_words: one sentence three ways; the copy in another space is not a twin.

@@ -63,7 +63,6 @@ describe('gv.ingest refusals', () => {
     ['base64 of bytes that are not UTF-8', { workarea: 'w', content: Buffer.from([0xff, 0xfe, 0x00]).toString('base64'), encoding: 'base64', source_uri: 's', kind: 'memory' }, 'UTF-8'],
     ['text with NUL', { workarea: 'w', content: 'a\u0000b', source_uri: 's', kind: 'memory' }, 'NUL'],
     ['empty content', { workarea: 'w', content: '', source_uri: 's', kind: 'memory' }, 'empty'],
-    ['attachments (not served by this build)', { workarea: 'w', content: 'x', source_uri: 's', kind: 'memory', attachments: [] }, 'attachments'],
   ];
   for (const [name, params, words] of refusals) {
     it(name, async () => {

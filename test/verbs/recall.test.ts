@@ -12,7 +12,7 @@ beforeAll(async () => {
   agent = await gate.key('agent');
   other = await gate.key('agent');
   reviewer = await gate.key('reviewer');
-  await gate.socket('gv.space_create', { name: 'second', policy: 'human' });
+  await gate.socket('gv.space_create', { name: 'second', policy: 'auto' });
 });
 afterAll(async () => {
   await gate?.stop();

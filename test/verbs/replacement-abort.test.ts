@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import type { GateProcess } from '../harness/gate-process.js';
+import { signIn, startGateWithIssuer, type SignedInPerson } from '../harness/sign-in.js';
 import { ReplacementRows, expectRefusal, revisionOf } from '../harness/replacement-rows.js';
 
 let gate: GateProcess;
@@ -8,9 +9,11 @@ let reader: { key: string; identity: string };
 let reviewer: { key: string; identity: string };
 let reviewer2: { key: string; identity: string };
 let rows: ReplacementRows;
+let person: SignedInPerson;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
+  gate = await startGateWithIssuer();
+  person = await signIn(gate, { role: 'reviewer' });
   agent = await gate.key('agent');
   reader = await gate.key('reader');
   reviewer = await gate.key('reviewer');
@@ -59,7 +62,9 @@ describe('gv.replacement_abort', () => {
 
   it('the aborted event serves the group id, the closed reason and a count of evidence, not the ids', async () => {
     const { groupId, children } = await group();
-    await gate.rpc(reviewer.key, 'gv.reject', { artifact_id: children[1] });
+    // A reviewer key does not reject a pending group's child; a person's veto does.
+    expectRefusal(await gate.rpc(reviewer.key, 'gv.reject', { artifact_id: children[1] }), -32010, 'replacement_pending');
+    expect((await gate.rpc(person.accessToken, 'gv.sign', { artifact_id: children[1], decision: 'reject' })).result?.state).toBe('REJECTED');
     const answer = await abort({ group_id: groupId, reason: 'child_rejected', evidence: [children[1]] });
     expect(answer.result.abort_reason).toBe('child_rejected');
     const event = (await gate.rpc(reviewer.key, 'gv.events', { types: ['replacement-aborted'], limit: 1000 })).result.events.find(

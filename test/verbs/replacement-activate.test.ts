@@ -181,11 +181,13 @@ describe('gv.replacement_activate: refusals', () => {
     expect(await rows.state(child)).toBe('L3_RATIFIED');
   });
 
-  it('a prepared child that moved on (rejected) is refused -32010 child_moved', async () => {
+  it('a prepared child that moved on (demoted back to L2_SCORED) is refused -32010 child_moved', async () => {
     const [parent, child] = [await rows.active(), await rows.held()];
     const groupId = await proposeGroup('supersede', [parent], [child]);
     await prepareAll(groupId, [child]);
-    await gate.rpc(proposer.key, 'gv.reject', { artifact_id: child });
+    // A child of a pending group is not rejected or promoted on its own; a demote takes it back to review.
+    expectRefusal(await gate.rpc(proposer.key, 'gv.reject', { artifact_id: child }), -32010, 'replacement_pending');
+    expect((await gate.rpc(proposer.key, 'gv.demote', { artifact_id: child })).result.state).toBe('L2_SCORED');
     expectRefusal(await activate(groupId), -32010, 'child_moved');
     expect(await rows.state(parent)).toBe('ACTIVE');
   });

@@ -62,13 +62,15 @@ describe('gv.replacement_prepare', () => {
     }
   });
 
-  it('a child that left the states a ratification starts from is refused -32010 wrong_state', async () => {
+  it('a child of a pending group is neither rejected nor promoted on its own: -32010 replacement_pending', async () => {
     const { groupId, children } = await split();
-    expect((await gate.rpc(reviewer.key, 'gv.reject', { artifact_id: children[0] })).result.state).toBe('REJECTED');
-    const answer = await prepare(groupId, children[0]!);
-    expectRefusal(answer, -32010, 'wrong_state');
-    expect(answer.error?.message).toContain('REJECTED');
-    expect(await rows.state(children[0]!)).toBe('REJECTED');
+    for (const method of ['gv.reject', 'gv.promote']) {
+      const answer = await gate.rpc(reviewer.key, method, { artifact_id: children[0] });
+      expectRefusal(answer, -32010, 'replacement_pending');
+      expect(answer.error?.data?.group_id).toBe(groupId);
+    }
+    expect(await rows.state(children[0]!)).toBe('L1_SCANNED');
+    expect((await prepare(groupId, children[0]!)).result.child_state).toBe('L3_RATIFIED');
   });
 
   it('a reviewer who wrote the child never prepares it: -32010 self_authored', async () => {

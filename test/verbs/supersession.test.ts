@@ -14,7 +14,7 @@ beforeAll(async () => {
   writer = await gate.key('agent');
   agent = await gate.key('agent');
   reviewer = await gate.key('reviewer');
-  await gate.socket('gv.space_create', { name: 'elsewhere', policy: 'human' });
+  await gate.socket('gv.space_create', { name: 'elsewhere', policy: 'auto' });
   await gate.socket('gv.grant', {
     action: 'issue',
     grants: [{ principal: writer.identity, space: 'elsewhere', capabilities: ['read', 'contribute'] }],

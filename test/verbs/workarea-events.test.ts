@@ -111,7 +111,7 @@ describe('work-area events in gv.events', () => {
   });
 
   it('an area in a space the caller may not read shows only its own part', async () => {
-    await gate.socket('gv.space_create', { name: 'vault', policy: 'human' });
+    await gate.socket('gv.space_create', { name: 'vault', policy: 'auto' });
     await gate.socket('gv.grant', {
       action: 'issue',
       grants: [

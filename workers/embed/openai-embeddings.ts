@@ -1,21 +1,19 @@
 /**
- * The optional [embed] backend: POST {url}/embeddings of an OpenAI-compatible server with
- * undici, a connect deadline and a total deadline, and undici's RetryAgent for 429 and 503
- * (it honours Retry-After) and for refused or reset connections. The answer is model
- * output, so it is parsed here in the worker and checked with zod: an answer of the wrong
- * shape, count or length is an error, and the rows stay without a vector (never a made-up one).
+ * The optional [embed] backend: POST {url}/embeddings of an OpenAI-compatible server
+ * (workers/http/model-http.ts: deadlines, 429/503 retries honouring Retry-After). The
+ * answer is model output, so it is parsed here in the worker and checked with zod: an
+ * answer of the wrong shape, count or length is an error, and the rows stay without a
+ * vector (never a made-up one).
  */
-import { Agent, RetryAgent, request } from 'undici';
 import { z } from 'zod';
 import type { EmbedBackend } from './backend.js';
 import { normalised } from './hashed-ngrams.js';
+import { HttpCallError, callModelServer } from '../http/model-http.js';
 
 type OpenAiBackend = Extract<EmbedBackend, { kind: 'openai' }>;
 
 /** Inputs longer than this are cut: embedding models refuse past their context (8,192 tokens for the common ones). */
 export const OPENAI_MAX_CHARS = 8192;
-/** The longest Retry-After the gate waits; a server asking for more is retried no sooner than this anyway. */
-const RETRY_AFTER_CAP_MS = 60_000;
 
 export class EmbedAnswerInvalid extends Error {
   constructor(message: string) {
@@ -27,26 +25,6 @@ export class EmbedAnswerInvalid extends Error {
 const answerSchema = z.object({
   data: z.array(z.object({ index: z.number().int().min(0), embedding: z.array(z.number().finite()) })),
 });
-
-const dispatchers = new Map<string, RetryAgent>();
-
-function dispatcherFor(b: OpenAiBackend): RetryAgent {
-  const key = `${b.connectTimeoutMs}|${b.maxRetries}|${b.timeoutMs}`;
-  let d = dispatchers.get(key);
-  if (!d) {
-    d = new RetryAgent(new Agent({ connect: { timeout: b.connectTimeoutMs } }), {
-      maxRetries: b.maxRetries,
-      methods: ['POST'],
-      statusCodes: [429, 503],
-      retryAfter: true,
-      minTimeout: 250,
-      maxTimeout: Math.min(RETRY_AFTER_CAP_MS, b.timeoutMs),
-      errorCodes: ['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT'],
-    });
-    dispatchers.set(key, d);
-  }
-  return d;
-}
 
 export async function openaiEmbeddings(b: OpenAiBackend, texts: readonly string[]): Promise<Float32Array[]> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -61,28 +39,18 @@ export async function openaiEmbeddings(b: OpenAiBackend, texts: readonly string[
     dimensions: b.dimensions,
     encoding_format: 'float',
   });
-  const answer = await request(`${b.url.replace(/\/+$/, '')}/embeddings`, {
-    method: 'POST',
-    headers,
-    body,
-    dispatcher: dispatcherFor(b),
-    signal: AbortSignal.timeout(b.timeoutMs),
-  });
   // A float in JSON takes at most ~25 bytes; anything much larger is not an embeddings answer.
   const limit = 65536 + texts.length * b.dimensions * 32;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of answer.body as AsyncIterable<Buffer>) {
-    size += chunk.byteLength;
-    if (size > limit) {
-      answer.body.destroy();
-      throw new EmbedAnswerInvalid(`larger than ${limit} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (answer.statusCode !== 200) throw new Error(`embeddings server answered HTTP ${answer.statusCode}: ${text.slice(0, 200)}`);
-  return parseAnswer(text, texts.length, b.dimensions);
+  const answer = await callModelServer(b, `${b.url.replace(/\/+$/, '')}/embeddings`, { method: 'POST', headers, body, maxBytes: limit }).catch(
+    (error: unknown) => {
+      if (error instanceof HttpCallError && error.kind === 'too_large') {
+        throw new EmbedAnswerInvalid(`larger than ${limit} bytes`);
+      }
+      throw error;
+    },
+  );
+  if (answer.status !== 200) throw new Error(`embeddings server answered HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
+  return parseAnswer(answer.text, texts.length, b.dimensions);
 }
 
 /** The vectors of an answer in input order, each of unit length; anything else throws EmbedAnswerInvalid. */

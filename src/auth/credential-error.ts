@@ -1,0 +1,15 @@
+export type CredentialKind = 'missing' | 'malformed' | 'expired' | 'issuer' | 'audience' | 'signature' | 'unavailable' | 'unsupported';
+
+/** A credential refused on HTTP: 401 with the body of spec 1 Authentication 5. */
+export class CredentialError extends Error {
+  constructor(
+    readonly kind: CredentialKind,
+    readonly why: string,
+  ) {
+    super(`${kind}: ${why}`);
+  }
+
+  body(): { error: string; kind: CredentialKind } {
+    return { error: this.message, kind: this.kind };
+  }
+}

@@ -1,0 +1,124 @@
+import type { Gate } from '../gate.js';
+import { AuthorizationCodes } from './authorization-codes.js';
+import { LoginThrottle } from './login-throttle.js';
+import { normalEmail, type PersonCredential } from './people-file.js';
+import { verifyAgainstDecoy, verifyPassword } from './password-hash.js';
+import { TokenMinter } from './token-minting.js';
+import { PersonTokens } from './person-tokens.js';
+import { TrustedIssuers } from './trusted-issuers.js';
+
+export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
+export const SCOPES = ['openid', 'email', 'profile'] as const;
+
+export type SignInOutcome =
+  | { kind: 'signed_in'; person: PersonCredential }
+  | { kind: 'wrong' }
+  | { kind: 'throttled'; retryAfterS: number };
+
+const stripSlash = (url: string) => url.replace(/\/+$/, '');
+
+/**
+ * The gate as its own sign-in provider (`[auth].issuer`): what the oauth routes share.
+ * Its state is small: codes and the throttle in memory, sessions in the journal, people
+ * in the people file.
+ */
+export class SignInProvider {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly minter: TokenMinter;
+  readonly codes: AuthorizationCodes;
+  readonly throttle: LoginThrottle;
+  /** Verifies this provider's own access tokens only (token exchange's subject, logout's bearer). */
+  readonly ownTokens: PersonTokens;
+  /** The exact answer origin of token exchange, or null when exchange is off. */
+  readonly answerOrigin: string | null;
+  private readonly base: string;
+
+  constructor(
+    readonly gate: Gate,
+    issuer: string,
+  ) {
+    const auth = gate.config.auth;
+    this.issuer = issuer;
+    this.base = stripSlash(issuer);
+    this.clientId = auth.client_id;
+    this.minter = new TokenMinter(gate.key, issuer, auth.client_id, gate.clock);
+    this.codes = new AuthorizationCodes(gate.clock);
+    this.throttle = new LoginThrottle(
+      {
+        slowAfter: auth.login_slow_after,
+        refuseAfter: auth.login_refuse_after,
+        windowMs: auth.login_window_s * 1000,
+        delayMs: auth.login_delay_ms,
+      },
+      gate.clock,
+    );
+    this.ownTokens = new PersonTokens({ issuer, publicKey: gate.key.publicKey }, new TrustedIssuers([]), auth.client_id, gate.clock);
+    this.answerOrigin = auth.answer_origin === '' ? null : stripSlash(auth.answer_origin);
+  }
+
+  endpoint(path: string): string {
+    return `${this.base}${path}`;
+  }
+
+  /** This service's /app (at its issuer URL or where it listens) or a listed console origin's /app. */
+  redirectAllowed(uri: string): boolean {
+    const own = [this.endpoint('/app')];
+    if (this.gate.endpoints.http !== undefined) own.push(`${this.gate.endpoints.http}/app`);
+    const listed = this.gate.config.auth.app_origins.map((o) => `${new URL(o).origin}/app`);
+    return [...own, ...listed].includes(uri);
+  }
+
+  /** Origins a sign-in form may be posted from: the issuer's and where the gate listens. */
+  ownOrigins(): string[] {
+    const origins = [new URL(this.issuer).origin];
+    if (this.gate.endpoints.http !== undefined) origins.push(new URL(this.gate.endpoints.http).origin);
+    return origins;
+  }
+
+  /**
+   * Checks an email and password under the throttle. An unknown email costs the same
+   * scrypt work and gives the same outcome as a wrong password.
+   */
+  async signIn(emailTyped: string, password: string, client: string): Promise<SignInOutcome> {
+    const email = normalEmail(emailTyped);
+    const verdict = this.throttle.check(email, client);
+    if (verdict.refused) return { kind: 'throttled', retryAfterS: verdict.retryAfterS };
+    if (verdict.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, verdict.delayMs));
+    const person = this.gate.people.byEmail(this.issuer, email);
+    const right = person === undefined ? await verifyAgainstDecoy(password) : await verifyPassword(password, person.password);
+    if (!right || person === undefined) {
+      this.throttle.failed(email, client);
+      return { kind: 'wrong' };
+    }
+    this.throttle.succeeded(email);
+    return { kind: 'signed_in', person };
+  }
+
+  discovery() {
+    const grants = ['authorization_code', 'refresh_token', ...(this.answerOrigin === null ? [] : [TOKEN_EXCHANGE_GRANT])];
+    return {
+      issuer: this.issuer,
+      authorization_endpoint: this.endpoint('/oauth/authorize'),
+      token_endpoint: this.endpoint('/oauth/token'),
+      revocation_endpoint: this.endpoint('/oauth/logout'),
+      end_session_endpoint: this.endpoint('/oauth/logout'),
+      jwks_uri: this.endpoint('/oauth/jwks'),
+      response_types_supported: ['code'],
+      response_modes_supported: ['query'],
+      grant_types_supported: grants,
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['EdDSA'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none'],
+      revocation_endpoint_auth_methods_supported: ['none'],
+      scopes_supported: [...SCOPES],
+      claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'sid', 'azp', 'email', 'email_verified', 'name'],
+    };
+  }
+
+  jwks() {
+    return { keys: [{ kty: 'OKP', crv: 'Ed25519', x: this.gate.deploymentId, kid: this.gate.deploymentId, alg: 'EdDSA', use: 'sig' }] };
+  }
+}

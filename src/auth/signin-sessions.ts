@@ -1,0 +1,111 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { Gate } from '../gate.js';
+import { REFRESH_TOKEN_MS } from './sign-in-lifetimes.js';
+
+export interface SessionRow {
+  family: string;
+  iss: string;
+  sub: string;
+  client_id: string;
+  scope: string;
+  auth_time: number;
+  token_hash: string;
+  token_expires_at: number;
+  ended_at: number | null;
+}
+
+export type Rotation =
+  | { ok: true; session: SessionRow; refreshToken: string }
+  | { ok: false; why: string };
+
+/** A refresh token is opaque: `grt_` and 32 random bytes; only its sha256 is kept. */
+const mintRefreshToken = () => `grt_${randomBytes(32).toString('base64url')}`;
+export const REFRESH_TOKEN_SHAPE = /^grt_[A-Za-z0-9_-]{43}$/;
+const hashOf = (raw: string) => createHash('sha256').update(raw).digest('hex');
+
+/**
+ * Refresh-token families, journaled: `signin-started` at a code exchange, `signin-refreshed`
+ * at each rotation, `signin-ended` at logout, at a person's removal and when a rotated token
+ * comes back (RFC 9700: reuse of a rotated refresh token revokes the whole family). Every
+ * decision runs inside the journal write, so two refreshes racing with one token cannot
+ * both succeed: the second is the reuse.
+ */
+export class SigninSessions {
+  private readonly byFamily: Database.Statement;
+  private readonly byToken: Database.Statement;
+  private readonly openOf: Database.Statement;
+
+  constructor(private readonly gate: Gate) {
+    this.byFamily = gate.db.prepare('SELECT * FROM signin_sessions WHERE family = ?');
+    this.byToken = gate.db.prepare('SELECT family FROM signin_refresh_tokens WHERE token_hash = ?');
+    this.openOf = gate.db.prepare('SELECT family FROM signin_sessions WHERE iss = ? AND sub = ? AND ended_at IS NULL');
+  }
+
+  session(family: string): SessionRow | undefined {
+    return this.byFamily.get(family) as SessionRow | undefined;
+  }
+
+  async start(s: { iss: string; sub: string; clientId: string; scope: string; authTime: number }): Promise<{ family: string; refreshToken: string }> {
+    const family = randomBytes(16).toString('base64url');
+    const refreshToken = mintRefreshToken();
+    const expiresAt = this.gate.clock.now() + REFRESH_TOKEN_MS;
+    await this.gate.writer.write(() =>
+      this.gate.journal.append('signin-started', `${s.iss}|${s.sub}`, {
+        family,
+        iss: s.iss,
+        sub: s.sub,
+        client_id: s.clientId,
+        scope: s.scope,
+        auth_time: s.authTime,
+        token_hash: hashOf(refreshToken),
+        expires_at: expiresAt,
+      }),
+    );
+    return { family, refreshToken };
+  }
+
+  rotate(presented: string, clientId: string | undefined): Promise<Rotation> {
+    const presentedHash = hashOf(presented);
+    const next = mintRefreshToken();
+    const now = this.gate.clock.now();
+    return this.gate.writer.write((): Rotation => {
+      const known = this.byToken.get(presentedHash) as { family: string } | undefined;
+      if (known === undefined) return { ok: false, why: 'the refresh token is unknown' };
+      const session = this.session(known.family)!;
+      const by = `${session.iss}|${session.sub}`;
+      if (session.ended_at !== null) return { ok: false, why: 'the sign-in session has ended' };
+      if (session.token_hash !== presentedHash) {
+        this.gate.journal.append('signin-ended', by, { family: session.family, reason: 'refresh_reuse', token_hash: presentedHash });
+        return { ok: false, why: 'the refresh token was already used; the sign-in session is ended' };
+      }
+      if (session.token_expires_at <= now) return { ok: false, why: 'the refresh token has expired' };
+      if (clientId !== undefined && clientId !== session.client_id) return { ok: false, why: 'the refresh token was issued to another client_id' };
+      this.gate.journal.append('signin-refreshed', by, { family: session.family, token_hash: hashOf(next), expires_at: now + REFRESH_TOKEN_MS });
+      return { ok: true, session: this.session(session.family)!, refreshToken: next };
+    });
+  }
+
+  /** Ends a family; answers whether it was open. */
+  end(family: string, reason: string): Promise<boolean> {
+    return this.gate.writer.write(() => {
+      const session = this.session(family);
+      if (session === undefined || session.ended_at !== null) return false;
+      this.gate.journal.append('signin-ended', `${session.iss}|${session.sub}`, { family, reason });
+      return true;
+    });
+  }
+
+  /** Logout by refresh token: the token's family ends, whether the token is its current one or a rotated one. */
+  async endByToken(presented: string, reason: string): Promise<boolean> {
+    const known = this.byToken.get(hashOf(presented)) as { family: string } | undefined;
+    return known === undefined ? false : this.end(known.family, reason);
+  }
+
+  /** Inside a journal write: ends every open session of a person (removal). */
+  endAllOf(iss: string, sub: string, reason: string): void {
+    for (const { family } of this.openOf.all(iss, sub) as { family: string }[]) {
+      this.gate.journal.append('signin-ended', `${iss}|${sub}`, { family, reason });
+    }
+  }
+}

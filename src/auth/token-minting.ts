@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT, type JWTPayload } from 'jose';
+import type { Clock } from '../clock.js';
+import type { DeploymentKey } from '../journal/deployment-key.js';
+import { ACCESS_TOKEN_SECONDS, ANSWER_TICKET_SECONDS } from './sign-in-lifetimes.js';
+
+export interface TokenSubject {
+  sub: string;
+  /** The sign-in session (refresh family) the token came from; logout by access token ends it. */
+  sid: string;
+  scope: string;
+  email?: string;
+  name?: string;
+}
+
+/**
+ * The sign-in provider's JWTs, EdDSA-signed with the deployment key through jose; the kid is
+ * the deployment id, so a relying party finds the key in /oauth/jwks.
+ */
+export class TokenMinter {
+  constructor(
+    private readonly key: DeploymentKey,
+    readonly issuer: string,
+    readonly clientId: string,
+    private readonly clock: Clock,
+  ) {}
+
+  private sign(typ: string, payload: JWTPayload, audience: string, lifetimeS: number): Promise<string> {
+    const now = Math.floor(this.clock.now() / 1000);
+    return new SignJWT(payload)
+      .setProtectedHeader({ alg: 'EdDSA', typ, kid: this.key.deploymentId })
+      .setIssuer(this.issuer)
+      .setAudience(audience)
+      .setIssuedAt(now)
+      .setExpirationTime(now + lifetimeS)
+      .sign(this.key.jwtSigningKey());
+  }
+
+  /** RFC 9068 access token for /rpc: aud is the client id, one hour. */
+  accessToken(s: TokenSubject): Promise<string> {
+    return this.sign(
+      'at+jwt',
+      { sub: s.sub, client_id: this.clientId, scope: s.scope, sid: s.sid, jti: randomBytes(16).toString('base64url') },
+      this.clientId,
+      ACCESS_TOKEN_SECONDS,
+    );
+  }
+
+  /** The OpenID Connect ID token; email and name only when the scope asked for them. */
+  idToken(s: TokenSubject, authTimeMs: number, nonce: string | undefined): Promise<string> {
+    const scopes = new Set(s.scope.split(' '));
+    const claims: JWTPayload = { sub: s.sub, auth_time: Math.floor(authTimeMs / 1000), sid: s.sid, azp: this.clientId };
+    if (nonce !== undefined) claims['nonce'] = nonce;
+    if (scopes.has('email') && s.email !== undefined) Object.assign(claims, { email: s.email, email_verified: false });
+    if (scopes.has('profile') && s.name !== undefined) claims['name'] = s.name;
+    return this.sign('JWT', claims, this.clientId, ACCESS_TOKEN_SECONDS);
+  }
+
+  /** A token-exchange ticket for the answer origin: five minutes, and /rpc refuses it (its audience is not the client). */
+  answerTicket(s: TokenSubject, audience: string): Promise<string> {
+    return this.sign(
+      'at+jwt',
+      { sub: s.sub, client_id: this.clientId, scope: s.scope, jti: randomBytes(16).toString('base64url') },
+      audience,
+      ANSWER_TICKET_SECONDS,
+    );
+  }
+}

@@ -1,0 +1,73 @@
+import { createRemoteJWKSet, type RemoteJWKSet } from 'jose';
+import { CredentialError } from './credential-error.js';
+
+const DISCOVERY_TIMEOUT_MS = 5_000;
+/** A discovery document is read again after this long; a failure is not retried sooner than the cooldown. */
+const DISCOVERY_MAX_AGE_MS = 3_600_000;
+const FAILURE_COOLDOWN_MS = 5_000;
+
+interface Known {
+  keys: RemoteJWKSet;
+  readAt: number;
+}
+
+const stripSlash = (url: string) => url.replace(/\/+$/, '');
+
+/**
+ * The key sets of external issuers listed in `[auth].trusted_issuers`: each issuer's
+ * discovery document names its jwks_uri, read through jose's remote key set, which caches
+ * keys, refetches on an unknown kid and cools down between fetches.
+ */
+export class TrustedIssuers {
+  private readonly known = new Map<string, Known>();
+  private readonly failedAt = new Map<string, number>();
+  private readonly listed: ReadonlySet<string>;
+
+  constructor(issuers: readonly string[]) {
+    this.listed = new Set(issuers);
+  }
+
+  get size(): number {
+    return this.listed.size;
+  }
+
+  trusts(iss: string): boolean {
+    return this.listed.has(iss);
+  }
+
+  /** The issuer's key set; CredentialError `unavailable` when its discovery document cannot be read. */
+  async keySet(iss: string): Promise<RemoteJWKSet> {
+    const now = Date.now();
+    const known = this.known.get(iss);
+    if (known !== undefined && now - known.readAt < DISCOVERY_MAX_AGE_MS) return known.keys;
+    const failed = this.failedAt.get(iss);
+    if (failed !== undefined && now - failed < FAILURE_COOLDOWN_MS) {
+      if (known !== undefined) return known.keys;
+      throw new CredentialError('unavailable', `the issuer ${iss} could not be reached a moment ago`);
+    }
+    try {
+      const keys = createRemoteJWKSet(await this.discoverJwksUri(iss), { timeoutDuration: DISCOVERY_TIMEOUT_MS });
+      this.known.set(iss, { keys, readAt: now });
+      this.failedAt.delete(iss);
+      return keys;
+    } catch (error) {
+      this.failedAt.set(iss, now);
+      // Keys already known keep verifying while the issuer's discovery is down.
+      if (known !== undefined) return known.keys;
+      throw error instanceof CredentialError ? error : new CredentialError('unavailable', `the issuer ${iss} could not be reached`);
+    }
+  }
+
+  private async discoverJwksUri(iss: string): Promise<URL> {
+    const res = await fetch(`${stripSlash(iss)}/.well-known/openid-configuration`, {
+      redirect: 'error',
+      signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS),
+      headers: { accept: 'application/json' },
+    });
+    if (!res.ok) throw new CredentialError('unavailable', `the issuer ${iss} answered ${res.status} to discovery`);
+    const document = (await res.json()) as { issuer?: unknown; jwks_uri?: unknown };
+    if (document.issuer !== iss) throw new CredentialError('unavailable', `the discovery document of ${iss} names another issuer`);
+    if (typeof document.jwks_uri !== 'string') throw new CredentialError('unavailable', `the discovery document of ${iss} has no jwks_uri`);
+    return new URL(document.jwks_uri);
+  }
+}

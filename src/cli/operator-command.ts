@@ -1,0 +1,54 @@
+import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolveHome } from '../config/home.js';
+import { NoGateError, socketCall } from './socket-call.js';
+
+/** A new operator key: the private half to a file of the operator's (0600), the public half printed for the config. */
+export function operatorKeygenCommand(options: { out: string }): void {
+  if (existsSync(options.out)) {
+    process.stderr.write(`gate operator keygen: ${options.out} exists; not overwriting a key\n`);
+    process.exit(1);
+  }
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  writeFileSync(options.out, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600, flag: 'wx' });
+  const x = publicKey.export({ format: 'jwk' }).x!;
+  process.stdout.write(`${x}\n`);
+  process.stderr.write(`private key written to ${options.out}; add the line above to [auth].operator_keys in gate.toml\n`);
+}
+
+/**
+ * Calls an operator-signed verb: asks gv.challenge for a nonce, signs it with the operator's
+ * key (which never leaves this process) and sends the verb with proof {nonce, sig}.
+ */
+export async function operatorCallCommand(method: string, paramsText: string | undefined, options: { key: string; home?: string }): Promise<void> {
+  let params: Record<string, unknown> = {};
+  try {
+    params = paramsText === undefined ? {} : (JSON.parse(paramsText) as Record<string, unknown>);
+    if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new Error('not an object');
+  } catch {
+    process.stderr.write('gate operator call: params must be a JSON object\n');
+    process.exit(2);
+  }
+  let key;
+  try {
+    key = createPrivateKey(readFileSync(options.key));
+    if (key.asymmetricKeyType !== 'ed25519') throw new Error('not an Ed25519 key');
+  } catch (error) {
+    process.stderr.write(`gate operator call: ${options.key}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
+  const socket = resolveHome(options.home).socket;
+  try {
+    const challenge = await socketCall(socket, 'gv.challenge', {});
+    if ('error' in challenge) throw new Error((challenge['error'] as { message: string }).message);
+    const nonce = (challenge['result'] as { nonce: string }).nonce;
+    const sig = sign(null, Buffer.from(nonce, 'ascii'), key).toString('hex');
+    const answer = await socketCall(socket, method, { ...params, proof: { nonce, sig } });
+    process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+    process.exit('error' in answer ? 1 : 0);
+  } catch (error) {
+    process.stderr.write(`gate operator call: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
+}
+

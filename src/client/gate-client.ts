@@ -1,0 +1,46 @@
+import { GateClientError } from './client-error.js';
+import { HttpTransport } from './http-transport.js';
+import { resultOf } from './json-rpc-reply.js';
+import { requireScope, type ClientScope } from './scopes.js';
+import { SocketTransport } from './socket-transport.js';
+import type { Transport, TransportLimits } from './transport-limits.js';
+import { VERB_ROLES, type VerbName, type VerbParams } from './verb-table.js';
+
+export type GateClientOptions = Partial<TransportLimits> & { scope?: ClientScope } & (
+    | { transport: 'socket'; socketPath: string }
+    | { transport: 'rpc'; baseUrl: string; bearer?: string; allowPlainHttpLoopback?: boolean }
+  );
+
+/**
+ * The gate's verbs from TypeScript, over the local socket or POST /rpc, following every
+ * client transport rule of spec 3: one message per call, one deadline, capped request and
+ * reply, no redirect, no retry, duplicate keys refused, scopes enforced before any I/O,
+ * errors by kind, outcome_unknown on a write whose reply was lost.
+ */
+export class GateClient {
+  private readonly transport: Transport;
+  private readonly scope: ClientScope;
+  private nextId = 1;
+
+  constructor(options: GateClientOptions) {
+    this.scope = options.scope ?? 'read';
+    this.transport =
+      options.transport === 'socket'
+        ? new SocketTransport(options)
+        : new HttpTransport({ ...options, path: '/rpc' });
+  }
+
+  async call<M extends VerbName>(method: M, ...[params]: {} extends VerbParams<M> ? [VerbParams<M>?] : [VerbParams<M>]): Promise<Record<string, unknown>> {
+    const role = VERB_ROLES[method];
+    if (role === undefined) throw new GateClientError('unsupported_operation', `${method} is not a verb this client knows`);
+    requireScope(this.scope, method, role);
+    const write = role !== 'reader';
+    const id = this.nextId++;
+    const reply = await this.transport.roundTrip({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }, write);
+    return resultOf(reply.value, id, write, reply.status);
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}

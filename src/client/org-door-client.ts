@@ -1,0 +1,111 @@
+import type { Agent } from 'undici';
+import { GateClientError, retryAfterMs } from './client-error.js';
+import { checkedUrl, exchange, newAgent } from './http-exchange.js';
+import { limitsOf, type TransportLimits } from './transport-limits.js';
+
+export interface OrgDoorClientOptions extends Partial<TransportLimits> {
+  /** The organization gate's base URL. */
+  baseUrl: string;
+  bearer: string;
+  allowPlainHttpLoopback?: boolean;
+}
+
+/** How PUT /submissions/{id} answered (spec 3 "Organization REST doors"). */
+export type SubmitOutcome =
+  | { outcome: 'accepted'; status: number; answer: Record<string, unknown> }
+  | { outcome: 'retry'; status: number; retry_after_ms: number | null }
+  | { outcome: 'stopped'; status: number; error: string }
+  | { outcome: 'refused'; status: number; error: string };
+
+export interface OutcomesPage {
+  events: Record<string, unknown>[];
+  next: string | number | null;
+  deployment_id: string | null;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const errorText = (json: unknown, text: string, status: number) =>
+  isObject(json) && typeof json['error'] === 'string' ? json['error'] : text.trim().slice(0, 200) || `HTTP ${status}`;
+
+/**
+ * The client of an organization gate's doors. A submission's answer is classified, never
+ * retried here: accepted (200, 202), retry (429, 503 and other 5xx, with the door's
+ * Retry-After), stopped (401, 403: a key problem, stop sending), refused (400, 413, 422:
+ * this body will never be taken). Outcomes are paged by cursor.
+ */
+export class OrgDoorClient {
+  private readonly limits: TransportLimits;
+  private readonly agent: Agent;
+  private readonly base: string;
+
+  constructor(private readonly options: OrgDoorClientOptions) {
+    this.limits = limitsOf(options);
+    this.agent = newAgent(this.limits);
+    this.base = checkedUrl(options.baseUrl, '/', options.allowPlainHttpLoopback).href;
+  }
+
+  private headers(json: boolean): Record<string, string> {
+    return {
+      authorization: `Bearer ${this.options.bearer}`,
+      accept: 'application/json',
+      ...(json ? { 'content-type': 'application/json' } : {}),
+    };
+  }
+
+  async submit(artifactId: string, body: Record<string, unknown>): Promise<SubmitOutcome> {
+    const url = new URL(`submissions/${encodeURIComponent(artifactId)}`, this.base);
+    const res = await exchange(this.agent, this.limits, url, { method: 'PUT', headers: this.headers(true), body: JSON.stringify(body) }, true);
+    const { status } = res;
+    if (status === 200 || status === 202) {
+      if (!isObject(res.json)) throw new GateClientError('invalid_response', `the door accepted (${status}) with no JSON object`, { status, outcome_unknown: true });
+      return { outcome: 'accepted', status, answer: res.json };
+    }
+    if (status === 429 || status >= 500) {
+      return { outcome: 'retry', status, retry_after_ms: retryAfterMs(res.headers['retry-after'] as string | undefined) ?? null };
+    }
+    if (status === 401 || status === 403) return { outcome: 'stopped', status, error: errorText(res.json, res.text, status) };
+    if (status === 400 || status === 413 || status === 422) return { outcome: 'refused', status, error: errorText(res.json, res.text, status) };
+    throw new GateClientError('remote_error', `the door answered ${status}: ${errorText(res.json, res.text, status)}`, { status, outcome_unknown: true });
+  }
+
+  /** One page of GET /outcomes from a cursor (none: from the start). */
+  async outcomes(since?: string | number, limit?: number): Promise<OutcomesPage> {
+    const url = new URL('outcomes', this.base);
+    if (since !== undefined) url.searchParams.set('since', String(since));
+    if (limit !== undefined) url.searchParams.set('limit', String(limit));
+    const res = await exchange(this.agent, this.limits, url, { method: 'GET', headers: this.headers(false) }, false);
+    if (res.status === 401) throw new GateClientError('auth', errorText(res.json, res.text, 401), { status: 401 });
+    if (res.status === 403) throw new GateClientError('scope', errorText(res.json, res.text, 403), { status: 403 });
+    if (res.status === 429 || res.status === 503) {
+      const retry = retryAfterMs(res.headers['retry-after'] as string | undefined);
+      throw new GateClientError('busy', `the door is busy (${res.status})`, { status: res.status, ...(retry !== undefined ? { retry_after_ms: retry } : {}) });
+    }
+    if (res.status !== 200) throw new GateClientError('remote_error', `the door answered ${res.status}`, { status: res.status });
+    const page = res.json;
+    if (!isObject(page) || !Array.isArray(page['events']) || !page['events'].every(isObject)) {
+      throw new GateClientError('invalid_response', 'an outcomes page is {events[], next, deployment_id}', { status: 200 });
+    }
+    const next = page['next'];
+    return {
+      events: page['events'] as Record<string, unknown>[],
+      next: typeof next === 'string' || typeof next === 'number' ? next : null,
+      deployment_id: typeof page['deployment_id'] === 'string' ? page['deployment_id'] : null,
+    };
+  }
+
+  /** Every outcome from a cursor on, page by page, until a page comes back empty or names no next cursor. */
+  async *allOutcomes(since?: string | number, limit?: number): AsyncGenerator<Record<string, unknown>> {
+    let cursor = since;
+    for (;;) {
+      const page = await this.outcomes(cursor, limit);
+      yield* page.events;
+      if (page.events.length === 0 || page.next === null || page.next === cursor) return;
+      cursor = page.next;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

@@ -1,0 +1,21 @@
+import { GateClientError } from './client-error.js';
+import type { VerbRole } from './verb-table.js';
+
+/**
+ * Client scopes (spec 3 rule 3): read (the default; every write disabled), knowledge (an
+ * agent's verbs: propose, annotate, weight), curation (the operator's). The gate refuses
+ * the same calls again by role; the client refuses them first, before any I/O.
+ */
+export type ClientScope = 'read' | 'knowledge' | 'curation';
+
+const ALLOWED: Record<ClientScope, ReadonlySet<VerbRole>> = {
+  read: new Set(['reader']),
+  knowledge: new Set(['reader', 'agent']),
+  curation: new Set(['reader', 'agent', 'reviewer', 'admin', 'runner']),
+};
+
+export function requireScope(scope: ClientScope, name: string, role: VerbRole): void {
+  if (!ALLOWED[scope].has(role)) {
+    throw new GateClientError('scope', `${name} needs client scope ${role === 'agent' ? 'knowledge' : 'curation'}; this client has scope ${scope}`);
+  }
+}

@@ -1,0 +1,66 @@
+import { GateClientError, fromErrorObject } from './client-error.js';
+import { HttpTransport } from './http-transport.js';
+import { resultOf } from './json-rpc-reply.js';
+import { requireScope, type ClientScope } from './scopes.js';
+import type { Transport, TransportLimits } from './transport-limits.js';
+import { CLIENT_TOOLS, TOOL_WRITES, type ToolName } from './verb-table.js';
+
+export type ToolClientOptions = Partial<TransportLimits> & {
+  baseUrl: string;
+  /** Omitted: keyless, which a gate serves on loopback only when `[mcp].keyless_loopback` is on. */
+  bearer?: string;
+  allowPlainHttpLoopback?: boolean;
+  scope?: ClientScope;
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The client tier's tools over POST /mcp, as FACTS "Clients" describes the MCP client:
+ * only tools/call, no protocol header, no session; it reads `result.structuredContent`
+ * and turns a tool error (isError) into the same error kinds as a verb refusal.
+ */
+export class ToolClient {
+  private readonly transport: Transport;
+  private readonly scope: ClientScope;
+  private nextId = 1;
+
+  constructor(options: ToolClientOptions) {
+    this.scope = options.scope ?? 'read';
+    this.transport = new HttpTransport({ ...options, path: '/mcp' });
+  }
+
+  async call(name: ToolName, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    if (!(CLIENT_TOOLS as readonly string[]).includes(name)) throw new GateClientError('unsupported_operation', `${name} is not a tool of the client tier`);
+    const write = (TOOL_WRITES as readonly string[]).includes(name);
+    requireScope(this.scope, name, write ? 'agent' : 'reader');
+    const id = this.nextId++;
+    const reply = await this.transport.roundTrip({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, write);
+    const result = resultOf(reply.value, id, write, reply.status);
+    const content = result['structuredContent'];
+    if (!isObject(content)) throw new GateClientError('invalid_response', 'the tool result has no structuredContent object', { outcome_unknown: write });
+    if (result['isError'] === true) {
+      const error = content['error'];
+      if (!isObject(error) || typeof error['code'] !== 'number' || typeof error['message'] !== 'string') {
+        throw new GateClientError('invalid_response', 'the tool error has no {code, message}', { outcome_unknown: write });
+      }
+      throw fromErrorObject(error as { code: number; message: string; data?: unknown });
+    }
+    return content;
+  }
+
+  remember = (args: Record<string, unknown>) => this.call('gate.remember', args);
+  /** Ranked hits are in `results`. */
+  recall = (args: Record<string, unknown>) => this.call('gate.recall', args);
+  /** The position is in `state`. */
+  status = (artifactId: string) => this.call('gate.status', { artifact_id: artifactId });
+  /** The signed history is in `events`. */
+  why = (artifactId: string) => this.call('gate.why', { artifact_id: artifactId });
+  tip = (artifactId: string) => this.call('gate.tip', { artifact_id: artifactId });
+  /** The waiting rows are in `pending`. */
+  pending = (limit?: number) => this.call('gate.pending', limit === undefined ? {} : { limit });
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}

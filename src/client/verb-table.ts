@@ -1,0 +1,211 @@
+import type { z } from 'zod';
+import type { describeVerb, pingVerb } from '../verbs/liveness.js';
+import type { ingestVerb } from '../verbs/ingest.js';
+import type { inventoryVerb, pendingVerb } from '../verbs/inventory.js';
+import type { nodeVerb } from '../verbs/node.js';
+import type { statusVerb, whyVerb } from '../verbs/status.js';
+import type { auditVerb } from '../verbs/audit.js';
+import type { auditChainVerb } from '../verbs/audit-chain.js';
+import type { demoteVerb, promoteVerb, rejectVerb } from '../verbs/decisions.js';
+import type { recallVerb } from '../verbs/recall.js';
+import type { eventsVerb } from '../verbs/events.js';
+import type { rebuildVerb } from '../verbs/rebuild.js';
+import type { grantVerb, grantsVerb } from '../verbs/grants.js';
+import type { keysVerb } from '../verbs/keys.js';
+import type { spaceCreateVerb, spacesVerb } from '../verbs/spaces.js';
+import type { relateVerb } from '../verbs/relate.js';
+import type { relationsVerb } from '../verbs/relations.js';
+import type { overrideTipVerb, tipVerb } from '../verbs/tip.js';
+import type { hideVerb } from '../verbs/hide.js';
+import type { rankVerb } from '../verbs/rank.js';
+import type { completeVerb, workareaRelateVerb, workareaVerb } from '../verbs/workareas.js';
+import type { lineageVerb } from '../verbs/lineage.js';
+import type { replacementProposeVerb } from '../verbs/replacement-propose.js';
+import type { replacementPrepareVerb } from '../verbs/replacement-prepare.js';
+import type { replacementActivateVerb } from '../verbs/replacement-activate.js';
+import type { replacementAbortVerb } from '../verbs/replacement-abort.js';
+import type { replacementsVerb } from '../verbs/replacements.js';
+import type { graphVerb } from '../verbs/graph.js';
+import type { healthVerb } from '../verbs/health.js';
+import type { submitDrainVerb, submitVerb } from '../verbs/submit.js';
+import type { peopleVerb, personAddVerb } from '../verbs/people.js';
+import type { challengeVerb, operatorProofVerb, verifyVerb } from '../verbs/challenge.js';
+import type { uploadVerb } from '../verbs/upload.js';
+import type { attachmentVerb } from '../verbs/attachment.js';
+import type { ingestBundleVerb } from '../verbs/ingest-bundle.js';
+import type { ingestMapVerb } from '../verbs/ingest-map.js';
+import type { approvalVerb } from '../verbs/approval.js';
+import type { reviewVerb } from '../verbs/review-queue.js';
+import type { gradePendingVerb, gradeVerb, reviewPendingVerb } from '../verbs/grade.js';
+import type { reviewRunsVerb } from '../verbs/review-runs.js';
+import type { backendCheckVerb, countersignStatusVerb, settlePendingVerb } from '../verbs/review-admin.js';
+import type { signVerb } from '../verbs/sign.js';
+import type { askToSignVerb, whoCanSignVerb } from '../verbs/asking.js';
+import type { cancelVerb, reopenVerb } from '../verbs/lifecycle.js';
+import type { awayVerb, backVerb } from '../verbs/away.js';
+import type { commentRetractVerb, commentVerb, commentsVerb } from '../verbs/comments.js';
+import type { deferVerb, engagementVerb } from '../verbs/engagement.js';
+
+/** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
+interface Verbs {
+  'gv.ping': typeof pingVerb;
+  'gv.describe': typeof describeVerb;
+  'gv.ingest': typeof ingestVerb;
+  'gv.inventory': typeof inventoryVerb;
+  'gv.pending': typeof pendingVerb;
+  'gv.node': typeof nodeVerb;
+  'gv.status': typeof statusVerb;
+  'gv.why': typeof whyVerb;
+  'gv.audit': typeof auditVerb;
+  'gv.promote': typeof promoteVerb;
+  'gv.reject': typeof rejectVerb;
+  'gv.demote': typeof demoteVerb;
+  'gv.recall': typeof recallVerb;
+  'gv.events': typeof eventsVerb;
+  'gv.rebuild': typeof rebuildVerb;
+  'gv.audit_chain': typeof auditChainVerb;
+  'gv.grant': typeof grantVerb;
+  'gv.grants': typeof grantsVerb;
+  'gv.keys': typeof keysVerb;
+  'gv.space_create': typeof spaceCreateVerb;
+  'gv.spaces': typeof spacesVerb;
+  'gv.relate': typeof relateVerb;
+  'gv.relations': typeof relationsVerb;
+  'gv.tip': typeof tipVerb;
+  'gv.override_tip': typeof overrideTipVerb;
+  'gv.hide': typeof hideVerb;
+  'gv.rank': typeof rankVerb;
+  'gv.workarea': typeof workareaVerb;
+  'gv.complete': typeof completeVerb;
+  'gv.workarea_relate': typeof workareaRelateVerb;
+  'gv.lineage': typeof lineageVerb;
+  'gv.replacement_propose': typeof replacementProposeVerb;
+  'gv.replacement_prepare': typeof replacementPrepareVerb;
+  'gv.replacement_activate': typeof replacementActivateVerb;
+  'gv.replacement_abort': typeof replacementAbortVerb;
+  'gv.replacements': typeof replacementsVerb;
+  'gv.graph': typeof graphVerb;
+  'gv.health': typeof healthVerb;
+  'gv.submit': typeof submitVerb;
+  'gv.submit_drain': typeof submitDrainVerb;
+  'gv.people': typeof peopleVerb;
+  'gv.person_add': typeof personAddVerb;
+  'gv.challenge': typeof challengeVerb;
+  'gv.operator_proof': typeof operatorProofVerb;
+  'gv.verify': typeof verifyVerb;
+  'gv.upload': typeof uploadVerb;
+  'gv.attachment': typeof attachmentVerb;
+  'gv.ingest_bundle': typeof ingestBundleVerb;
+  'gv.ingest_map': typeof ingestMapVerb;
+  'gv.approval': typeof approvalVerb;
+  'gv.review': typeof reviewVerb;
+  'gv.grade': typeof gradeVerb;
+  'gv.grade_pending': typeof gradePendingVerb;
+  'gv.review_pending': typeof reviewPendingVerb;
+  'gv.review_runs': typeof reviewRunsVerb;
+  'gv.backend_check': typeof backendCheckVerb;
+  'gv.settle_pending': typeof settlePendingVerb;
+  'gv.countersign_status': typeof countersignStatusVerb;
+  'gv.sign': typeof signVerb;
+  'gv.who_can_sign': typeof whoCanSignVerb;
+  'gv.ask_to_sign': typeof askToSignVerb;
+  'gv.cancel': typeof cancelVerb;
+  'gv.reopen': typeof reopenVerb;
+  'gv.away': typeof awayVerb;
+  'gv.back': typeof backVerb;
+  'gv.comment': typeof commentVerb;
+  'gv.comment_retract': typeof commentRetractVerb;
+  'gv.comments': typeof commentsVerb;
+  'gv.defer': typeof deferVerb;
+  'gv.engagement': typeof engagementVerb;
+}
+
+export type VerbName = keyof Verbs;
+export type VerbParams<M extends VerbName> = Verbs[M] extends { params: infer S extends z.ZodType } ? z.input<S> : never;
+export type VerbRole = 'reader' | 'agent' | 'reviewer' | 'admin' | 'runner';
+
+/**
+ * Each verb's least role, for the client's scopes (checked before any I/O). The client
+ * carries this small table instead of the registry itself, so it loads no server code;
+ * test/client/verb-table.test.ts proves it equals the registry.
+ */
+export const VERB_ROLES: Record<VerbName, VerbRole> = {
+  'gv.ping': 'reader',
+  'gv.describe': 'reader',
+  'gv.ingest': 'agent',
+  'gv.inventory': 'reader',
+  'gv.pending': 'reader',
+  'gv.node': 'reader',
+  'gv.status': 'reader',
+  'gv.why': 'reader',
+  'gv.audit': 'reader',
+  'gv.promote': 'reviewer',
+  'gv.reject': 'reviewer',
+  'gv.demote': 'reviewer',
+  'gv.recall': 'reader',
+  'gv.events': 'reader',
+  'gv.rebuild': 'admin',
+  'gv.audit_chain': 'admin',
+  'gv.grant': 'admin',
+  'gv.grants': 'admin',
+  'gv.keys': 'reviewer',
+  'gv.space_create': 'admin',
+  'gv.spaces': 'reader',
+  'gv.relate': 'reviewer',
+  'gv.relations': 'reader',
+  'gv.tip': 'reader',
+  'gv.override_tip': 'reviewer',
+  'gv.hide': 'reviewer',
+  'gv.rank': 'agent',
+  'gv.workarea': 'reader',
+  'gv.complete': 'agent',
+  'gv.workarea_relate': 'agent',
+  'gv.lineage': 'reader',
+  'gv.replacement_propose': 'reviewer',
+  'gv.replacement_prepare': 'reviewer',
+  'gv.replacement_activate': 'reviewer',
+  'gv.replacement_abort': 'reviewer',
+  'gv.replacements': 'reviewer',
+  'gv.graph': 'reader',
+  'gv.health': 'reviewer',
+  'gv.submit': 'reviewer',
+  'gv.submit_drain': 'admin',
+  'gv.people': 'admin',
+  'gv.person_add': 'admin',
+  'gv.challenge': 'reader',
+  'gv.operator_proof': 'admin',
+  'gv.verify': 'admin',
+  'gv.upload': 'agent',
+  'gv.attachment': 'reader',
+  'gv.ingest_bundle': 'agent',
+  'gv.ingest_map': 'agent',
+  'gv.approval': 'reader',
+  'gv.review': 'reviewer',
+  'gv.grade': 'reviewer',
+  'gv.grade_pending': 'reviewer',
+  'gv.review_pending': 'reviewer',
+  'gv.review_runs': 'reader',
+  'gv.backend_check': 'admin',
+  'gv.settle_pending': 'reviewer',
+  'gv.countersign_status': 'reader',
+  'gv.sign': 'reviewer',
+  'gv.who_can_sign': 'reader',
+  'gv.ask_to_sign': 'agent',
+  'gv.cancel': 'reader',
+  'gv.reopen': 'reviewer',
+  'gv.away': 'admin',
+  'gv.back': 'admin',
+  'gv.comment': 'agent',
+  'gv.comment_retract': 'agent',
+  'gv.comments': 'reader',
+  'gv.defer': 'agent',
+  'gv.engagement': 'reader',
+};
+
+/** The tools that write (the rest only read), checked against the tool table by the same test. */
+export const TOOL_WRITES = ['gate.remember', 'gate.complete', 'gate.workarea_relate'] as const;
+export const CLIENT_TOOLS = [
+  'gate.remember', 'gate.recall', 'gate.status', 'gate.why', 'gate.tip', 'gate.pending', 'gate.spaces',
+  'gate.workarea', 'gate.complete', 'gate.workarea_relate', 'gate.lineage',
+] as const;
+export type ToolName = (typeof CLIENT_TOOLS)[number];

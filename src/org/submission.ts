@@ -1,0 +1,72 @@
+import { canonicalJson, sha256Hex } from '../journal/canonical-json.js';
+import type { Gate } from '../gate.js';
+import type { JournalRow } from '../journal/event.js';
+import type { ArtifactRow } from '../projections/artifact-reads.js';
+import { DECISIONS, envelopeOf } from '../verbs/audit.js';
+import { signedHistory } from '../verbs/status.js';
+import { approvalOf } from '../verbs/approval.js';
+import type { Caller } from '../access/caller.js';
+
+export const SUBMISSION_CONTRACT = 'submission/1';
+/** Signed bytes are this prefix and the canonical submission, so the signature means nothing elsewhere. */
+export const SUBMISSION_SIGNING_PREFIX = 'gate submission/1\n';
+
+/** The local signed promotion(s) of a row: each promote event exactly as journaled, with its signature. */
+export function promotionsOf(gate: Gate, artifactId: string) {
+  const rows = gate.db
+    .prepare(`SELECT event_id, body, sig FROM journal WHERE artifact_id = ? AND type = 'promote' ORDER BY seq`)
+    .all(artifactId) as Pick<JournalRow, 'event_id' | 'body' | 'sig'>[];
+  return rows.map((r) => ({ event_id: r.event_id, event: r.body, sig: r.sig }));
+}
+
+/**
+ * Who the approval block is read as: the deployment itself, which sees every signature and
+ * is no person (so nothing in the block depends on who asked to submit).
+ */
+const deploymentView = (gate: Gate): Caller => ({
+  identity: gate.deploymentId,
+  role: 'admin',
+  kind: 'local',
+  scope: null,
+  demo: false,
+  surface: 'socket',
+});
+
+/**
+ * gv.approval's answer without its `revision`, which moves with every journal event naming
+ * the row (the submission's own queueing and outcomes among them) and would give the same
+ * state a new submission id on each attempt.
+ */
+function approvalBlock(gate: Gate, row: ArtifactRow) {
+  const { revision: _revision, ...approval } = approvalOf(gate, deploymentView(gate), row);
+  return approval;
+}
+
+/**
+ * The body of PUT /submissions/{artifact_id} (README "submission/1"): the promoted row's
+ * envelope and bytes, its approval as gv.approval gives it, its decisions as gv.audit gives
+ * them, and its promote events verbatim
+ * (canonical bytes and deployment signature, verifiable against the deployment id alone).
+ * Its id is sha256 over the canonical JSON (RFC 8785); its signature Ed25519 over the
+ * signing prefix and those bytes. Nothing time-dependent is in it, so the same state gives
+ * the same id on every attempt.
+ */
+export function buildSubmission(gate: Gate, row: ArtifactRow) {
+  const content = gate.artifacts.bodyBytes(row.content_hash);
+  const submission = {
+    contract: SUBMISSION_CONTRACT,
+    artifact_id: row.artifact_id,
+    deployment_id: gate.deploymentId,
+    envelope: { ...envelopeOf(row, gate.deploymentId), kind: row.kind, space: row.space, workarea: row.workarea },
+    content: { encoding: 'base64', bytes: content === null ? null : content.toString('base64') },
+    approval: approvalBlock(gate, row),
+    decisions: signedHistory(gate, row.artifact_id).filter((e) => DECISIONS.has(e.type)),
+    promotions: promotionsOf(gate, row.artifact_id),
+  };
+  const canonical = canonicalJson(submission);
+  return {
+    submission,
+    id: `sha256:${sha256Hex(canonical)}`,
+    sig: gate.key.sign(SUBMISSION_SIGNING_PREFIX + canonical),
+  };
+}

@@ -1,0 +1,51 @@
+import type Database from 'better-sqlite3';
+import type { JournalEvent } from '../journal/event.js';
+
+/**
+ * The operator's away periods: from an `away` event until a `back` event or the declared
+ * `until`, whichever comes first. A second `away` while away updates the open period.
+ */
+export function awayTables(schema: string): string {
+  return `
+    CREATE TABLE IF NOT EXISTS ${schema}.away_periods (
+      seq INTEGER PRIMARY KEY,
+      since INTEGER NOT NULL,
+      until INTEGER,
+      note TEXT,
+      by TEXT,
+      back_ts INTEGER
+    );
+  `;
+}
+
+export const awayDigestQueries = (schema: string) => ({
+  away_periods: `SELECT * FROM ${schema}.away_periods ORDER BY seq`,
+});
+
+export class AwayReducer {
+  private readonly s: Record<string, Database.Statement>;
+  readonly handles = ['away', 'back'];
+
+  constructor(db: Database.Database, schema: string) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      open: p(`SELECT seq FROM ${schema}.away_periods WHERE back_ts IS NULL AND (until IS NULL OR until > ?) ORDER BY seq DESC LIMIT 1`).pluck(),
+      start: p(`INSERT INTO ${schema}.away_periods (seq, since, until, note, by) VALUES (?, ?, ?, ?, ?)`),
+      update: p(`UPDATE ${schema}.away_periods SET until = ?, note = ? WHERE seq = ?`),
+      back: p(`UPDATE ${schema}.away_periods SET back_ts = ? WHERE seq = ?`),
+    };
+  }
+
+  apply(event: JournalEvent): void {
+    const d = event.data;
+    const open = this.s.open!.get(event.ts) as number | undefined;
+    if (event.type === 'away') {
+      const until = typeof d['until'] === 'number' ? d['until'] : null;
+      const note = typeof d['note'] === 'string' ? d['note'] : null;
+      if (open === undefined) this.s.start!.run(event.seq, event.ts, until, note, event.by);
+      else this.s.update!.run(until, note, open);
+    } else if (open !== undefined) {
+      this.s.back!.run(event.ts, open);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import type Database from 'better-sqlite3';
+
+export interface CommentRow {
+  event_id: string;
+  seq: number;
+  artifact_id: string;
+  author: string;
+  author_class: string;
+  kind: string;
+  body: string;
+  reply_to: string | null;
+  findings: string;
+  audience: string;
+  ts: number;
+  retract_event_id: string | null;
+  retracted_by: string | null;
+  retracted_ts: number | null;
+  retract_reason: string | null;
+}
+
+const cache = new WeakMap<Database.Database, CommentReads>();
+
+/** Prepared reads of the comments view. */
+export class CommentReads {
+  private readonly s: Record<string, Database.Statement>;
+
+  static of(db: Database.Database): CommentReads {
+    let reads = cache.get(db);
+    if (reads === undefined) {
+      reads = new CommentReads(db);
+      cache.set(db, reads);
+    }
+    return reads;
+  }
+
+  private constructor(db: Database.Database) {
+    this.s = {
+      byId: db.prepare('SELECT * FROM comments WHERE event_id = ?'),
+      ofRow: db.prepare('SELECT * FROM comments WHERE artifact_id = ? ORDER BY seq'),
+    };
+  }
+
+  byId(eventId: string): CommentRow | undefined {
+    return this.s.byId!.get(eventId) as CommentRow | undefined;
+  }
+
+  /** Every comment on a row, tombstones included, oldest first. */
+  ofRow(artifactId: string): CommentRow[] {
+    return this.s.ofRow!.all(artifactId) as CommentRow[];
+  }
+}
+
+/** Objections not retracted and not answered by a live resolution replying to them. */
+export function openObjections(comments: readonly CommentRow[]): CommentRow[] {
+  const resolved = new Set(
+    comments.filter((c) => c.kind === 'resolution' && c.retract_event_id === null && c.reply_to !== null).map((c) => c.reply_to),
+  );
+  return comments.filter((c) => c.kind === 'objection' && c.retract_event_id === null && !resolved.has(c.event_id));
+}

@@ -1,0 +1,70 @@
+import type Database from 'better-sqlite3';
+import type { JournalEvent } from '../journal/event.js';
+
+/**
+ * Comments on rows: kind, body, the comment replied to, findings referred to, audience.
+ * A retracted comment stays as a tombstone (who retracted it and when). Bodies leave the
+ * gate only through gv.comments, to readers of the row.
+ */
+export function commentTables(schema: string): string {
+  return `
+    CREATE TABLE IF NOT EXISTS ${schema}.comments (
+      event_id TEXT PRIMARY KEY,
+      seq INTEGER NOT NULL,
+      artifact_id TEXT NOT NULL,
+      author TEXT NOT NULL,
+      author_class TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      body TEXT NOT NULL,
+      reply_to TEXT,
+      findings TEXT NOT NULL,
+      audience TEXT NOT NULL,
+      ts INTEGER NOT NULL,
+      retract_event_id TEXT,
+      retracted_by TEXT,
+      retracted_ts INTEGER,
+      retract_reason TEXT
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS ${schema}.comments_row ON comments(artifact_id, seq);
+    CREATE INDEX IF NOT EXISTS ${schema}.comments_author ON comments(author, ts);
+  `;
+}
+
+export const commentDigestQueries = (schema: string) => ({
+  comments: `SELECT * FROM ${schema}.comments ORDER BY seq`,
+});
+
+export class CommentReducer {
+  private readonly insert: Database.Statement;
+  private readonly retract: Database.Statement;
+  readonly handles = ['comment', 'comment-retract'];
+
+  constructor(db: Database.Database, schema: string) {
+    this.insert = db.prepare(`INSERT INTO ${schema}.comments (event_id, seq, artifact_id, author, author_class, kind, body,
+      reply_to, findings, audience, ts) VALUES (@event_id, @seq, @artifact_id, @author, @author_class, @kind, @body, @reply_to,
+      @findings, @audience, @ts)`);
+    this.retract = db.prepare(`UPDATE ${schema}.comments SET retract_event_id = @retract_event_id, retracted_by = @by,
+      retracted_ts = @ts, retract_reason = @reason WHERE event_id = @comment`);
+  }
+
+  apply(event: JournalEvent): void {
+    const d = event.data;
+    if (event.type === 'comment') {
+      this.insert.run({
+        event_id: event.event_id,
+        seq: event.seq,
+        artifact_id: d['artifact_id'],
+        author: event.by,
+        author_class: d['author_class'],
+        kind: d['kind'],
+        body: d['body'],
+        reply_to: d['reply_to'] ?? null,
+        findings: JSON.stringify(d['findings'] ?? []),
+        audience: d['audience'],
+        ts: event.ts,
+      });
+    } else {
+      this.retract.run({ retract_event_id: event.event_id, by: event.by, ts: event.ts, reason: d['reason'] ?? null, comment: d['comment'] });
+    }
+  }
+}

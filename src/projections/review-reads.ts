@@ -1,0 +1,106 @@
+import type Database from 'better-sqlite3';
+
+export interface ReviewRow {
+  artifact_id: string;
+  review_since: number;
+  epoch: number;
+  cancelled: number;
+  veto: number;
+  failed_runs: number;
+  asked_day: string | null;
+}
+
+export interface SignatureRow {
+  seq: number;
+  artifact_id: string;
+  event_id: string;
+  type: string;
+  signer: string;
+  class: string;
+  decision: string;
+  stance: string | null;
+  content_hash: string | null;
+  rubric: string | null;
+  assessment_id: string | null;
+  category: string | null;
+  epoch: number;
+  ts: number;
+}
+
+export interface AssessmentRow {
+  event_id: string;
+  artifact_id: string;
+  run_id: string | null;
+  score: number;
+  rubric: string;
+  rationale: string;
+  evidence: string;
+  counterevidence: string;
+}
+
+export interface RunRow {
+  run_id: string;
+  seq: number;
+  artifact_id: string | null;
+  space: string | null;
+  backend: string;
+  model_label: string;
+  stance: string | null;
+  state: string;
+  failure: string | null;
+  detail: string | null;
+  cost_tokens: number;
+  from_record: number;
+  ms: number;
+  ts: number;
+}
+
+const cache = new WeakMap<Database.Database, ReviewReads>();
+
+/** Prepared reads of the review views. */
+export class ReviewReads {
+  private readonly s: Record<string, Database.Statement>;
+
+  static of(db: Database.Database): ReviewReads {
+    let reads = cache.get(db);
+    if (reads === undefined) {
+      reads = new ReviewReads(db);
+      cache.set(db, reads);
+    }
+    return reads;
+  }
+
+  private constructor(db: Database.Database) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      row: p('SELECT * FROM review_rows WHERE artifact_id = ?'),
+      signatures: p('SELECT * FROM signatures WHERE artifact_id = ? ORDER BY seq'),
+      cached: p(`SELECT * FROM signatures WHERE type = 'verdict' AND content_hash = ? AND signer = ? AND stance = ? AND rubric = ?
+        ORDER BY seq DESC LIMIT 1`),
+      assessment: p('SELECT * FROM assessments WHERE event_id = ?'),
+      spent: p('SELECT spent FROM review_budget WHERE day = ?').pluck(),
+    };
+  }
+
+  row(artifactId: string): ReviewRow | undefined {
+    return this.s.row!.get(artifactId) as ReviewRow | undefined;
+  }
+
+  /** Every signature on the row, oldest first, across epochs. */
+  signatures(artifactId: string): SignatureRow[] {
+    return this.s.signatures!.all(artifactId) as SignatureRow[];
+  }
+
+  /** The newest verdict any row holds for these bytes from this model, stance and rubric: the decision record. */
+  recordedVerdict(contentHash: string, modelLabel: string, stance: string, rubric: string): SignatureRow | undefined {
+    return this.s.cached!.get(contentHash, modelLabel, stance, rubric) as SignatureRow | undefined;
+  }
+
+  assessment(eventId: string): AssessmentRow | undefined {
+    return this.s.assessment!.get(eventId) as AssessmentRow | undefined;
+  }
+
+  spentOn(day: string): number {
+    return (this.s.spent!.get(day) as number | undefined) ?? 0;
+  }
+}

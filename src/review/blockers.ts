@@ -1,0 +1,95 @@
+import type { QuorumCount, QuorumRule, ReviewMode } from './quorum.js';
+
+/** Why a row waits: a closed list (gv.review waits_for, gv.approval reason). */
+export const BLOCKERS = [
+  'hard_constraint',
+  'semantic_review',
+  'needs_evidence',
+  'quorum',
+  'reviewer_unavailable',
+  'human_required',
+  'human_directive',
+  'authority_conflict',
+  'retry_exhausted',
+] as const;
+export type Blocker = (typeof BLOCKERS)[number];
+
+export interface WaitsFor {
+  blocker: Blocker;
+  /** A finer machine word within the blocker. */
+  code: string;
+  words: string;
+  rubric?: string;
+  missing?: { signatures: number; people: number };
+}
+
+/** Consecutive failed runs after which scheduled grading leaves a row to a person (or a fresh gv.grade). */
+export const RETRIES_BEFORE_EXHAUSTED = 3;
+
+export interface WaitFacts {
+  state: string;
+  mode: ReviewMode;
+  rule: QuorumRule;
+  count: QuorumCount;
+  veto: boolean;
+  failedRuns: number;
+  away: boolean;
+  operatorObjections: number;
+  /** The row contradicts an ACTIVE row (a `contradicts` relation). */
+  contradictsPromoted: boolean;
+  /** A model verdict of this epoch exists. */
+  graded: boolean;
+  /** Why grading cannot run now (budget spent, circuit open), or null. */
+  gradingUnavailable: string | null;
+  rubric: string;
+}
+
+const wait = (blocker: Blocker, code: string, words: string, extra: Partial<WaitsFor> = {}): WaitsFor => ({ blocker, code, words, ...extra });
+
+/** The first thing a row in quarantine waits for, in the order a reviewer would clear them. */
+export function waitsFor(f: WaitFacts): WaitsFor {
+  const missing = {
+    signatures: Math.max(0, f.count.k_required - f.count.k_have),
+    people: Math.max(0, f.count.people_required - f.count.people_have),
+  };
+  switch (f.state) {
+    case 'L0_RAW':
+      return wait('semantic_review', 'scanning', 'the scanner has not finished with it');
+    case 'L1B_FLAGGED':
+      return f.veto
+        ? wait('hard_constraint', 'veto_finding', 'a veto-severity finding stands (a live credential); no signature clears it')
+        : wait('hard_constraint', 'finding', "a scanner finding holds it until a person's disposition clears or rejects it");
+    case 'NEEDS_EVIDENCE':
+      return wait('needs_evidence', 'evidence', 'the reviewers asked for evidence before it can be ratified');
+    case 'L3_RATIFIED':
+      return wait('quorum', 'countersign', 'quorum is met; a second authority must countersign before it is promoted');
+  }
+  if (f.contradictsPromoted) {
+    return wait('authority_conflict', 'contradicts', 'it contradicts a promoted row; a person decides which stands');
+  }
+  if (f.operatorObjections > 0) {
+    return wait('human_directive', 'objection', "the operator's open objection holds it until a resolution replies or it is retracted");
+  }
+  if (f.away) return wait('human_directive', 'away', 'the operator is away; nothing is promoted until they are back');
+  if (f.mode !== 'human' && !f.graded && f.count.people_have === 0) {
+    if (f.failedRuns >= RETRIES_BEFORE_EXHAUSTED) {
+      return wait('retry_exhausted', 'runs_failed', `the last ${f.failedRuns} reviewer runs failed; a fresh gv.grade or a person settles it`);
+    }
+    if (f.gradingUnavailable !== null) return wait('reviewer_unavailable', 'unavailable', f.gradingUnavailable);
+    return wait('semantic_review', 'not_graded', 'waiting for the model reviewers', { rubric: f.rubric });
+  }
+  if (f.count.model_rejects.length > 0 && !f.count.met) {
+    return wait('human_required', 'model_rejected', `rejected by ${f.count.model_rejects.join(', ')}; a person decides`, { missing });
+  }
+  if (missing.people > 0 || (f.mode === 'human' && !f.count.met)) {
+    return wait('human_required', 'people', `needs ${missing.people || missing.signatures} more signature(s) from people`, { missing });
+  }
+  if (!f.count.met) {
+    return wait('quorum', 'k', `needs ${missing.signatures} more signature(s) toward k = ${f.count.k_required}`, { missing });
+  }
+  if (f.rule.countersign) {
+    return wait('quorum', 'ratify', 'quorum is met; it is ratified next and then waits for a second authority to countersign');
+  }
+  if (f.mode === 'auto') return wait('quorum', 'settle', 'quorum is met; the deployment promotes it at the next settle');
+  return wait('human_required', 'settle', `quorum is met; in a ${f.mode}-reviewed space a person promotes it`);
+}

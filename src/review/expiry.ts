@@ -1,0 +1,34 @@
+import type { Gate } from '../gate.js';
+import { rowEventData } from '../verbs/row-event.js';
+import { EXPIRING_STATES } from './review-board.js';
+
+const SWEEP_MAX = 1000;
+
+/**
+ * Rows whose human-review time-to-live has ended, away time not counted, are expired to
+ * REJECTED with the deployment signing. Returns how many were expired.
+ */
+export async function expireOverdue(gate: Gate): Promise<number> {
+  const now = gate.clock.now();
+  const ttl = gate.review.settings.ttlMs;
+  const states = [...EXPIRING_STATES];
+  // Away time only lengthens a deadline, so rows waiting longer than the time-to-live are the candidates.
+  const candidates = gate.db
+    .prepare(
+      `SELECT a.artifact_id, r.review_since FROM artifacts a JOIN review_rows r USING (artifact_id)
+       WHERE a.state IN (${states.map(() => '?').join(',')}) AND r.review_since <= ? ORDER BY r.review_since LIMIT ?`,
+    )
+    .all(...states, now - ttl, SWEEP_MAX) as Array<{ artifact_id: string; review_since: number }>;
+  const due = candidates.filter((c) => c.review_since + ttl + gate.review.away.awayBetween(c.review_since, now) <= now);
+  if (due.length === 0) return 0;
+  return gate.writer.write(() => {
+    let expired = 0;
+    for (const c of due) {
+      const row = gate.artifacts.byId(c.artifact_id)!;
+      if (!EXPIRING_STATES.has(row.state)) continue;
+      gate.journal.append('expire', null, rowEventData(row, 'REJECTED', { reason: 'expired', signer_class: 'deployment' }));
+      expired += 1;
+    }
+    return expired;
+  });
+}

@@ -1,0 +1,34 @@
+import type { Gate } from '../gate.js';
+import type { JournalEvent } from '../journal/event.js';
+import { ReplacementGroupReads } from '../projections/replacement-group-reads.js';
+import { rowEventData } from '../verbs/row-event.js';
+import type { ReviewPicture } from './review-board.js';
+import type { SignerClass } from './signer-class.js';
+
+/** A pending replacement group that names the row (as parent or child), if any. */
+export function pendingGroupNaming(gate: Gate, artifactId: string): string | null {
+  return ReplacementGroupReads.of(gate.db).naming(artifactId).find((g) => g.state === 'PENDING')?.group_id ?? null;
+}
+
+/** A pending replacement group the row is a child of: such a child is promoted only by its group's activation. */
+export function pendingGroupChild(gate: Gate, artifactId: string): string | null {
+  return ReplacementGroupReads.of(gate.db).naming(artifactId).find((g) => g.state === 'PENDING' && g.member_role === 'child')?.group_id ?? null;
+}
+
+/**
+ * Appends the move a met quorum makes (inside the writer's transaction): T-3 and T-5 are
+ * ratified and wait for a second authority's countersign; every other class is promoted,
+ * provisional until a countersign (a solo gate has no second authority of its own).
+ */
+export function appendPromotion(gate: Gate, p: ReviewPicture, by: string | null, cls: SignerClass): { event: JournalEvent; enters: 'ACTIVE' | 'L3_RATIFIED' } {
+  const own = {
+    signer_class: cls,
+    quorum_profile: gate.review.settings.profileName,
+    k_required: p.count.k_required,
+    k_have: p.count.k_have,
+  };
+  if (p.rule.countersign) {
+    return { event: gate.journal.append('ratify', by, rowEventData(p.row, 'L3_RATIFIED', own)), enters: 'L3_RATIFIED' };
+  }
+  return { event: gate.journal.append('promote', by, rowEventData(p.row, 'ACTIVE', { ...own, provisional: true })), enters: 'ACTIVE' };
+}

@@ -1,0 +1,189 @@
+import type Database from 'better-sqlite3';
+import type { Clock } from '../clock.js';
+import type { ArtifactRow } from '../projections/artifact-reads.js';
+import type { RelationReads } from '../projections/relation-reads.js';
+import { ReviewReads, type ReviewRow, type SignatureRow } from '../projections/review-reads.js';
+import { CommentReads, openObjections, type CommentRow } from '../projections/comment-reads.js';
+import { QUARANTINE_STATES, type ArtifactState } from '../domain/states.js';
+import { GradeStage } from '../../pipeline/grade-stage.js';
+import { RUBRIC_VERSION } from '../../workers/grade/rubric.js';
+import { AwayClock, type AwayPeriod } from './away-clock.js';
+import { approvalStatus, type ApprovalStatus } from './approval-status.js';
+import { waitsFor, type WaitsFor } from './blockers.js';
+import { Circuit } from './circuit.js';
+import { Deferrals } from './deferrals.js';
+import { countQuorum, quorumRule, settlerProblem, type QuorumCount, type QuorumRule, type ReviewMode, type Signature } from './quorum.js';
+import type { ReviewSettings } from './review-settings.js';
+import { RunBoard } from './run-board.js';
+import type { SignerClass } from './signer-class.js';
+import { TokenBudget } from './token-budget.js';
+
+export interface ReviewPicture {
+  row: ArtifactRow;
+  mode: ReviewMode;
+  rule: QuorumRule;
+  review: ReviewRow | undefined;
+  /** Every signature on the row, all epochs, oldest first. */
+  signatures: SignatureRow[];
+  /** The signatures since the last reopen: the ones that count. */
+  current: SignatureRow[];
+  count: QuorumCount;
+  objections: CommentRow[];
+  operatorObjections: number;
+  away: AwayPeriod | undefined;
+  contradictsPromoted: boolean;
+  /** What the row waits for; null once it is out of quarantine. */
+  waitsFor: WaitsFor | null;
+  status: ApprovalStatus;
+  /** When the human-review time-to-live ends (null for a row not waiting on people). */
+  expires: { at: number; in_s: number; paused: boolean } | null;
+}
+
+/** States whose human-review clock runs: rows waiting on people's review. */
+export const EXPIRING_STATES: ReadonlySet<string> = new Set(['L1_SCANNED', 'L1B_FLAGGED', 'L2_SCORED', 'NEEDS_EVIDENCE']);
+
+export const toSignature = (s: SignatureRow): Signature => ({
+  signer: s.signer,
+  class: s.class as SignerClass,
+  type: s.type,
+  decision: s.decision,
+  stance: s.stance,
+  seq: s.seq,
+});
+
+/**
+ * Everything review decides from: the settings, the review views, the away clock, the
+ * day's budget, each backend's circuit, the runs in flight, defer marks and the grade
+ * stage. `picture` answers, for one row, who counts, what is missing and what it waits for.
+ */
+export class ReviewBoard {
+  readonly reads: ReviewReads;
+  readonly comments: CommentReads;
+  readonly away: AwayClock;
+  readonly budget: TokenBudget;
+  readonly runs = new RunBoard();
+  readonly deferrals = new Deferrals();
+  readonly stage: GradeStage;
+  private readonly circuits = new Map<string, Circuit>();
+  private readonly policy: Database.Statement;
+
+  constructor(
+    db: Database.Database,
+    readonly settings: ReviewSettings,
+    private readonly relations: RelationReads,
+    private readonly byId: (id: string) => ArtifactRow | undefined,
+    /** The row's attachments the identity has not been served whole (attachments/signature-counts.ts). */
+    private readonly unreadAttachments: (identity: string, artifactId: string) => readonly string[],
+    readonly clock: Clock,
+    stage: { threads: number; concurrency: number; batchMax: number },
+  ) {
+    this.reads = ReviewReads.of(db);
+    this.comments = CommentReads.of(db);
+    this.away = new AwayClock(db, clock);
+    this.budget = new TokenBudget(this.reads, settings.budgetPerDay, clock);
+    for (const [name, b] of settings.backends) if (b.circuit) this.circuits.set(name, new Circuit(b.circuit.failures, b.circuit.openMs, clock));
+    this.policy = db.prepare('SELECT policy FROM spaces WHERE name = ?').pluck();
+    this.stage = new GradeStage(stage);
+  }
+
+  modeOf(space: string): ReviewMode {
+    return ((this.policy.get(space) as string | undefined) ?? 'human') as ReviewMode;
+  }
+
+  circuit(backend: string): Circuit | undefined {
+    return this.circuits.get(backend);
+  }
+
+  /** Why the configured stances cannot be graded now (budget spent, a circuit open), or null. */
+  gradingUnavailable(): string | null {
+    for (const { stance, backend } of this.settings.stances) {
+      if (backend.backend.kind === 'local') continue;
+      const blocked = this.circuits.get(backend.backend.name)?.blocked;
+      if (blocked) return `backend ${backend.backend.name} (stance ${stance}): ${blocked}`;
+      if (!this.budget.affords(backend)) return `the day's token budget of ${this.budget.perDay} is spent`;
+    }
+    return null;
+  }
+
+  /**
+   * The row's review as it stands, optionally with one more prospective signature (the
+   * one a gv.promote or gv.sign would add) counted as if it were recorded.
+   */
+  picture(row: ArtifactRow, extra?: Signature): ReviewPicture {
+    const mode = this.modeOf(row.space);
+    const rule = quorumRule(this.settings.profile, row.trust_class);
+    const review = this.reads.row(row.artifact_id);
+    const epoch = review?.epoch ?? 0;
+    const signatures = this.reads.signatures(row.artifact_id);
+    const current = signatures.filter((s) => s.epoch === epoch);
+    // Spec 2 gv.attachment: a signature counts only from an identity served every attachment to its end
+    // (a model grades the masked body and is served none, so on a row with attachments it never counts).
+    const count = countQuorum(rule, mode, row.writer_identity, [...current.map(toSignature), ...(extra ? [extra] : [])], (signer) =>
+      this.unreadAttachments(signer, row.artifact_id).length === 0 ? null : 'not served every attachment to its end',
+    );
+    const objections = openObjections(this.comments.ofRow(row.artifact_id));
+    const operatorObjections = objections.filter((c) => c.author_class === 'operator').length;
+    const now = this.clock.now();
+    const away = this.away.current(now);
+    const contradictsPromoted = this.relations
+      .edgesOf(row.artifact_id)
+      .some((e) => e.kind === 'contradicts' && e.child === row.artifact_id && this.byId(e.parent)?.state === 'ACTIVE');
+    const inQuarantine = QUARANTINE_STATES.has(row.state as ArtifactState);
+    const waiting = inQuarantine
+      ? waitsFor({
+          state: row.state,
+          mode,
+          rule,
+          count,
+          veto: review?.veto === 1,
+          failedRuns: review?.failed_runs ?? 0,
+          away: away !== undefined,
+          operatorObjections,
+          contradictsPromoted,
+          graded: current.some((s) => s.type === 'verdict'),
+          gradingUnavailable: this.gradingUnavailable(),
+          rubric: RUBRIC_VERSION,
+        })
+      : null;
+    let expires: ReviewPicture['expires'] = null;
+    if (review !== undefined && EXPIRING_STATES.has(row.state)) {
+      const at = review.review_since + this.settings.ttlMs + this.away.awayBetween(review.review_since, now);
+      expires = { at, in_s: Math.max(0, Math.round((at - now) / 1000)), paused: away !== undefined };
+    }
+    return {
+      row,
+      mode,
+      rule,
+      review,
+      signatures,
+      current,
+      count,
+      objections,
+      operatorObjections,
+      away,
+      contradictsPromoted,
+      waitsFor: waiting,
+      status: approvalStatus(row.state, signatures, count),
+      expires,
+    };
+  }
+
+  /**
+   * Why the settler may not promote the row now, or null: the operator away, quorum not
+   * met, a person needed to settle, a model's rejection in an automatic promotion.
+   */
+  promotionProblem(p: ReviewPicture, settler: SignerClass): { reason: string; words: string } | null {
+    if (p.away !== undefined) return { reason: 'away', words: 'the operator is away; nothing is promoted until they are back' };
+    if (p.contradictsPromoted && settler !== 'human') {
+      return { reason: 'authority_conflict', words: 'it contradicts a promoted row; a person decides which stands' };
+    }
+    if (!p.count.met) return { reason: 'quorum', words: p.waitsFor?.words ?? 'quorum is not met' };
+    const settle = settlerProblem(p.mode, settler);
+    if (settle !== null) return { reason: 'human_required', words: settle };
+    return null;
+  }
+
+  close(): Promise<void> {
+    return this.stage.close();
+  }
+}

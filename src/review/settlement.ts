@@ -1,0 +1,45 @@
+import type { Gate } from '../gate.js';
+import type { ArtifactRow } from '../projections/artifact-reads.js';
+import { appendPromotion, pendingGroupChild } from './promotion.js';
+
+export type Settled = 'ACTIVE' | 'L3_RATIFIED' | null;
+
+/**
+ * Inside the writer's transaction: an auto-reviewed row that meets k with no person
+ * required, no model rejecting it, no open objection by the operator, nothing it
+ * contradicts and the operator not away, is promoted with the deployment signing.
+ */
+export function settleRow(gate: Gate, id: string): Settled {
+  const row = gate.artifacts.byId(id);
+  if (row === undefined || row.state !== 'L2_SCORED') return null;
+  if (gate.review.modeOf(row.space) !== 'auto' || pendingGroupChild(gate, id) !== null) return null;
+  const p = gate.review.picture(row);
+  if (p.operatorObjections > 0 || p.count.model_rejects.length > 0) return null;
+  if (gate.review.promotionProblem(p, 'deployment') !== null) return null;
+  return appendPromotion(gate, p, null, 'deployment').enters;
+}
+
+/** Rows of auto spaces waiting in L2_SCORED, oldest first. */
+function settleCandidates(gate: Gate, limit: number): ArtifactRow[] {
+  return gate.db
+    .prepare(
+      `SELECT a.* FROM artifacts a JOIN spaces s ON s.name = a.space
+       WHERE a.state = 'L2_SCORED' AND s.policy = 'auto' ORDER BY a.rowid LIMIT ?`,
+    )
+    .all(limit) as ArtifactRow[];
+}
+
+/** gv.settle_pending and the schedule: settles what it can; what stays held is counted by blocker. */
+export async function settlePending(gate: Gate, limit: number) {
+  const rows = settleCandidates(gate, limit);
+  const outcome = await gate.writer.write(() => rows.map((r) => ({ id: r.artifact_id, enters: settleRow(gate, r.artifact_id) })));
+  const held: Record<string, number> = {};
+  for (const o of outcome.filter((x) => x.enters === null)) {
+    const row = gate.artifacts.byId(o.id)!;
+    const blocker = gate.review.picture(row).waitsFor?.blocker ?? row.state;
+    held[blocker] = (held[blocker] ?? 0) + 1;
+  }
+  const promoted = outcome.filter((o) => o.enters === 'ACTIVE').map((o) => o.id);
+  const ratified = outcome.filter((o) => o.enters === 'L3_RATIFIED').map((o) => o.id);
+  return { examined: rows.length, promoted: promoted.length, ratified: ratified.length, artifact_ids: [...promoted, ...ratified].slice(0, 100), held };
+}

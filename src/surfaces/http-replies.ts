@@ -1,0 +1,95 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+export function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(html),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    ...headers,
+  });
+  res.end(html);
+}
+
+/** Reads a body of at most `limit` bytes; resolves null when it grows past the limit. */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        resolve(null);
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** 413, then the connection closes: the rest of an oversized body is never read (spec 1: a client may see a reset). */
+export function refuseTooLarge(res: ServerResponse, body: unknown): void {
+  sendJson(res, 413, body, { connection: 'close' });
+  res.on('finish', () => res.socket?.destroy());
+}
+
+/** The declared Content-Length is over the limit: the body need not be read to refuse it. */
+export function declaresTooMuch(req: IncomingMessage, limit: number): boolean {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  return Number.isFinite(declared) && declared > limit;
+}
+
+const mediaType = (req: IncomingMessage) => (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+
+export type FormFields = Map<string, string>;
+
+/**
+ * A form-encoded body (or a JSON object of strings where `json` is allowed). A field given
+ * twice is refused, as OAuth requires (RFC 6749 3.1). Null when the body is not one.
+ */
+export async function readForm(req: IncomingMessage, limit: number, options: { json?: boolean } = {}): Promise<FormFields | 'too_large' | 'repeated' | null> {
+  const body = await readBody(req, limit);
+  if (body === null) return 'too_large';
+  const type = mediaType(req);
+  if (type === 'application/x-www-form-urlencoded') {
+    const fields = new Map<string, string>();
+    for (const [k, v] of new URLSearchParams(body.toString('utf8'))) {
+      if (fields.has(k)) return 'repeated';
+      fields.set(k, v);
+    }
+    return fields;
+  }
+  if (options.json === true && type === 'application/json') {
+    try {
+      const parsed: unknown = JSON.parse(body.toString('utf8'));
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+      const fields = new Map<string, string>();
+      for (const [k, v] of Object.entries(parsed)) if (typeof v === 'string') fields.set(k, v);
+      return fields;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/** Cookies of the request by name (the first of each). */
+export function cookiesOf(req: IncomingMessage): Map<string, string> {
+  const jar = new Map<string, string>();
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (!jar.has(name)) jar.set(name, part.slice(eq + 1).trim());
+  }
+  return jar;
+}

@@ -1,0 +1,187 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import type { Caller } from '../access/caller.js';
+import { BearerAuth, CredentialError } from '../auth/bearer.js';
+import { ErrorCode } from '../gate-error.js';
+import type { Gate } from '../gate.js';
+import { SERVICE_VERSION } from '../gate.js';
+import { callClientTool } from '../tools/call-tool.js';
+import { framingError } from '../verbs/dispatch.js';
+import { MCP_PROTOCOL_VERSION, toolServer } from './mcp-tool-server.js';
+import { isLoopbackAddress, isLoopbackHost, isSameOriginLoopback } from './loopback.js';
+
+const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
+const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+/** The 2025 revisions an `initialize` may name when the operator enables the legacy flag. */
+const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
+
+/** Who calls /mcp with no credential when keyless loopback is on: one fixed local agent. */
+export const KEYLESS_CALLER: Omit<Caller, 'surface'> = {
+  identity: 'local:mcp',
+  role: 'agent',
+  kind: 'local',
+  scope: null,
+  demo: false,
+};
+
+export interface McpDoorOptions {
+  maxRequestBytes: number;
+  keylessLoopback: boolean;
+  legacyInitialize: boolean;
+  readBody: (req: IncomingMessage, limit: number) => Promise<Buffer | null>;
+  sendJson: (res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>) => void;
+  refuseTooLarge: (res: ServerResponse) => void;
+}
+
+type Message = Record<string, unknown> & { params?: Record<string, unknown> };
+
+/**
+ * POST /mcp, the client tier. The SDK's `createMcpHandler` (`legacy: 'reject'`, JSON
+ * answers only) serves the 2026-07-28 revision; this door does what it leaves to its host
+ * and what spec 3 adds: the Origin check before the body, the size limit, the caller from a
+ * bearer or keyless loopback, and the defaults a bare client leaves out (the SDK would
+ * refuse a request naming no version, where spec 3 serves it as 2026-07-28).
+ */
+export class McpDoor {
+  private readonly handler: McpHttpHandler;
+
+  constructor(
+    gate: Gate,
+    private readonly auth: BearerAuth,
+    private readonly options: McpDoorOptions,
+  ) {
+    this.handler = createMcpHandler(
+      (ctx) => {
+        const caller = ctx.authInfo?.extra?.['caller'] as Caller;
+        return toolServer('client', (name, args) => callClientTool(gate, caller, name, args));
+      },
+      {
+        legacy: 'reject',
+        // 'auto' answers one JSON body unless a handler emits a message before its result;
+        // the tool handlers never do, so no answer streams ('json' would say the same with a
+        // warning printed at every start).
+        responseMode: 'auto',
+        maxRequestBodySize: options.maxRequestBytes,
+        // Refused requests are answered to their caller; the tools log their own failures.
+        onerror: () => undefined,
+      },
+    );
+  }
+
+  readonly post = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const { sendJson } = this.options;
+    // Before the body is read: a browser page of another origin never reaches the tools.
+    const origin = req.headers.origin;
+    if (origin !== undefined && !isSameOriginLoopback(origin, req.socket.localPort)) {
+      return sendJson(res, 403, { error: `forbidden: origin ${origin} may not call /mcp`, kind: 'origin' });
+    }
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > this.options.maxRequestBytes) return this.options.refuseTooLarge(res);
+    const caller = await this.callerOf(req, res);
+    if (caller === null) return;
+    const body = await this.options.readBody(req, this.options.maxRequestBytes);
+    if (body === null) return this.options.refuseTooLarge(res);
+    let message: unknown;
+    try {
+      message = JSON.parse(body.toString('utf8'));
+    } catch {
+      return sendJson(res, 400, framingError(ErrorCode.parse, 'the body is not JSON'));
+    }
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+      return sendJson(res, 400, framingError(ErrorCode.invalidRequest, 'a request is one JSON-RPC 2.0 object'));
+    }
+    const m = message as Message;
+    if (m['method'] === 'initialize' && this.options.legacyInitialize) return sendJson(res, 200, this.legacyInitializeAnswer(m));
+    // A 2025 handshake is handed on as it came, so the SDK refuses it naming the supported versions.
+    const headers = m['method'] === 'initialize' ? this.baseHeaders() : this.withDefaults(req, m);
+    const answer = await this.handler.fetch(new Request(`http://127.0.0.1${req.url ?? '/mcp'}`, { method: 'POST', headers }), {
+      parsedBody: m,
+      authInfo: { token: '', clientId: caller.identity, scopes: [], extra: { caller } },
+    });
+    const text = await answer.text();
+    const out: Record<string, string> = { 'content-type': answer.headers.get('content-type') ?? 'application/json' };
+    if (text === '') {
+      res.writeHead(answer.status, { 'content-length': '0' });
+      res.end();
+      return;
+    }
+    res.writeHead(answer.status, { ...out, 'content-length': String(Buffer.byteLength(text)) });
+    res.end(text);
+  };
+
+  /** A bearer when one is sent; else keyless loopback when enabled; else 401. A scope-limited key is 403 here. */
+  private async callerOf(req: IncomingMessage, res: ServerResponse): Promise<Caller | null> {
+    const { sendJson } = this.options;
+    const header = req.headers.authorization;
+    if (header === undefined && this.options.keylessLoopback) {
+      if (!isLoopbackAddress(req.socket.remoteAddress) || !isLoopbackHost(req.headers.host)) {
+        sendJson(res, 401, new CredentialError('missing', 'no Authorization header, and keyless access is for loopback only').body(), {
+          'www-authenticate': 'Bearer',
+        });
+        return null;
+      }
+      return { ...KEYLESS_CALLER, surface: 'mcp' };
+    }
+    try {
+      const caller = await this.auth.callerOf(header, 'mcp');
+      if (caller.scope === 'events') {
+        sendJson(res, 403, { error: 'forbidden: a key with scope events may call gv.events only', kind: 'scope' });
+        return null;
+      }
+      return caller;
+    } catch (error) {
+      if (!(error instanceof CredentialError)) throw error;
+      sendJson(res, 401, error.body(), { 'www-authenticate': 'Bearer' });
+      return null;
+    }
+  }
+
+  /**
+   * Strict about what is wrong, lenient about what is absent: a header or `_meta` that is
+   * present is handed on untouched (so a disagreement is the SDK's -32020 and an unknown
+   * version its -32022); whatever is missing is filled in as 2026-07-28.
+   */
+  private baseHeaders(): Headers {
+    return new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+  }
+
+  private withDefaults(req: IncomingMessage, m: Message): Headers {
+    const headers = this.baseHeaders();
+    const given = (name: string) => {
+      const v = req.headers[name];
+      return typeof v === 'string' ? v : undefined;
+    };
+    let headerVersion = given('mcp-protocol-version');
+    const params = (m.params ??= {}) as Record<string, unknown>;
+    if (typeof params !== 'object' || params === null || Array.isArray(params)) return headers;
+    const meta = (typeof params['_meta'] === 'object' && params['_meta'] !== null ? params['_meta'] : {}) as Record<string, unknown>;
+    // With the legacy flag on, a 2025 client that initialized is served as 2026-07-28 from then on.
+    if (this.options.legacyInitialize && headerVersion !== undefined && LEGACY_VERSIONS.includes(headerVersion) && !(META_VERSION in meta)) {
+      headerVersion = MCP_PROTOCOL_VERSION;
+    }
+    if (!(META_VERSION in meta)) meta[META_VERSION] = headerVersion ?? MCP_PROTOCOL_VERSION;
+    if (!(META_CAPABILITIES in meta)) meta[META_CAPABILITIES] = {};
+    params['_meta'] = meta;
+    headers.set('mcp-protocol-version', headerVersion ?? String(meta[META_VERSION]));
+    const method = given('mcp-method') ?? (typeof m['method'] === 'string' ? m['method'] : undefined);
+    if (method !== undefined) headers.set('mcp-method', method);
+    const name = given('mcp-name') ?? (m['method'] === 'tools/call' && typeof params['name'] === 'string' ? params['name'] : undefined);
+    if (name !== undefined) headers.set('mcp-name', name);
+    return headers;
+  }
+
+  /** `initialize` under `[mcp].legacy_initialize`: the 2025 handshake's answer, no session. */
+  private legacyInitializeAnswer(m: Message) {
+    const asked = m.params?.['protocolVersion'];
+    const version = typeof asked === 'string' && LEGACY_VERSIONS.includes(asked) ? asked : LEGACY_VERSIONS[0];
+    return {
+      jsonrpc: '2.0',
+      id: m['id'] ?? null,
+      result: {
+        protocolVersion: version,
+        capabilities: { tools: { listChanged: false } },
+        serverInfo: { name: 'gate', version: SERVICE_VERSION },
+      },
+    };
+  }
+}

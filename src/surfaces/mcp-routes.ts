@@ -1,0 +1,57 @@
+import type { BearerAuth } from '../auth/bearer.js';
+import type { Gate } from '../gate.js';
+import { ErrorCode } from '../gate-error.js';
+import { framingError } from '../verbs/dispatch.js';
+import { readBody, refuseTooLarge, sendJson } from './http-replies.js';
+import { McpDoor } from './mcp-door.js';
+import { mcpCatalogText } from './mcp-catalog.js';
+import { errorBody, jsonContent, type Route } from './route.js';
+
+/**
+ * The tool endpoint's routes: POST /mcp (GET /mcp is then 405 by the server's own rule)
+ * and the public catalog. The door guards itself (a bearer, or keyless loopback: spec 1
+ * Authentication 8 leaves it open; the README says what this gate decided), so the
+ * table's guard is none.
+ */
+export function mcpRoutes(gate: Gate, auth: BearerAuth, maxRequestBytes: number): Route[] {
+  const door = new McpDoor(gate, auth, {
+    maxRequestBytes,
+    keylessLoopback: gate.config.mcp.keyless_loopback,
+    legacyInitialize: gate.config.mcp.legacy_initialize,
+    readBody,
+    sendJson,
+    refuseTooLarge: (res) => refuseTooLarge(res, framingError(ErrorCode.tooLarge, 'request larger than the limit')),
+  });
+  return [
+    {
+      method: 'POST',
+      path: '/mcp',
+      guard: 'none',
+      summary:
+        'The tool endpoint (client tier): one JSON-RPC 2.0 message (server/discover, tools/list, tools/call), one JSON object out; a bearer, or none from loopback while [mcp].keyless_loopback is on.',
+      doc: () => ({
+        requestBody: { required: true, content: jsonContent({ type: 'object' }) },
+        responses: {
+          200: { description: 'a JSON-RPC response; a tool refusal is a result with isError true', content: jsonContent({ type: 'object' }) },
+          400: { description: 'unparsable or non-object JSON, a header that disagrees with the body (-32020), an unsupported version (-32022)', content: jsonContent({ type: 'object' }) },
+          401: { description: 'a credential error', content: jsonContent(errorBody) },
+          403: { description: 'an origin other than this gate, or a key with scope events', content: jsonContent(errorBody) },
+          413: { description: 'larger than the limit' },
+        },
+      }),
+      handler: ({ req, res }) => door.post(req, res),
+    },
+    {
+      method: 'GET',
+      path: '/mcp/catalog.json',
+      guard: 'none',
+      summary: 'The public JSON-schema catalog: methods, envelopes, the content union and per-tier tools, from the registry.',
+      doc: () => ({ responses: { 200: { description: 'the catalog', content: jsonContent({ type: 'object' }) } } }),
+      handler: ({ res }) => {
+        const text = mcpCatalogText();
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+      },
+    },
+  ];
+}

@@ -1,0 +1,43 @@
+import type { Gate } from '../gate.js';
+import type { BearerAuth } from '../auth/bearer.js';
+import type { SignInProvider } from '../auth/sign-in-provider.js';
+import { mcpRoutes } from './mcp-routes.js';
+import { appRoutes } from './app-routes.js';
+import { sendJson } from './http-replies.js';
+import { oauthRoutes } from './oauth-routes.js';
+import { openApiDocument } from './openapi-document.js';
+import { plainRoutes } from './plain-routes.js';
+import { jsonContent, type Route } from './route.js';
+import { rpcRoute } from './rpc-route.js';
+
+export interface RouteTableOptions {
+  maxRequestBytes: number;
+  /** The sign-in provider; called only by `local_issuer` routes, which the server answers 404 while there is none. */
+  provider: () => SignInProvider;
+  /** The bearer check, for routes that guard themselves (POST /mcp: a bearer, or keyless loopback). */
+  auth: BearerAuth;
+}
+
+/**
+ * Every HTTP route of the gate, once. The server serves exactly these and /openapi.json
+ * describes exactly these: a new route is one more entry here (a Route: method, path
+ * template, guard, summary, cors, doc, handler) and nothing else.
+ */
+export function routeTable(gate: Gate, options: RouteTableOptions): Route[] {
+  const routes: Route[] = [
+    ...plainRoutes(gate),
+    ...appRoutes(),
+    rpcRoute(gate, options.maxRequestBytes),
+    {
+      method: 'GET',
+      path: '/openapi.json',
+      guard: 'bearer',
+      summary: 'This description: OpenAPI 3.1.0 generated from the route table and the verb registry (any role).',
+      doc: () => ({ responses: { 200: { description: 'the OpenAPI document', content: jsonContent({ type: 'object' }) } } }),
+      handler: ({ res }) => sendJson(res, 200, openApiDocument(gate, routes)),
+    },
+    ...oauthRoutes(options.provider),
+    ...mcpRoutes(gate, options.auth, options.maxRequestBytes),
+  ];
+  return routes;
+}

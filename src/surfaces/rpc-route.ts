@@ -1,0 +1,50 @@
+import type { Gate } from '../gate.js';
+import { ErrorCode } from '../gate-error.js';
+import { dispatch, framingError } from '../verbs/dispatch.js';
+import { readBody, refuseTooLarge, sendJson } from './http-replies.js';
+import { jsonContent, type Route } from './route.js';
+import { rpcRequestSchema } from './rpc-schema.js';
+
+/** A scope-limited key's refusal reaches the client as 403 (spec 1 Authentication 5). */
+const isScopeRefusal = (response: { error?: { data?: Record<string, unknown> } }) => response.error?.data?.['reason'] === 'scope';
+
+/** POST /rpc: one JSON-RPC 2.0 message into the one dispatcher, exactly as from the socket. */
+export function rpcRoute(gate: Gate, maxRequestBytes: number): Route {
+  return {
+    method: 'POST',
+    path: '/rpc',
+    guard: 'bearer',
+    cors: 'plain',
+    summary: 'One JSON-RPC 2.0 message; the verbs of the registry (x-verbs lists each with its least role).',
+    doc: () => ({
+      requestBody: { required: true, content: jsonContent(rpcRequestSchema(gate)) },
+      responses: {
+        200: { description: 'a JSON-RPC response: a result, or an error object (refusals by role, rule or grant are here)', content: jsonContent({ type: 'object' }) },
+        204: { description: 'a notification (no id) was handled' },
+        400: { description: 'an unparsable body (-32700) or non-object JSON (-32600), in a JSON-RPC envelope', content: jsonContent({ type: 'object' }) },
+        403: { description: 'a scope-limited key called outside its scope', content: jsonContent({ type: 'object' }) },
+        413: { description: 'larger than the limit; refused before the body is read (a client may see a reset)' },
+      },
+    }),
+    handler: async ({ req, res, caller }) => {
+      const body = await readBody(req, maxRequestBytes);
+      if (body === null) return refuseTooLarge(res, framingError(ErrorCode.tooLarge, 'request larger than the limit'));
+      let message: unknown;
+      try {
+        message = JSON.parse(body.toString('utf8'));
+      } catch {
+        return sendJson(res, 400, framingError(ErrorCode.parse, 'the body is not JSON'));
+      }
+      if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+        return sendJson(res, 400, framingError(ErrorCode.invalidRequest, 'a request is one JSON-RPC 2.0 object'));
+      }
+      const response = await dispatch(gate, caller!, message);
+      if (response === null) {
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+      sendJson(res, isScopeRefusal(response) ? 403 : 200, response);
+    },
+  };
+}

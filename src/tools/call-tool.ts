@@ -1,0 +1,71 @@
+import type { Caller } from '../access/caller.js';
+import { ErrorCode, GateError, invalidParams } from '../gate-error.js';
+import type { Gate } from '../gate.js';
+import { call } from '../verbs/dispatch.js';
+import { validateFields } from '../verbs/validate-params.js';
+import type { Tier, Tool } from './define-tool.js';
+import { inputOf, toolsOf } from './tool-catalog.js';
+
+/** MCP's CallToolResult: the structured output, a text block with the same payload, isError. */
+export interface ToolResult {
+  [key: string]: unknown;
+  structuredContent: Record<string, unknown>;
+  content: { type: 'text'; text: string }[];
+  isError: boolean;
+}
+
+export const toolResult = (payload: Record<string, unknown>, isError = false): ToolResult => ({
+  structuredContent: payload,
+  content: [{ type: 'text', text: JSON.stringify(payload) }],
+  isError,
+});
+
+/** A refusal by the verb or of the arguments: a tool error the agent can read and act on. */
+export const toolError = (error: GateError): ToolResult => toolResult({ error: error.toJSON() }, true);
+
+/**
+ * Thrown for what spec 3 answers as a JSON-RPC error rather than a tool error: a tool this
+ * build does not serve (-32602), or the service's own failure (-32603).
+ */
+export class ToolProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function findTool(tier: Tier, name: unknown): Tool {
+  const tool = toolsOf(tier).find((t) => t.name === name);
+  if (!tool) throw new ToolProtocolError(ErrorCode.invalidParams, `unknown tool: ${String(name)} (this build serves ${toolsOf(tier).map((t) => t.name).join(', ')})`);
+  return tool;
+}
+
+/** Validates a tool's arguments by its own rules: identity fields, null and unlisted fields refused by name. */
+export function toolArguments(tool: Tool, tier: Tier, raw: unknown): Record<string, unknown> {
+  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
+    throw invalidParams('arguments must be an object');
+  }
+  const args = { ...((raw ?? {}) as Record<string, unknown>) };
+  for (const field of tool.nullable ?? []) if (args[field] === null) delete args[field];
+  return validateFields(inputOf(tool, tier), tool.refused, args) as Record<string, unknown>;
+}
+
+/**
+ * gate.<name> on the client tier: the tool's arguments checked, then the one dispatcher's
+ * `call` runs the verb exactly as /rpc would for this caller. A GateError is the agent's
+ * to read (isError); anything else is the service's own failure.
+ */
+export async function callClientTool(gate: Gate, caller: Caller, name: unknown, rawArgs: unknown): Promise<ToolResult> {
+  const tool = findTool('client', name);
+  try {
+    const args = toolArguments(tool, 'client', rawArgs);
+    const result = await call(gate, caller, tool.verb, tool.params(args));
+    return toolResult(tool.answer(result, args));
+  } catch (error) {
+    if (error instanceof GateError && error.code !== ErrorCode.internal) return toolError(error);
+    if (!(error instanceof GateError)) gate.log.error(`internal error in ${tool.name}`, error);
+    throw new ToolProtocolError(ErrorCode.internal, 'internal error');
+  }
+}

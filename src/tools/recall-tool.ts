@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { isNameSegment } from '../domain/names.js';
+import { producerParam, spaceParam, workareaParam } from '../verbs/param-types.js';
+import { RECALL_K_MAX } from '../verbs/recall.js';
+import { READ_ONLY, defineTool, present } from './define-tool.js';
+
+const place = z.object({ space: z.string(), workarea: z.string().nullable() });
+
+const hit = z.object({
+  artifact_id: z.string(),
+  body: z.string().nullable(),
+  score: z.number().nullable().optional(),
+  space: z.string(),
+  workarea: z.string().nullable(),
+  producer: z.object({ name: z.string(), kind: z.string().nullable() }).nullable(),
+  held: z.boolean().describe("true for the caller's own held row (then ratified is false)"),
+  distance: z.number().int().nullable(),
+  provisional: z.boolean(),
+  provenance: z.record(z.string(), z.unknown()).optional(),
+  signals: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const recallTool = defineTool({
+  name: 'gate.recall',
+  tiers: ['client', 'plugin'],
+  description:
+    'Search promoted claims, plus your own scanned held claims (held true, ratified false). With a work area, also the steering in force there. Hits are in `results`.',
+  annotations: READ_ONLY,
+  verb: 'gv.recall',
+  nullable: ['audience'],
+  input: z.strictObject({
+    query: z.string().max(4000).optional().describe('optional when a work area is named'),
+    scope: z.enum(['closest', 'workarea', 'space', 'all']).optional().describe('default closest with a work area, space without'),
+    workarea: workareaParam.optional().describe('required by closest and workarea; refused under space and all'),
+    space: spaceParam.optional().describe('default main; refused under all'),
+    k: z.number().int().min(1).max(RECALL_K_MAX).optional().describe('default 10'),
+    include_evidence: z.boolean().optional().describe("default true: each hit's provenance and ranking signals; false leaves them out"),
+    include_provisional: z.boolean().optional().describe('default true'),
+    include_superseded: z.boolean().optional().describe('default false'),
+    audience: z.string().refine(isNameSegment, 'an audience is a name in the space-name grammar').nullable().optional().describe('default null'),
+    include_hidden: z.boolean().optional().describe('default false'),
+    include_own_pending: z.boolean().optional().describe('default true'),
+    producer: producerParam.optional().describe('narrows steering'),
+    steering_k: z.number().int().min(1).max(20).optional().describe('1 to 20, default 5'),
+  }),
+  output: z.object({
+    scope: z.string(),
+    space: z.string().nullable(),
+    workarea: z.string().nullable(),
+    answered_by: z.object({ mode: z.string(), level: z.string(), workarea: z.string().nullable(), distance: z.number().int().nullable() }),
+    results: z.array(hit),
+    paths: z.array(place),
+    audience: z.string().optional(),
+    steering: z.array(z.record(z.string(), z.unknown())),
+    steering_omitted: z.number().int(),
+  }),
+  params: (a) =>
+    present({
+      query: a.query,
+      scope: a.scope,
+      workarea: a.workarea,
+      space: a.space,
+      k: a.k,
+      include_provisional: a.include_provisional,
+      include_superseded: a.include_superseded,
+      audience: a.audience ?? undefined,
+      include_hidden: a.include_hidden,
+      include_own_pending: a.include_own_pending,
+      producer: a.producer,
+      steering_k: a.steering_k,
+    }),
+  answer: (r, a) => {
+    const { hits, ...rest } = r as { hits: Record<string, unknown>[] };
+    const results = a.include_evidence === false ? hits.map(({ provenance: _p, signals: _s, ...h }) => h) : hits;
+    return { ...rest, results };
+  },
+});

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { artifactIdParam } from '../verbs/param-types.js';
+import { READ_ONLY, defineTool } from './define-tool.js';
+
+/** A plugin-tier handle: the gate's id, or `local:<id>` for a claim no gate has stamped yet. */
+export const LOCAL_HANDLE = /^local:[0-9a-f]{32}$/;
+const pluginHandle = z.union([
+  z.string().regex(LOCAL_HANDLE, 'a local handle is local:<32 hex>'),
+  artifactIdParam,
+]);
+
+const byId = z.strictObject({ artifact_id: artifactIdParam.describe('sha256:<64 hex>, or the 64 hex alone') });
+const byHandle = z.strictObject({ artifact_id: pluginHandle.describe('sha256:<64 hex> or a local:<id> handle') });
+const passThrough = (r: any) => r as Record<string, unknown>;
+
+export const statusTool = defineTool({
+  name: 'gate.status',
+  tiers: ['client', 'plugin'],
+  description: "A claim's position and the reason it is there; the position is in `state`.",
+  annotations: READ_ONLY,
+  verb: 'gv.status',
+  input: byId,
+  pluginInput: byHandle,
+  output: z.object({
+    artifact_id: z.string(),
+    state: z.string(),
+    reason: z.string(),
+    held: z.boolean(),
+    ratified: z.boolean(),
+    provisional: z.boolean(),
+    space: z.string(),
+    workarea: z.string().nullable(),
+    findings_count: z.number().int(),
+    since_ts: z.number().int(),
+    local_id: z.string().optional().describe('plugin tier: the local handle this id was stamped for'),
+  }),
+  params: (a) => ({ artifact_id: a.artifact_id }),
+  answer: passThrough,
+});
+
+export const whyTool = defineTool({
+  name: 'gate.why',
+  tiers: ['client'],
+  description: 'Every journal event that moved a claim, in order, each with its signature, in `events`.',
+  annotations: READ_ONLY,
+  verb: 'gv.why',
+  input: byId,
+  output: z.object({
+    artifact_id: z.string(),
+    state: z.string(),
+    deployment_id: z.string(),
+    events: z.array(
+      z.object({ type: z.string(), event_id: z.string(), seq: z.number().int(), sig: z.string(), verified: z.boolean() }),
+    ),
+  }),
+  params: (a) => ({ artifact_id: a.artifact_id }),
+  answer: passThrough,
+});
+
+export const tipTool = defineTool({
+  name: 'gate.tip',
+  tiers: ['client'],
+  description: 'The served head of a claim’s supersession chain, the whole chain root to head, and any pin in effect.',
+  annotations: READ_ONLY,
+  verb: 'gv.tip',
+  input: byId,
+  output: z.object({
+    artifact_id: z.string(),
+    head: z.string().nullable(),
+    natural_head: z.string().nullable(),
+    chain: z.array(z.object({ artifact_id: z.string(), state: z.string() })),
+    pin: z.object({ artifact_id: z.string(), by: z.string().nullable(), ts: z.number(), event_id: z.string() }).nullable(),
+  }),
+  params: (a) => ({ artifact_id: a.artifact_id }),
+  answer: passThrough,
+});

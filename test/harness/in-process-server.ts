@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+// The compiled gate: its pools load their worker entries from dist/ beside it.
+import { serve, type RunningGate as Served } from '../../dist/src/server.js';
+import { httpRequest, socketRpc, tempHome, type HttpAnswer, type HttpOptions, type RpcAnswer } from './gate-process.js';
+import { freePort, issuerOf } from './sign-in.js';
+
+/** A clock the test moves by hand (DESIGN rule 7): code, token and nonce expiry without sleeping. */
+export class MovableClock {
+  private offset = 0;
+  now(): number {
+    return Date.now() + this.offset;
+  }
+  advance(ms: number): void {
+    this.offset += ms;
+  }
+}
+
+/**
+ * A real `serve()` in this process (the HTTP surface and socket on loopback, a temp home)
+ * with an injected clock: the same surfaces as `gate serve`, with time under the test's hand.
+ * The sign-in provider is on, at the gate's own URL.
+ */
+export class InProcessServer {
+  readonly clock = new MovableClock();
+  /** The gate's log lines, kept rather than printed. */
+  readonly log: string[] = [];
+  private running!: Served;
+
+  private constructor(readonly home: string) {}
+
+  static async start(settings: Record<string, unknown> = {}): Promise<InProcessServer> {
+    const server = new InProcessServer(tempHome());
+    mkdirSync(server.home, { recursive: true });
+    const port = await freePort();
+    server.running = await serve({
+      home: server.home,
+      port,
+      settings: { 'auth.issuer': issuerOf(port), ...settings },
+      clock: server.clock,
+      log: { info: (m) => server.log.push(`info ${m}`), error: (m, e) => server.log.push(`error ${m} ${e instanceof Error ? e.stack : ''}`) },
+    });
+    return server;
+  }
+
+  /** The gate itself, for what no route shows (the journal's internal events). */
+  get gate(): Served['gate'] {
+    return this.running.gate;
+  }
+
+  /** Journal events of one internal type, oldest first. */
+  journal(type: string): Array<{ by: string | null; data: Record<string, unknown> }> {
+    return (this.running.gate.db.prepare('SELECT body FROM journal WHERE type = ? ORDER BY seq').all(type) as { body: string }[]).map((r) => JSON.parse(r.body));
+  }
+
+  get url(): string {
+    return this.running.url;
+  }
+
+  socket(method: string, params?: unknown): Promise<RpcAnswer> {
+    return socketRpc(this.running.socketPath, method, params);
+  }
+
+  http(method: string, path: string, options: HttpOptions = {}): Promise<HttpAnswer> {
+    return httpRequest(this.url, method, path, options);
+  }
+
+  async rpc(key: string, method: string, params?: unknown): Promise<RpcAnswer> {
+    return (await this.http('POST', '/rpc', { key, body: { jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) } })).json as RpcAnswer;
+  }
+
+  stop(): Promise<void> {
+    return this.running.shutdown('test over');
+  }
+}

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GateProcess, ROOT } from '../harness/gate-process.js';
+
+let gate: GateProcess;
+beforeAll(async () => {
+  gate = await GateProcess.start();
+});
+afterAll(async () => {
+  await gate?.stop();
+});
+
+const POLICY = /^default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'$/;
+
+describe('GET /app and its bundle under /app/assets/*', () => {
+  it('/app is the static shell under a strict same-origin content policy', async () => {
+    const res = await gate.http('GET', '/app');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toMatch(POLICY);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.text).toBe(readFileSync(join(ROOT, 'app', 'index.html'), 'utf8'));
+    // Everything the shell loads is same-origin under /app/assets; nothing inline.
+    const loaded = [...res.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(loaded.length).toBeGreaterThan(0);
+    for (const url of loaded) expect(url).toMatch(/^\/app\/assets\/[a-z.]+$/);
+    expect(res.text).not.toMatch(/<script>|<script [^>]*>[^<]|<style|\son[a-z]+="/);
+  });
+
+  it('the bundle is served from the same port with its media type and the same policy', async () => {
+    const js = await gate.http('GET', '/app/assets/app.js');
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(js.headers.get('content-security-policy')).toMatch(POLICY);
+    expect(js.text).toBe(readFileSync(join(ROOT, 'app', 'assets', 'app.js'), 'utf8'));
+    const css = await gate.http('GET', '/app/assets/app.css');
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+  });
+
+  it('anything else under /app/assets is 404, and no path leaves the folder', async () => {
+    for (const path of ['/app/assets/none.js', '/app/assets/..%2F..%2Fpackage.json', '/app/assets/%2e%2e', '/app/assets/.hidden.js', '/app/assets/', '/app/assets/a/b.js', '/app/index.html']) {
+      const res = await gate.http('GET', path);
+      expect(res.status, path).toBe(404);
+      expect(res.text, path).not.toContain('"name": "gate"');
+    }
+  });
+
+  it('GET / still redirects to /app', async () => {
+    const res = await gate.http('GET', '/');
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/app');
+  });
+});

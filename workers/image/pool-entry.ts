@@ -1,0 +1,31 @@
+/**
+ * Piscina worker entry for the image pool: a completed upload's bytes in (transferred),
+ * its media type out, and for an image its served copy (moved back), what was stripped,
+ * and the stripped metadata's text.
+ */
+import { mediaTypeOf } from './media-type.js';
+import { prepareImage, type Preparation } from './prepare-image.js';
+import { transferred } from '../transferred-result.js';
+
+export interface ImageTask {
+  bytes: ArrayBuffer;
+  maxPixels: number;
+}
+
+export type UploadPreparation = { media_type: string } & (
+  | { outcome: 'not_an_image' }
+  | Exclude<Preparation, { outcome: 'prepared' }>
+  | (Omit<Extract<Preparation, { outcome: 'prepared' }>, 'served'> & { served: ArrayBuffer })
+);
+
+export default async function prepareUpload(task: ImageTask): Promise<UploadPreparation> {
+  const bytes = new Uint8Array(task.bytes);
+  const media_type = await mediaTypeOf(bytes);
+  if (!media_type.startsWith('image/')) return { media_type, outcome: 'not_an_image' };
+  const preparation = await prepareImage(bytes, media_type, task.maxPixels);
+  if (preparation.outcome !== 'prepared') return { media_type, ...preparation };
+  // A buffer of its own, so moving it detaches nothing else.
+  const served = new Uint8Array(preparation.served.length);
+  served.set(preparation.served);
+  return transferred({ media_type, ...preparation, served: served.buffer }, [served.buffer]);
+}
