@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, w
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import {
+  ADMIN_PROMOTES_ENV,
   BENCH_DIR,
   REPO_ROOT,
   CpuAccount,
@@ -246,7 +247,7 @@ async function main() {
   const started = Date.now();
   const home = join(tempDir('gate-bench-graph'), 'home');
   const profDir = opts['cpu-prof'] ? tempDir('gate-bench-graph-prof') : null;
-  const gate = await startGate({ home, root: opts['gate-root'], removeHome: true, nodeArgs: profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [] });
+  const gate = await startGate({ home, root: opts['gate-root'], removeHome: true, env: ADMIN_PROMOTES_ENV, nodeArgs: profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [] });
   let result;
   try {
     log(`building the graph in ${home}`);

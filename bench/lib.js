@@ -92,6 +92,17 @@ export function gateBuildStatus(root = REPO_ROOT) {
 }
 
 /**
+ * For benches that build a promoted corpus: main takes one signature of any class (the
+ * admin's gv.promote), and no scheduled grading runs while the figures are measured. The
+ * review path itself is measured by bench/grade.js.
+ */
+export const ADMIN_PROMOTES_ENV = Object.freeze({
+  GATE_SPACES_MAIN_POLICY: 'auto',
+  GATE_REVIEW_QUORUM_PROFILE: 'solo-reviewer',
+  GATE_REVIEW_GRADE_EVERY: 'off',
+});
+
+/**
  * Starts `node dist/src/cli/main.js serve --home HOME --port PORT` (0: any free port) with extra env, waits for
  * its "gate listening on" line and returns {pid, url, socketPath, stop()}. stop() sends
  * SIGTERM, then SIGKILL after 15 s, and removes the home when removeHome is set.

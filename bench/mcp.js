@@ -6,6 +6,7 @@ import http from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  ADMIN_PROMOTES_ENV,
   BENCH_DIR,
   SocketClient,
   corpus,
@@ -112,7 +113,7 @@ async function closedLoop(count, clients, send) {
 async function main() {
   if (opts['wait-quiet'] > 0) await waitQuiet(opts['wait-quiet'], 0.25, log);
   const home = tempDir('gate-bench-mcp');
-  const gate = await startGate({ home, removeHome: true, env: { GATE_QUARANTINE_MAX_DEPTH: '10000000' } });
+  const gate = await startGate({ home, removeHome: true, env: { ...ADMIN_PROMOTES_ENV, GATE_QUARANTINE_MAX_DEPTH: '10000000' } });
   const admin = await SocketClient.open(gate.socketPath);
   try {
     const keys = [];

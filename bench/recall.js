@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import {
+  ADMIN_PROMOTES_ENV,
   BENCH_DIR,
   REPO_ROOT,
   CORPUS_DEFAULTS,
@@ -130,7 +131,7 @@ async function buildCorpus(dir, want) {
   const gate = await startGate({
     home: join(dir, 'home'),
     root: opts['gate-root'],
-    env: { GATE_QUARANTINE_MAX_DEPTH: String(Math.max(200_000, opts.rows * 2)) },
+    env: { ...ADMIN_PROMOTES_ENV, GATE_QUARANTINE_MAX_DEPTH: String(Math.max(200_000, opts.rows * 2)) },
   });
   try {
     const admin = await SocketClient.open(gate.socketPath);
@@ -303,6 +304,7 @@ async function main() {
   const gate = await startGate({
     home: join(dir, 'home'),
     root,
+    env: ADMIN_PROMOTES_ENV,
     nodeArgs: profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [],
   });
   const gateSamples = [];

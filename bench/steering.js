@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import {
+  ADMIN_PROMOTES_ENV,
   BENCH_DIR,
   HttpClient,
   SocketClient,
@@ -62,7 +63,7 @@ function areaOf(r, depth) {
 
 async function main() {
   const home = tempDir('gate-bench-steering');
-  const gate = await startGate({ home: join(home, 'home'), removeHome: true, env: { GATE_QUARANTINE_MAX_DEPTH: String(opts.claims * 2) } });
+  const gate = await startGate({ home: join(home, 'home'), removeHome: true, env: { ...ADMIN_PROMOTES_ENV, GATE_QUARANTINE_MAX_DEPTH: String(opts.claims * 2) } });
   try {
     const admin = await SocketClient.open(gate.socketPath);
     const keys = [];

@@ -5,8 +5,9 @@ import { BearerAuth, CredentialError } from '../auth/bearer.js';
 import { ErrorCode } from '../gate-error.js';
 import type { Gate } from '../gate.js';
 import { SERVICE_VERSION } from '../gate.js';
-import { callClientTool } from '../tools/call-tool.js';
+import { callClientTool, ToolProtocolError, type ToolResult } from '../tools/call-tool.js';
 import { framingError } from '../verbs/dispatch.js';
+import { directCallAnswer, directCallOf, type DirectCall } from './mcp-direct-call.js';
 import { MCP_PROTOCOL_VERSION, toolServer } from './mcp-tool-server.js';
 import { isLoopbackAddress, isLoopbackHost, isSameOriginLoopback } from './loopback.js';
 
@@ -46,7 +47,7 @@ export class McpDoor {
   private readonly handler: McpHttpHandler;
 
   constructor(
-    gate: Gate,
+    private readonly gate: Gate,
     private readonly auth: BearerAuth,
     private readonly options: McpDoorOptions,
   ) {
@@ -94,6 +95,8 @@ export class McpDoor {
     if (m['method'] === 'initialize' && this.options.legacyInitialize) return sendJson(res, 200, this.legacyInitializeAnswer(m));
     // A 2025 handshake is handed on as it came, so the SDK refuses it naming the supported versions.
     const headers = m['method'] === 'initialize' ? this.baseHeaders() : this.withDefaults(req, m);
+    const direct = directCallOf(m, headers);
+    if (direct !== null) return this.answerDirectly(res, direct, caller);
     const answer = await this.handler.fetch(new Request(`http://127.0.0.1${req.url ?? '/mcp'}`, { method: 'POST', headers }), {
       parsedBody: m,
       authInfo: { token: '', clientId: caller.identity, scopes: [], extra: { caller } },
@@ -108,6 +111,19 @@ export class McpDoor {
     res.writeHead(answer.status, { ...out, 'content-length': String(Buffer.byteLength(text)) });
     res.end(text);
   };
+
+  private async answerDirectly(res: ServerResponse, call: DirectCall, caller: Caller): Promise<void> {
+    let outcome: ToolResult | ToolProtocolError;
+    try {
+      outcome = await callClientTool(this.gate, caller, call.name, call.args);
+    } catch (error) {
+      if (!(error instanceof ToolProtocolError)) throw error;
+      outcome = error;
+    }
+    const text = directCallAnswer(call.id, outcome);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+    res.end(text);
+  }
 
   /** A bearer when one is sent; else keyless loopback when enabled; else 401. A scope-limited key is 403 here. */
   private async callerOf(req: IncomingMessage, res: ServerResponse): Promise<Caller | null> {
