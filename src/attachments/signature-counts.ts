@@ -3,14 +3,10 @@ import { ErrorCode, GateError } from '../gate-error.js';
 
 /**
  * Spec 2 gv.attachment: "a promoting or clearing signature counts only from an identity
- * served every attachment to its end". This is the one place that says whether it does;
- * every decision that promotes or clears a row with attachments asks here.
+ * served every attachment to its end". A decision that would promote or clear a row refuses
+ * here (-32010, reason attachments_unread, naming the hashes); quorum leaves such a
+ * signature uncounted (ReviewBoard's unreadAttachments, the same AttachmentReads.unreadBy).
  */
-export function signatureCounts(gate: Gate, identity: string, artifactId: string): boolean {
-  return gate.attachments.unreadBy(identity, artifactId).length === 0;
-}
-
-/** Refuses (-32010, reason attachments_unread, naming the hashes) a signature that would not count. */
 export function requireEveryAttachmentServed(gate: Gate, identity: string, artifactId: string, verb: string): void {
   const unread = gate.attachments.unreadBy(identity, artifactId);
   if (unread.length === 0) return;

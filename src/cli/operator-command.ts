@@ -1,7 +1,7 @@
 import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolveHome } from '../config/home.js';
-import { NoGateError, socketCall } from './socket-call.js';
+import { socketCall } from './socket-call.js';
 
 /** A new operator key: the private half to a file of the operator's (0600), the public half printed for the config. */
 export function operatorKeygenCommand(options: { out: string }): void {

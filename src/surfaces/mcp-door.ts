@@ -2,13 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Caller } from '../access/caller.js';
 import { BearerAuth, CredentialError } from '../auth/bearer.js';
-import { ErrorCode } from '../gate-error.js';
 import type { Gate } from '../gate.js';
 import { SERVICE_VERSION } from '../gate.js';
 import { callClientTool, ToolProtocolError, type ToolResult } from '../tools/call-tool.js';
-import { framingError } from '../verbs/dispatch.js';
 import { directCallAnswer, directCallOf, type DirectCall } from './mcp-direct-call.js';
 import { MCP_PROTOCOL_VERSION, toolServer } from './mcp-tool-server.js';
+import { jsonRpcObject } from './json-rpc-body.js';
 import { isLoopbackAddress, isLoopbackHost, isSameOriginLoopback } from './loopback.js';
 
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -82,16 +81,9 @@ export class McpDoor {
     if (caller === null) return;
     const body = await this.options.readBody(req, this.options.maxRequestBytes);
     if (body === null) return this.options.refuseTooLarge(res);
-    let message: unknown;
-    try {
-      message = JSON.parse(body.toString('utf8'));
-    } catch {
-      return sendJson(res, 400, framingError(ErrorCode.parse, 'the body is not JSON'));
-    }
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      return sendJson(res, 400, framingError(ErrorCode.invalidRequest, 'a request is one JSON-RPC 2.0 object'));
-    }
-    const m = message as Message;
+    const parsed = jsonRpcObject(body);
+    if ('refusal' in parsed) return sendJson(res, 400, parsed.refusal);
+    const m = parsed.message as Message;
     if (m['method'] === 'initialize' && this.options.legacyInitialize) return sendJson(res, 200, this.legacyInitializeAnswer(m));
     // A 2025 handshake is handed on as it came, so the SDK refuses it naming the supported versions.
     const headers = m['method'] === 'initialize' ? this.baseHeaders() : this.withDefaults(req, m);

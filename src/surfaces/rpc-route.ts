@@ -2,6 +2,7 @@ import type { Gate } from '../gate.js';
 import { ErrorCode } from '../gate-error.js';
 import { dispatch, framingError } from '../verbs/dispatch.js';
 import { readBody, refuseTooLarge, sendJson } from './http-replies.js';
+import { jsonRpcObject } from './json-rpc-body.js';
 import { jsonContent, type Route } from './route.js';
 import { rpcRequestSchema } from './rpc-schema.js';
 
@@ -29,16 +30,9 @@ export function rpcRoute(gate: Gate, maxRequestBytes: number): Route {
     handler: async ({ req, res, caller }) => {
       const body = await readBody(req, maxRequestBytes);
       if (body === null) return refuseTooLarge(res, framingError(ErrorCode.tooLarge, 'request larger than the limit'));
-      let message: unknown;
-      try {
-        message = JSON.parse(body.toString('utf8'));
-      } catch {
-        return sendJson(res, 400, framingError(ErrorCode.parse, 'the body is not JSON'));
-      }
-      if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-        return sendJson(res, 400, framingError(ErrorCode.invalidRequest, 'a request is one JSON-RPC 2.0 object'));
-      }
-      const response = await dispatch(gate, caller!, message);
+      const parsed = jsonRpcObject(body);
+      if ('refusal' in parsed) return sendJson(res, 400, parsed.refusal);
+      const response = await dispatch(gate, caller!, parsed.message);
       if (response === null) {
         res.writeHead(204);
         res.end();

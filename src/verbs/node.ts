@@ -12,7 +12,6 @@ import { visibleRelations } from './relations.js';
 import { tipOf } from './tip.js';
 import { pendingSupersedes } from './replacement-group-view.js';
 import type { Caller } from '../access/caller.js';
-import { signatureCounts } from '../attachments/signature-counts.js';
 
 function nodeTip(gate: Gate, caller: Caller, id: string) {
   const tip = tipOf(gate, caller, id);

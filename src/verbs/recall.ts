@@ -89,7 +89,6 @@ function checkedProducer(value: unknown) {
  * widening the lists until k rows stand or the lists run dry.
  */
 async function rankLevel(
-  gate: Gate,
   base: Omit<SearchRequest, 'limit' | 'workarea'>,
   level: RecallLevel,
   k: number,
@@ -126,7 +125,7 @@ async function answerHits(gate: Gate, caller: Caller, p: Params, plan: RecallPla
   let level = plan.levels[plan.levels.length - 1]!;
   let ranked: Shown[] = [];
   for (const candidateLevel of plan.levels) {
-    ranked = await rankLevel(gate, base, candidateLevel, k, filters, (req) => gate.rankedSearch.promoted(req));
+    ranked = await rankLevel(base, candidateLevel, k, filters, (req) => gate.rankedSearch.promoted(req));
     level = candidateLevel;
     if (ranked.length > 0) break;
   }
