@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GateProcess, ROOT, uniqueText } from '../harness/gate-process.js';
+import { GateProcess, uniqueText } from '../harness/gate-process.js';
 import { FakeModelServer, modelEnv } from '../harness/fake-model-server.js';
 
 const started: GateProcess[] = [];
@@ -71,11 +72,11 @@ describe('[review].grade_every in gate serve', () => {
 
 describe('gv.grade from the socket', () => {
   it('is refused to a socket peer outside a test home', async () => {
-    // Under the checkout (ignored by git), not the temp directory: not a test home.
-    mkdirSync(join(ROOT, '.gate-test-homes'), { recursive: true });
-    const parent = mkdtempSync(join(ROOT, '.gate-test-homes', 'outside-tmp-'));
-    outside.push(parent);
-    const gate = await GateProcess.start({ home: join(parent, 'home') });
+    // The gate's temporary directory (TMPDIR) is elsewhere than its home, wherever the
+    // checkout lives: the home is then not a test home.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'gate-elsewhere-'));
+    outside.push(elsewhere);
+    const gate = await GateProcess.start({ env: { TMPDIR: elsewhere } });
     started.push(gate);
     const agent = await gate.key('agent');
     const row = await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText('outside'), workarea: 'tests/schedule', kind: 'memory', source_uri: 's' });
