@@ -146,7 +146,11 @@ export class Gate {
     });
     const backend = embedBackend(config.embed);
     const vectorIndex = new VectorIndex(this.db, backendLabel(backend), backendDims(backend), this.log);
-    const partitionCodes = (this.partitionCodes = new PartitionCodes(vectorIndex, this.log));
+    const partitionCodes = (this.partitionCodes = new PartitionCodes(vectorIndex, this.log, {
+      path: paths.db,
+      mmapBytes: config.journal.mmap_mb * 1024 * 1024,
+      cacheKiB: config.journal.cache_mb * 1024,
+    }));
     this.embed = new EmbedStage(this.db, vectorIndex, partitionCodes, this.writer, this.log, {
       backend,
       threads: config.embed.threads,

@@ -20,7 +20,7 @@ export class BinaryPartition {
   private live = 0;
   private memory!: WebAssembly.Memory;
   private layout!: PartitionLayout;
-  private rowids = new Float64Array(0);
+  private rowids: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private readonly slotOf = new Map<number, number>();
   private readonly free: number[] = [];
   private readonly bytes: number;
@@ -73,7 +73,7 @@ export class BinaryPartition {
 
   /** What a scan of this partition reads now (nearestSlots, in the scan worker). */
   target(): ScanTarget {
-    return { memory: this.memory, layout: this.layout, used: this.used, words: this.words };
+    return { memory: this.memory, layout: this.layout, rowids: this.rowids, used: this.used, words: this.words };
   }
 
   /** The rowids of slots a scan found. A slot reused since then names its new row, which the caller checks like any other. */
@@ -106,7 +106,7 @@ export class BinaryPartition {
       to.set(new Uint8Array(this.memory.buffer, this.layout.codes, this.used * this.bytes), layout.codes);
       to.set(new Uint8Array(this.memory.buffer, this.layout.flags, this.used), layout.flags);
     }
-    const rowids = new Float64Array(capacity);
+    const rowids = new Float64Array(new SharedArrayBuffer(capacity * Float64Array.BYTES_PER_ELEMENT));
     rowids.set(this.rowids.subarray(0, this.used));
     this.memory = memory;
     this.layout = layout;

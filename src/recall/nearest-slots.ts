@@ -21,6 +21,8 @@ export interface PartitionLayout {
 export interface ScanTarget {
   memory: WebAssembly.Memory;
   layout: PartitionLayout;
+  /** Each slot's rowid, in shared memory too, so the worker re-ranks by rowid. */
+  rowids: Float64Array<ArrayBufferLike>;
   used: number;
   words: number;
 }

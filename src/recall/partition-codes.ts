@@ -1,6 +1,7 @@
 import type { Log } from '../log.js';
 import { BinaryPartition } from './binary-partition.js';
-import { CodeScanPool } from './code-scan-pool.js';
+import { CodeScanPool, type StoredVectors } from './code-scan-pool.js';
+import type { RankedRow } from './fusion.js';
 import { codeWords } from './quantize.js';
 import { isSearchable, type Placement, type VectorIndex } from './vector-index.js';
 
@@ -36,6 +37,7 @@ export class PartitionCodes {
   constructor(
     private readonly index: VectorIndex,
     private readonly log: Log,
+    private readonly stored: StoredVectors,
   ) {
     this.words = codeWords(index.dims);
   }
@@ -60,15 +62,23 @@ export class PartitionCodes {
   }
 
   /**
-   * For a partition large enough to hold binary codes, the rowids of about `want` codes
-   * nearest the query (flags meeting `mask` skipped), scanned in the code-scan worker; the
-   * scan is on its way when this returns. Undefined for a partition searched exactly.
+   * For a partition large enough to hold binary codes: of the `pool` codes nearest the
+   * query's (flags meeting `mask` skipped), the `keep` rows whose stored vectors are nearest
+   * `vector`, best first, with how many candidates there were; scanned and re-ranked in the
+   * code-scan worker, on its way when this returns. Undefined for a partition searched exactly.
    */
-  nearest(part: string, query: Uint8Array, mask: number, want: number): Promise<number[]> | undefined {
+  nearest(
+    part: string,
+    code: Uint8Array,
+    vector: Float32Array,
+    mask: number,
+    pool: number,
+    keep: number,
+  ): Promise<{ rows: RankedRow[]; candidates: number }> | undefined {
     const binary = this.loaded.get(part);
     if (binary === undefined) return undefined;
-    this.scans ??= new CodeScanPool();
-    return this.scans.nearest(binary, query, mask, want);
+    this.scans ??= new CodeScanPool(this.stored);
+    return this.scans.nearest(binary, code, vector, mask, pool, keep);
   }
 
   async close(): Promise<void> {

@@ -207,21 +207,15 @@ export class VectorRecall {
     skip: number,
   ): Promise<{ rows: RankedRow[]; complete: boolean }> {
     const pool = Math.max(RERANK_MIN, want * RERANK_PER_ROW);
-    const scan = this.codes.nearest(part, code, skip, pool);
+    const scan = this.codes.nearest(part, code, v, skip, pool, want);
     if (scan === undefined) {
       if (this.codes.count(part) === 0) return { rows: [], complete: true };
       const k = Math.min(want, KNN_K_MAX);
       const rows = this.index.nearest(part, q8, k, skip).map((r) => ({ rowid: r.rowid, score: 1 - r.distance }));
       return { rows, complete: rows.length < k };
     }
-    const candidates = await scan;
-    const rows: RankedRow[] = [];
-    for (const rowid of candidates) {
-      const stored = this.index.vector(rowid);
-      if (stored !== undefined) rows.push({ rowid, score: cosine(v, stored) });
-    }
-    rows.sort(byScore);
-    return { rows: rows.slice(0, want), complete: candidates.length < pool };
+    const { rows, candidates } = await scan;
+    return { rows, complete: candidates < pool };
   }
 }
 

@@ -1,18 +1,62 @@
 /**
  * Piscina worker entry for the code-scan pool: scans one large vector partition's binary
- * codes, which live in a shared WebAssembly memory the main thread writes, and answers the
- * nearest slots. It runs while the main thread ranks the lexical list of the same hybrid
- * recall. Pure: memory in, slot numbers out; it never touches SQLite.
+ * codes, which live in a shared WebAssembly memory the main thread writes, then re-ranks the
+ * nearest few hundred by their stored int8 vectors, read through this thread's own
+ * connection to gate.db. Both run while the main thread ranks the lexical list of the same
+ * hybrid recall. It only reads: the connection is query_only.
  */
+import Database from 'better-sqlite3';
+import { workerData } from 'node:worker_threads';
 import { nearestSlots, type ScanTarget } from '../../src/recall/nearest-slots.js';
+import { cosine } from '../../src/recall/quantize.js';
+
+/** Where the stored vectors are: gate.db and how the gate reads it. */
+export interface StoredVectors {
+  path: string;
+  mmapBytes: number;
+  cacheKiB: number;
+}
 
 export interface CodeScanTask {
   target: ScanTarget;
+  /** The query's code, and its vector for the exact re-rank. */
   query: Uint8Array;
+  vector: Float32Array;
   mask: number;
-  want: number;
+  /** How many code-nearest candidates are re-ranked, and how many of them are answered. */
+  pool: number;
+  keep: number;
 }
 
-export default function scanCodes(task: CodeScanTask): Uint32Array {
-  return nearestSlots(task.target, task.query, task.mask, task.want);
+export interface CodeScanAnswer {
+  rowids: Float64Array;
+  scores: Float64Array;
+  /** How many candidates the scan found (fewer than `pool`: the partition holds no more). */
+  candidates: number;
+}
+
+let storedVector: Database.Statement | null = null;
+function vectorReader(): Database.Statement {
+  if (storedVector !== null) return storedVector;
+  const where = workerData as StoredVectors;
+  const db = new Database(where.path, { fileMustExist: true });
+  db.pragma('query_only = ON');
+  db.pragma(`cache_size = -${where.cacheKiB}`);
+  db.pragma(`mmap_size = ${where.mmapBytes}`);
+  return (storedVector = db.prepare('SELECT e FROM main.vector_values WHERE rowid = ?').pluck());
+}
+
+export default function scanCodes(task: CodeScanTask): CodeScanAnswer {
+  const slots = nearestSlots(task.target, task.query, task.mask, task.pool);
+  const read = vectorReader();
+  const found: { rowid: number; score: number }[] = [];
+  for (let i = 0; i < slots.length; i++) {
+    const rowid = task.target.rowids[slots[i]!]!;
+    const bytes = read.get(rowid) as Buffer | undefined;
+    // A row removed since the scan was asked for has no vector: the main thread re-checks every row anyway.
+    if (bytes !== undefined) found.push({ rowid, score: cosine(task.vector, new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)) });
+  }
+  found.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+  const kept = found.slice(0, task.keep);
+  return { rowids: Float64Array.from(kept, (r) => r.rowid), scores: Float64Array.from(kept, (r) => r.score), candidates: slots.length };
 }
