@@ -9,6 +9,14 @@ beforeAll(async () => {
   gate = await GateProcess.start();
   agent = await gate.key('agent');
   held = (await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText('direct'), kind: 'memory', source_uri: 's', workarea: 'tests/direct' })).result.artifact_id;
+  // Embedded after its commit: until then gate.recall answers it without a vector signal, and the two paths could see it differently.
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const found = (await gate.rpc(agent.key, 'gv.recall', { query: 'direct', k: 3, mode: 'vector' })).result?.hits ?? [];
+    if (found.some((r: any) => r.artifact_id === held)) break;
+    if (Date.now() > deadline) throw new Error('the held row was not embedded within 20 s');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 });
 afterAll(async () => {
   await gate?.stop();
