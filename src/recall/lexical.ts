@@ -16,6 +16,11 @@ export interface LexicalQuery {
   query: string;
   spaces: readonly string[];
   k: number;
+  /**
+   * The wider levels (fewer terms, then any term) run only while fewer than this many rows
+   * are found (default k): a list read deeper than it is shown need not pay for them.
+   */
+  widenBelow?: number;
   includeProvisional: boolean;
   includeSuperseded: boolean;
   /** Only rows of this work area and the areas below it. */
@@ -101,6 +106,7 @@ export class LexicalRecall {
         q.k,
       ) as Array<{ rowid: number; bm: number }>;
     const found = run(terms, 'AND');
+    const widenBelow = Math.min(q.widenBelow ?? q.k, q.k);
     const seen = new Set(found.map((r) => r.rowid));
     const fill = (level: Array<{ rowid: number; bm: number }>) => {
       level.sort((a, b) => a.bm - b.bm || b.rowid - a.rowid);
@@ -113,11 +119,11 @@ export class LexicalRecall {
       }
     };
     if (terms.length > 1 && terms.length <= COORDINATION_MAX_TERMS) {
-      for (let size = terms.length - 1; size >= 2 && found.length < q.k; size--) {
+      for (let size = terms.length - 1; size >= 2 && found.length < widenBelow; size--) {
         fill(subsetsOf(terms, size).flatMap((subset) => run(subset, 'AND')));
       }
     }
-    if (found.length < q.k && terms.length > 1) fill(run(selectiveTerms(terms, frequencyOf), 'OR'));
+    if (found.length < widenBelow && terms.length > 1) fill(run(selectiveTerms(terms, frequencyOf), 'OR'));
     return found.map((r, i) => ({ row: this.artifacts.byRowid(r.rowid)!, score: -r.bm, rank: i + 1 }));
   }
 }

@@ -64,7 +64,8 @@ export class RankedSearch {
     // Embedded first, so the vector list's code scans run in their worker while this thread ranks the lexical list.
     const v = this.searchesVectors(req, depth, writer) ? await this.vector.queryVector(req.text) : null;
     const vectorPending = this.vectorListNear(req, v, depth, writer);
-    const lexical = this.lexicalList(req, depth, writer);
+    // Read 50 deep for the fusion, but widened past all-terms matches only to fill the k shown.
+    const lexical = this.lexicalList(req, depth, writer, req.limit);
     const vector = await vectorPending;
     const fused = reciprocalRankFusion(lexical.rows, vector.rows).slice(0, req.limit);
     return {
@@ -88,17 +89,19 @@ export class RankedSearch {
     };
   }
 
-  private lexicalList(req: SearchRequest, limit: number, writer: string | null): List {
+  private lexicalList(req: SearchRequest, limit: number, writer: string | null, widenBelow = limit): List {
     const query = {
       query: req.text,
       spaces: req.spaces,
       k: limit,
+      widenBelow,
       includeProvisional: req.includeProvisional,
       includeSuperseded: req.includeSuperseded,
       ...(req.workarea === null ? {} : { workarea: req.workarea }),
     };
     const hits = writer === null ? this.lexical.promoted(query) : this.lexical.ownHeld(query, writer);
-    return { rows: hits.map((h) => ({ rowid: h.row.rowid, score: h.score })), exhausted: hits.length < limit };
+    // Fewer than widenBelow: every level ran and found no more. Otherwise a wider level may have been left out.
+    return { rows: hits.map((h) => ({ rowid: h.row.rowid, score: h.score })), exhausted: hits.length < Math.min(widenBelow, limit) };
   }
 
   private vectorQuery(req: SearchRequest, limit: number): VectorQuery {

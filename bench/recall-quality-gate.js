@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// The labelled set (fixtures/recall-quality) through a served gate: what gv.recall itself
+// answers in each mode, its whole lexical plan, vector index and fusion included. The
+// offline bench/recall-quality.js compares embeddings on a plan of its own; this one tells
+// whether a change to the gate's recall changed what a caller is served.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ADMIN_PROMOTES_ENV, BENCH_DIR, REPO_ROOT, SocketClient, machine, parseOptions, printTable, round, startGate, tempDir } from './lib.js';
+
+const USAGE = `
+node bench/recall-quality-gate.js [options]
+
+Starts a gate, ingests the 300 claims of fixtures/recall-quality/claims.json with an agent
+key, promotes them, waits until every one is embedded, then asks gv.recall (k 10, scope
+space) each of the 140 paraphrased queries of queries.json in mode lexical, vector and
+hybrid. Reports recall@10 (share of a query's relevant claims among the 10 hits, averaged)
+and MRR@10 (1 / rank of the first relevant hit, 0 past 10, averaged), and the mean latency.
+Writes bench/results/recall-quality-gate.json.`;
+
+const opts = parseOptions(
+  process.argv.slice(2),
+  { out: { type: 'string', default: join(BENCH_DIR, 'results', 'recall-quality-gate.json'), help: 'results file ("" to write none)' } },
+  USAGE,
+);
+const log = (s) => process.stdout.write(`${s}\n`);
+const FIXTURES = join(REPO_ROOT, 'fixtures', 'recall-quality');
+const claims = JSON.parse(readFileSync(join(FIXTURES, 'claims.json'), 'utf8'));
+const queries = JSON.parse(readFileSync(join(FIXTURES, 'queries.json'), 'utf8'));
+const MODES = ['lexical', 'vector', 'hybrid'];
+
+async function main() {
+  const gate = await startGate({ home: join(tempDir('gate-bench-quality'), 'home'), removeHome: true, env: ADMIN_PROMOTES_ENV });
+  const admin = await SocketClient.open(gate.socketPath);
+  try {
+    const key = (await admin.call('gv.keys', { action: 'issue', role: 'agent', label: 'quality' })).key;
+    const rpc = async (method, params) => {
+      const res = await fetch(`${gate.url}/rpc`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+      const body = await res.json();
+      if (body.error) throw new Error(`${method}: ${body.error.message}`);
+      return body.result;
+    };
+    const claimOf = new Map();
+    for (const c of claims) {
+      const { artifact_id } = await rpc('gv.ingest', { content: c.text, kind: 'memory', source_uri: `fixture://${c.id}`, workarea: 'quality' });
+      claimOf.set(artifact_id, c.id);
+      await admin.call('gv.promote', { artifact_id });
+    }
+    log(`${claims.length} claims ingested and promoted; waiting for their vectors`);
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const hits = (await rpc('gv.recall', { query: claims.at(-1).text, k: 1, mode: 'vector' })).hits;
+      if (claimOf.get(hits[0]?.artifact_id) === claims.at(-1).id) break;
+      if (Date.now() > deadline) throw new Error('the claims were not embedded within 120 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const results = {};
+    for (const mode of MODES) {
+      let recall = 0;
+      let mrr = 0;
+      const t0 = performance.now();
+      for (const q of queries) {
+        const listed = (await rpc('gv.recall', { query: q.text, k: 10, mode })).hits.map((h) => claimOf.get(h.artifact_id));
+        const relevant = new Set(q.relevant);
+        recall += listed.filter((id) => relevant.has(id)).length / relevant.size;
+        const first = listed.findIndex((id) => relevant.has(id));
+        mrr += first >= 0 ? 1 / (first + 1) : 0;
+      }
+      results[mode] = {
+        recall_at_10: round(recall / queries.length, 3),
+        mrr_at_10: round(mrr / queries.length, 3),
+        ms_per_query: round((performance.now() - t0) / queries.length, 2),
+      };
+    }
+    printTable(
+      [['mode', 'recall@10', 'MRR@10', 'ms/query'], ...MODES.map((m) => [m, results[m].recall_at_10.toFixed(3), results[m].mrr_at_10.toFixed(3), String(results[m].ms_per_query)])],
+      `The labelled set through gv.recall (${claims.length} claims, ${queries.length} paraphrased queries, k 10)`,
+    );
+    if (opts.out) {
+      writeFileSync(opts.out, `${JSON.stringify({ ...results, claims: claims.length, queries: queries.length, machine: machine(), measured_at: new Date().toISOString() }, null, 2)}\n`);
+      log(`wrote ${opts.out}`);
+    }
+  } finally {
+    admin.close();
+    await gate.stop();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});
