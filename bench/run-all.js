@@ -10,6 +10,7 @@ import { BENCH_DIR, fmtInt, fmtMs, gateBuildStatus, parseOptions, printTable } f
 const PLAN = [
   ['ingest', 'ingest.js', 'claims/s, latency and memory of gv.ingest over /rpc and the socket'],
   ['recall', 'recall.js', 'lexical, vector and hybrid gv.recall at --rows promoted rows (100,000 by default)'],
+  ['quality', 'recall-quality-gate.js', 'the labelled set through gv.recall: recall@10 and MRR@10 in each mode'],
   ['steering', 'steering.js', 'work-area recall with steering eight levels deep'],
   ['graph', 'graph.js', 'gv.graph at its 2,000-node ceiling'],
   ['bundle', 'bundle.js', 'the bundle and image pools'],

@@ -49,9 +49,10 @@ function vectorReader(): Database.Statement {
 export default function scanCodes(task: CodeScanTask): CodeScanAnswer {
   const slots = nearestSlots(task.target, task.query, task.mask, task.pool);
   const read = vectorReader();
+  // In rowid order: neighbouring rows share pages, and the reads walk the table forwards.
+  const rowids = Float64Array.from(slots, (slot) => task.target.rowids[slot]!).sort();
   const found: { rowid: number; score: number }[] = [];
-  for (let i = 0; i < slots.length; i++) {
-    const rowid = task.target.rowids[slots[i]!]!;
+  for (const rowid of rowids) {
     const bytes = read.get(rowid) as Buffer | undefined;
     // A row removed since the scan was asked for has no vector: the main thread re-checks every row anyway.
     if (bytes !== undefined) found.push({ rowid, score: cosine(task.vector, new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)) });
