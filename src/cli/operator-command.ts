@@ -2,6 +2,7 @@ import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolveHome } from '../config/home.js';
 import { socketCall } from './socket-call.js';
+import { isJsonObject } from '../domain/json-object.js';
 
 /** A new operator key: the private half to a file of the operator's (0600), the public half printed for the config. */
 export function operatorKeygenCommand(options: { out: string }): void {
@@ -24,7 +25,7 @@ export async function operatorCallCommand(method: string, paramsText: string | u
   let params: Record<string, unknown> = {};
   try {
     params = paramsText === undefined ? {} : (JSON.parse(paramsText) as Record<string, unknown>);
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new Error('not an object');
+    if (!isJsonObject(params)) throw new Error('not an object');
   } catch {
     process.stderr.write('gate operator call: params must be a JSON object\n');
     process.exit(2);

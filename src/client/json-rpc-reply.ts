@@ -1,6 +1,6 @@
 import { GateClientError, fromErrorObject } from './client-error.js';
+import { isJsonObject } from '../domain/json-object.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A JSON-RPC reply as FACTS "Clients" reads one: an object, jsonrpc 2.0, the id that was
@@ -8,15 +8,15 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 export function resultOf(value: unknown, id: number, write: boolean, status?: number): Record<string, unknown> {
   const invalid = (why: string) => new GateClientError('invalid_response', why, { outcome_unknown: write, ...(status !== undefined ? { status } : {}) });
-  if (!isObject(value) || value['jsonrpc'] !== '2.0') throw invalid('the reply is not a JSON-RPC 2.0 object');
+  if (!isJsonObject(value) || value['jsonrpc'] !== '2.0') throw invalid('the reply is not a JSON-RPC 2.0 object');
   if ('error' in value) {
     const error = value['error'];
-    if (!isObject(error) || typeof error['code'] !== 'number' || typeof error['message'] !== 'string') throw invalid('the reply has a malformed error object');
+    if (!isJsonObject(error) || typeof error['code'] !== 'number' || typeof error['message'] !== 'string') throw invalid('the reply has a malformed error object');
     // A refusal may carry id null (a framing error); the gate decided, so the outcome is known.
     if (value['id'] !== id && value['id'] !== null) throw invalid(`the reply answers id ${JSON.stringify(value['id'])}, not ${id}`);
     throw fromErrorObject(error as { code: number; message: string; data?: unknown }, status !== undefined ? { status } : {});
   }
   if (value['id'] !== id) throw invalid(`the reply answers id ${JSON.stringify(value['id'])}, not ${id}`);
-  if (!isObject(value['result'])) throw invalid('the reply has no object result');
+  if (!isJsonObject(value['result'])) throw invalid('the reply has no object result');
   return value['result'];
 }

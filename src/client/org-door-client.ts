@@ -2,6 +2,7 @@ import type { Agent } from 'undici';
 import { GateClientError, retryAfterMs } from './client-error.js';
 import { checkedUrl, exchange, newAgent } from './http-exchange.js';
 import { limitsOf, type TransportLimits } from './transport-limits.js';
+import { isJsonObject } from '../domain/json-object.js';
 
 export interface OrgDoorClientOptions extends Partial<TransportLimits> {
   /** The organization gate's base URL. */
@@ -23,10 +24,9 @@ export interface OutcomesPage {
   deployment_id: string | null;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const errorText = (json: unknown, text: string, status: number) =>
-  isObject(json) && typeof json['error'] === 'string' ? json['error'] : text.trim().slice(0, 200) || `HTTP ${status}`;
+  isJsonObject(json) && typeof json['error'] === 'string' ? json['error'] : text.trim().slice(0, 200) || `HTTP ${status}`;
 
 /**
  * The client of an organization gate's doors. A submission's answer is classified, never
@@ -58,7 +58,7 @@ export class OrgDoorClient {
     const res = await exchange(this.agent, this.limits, url, { method: 'PUT', headers: this.headers(true), body: JSON.stringify(body) }, true);
     const { status } = res;
     if (status === 200 || status === 202) {
-      if (!isObject(res.json)) throw new GateClientError('invalid_response', `the door accepted (${status}) with no JSON object`, { status, outcome_unknown: true });
+      if (!isJsonObject(res.json)) throw new GateClientError('invalid_response', `the door accepted (${status}) with no JSON object`, { status, outcome_unknown: true });
       return { outcome: 'accepted', status, answer: res.json };
     }
     if (status === 429 || status >= 500) {
@@ -83,7 +83,7 @@ export class OrgDoorClient {
     }
     if (res.status !== 200) throw new GateClientError('remote_error', `the door answered ${res.status}`, { status: res.status });
     const page = res.json;
-    if (!isObject(page) || !Array.isArray(page['events']) || !page['events'].every(isObject)) {
+    if (!isJsonObject(page) || !Array.isArray(page['events']) || !page['events'].every(isJsonObject)) {
       throw new GateClientError('invalid_response', 'an outcomes page is {events[], next, deployment_id}', { status: 200 });
     }
     const next = page['next'];

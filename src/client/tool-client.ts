@@ -4,6 +4,7 @@ import { resultOf } from './json-rpc-reply.js';
 import { requireScope, type ClientScope } from './scopes.js';
 import type { Transport, TransportLimits } from './transport-limits.js';
 import { CLIENT_TOOLS, TOOL_WRITES, type ToolName } from './verb-table.js';
+import { isJsonObject } from '../domain/json-object.js';
 
 export type ToolClientOptions = Partial<TransportLimits> & {
   baseUrl: string;
@@ -13,7 +14,6 @@ export type ToolClientOptions = Partial<TransportLimits> & {
   scope?: ClientScope;
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The client tier's tools over POST /mcp, as FACTS "Clients" describes the MCP client:
@@ -38,10 +38,10 @@ export class ToolClient {
     const reply = await this.transport.roundTrip({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, write);
     const result = resultOf(reply.value, id, write, reply.status);
     const content = result['structuredContent'];
-    if (!isObject(content)) throw new GateClientError('invalid_response', 'the tool result has no structuredContent object', { outcome_unknown: write });
+    if (!isJsonObject(content)) throw new GateClientError('invalid_response', 'the tool result has no structuredContent object', { outcome_unknown: write });
     if (result['isError'] === true) {
       const error = content['error'];
-      if (!isObject(error) || typeof error['code'] !== 'number' || typeof error['message'] !== 'string') {
+      if (!isJsonObject(error) || typeof error['code'] !== 'number' || typeof error['message'] !== 'string') {
         throw new GateClientError('invalid_response', 'the tool error has no {code, message}', { outcome_unknown: write });
       }
       throw fromErrorObject(error as { code: number; message: string; data?: unknown });

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isJsonObject } from '../domain/json-object.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
   const text = JSON.stringify(body);
@@ -71,7 +72,7 @@ export async function readForm(req: IncomingMessage, limit: number, options: { j
   if (options.json === true && type === 'application/json') {
     try {
       const parsed: unknown = JSON.parse(body.toString('utf8'));
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+      if (!isJsonObject(parsed)) return null;
       const fields = new Map<string, string>();
       for (const [k, v] of Object.entries(parsed)) if (typeof v === 'string') fields.set(k, v);
       return fields;

@@ -1,6 +1,7 @@
 import { ErrorCode } from '../gate-error.js';
 import { framingError } from '../verbs/dispatch.js';
 import type { JsonRpcResponse } from '../verbs/dispatch.js';
+import { isJsonObject } from '../domain/json-object.js';
 
 /**
  * A POST body as one JSON-RPC 2.0 request object, or the framing error (answered 400) that
@@ -14,8 +15,8 @@ export function jsonRpcObject(body: Buffer): { message: Record<string, unknown> 
   } catch {
     return { refusal: framingError(ErrorCode.parse, 'the body is not JSON') };
   }
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+  if (!isJsonObject(message)) {
     return { refusal: framingError(ErrorCode.invalidRequest, 'a request is one JSON-RPC 2.0 object') };
   }
-  return { message: message as Record<string, unknown> };
+  return { message };
 }

@@ -1,10 +1,9 @@
 import { SERVICE_VERSION } from '../gate.js';
 import { ToolProtocolError, type ToolResult } from '../tools/call-tool.js';
 import { toolsOf } from '../tools/tool-catalog.js';
-import { MCP_PROTOCOL_VERSION } from './mcp-tool-server.js';
+import { META_CAPABILITIES, META_VERSION, MCP_PROTOCOL_VERSION } from './mcp-tool-server.js';
+import { isJsonObject } from '../domain/json-object.js';
 
-const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
-const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const PARAMS_KEYS = new Set(['name', 'arguments', '_meta']);
@@ -18,8 +17,6 @@ export interface DirectCall {
   name: string;
   args: unknown;
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The one exchange the door answers without the SDK: a tools/call, on the client tier, that
@@ -37,18 +34,18 @@ export function directCallOf(m: Record<string, unknown>, headers: Headers): Dire
   if (typeof id !== 'string' && (typeof id !== 'number' || !Number.isSafeInteger(id))) return null;
   for (const key of Object.keys(m)) if (!MESSAGE_KEYS.has(key)) return null;
   const params = m['params'];
-  if (!isPlainObject(params)) return null;
+  if (!isJsonObject(params)) return null;
   for (const key of Object.keys(params)) if (!PARAMS_KEYS.has(key)) return null;
   const name = params['name'];
   if (typeof name !== 'string' || !CLIENT_TOOLS.has(name)) return null;
   const args = params['arguments'];
-  if (args !== undefined && !isPlainObject(args)) return null;
+  if (args !== undefined && !isJsonObject(args)) return null;
   const meta = params['_meta'];
-  if (!isPlainObject(meta)) return null;
+  if (!isJsonObject(meta)) return null;
   for (const key of Object.keys(meta)) if (!META_KEYS.has(key)) return null;
-  if (meta[META_VERSION] !== MCP_PROTOCOL_VERSION || !isPlainObject(meta[META_CAPABILITIES])) return null;
+  if (meta[META_VERSION] !== MCP_PROTOCOL_VERSION || !isJsonObject(meta[META_CAPABILITIES])) return null;
   const info = meta[META_CLIENT_INFO];
-  if (info !== undefined && !(isPlainObject(info) && typeof info['name'] === 'string' && typeof info['version'] === 'string')) return null;
+  if (info !== undefined && !(isJsonObject(info) && typeof info['name'] === 'string' && typeof info['version'] === 'string')) return null;
   if (headers.get('mcp-protocol-version') !== MCP_PROTOCOL_VERSION) return null;
   if (headers.get('mcp-method') !== 'tools/call' || headers.get('mcp-name') !== name) return null;
   return { id, name, args };

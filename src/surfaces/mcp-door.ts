@@ -6,12 +6,11 @@ import type { Gate } from '../gate.js';
 import { SERVICE_VERSION } from '../gate.js';
 import { callClientTool, ToolProtocolError, type ToolResult } from '../tools/call-tool.js';
 import { directCallAnswer, directCallOf, type DirectCall } from './mcp-direct-call.js';
-import { MCP_PROTOCOL_VERSION, toolServer } from './mcp-tool-server.js';
+import { META_CAPABILITIES, META_VERSION, MCP_PROTOCOL_VERSION, toolServer } from './mcp-tool-server.js';
 import { jsonRpcObject } from './json-rpc-body.js';
 import { isLoopbackAddress, isLoopbackHost, isSameOriginLoopback } from './loopback.js';
+import { isJsonObject } from '../domain/json-object.js';
 
-const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
-const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 /** The 2025 revisions an `initialize` may name when the operator enables the legacy flag. */
 const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
 
@@ -161,7 +160,7 @@ export class McpDoor {
     };
     let headerVersion = given('mcp-protocol-version');
     const params = (m.params ??= {}) as Record<string, unknown>;
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) return headers;
+    if (!isJsonObject(params)) return headers;
     const meta = (typeof params['_meta'] === 'object' && params['_meta'] !== null ? params['_meta'] : {}) as Record<string, unknown>;
     // With the legacy flag on, a 2025 client that initialized is served as 2026-07-28 from then on.
     if (this.options.legacyInitialize && headerVersion !== undefined && LEGACY_VERSIONS.includes(headerVersion) && !(META_VERSION in meta)) {

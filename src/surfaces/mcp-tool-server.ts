@@ -6,6 +6,9 @@ import { ToolProtocolError, type ToolResult } from '../tools/call-tool.js';
 
 /** The protocol revision the tool endpoint serves (spec 1 Versioning 5). */
 export const MCP_PROTOCOL_VERSION = '2026-07-28';
+/** The `_meta` members of a 2026-07-28 request that carry what a 2025 handshake negotiated. */
+export const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
+export const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
 const listings = new Map<Tier, { tools: ReturnType<typeof toolListing>[] }>();
 /** tools/list for a tier, built once: the SDK asks for a fresh server per request. */

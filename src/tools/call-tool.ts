@@ -5,6 +5,7 @@ import { call } from '../verbs/dispatch.js';
 import { validateFields } from '../verbs/validate-params.js';
 import type { Tier, Tool } from './define-tool.js';
 import { inputOf, toolsOf } from './tool-catalog.js';
+import { isJsonObject } from '../domain/json-object.js';
 
 /** MCP's CallToolResult: the structured output, a text block with the same payload, isError. */
 export interface ToolResult {
@@ -44,7 +45,7 @@ export function findTool(tier: Tier, name: unknown): Tool {
 
 /** Validates a tool's arguments by its own rules: identity fields, null and unlisted fields refused by name. */
 export function toolArguments(tool: Tool, tier: Tier, raw: unknown): Record<string, unknown> {
-  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
+  if (raw !== undefined && !isJsonObject(raw)) {
     throw invalidParams('arguments must be an object');
   }
   const args = { ...((raw ?? {}) as Record<string, unknown>) };

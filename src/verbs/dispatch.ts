@@ -3,6 +3,7 @@ import { atLeast } from '../domain/roles.js';
 import { ErrorCode, GateError, invalidParams, roleTooLow } from '../gate-error.js';
 import type { Gate } from '../gate.js';
 import { validateParams } from './validate-params.js';
+import { isJsonObject } from '../domain/json-object.js';
 
 export type JsonRpcId = string | number | null;
 
@@ -28,7 +29,7 @@ function requestId(message: Record<string, unknown>): JsonRpcId {
  * from the connection and one parsed JSON-RPC message. Returns null for a notification.
  */
 export async function dispatch(gate: Gate, caller: Caller, message: unknown): Promise<JsonRpcResponse | null> {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+  if (!isJsonObject(message)) {
     return errorResponse(null, new GateError(ErrorCode.invalidRequest, 'a request is one JSON-RPC 2.0 object'));
   }
   const m = message as Record<string, unknown>;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { invalidParams } from '../gate-error.js';
 import type { Verb } from './define-verb.js';
+import { isJsonObject } from '../domain/json-object.js';
 
 /** Identity comes from the connection; these are refused on every verb (spec 1 invariants). */
 const IDENTITY_FIELDS: Record<string, string> = {
@@ -37,7 +38,7 @@ export function validateParams<P extends z.ZodType>(verb: Verb<P>, raw: unknown)
 /** The same rules for any strict schema: a verb's params, or a tool's arguments. */
 export function validateFields<P extends z.ZodType>(schema: P, refused: Record<string, string> | undefined, raw: unknown): z.output<P> {
   if (raw === undefined) raw = {};
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+  if (!isJsonObject(raw)) {
     throw invalidParams('params must be an object');
   }
   const params = raw as Record<string, unknown>;
