@@ -109,12 +109,14 @@ export class Gate {
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? createLog();
     this.key = DeploymentKey.openOrCreate(paths.key);
-    this.db = new Database(paths.db);
+    // How gate.db is read, here and by the code-scan worker's own connection.
+    const reads = { path: paths.db, cacheKiB: config.journal.cache_mb * 1024, mmapBytes: config.journal.mmap_mb * 1024 * 1024 };
+    this.db = new Database(reads.path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${config.journal.synchronous.toUpperCase()}`);
     this.db.pragma('foreign_keys = OFF');
-    this.db.pragma(`cache_size = -${config.journal.cache_mb * 1024}`);
-    this.db.pragma(`mmap_size = ${config.journal.mmap_mb * 1024 * 1024}`);
+    this.db.pragma(`cache_size = -${reads.cacheKiB}`);
+    this.db.pragma(`mmap_size = ${reads.mmapBytes}`);
     createJournalSchema(this.db);
     const replayViews = !viewsAreCurrent(this.db);
     if (replayViews) dropViews(this.db);
@@ -146,11 +148,7 @@ export class Gate {
     });
     const backend = embedBackend(config.embed);
     const vectorIndex = new VectorIndex(this.db, backendLabel(backend), backendDims(backend), this.log);
-    const partitionCodes = (this.partitionCodes = new PartitionCodes(vectorIndex, this.log, {
-      path: paths.db,
-      mmapBytes: config.journal.mmap_mb * 1024 * 1024,
-      cacheKiB: config.journal.cache_mb * 1024,
-    }));
+    const partitionCodes = (this.partitionCodes = new PartitionCodes(vectorIndex, this.log, reads));
     this.embed = new EmbedStage(this.db, vectorIndex, partitionCodes, this.writer, this.log, {
       backend,
       threads: config.embed.threads,
