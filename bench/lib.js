@@ -250,7 +250,7 @@ export class SocketClient {
   }
 }
 
-/** A JSON-RPC client over POST /rpc with keep-alive connections. */
+/** A JSON-RPC client over POST /rpc (or another JSON-RPC path, such as /mcp) with keep-alive connections. */
 export class HttpClient {
   constructor(url, { maxSockets = 32 } = {}) {
     const u = new URL(url);
@@ -263,13 +263,18 @@ export class HttpClient {
 
   /** Resolves {status, body}; body is the parsed JSON answer. */
   send(key, method, params) {
-    const payload = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params });
+    return this.post('/rpc', key, { method, params });
+  }
+
+  /** POSTs one JSON-RPC message ({method, params}; jsonrpc and id are added) to `path`; resolves {status, body}. */
+  post(path, key, message) {
+    const payload = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, ...message });
     return new Promise((res, rej) => {
       const req = http.request(
         {
           host: this.host,
           port: this.port,
-          path: '/rpc',
+          path,
           method: 'POST',
           agent: this.agent,
           headers: {

@@ -2,12 +2,12 @@
 // The tool endpoint's own cost: remember and recall through POST /mcp (gate.remember,
 // gate.recall) beside the same verbs through POST /rpc (gv.ingest, gv.recall), same gate,
 // same clients, same claims, so the difference is the door.
-import http from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ADMIN_PROMOTES_ENV,
   BENCH_DIR,
+  HttpClient,
   SocketClient,
   corpus,
   fmtInt,
@@ -49,33 +49,16 @@ const opts = parseOptions(
 );
 const log = (s) => process.stdout.write(`${s}\n`);
 
+/** The answer's result; a refusal, a tool error or a status other than 200 fails the run. */
 class Poster {
   constructor(url, clients) {
-    const u = new URL(url);
-    this.port = Number(u.port);
-    this.agent = new http.Agent({ keepAlive: true, maxSockets: clients, maxFreeSockets: clients });
-    this.id = 1;
+    this.client = new HttpClient(url, { maxSockets: clients });
   }
 
-  post(path, key, message) {
-    const payload = JSON.stringify({ jsonrpc: '2.0', id: this.id++, ...message });
-    return new Promise((resolve, reject) => {
-      const req = http.request(
-        { host: '127.0.0.1', port: this.port, path, method: 'POST', agent: this.agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-        (res) => {
-          const chunks = [];
-          res.on('data', (c) => chunks.push(c));
-          res.on('end', () => {
-            const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-            const failed = res.statusCode !== 200 || body.error || body.result?.isError;
-            if (failed) reject(new Error(`${path} ${res.statusCode}: ${JSON.stringify(body).slice(0, 300)}`));
-            else resolve(body.result);
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
+  async post(path, key, message) {
+    const { status, body } = await this.client.post(path, key, message);
+    if (status !== 200 || body?.error || body?.result?.isError) throw new Error(`${path} ${status}: ${JSON.stringify(body).slice(0, 300)}`);
+    return body.result;
   }
 }
 
@@ -143,7 +126,7 @@ async function main() {
     for (let i = 0; i < ids.length; i += 1) await admin.call('gv.promote', { artifact_id: ids[i] });
     const queries = Array.from({ length: opts.queries }, (_, i) => words[i % words.length]);
     const recalls = {};
-    for (const s of ['rpc', 'mcp']) await closedLoop(300, opts.clients, (i, w) => recall[s](poster, keys[w], queries[i]));
+    for (const s of ['rpc', 'mcp']) await closedLoop(300, opts.clients, (i, w) => recall[s](poster, keys[w], queries[i % queries.length]));
     for (const s of ['rpc', 'mcp']) {
       recalls[s] = await closedLoop(opts.queries, opts.clients, (i, w) => recall[s](poster, keys[w], queries[i]));
       log(`recall ${s}: p50 ${fmtMs(recalls[s].p50_ms)} ms p99 ${fmtMs(recalls[s].p99_ms)} ms (${fmtInt(recalls[s].per_s)}/s)`);

@@ -5,7 +5,7 @@
 // whether a change to the gate's recall changed what a caller is served.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ADMIN_PROMOTES_ENV, BENCH_DIR, REPO_ROOT, SocketClient, machine, parseOptions, printTable, round, startGate, tempDir } from './lib.js';
+import { ADMIN_PROMOTES_ENV, BENCH_DIR, HttpClient, REPO_ROOT, SocketClient, machine, parseOptions, printTable, round, startGate, tempDir } from './lib.js';
 
 const USAGE = `
 node bench/recall-quality-gate.js [options]
@@ -31,16 +31,12 @@ const MODES = ['lexical', 'vector', 'hybrid'];
 async function main() {
   const gate = await startGate({ home: join(tempDir('gate-bench-quality'), 'home'), removeHome: true, env: ADMIN_PROMOTES_ENV });
   const admin = await SocketClient.open(gate.socketPath);
+  const client = new HttpClient(gate.url, { maxSockets: 1 });
   try {
     const key = (await admin.call('gv.keys', { action: 'issue', role: 'agent', label: 'quality' })).key;
     const rpc = async (method, params) => {
-      const res = await fetch(`${gate.url}/rpc`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-      });
-      const body = await res.json();
-      if (body.error) throw new Error(`${method}: ${body.error.message}`);
+      const { body } = await client.send(key, method, params);
+      if (body?.error) throw new Error(`${method}: ${body.error.message}`);
       return body.result;
     };
     const claimOf = new Map();
@@ -84,6 +80,7 @@ async function main() {
       log(`wrote ${opts.out}`);
     }
   } finally {
+    client.close();
     admin.close();
     await gate.stop();
   }
