@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { JournalEvent } from '../journal/event.js';
+import { SERVED_FIELD_TYPES, type ServedField } from './served-event-fields.js';
 
 /** Event types served by gv.events (spec 1 Events); every other journal type stays inside. */
 export const SERVED_TYPES = [
@@ -16,7 +18,9 @@ export const isServedType = (type: string) => SERVED.has(type);
 const SPACE_REGISTRY = new Set(['space-created', 'space-linked', 'space-unlinked']);
 export const isSpaceRegistryEvent = (type: string) => SPACE_REGISTRY.has(type);
 
-function objectOf(type: string): string {
+const OBJECTS = ['row', 'group', 'workarea', 'space'] as const;
+
+function objectOf(type: string): (typeof OBJECTS)[number] {
   if (type.startsWith('replacement-')) return 'group';
   if (type.startsWith('workarea-')) return 'workarea';
   if (SPACE_REGISTRY.has(type)) return 'space';
@@ -27,7 +31,7 @@ function objectOf(type: string): string {
  * Each type's own fields that may leave the gate: identifiers, closed words and counts.
  * Content, findings, reasons and any words a person wrote never do (spec 1 Events).
  */
-const OWN_FIELDS: Record<string, readonly string[]> = {
+const OWN_FIELDS: Record<string, readonly ServedField[]> = {
   ingest: ['kind', 'size_bytes'],
   scan: ['findings_count'],
   record: ['findings_count'],
@@ -58,12 +62,43 @@ const OWN_FIELDS: Record<string, readonly string[]> = {
 };
 
 /** Lists served as their length only: how many rows, not which (the rows' own events name them). */
-const COUNTED_FIELDS: Record<string, Readonly<Record<string, string>>> = {
+const COUNTED_FIELDS: Record<string, Readonly<Record<string, ServedField>>> = {
   'replacement-proposed': { parent_ids: 'parents', child_ids: 'children' },
   'replacement-activated': { promoted: 'promoted', superseded: 'superseded' },
   'replacement-aborted': { evidence: 'evidence' },
   'sign-asked': { to: 'asked' },
 };
+
+/** What a row's events carry whenever the event data holds them. */
+const ROW_FIELDS = ['trust_class', 'content_type', 'provisional'] as const satisfies readonly ServedField[];
+
+/** Which event types carry a field, said in the field's description so an agent knows when to expect it. */
+function carriers(field: ServedField): string {
+  if ((ROW_FIELDS as readonly string[]).includes(field)) return 'events about a row, when it applies';
+  const own = Object.entries(OWN_FIELDS).filter(([, fields]) => fields.includes(field)).map(([type]) => type);
+  const counted = Object.entries(COUNTED_FIELDS).filter(([, names]) => Object.values(names).includes(field)).map(([type]) => `${type} (a count)`);
+  return [...own, ...counted].join(', ');
+}
+
+/**
+ * A served event's shape, made from the same tables servedEvent reads: the common fields
+ * always, every other field optional and typed, nothing else.
+ */
+export const servedEventSchema = z.object({
+  type: z.string(),
+  object: z.enum(OBJECTS),
+  artifact_id: z.string().nullable(),
+  space: z.string().nullable(),
+  workarea: z.string().nullable(),
+  leaves: z.string().nullable(),
+  enters: z.string().nullable(),
+  by: z.string().nullable(),
+  event_id: z.string(),
+  ts: z.number().int(),
+  ...Object.fromEntries(
+    (Object.keys(SERVED_FIELD_TYPES) as ServedField[]).map((f) => [f, SERVED_FIELD_TYPES[f].optional().describe(`on ${carriers(f)}`)]),
+  ),
+});
 
 export interface ServedEvent {
   type: string;
@@ -85,7 +120,7 @@ export function servedEvent(event: JournalEvent): ServedEvent {
     event_id: event.event_id,
     ts: event.ts,
   };
-  for (const key of ['trust_class', 'content_type', 'provisional'] as const) if (d[key] !== undefined) out[key] = d[key];
+  for (const key of ROW_FIELDS) if (d[key] !== undefined) out[key] = d[key];
   for (const key of OWN_FIELDS[event.type] ?? []) if (d[key] !== undefined) out[key] = d[key];
   for (const [key, name] of Object.entries(COUNTED_FIELDS[event.type] ?? {})) {
     if (Array.isArray(d[key])) out[name] = (d[key] as unknown[]).length;

@@ -1,10 +1,11 @@
 import type { GateClient } from '../client/gate-client.js';
 import { GateClientError } from '../client/client-error.js';
 import { ErrorCode, GateError, invalidParams, lifecycle } from '../gate-error.js';
-import { findTool, toolArguments, toolError, toolResult, ToolProtocolError, type ToolResult } from '../tools/call-tool.js';
+import { findTool, toolAnswer, toolArguments, toolError, ToolProtocolError, type ToolResult } from '../tools/call-tool.js';
 import { rememberTool } from '../tools/remember-tool.js';
 import { recallTool } from '../tools/recall-tool.js';
 import { Forwarder, gateUnavailable } from './forwarder.js';
+import { isKind } from '../domain/kinds.js';
 import type { LocalClaim, LocalStore } from './local-store.js';
 
 type Args = Record<string, any>;
@@ -14,6 +15,8 @@ const parse = (text: string | null) => (text === null ? null : JSON.parse(text))
 /** A local claim as the tools show it: its handle is the gate's id once stamped. */
 const handleOf = (c: LocalClaim) => c.gate_id ?? c.local_id;
 const localState = (c: LocalClaim) => (c.refusal !== null ? 'REFUSED' : 'LOCAL');
+/** A local claim's content_type is a kind or a recorded-path class (evidence, which has no kind). */
+const kindOf = (c: LocalClaim) => (isKind(c.content_type) ? c.content_type : null);
 
 /**
  * The plugin tier: in-harness memory that works with no gate running. Every tool answers
@@ -43,21 +46,21 @@ export class PluginTier {
       const args = toolArguments(tool, 'plugin', raw) as Args;
       switch (tool.name) {
         case 'gate.remember':
-          return toolResult(await this.remember(args));
+          return toolAnswer(tool, await this.remember(args));
         case 'gate.recall':
-          return toolResult(await this.recall(args));
+          return toolAnswer(tool, await this.recall(args));
         case 'gate.status':
-          return toolResult(await this.status(args));
+          return toolAnswer(tool, await this.status(args));
         case 'gate.pending':
-          return toolResult(await this.pending(args));
+          return toolAnswer(tool, await this.pending(args));
         case 'gate.workarea':
-          return toolResult(await this.workarea(args));
+          return toolAnswer(tool, await this.workarea(args));
         case 'gate.complete':
-          return toolResult(await this.complete(args));
+          return toolAnswer(tool, await this.complete(args));
         case 'gate.workarea_relate':
-          return toolResult(await this.relate(args));
+          return toolAnswer(tool, await this.relate(args));
         default:
-          return toolResult(await this.lineage(args));
+          return toolAnswer(tool, await this.lineage(args));
       }
     } catch (error) {
       if (error instanceof GateError && error.code !== ErrorCode.internal) return toolError(error);
@@ -182,14 +185,16 @@ export class PluginTier {
     return {
       artifact_id: c.local_id,
       state: 'LOCAL',
-      kind: c.content_type,
+      kind: kindOf(c),
       content_type: c.content_type,
+      trust_class: null,
       space: c.space,
       workarea: c.workarea,
       findings_count: 0,
       findings: 0,
       ingest_ts: c.created_ts,
       age_ms: Math.max(0, this.now() - c.created_ts),
+      self_authored: true,
     };
   }
 
@@ -203,7 +208,15 @@ export class PluginTier {
   }
 
   private localRow(c: LocalClaim) {
-    return { artifact_id: handleOf(c), state: c.gate_state ?? localState(c), content_type: c.content_type, ts: c.created_ts, producer: parse(c.producer) };
+    return {
+      artifact_id: handleOf(c),
+      kind: kindOf(c),
+      content_type: c.content_type,
+      state: c.gate_state ?? localState(c),
+      producer: parse(c.producer),
+      ts: c.created_ts,
+      state_ts: c.forwarded_ts ?? c.created_ts,
+    };
   }
 
   private async workarea(a: Args) {
@@ -226,6 +239,7 @@ export class PluginTier {
     return {
       space,
       workarea: a.workarea,
+      identity: 'local',
       state: this.store.completion(space, a.workarea) ? 'complete' : 'open',
       own: mine.map((c) => this.localRow(c)),
       promoted: [],

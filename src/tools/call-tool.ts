@@ -6,6 +6,8 @@ import { validateFields } from '../verbs/validate-params.js';
 import type { Tier, Tool } from './define-tool.js';
 import { inputOf, toolsOf } from './tool-catalog.js';
 import { isJsonObject } from '../domain/json-object.js';
+import { shapedAnswer, type toolErrorOutput } from './tool-output.js';
+import type { z } from 'zod';
 
 /** MCP's CallToolResult: the structured output, a text block with the same payload, isError. */
 export interface ToolResult {
@@ -15,14 +17,18 @@ export interface ToolResult {
   isError: boolean;
 }
 
-export const toolResult = (payload: Record<string, unknown>, isError = false): ToolResult => ({
+const toolResult = (payload: Record<string, unknown>, isError: boolean): ToolResult => ({
   structuredContent: payload,
   content: [{ type: 'text', text: JSON.stringify(payload) }],
   isError,
 });
 
+/** A tool's answer, shaped through its output schema (the one declaration tools/list serves). */
+export const toolAnswer = (tool: Tool, payload: unknown): ToolResult => toolResult(shapedAnswer(tool, payload), false);
+
 /** A refusal by the verb or of the arguments: a tool error the agent can read and act on. */
-export const toolError = (error: GateError): ToolResult => toolResult({ error: error.toJSON() }, true);
+export const toolError = (error: GateError): ToolResult =>
+  toolResult({ error: error.toJSON() } satisfies z.output<typeof toolErrorOutput>, true);
 
 /**
  * Thrown for what spec 3 answers as a JSON-RPC error rather than a tool error: a tool this
@@ -63,10 +69,10 @@ export async function callClientTool(gate: Gate, caller: Caller, name: unknown, 
   try {
     const args = toolArguments(tool, 'client', rawArgs);
     const result = await call(gate, caller, tool.verb, tool.params(args));
-    return toolResult(tool.answer(result, args));
+    return toolAnswer(tool, tool.answer(result, args));
   } catch (error) {
     if (error instanceof GateError && error.code !== ErrorCode.internal) return toolError(error);
-    if (!(error instanceof GateError)) gate.log.error(`internal error in ${tool.name}`, error);
+    gate.log.error(`internal error in ${tool.name}`, error);
     throw new ToolProtocolError(ErrorCode.internal, 'internal error');
   }
 }

@@ -25,7 +25,11 @@ export interface Tool<I extends z.ZodType = z.ZodType> {
   input: I;
   /** The plugin tier's input where it differs (a default work area, `local:` handles). */
   pluginInput?: z.ZodType;
-  output: z.ZodType;
+  /**
+   * The success answer: the one declaration of what is sent. The answer is parsed through it
+   * (tool-output.ts) and tools/list serves it, with the error form, as the outputSchema.
+   */
+  output: z.ZodObject;
   /** Top-level fields where spec 3 allows null, read as absent (everywhere else null is refused by name). */
   nullable?: readonly string[];
   /** Fields refused by name with a reason of their own (identity fields are refused on every tool). */

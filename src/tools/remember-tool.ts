@@ -51,6 +51,7 @@ export const rememberTool = defineTool({
     space: z.string().optional(),
     workarea: z.string().nullable().optional(),
     duplicate: z.boolean().optional(),
+    local_id: z.string().optional().describe('plugin tier: the local handle this id was stamped for'),
   }),
   params: (a) =>
     present({

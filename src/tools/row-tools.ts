@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { artifactIdParam } from '../verbs/param-types.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
+import { servedEventSchema } from '../events/served-event.js';
 
 /** A plugin-tier handle: the gate's id, or `local:<id>` for a claim no gate has stamped yet. */
 export const LOCAL_HANDLE = /^local:[0-9a-f]{32}$/;
@@ -50,7 +51,12 @@ export const whyTool = defineTool({
     state: z.string(),
     deployment_id: z.string(),
     events: z.array(
-      z.object({ type: z.string(), event_id: z.string(), seq: z.number().int(), sig: z.string(), verified: z.boolean() }),
+      servedEventSchema.extend({
+        seq: z.number().int(),
+        prev: z.string().nullable().describe('the event before it in the journal'),
+        sig: z.string().describe("Ed25519 over the event's canonical bytes, by the deployment key"),
+        verified: z.boolean().describe('the signature checked against deployment_id'),
+      }),
     ),
   }),
   params: (a) => ({ artifact_id: a.artifact_id }),
@@ -68,7 +74,14 @@ export const tipTool = defineTool({
     artifact_id: z.string(),
     head: z.string().nullable(),
     natural_head: z.string().nullable(),
-    chain: z.array(z.object({ artifact_id: z.string(), state: z.string() })),
+    chain: z.array(
+      z.object({
+        artifact_id: z.string(),
+        state: z.string(),
+        promoted_at: z.number().int().nullable(),
+        state_ts: z.number().int().describe('when it entered its state'),
+      }),
+    ),
     pin: z.object({ artifact_id: z.string(), by: z.string().nullable(), ts: z.number(), event_id: z.string() }).nullable(),
   }),
   params: (a) => ({ artifact_id: a.artifact_id }),

@@ -5,7 +5,20 @@ import { IDEMPOTENT_WRITE, READ_ONLY, defineTool, present } from './define-tool.
 
 const space = spaceParam.optional().describe('default main');
 const note = z.string().min(1).max(500).optional();
-const rowSummary = z.object({ artifact_id: z.string(), state: z.string(), content_type: z.string(), ts: z.number().int() });
+const rowSummary = z.object({
+  artifact_id: z.string(),
+  kind: z.string().nullable().describe('null for recorded evidence'),
+  content_type: z.string(),
+  state: z.string(),
+  producer: z.object({ name: z.string(), kind: z.string().nullable() }).nullable(),
+  ts: z.number().int().describe('when it was written'),
+  state_ts: z.number().int().describe('when it entered its state'),
+});
+const promotedRow = rowSummary.extend({
+  writer_identity: z.string(),
+  promoted_ts: z.number().int().nullable(),
+  provisional: z.boolean().describe('promoted here, not yet countersigned by an org gate'),
+});
 
 export const workareaTool = defineTool({
   name: 'gate.workarea',
@@ -18,9 +31,11 @@ export const workareaTool = defineTool({
   output: z.object({
     space: z.string(),
     workarea: z.string(),
+    identity: z.string().describe('whose part this is: the caller (on the plugin tier with no gate, local)'),
     state: z.enum(['open', 'complete']),
+    completed_ts: z.number().int().optional().describe('when your part was completed'),
     own: z.array(rowSummary),
-    promoted: z.array(rowSummary),
+    promoted: z.array(promotedRow),
     counts: z.record(z.string(), z.number().int()),
     truncated: z.boolean(),
   }),
