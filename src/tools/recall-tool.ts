@@ -6,6 +6,24 @@ import { READ_ONLY, defineTool, present } from './define-tool.js';
 
 const place = z.object({ space: z.string(), workarea: z.string().nullable() });
 
+const signal = z.object({ rank: z.number().int().describe('1-based position in its list'), score: z.number() });
+
+const onGate = (schema: z.ZodType) => schema.optional().describe('absent on a plugin-tier hit from the local store');
+const provenance = z.object({
+  source_uri: z.string(),
+  content_type: z.string(),
+  state: z.string(),
+  ratified: z.boolean(),
+  trust_class: onGate(z.string()),
+  kind: onGate(z.string().nullable()),
+  writer_kind: onGate(z.string()),
+  promoted_at: onGate(z.number().int().nullable()),
+  unreviewed: z.literal(true).optional().describe("the caller's own held row"),
+  hidden: z.literal(true).optional().describe('hidden from the audience asked for (include_hidden)'),
+  lowered: z.literal(true).optional().describe('a hide by someone other than a person lowers it rather than removing it'),
+  local: z.literal(true).optional().describe('plugin tier: from the local store, no gate has it yet'),
+});
+
 const hit = z.object({
   artifact_id: z.string(),
   body: z.string().nullable(),
@@ -16,8 +34,8 @@ const hit = z.object({
   held: z.boolean().describe("true for the caller's own held row (then ratified is false)"),
   distance: z.number().int().nullable(),
   provisional: z.boolean(),
-  provenance: z.record(z.string(), z.unknown()).optional(),
-  signals: z.record(z.string(), z.unknown()).optional(),
+  provenance: provenance.optional().describe('absent when include_evidence is false'),
+  signals: z.object({ lexical: signal.optional(), vector: signal.optional() }).optional().describe('absent when include_evidence is false'),
 });
 
 export const recallTool = defineTool({
