@@ -4,7 +4,8 @@ import type { SignInProvider } from '../auth/sign-in-provider.js';
 import { REFRESH_COOKIE, clearRefreshCookie, tokenGrant } from '../auth/token-grants.js';
 import { cookiesOf, readForm, sendHtml, sendJson } from './http-replies.js';
 import { errorBody, jsonContent, type Route } from './route.js';
-import { signInForm, signInPolicy, signInRefusal } from './sign-in-page.js';
+import { foreignFormPost } from './form-origin.js';
+import { REFERRER_POLICY, signInForm, signInPolicy, signInRefusal } from './sign-in-page.js';
 
 const FORM_LIMIT = 64 * 1024;
 const WRONG = 'The email or password is not right.';
@@ -34,13 +35,14 @@ const tokenError = {
 };
 
 function refusePage(res: ServerResponse, status: number, why: string): void {
-  sendHtml(res, status, signInRefusal(why), { 'content-security-policy': signInPolicy(null), 'x-frame-options': 'DENY', ...NO_STORE });
+  sendHtml(res, status, signInRefusal(why), { 'content-security-policy': signInPolicy(null), 'x-frame-options': 'DENY', 'referrer-policy': REFERRER_POLICY, ...NO_STORE });
 }
 
 function formPage(res: ServerResponse, status: number, request: AuthorizeRequest, problem: string | null, email = '', extra: Record<string, string> = {}): void {
   sendHtml(res, status, signInForm(request, problem, email), {
     'content-security-policy': signInPolicy(new URL(request.redirect_uri).origin),
     'x-frame-options': 'DENY',
+    'referrer-policy': REFERRER_POLICY,
     ...NO_STORE,
     ...extra,
   });
@@ -98,8 +100,8 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
       }),
       handler: async ({ req, res }) => {
         const p = provider();
-        const origin = req.headers.origin;
-        if (origin !== undefined && !p.ownOrigins().includes(origin)) return refusePage(res, 400, 'the sign-in form was posted from another site');
+        const foreign = foreignFormPost(req.headers, p.ownOrigins());
+        if (foreign !== null) return refusePage(res, 400, `the sign-in form was posted from another site: ${foreign}`);
         const form = await readForm(req, FORM_LIMIT);
         if (form === null || form === 'too_large' || form === 'repeated') return refusePage(res, 400, 'the sign-in form did not arrive whole');
         const parsed = parseAuthorizeRequest((n) => form.get(n), () => false, p);
