@@ -27,7 +27,7 @@ export async function launchBrowser(): Promise<Browser> {
 
 /**
  * Pages of another origin on loopback: an HTTP server on its own port serving the HTML a
- * test puts at a path, so a test can load it in the browser and see what the gate does with
+ * test puts at a path (whatever the query), so a test can load it in the browser and see what the gate does with
  * the requests such a page makes. It differs from the gate's origin by its port (the same
  * site, another origin). Its port is known before the gate starts, so a test can list it in
  * `auth.app_origins`.
@@ -43,7 +43,7 @@ export class ForeignSite {
   static async start(): Promise<ForeignSite> {
     let site: ForeignSite | undefined;
     const server = createServer((req, res) => {
-      const html = site?.pages.get(req.url ?? '');
+      const html = site?.pages.get(new URL(req.url ?? '/', 'http://x').pathname);
       res.writeHead(html === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html ?? 'no such page');
     });

@@ -98,4 +98,17 @@ describe('signing in from a real browser', () => {
     expect(stale.json.error).toBe('invalid_grant');
     await context.close();
   });
+
+  it('from /app at http://localhost:<port>: another origin of the same gate, and a redirect_uri of its own', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const base = gate.url.replace('127.0.0.1', 'localhost');
+    await signInThroughTheBrowser(page, base);
+    expect(await settled(page)).toBe(signedInLine());
+    expect(page.url()).toBe(`${base}/app`);
+    expect(await refreshCookie(page)).toMatchObject({ domain: 'localhost', path: '/oauth/token' });
+    await page.reload();
+    expect(await settled(page)).toBe(signedInLine());
+    await context.close();
+  });
 });
