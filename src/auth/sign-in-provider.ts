@@ -67,8 +67,12 @@ export class SignInProvider {
 
   /** This service's /app (at one of its own origins) or a listed console origin's /app. */
   redirectAllowed(uri: string): boolean {
-    const listed = this.gate.config.auth.app_origins.map((o) => new URL(o).origin);
-    return [...this.ownOrigins(), ...listed].some((origin) => uri === `${origin}/app`);
+    return this.consoleOrigins().some((origin) => uri === `${origin}/app`);
+  }
+
+  /** Where a console may run: the gate's own origins and the listed app origins. */
+  consoleOrigins(): string[] {
+    return [...this.ownOrigins(), ...this.gate.config.auth.app_origins.map((o) => new URL(o).origin)];
   }
 
   /**

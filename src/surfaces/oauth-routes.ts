@@ -4,7 +4,7 @@ import type { SignInProvider } from '../auth/sign-in-provider.js';
 import { REFRESH_COOKIE, clearRefreshCookie, tokenGrant } from '../auth/token-grants.js';
 import { cookiesOf, readForm, sendHtml, sendJson } from './http-replies.js';
 import { errorBody, jsonContent, type Route } from './route.js';
-import { foreignFormPost } from './form-origin.js';
+import { foreignFormPost, foreignSessionCaller } from './request-origin.js';
 import { REFERRER_POLICY, signInForm, signInPolicy, signInRefusal } from './sign-in-page.js';
 
 const FORM_LIMIT = 64 * 1024;
@@ -93,7 +93,7 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
         responses: {
           303: { description: 'signed in: Location <redirect_uri>?code=...&state=...' },
           200: html('the page again with one line: a wrong password or an unknown email alike'),
-          400: html('a malformed request'),
+          400: html('a malformed request, or a form posted from a page other than this gate'),
           429: html('too many wrong passwords; Retry-After says when to try again'),
           404: notIssuer,
         },
@@ -164,6 +164,8 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
       }),
       handler: async ({ req, res }) => {
         const p = provider();
+        const foreign = foreignSessionCaller(req.headers, p.consoleOrigins());
+        if (foreign !== null) return sendJson(res, 400, { error: 'invalid_request', error_description: foreign }, NO_STORE);
         const form = await readForm(req, FORM_LIMIT);
         if (form === null || form === 'too_large' || form === 'repeated') {
           const why = form === 'repeated' ? 'a field is given more than once' : 'the body must be form-encoded (application/x-www-form-urlencoded)';
@@ -187,11 +189,14 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
         },
         responses: {
           200: { description: 'signed out', content: jsonContent({ type: 'object', properties: { signed_out: { const: true }, forgotten: { type: 'boolean' } }, required: ['signed_out', 'forgotten'] }) },
+          400: { description: 'invalid_request: a browser page of an origin that is neither this gate nor a listed app origin', content: jsonContent(tokenError) },
           404: notIssuer,
         },
       }),
       handler: async ({ req, res }) => {
         const p = provider();
+        const foreign = foreignSessionCaller(req.headers, p.consoleOrigins());
+        if (foreign !== null) return sendJson(res, 400, { error: 'invalid_request', error_description: foreign }, NO_STORE);
         const form = await readForm(req, FORM_LIMIT, { json: true });
         const fields = form instanceof Map ? form : new Map<string, string>();
         // RFC 7009 clients name it `token`; the console names it refresh_token.

@@ -20,3 +20,19 @@ export function foreignFormPost(headers: IncomingHttpHeaders, ownOrigins: readon
   if (origin !== undefined && !ownOrigins.includes(origin)) return `the form came from ${origin === 'null' ? 'a page that hides its origin' : origin}`;
   return null;
 }
+
+/**
+ * Whether a browser request to a cookie-bearing sign-in route (`/oauth/token`,
+ * `/oauth/logout`) came from a page allowed to use the person's session: null when it did,
+ * else why not. Allowed: the gate's own pages and the listed app origins (a console served
+ * elsewhere calls these cross-origin, so Sec-Fetch-Site says nothing here); any other
+ * `Origin`, `null` included, is refused before the cookie is touched. Without the check a
+ * page on another port of the same host (same site, so the SameSite=Lax cookie travels)
+ * could sign a person out, or spend their refresh token, with a form it never sees the
+ * answer of. A request without `Origin` is no browser's: programs send the token in a field.
+ */
+export function foreignSessionCaller(headers: IncomingHttpHeaders, allowedOrigins: readonly string[]): string | null {
+  const origin = headers.origin;
+  if (origin === undefined || allowedOrigins.includes(origin)) return null;
+  return `a page of ${origin === 'null' ? 'a hidden origin' : origin} may not use this gate's sign-in session`;
+}
