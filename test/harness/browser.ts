@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
-// @ts-expect-error: a plain .mjs script (npm test runs it before vitest), no declarations
 import { CHROMIUM, CHROMIUM_MISSING } from './ensure-chromium.mjs';
 
 /**
@@ -16,9 +15,9 @@ import { CHROMIUM, CHROMIUM_MISSING } from './ensure-chromium.mjs';
  * A missing browser fails the test with the sentence saying how to install it: never a skip.
  */
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM as string)) throw new Error(CHROMIUM_MISSING as string);
+  if (!existsSync(CHROMIUM)) throw new Error(CHROMIUM_MISSING);
   return chromium.launch({
-    executablePath: CHROMIUM as string,
+    executablePath: CHROMIUM,
     headless: true,
     // No sandbox (tests run as root in CI); nothing of the browser's own reaches the network.
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],

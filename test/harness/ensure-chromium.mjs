@@ -6,8 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_MISSING = `The browser tests need Debian's Chromium at ${CHROMIUM}: install it with "sudo apt-get update && sudo apt-get install -y chromium" and run the tests again.`;
+/** Debian's chromium; GATE_TEST_CHROMIUM names another build of it. */
+export const CHROMIUM = process.env.GATE_TEST_CHROMIUM || '/usr/bin/chromium';
+export const CHROMIUM_MISSING = `The browser tests need Chromium at ${CHROMIUM}: install Debian's with "sudo apt-get update && sudo apt-get install -y chromium" (or name another build in GATE_TEST_CHROMIUM) and run the tests again.`;
 
 function run(command, args) {
   const done = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
