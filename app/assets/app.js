@@ -63,11 +63,18 @@ async function signOut() {
   show(null);
 }
 
-function show(you) {
+/** The ID token's claims, for saying who this is: it came straight from the token endpoint, so it is not verified again here. */
+function claimsOf(idToken) {
+  const payload = idToken.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+  return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(payload), (c) => c.charCodeAt(0))));
+}
+
+function show(you, claims = {}) {
   $('sign-in').hidden = you !== null;
   $('sign-out').hidden = you === null;
-  if (you === null) say('Not signed in.');
-  else say(`Signed in as ${you.identity}, role ${you.role}${you.demo ? ' (demo)' : ''}.`);
+  if (you === null) return say('Not signed in.');
+  const who = claims.email ?? claims.name;
+  say(`Signed in as ${who === undefined ? you.identity : `${who} (${you.identity})`}, role ${you.role}${you.demo ? ' (demo)' : ''}.`);
 }
 
 /** Back from the sign-in page with ?code&state: exchange the code; else resume a session from the cookie. */
@@ -97,7 +104,7 @@ async function start() {
   const tokens = await session();
   if (tokens === null) return show(null);
   accessToken = tokens.access_token;
-  show((await rpc('gv.describe')).you);
+  show((await rpc('gv.describe')).you, claimsOf(tokens.id_token));
 }
 
 start().catch((error) => say(error.message, true));

@@ -16,6 +16,9 @@ export type SignInOutcome =
   | { kind: 'wrong' }
   | { kind: 'throttled'; retryAfterS: number };
 
+/** The names a browser on this host reaches the gate's loopback port by. */
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
 const stripSlash = (url: string) => url.replace(/\/+$/, '');
 
 /**
@@ -62,19 +65,30 @@ export class SignInProvider {
     return `${this.base}${path}`;
   }
 
-  /** This service's /app (at its issuer URL or where it listens) or a listed console origin's /app. */
+  /** This service's /app (at one of its own origins) or a listed console origin's /app. */
   redirectAllowed(uri: string): boolean {
-    const own = [this.endpoint('/app')];
-    if (this.gate.endpoints.http !== undefined) own.push(`${this.gate.endpoints.http}/app`);
-    const listed = this.gate.config.auth.app_origins.map((o) => `${new URL(o).origin}/app`);
-    return [...own, ...listed].includes(uri);
+    return this.consoleOrigins().some((origin) => uri === `${origin}/app`);
   }
 
-  /** Origins a sign-in form may be posted from: the issuer's and where the gate listens. */
+  /** Where a console may run: the gate's own origins and the listed app origins. */
+  consoleOrigins(): string[] {
+    return [...this.ownOrigins(), ...this.gate.config.auth.app_origins.map((o) => new URL(o).origin)];
+  }
+
+  /**
+   * The gate's own origins: its issuer's, and where it listens under each loopback name a
+   * browser may have been given (`localhost:8480` is the same gate as `127.0.0.1:8480`, but
+   * another origin to the browser). Its console runs there and its sign-in form is posted
+   * from there.
+   */
   ownOrigins(): string[] {
     const origins = [new URL(this.issuer).origin];
-    if (this.gate.endpoints.http !== undefined) origins.push(new URL(this.gate.endpoints.http).origin);
-    return origins;
+    const listening = this.gate.endpoints.http;
+    if (listening !== undefined) {
+      const port = new URL(listening).port;
+      for (const name of LOOPBACK_NAMES) origins.push(new URL(`http://${name}:${port}`).origin);
+    }
+    return [...new Set(origins)];
   }
 
   /**

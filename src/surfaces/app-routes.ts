@@ -35,7 +35,10 @@ function staticHeaders(type: string, length: number): Record<string, string> {
     'content-security-policy': APP_POLICY,
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
-    'referrer-policy': 'no-referrer',
+    // Its own requests carry its real Origin (under no-referrer a same-origin POST says `null`,
+    // which /oauth/token and /oauth/logout refuse); no other site learns its address, whose
+    // query holds a sign-in code for a moment.
+    'referrer-policy': 'same-origin',
     'cache-control': 'no-cache',
   };
 }

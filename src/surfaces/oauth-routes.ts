@@ -4,7 +4,8 @@ import type { SignInProvider } from '../auth/sign-in-provider.js';
 import { REFRESH_COOKIE, clearRefreshCookie, tokenGrant } from '../auth/token-grants.js';
 import { cookiesOf, readForm, sendHtml, sendJson } from './http-replies.js';
 import { errorBody, jsonContent, type Route } from './route.js';
-import { signInForm, signInPolicy, signInRefusal } from './sign-in-page.js';
+import { foreignFormPost, foreignSessionCaller } from './request-origin.js';
+import { REFERRER_POLICY, signInForm, signInPolicy, signInRefusal } from './sign-in-page.js';
 
 const FORM_LIMIT = 64 * 1024;
 const WRONG = 'The email or password is not right.';
@@ -34,13 +35,14 @@ const tokenError = {
 };
 
 function refusePage(res: ServerResponse, status: number, why: string): void {
-  sendHtml(res, status, signInRefusal(why), { 'content-security-policy': signInPolicy(null), 'x-frame-options': 'DENY', ...NO_STORE });
+  sendHtml(res, status, signInRefusal(why), { 'content-security-policy': signInPolicy(null), 'x-frame-options': 'DENY', 'referrer-policy': REFERRER_POLICY, ...NO_STORE });
 }
 
 function formPage(res: ServerResponse, status: number, request: AuthorizeRequest, problem: string | null, email = '', extra: Record<string, string> = {}): void {
   sendHtml(res, status, signInForm(request, problem, email), {
     'content-security-policy': signInPolicy(new URL(request.redirect_uri).origin),
     'x-frame-options': 'DENY',
+    'referrer-policy': REFERRER_POLICY,
     ...NO_STORE,
     ...extra,
   });
@@ -91,15 +93,15 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
         responses: {
           303: { description: 'signed in: Location <redirect_uri>?code=...&state=...' },
           200: html('the page again with one line: a wrong password or an unknown email alike'),
-          400: html('a malformed request'),
+          400: html('a malformed request, or a form posted from a page other than this gate'),
           429: html('too many wrong passwords; Retry-After says when to try again'),
           404: notIssuer,
         },
       }),
       handler: async ({ req, res }) => {
         const p = provider();
-        const origin = req.headers.origin;
-        if (origin !== undefined && !p.ownOrigins().includes(origin)) return refusePage(res, 400, 'the sign-in form was posted from another site');
+        const foreign = foreignFormPost(req.headers, p.ownOrigins());
+        if (foreign !== null) return refusePage(res, 400, `the sign-in form was posted from another site: ${foreign}`);
         const form = await readForm(req, FORM_LIMIT);
         if (form === null || form === 'too_large' || form === 'repeated') return refusePage(res, 400, 'the sign-in form did not arrive whole');
         const parsed = parseAuthorizeRequest((n) => form.get(n), () => false, p);
@@ -162,6 +164,8 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
       }),
       handler: async ({ req, res }) => {
         const p = provider();
+        const foreign = foreignSessionCaller(req.headers, p.consoleOrigins());
+        if (foreign !== null) return sendJson(res, 400, { error: 'invalid_request', error_description: foreign }, NO_STORE);
         const form = await readForm(req, FORM_LIMIT);
         if (form === null || form === 'too_large' || form === 'repeated') {
           const why = form === 'repeated' ? 'a field is given more than once' : 'the body must be form-encoded (application/x-www-form-urlencoded)';
@@ -185,11 +189,14 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
         },
         responses: {
           200: { description: 'signed out', content: jsonContent({ type: 'object', properties: { signed_out: { const: true }, forgotten: { type: 'boolean' } }, required: ['signed_out', 'forgotten'] }) },
+          400: { description: 'invalid_request: a browser page of an origin that is neither this gate nor a listed app origin', content: jsonContent(tokenError) },
           404: notIssuer,
         },
       }),
       handler: async ({ req, res }) => {
         const p = provider();
+        const foreign = foreignSessionCaller(req.headers, p.consoleOrigins());
+        if (foreign !== null) return sendJson(res, 400, { error: 'invalid_request', error_description: foreign }, NO_STORE);
         const form = await readForm(req, FORM_LIMIT, { json: true });
         const fields = form instanceof Map ? form : new Map<string, string>();
         // RFC 7009 clients name it `token`; the console names it refresh_token.

@@ -10,6 +10,14 @@ button{margin-top:1.2rem;padding:.5rem 1.2rem;font:inherit}.problem{color:#a4000
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 /**
+ * The sign-in page's referrer policy. Under `no-referrer` a browser sends `Origin: null` with
+ * the page's own form, which cannot be told from a sandboxed or foreign page's; `same-origin`
+ * sends the real origin to this gate only, and neither the origin nor the page's address (its
+ * query carries state and the challenge) to any other site, the client's /app included.
+ */
+export const REFERRER_POLICY = 'same-origin';
+
+/**
  * The sign-in page's content policy: nothing loads but its own inline style (by hash); no
  * script at all; the form posts only to this gate, whose answer redirects to the client.
  */
@@ -21,7 +29,7 @@ export function signInPolicy(redirectOrigin: string | null): string {
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${escape(title)}</title><style>${STYLE}</style></head>
+<meta name="referrer" content="${REFERRER_POLICY}"><title>${escape(title)}</title><style>${STYLE}</style></head>
 <body>${body}</body></html>
 `;
 }

@@ -1,6 +1,7 @@
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { GateProcess } from './gate-process.js';
+import { CLI, GateProcess } from './gate-process.js';
 
 /**
  * Signed-in people for tests, through the real sign-in provider over HTTP.
@@ -118,6 +119,26 @@ export function refreshCookieOf(headers: Headers): string | undefined {
     if (m) return m[1];
   }
   return undefined;
+}
+
+/**
+ * `gate people add EMAIL --role ROLE --password-stdin --home HOME`, as an operator runs it:
+ * answers the person's identity (`<iss>|<sub>`) from the command's output.
+ */
+export function addPersonWithCli(gate: GateProcess, email: string, password: string, role: PersonRole): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'people', 'add', email, '--role', role, '--password-stdin', '--home', gate.home], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('exit', (code) => {
+      const identity = /\S+\|[0-9a-f-]{36}/.exec(out)?.[0];
+      if (code !== 0 || identity === undefined) reject(new Error(`gate people add exited ${code}: ${out}${err}`));
+      else resolve(identity);
+    });
+    child.stdin.end(`${password}\n`);
+  });
 }
 
 let people = 0;

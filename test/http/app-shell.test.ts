@@ -21,6 +21,9 @@ describe('GET /app and its bundle under /app/assets/*', () => {
     expect(res.headers.get('content-security-policy')).toMatch(POLICY);
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    // Its own POSTs carry its real Origin (the session routes refuse `null`); other sites learn nothing.
+    expect(res.headers.get('referrer-policy')).toBe('same-origin');
+    expect(res.text).toContain('<meta name="referrer" content="same-origin">');
     expect(res.text).toBe(readFileSync(join(ROOT, 'app', 'index.html'), 'utf8'));
     // Everything the shell loads is same-origin under /app/assets; nothing inline.
     const loaded = [...res.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);

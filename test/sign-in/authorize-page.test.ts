@@ -69,6 +69,20 @@ describe('GET /oauth/authorize: the sign-in page', () => {
     expect(res.text).toMatch(/state is given more than once/);
   });
 
+  it("the gate's /app under each loopback name at its port is an allowed redirect_uri; another port or address is not", async () => {
+    const port = new URL(gate.url).port;
+    for (const base of [`http://localhost:${port}`, `http://[::1]:${port}`]) {
+      const res = await get(fields({ redirect_uri: `${base}/app` }));
+      expect(res.status, base).toBe(200);
+      expect(res.headers.get('content-security-policy'), base).toContain(`form-action 'self' ${base};`);
+    }
+    for (const uri of [`http://localhost:${Number(port) + 1}/app`, `http://127.0.0.2:${port}/app`, `https://localhost:${port}/app`, `http://localhost:${port}/oauth/token`]) {
+      const res = await get(fields({ redirect_uri: uri }));
+      expect(res.status, uri).toBe(400);
+      expect(res.text, uri).toMatch(/redirect_uri is not allowed/);
+    }
+  });
+
   it("a listed console origin's /app is an allowed redirect_uri, and the form may post there", async () => {
     const res = await get(fields({ redirect_uri: `${CONSOLE}/app` }));
     expect(res.status).toBe(200);
@@ -116,11 +130,43 @@ describe('POST /oauth/authorize', () => {
     expect(res.headers.get('location')).toBeNull();
   });
 
-  it('a form posted from another site is refused', async () => {
-    const f = form({ ...fields(), email, password });
-    const res = await gate.http('POST', '/oauth/authorize', { ...f, headers: { ...f.headers, origin: 'https://evil.example' } });
-    expect(res.status).toBe(400);
-    expect(res.text).toMatch(/posted from another site/);
+  const postWith = (headers: Record<string, string>, extra: Record<string, string> = {}) => {
+    const f = form({ ...fields(extra), email, password });
+    return gate.http('POST', '/oauth/authorize', { ...f, headers: { ...f.headers, ...headers } });
+  };
+
+  // Each header alone refuses: a browser sends both, and either one naming another site is enough.
+  const foreign: Array<[string, Record<string, string>]> = [
+    ['an Origin of another site', { origin: 'https://evil.example' }],
+    ['an Origin of another port on loopback', { origin: 'http://127.0.0.1:1' }],
+    ['Origin: null (a sandboxed frame, or a page withholding its origin)', { origin: 'null' }],
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
+    ['Sec-Fetch-Site: same-site (another port of the same host)', { 'sec-fetch-site': 'same-site' }],
+    ['Sec-Fetch-Site: none (no page at all posted it)', { 'sec-fetch-site': 'none' }],
+    ["Sec-Fetch-Site: cross-site with the gate's own Origin", { 'sec-fetch-site': 'cross-site', origin: 'ORIGIN' }],
+  ];
+  for (const [name, headers] of foreign) {
+    it(`a form posted with ${name} is refused, even with the right password`, async () => {
+      const res = await postWith(Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace('ORIGIN', gate.url)])));
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(res.text).toMatch(/posted from another site/);
+    });
+  }
+
+  it("the gate's own page under each loopback name signs in: Origin and Sec-Fetch-Site as a browser sends them", async () => {
+    const port = new URL(gate.url).port;
+    for (const base of [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`]) {
+      const res = await postWith({ origin: base, 'sec-fetch-site': 'same-origin' }, { redirect_uri: `${base}/app` });
+      expect(res.status, base).toBe(303);
+      expect(new URL(res.headers.get('location')!).origin, base).toBe(base);
+    }
+  });
+
+  it('the page asks the browser to send its origin to this gate only (referrer policy same-origin)', async () => {
+    const res = await get(fields());
+    expect(res.headers.get('referrer-policy')).toBe('same-origin');
+    expect(res.text).toContain('<meta name="referrer" content="same-origin">');
   });
 
   it('missing email or password: the page again with 400', async () => {
