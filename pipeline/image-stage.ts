@@ -1,5 +1,5 @@
 import type { ImageTask, UploadPreparation } from '../workers/image/pool-entry.js';
-import { BoundedPool, type BoundedPoolOptions } from './bounded-pool.js';
+import { BoundedPool, ownBuffer, type BoundedPoolOptions } from './bounded-pool.js';
 import { TaskOverrun, type OverrunLimit } from './task-overrun.js';
 
 /** Why an upload's bytes were refused by the image pool: each a `reason` of gv.upload's -32602. */
@@ -38,7 +38,8 @@ export class ImageStage {
 
   /** `bytes` must own its whole buffer (it is transferred, and unusable here afterwards). */
   async prepare(bytes: Uint8Array): Promise<Prepared> {
-    const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
+    // A Buffer's slice() shares its memory (a small one lives in Node's shared pool): copy instead.
+    const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : ownBuffer(bytes);
     const task: ImageTask = { bytes: buffer, maxPixels: this.maxPixels };
     let result: UploadPreparation;
     try {
