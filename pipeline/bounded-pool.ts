@@ -2,12 +2,18 @@ import { Piscina } from 'piscina';
 import { quarantineFull } from '../src/gate-error.js';
 import { TaskOverrun } from './task-overrun.js';
 
+/** How long a fresh worker may take to load its modules (sharp, file-type) before its first task counts as overrun. */
+const WORKER_START_MAX_MS = 30_000;
+
 export interface BoundedPoolOptions {
   threads: number;
   /** Most tasks waiting for or in the pool; past it the caller is refused -32006. */
   queueMax: number;
   retryAfterMs: number;
-  /** Longest a task may run once it has a thread; past it its worker is terminated. None: no deadline. */
+  /**
+   * Longest a task may run once its worker starts it (the entry calls `markStarted` on the
+   * task's `startedAt`); past it the worker is terminated. None: no deadline.
+   */
   deadlineMs?: number;
   /** Most V8 old-generation heap a worker may use, MiB; past it the worker dies and its task fails. */
   heapMb?: number;
@@ -45,7 +51,7 @@ export class BoundedPool {
     this.pool.on('error', () => {});
   }
 
-  async run<R>(task: unknown, transferList: ArrayBuffer[]): Promise<R> {
+  async run<R>(task: object, transferList: ArrayBuffer[]): Promise<R> {
     if (this.waiting >= this.options.queueMax) throw quarantineFull(this.options.retryAfterMs);
     this.waiting++;
     try {
@@ -60,13 +66,25 @@ export class BoundedPool {
     }
   }
 
-  private async runNow<R>(task: unknown, transferList: ArrayBuffer[]): Promise<R> {
+  private async runNow<R>(task: object, transferList: ArrayBuffer[]): Promise<R> {
     const { deadlineMs } = this.options;
+    if (deadlineMs === undefined) return (await this.pool.run(task, { transferList })) as R;
     const deadline = new AbortController();
-    // Aborting a running task makes Piscina terminate its worker: the only way to stop a synchronous loop.
-    const timer = deadlineMs === undefined ? undefined : setTimeout(() => deadline.abort(), deadlineMs);
+    const startedAt = new BigInt64Array(new SharedArrayBuffer(8));
+    const handed = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    // The deadline runs from the worker's start mark; a worker that never marks it (stuck loading its modules) is ended too.
+    const check = () => {
+      const started = Number(Atomics.load(startedAt, 0));
+      const end = started > 0 ? started + deadlineMs : handed + WORKER_START_MAX_MS + deadlineMs;
+      const left = end - Date.now();
+      // Aborting a running task makes Piscina terminate its worker: the only way to stop a synchronous loop.
+      if (left <= 0) deadline.abort();
+      else timer = setTimeout(check, started > 0 ? left : Math.min(left, 100));
+    };
+    timer = setTimeout(check, deadlineMs);
     try {
-      return (await this.pool.run(task, { transferList, signal: deadline.signal })) as R;
+      return (await this.pool.run({ ...task, startedAt }, { transferList, signal: deadline.signal })) as R;
     } catch (error) {
       if (deadline.signal.aborted) throw new TaskOverrun('deadline', `the task ran past its deadline of ${deadlineMs} ms`);
       const code = (error as { code?: unknown } | null)?.code;
