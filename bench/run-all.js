@@ -14,6 +14,7 @@ const PLAN = [
   ['steering', 'steering.js', 'work-area recall with steering eight levels deep'],
   ['graph', 'graph.js', 'gv.graph at its 2,000-node ceiling'],
   ['bundle', 'bundle.js', 'the bundle and image pools'],
+  ['hostile-image', 'hostile-image.js', "the gate's RSS and clean uploads under hostile-EXIF images"],
   ['grade', 'grade.js', 'gv.grade_pending beside an ingest load'],
   ['mcp', 'mcp.js', "the tool endpoint's own cost beside /rpc"],
   ['sign-in', 'sign-in.js', 'person tokens and refresh grants'],
@@ -130,6 +131,12 @@ const bundle = read('bundle.json');
 if (bundle) {
   rows.push(['bundle and image pools', `${bundle.mb_per_s} MB/s, ${fmtInt(bundle.members_per_s)} members/s, ${bundle.images_per_s} images/s (2 MP), loop p99 ${bundle.event_loop_p99_ms} ms, RSS ${bundle.peak_rss_mb} MB`,
     'loop p99 < 20 ms', `yauzl ${bundle.floors.yauzl_read_and_hash_mb_per_s} MB/s, sharp ${bundle.floors.sharp_reencode_images_per_s} images/s`, bundle.at]);
+}
+const hostileImage = read('hostile-image.json');
+if (hostileImage) {
+  const h = hostileImage;
+  rows.push(['hostile images (issue 13 §1)', `clean upload p99 ${fmtMs(h.clean_p99_ms)} ms, RSS peak ${h.gate_peak_rss_mb} MB, ${fmtInt(h.hostile_uploads)} refused`,
+    'clean p99 < image.deadline_ms', `no attack: p99 ${fmtMs(h.floors.clean_p99_ms)} ms, RSS ${h.floors.gate_rss_mb} MB`, h.at]);
 }
 const grade = read('grade.json');
 if (grade) {

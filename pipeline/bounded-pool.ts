@@ -1,21 +1,38 @@
 import { Piscina } from 'piscina';
 import { quarantineFull } from '../src/gate-error.js';
+import { TaskOverrun } from './task-overrun.js';
+
+/** How long a fresh worker may take to load its modules (sharp, file-type) before its first task counts as overrun. */
+const WORKER_START_MAX_MS = 30_000;
 
 export interface BoundedPoolOptions {
   threads: number;
   /** Most tasks waiting for or in the pool; past it the caller is refused -32006. */
   queueMax: number;
   retryAfterMs: number;
+  /**
+   * Longest a task may run once its worker starts it (the entry calls `markStarted` on the
+   * task's `startedAt`); past it the worker is terminated. None: no deadline.
+   */
+  deadlineMs?: number;
+  /** Most V8 old-generation heap a worker may use, MiB; past it the worker dies and its task fails. */
+  heapMb?: number;
 }
 
 /**
  * A Piscina pool for large units of untrusted bytes (an archive, an image): one task per
  * unit, a bounded number waiting, and a refusal (-32006 with retry_after_ms) rather than
  * an unbounded queue when callers outrun it.
+ *
+ * Tasks wait here, not in Piscina's queue, and go to Piscina only when a thread is free:
+ * so a deadline counts a task's own running time, never the time it queued behind a
+ * hostile one, and a task behind one that overran waits at most that one's deadline.
  */
 export class BoundedPool {
   private readonly pool: Piscina;
   private waiting = 0;
+  private running = 0;
+  private readonly slots: Array<() => void> = [];
 
   constructor(
     entry: URL,
@@ -28,17 +45,70 @@ export class BoundedPool {
       minThreads: 0,
       maxThreads: options.threads,
       idleTimeout: 30_000,
+      ...(options.heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: options.heapMb } }),
     });
+    // A worker that dies with no task on it is emitted as 'error'; unheard, that would end the gate.
+    this.pool.on('error', () => {});
   }
 
-  async run<R>(task: unknown, transferList: ArrayBuffer[]): Promise<R> {
+  async run<R>(task: object, transferList: ArrayBuffer[]): Promise<R> {
     if (this.waiting >= this.options.queueMax) throw quarantineFull(this.options.retryAfterMs);
     this.waiting++;
     try {
-      return (await this.pool.run(task, { transferList })) as R;
+      await this.slot();
+      try {
+        return await this.runNow<R>(task, transferList);
+      } finally {
+        this.release();
+      }
     } finally {
       this.waiting--;
     }
+  }
+
+  private async runNow<R>(task: object, transferList: ArrayBuffer[]): Promise<R> {
+    const { deadlineMs } = this.options;
+    if (deadlineMs === undefined) return (await this.pool.run(task, { transferList })) as R;
+    const deadline = new AbortController();
+    const startedAt = new BigInt64Array(new SharedArrayBuffer(8));
+    const handed = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    // The deadline runs from the worker's start mark; a worker that never marks it (stuck loading its modules) is ended too.
+    const check = () => {
+      const started = Number(Atomics.load(startedAt, 0));
+      const end = started > 0 ? started + deadlineMs : handed + WORKER_START_MAX_MS + deadlineMs;
+      const left = end - Date.now();
+      // Aborting a running task makes Piscina terminate its worker: the only way to stop a synchronous loop.
+      if (left <= 0) deadline.abort();
+      else timer = setTimeout(check, started > 0 ? left : Math.min(left, 100));
+    };
+    timer = setTimeout(check, deadlineMs);
+    try {
+      return (await this.pool.run({ ...task, startedAt }, { transferList, signal: deadline.signal })) as R;
+    } catch (error) {
+      if (deadline.signal.aborted) throw new TaskOverrun('deadline', `the task ran past its deadline of ${deadlineMs} ms`);
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code === 'ERR_WORKER_OUT_OF_MEMORY') throw new TaskOverrun('memory', `the task went over its worker's heap limit of ${this.options.heapMb} MiB`);
+      if (error instanceof Error && /^worker exited with code/.test(error.message)) throw new TaskOverrun('worker_exit', error.message);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private slot(): Promise<void> {
+    if (this.running < this.options.threads) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.slots.push(resolve));
+  }
+
+  /** Hands the thread to the next waiting task, or frees it. */
+  private release(): void {
+    const next = this.slots.shift();
+    if (next === undefined) this.running--;
+    else next();
   }
 
   async close(): Promise<void> {

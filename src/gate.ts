@@ -168,7 +168,13 @@ export class Gate {
     if (swept > 0) this.log.info(`removed ${swept} abandoned partial uploads`);
     this.attachments = new AttachmentReads(this.db);
     const poolBound = { queueMax: config.quarantine.scan_queue, retryAfterMs: 1000 };
-    this.images = new ImageStage(config.image.max_pixels, { threads: config.image.threads, ...poolBound });
+    this.images = new ImageStage({
+      maxPixels: config.image.max_pixels,
+      threads: config.image.threads,
+      deadlineMs: config.image.deadline_ms,
+      heapMb: config.image.heap_mb,
+      ...poolBound,
+    });
     this.bundles = new BundleStage(
       {
         archiveMaxBytes: config.bundle.archive_max_bytes,

@@ -143,6 +143,16 @@ export const CONFIG_KEYS = {
       default: 100_000_000,
       doc: 'Most pixels (width x height, as declared) an image attachment may have; a larger one (a decompression bomb) is refused before it is decoded.',
     },
+    deadline_ms: {
+      schema: z.number().int().min(100).max(600_000),
+      default: 30_000,
+      doc: 'Longest one upload may run in the image pool (media type, metadata, sharp); past it the worker is terminated and the upload refused image_deadline. An upload behind it waits at most this long.',
+    },
+    heap_mb: {
+      schema: z.number().int().min(16).max(16_384),
+      default: 256,
+      doc: "V8 heap (old generation) of each image worker, MiB; a task past it ends its worker and the upload is refused image_memory. sharp's own buffers are outside it (bounded by max_pixels).",
+    },
   },
   bundle: {
     threads: { schema: z.number().int().min(1).max(64), default: 1, doc: 'Worker threads of the bundle pool (ZIP inspection for gv.ingest_bundle and gv.ingest_map).' },

@@ -63,6 +63,10 @@ async function complete(ctx: VerbContext, p: Params) {
       { field: 'content', reason: 'pixel_limit' },
     );
   }
+  if (prepared.outcome === 'refused') {
+    await abandon(ctx, p.sha256, prepared.reason);
+    throw invalidParams(prepared.message, { field: 'content', reason: prepared.reason });
+  }
   const data: Record<string, unknown> = { sha256: p.sha256, size_bytes: p.size_bytes, media_type: prepared.media_type, stripped: [] };
   let metadata: Buffer | null = null;
   if (prepared.outcome === 'prepared') {

@@ -2,10 +2,11 @@
  * What each stripped metadata block said, as text a reviewer can read: EXIF as tag lines
  * (GPS included), XMP and comments as their text, IPTC as its dataset strings, and the
  * rest as what they were and how large. The main thread masks these with the claim
- * scanner before anyone sees them.
+ * scanner before anyone sees them. An EXIF block that claims more than its bytes hold
+ * throws `MetadataInvalid` (see read-exif.ts); every other text is bounded by its block.
  */
 import { inflateSync } from 'node:zlib';
-import exifReader from 'exif-reader';
+import { readExif } from './read-exif.js';
 import type { MetadataBlock, MetadataKind } from './walk-image.js';
 
 export interface MetadataText {
@@ -17,6 +18,12 @@ export interface MetadataText {
 const TEXT_MAX = 16 * 1024;
 /** Compressed text chunks inflate at most this far: metadata is no place for a bomb either. */
 const INFLATE_MAX = 64 * 1024;
+/**
+ * Characters of all blocks' texts together (four times the reviewer's 65,536-byte bound, so
+ * cutting the longest first still leaves each kind its share). A file of thousands of small
+ * blocks would otherwise cost the main thread's scanner a pass over each.
+ */
+const TEXTS_MAX = 256 * 1024;
 
 const clip = (text: string) => (text.length > TEXT_MAX ? `${text.slice(0, TEXT_MAX)}…(${text.length - TEXT_MAX} more characters)` : text);
 const latin1 = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
@@ -27,38 +34,6 @@ function inflateBounded(b: Uint8Array): string {
     return utf8(inflateSync(b, { maxOutputLength: INFLATE_MAX }));
   } catch {
     return `<${b.length} compressed bytes that do not inflate within ${INFLATE_MAX} bytes>`;
-  }
-}
-
-function exifValue(value: unknown): string {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'invalid date' : value.toISOString();
-  if (Buffer.isBuffer(value) || value instanceof Uint8Array) return `<${value.length} bytes>`;
-  if (Array.isArray(value)) return value.map(exifValue).join(', ');
-  return String(value);
-}
-
-interface ExifReading {
-  lines: string[];
-  gps: string[];
-  thumbnail: boolean;
-}
-
-function readExif(data: Uint8Array): ExifReading {
-  const buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  try {
-    const parsed = exifReader(buffer) as unknown as Record<string, unknown>;
-    const lines: string[] = [];
-    const gps: string[] = [];
-    for (const [group, tags] of Object.entries(parsed)) {
-      if (tags === null || typeof tags !== 'object') continue;
-      for (const [tag, value] of Object.entries(tags as Record<string, unknown>)) {
-        const line = `${group}.${tag}: ${exifValue(value)}`;
-        (group === 'GPSInfo' ? gps : lines).push(line);
-      }
-    }
-    return { lines, gps, thumbnail: parsed['Thumbnail'] !== undefined };
-  } catch (error) {
-    return { lines: [`unreadable EXIF (${data.length} bytes): ${error instanceof Error ? error.message : 'unknown'}`], gps: [], thumbnail: false };
   }
 }
 
@@ -107,7 +82,12 @@ function xmpText(block: MetadataBlock): string {
 export function metadataTexts(blocks: readonly MetadataBlock[]): { texts: MetadataText[]; innerKinds: Array<'gps' | 'thumbnail'> } {
   const texts: MetadataText[] = [];
   const inner = new Set<'gps' | 'thumbnail'>();
-  for (const block of blocks) {
+  let total = 0;
+  for (const [index, block] of blocks.entries()) {
+    if (total >= TEXTS_MAX) {
+      texts.push({ kind: 'other', text: `…(${blocks.length - index} more metadata blocks not shown)` });
+      break;
+    }
     let text: string;
     switch (block.kind) {
       case 'exif': {
@@ -120,7 +100,9 @@ export function metadataTexts(blocks: readonly MetadataBlock[]): { texts: Metada
         text = exif.lines.join('\n');
         if (exif.gps.length > 0) {
           inner.add('gps');
-          texts.push({ kind: 'gps', text: clip(exif.gps.join('\n')) });
+          const gps = clip(exif.gps.join('\n'));
+          total += gps.length;
+          texts.push({ kind: 'gps', text: gps });
         }
         if (exif.thumbnail) inner.add('thumbnail');
         break;
@@ -140,7 +122,9 @@ export function metadataTexts(blocks: readonly MetadataBlock[]): { texts: Metada
       default:
         text = `${block.kind} block ${block.source} (${block.data.length} bytes)`;
     }
-    texts.push({ kind: block.kind, text: clip(text) });
+    const clipped = clip(text);
+    total += clipped.length;
+    texts.push({ kind: block.kind, text: clipped });
   }
   return { texts, innerKinds: [...inner] };
 }

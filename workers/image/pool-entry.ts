@@ -6,10 +6,13 @@
 import { mediaTypeOf } from './media-type.js';
 import { prepareImage, type Preparation } from './prepare-image.js';
 import { transferred } from '../transferred-result.js';
+import { markStarted } from '../task-started.js';
 
 export interface ImageTask {
   bytes: ArrayBuffer;
   maxPixels: number;
+  /** Set by the pool when the task has a deadline; marked as the task starts. */
+  startedAt?: BigInt64Array;
 }
 
 export type UploadPreparation = { media_type: string } & (
@@ -19,6 +22,7 @@ export type UploadPreparation = { media_type: string } & (
 );
 
 export default async function prepareUpload(task: ImageTask): Promise<UploadPreparation> {
+  markStarted(task.startedAt);
   const bytes = new Uint8Array(task.bytes);
   const media_type = await mediaTypeOf(bytes);
   if (!media_type.startsWith('image/')) return { media_type, outcome: 'not_an_image' };

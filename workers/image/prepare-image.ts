@@ -4,10 +4,13 @@
  * again by sharp in its own format. Encoding anew carries over pixels only: every
  * metadata block is gone, an embedded ICC profile is applied (the pixels are converted to
  * sRGB) rather than kept, and the EXIF orientation is applied to the pixels before it goes.
+ * The metadata is read before the decoder runs: a block that lies about its size refuses
+ * the image without sharp ever seeing it.
  */
 import sharp from 'sharp';
 import type { OutputInfo, Sharp } from 'sharp';
 import { metadataTexts, type MetadataText } from './metadata-text.js';
+import { MetadataInvalid } from './metadata-invalid.js';
 import { walkImage, type ImageFormat } from './walk-image.js';
 
 sharp.cache(false);
@@ -15,7 +18,8 @@ sharp.cache(false);
 export type Preparation =
   | { outcome: 'prepared'; served: Uint8Array; stripped: string[]; metadata: MetadataText[]; width: number; height: number }
   | { outcome: 'unwalkable'; why: string }
-  | { outcome: 'pixel_limit'; width: number; height: number };
+  | { outcome: 'pixel_limit'; width: number; height: number }
+  | { outcome: 'metadata_invalid'; detail: string };
 
 const ENCODE: Record<ImageFormat, (image: Sharp) => Sharp> = {
   jpeg: (image) => image.jpeg({ quality: 90 }),
@@ -31,6 +35,13 @@ export async function prepareImage(bytes: Uint8Array, mediaType: string, maxPixe
       ? { outcome: 'unwalkable', why: 'no_dimensions' }
       : { outcome: 'pixel_limit', width: walk.width, height: walk.height };
   }
+  let read: ReturnType<typeof metadataTexts>;
+  try {
+    read = metadataTexts(walk.blocks);
+  } catch (error) {
+    if (error instanceof MetadataInvalid) return { outcome: 'metadata_invalid', detail: error.detail };
+    throw error;
+  }
   let served: Buffer;
   let info: OutputInfo;
   try {
@@ -42,7 +53,7 @@ export async function prepareImage(bytes: Uint8Array, mediaType: string, maxPixe
     if (/pixel limit/i.test(message)) return { outcome: 'pixel_limit', width: walk.width, height: walk.height };
     return { outcome: 'unwalkable', why: 'decode_failed' };
   }
-  const { texts, innerKinds } = metadataTexts(walk.blocks);
+  const { texts, innerKinds } = read;
   const stripped = [...new Set<string>([...walk.blocks.map((b) => b.kind), ...innerKinds])].sort();
   return { outcome: 'prepared', served, stripped, metadata: texts, width: info.width, height: info.height };
 }

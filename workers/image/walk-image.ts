@@ -31,6 +31,17 @@ function need(condition: boolean, why: string): asserts condition {
   if (!condition) throw new Unwalkable(why);
 }
 
+/**
+ * Most metadata blocks one image may carry. Each costs an object in the worker and a text
+ * for the reviewer; a 64 MB PNG of empty text chunks would be five million of them.
+ */
+export const METADATA_BLOCKS_MAX = 4096;
+
+function keep(blocks: MetadataBlock[], block: MetadataBlock): void {
+  need(blocks.length < METADATA_BLOCKS_MAX, 'too_many_metadata_blocks');
+  blocks.push(block);
+}
+
 // ------------------------------------------------------------------ PNG
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -82,7 +93,7 @@ function walkPng(b: Uint8Array): Walk {
     }
     if (type === 'IDAT') sawData = true;
     const kind = pngKind(type, data);
-    if (kind !== null) blocks.push({ kind, source: type, data });
+    if (kind !== null) keep(blocks, { kind, source: type, data });
     at += 12 + length;
     if (type === 'IEND') break;
   }
@@ -147,7 +158,7 @@ function walkJpeg(b: Uint8Array): Walk {
       sawFrame = true;
     }
     const kind = jpegKind(marker, data);
-    if (kind !== null) blocks.push({ kind, source: `0xFF${marker.toString(16).toUpperCase()}`, data });
+    if (kind !== null) keep(blocks, { kind, source: `0xFF${marker.toString(16).toUpperCase()}`, data });
     at += length;
     if (marker === 0xda) {
       need(sawFrame, 'jpeg_scan_before_frame');
@@ -199,7 +210,7 @@ function walkWebp(b: Uint8Array): Walk {
     }
     if (fourcc === 'VP8 ' || fourcc === 'VP8L' || fourcc === 'ANMF') sawImage = true;
     const kind = WEBP_METADATA[fourcc] ?? (WEBP_IMAGE.has(fourcc) ? null : 'other');
-    if (kind !== null) blocks.push({ kind, source: fourcc.trim(), data });
+    if (kind !== null) keep(blocks, { kind, source: fourcc.trim(), data });
     at += 8 + length + (length % 2);
   }
   need(sawImage, 'webp_no_image_data');
