@@ -15,6 +15,11 @@ export function pendingGroupChild(gate: Gate, artifactId: string): string | null
   return ReplacementGroupReads.of(gate.db).naming(artifactId).find((g) => g.state === 'PENDING' && g.member_role === 'child')?.group_id ?? null;
 }
 
+/** Where a met quorum takes the row: T-3 and T-5 wait ratified for a countersign, the rest are served. */
+export function promotionEnters(p: ReviewPicture): 'ACTIVE' | 'L3_RATIFIED' {
+  return p.rule.countersign ? 'L3_RATIFIED' : 'ACTIVE';
+}
+
 /**
  * Appends the move a met quorum makes (inside the writer's transaction): T-3 and T-5 are
  * ratified and wait for a second authority's countersign; every other class is promoted,
@@ -27,7 +32,7 @@ export function appendPromotion(gate: Gate, p: ReviewPicture, by: string | null,
     k_required: p.count.k_required,
     k_have: p.count.k_have,
   };
-  if (p.rule.countersign) {
+  if (promotionEnters(p) === 'L3_RATIFIED') {
     return { event: gate.journal.append('ratify', by, rowEventData(p.row, 'L3_RATIFIED', own)), enters: 'L3_RATIFIED' };
   }
   return { event: gate.journal.append('promote', by, rowEventData(p.row, 'ACTIVE', { ...own, provisional: true })), enters: 'ACTIVE' };

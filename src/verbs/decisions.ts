@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { defineVerb, type VerbContext } from './define-verb.js';
 import { artifactIdParam } from './param-types.js';
 import { rowEventData } from './row-event.js';
-import { GateError, ErrorCode, lifecycle } from '../gate-error.js';
+import { requireSupersession, supersedesEventData } from './supersedes-rule.js';
+import { GateError, ErrorCode, invalidParams, lifecycle } from '../gate-error.js';
 import { QUARANTINE_STATES, type ArtifactState } from '../domain/states.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import { requireEveryAttachmentServed } from '../attachments/signature-counts.js';
 import { signerClassOf } from '../review/signer-class.js';
-import { appendPromotion, pendingGroupChild } from '../review/promotion.js';
+import { appendPromotion, pendingGroupChild, promotionEnters } from '../review/promotion.js';
 
 /** The five reasons a refused submitter is told (FACTS "Scanner"), as reject categories. */
 export const REJECT_CATEGORIES = ['off-scope', 'quality', 'policy', 'duplicate', 'unreadable'] as const;
@@ -34,12 +35,15 @@ export function decidedRow(ctx: VerbContext, id: string, verb: string, mayMoveGr
 export const promoteVerb = defineVerb({
   name: 'gv.promote',
   role: 'reviewer',
-  summary: "Promote a row once its quorum is met (your approval counts by your class and the space's review mode).",
-  params: z.strictObject({ artifact_id: artifactIdParam }),
+  summary:
+    "Promote a row once its quorum is met (your approval counts by your class and the space's review mode); with supersedes, the promoted row supersedes that ACTIVE parent in the same act.",
+  params: z.strictObject({ artifact_id: artifactIdParam, supersedes: artifactIdParam.optional() }),
   handler(ctx, p) {
     const { gate, caller } = ctx;
+    if (p.supersedes === p.artifact_id) throw invalidParams('gv.promote: a row cannot supersede itself', { field: 'supersedes' });
     return gate.writer.write(() => {
       const row = decidedRow(ctx, p.artifact_id, 'gv.promote');
+      const parent = p.supersedes === undefined ? null : gate.readableArtifact(caller, p.supersedes);
       if (row.state === 'L1B_FLAGGED') throw lifecycle("gv.promote: a flagged row needs a person's disposition before it can be promoted", 'wrong_state');
       if (row.state === 'L3_RATIFIED') throw lifecycle('gv.promote: the row is ratified and waits for a second authority to countersign', 'countersign');
       if (row.state !== 'L1_SCANNED' && row.state !== 'L2_SCORED') throw lifecycle(`gv.promote: a row in ${row.state} cannot be promoted`, 'wrong_state');
@@ -55,7 +59,10 @@ export const promoteVerb = defineVerb({
           k_have: picture.count.k_have,
         });
       }
+      // Every check runs before the first append, so a refused supersession leaves the row unpromoted.
+      if (parent !== null) requireSupersession(gate, 'gv.promote', row, parent, promotionEnters(picture));
       const done = appendPromotion(gate, picture, caller.identity, cls);
+      const relation = parent === null ? null : gate.journal.append('relation', caller.identity, supersedesEventData(row, parent));
       return {
         artifact_id: row.artifact_id,
         state: done.enters,
@@ -63,6 +70,7 @@ export const promoteVerb = defineVerb({
         event_id: done.event.event_id,
         k_required: picture.count.k_required,
         k_have: picture.count.k_have,
+        ...(parent === null ? {} : { supersedes: parent.artifact_id, relation_event_id: relation!.event_id }),
       };
     });
   },

@@ -11,6 +11,8 @@ import { commentsFor } from './comments.js';
 import { visibleRelations } from './relations.js';
 import { tipOf } from './tip.js';
 import { pendingSupersedes } from './replacement-group-view.js';
+import { membersOf } from './node-members.js';
+import { refusalOf } from './node-refusal.js';
 import type { Caller } from '../access/caller.js';
 
 function nodeTip(gate: Gate, caller: Caller, id: string) {
@@ -41,12 +43,14 @@ export const nodeVerb = defineVerb({
       comments: commentsFor(gate, caller, row, false).comments,
       relations: visibleRelations(gate, caller, row.artifact_id),
       tip: nodeTip(gate, caller, row.artifact_id),
-      members: [],
+      members: membersOf(gate, caller, row),
       preview: masked === null ? null : masked.slice(0, PREVIEW_CHARS),
       preview_chars: masked === null ? 0 : masked.length,
       self_authored: own,
       supersedes: pendingSupersedes(gate, caller, row.artifact_id),
     };
+    const refusal = refusalOf(gate, caller, row);
+    if (refusal !== null) answer['refusal'] = refusal;
     if (p.body === true) {
       // A body that is not UTF-8 text (an archive, a bundle's image) is not served as if it were.
       const body = gate.artifacts.text(row.content_hash);

@@ -1,26 +1,9 @@
 import { z } from 'zod';
 import { defineVerb } from './define-verb.js';
 import { artifactIdParam } from './param-types.js';
-import { rowEventData } from './row-event.js';
-import { invalidParams, lifecycle } from '../gate-error.js';
+import { requireSupersession, supersedesEventData } from './supersedes-rule.js';
+import { invalidParams } from '../gate-error.js';
 import { RELATION_KINDS } from '../projections/relation-reads.js';
-import type { Gate } from '../gate.js';
-import type { ArtifactRow } from '../projections/artifact-reads.js';
-
-/**
- * Why a supersedes relation may not stand, or null. Superseding takes the parent off the
- * served surface in favour of the child, so both must be served now, in one space, and
- * the edge must not close a loop.
- */
-export function supersedesProblem(gate: Gate, child: ArtifactRow, parent: ArtifactRow): string | null {
-  if (child.space !== parent.space) return 'supersedes relates two rows of one space';
-  if (parent.state !== 'ACTIVE') return `the parent is ${parent.state}; only an ACTIVE row can be superseded`;
-  if (child.state !== 'ACTIVE') return `the child is ${child.state}; only an ACTIVE row supersedes (a held child goes through a replacement group)`;
-  if (gate.relations.supersedesTransitively(parent.artifact_id, child.artifact_id)) {
-    return 'the relation would make a cycle: the parent already supersedes the child';
-  }
-  return null;
-}
 
 export const relateVerb = defineVerb({
   name: 'gv.relate',
@@ -43,10 +26,8 @@ export const relateVerb = defineVerb({
       const base = { child: child.artifact_id, parent: parent.artifact_id, kind: p.kind };
       let data: Record<string, unknown>;
       if (p.kind === 'supersedes') {
-        const problem = supersedesProblem(gate, child, parent);
-        if (problem !== null) throw lifecycle(`gv.relate: ${problem}`, 'relation_refused');
-        // The event concerns the row it moves: the parent leaves ACTIVE for SUPERSEDED.
-        data = rowEventData(parent, 'SUPERSEDED', base);
+        requireSupersession(gate, 'gv.relate', child, parent);
+        data = supersedesEventData(child, parent);
       } else {
         data = { artifact_id: child.artifact_id, space: child.space, ...base };
         if (child.workarea !== null) data['workarea'] = child.workarea;
