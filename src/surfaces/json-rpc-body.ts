@@ -4,6 +4,7 @@ import { framingError } from '../verbs/dispatch.js';
 import type { JsonRpcId, JsonRpcResponse } from '../verbs/dispatch.js';
 import { isJsonObject } from '../domain/json-object.js';
 import { structureFault } from './json-structure.js';
+import { hasLoneSurrogate } from './lone-surrogates.js';
 import { MAX_REQUEST_DEPTH } from '../domain/request-depth.js';
 
 export type ParsedRequest = { message: Record<string, unknown> } | { refusal: JsonRpcResponse; status: 200 | 400 };
@@ -11,7 +12,7 @@ export type ParsedRequest = { message: Record<string, unknown> } | { refusal: Js
 /**
  * A request's bytes (a POST body on /rpc and /mcp, one line on the socket) as one JSON-RPC
  * 2.0 object, or the refusal the door answers before any dispatch, with its HTTP status:
- * - -32700 (400): not UTF-8, or not JSON;
+ * - -32700 (400): not UTF-8, not JSON, or a string escaping a lone surrogate (no UTF-8 form);
  * - -32600 (400): not one object, an object with none of jsonrpc, method and id (not a
  *   request at all, and no notification either), or a key repeated in any object;
  * - -32602 (200, like every refusal of params): nested deeper than MAX_REQUEST_DEPTH.
@@ -44,6 +45,9 @@ export function jsonRpcObject(body: Buffer): ParsedRequest {
   if (fault?.kind === 'depth') {
     const error = new GateError(ErrorCode.invalidParams, `the request nests deeper than the limit of ${fault.limit} levels`, { limit: fault.limit });
     return { refusal: refusal(idOf(message), error), status: 200 };
+  }
+  if (hasLoneSurrogate(text, message)) {
+    return { refusal: framingError(ErrorCode.parse, 'the request escapes a lone UTF-16 surrogate: that text has no UTF-8 form'), status: 400 };
   }
   if (!('jsonrpc' in message) && !('method' in message) && !('id' in message)) {
     return { refusal: framingError(ErrorCode.invalidRequest, 'not a JSON-RPC request: none of jsonrpc, method and id'), status: 400 };

@@ -98,3 +98,30 @@ describe('valid multi-byte UTF-8 is stored byte for byte', () => {
     expect(node.result.body).toBe(content);
   });
 });
+
+describe('a lone surrogate spelled as an escape has no UTF-8 form either', () => {
+  const ingestText = (escaped: string, id: number) =>
+    `{"jsonrpc":"2.0","id":${id},"method":"gv.ingest","params":{"workarea":"tests/utf8","kind":"memory","source_uri":"s","content":"${uniqueText('escape')} ${escaped}"}}`;
+
+  for (const escaped of ['\\ud800', 'x\\uDFFFy', '\\ude42\\ud83d']) {
+    it(`"${escaped}" is refused -32700 on /rpc`, async () => {
+      const res = await postBytes(gate, '/rpc', Buffer.from(ingestText(escaped, 6)), agent.key);
+      expect(res.status).toBe(400);
+      expect(res.json.error).toMatchObject({ code: -32700, message: expect.stringContaining('surrogate') });
+    });
+  }
+
+  it('an escaped pair is one character, stored as its four UTF-8 bytes; an escaped backslash before "ud800" is text', async () => {
+    const text = ingestText('\\ud83d\\ude42 \\\\ud800', 7);
+    const res = await postBytes(gate, '/rpc', Buffer.from(text), agent.key);
+    const content = (JSON.parse(text) as { params: { content: string } }).params.content;
+    expect(content).toContain('🙂 \\ud800');
+    const node = await gate.rpc(agent.key, 'gv.node', { artifact_id: res.json.result.artifact_id, body: true });
+    expect(node.result.content_hash).toBe(sha256Of(Buffer.from(content)));
+  });
+
+  it('over the socket too', async () => {
+    const [answer] = await socketExchange(gate, [lines(ingestText('\\ud800', 8))], 1);
+    expect(answer).toMatchObject({ id: null, error: { code: -32700 } });
+  });
+});
