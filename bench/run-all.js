@@ -18,6 +18,7 @@ const PLAN = [
   ['grade', 'grade.js', 'gv.grade_pending beside an ingest load'],
   ['mcp', 'mcp.js', "the tool endpoint's own cost beside /rpc"],
   ['sign-in', 'sign-in.js', 'person tokens and refresh grants'],
+  ['request-parse', 'request-parse.js', 'reading a request strictly (UTF-8, repeated keys, depth) beside bare JSON.parse'],
 ];
 
 const USAGE = `
@@ -152,6 +153,12 @@ const signIn = read('sign-in.json');
 if (signIn?.rpc_person_token) {
   rows.push(['sign-in', `person token ${fmtInt(signIn.rpc_person_token.per_s)} calls/s (${pp(signIn.rpc_person_token)}); refresh ${fmtInt(signIn.refresh.per_s)}/s`,
     '', `jose verify ${fmtInt(signIn.floors.jose_jwt_verify_per_s)}/s`, signIn.when ?? '']);
+}
+const parse = read('request-parse.json');
+if (parse?.results?.ingest_1kb) {
+  const x = (body) => `${parse.results[body].x_floor.door}x`;
+  rows.push(['request parse', `door ${x('ingest_1kb')} of JSON.parse on 1 KB ingest bodies, ${x('ingest_4mib')} on 4 MiB of prose, ${x('map_4mib')} on 4 MiB of small objects`,
+    '', `JSON.parse ${parse.results.ingest_1kb.us.floor} us / 1 KB`, parse.when ?? '']);
 }
 if (rows.length > 1) printTable(rows, `Summary (${Math.round((Date.now() - t0) / 1000)} s)`);
 process.exit(failed ? 1 : 0);

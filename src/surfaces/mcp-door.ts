@@ -81,7 +81,7 @@ export class McpDoor {
     const body = await this.options.readBody(req, this.options.maxRequestBytes);
     if (body === null) return this.options.refuseTooLarge(res);
     const parsed = jsonRpcObject(body);
-    if ('refusal' in parsed) return sendJson(res, 400, parsed.refusal);
+    if ('refusal' in parsed) return sendJson(res, parsed.status, parsed.refusal);
     const m = parsed.message as Message;
     if (m['method'] === 'initialize' && this.options.legacyInitialize) return sendJson(res, 200, this.legacyInitializeAnswer(m));
     // A 2025 handshake is handed on as it came, so the SDK refuses it naming the supported versions.

@@ -9,6 +9,9 @@ import { rpcRequestSchema } from './rpc-schema.js';
 /** A scope-limited key's refusal reaches the client as 403 (spec 1 Authentication 5). */
 const isScopeRefusal = (response: { error?: { data?: Record<string, unknown> } }) => response.error?.data?.['reason'] === 'scope';
 
+/** An envelope the dispatcher refused (no jsonrpc 2.0, no method): a malformed request, 400 like the door's own (spec 1). */
+const isInvalidRequest = (response: { error?: { code: number } }) => response.error?.code === ErrorCode.invalidRequest;
+
 /** POST /rpc: one JSON-RPC 2.0 message into the one dispatcher, exactly as from the socket. */
 export function rpcRoute(gate: Gate, maxRequestBytes: number): Route {
   return {
@@ -22,7 +25,10 @@ export function rpcRoute(gate: Gate, maxRequestBytes: number): Route {
       responses: {
         200: { description: 'a JSON-RPC response: a result, or an error object (refusals by role, rule or grant are here)', content: jsonContent({ type: 'object' }) },
         204: { description: 'a notification (no id) was handled' },
-        400: { description: 'an unparsable body (-32700) or non-object JSON (-32600), in a JSON-RPC envelope', content: jsonContent({ type: 'object' }) },
+        400: {
+          description: 'a body that is not UTF-8 or not JSON (-32700), or not a request: not one object, a repeated key, no jsonrpc 2.0 or method (-32600); in a JSON-RPC envelope',
+          content: jsonContent({ type: 'object' }),
+        },
         403: { description: 'a scope-limited key called outside its scope', content: jsonContent({ type: 'object' }) },
         413: { description: 'larger than the limit; refused before the body is read (a client may see a reset)' },
       },
@@ -31,14 +37,14 @@ export function rpcRoute(gate: Gate, maxRequestBytes: number): Route {
       const body = await readBody(req, maxRequestBytes);
       if (body === null) return refuseTooLarge(res, framingError(ErrorCode.tooLarge, 'request larger than the limit'));
       const parsed = jsonRpcObject(body);
-      if ('refusal' in parsed) return sendJson(res, 400, parsed.refusal);
+      if ('refusal' in parsed) return sendJson(res, parsed.status, parsed.refusal);
       const response = await dispatch(gate, caller!, parsed.message);
       if (response === null) {
         res.writeHead(204);
         res.end();
         return;
       }
-      sendJson(res, isScopeRefusal(response) ? 403 : 200, response);
+      sendJson(res, isScopeRefusal(response) ? 403 : isInvalidRequest(response) ? 400 : 200, response);
     },
   };
 }

@@ -5,6 +5,8 @@ import { peerCredentials, processUid } from '../auth/peer-credentials.js';
 import { dispatch, framingError } from '../verbs/dispatch.js';
 import { ErrorCode } from '../gate-error.js';
 import type { InFlight } from './in-flight.js';
+import { ByteLines, isBlankLine } from './byte-lines.js';
+import { jsonRpcObject } from './json-rpc-body.js';
 
 export interface SocketSurfaceOptions {
   maxLineBytes: number;
@@ -47,18 +49,13 @@ export function createSocketSurface(gate: Gate, options: SocketSurfaceOptions): 
       socket.end(line(framingError(ErrorCode.identity, 'identity underivable')));
       return;
     }
-    let buffered = '';
+    const lines = new ByteLines();
     // Requests on one connection run concurrently; answers are written in request order.
     let written = Promise.resolve();
     let open = 0;
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      let newline: number;
-      while ((newline = buffered.indexOf('\n')) >= 0) {
-        const text = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        if (text.trim() === '') continue;
+    socket.on('data', (chunk: Buffer) => {
+      for (const text of lines.push(chunk)) {
+        if (isBlankLine(text)) continue;
         options.inFlight.enter();
         open += 1;
         if (open >= PIPELINE_DEPTH) socket.pause();
@@ -78,23 +75,19 @@ export function createSocketSurface(gate: Gate, options: SocketSurfaceOptions): 
           })
           .catch(() => undefined);
       }
-      if (Buffer.byteLength(buffered) > options.maxLineBytes) {
+      if (lines.pending > options.maxLineBytes) {
         socket.end(line(framingError(ErrorCode.tooLarge, 'request larger than the limit')));
-        buffered = '';
+        lines.clear();
       }
     });
     socket.on('error', () => socket.destroy());
 
-    async function answer(text: string): Promise<unknown> {
-      if (Buffer.byteLength(text) > options.maxLineBytes) return framingError(ErrorCode.tooLarge, 'request larger than the limit');
+    async function answer(text: Buffer): Promise<unknown> {
+      if (text.length > options.maxLineBytes) return framingError(ErrorCode.tooLarge, 'request larger than the limit');
       if (options.isDraining()) return framingError(ErrorCode.quarantineFull, 'the gate is shutting down');
-      let message: unknown;
-      try {
-        message = JSON.parse(text);
-      } catch {
-        return framingError(ErrorCode.parse, 'the line is not JSON');
-      }
-      return dispatch(gate, caller, message);
+      // The same strict read as /rpc and /mcp: UTF-8, one object, no repeated key, bounded depth.
+      const parsed = jsonRpcObject(text);
+      return 'refusal' in parsed ? parsed.refusal : dispatch(gate, caller, parsed.message);
     }
 
     function write(value: unknown): void {

@@ -24,9 +24,19 @@ function requestId(message: Record<string, unknown>): JsonRpcId {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
+/** Why `m` is not a JSON-RPC 2.0 request, or null when it is one. */
+function envelopeFault(m: Record<string, unknown>): string | null {
+  if (m['jsonrpc'] !== '2.0') return 'jsonrpc must be "2.0"';
+  if ('id' in m && m['id'] !== null && typeof m['id'] !== 'string' && typeof m['id'] !== 'number') return 'id must be a string, a number or null';
+  if (typeof m['method'] !== 'string') return 'method must be a string';
+  return null;
+}
+
 /**
  * The one dispatcher (DESIGN rule 2): every surface ends here with a Caller it derived
- * from the connection and one parsed JSON-RPC message. Returns null for a notification.
+ * from the connection and one parsed JSON-RPC message. Returns null for a notification:
+ * a valid request without an id. A message that is no valid request is answered -32600
+ * whether or not it has an id, since nothing says its sender wanted silence.
  */
 export async function dispatch(gate: Gate, caller: Caller, message: unknown): Promise<JsonRpcResponse | null> {
   if (!isJsonObject(message)) {
@@ -34,14 +44,11 @@ export async function dispatch(gate: Gate, caller: Caller, message: unknown): Pr
   }
   const m = message as Record<string, unknown>;
   const id = requestId(m);
+  const fault = envelopeFault(m);
+  if (fault !== null) return errorResponse(id, new GateError(ErrorCode.invalidRequest, fault));
   const notification = !('id' in m);
   try {
-    if (m['jsonrpc'] !== '2.0') throw new GateError(ErrorCode.invalidRequest, 'jsonrpc must be "2.0"');
-    if ('id' in m && m['id'] !== null && typeof m['id'] !== 'string' && typeof m['id'] !== 'number') {
-      throw new GateError(ErrorCode.invalidRequest, 'id must be a string, a number or null');
-    }
-    if (typeof m['method'] !== 'string') throw new GateError(ErrorCode.invalidRequest, 'method must be a string');
-    const result = await call(gate, caller, m['method'], m['params']);
+    const result = await call(gate, caller, m['method'] as string, m['params']);
     return notification ? null : { jsonrpc: '2.0', id, result };
   } catch (error) {
     if (notification) return null;

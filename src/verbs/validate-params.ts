@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { invalidParams } from '../gate-error.js';
 import type { Verb } from './define-verb.js';
 import { isJsonObject } from '../domain/json-object.js';
+import { MAX_REQUEST_DEPTH } from '../domain/request-depth.js';
 
 /** Identity comes from the connection; these are refused on every verb (spec 1 invariants). */
 const IDENTITY_FIELDS: Record<string, string> = {
@@ -11,14 +12,23 @@ const IDENTITY_FIELDS: Record<string, string> = {
 
 const pathName = (path: ReadonlyArray<PropertyKey>) => path.map(String).join('.');
 
+/**
+ * The first `null` in `value`, by path. Bounded by MAX_REQUEST_DEPTH: the doors refuse deeper
+ * requests before this runs, and a caller that skips them (an in-process tool call, the
+ * plugin tier's stdio) still meets a refusal here rather than the end of the stack.
+ */
 function findNull(value: unknown, path: string[]): string | null {
   if (value === null) return path.join('.');
+  if (typeof value !== 'object' || value === undefined) return null;
+  if (path.length >= MAX_REQUEST_DEPTH) {
+    throw invalidParams(`params nest deeper than the limit of ${MAX_REQUEST_DEPTH} levels`, { limit: MAX_REQUEST_DEPTH });
+  }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = findNull(value[i], [...path, String(i)]);
       if (found !== null) return found;
     }
-  } else if (typeof value === 'object' && value !== undefined) {
+  } else {
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       const found = findNull(v, [...path, k]);
       if (found !== null) return found;
