@@ -1,0 +1,134 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BodyBudget } from './body-budget.js';
+
+/**
+ * A body the gate will not read: the answer's status, why, and whether the connection can
+ * carry another request (not when part of the body was read or is still trickling in).
+ */
+export class BodyRefused extends Error {
+  constructor(
+    readonly status: 408 | 429 | 503,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Terms {
+  identity: string;
+  budget: BodyBudget;
+  /** When the whole body must have arrived, ms on the monotonic clock. */
+  deadline: number;
+  /** Bytes counted in the budget for this request, given back when its answer is sent. */
+  taken: number;
+}
+
+/**
+ * The terms of each admitted request, set by the HTTP surface once the caller is known and
+ * counted; a route's handler only calls readBody, so no route can read a body the surface
+ * has not admitted under the budget and a deadline.
+ */
+const admitted = new WeakMap<IncomingMessage, Terms>();
+
+/**
+ * Admits `req`'s body for `identity`: its bytes will count in `budget` from before they are
+ * read until `res` closes, and the whole body must arrive within `timeoutMs` of now.
+ */
+export function admitBody(req: IncomingMessage, res: ServerResponse, identity: string, budget: BodyBudget, timeoutMs: number): void {
+  const terms: Terms = { identity, budget, deadline: performance.now() + timeoutMs, taken: 0 };
+  admitted.set(req, terms);
+  res.once('close', () => {
+    budget.give(identity, terms.taken);
+    terms.taken = 0;
+  });
+}
+
+function take(terms: Terms, n: number): void {
+  const verdict = terms.budget.take(terms.identity, n);
+  if (verdict === 'identity') throw new BodyRefused(429, 'busy: this caller already has its share of request bytes in flight');
+  if (verdict === 'total') throw new BodyRefused(503, 'busy: request bodies in flight are at the byte budget');
+  terms.taken += n;
+}
+
+/**
+ * Reads a body of at most `limit` bytes; resolves null when it grows past the limit. It
+ * counts the bytes in the budget (a declared Content-Length is
+ * taken whole before anything is read; a chunked body chunk by chunk) and cuts a body that
+ * has not arrived by the deadline: both reject with BodyRefused.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  const terms = admitted.get(req);
+  if (terms === undefined) return Promise.reject(new Error('a request body was read before the HTTP surface admitted it'));
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  const known = Number.isInteger(declared) && declared >= 0;
+  if (known && declared > limit) return Promise.resolve(null);
+  try {
+    if (known) take(terms, declared);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return new Promise((resolve, reject) => {
+    // With the length known, one buffer of that size: no list of chunks and no second copy.
+    const whole = known ? Buffer.allocUnsafe(declared) : null;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const settle = () => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const fail = (error: unknown) => {
+      settle();
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      if (size + chunk.length > limit || (whole !== null && size + chunk.length > whole.length)) {
+        settle();
+        resolve(null);
+        req.destroy();
+        return;
+      }
+      if (!known) {
+        try {
+          take(terms, chunk.length);
+        } catch (error) {
+          req.pause();
+          return fail(error);
+        }
+      }
+      if (whole !== null) chunk.copy(whole, size);
+      else chunks.push(chunk);
+      size += chunk.length;
+    };
+    const onEnd = () => {
+      settle();
+      resolve(whole !== null ? whole.subarray(0, size) : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => fail(error);
+    // A request destroyed under the reader (its connection closed) ends no other way.
+    const onClose = () => fail(new Error('the request closed before its body was read'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+    const left = terms.deadline - performance.now();
+    const cut = () => fail(new BodyRefused(408, 'request timeout: the body did not arrive in time'));
+    if (left <= 0) return cut();
+    timer = setTimeout(cut, left);
+  });
+}
+
+/**
+ * The answer to a refused body. 429 and 503 say when to come back; every refusal closes
+ * the connection, since the rest of the body is not read. A body cut for time also drops
+ * the socket at once: its sender is the one holding it open.
+ */
+export function refuseBody(res: ServerResponse, refusal: BodyRefused, retryAfterS: string, send: (res: ServerResponse, status: number, body: unknown, headers: Record<string, string>) => void): void {
+  const headers: Record<string, string> = { connection: 'close' };
+  if (refusal.status !== 408) headers['retry-after'] = retryAfterS;
+  send(res, refusal.status, { error: refusal.message }, headers);
+  if (refusal.status === 408) res.on('finish', () => res.socket?.destroy());
+}
