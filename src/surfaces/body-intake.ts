@@ -43,7 +43,17 @@ export function admitBody(req: IncomingMessage, res: ServerResponse, identity: s
   });
 }
 
+/**
+ * The first bytes of every body are not counted: `server.max_in_flight` already bounds them
+ * (1,024 x 64 KiB = 64 MiB), and a small call is never refused because of others' large ones.
+ */
+export const UNCOUNTED_BODY_BYTES = 64 * 1024;
+
+/** Bytes of a body of `size` that count in the budget. */
+const counted = (size: number) => Math.max(0, size - UNCOUNTED_BODY_BYTES);
+
 function take(terms: Terms, n: number): void {
+  if (n === 0) return;
   const verdict = terms.budget.take(terms.identity, n);
   if (verdict === 'identity') throw new BodyRefused(429, 'busy: this caller already has its share of request bytes in flight');
   if (verdict === 'total') throw new BodyRefused(503, 'busy: request bodies in flight are at the byte budget');
@@ -52,8 +62,8 @@ function take(terms: Terms, n: number): void {
 
 /**
  * Reads a body of at most `limit` bytes; resolves null when it grows past the limit. It
- * counts the bytes in the budget (a declared Content-Length is
- * taken whole before anything is read; a chunked body chunk by chunk) and cuts a body that
+ * counts the bytes in the budget past the first UNCOUNTED_BODY_BYTES (a declared
+ * Content-Length is taken whole before anything is read; a chunked body chunk by chunk) and cuts a body that
  * has not arrived by the deadline: both reject with BodyRefused.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
@@ -63,7 +73,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
   const known = Number.isInteger(declared) && declared >= 0;
   if (known && declared > limit) return Promise.resolve(null);
   try {
-    if (known) take(terms, declared);
+    if (known) take(terms, counted(declared));
   } catch (error) {
     return Promise.reject(error);
   }
@@ -93,7 +103,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
       }
       if (!known) {
         try {
-          take(terms, chunk.length);
+          take(terms, counted(size + chunk.length) - counted(size));
         } catch (error) {
           req.pause();
           return fail(error);
