@@ -41,7 +41,7 @@ export const CONFIG_KEYS = {
     body_timeout_ms: {
       schema: positive,
       default: 10000,
-      doc: 'A request body not wholly arrived this many ms after its caller was admitted is cut: 408, the connection closed, its place freed.',
+      doc: 'A request body not wholly arrived this many ms after its caller was admitted is cut: 408, the connection closed, its place freed (one still arriving at 64 KiB/s or more gets a second at a time, up to three times this).',
     },
   },
   journal: {

@@ -17,8 +17,10 @@ export class BodyRefused extends Error {
 interface Terms {
   identity: string;
   budget: BodyBudget;
-  /** When the whole body must have arrived, ms on the monotonic clock. */
+  /** When the whole body should have arrived, ms on the monotonic clock. */
   deadline: number;
+  /** The latest it may arrive even while it keeps coming (see STILL_ARRIVING_BYTES). */
+  lastDeadline: number;
   /** Bytes counted in the budget for this request, given back when its answer is sent. */
   taken: number;
 }
@@ -35,7 +37,8 @@ const admitted = new WeakMap<IncomingMessage, Terms>();
  * read until `res` closes, and the whole body must arrive within `timeoutMs` of now.
  */
 export function admitBody(req: IncomingMessage, res: ServerResponse, identity: string, budget: BodyBudget, timeoutMs: number): void {
-  const terms: Terms = { identity, budget, deadline: performance.now() + timeoutMs, taken: 0 };
+  const now = performance.now();
+  const terms: Terms = { identity, budget, deadline: now + timeoutMs, lastDeadline: now + 3 * timeoutMs, taken: 0 };
   admitted.set(req, terms);
   res.once('close', () => {
     budget.give(identity, terms.taken);
@@ -48,6 +51,14 @@ export function admitBody(req: IncomingMessage, res: ServerResponse, identity: s
  * (1,024 x 64 KiB = 64 MiB), and a small call is never refused because of others' large ones.
  */
 export const UNCOUNTED_BODY_BYTES = 64 * 1024;
+
+/**
+ * Past its deadline a body that is still arriving at least this fast per second is given
+ * another second at a time, up to three deadlines in all. The deadline is meant for a
+ * sender that trickles; a gate whose own work kept it from reading for a while (several
+ * large ingests at once) must not blame the sender, whose bytes are waiting in the socket.
+ */
+const STILL_ARRIVING_BYTES = 64 * 1024;
 
 /** Bytes of a body of `size` that count in the budget. */
 const counted = (size: number) => Math.max(0, size - UNCOUNTED_BODY_BYTES);
@@ -63,8 +74,8 @@ function take(terms: Terms, n: number): void {
 /**
  * Reads a body of at most `limit` bytes; resolves null when it grows past the limit. It
  * counts the bytes in the budget past the first UNCOUNTED_BODY_BYTES (a declared
- * Content-Length is taken whole before anything is read; a chunked body chunk by chunk) and cuts a body that
- * has not arrived by the deadline: both reject with BodyRefused.
+ * Content-Length is taken whole before anything is read; a chunked body chunk by chunk) and
+ * cuts a body that has not arrived by the deadline: both reject with BodyRefused.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   const terms = admitted.get(req);
@@ -83,7 +94,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
     const chunks: Buffer[] = [];
     let size = 0;
     let timer: NodeJS.Timeout | undefined;
+    let settled = false;
     const settle = () => {
+      settled = true;
       clearTimeout(timer);
       req.off('data', onData);
       req.off('end', onEnd);
@@ -124,10 +137,20 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
     req.on('end', onEnd);
     req.on('error', onError);
     req.on('close', onClose);
-    const left = terms.deadline - performance.now();
-    const cut = () => fail(new BodyRefused(408, 'request timeout: the body did not arrive in time'));
-    if (left <= 0) return cut();
-    timer = setTimeout(cut, left);
+    let sizeAtLastLook = 0;
+    // setImmediate first: after a long turn of the event loop the timer runs before the
+    // socket's waiting bytes are read; the poll phase between reads them.
+    const look = () =>
+      setImmediate(() => {
+        if (settled) return;
+        if (size - sizeAtLastLook >= STILL_ARRIVING_BYTES && performance.now() < terms.lastDeadline) {
+          sizeAtLastLook = size;
+          timer = setTimeout(look, 1_000);
+          return;
+        }
+        fail(new BodyRefused(408, 'request timeout: the body did not arrive in time'));
+      });
+    timer = setTimeout(look, Math.max(0, terms.deadline - performance.now()));
   });
 }
 
