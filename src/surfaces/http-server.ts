@@ -140,6 +140,7 @@ export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Serv
     });
   });
   server.headersTimeout = 10_000;
-  server.requestTimeout = 60_000;
+  // Node's own whole-request deadline stays a backstop behind the body deadline (body-intake.ts).
+  server.requestTimeout = Math.max(60_000, server.headersTimeout + 3 * options.bodyTimeoutMs);
   return server;
 }
