@@ -17,6 +17,7 @@ const PLAN = [
   ['grade', 'grade.js', 'gv.grade_pending beside an ingest load'],
   ['mcp', 'mcp.js', "the tool endpoint's own cost beside /rpc"],
   ['sign-in', 'sign-in.js', 'person tokens and refresh grants'],
+  ['overload', 'overload.js', "the gate's RSS and a bystander's wait under 1,500 stalled connections and 50 parallel 4 MiB ingests"],
 ];
 
 const USAGE = `
@@ -145,6 +146,15 @@ const signIn = read('sign-in.json');
 if (signIn?.rpc_person_token) {
   rows.push(['sign-in', `person token ${fmtInt(signIn.rpc_person_token.per_s)} calls/s (${pp(signIn.rpc_person_token)}); refresh ${fmtInt(signIn.refresh.per_s)}/s`,
     '', `jose verify ${fmtInt(signIn.floors.jose_jwt_verify_per_s)}/s`, signIn.when ?? '']);
+}
+const overload = read('overload.json');
+if (overload?.gate) {
+  const g = overload.gate;
+  const f = overload.floor;
+  rows.push(['overload stalls', `${fmtInt(overload.options.connections)} stalled connections: peak RSS ${g.stalls.peak_rss_mb} MB; bystander p99 ${fmtMs(g.stalls.bystander.p99_ms)} ms ${JSON.stringify(g.stalls.bystander.statuses)}`,
+    'others served', `bare node:http ${f.stalls.peak_rss_mb} MB`, overload.when]);
+  rows.push(['overload ingests', `${overload.options.ingests} x ${overload.options['ingest-mib']} MiB: peak RSS ${g.ingests.peak_rss_mb} MB, first round ${JSON.stringify(g.ingests.first_round)}; bystander ${JSON.stringify(g.ingests.bystander.statuses)}`,
+    'RSS bounded, others served', `bare node:http ${f.ingests.peak_rss_mb} MB`, overload.when]);
 }
 if (rows.length > 1) printTable(rows, `Summary (${Math.round((Date.now() - t0) / 1000)} s)`);
 process.exit(failed ? 1 : 0);
