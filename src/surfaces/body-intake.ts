@@ -2,13 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BodyBudget } from './body-budget.js';
 
 /**
- * A body the gate will not read: the answer's status, why, and whether the connection can
- * carry another request (not when part of the body was read or is still trickling in).
+ * A body the gate will not read (any more): the answer's status, why, and whether none of
+ * it was read yet (then Node discards it after the answer and the connection carries on).
  */
 export class BodyRefused extends Error {
   constructor(
     readonly status: 408 | 429 | 503,
     message: string,
+    readonly unread: boolean,
   ) {
     super(message);
   }
@@ -63,11 +64,11 @@ const STILL_ARRIVING_BYTES = 64 * 1024;
 /** Bytes of a body of `size` that count in the budget. */
 const counted = (size: number) => Math.max(0, size - UNCOUNTED_BODY_BYTES);
 
-function take(terms: Terms, n: number): void {
+function take(terms: Terms, n: number, unread: boolean): void {
   if (n === 0) return;
   const verdict = terms.budget.take(terms.identity, n);
-  if (verdict === 'identity') throw new BodyRefused(429, 'busy: this caller already has its share of request bytes in flight');
-  if (verdict === 'total') throw new BodyRefused(503, 'busy: request bodies in flight are at the byte budget');
+  if (verdict === 'identity') throw new BodyRefused(429, 'busy: this caller already has its share of request bytes in flight', unread);
+  if (verdict === 'total') throw new BodyRefused(503, 'busy: request bodies in flight are at the byte budget', unread);
   terms.taken += n;
 }
 
@@ -84,7 +85,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
   const known = Number.isInteger(declared) && declared >= 0;
   if (known && declared > limit) return Promise.resolve(null);
   try {
-    if (known) take(terms, counted(declared));
+    if (known) take(terms, counted(declared), true);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -116,7 +117,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
       }
       if (!known) {
         try {
-          take(terms, counted(size + chunk.length) - counted(size));
+          take(terms, counted(size + chunk.length) - counted(size), false);
         } catch (error) {
           req.pause();
           return fail(error);
@@ -148,19 +149,21 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
           timer = setTimeout(look, 1_000);
           return;
         }
-        fail(new BodyRefused(408, 'request timeout: the body did not arrive in time'));
+        fail(new BodyRefused(408, 'request timeout: the body did not arrive in time', false));
       });
     timer = setTimeout(look, Math.max(0, terms.deadline - performance.now()));
   });
 }
 
 /**
- * The answer to a refused body. 429 and 503 say when to come back; every refusal closes
- * the connection, since the rest of the body is not read. A body cut for time also drops
- * the socket at once: its sender is the one holding it open.
+ * The answer to a refused body. 429 and 503 say when to come back. A body refused before a
+ * byte of it was read keeps the connection: closing it while the client still sends would
+ * reset it, and the client might never read the answer. Part of a body read closes it (the
+ * rest cannot be told from a next request), and a body cut for time drops the socket at
+ * once: its sender is the one holding it open.
  */
 export function refuseBody(res: ServerResponse, refusal: BodyRefused, retryAfterS: string, send: (res: ServerResponse, status: number, body: unknown, headers: Record<string, string>) => void): void {
-  const headers: Record<string, string> = { connection: 'close' };
+  const headers: Record<string, string> = refusal.unread ? {} : { connection: 'close' };
   if (refusal.status !== 408) headers['retry-after'] = retryAfterS;
   send(res, refusal.status, { error: refusal.message }, headers);
   if (refusal.status === 408) res.on('finish', () => res.socket?.destroy());
