@@ -19,6 +19,7 @@ const PLAN = [
   ['mcp', 'mcp.js', "the tool endpoint's own cost beside /rpc"],
   ['sign-in', 'sign-in.js', 'person tokens and refresh grants'],
   ['request-parse', 'request-parse.js', 'reading a request strictly (UTF-8, repeated keys, depth) beside bare JSON.parse'],
+  ['overload', 'overload.js', "the gate's RSS and a bystander's wait under 1,500 stalled connections and 50 parallel 4 MiB ingests"],
 ];
 
 const USAGE = `
@@ -159,6 +160,15 @@ if (parse?.results?.ingest_1kb) {
   const x = (body) => `${parse.results[body].x_floor.door}x`;
   rows.push(['request parse', `door ${x('ingest_1kb')} of JSON.parse on 1 KB ingest bodies, ${x('ingest_4mib')} on 4 MiB of prose, ${x('map_4mib')} on 4 MiB of small objects`,
     '', `JSON.parse ${parse.results.ingest_1kb.us.floor} us / 1 KB`, parse.when ?? '']);
+}
+const overload = read('overload.json');
+if (overload?.gate) {
+  const g = overload.gate;
+  const f = overload.floor;
+  rows.push(['overload stalls', `${fmtInt(overload.options.connections)} stalled connections: peak RSS ${g.stalls.peak_rss_mb} MB; bystander p99 ${fmtMs(g.stalls.bystander.p99_ms)} ms ${JSON.stringify(g.stalls.bystander.statuses)}`,
+    'others served', `bare node:http ${f.stalls.peak_rss_mb} MB`, overload.when]);
+  rows.push(['overload ingests', `${overload.options.ingests} x ${overload.options['ingest-mib']} MiB: peak RSS ${g.ingests.peak_rss_mb} MB, first round ${JSON.stringify(g.ingests.first_round)}; bystander ${JSON.stringify(g.ingests.bystander.statuses)}`,
+    'RSS bounded, others served', `bare node:http ${f.ingests.peak_rss_mb} MB`, overload.when]);
 }
 if (rows.length > 1) printTable(rows, `Summary (${Math.round((Date.now() - t0) / 1000)} s)`);
 process.exit(failed ? 1 : 0);

@@ -65,7 +65,10 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
   const http = createHttpSurface(gate, {
     maxRequestBytes: config.mcp.max_request_bytes,
     maxInFlight: config.server.max_in_flight,
-    maxInFlightPerCredential: config.server.max_in_flight_per_credential,
+    maxInFlightPerIdentity: config.server.max_in_flight_per_credential,
+    maxBodyBytesInFlight: config.server.max_body_bytes_in_flight,
+    maxBodyBytesPerIdentity: config.server.max_body_bytes_per_identity,
+    bodyTimeoutMs: config.server.body_timeout_ms,
     inFlight,
     isDraining,
   });

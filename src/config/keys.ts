@@ -26,7 +26,22 @@ export const CONFIG_KEYS = {
     max_in_flight_per_credential: {
       schema: positive,
       default: 64,
-      doc: 'Requests one credential (one Authorization header) may have in flight over HTTP; past it 429 with Retry-After.',
+      doc: 'Requests one caller identity (every spelling of one key or token; all keyless loopback /mcp callers as local:mcp) may have in flight over HTTP, never more than a quarter of max_in_flight; past it 429 with Retry-After.',
+    },
+    max_body_bytes_in_flight: {
+      schema: positive,
+      default: 67108864,
+      doc: 'Bytes of request bodies held at once over HTTP, from before a body is read until its answer is sent; past it 503 with Retry-After before the body is read.',
+    },
+    max_body_bytes_per_identity: {
+      schema: positive,
+      default: 16777216,
+      doc: 'Bytes of request bodies one caller identity may hold at once, never more than a quarter of max_body_bytes_in_flight nor less than one request of mcp.max_request_bytes; past it 429 with Retry-After.',
+    },
+    body_timeout_ms: {
+      schema: positive,
+      default: 10000,
+      doc: 'A request body not wholly arrived this many ms after its caller was admitted is cut: 408, the connection closed, its place freed (one still arriving at 64 KiB/s or more gets a second at a time, up to three times this).',
     },
   },
   journal: {

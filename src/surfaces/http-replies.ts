@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonObject } from '../domain/json-object.js';
+import { readBody } from './body-intake.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
   const text = JSON.stringify(body);
@@ -18,24 +19,8 @@ export function sendHtml(res: ServerResponse, status: number, html: string, head
   res.end(html);
 }
 
-/** Reads a body of at most `limit` bytes; resolves null when it grows past the limit. */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        resolve(null);
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
+// Every body is read under the terms the surface admitted it with (body-intake.ts).
+export { readBody };
 
 /** 413, then the connection closes: the rest of an oversized body is never read (spec 1: a client may see a reset). */
 export function refuseTooLarge(res: ServerResponse, body: unknown): void {

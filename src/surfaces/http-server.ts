@@ -7,7 +7,9 @@ import { TrustedIssuers } from '../auth/trusted-issuers.js';
 import { framingError } from '../verbs/dispatch.js';
 import { ErrorCode } from '../gate-error.js';
 import type { InFlight } from './in-flight.js';
-import { CredentialInFlight } from './credential-in-flight.js';
+import { IdentityInFlight, identityShare } from './identity-in-flight.js';
+import { BodyBudget, bodyBytesShare } from './body-budget.js';
+import { admitBody, BodyRefused, refuseBody } from './body-intake.js';
 import { CrossOrigin } from './cross-origin.js';
 import { declaresTooMuch, refuseTooLarge, sendJson } from './http-replies.js';
 import { matchPath, type Route } from './route.js';
@@ -16,7 +18,11 @@ import { routeTable } from './route-table.js';
 export interface HttpSurfaceOptions {
   maxRequestBytes: number;
   maxInFlight: number;
-  maxInFlightPerCredential: number;
+  /** Per caller identity (the config key keeps its older name, `max_in_flight_per_credential`). */
+  maxInFlightPerIdentity: number;
+  maxBodyBytesInFlight: number;
+  maxBodyBytesPerIdentity: number;
+  bodyTimeoutMs: number;
   inFlight: InFlight;
   isDraining: () => boolean;
 }
@@ -44,26 +50,44 @@ export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Serv
         };
   const auth = new BearerAuth(gate.db, gate.clock, peopleAuth);
   const provider = issuer === null ? null : new SignInProvider(gate, issuer);
-  const routes = routeTable(gate, { maxRequestBytes: options.maxRequestBytes, provider: () => provider!, auth });
+  const perIdentity = new IdentityInFlight(identityShare(options.maxInFlightPerIdentity, options.maxInFlight));
+  const budget = new BodyBudget(
+    Math.max(options.maxBodyBytesInFlight, options.maxRequestBytes),
+    bodyBytesShare(options.maxBodyBytesPerIdentity, options.maxBodyBytesInFlight, options.maxRequestBytes),
+  );
+
+  /**
+   * Counts a request under its caller's identity, once that is known and before its body is
+   * read, and admits the body under the byte budget and the body deadline. False once the
+   * identity's share is taken (answered 429).
+   */
+  const admit = (identity: string, req: IncomingMessage, res: ServerResponse): boolean => {
+    const leave = perIdentity.enter(identity);
+    if (leave === null) {
+      sendJson(res, 429, { error: 'busy: this caller has too many requests in flight' }, { 'retry-after': BUSY_RETRY_AFTER_S });
+      return false;
+    }
+    res.once('close', leave);
+    admitBody(req, res, identity, budget, options.bodyTimeoutMs);
+    return true;
+  };
+
+  const routes = routeTable(gate, { maxRequestBytes: options.maxRequestBytes, provider: () => provider!, auth, admit });
   const crossOrigin = new CrossOrigin(gate.config.auth.app_origins);
-  const perCredential = new CredentialInFlight(options.maxInFlightPerCredential);
 
   async function handle(req: IncomingMessage, res: ServerResponse, route: Route, url: URL, pathParams: Record<string, string>): Promise<void> {
     crossOrigin.decorate(req, res, route);
     if (route.guard === 'local_issuer' && provider === null) {
       return sendJson(res, 404, { error: `no route ${req.method} ${url.pathname}: this gate is not a sign-in provider ([auth].issuer is empty)` });
     }
+    // The provider's routes read forms with no credential: their callers are counted by peer
+    // address (on this loopback-only gate, one count). POST /mcp admits its own caller.
+    if (route.guard === 'local_issuer' && !admit(`peer:${req.socket.remoteAddress ?? 'unknown'}`, req, res)) return;
     if (route.guard !== 'bearer') return route.handler({ req, res, url, caller: null, pathParams });
     if (declaresTooMuch(req, options.maxRequestBytes)) return refuseTooLarge(res, framingError(ErrorCode.tooLarge, 'request larger than the limit'));
-    const header = req.headers.authorization;
-    const leave = header === undefined ? () => {} : perCredential.enter(header);
-    if (leave === null) {
-      return sendJson(res, 429, { error: 'busy: this credential has too many requests in flight' }, { 'retry-after': BUSY_RETRY_AFTER_S });
-    }
-    res.on('close', leave);
     let caller;
     try {
-      caller = await auth.callerOf(header, 'http');
+      caller = await auth.callerOf(req.headers.authorization, 'http');
     } catch (error) {
       if (error instanceof CredentialError) {
         // RFC 6750 3.1: no error code when no credential was given at all.
@@ -71,13 +95,16 @@ export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Serv
       }
       throw error;
     }
+    if (!admit(caller.identity, req, res)) return;
     if (caller.scope === 'events' && route.path !== '/rpc') {
       return sendJson(res, 403, { error: `scope: a key with scope events may call gv.events only, not ${route.method} ${route.path}`, kind: 'scope' });
     }
     return route.handler({ req, res, url, caller, pathParams });
   }
 
-  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+  // Node checks the header and request deadlines every connectionsCheckingInterval (30 s by
+  // default), so a stalled connection outlived its deadline by up to that much.
+  const server = createServer({ keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 }, (req, res) => {
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://gate.invalid');
@@ -106,12 +133,14 @@ export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Serv
     options.inFlight.enter();
     res.on('close', () => options.inFlight.leave());
     handle(req, res, matched.route, url, matched.pathParams).catch((error: unknown) => {
+      if (error instanceof BodyRefused && !res.headersSent) return refuseBody(res, error, BUSY_RETRY_AFTER_S, sendJson);
       gate.log.error(`${req.method} ${url.pathname} failed`, error);
       if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
       else res.destroy();
     });
   });
   server.headersTimeout = 10_000;
-  server.requestTimeout = 60_000;
+  // Node's own whole-request deadline stays a backstop behind the body deadline (body-intake.ts).
+  server.requestTimeout = Math.max(60_000, server.headersTimeout + 3 * options.bodyTimeoutMs);
   return server;
 }

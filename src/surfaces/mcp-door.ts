@@ -28,6 +28,8 @@ export interface McpDoorOptions {
   keylessLoopback: boolean;
   legacyInitialize: boolean;
   readBody: (req: IncomingMessage, limit: number) => Promise<Buffer | null>;
+  /** Counts the request under its caller's identity before the body is read; false once answered 429. */
+  admit: (identity: string, req: IncomingMessage, res: ServerResponse) => boolean;
   sendJson: (res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>) => void;
   refuseTooLarge: (res: ServerResponse) => void;
 }
@@ -78,6 +80,7 @@ export class McpDoor {
     if (Number.isFinite(declared) && declared > this.options.maxRequestBytes) return this.options.refuseTooLarge(res);
     const caller = await this.callerOf(req, res);
     if (caller === null) return;
+    if (!this.options.admit(caller.identity, req, res)) return;
     const body = await this.options.readBody(req, this.options.maxRequestBytes);
     if (body === null) return this.options.refuseTooLarge(res);
     const parsed = jsonRpcObject(body);

@@ -3,7 +3,7 @@ import type { Gate } from '../gate.js';
 import { ErrorCode } from '../gate-error.js';
 import { framingError } from '../verbs/dispatch.js';
 import { readBody, refuseTooLarge, sendJson } from './http-replies.js';
-import { McpDoor } from './mcp-door.js';
+import { McpDoor, type McpDoorOptions } from './mcp-door.js';
 import { mcpCatalogText } from './mcp-catalog.js';
 import { errorBody, jsonContent, type Route } from './route.js';
 
@@ -13,12 +13,13 @@ import { errorBody, jsonContent, type Route } from './route.js';
  * Authentication 8 leaves it open; the README says what this gate decided), so the
  * table's guard is none.
  */
-export function mcpRoutes(gate: Gate, auth: BearerAuth, maxRequestBytes: number): Route[] {
+export function mcpRoutes(gate: Gate, auth: BearerAuth, maxRequestBytes: number, admit: McpDoorOptions['admit']): Route[] {
   const door = new McpDoor(gate, auth, {
     maxRequestBytes,
     keylessLoopback: gate.config.mcp.keyless_loopback,
     legacyInitialize: gate.config.mcp.legacy_initialize,
     readBody,
+    admit,
     sendJson,
     refuseTooLarge: (res) => refuseTooLarge(res, framingError(ErrorCode.tooLarge, 'request larger than the limit')),
   });

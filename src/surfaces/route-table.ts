@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Gate } from '../gate.js';
 import type { BearerAuth } from '../auth/bearer.js';
 import type { SignInProvider } from '../auth/sign-in-provider.js';
@@ -16,6 +17,8 @@ export interface RouteTableOptions {
   provider: () => SignInProvider;
   /** The bearer check, for routes that guard themselves (POST /mcp: a bearer, or keyless loopback). */
   auth: BearerAuth;
+  /** Counts a request under its caller's identity and admits its body; false once answered 429 (for routes that derive their own caller). */
+  admit: (identity: string, req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 /**
@@ -37,7 +40,7 @@ export function routeTable(gate: Gate, options: RouteTableOptions): Route[] {
       handler: ({ res }) => sendJson(res, 200, openApiDocument(gate, routes)),
     },
     ...oauthRoutes(options.provider),
-    ...mcpRoutes(gate, options.auth, options.maxRequestBytes),
+    ...mcpRoutes(gate, options.auth, options.maxRequestBytes, options.admit),
   ];
   return routes;
 }

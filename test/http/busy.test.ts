@@ -50,7 +50,7 @@ describe('bounded requests in flight: 429 per credential, 503 in total, both wit
     const first = held(a);
     const second = await askUntil(429, () => gate.http('POST', '/rpc', { key: a, body: { jsonrpc: '2.0', id: 1, method: 'gv.ping' } }));
     expect(second.headers.get('retry-after')).toBe('1');
-    expect(second.json.error).toMatch(/this credential has too many requests in flight/);
+    expect(second.json.error).toMatch(/this caller has too many requests in flight/);
     expect(await first.finish()).toBe(200);
     expect((await gate.http('POST', '/rpc', { key: a, body: { jsonrpc: '2.0', id: 1, method: 'gv.ping' } })).status).toBe(200);
   });

@@ -1,0 +1,48 @@
+import { connect, type Socket } from 'node:net';
+
+/**
+ * A raw POST on its own loopback connection that sends its head and the first bytes of its
+ * body, then nothing more until told: the client that stalls or trickles. `answered` is the
+ * status of the first answer (null when the connection closed without one), `closed` the ms
+ * from sending until the gate closed the connection.
+ */
+export interface StalledRequest {
+  answered: Promise<number | null>;
+  /** What the gate sent so far (the answer's head and body), as text. */
+  seen: () => string;
+  closed: Promise<number>;
+  send: (text: string) => void;
+  destroy: () => void;
+}
+
+export function stalledPost(baseUrl: string, path: string, headers: Record<string, string>, declaredLength: number, firstBytes: string): StalledRequest {
+  const url = new URL(baseUrl);
+  const socket: Socket = connect(Number(url.port), url.hostname);
+  const t0 = performance.now();
+  const head = [`POST ${path} HTTP/1.1`, `Host: ${url.host}`, 'Content-Type: application/json', `Content-Length: ${declaredLength}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  socket.write(`${head.join('\r\n')}\r\n\r\n${firstBytes}`);
+  socket.on('error', () => undefined);
+  let seen = '';
+  const answered = new Promise<number | null>((resolve) => {
+    socket.on('data', (d: Buffer) => {
+      seen += d.toString('latin1');
+      const m = /^HTTP\/1\.1 (\d{3})/.exec(seen);
+      if (m) resolve(Number(m[1]));
+    });
+    socket.on('close', () => resolve(null));
+  });
+  const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(performance.now() - t0)));
+  return {
+    answered,
+    seen: () => seen,
+    closed,
+    send: (text) => {
+      if (!socket.destroyed) socket.write(text);
+    },
+    destroy: () => socket.destroy(),
+  };
+}
+
+/** Every letter-case spelling of the bearer scheme (RFC 7235: case-insensitive), 64 of them. */
+export const bearerSpellings = (): string[] =>
+  Array.from({ length: 64 }, (_, n) => [...'bearer'].map((c, i) => ((n >> i) & 1 ? c.toUpperCase() : c)).join(''));

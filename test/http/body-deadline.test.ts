@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GateProcess } from '../harness/gate-process.js';
+import { stalledPost } from '../harness/stalled-request.js';
+
+// Issue 13 section 2: a body that trickles is cut at server.body_timeout_ms (408, the
+// connection closed) and its place in flight is freed. Before, Node's own request timeout
+// (60 s, checked every 30 s) let one stay for up to 90 s.
+const DEADLINE_MS = 1500;
+
+let gate: GateProcess;
+let key: string;
+beforeAll(async () => {
+  gate = await GateProcess.start({ env: { GATE_SERVER_BODY_TIMEOUT_MS: String(DEADLINE_MS), GATE_SERVER_MAX_IN_FLIGHT_PER_CREDENTIAL: '1' } });
+  key = (await gate.key('agent')).key;
+});
+afterAll(async () => {
+  await gate?.stop();
+});
+
+const ping = { jsonrpc: '2.0', id: 1, method: 'gv.ping' };
+
+/** Sends one more byte every 200 ms until the connection closes: never idle, never done. */
+function trickle(path: string, headers: Record<string, string>) {
+  const req = stalledPost(gate.url, path, headers, 10_000, '{"jso');
+  const timer = setInterval(() => req.send(' '), 200);
+  void req.closed.then(() => clearInterval(timer));
+  return req;
+}
+
+describe('a request body that trickles is cut', () => {
+  it('a keyed /rpc body is cut within the bound with 408 and the connection closed; its place is freed', async () => {
+    const slow = trickle('/rpc', { Authorization: `Bearer ${key}` });
+    // While it trickles it holds the key's one place.
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await gate.http('POST', '/rpc', { key, body: ping })).status).toBe(429);
+    expect(await slow.answered).toBe(408);
+    const ms = await slow.closed;
+    expect(ms).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
+    expect(ms).toBeLessThan(DEADLINE_MS + 4_000);
+    expect((await gate.http('POST', '/rpc', { key, body: ping })).status).toBe(200);
+  });
+
+  it('a keyless /mcp body is cut the same way', async () => {
+    const slow = trickle('/mcp', {});
+    expect(await slow.answered).toBe(408);
+    expect(await slow.closed).toBeLessThan(DEADLINE_MS + 4_000);
+    expect((await gate.http('POST', '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })).status).toBe(200);
+  });
+});
