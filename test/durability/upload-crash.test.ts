@@ -5,50 +5,14 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, GateProcess, type RpcAnswer } from '../harness/gate-process.js';
 import { opaqueBytes, sha256Of } from '../harness/attachments.js';
+import { GateFleet, loggedLine, waitForDeath } from '../harness/crash.js';
 
 // The size and chunking of the issue's report (13 §3).
 const SIZE = 3_158_073;
 const CHUNK = 256 * 1024;
 
-const gates: GateProcess[] = [];
-afterEach(async () => {
-  for (const g of gates.splice(0)) await g.stop();
-});
-
-async function start(options: { home?: string; failpoints?: string } = {}): Promise<GateProcess> {
-  const gate = await GateProcess.start({
-    ...(options.home === undefined ? {} : { home: options.home }),
-    ...(options.failpoints === undefined ? {} : { env: { GATE_FAILPOINTS: options.failpoints } }),
-  });
-  gates.push(gate);
-  return gate;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitForDeath(pid: number): Promise<void> {
-  for (let waited = 0; alive(pid); waited += 20) {
-    if (waited > 10_000) throw new Error(`gate ${pid} still alive 10 s after it should have died`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** Resolves when the gate's log has a line matching `pattern`, within 20 s. */
-async function logged(gate: GateProcess, pattern: RegExp): Promise<string> {
-  for (let waited = 0; waited < 20_000; waited += 25) {
-    const line = gate.stderr.find((l) => pattern.test(l));
-    if (line !== undefined) return line;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`the gate never logged ${pattern}: ${gate.stderr.join('\n')}`);
-}
+const fleet = new GateFleet();
+afterEach(() => fleet.stopAll());
 
 const chunkParams = (bytes: Buffer, offset: number) => ({
   sha256: sha256Of(bytes),
@@ -107,7 +71,7 @@ async function expectRebuildEqualsLive(gate: GateProcess): Promise<void> {
 
 describe('durability: an upload killed during its last chunk is completed, or discarded to start again, never stuck', () => {
   it('killed between the bytes on disk and the completion: the start completes it, an ingest naming it works, a second start writes nothing', async () => {
-    const armed = await start({ failpoints: 'upload-before-completion' });
+    const armed = await fleet.start({ failpoints: 'upload-before-completion' });
     const agent = await armed.key('agent');
     const bytes = opaqueBytes(SIZE);
     const hash = sha256Of(bytes);
@@ -117,8 +81,8 @@ describe('durability: an upload killed during its last chunk is completed, or di
     expect(statSync(partPath(armed.home, agent.identity, hash)).size).toBe(SIZE);
     expect(existsSync(objectPath(armed.home, hash))).toBe(false);
 
-    const gate = await start({ home: armed.home });
-    expect(await logged(gate, /uploads a crash left unfinished/)).toMatch(/1 completed, 0 discarded, 0 deferred/);
+    const gate = await fleet.start({ home: armed.home });
+    expect(await loggedLine(gate, /uploads a crash left unfinished/)).toMatch(/1 completed, 0 discarded, 0 deferred/);
     // Named by an ingest with no status query first: the start made the completion.
     const ingested = await ingestNaming(gate, agent.key, hash, 'a report whose upload was cut by a crash');
     expect(ingested.error, JSON.stringify(ingested.error)).toBeUndefined();
@@ -142,7 +106,7 @@ describe('durability: an upload killed during its last chunk is completed, or di
   }, 90_000);
 
   it('killed after the bytes became the object and before the journal: completed once, from the bytes still on disk', async () => {
-    const armed = await start({ failpoints: 'upload-between-object-and-journal' });
+    const armed = await fleet.start({ failpoints: 'upload-between-object-and-journal' });
     const agent = await armed.key('agent');
     const bytes = opaqueBytes(SIZE);
     const hash = sha256Of(bytes);
@@ -152,7 +116,7 @@ describe('durability: an upload killed during its last chunk is completed, or di
     expect(statSync(partPath(armed.home, agent.identity, hash)).size).toBe(SIZE);
 
     // Status queries racing the start's own completion: one completion, every answer complete.
-    const gate = await start({ home: armed.home });
+    const gate = await fleet.start({ home: armed.home });
     const answers = await Promise.all([1, 2, 3].map(() => gate.rpc(agent.key, 'gv.upload', { sha256: hash, size_bytes: SIZE })));
     for (const a of answers) expect(a.result).toMatchObject({ received: SIZE, complete: true });
     expect((await ingestNaming(gate, agent.key, hash, 'the object was there before the journal said so')).error).toBeUndefined();
@@ -163,7 +127,7 @@ describe('durability: an upload killed during its last chunk is completed, or di
   }, 90_000);
 
   it('bytes on disk that no longer hash right are discarded at start; the writer is told why and uploads again from 0', async () => {
-    const armed = await start({ failpoints: 'upload-before-completion' });
+    const armed = await fleet.start({ failpoints: 'upload-before-completion' });
     const agent = await armed.key('agent');
     const bytes = opaqueBytes(SIZE);
     const hash = sha256Of(bytes);
@@ -174,8 +138,8 @@ describe('durability: an upload killed during its last chunk is completed, or di
     corrupt[SIZE - 1]! ^= 0xff;
     writeFileSync(part, corrupt);
 
-    const gate = await start({ home: armed.home });
-    expect(await logged(gate, /uploads a crash left unfinished/)).toMatch(/0 completed, 1 discarded/);
+    const gate = await fleet.start({ home: armed.home });
+    expect(await loggedLine(gate, /uploads a crash left unfinished/)).toMatch(/0 completed, 1 discarded/);
     expect((await gate.rpc(agent.key, 'gv.upload', { sha256: hash, size_bytes: SIZE })).result).toEqual({
       sha256: hash,
       size_bytes: SIZE,
@@ -198,7 +162,7 @@ describe('durability: an upload killed during its last chunk is completed, or di
   }, 90_000);
 
   it('SIGKILLed 0-20 ms after the last chunk is sent, three times: after a restart the writer finishes by asking and resuming, and every ingest works', async () => {
-    const gate = await start();
+    const gate = await fleet.start();
     const agent = await gate.key('agent');
     const hashes: string[] = [];
     for (const delay of [0, 10, 20]) {
