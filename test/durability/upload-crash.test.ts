@@ -82,10 +82,10 @@ describe('durability: an upload killed during its last chunk is completed, or di
     expect(existsSync(objectPath(armed.home, hash))).toBe(false);
 
     const gate = await fleet.start({ home: armed.home });
-    expect(await loggedLine(gate, /uploads a crash left unfinished/)).toMatch(/1 completed, 0 discarded, 0 deferred/);
-    // Named by an ingest with no status query first: the start made the completion.
+    // Named by an ingest at once, with no status query first: the start makes the completion, and the ingest waits for it.
     const ingested = await ingestNaming(gate, agent.key, hash, 'a report whose upload was cut by a crash');
     expect(ingested.error, JSON.stringify(ingested.error)).toBeUndefined();
+    expect(await loggedLine(gate, /uploads a crash left unfinished/)).toMatch(/1 completed, 0 discarded, 0 deferred/);
     const status = await gate.rpc(agent.key, 'gv.upload', { sha256: hash, size_bytes: SIZE });
     expect(status.result).toMatchObject({ sha256: hash, size_bytes: SIZE, received: SIZE, complete: true, media_type: 'application/octet-stream' });
     // The retried last chunk is answered as the live one would have been.
