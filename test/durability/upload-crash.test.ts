@@ -22,23 +22,32 @@ const chunkParams = (bytes: Buffer, offset: number) => ({
 });
 const lastOffset = (bytes: Buffer) => Math.floor((bytes.length - 1) / CHUNK) * CHUNK;
 
+/**
+ * A gate armed with `failpoint` takes every chunk of a new upload but the last, each
+ * answered, and dies on the last: the client gets no answer to it.
+ */
+async function cutAtLastChunk(failpoint: string) {
+  const armed = await fleet.start({ failpoints: failpoint });
+  const agent = await armed.key('agent');
+  const bytes = opaqueBytes(SIZE);
+  const hash = sha256Of(bytes);
+  await allButLast(armed, agent.key, bytes);
+  const pid = armed.pid;
+  const died = await armed
+    .rpc(agent.key, 'gv.upload', chunkParams(bytes, lastOffset(bytes)))
+    .then((answer) => ({ answered: answer }))
+    .catch((error: unknown) => ({ connectionLost: String(error) }));
+  expect(died).toHaveProperty('connectionLost');
+  await waitForDeath(pid);
+  return { armed, agent, bytes, hash };
+}
+
 /** Sends every chunk but the last, each answered. */
 async function allButLast(gate: GateProcess, key: string, bytes: Buffer): Promise<void> {
   for (let offset = 0; offset < lastOffset(bytes); offset += CHUNK) {
     const answer = await gate.rpc(key, 'gv.upload', chunkParams(bytes, offset));
     expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();
   }
-}
-
-/** The last chunk, sent to a gate armed to die before answering it: no answer comes. */
-async function lastChunkKills(gate: GateProcess, key: string, bytes: Buffer): Promise<void> {
-  const pid = gate.pid;
-  const died = await gate
-    .rpc(key, 'gv.upload', chunkParams(bytes, lastOffset(bytes)))
-    .then((answer) => ({ answered: answer }))
-    .catch((error: unknown) => ({ connectionLost: String(error) }));
-  expect(died).toHaveProperty('connectionLost');
-  await waitForDeath(pid);
 }
 
 /** Where the gate keeps a writer's unfinished upload (AttachmentStore.partPath). */
@@ -71,12 +80,7 @@ async function expectRebuildEqualsLive(gate: GateProcess): Promise<void> {
 
 describe('durability: an upload killed during its last chunk is completed, or discarded to start again, never stuck', () => {
   it('killed between the bytes on disk and the completion: the start completes it, an ingest naming it works, a second start writes nothing', async () => {
-    const armed = await fleet.start({ failpoints: 'upload-before-completion' });
-    const agent = await armed.key('agent');
-    const bytes = opaqueBytes(SIZE);
-    const hash = sha256Of(bytes);
-    await allButLast(armed, agent.key, bytes);
-    await lastChunkKills(armed, agent.key, bytes);
+    const { armed, agent, bytes, hash } = await cutAtLastChunk('upload-before-completion');
     // The state of the report: every byte on disk, no completion journaled.
     expect(statSync(partPath(armed.home, agent.identity, hash)).size).toBe(SIZE);
     expect(existsSync(objectPath(armed.home, hash))).toBe(false);
@@ -106,12 +110,7 @@ describe('durability: an upload killed during its last chunk is completed, or di
   }, 90_000);
 
   it('killed after the bytes became the object and before the journal: completed once, from the bytes still on disk', async () => {
-    const armed = await fleet.start({ failpoints: 'upload-between-object-and-journal' });
-    const agent = await armed.key('agent');
-    const bytes = opaqueBytes(SIZE);
-    const hash = sha256Of(bytes);
-    await allButLast(armed, agent.key, bytes);
-    await lastChunkKills(armed, agent.key, bytes);
+    const { armed, agent, bytes, hash } = await cutAtLastChunk('upload-between-object-and-journal');
     expect(existsSync(objectPath(armed.home, hash))).toBe(true);
     expect(statSync(partPath(armed.home, agent.identity, hash)).size).toBe(SIZE);
 
@@ -127,12 +126,7 @@ describe('durability: an upload killed during its last chunk is completed, or di
   }, 90_000);
 
   it('bytes on disk that no longer hash right are discarded at start; the writer is told why and uploads again from 0', async () => {
-    const armed = await fleet.start({ failpoints: 'upload-before-completion' });
-    const agent = await armed.key('agent');
-    const bytes = opaqueBytes(SIZE);
-    const hash = sha256Of(bytes);
-    await allButLast(armed, agent.key, bytes);
-    await lastChunkKills(armed, agent.key, bytes);
+    const { armed, agent, bytes, hash } = await cutAtLastChunk('upload-before-completion');
     const part = partPath(armed.home, agent.identity, hash);
     const corrupt = readFileSync(part);
     corrupt[SIZE - 1]! ^= 0xff;
