@@ -7,6 +7,12 @@
 export const FAILPOINTS = {
   /** gv.replacement_activate, after the children's promote events and before the relation events. */
   'replacement-activate-between-promote-and-relation': true,
+  /** gv.upload, after the last chunk's bytes are fsynced and before the upload is completed. */
+  'upload-before-completion': true,
+  /** An upload's completion, after its bytes became the store's object and before upload-completed is journaled. */
+  'upload-between-object-and-journal': true,
+  /** Not a kill of the process: the image worker thread exits as it takes a task, as a hostile image can make it (see isArmed). */
+  'image-worker-dies': true,
 } as const;
 export type Failpoint = keyof typeof FAILPOINTS;
 
@@ -20,6 +26,14 @@ function armed(env: string | undefined): ReadonlySet<string> {
 }
 
 const ARMED = armed(process.env['GATE_FAILPOINTS']);
+
+/**
+ * Whether a point is armed, for a point that fails a part rather than the process: a
+ * worker thread reads the same environment, so it can die as only itself.
+ */
+export function isArmed(name: Failpoint): boolean {
+  return ARMED.has(name);
+}
 
 /** Dies on the spot when the point is armed: no handler, no exit hook, no commit runs after it. */
 export function failpoint(name: Failpoint): void {

@@ -37,6 +37,7 @@ import { SigninSessions } from './auth/signin-sessions.js';
 import { OperatorProofs } from './auth/operator-proofs.js';
 import { AttachmentStore } from './attachments/attachment-store.js';
 import { KeyedLock } from './attachments/keyed-lock.js';
+import { recoverUploads, type Recovery } from './attachments/upload-recovery.js';
 import { AttachmentReads } from './projections/attachment-reads.js';
 import { BundleStage } from '../pipeline/bundle-stage.js';
 import { ImageStage } from '../pipeline/image-stage.js';
@@ -78,8 +79,10 @@ export class Gate {
   /** Attachment bytes by hash, and unfinished uploads (gv.upload, gv.attachment). */
   readonly attachmentStore: AttachmentStore;
   readonly attachments: AttachmentReads;
-  /** One chunk of one writer's upload at a time. */
+  /** One chunk of one writer's upload at a time (see underUploadLock). */
   readonly uploadLocks = new KeyedLock();
+  /** The completions a crash left owed, made after open (see recoverUploads); close waits for them. */
+  uploadRecovery: Promise<Recovery> = Promise.resolve({ completed: 0, discarded: 0, deferred: 0 });
   /** Media types and served copies of uploads (the Piscina image pool). */
   readonly images: ImageStage;
   /** ZIP inspection for gv.ingest_bundle and gv.ingest_map (the Piscina bundle pool). */
@@ -164,9 +167,12 @@ export class Gate {
     );
     this.rankedSearch = new RankedSearch(this.lexical, this.vector, this.artifacts);
     this.attachmentStore = new AttachmentStore(paths.attachments);
-    const swept = this.attachmentStore.sweep(this.clock.now(), config.attachments.upload_ttl_ms);
-    if (swept > 0) this.log.info(`removed ${swept} abandoned partial uploads`);
     this.attachments = new AttachmentReads(this.db);
+    const liveParts = this.attachments
+      .liveUploads(this.clock.now() - config.attachments.upload_ttl_ms)
+      .map((u) => this.attachmentStore.partPath(u.writer, u.sha256));
+    const swept = this.attachmentStore.sweep(new Set(liveParts));
+    if (swept > 0) this.log.info(`removed ${swept} partial uploads no live upload owns`);
     const poolBound = { queueMax: config.quarantine.scan_queue, retryAfterMs: 1000 };
     this.images = new ImageStage({
       maxPixels: config.image.max_pixels,
@@ -217,6 +223,7 @@ export class Gate {
       })();
     }
     gate.embed.start();
+    gate.uploadRecovery = recoverUploads(gate);
     return gate;
   }
 
@@ -235,6 +242,8 @@ export class Gate {
 
   /** Drains the pipeline, commits what is queued and closes the database. */
   async close(): Promise<void> {
+    // It uses the scan and image pools and the writer.
+    await this.uploadRecovery;
     await this.scan.close();
     await this.review.close();
     await this.grading.drain();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
@@ -62,7 +62,10 @@ export class AttachmentStore {
 
   /** Appends a chunk at `offset` (the part's current length) and makes it durable before answering. */
   async appendChunk(writer: string, hash: string, offset: number, bytes: Uint8Array): Promise<void> {
-    const file = await open(this.partPath(writer, hash), offset === 0 ? 'w' : 'r+', 0o600);
+    const path = this.partPath(writer, hash);
+    // A fresh file, never the old one truncated: a part left by a completion a crash cut short is also an object's link.
+    if (offset === 0) rmSync(path, { force: true });
+    const file = await open(path, offset === 0 ? 'wx' : 'r+', 0o600);
     try {
       await file.write(bytes, 0, bytes.length, offset);
       await file.truncate(offset + bytes.length);
@@ -92,14 +95,21 @@ export class AttachmentStore {
     rmSync(this.partPath(writer, hash), { force: true });
   }
 
-  /** A finished upload becomes the object of its hash (replacing an equal object another writer uploaded). */
-  adoptPart(writer: string, hash: string): void {
-    const part = this.partPath(writer, hash);
+  /**
+   * A verified upload's bytes become the object of its hash. A hard link, not a rename:
+   * the part stays until its completion is journaled, so a crash in between leaves bytes
+   * to complete from again rather than an upload that must start over. An object already
+   * there has these very bytes (the name is their hash), another writer's or an earlier try's.
+   */
+  linkPart(writer: string, hash: string): void {
     const target = this.objectPath(hash);
     mkdirSync(join(target, '..'), { recursive: true, mode: 0o700 });
-    renameSync(part, target);
+    try {
+      linkSync(this.partPath(writer, hash), target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
     fsyncDirectory(join(target, '..'));
-    fsyncDirectory(this.uploads);
   }
 
   /** Writes bytes as the object of `hash` (temp file, fsync, rename, fsync of the folder). */
@@ -130,12 +140,16 @@ export class AttachmentStore {
     }
   }
 
-  /** Removes unfinished uploads untouched for `ttlMs` and temp files a crash left behind. */
-  sweep(now: number, ttlMs: number): number {
+  /**
+   * Removes every partial file but those of `live` uploads (their part paths), and temp
+   * files a crash left behind. A part of an upload completed, abandoned or past its time
+   * to live is never read again: a new start of that upload writes from offset 0.
+   */
+  sweep(live: ReadonlySet<string>): number {
     let removed = 0;
     for (const name of readdirSync(this.uploads)) {
       const path = join(this.uploads, name);
-      if (now - statSync(path).mtimeMs > ttlMs) {
+      if (!live.has(path)) {
         rmSync(path, { force: true });
         removed++;
       }

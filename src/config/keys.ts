@@ -148,7 +148,7 @@ export const CONFIG_KEYS = {
     upload_ttl_ms: {
       schema: positive,
       default: 24 * 60 * 60 * 1000,
-      doc: 'An unfinished upload untouched this long is abandoned: its partial bytes are removed and it stops counting against quota and budget.',
+      doc: 'An upload not completed this long after it started is abandoned: its partial bytes are removed and it stops counting against quota and budget.',
     },
   },
   image: {

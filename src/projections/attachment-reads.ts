@@ -13,6 +13,8 @@ export interface UploadRow {
   stripped: string | null;
   prepared: number | null;
   metadata_hash: string | null;
+  /** Why an abandoned upload's bytes were discarded (hash_mismatch, pixel_limit, prepare_failed). */
+  discard_reason: string | null;
 }
 
 export interface RowAttachment {
@@ -38,6 +40,7 @@ export class AttachmentReads {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       upload: p('SELECT * FROM uploads WHERE writer = ? AND sha256 = ?'),
+      live: p(`SELECT * FROM uploads WHERE state = 'started' AND started_ts > ? ORDER BY started_ts`),
       writerWindow: p(`SELECT started_ts, size_bytes FROM uploads WHERE writer = ? AND state != 'abandoned' AND started_ts > ?
         ORDER BY started_ts`),
       stored: p(`SELECT
@@ -55,6 +58,11 @@ export class AttachmentReads {
 
   upload(writer: string, sha256: string): UploadRow | undefined {
     return this.s.upload!.get(writer, sha256) as UploadRow | undefined;
+  }
+
+  /** Unfinished uploads started after `since` (oldest first): the ones whose partial bytes still count. */
+  liveUploads(since: number): UploadRow[] {
+    return this.s.live!.all(since) as UploadRow[];
   }
 
   /** The writer's uploads started after `since` (oldest first): what its rolling quota counts. */

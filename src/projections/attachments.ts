@@ -3,7 +3,7 @@ import type { JournalEvent } from '../journal/event.js';
 
 /**
  * Three views of attachments: uploads (per writer and hash: started, completed or
- * abandoned, with what the image pool made of the bytes), the attachments each row's
+ * abandoned, with what the image pool made of the bytes or why they were discarded), the attachments each row's
  * envelope names, and how far each identity has been served each attachment in order.
  */
 export function attachmentTables(schema: string): string {
@@ -21,6 +21,7 @@ export function attachmentTables(schema: string): string {
       stripped TEXT,
       prepared INTEGER,
       metadata_hash TEXT,
+      discard_reason TEXT,
       PRIMARY KEY (writer, sha256)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS ${schema}.uploads_state ON uploads(state, started_ts);
@@ -83,11 +84,11 @@ export class AttachmentReducer {
       started: p(`INSERT INTO ${schema}.uploads (writer, sha256, size_bytes, state, started_ts) VALUES (?, ?, ?, 'started', ?)
         ON CONFLICT(writer, sha256) DO UPDATE SET size_bytes = excluded.size_bytes, state = 'started',
         started_ts = excluded.started_ts, completed_ts = NULL, media_type = NULL, served_hash = NULL, served_size = NULL,
-        stripped = NULL, prepared = NULL, metadata_hash = NULL`),
+        stripped = NULL, prepared = NULL, metadata_hash = NULL, discard_reason = NULL`),
       completed: p(`UPDATE ${schema}.uploads SET state = 'completed', completed_ts = @ts, media_type = @media_type,
         served_hash = @served_hash, served_size = @served_size, stripped = @stripped, prepared = @prepared,
         metadata_hash = @metadata_hash WHERE writer = @writer AND sha256 = @sha256`),
-      abandoned: p(`UPDATE ${schema}.uploads SET state = 'abandoned' WHERE writer = ? AND sha256 = ?`),
+      abandoned: p(`UPDATE ${schema}.uploads SET state = 'abandoned', discard_reason = ? WHERE writer = ? AND sha256 = ?`),
       attach: p(`INSERT INTO ${schema}.row_attachments (artifact_id, position, content_hash, name, source_uri, media_type,
         size_bytes, served_hash, served_size, stripped, prepared, metadata_hash)
         VALUES (@artifact_id, @position, @content_hash, @name, @source_uri, @media_type, @size_bytes, @served_hash,
@@ -118,7 +119,7 @@ export class AttachmentReducer {
         });
         return;
       case 'upload-abandoned':
-        this.s.abandoned!.run(event.by, d['sha256']);
+        this.s.abandoned!.run(d['reason'] ?? null, event.by, d['sha256']);
         return;
       case 'attachment-served':
         this.s.served!.run(event.by, d['artifact_id'], d['content_hash'], d['copy'], d['next_offset'], d['to_end'] === true ? 1 : 0);

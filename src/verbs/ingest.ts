@@ -133,6 +133,8 @@ export const ingestVerb = defineVerb({
     if (kind === 'question' && gate.artifacts.questionsBy(caller.identity, space, p.workarea) >= QUESTIONS_PER_WRITER_PER_AREA) {
       throw invalidParams(`at most ${QUESTIONS_PER_WRITER_PER_AREA} questions per writer per work area`, { reason: 'question_limit' });
     }
+    // An upload a crash cut at its last chunk is completed by the start: an ingest naming uploads waits for that.
+    if (p.attachments !== undefined && p.attachments.length > 0) await gate.uploadRecovery;
     const attachments = envelopeAttachments(gate, caller, p.attachments ?? [], kind);
 
     const contentHash = `sha256:${sha256Hex(bytes)}`;

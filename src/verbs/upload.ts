@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { defineVerb, type VerbContext } from './define-verb.js';
+import { defineVerb } from './define-verb.js';
 import { decodeBase64 } from './content-decoding.js';
 import { invalidParams } from '../gate-error.js';
-import { sha256Hex } from '../journal/canonical-json.js';
 import { checkUploadBounds } from '../attachments/upload-bounds.js';
-import { maskedMetadata } from '../attachments/reviewer-metadata.js';
+import { completeUpload, isLive, owedCompletion, underUploadLock } from '../attachments/upload-completion.js';
+import { failpoint } from '../failpoints.js';
 import type { UploadRow } from '../projections/attachment-reads.js';
 
 export const contentHashParam = z
@@ -18,7 +18,6 @@ const params = z.strictObject({
   offset: z.number().int().min(0).optional(),
   content: z.string().min(1).optional(),
 });
-type Params = z.output<typeof params>;
 
 function completedAnswer(row: UploadRow) {
   return {
@@ -32,69 +31,6 @@ function completedAnswer(row: UploadRow) {
   };
 }
 
-/** Gives up an upload: its partial bytes go and it stops counting against quota and budget. */
-async function abandon(ctx: VerbContext, sha256: string, reason: string): Promise<void> {
-  const { gate, caller } = ctx;
-  gate.attachmentStore.dropPart(caller.identity, sha256);
-  await gate.writer.write(() => gate.journal.append('upload-abandoned', caller.identity, { sha256, reason }));
-}
-
-/**
- * The last chunk arrived: the whole hash must match, then the image pool names the media
- * type from the bytes and, for an image, makes the served copy. Only then does the upload
- * become the store's object and a journal fact.
- */
-async function complete(ctx: VerbContext, p: Params) {
-  const { gate, caller } = ctx;
-  const store = gate.attachmentStore;
-  const actual = await store.partHash(caller.identity, p.sha256);
-  if (actual !== p.sha256) {
-    await abandon(ctx, p.sha256, 'hash_mismatch');
-    throw invalidParams(`the bytes received hash to ${actual}, not ${p.sha256}; upload them again from offset 0`, {
-      field: 'sha256',
-      reason: 'hash_mismatch',
-    });
-  }
-  const prepared = await gate.images.prepare(await store.readPart(caller.identity, p.sha256));
-  if (prepared.outcome === 'pixel_limit') {
-    await abandon(ctx, p.sha256, 'pixel_limit');
-    throw invalidParams(
-      `the image declares ${prepared.width} x ${prepared.height} pixels, over the limit of ${gate.config.image.max_pixels}`,
-      { field: 'content', reason: 'pixel_limit' },
-    );
-  }
-  if (prepared.outcome === 'refused') {
-    await abandon(ctx, p.sha256, prepared.reason);
-    throw invalidParams(prepared.message, { field: 'content', reason: prepared.reason });
-  }
-  const data: Record<string, unknown> = { sha256: p.sha256, size_bytes: p.size_bytes, media_type: prepared.media_type, stripped: [] };
-  let metadata: Buffer | null = null;
-  if (prepared.outcome === 'prepared') {
-    const servedHash = `sha256:${sha256Hex(prepared.served)}`;
-    store.putObject(servedHash, prepared.served);
-    metadata = Buffer.from(JSON.stringify(await maskedMetadata(gate, prepared.metadata)), 'utf8');
-    Object.assign(data, {
-      served_hash: servedHash,
-      served_size: prepared.served.length,
-      stripped: prepared.stripped,
-      prepared: true,
-      metadata_hash: `sha256:${sha256Hex(metadata)}`,
-    });
-  } else if (prepared.outcome === 'unwalkable') {
-    // No served copy exists: the served copy answers prepared false, with no content.
-    data['prepared'] = false;
-  } else {
-    data['served_hash'] = p.sha256;
-    data['served_size'] = p.size_bytes;
-  }
-  store.adoptPart(caller.identity, p.sha256);
-  await gate.writer.write(() => {
-    if (metadata !== null) gate.journal.putBlob(data['metadata_hash'] as string, metadata);
-    gate.journal.append('upload-completed', caller.identity, data);
-  });
-  return completedAnswer(gate.attachments.upload(caller.identity, p.sha256)!);
-}
-
 export const uploadVerb = defineVerb({
   name: 'gv.upload',
   role: 'agent',
@@ -103,10 +39,21 @@ export const uploadVerb = defineVerb({
   params,
   handler(ctx, p) {
     const { gate, caller } = ctx;
-    return gate.uploadLocks.run(`${caller.identity}\n${p.sha256}`, async () => {
-      const { max_bytes: maxBytes, upload_ttl_ms: ttl } = gate.config.attachments;
+    return underUploadLock(gate, caller.identity, p.sha256, async () => {
+      const maxBytes = gate.config.attachments.max_bytes;
       if (p.size_bytes > maxBytes) {
         throw invalidParams(`an attachment is at most ${maxBytes} bytes; this one declares ${p.size_bytes}`, { field: 'size_bytes' });
+      }
+      const owed = await owedCompletion(gate, caller.identity, p.sha256);
+      if (owed !== null && owed.size_bytes === p.size_bytes) {
+        // Every byte arrived but the completion did not (a crash, a failed try): it is made now, and
+        // the call is answered as the live last chunk was, except that a question is not refused.
+        const done = await completeUpload(gate, owed);
+        if ('discarded' in done) {
+          if (p.content !== undefined) throw done.refusal;
+          return { sha256: p.sha256, size_bytes: p.size_bytes, received: 0, complete: false, reason: done.discarded };
+        }
+        return completedAnswer(done.completed);
       }
       const row = gate.attachments.upload(caller.identity, p.sha256);
       if (row?.state === 'completed') {
@@ -115,14 +62,15 @@ export const uploadVerb = defineVerb({
         }
         return completedAnswer(row);
       }
-      const live = row?.state === 'started' && row.started_ts > gate.clock.now() - ttl;
+      const live = isLive(gate, row);
       if (live && row.size_bytes !== p.size_bytes) {
         throw invalidParams(`an upload of this hash with size_bytes ${row.size_bytes} is under way`, { field: 'size_bytes' });
       }
       const received = live ? await gate.attachmentStore.partSize(caller.identity, p.sha256) : 0;
       if (p.content === undefined) {
         if (p.offset !== undefined) throw invalidParams('offset goes with content', { field: 'offset' });
-        return { sha256: p.sha256, size_bytes: p.size_bytes, received, complete: false };
+        const discarded = row?.state === 'abandoned' && row.discard_reason !== null ? { reason: row.discard_reason } : {};
+        return { sha256: p.sha256, size_bytes: p.size_bytes, received, complete: false, ...discarded };
       }
       if (p.offset === undefined) throw invalidParams('missing field: offset', { field: 'offset' });
       if (p.offset !== received) {
@@ -143,7 +91,10 @@ export const uploadVerb = defineVerb({
       if (received + chunk.length < p.size_bytes) {
         return { sha256: p.sha256, size_bytes: p.size_bytes, received: received + chunk.length, complete: false };
       }
-      return complete(ctx, p);
+      failpoint('upload-before-completion');
+      const done = await completeUpload(gate, gate.attachments.upload(caller.identity, p.sha256)!);
+      if ('discarded' in done) throw done.refusal;
+      return completedAnswer(done.completed);
     });
   },
 });

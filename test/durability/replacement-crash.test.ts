@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { GateProcess } from '../harness/gate-process.js';
 import { ReplacementRows, revisionOf } from '../harness/replacement-rows.js';
+import { waitForDeath } from '../harness/crash.js';
 
 const FAILPOINT = 'replacement-activate-between-promote-and-relation';
 
@@ -8,22 +9,6 @@ let gate: GateProcess | undefined;
 afterAll(async () => {
   await gate?.stop();
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitForDeath(pid: number): Promise<void> {
-  for (let waited = 0; alive(pid); waited += 20) {
-    if (waited > 10_000) throw new Error(`gate ${pid} still alive 10 s after the failpoint`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('durability: group activation is one transaction', () => {
   it('a crash between the promotes and the relations leaves the group PENDING and nothing half-applied; activation then succeeds', async () => {

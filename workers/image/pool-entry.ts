@@ -7,6 +7,7 @@ import { mediaTypeOf } from './media-type.js';
 import { prepareImage, type Preparation } from './prepare-image.js';
 import { transferred } from '../transferred-result.js';
 import { markStarted } from '../task-started.js';
+import { isArmed } from '../../src/failpoints.js';
 
 export interface ImageTask {
   bytes: ArrayBuffer;
@@ -23,6 +24,7 @@ export type UploadPreparation = { media_type: string } & (
 
 export default async function prepareUpload(task: ImageTask): Promise<UploadPreparation> {
   markStarted(task.startedAt);
+  if (isArmed('image-worker-dies')) process.exit(70);
   const bytes = new Uint8Array(task.bytes);
   const media_type = await mediaTypeOf(bytes);
   if (!media_type.startsWith('image/')) return { media_type, outcome: 'not_an_image' };

@@ -1,0 +1,41 @@
+import type { Gate } from '../gate.js';
+import { completeUpload, owedCompletion, underUploadLock } from './upload-completion.js';
+
+export interface Recovery {
+  completed: number;
+  discarded: number;
+  /** Left with their bytes for the next try (a full image queue, a disk error); a status query or chunk makes it. */
+  deferred: number;
+}
+
+/**
+ * At start, every upload a crash (or a failed completion) left with all its bytes on disk
+ * and no completion is completed, or discarded as its last chunk would have been, so an
+ * ingest naming it works without its writer asking first. One at a time, each under its
+ * upload's lock: a writer's status query or retried last chunk arriving meanwhile waits
+ * and is answered from the journal. Run again, it finds nothing owed and writes nothing.
+ */
+export async function recoverUploads(gate: Gate): Promise<Recovery> {
+  const recovery: Recovery = { completed: 0, discarded: 0, deferred: 0 };
+  const since = gate.clock.now() - gate.config.attachments.upload_ttl_ms;
+  for (const { writer, sha256 } of gate.attachments.liveUploads(since)) {
+    try {
+      await underUploadLock(gate, writer, sha256, async () => {
+        const owed = await owedCompletion(gate, writer, sha256);
+        if (owed === null) return;
+        const done = await completeUpload(gate, owed);
+        if ('completed' in done) recovery.completed++;
+        else recovery.discarded++;
+      });
+    } catch (error) {
+      recovery.deferred++;
+      gate.log.error(`upload ${sha256.slice(0, 23)} has all its bytes but could not be completed at start; its next status query tries again`, error);
+    }
+  }
+  if (recovery.completed + recovery.discarded + recovery.deferred > 0) {
+    gate.log.info(
+      `uploads a crash left unfinished with all their bytes: ${recovery.completed} completed, ${recovery.discarded} discarded, ${recovery.deferred} deferred`,
+    );
+  }
+  return recovery;
+}
