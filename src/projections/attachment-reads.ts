@@ -13,7 +13,7 @@ export interface UploadRow {
   stripped: string | null;
   prepared: number | null;
   metadata_hash: string | null;
-  /** Why an abandoned upload's bytes were discarded (hash_mismatch, pixel_limit, prepare_failed). */
+  /** Why an abandoned upload's bytes were discarded (hash_mismatch, pixel_limit, an image worker's refusal, prepare_failed). */
   discard_reason: string | null;
 }
 

@@ -13,12 +13,12 @@ const hash = sha256Of(png);
 const status = (gate: GateProcess, key: string) => gate.rpc(key, 'gv.upload', { sha256: hash, size_bytes: png.length });
 
 describe('gv.upload: an image worker that dies on the bytes leaves no upload stuck', () => {
-  it('the last chunk is refused prepare_failed, the gate lives on, and the upload starts again from 0', async () => {
+  it('the last chunk is refused image_worker_exit, the gate lives on, and the upload starts again from 0', async () => {
     const gate = await fleet.start({ failpoints: 'image-worker-dies' });
     const agent = await gate.key('agent');
     const answer = await upload(gate, agent.key, png, 1000);
-    expect(answer.error).toMatchObject({ code: -32602, data: { field: 'content', reason: 'prepare_failed' } });
-    expect((await status(gate, agent.key)).result).toEqual({ sha256: hash, size_bytes: png.length, received: 0, complete: false, reason: 'prepare_failed' });
+    expect(answer.error).toMatchObject({ code: -32602, data: { field: 'content', reason: 'image_worker_exit' } });
+    expect((await status(gate, agent.key)).result).toEqual({ sha256: hash, size_bytes: png.length, received: 0, complete: false, reason: 'image_worker_exit' });
     // Not stuck: a chunk at 0 is taken as the start of a new upload.
     const again = await gate.rpc(agent.key, 'gv.upload', { sha256: hash, size_bytes: png.length, offset: 0, content: png.subarray(0, 1000).toString('base64') });
     expect(again.result).toEqual({ sha256: hash, size_bytes: png.length, received: 1000, complete: false });
@@ -33,12 +33,12 @@ describe('gv.upload: an image worker that dies on the bytes leaves no upload stu
     await waitForDeath(pid);
 
     const dying = await fleet.start({ home: armed.home, failpoints: 'image-worker-dies' });
-    expect((await status(dying, agent.key)).result).toMatchObject({ received: 0, complete: false, reason: 'prepare_failed' });
+    expect((await status(dying, agent.key)).result).toMatchObject({ received: 0, complete: false, reason: 'image_worker_exit' });
     expect(await loggedLine(dying, /uploads a crash left unfinished/)).toMatch(/0 completed, 1 discarded, 0 deferred/);
     await dying.stop();
 
     const gate = await fleet.start({ home: armed.home });
-    expect((await status(gate, agent.key)).result).toMatchObject({ received: 0, complete: false, reason: 'prepare_failed' });
+    expect((await status(gate, agent.key)).result).toMatchObject({ received: 0, complete: false, reason: 'image_worker_exit' });
     const done = await upload(gate, agent.key, png, 1000);
     expect(done.result).toMatchObject({ received: png.length, complete: true, media_type: 'image/png', prepared: true });
     const ingested = await gate.rpc(agent.key, 'gv.ingest', {
