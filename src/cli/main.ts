@@ -3,6 +3,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { SERVICE_VERSION } from '../gate.js';
 import { serveCommand } from './serve-command.js';
 import { callCommand } from './call-command.js';
+import { EXIT_CODES_HELP } from './exit-codes.js';
+import { DEFAULT_CALL_TIMEOUT_MS, timeoutOption } from './socket-call.js';
 import { verifyCommand } from './verify-command.js';
 import { spaceCreateCommand } from './space-command.js';
 import { configCommand } from './config-command.js';
@@ -30,10 +32,11 @@ program
 
 program
   .command('call')
-  .description('Send one JSON-RPC message over the local socket and print the answer as JSON.\nExit 0 on a result, 1 on an error object, 2 when no gate answers.')
+  .description(`Send one JSON-RPC message over the local socket and print the answer as JSON.\n${EXIT_CODES_HELP}`)
   .argument('<method>', 'the verb, e.g. gv.ping')
   .argument('[params]', 'the params as a JSON object')
   .option('--home <dir>', 'the gate home whose socket to use')
+  .option('--timeout <ms>', `how long to wait for the answer, in ms (0: as long as it takes)`, timeoutOption, DEFAULT_CALL_TIMEOUT_MS)
   .action(callCommand);
 
 program
@@ -117,11 +120,12 @@ operator
 
 operator
   .command('call')
-  .description('Call an operator-signed verb over the socket: gv.challenge, sign the nonce with --key, send proof {nonce, sig}.\nExit 0 on a result, 1 on an error object, 2 when no gate answers.')
+  .description(`Call an operator-signed verb over the socket: gv.challenge, sign the nonce with --key, send proof {nonce, sig}.\n${EXIT_CODES_HELP}`)
   .argument('<method>', 'the verb, e.g. gv.grant')
   .argument('[params]', 'the params as a JSON object (without proof)')
   .requiredOption('--key <file>', 'the operator private key (from gate operator keygen)')
   .option('--home <dir>', 'the gate home whose socket to use')
+  .option('--timeout <ms>', `how long to wait for the answer, in ms (0: as long as it takes)`, timeoutOption, DEFAULT_CALL_TIMEOUT_MS)
   .action(operatorCallCommand);
 
 await program.parseAsync(process.argv);
