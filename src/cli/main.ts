@@ -18,6 +18,12 @@ const port = (value: string) => {
   return n;
 };
 
+// A reader that stops early (`gate config | head`) closes the pipe: its choice, not an error to print a stack for.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const program = new Command('gate')
   .description('Gate: scans, quarantines, reviews and promotes what AI agents propose; every change is a signed journal event.')
   .version(SERVICE_VERSION)
@@ -59,9 +65,12 @@ program
 
 program
   .command('config')
-  .description('Print the effective configuration and where each value comes from.')
+  .description(
+    "Print the effective configuration and where each value comes from (default, file, env GATE_..., flag),\nas this command's environment and the home's gate.toml make it: a running gate's environment may differ.",
+  )
   .option('--home <dir>', 'the gate home')
   .option('--json', 'print as JSON')
+  .option('--diff', 'only the values that differ from the defaults')
   .action(configCommand);
 
 const seconds = (value: string) => {
