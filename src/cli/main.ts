@@ -114,7 +114,7 @@ people
 people
   .command('remove')
   .description('Remove a person: their role entry, their sign-in here and their open sessions.')
-  .argument('<sub>', "the person's subject (the part after | in their identity)")
+  .argument('<who>', "the person's email, or their subject (the part after | in their identity)")
   .option('--iss <issuer>', 'their issuer (default: this gate)')
   .option('--home <dir>', 'the gate home whose socket to use')
   .action(peopleRemoveCommand);
