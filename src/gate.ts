@@ -38,6 +38,8 @@ import { OperatorProofs } from './auth/operator-proofs.js';
 import { AttachmentStore } from './attachments/attachment-store.js';
 import { KeyedLock } from './attachments/keyed-lock.js';
 import { AttachmentReads } from './projections/attachment-reads.js';
+import { BodyReads } from './projections/body-reads.js';
+import { notCountedUnread } from './review/read-before-signing.js';
 import { BundleStage } from '../pipeline/bundle-stage.js';
 import { ImageStage } from '../pipeline/image-stage.js';
 
@@ -78,6 +80,7 @@ export class Gate {
   /** Attachment bytes by hash, and unfinished uploads (gv.upload, gv.attachment). */
   readonly attachmentStore: AttachmentStore;
   readonly attachments: AttachmentReads;
+  readonly bodyReads: BodyReads;
   /** One chunk of one writer's upload at a time. */
   readonly uploadLocks = new KeyedLock();
   /** Media types and served copies of uploads (the Piscina image pool). */
@@ -167,6 +170,7 @@ export class Gate {
     const swept = this.attachmentStore.sweep(this.clock.now(), config.attachments.upload_ttl_ms);
     if (swept > 0) this.log.info(`removed ${swept} abandoned partial uploads`);
     this.attachments = new AttachmentReads(this.db);
+    this.bodyReads = new BodyReads(this.db);
     const poolBound = { queueMax: config.quarantine.scan_queue, retryAfterMs: 1000 };
     this.images = new ImageStage(config.image.max_pixels, { threads: config.image.threads, ...poolBound });
     this.bundles = new BundleStage(
@@ -181,7 +185,7 @@ export class Gate {
       },
       { threads: config.bundle.threads, ...poolBound },
     );
-    this.review = new ReviewBoard(this.db, review, this.relations, (id) => this.artifacts.byId(id), (who, id) => this.attachments.unreadBy(who, id), this.clock, {
+    this.review = new ReviewBoard(this.db, review, this.relations, (id) => this.artifacts.byId(id), (who, cls, row) => notCountedUnread(this, who, cls, row), this.clock, {
       threads: config.review.threads,
       concurrency: config.review.concurrency,
       batchMax: config.review.batch_max,

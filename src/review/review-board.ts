@@ -75,8 +75,8 @@ export class ReviewBoard {
     readonly settings: ReviewSettings,
     private readonly relations: RelationReads,
     private readonly byId: (id: string) => ArtifactRow | undefined,
-    /** The row's attachments the identity has not been served whole (attachments/signature-counts.ts). */
-    private readonly unreadAttachments: (identity: string, artifactId: string) => readonly string[],
+    /** Why the identity's approval does not count yet for what it was not served whole, or null (read-before-signing.ts). */
+    private readonly unread: (identity: string, cls: SignerClass, row: ArtifactRow) => string | null,
     readonly clock: Clock,
     stage: { threads: number; concurrency: number; batchMax: number },
   ) {
@@ -121,11 +121,12 @@ export class ReviewBoard {
     const current = signatures.filter((s) => s.epoch === epoch);
     const stances = stanceStandings(this.settings, current, review === undefined ? [] : this.reads.runsOfRow(row.artifact_id, review.review_since));
     const stancesOpen = unansweredStances(stances);
-    // Spec 2 gv.attachment: a signature counts only from an identity served every attachment to its end
-    // (a model grades the masked body and is served none, so on a row with attachments it never counts).
+    // A signature counts only from an identity served the whole masked body and every attachment to its end
+    // (spec 2 gv.attachment); a model grades the masked body whole and is served no attachment, so on a row
+    // with attachments it never counts.
     const count = countQuorum(rule, mode, row.writer_identity, [...current.map(toSignature), ...(extra ? [extra] : [])], (signer, cls) => {
       if (cls === 'model' && stancesOpen !== null) return stancesOpen;
-      return this.unreadAttachments(signer, row.artifact_id).length === 0 ? null : 'not served every attachment to its end';
+      return this.unread(signer, cls, row);
     });
     const objections = openObjections(this.comments.ofRow(row.artifact_id));
     const operatorObjections = objections.filter((c) => c.author_class === 'operator').length;
