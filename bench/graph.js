@@ -26,6 +26,7 @@ import {
   summarizeCpuProfile,
   tempDir,
   waitQuiet,
+  readAndPromote,
 } from './lib.js';
 
 const USAGE = `
@@ -109,7 +110,12 @@ async function build(gate) {
   const r = rng(4242);
   const pick = (xs) => xs[Math.floor(r() * xs.length)];
   const claim = (i, extra = {}) => ({ content: gen.claim(i), workarea: `graph/w${i % 24}`, kind: 'memory', source_uri: `bench://graph/${i}`, ...extra });
-  const promote = (ids) => onSocket(conns, ids, 'gv.promote', (id) => ({ artifact_id: id }));
+  const promote = async (ids) => {
+    let next = 0;
+    await Promise.all(conns.map(async (c) => {
+      while (next < ids.length) await readAndPromote(c, ids[next++]);
+    }));
+  };
 
   const half = Math.floor(opts.rows / 2);
   const first = await ingestAll(http, keys, Array.from({ length: half }, (_, i) => claim(i)));

@@ -103,6 +103,15 @@ export const ADMIN_PROMOTES_ENV = Object.freeze({
 });
 
 /**
+ * A promotion as a reviewer makes it: the row's whole masked body read first (gv.node body:
+ * true; a bench's rows fit one page), since only a signer served the whole body counts.
+ */
+export async function readAndPromote(client, id) {
+  await client.call('gv.node', { artifact_id: id, body: true });
+  return client.call('gv.promote', { artifact_id: id });
+}
+
+/**
  * Starts `node dist/src/cli/main.js serve --home HOME --port PORT` (0: any free port) with extra env, waits for
  * its "gate listening on" line and returns {pid, url, socketPath, stop()}. stop() sends
  * SIGTERM, then SIGKILL after 15 s, and removes the home when removeHome is set.

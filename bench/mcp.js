@@ -20,6 +20,7 @@ import {
   startGate,
   tempDir,
   waitQuiet,
+  readAndPromote,
 } from './lib.js';
 
 const USAGE = `
@@ -123,7 +124,7 @@ async function main() {
       if (i % 10 === 0) words.push(text.split(/\W+/).filter((w) => w.length > 5).slice(0, 3).join(' '));
       ids.push((await remember.rpc(poster, keys[i % keys.length], text, serial)).artifact_id);
     }
-    for (let i = 0; i < ids.length; i += 1) await admin.call('gv.promote', { artifact_id: ids[i] });
+    for (let i = 0; i < ids.length; i += 1) await readAndPromote(admin, ids[i]);
     const queries = Array.from({ length: opts.queries }, (_, i) => words[i % words.length]);
     const recalls = {};
     for (const s of ['rpc', 'mcp']) await closedLoop(300, opts.clients, (i, w) => recall[s](poster, keys[w], queries[i % queries.length]));

@@ -5,7 +5,7 @@
 // whether a change to the gate's recall changed what a caller is served.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ADMIN_PROMOTES_ENV, BENCH_DIR, HttpClient, REPO_ROOT, SocketClient, machine, parseOptions, printTable, round, startGate, tempDir } from './lib.js';
+import { ADMIN_PROMOTES_ENV, BENCH_DIR, readAndPromote, HttpClient, REPO_ROOT, SocketClient, machine, parseOptions, printTable, round, startGate, tempDir } from './lib.js';
 
 const USAGE = `
 node bench/recall-quality-gate.js [options]
@@ -43,7 +43,7 @@ async function main() {
     for (const c of claims) {
       const { artifact_id } = await rpc('gv.ingest', { content: c.text, kind: 'memory', source_uri: `fixture://${c.id}`, workarea: 'quality' });
       claimOf.set(artifact_id, c.id);
-      await admin.call('gv.promote', { artifact_id });
+      await readAndPromote(admin, artifact_id);
     }
     log(`${claims.length} claims ingested and promoted; waiting for their vectors`);
     const deadline = Date.now() + 120_000;

@@ -27,6 +27,7 @@ import {
   startGate,
   summarizeCpuProfile,
   tempDir,
+  readAndPromote,
 } from './lib.js';
 import { measureSocketMode, measureVectorInProcess, servesMode, waitForCatchUp } from './vector-latency.js';
 
@@ -182,7 +183,7 @@ async function buildCorpus(dir, want) {
         Array.from({ length: 2 }, async () => {
           while (next < opts.rows) {
             const i = next++;
-            const r = await c.call('gv.promote', { artifact_id: ids[i] });
+            const r = await readAndPromote(c, ids[i]);
             if (r.state !== 'ACTIVE') throw new Error(`promote ${i}: state ${r.state}`);
             if (++done % 1000 === 0 && performance.now() - last > 10_000) {
               last = performance.now();

@@ -21,6 +21,7 @@ import {
   startGate,
   tempDir,
   waitQuiet,
+  readAndPromote,
 } from './lib.js';
 
 const USAGE = `
@@ -103,7 +104,7 @@ async function main() {
     next = 0;
     await Promise.all(
       conns.map(async (c) => {
-        while (next < ids.length) await c.call('gv.promote', { artifact_id: ids[next++] });
+        while (next < ids.length) await readAndPromote(c, ids[next++]);
       }),
     );
     for (const c of conns) c.close();

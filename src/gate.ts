@@ -39,6 +39,8 @@ import { AttachmentStore } from './attachments/attachment-store.js';
 import { KeyedLock } from './attachments/keyed-lock.js';
 import { recoverUploads, type Recovery } from './attachments/upload-recovery.js';
 import { AttachmentReads } from './projections/attachment-reads.js';
+import { BodyReads } from './projections/body-reads.js';
+import { notCountedUnread } from './review/read-before-signing.js';
 import { BundleStage } from '../pipeline/bundle-stage.js';
 import { ImageStage } from '../pipeline/image-stage.js';
 
@@ -79,6 +81,7 @@ export class Gate {
   /** Attachment bytes by hash, and unfinished uploads (gv.upload, gv.attachment). */
   readonly attachmentStore: AttachmentStore;
   readonly attachments: AttachmentReads;
+  readonly bodyReads: BodyReads;
   /** One chunk of one writer's upload at a time (see underUploadLock). */
   readonly uploadLocks = new KeyedLock();
   /** The completions a crash left owed, made after open (see recoverUploads); close waits for them. */
@@ -168,6 +171,7 @@ export class Gate {
     this.rankedSearch = new RankedSearch(this.lexical, this.vector, this.artifacts);
     this.attachmentStore = new AttachmentStore(paths.attachments);
     this.attachments = new AttachmentReads(this.db);
+    this.bodyReads = new BodyReads(this.db);
     const liveParts = this.attachments
       .liveUploads(this.clock.now() - config.attachments.upload_ttl_ms)
       .map((u) => this.attachmentStore.partPath(u.writer, u.sha256));
@@ -193,7 +197,7 @@ export class Gate {
       },
       { threads: config.bundle.threads, ...poolBound },
     );
-    this.review = new ReviewBoard(this.db, review, this.relations, (id) => this.artifacts.byId(id), (who, id) => this.attachments.unreadBy(who, id), this.clock, {
+    this.review = new ReviewBoard(this.db, review, this.relations, (id) => this.artifacts.byId(id), (who, cls, row) => notCountedUnread(this, who, cls, row), this.clock, {
       threads: config.review.threads,
       concurrency: config.review.concurrency,
       batchMax: config.review.batch_max,

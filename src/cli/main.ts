@@ -3,6 +3,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { SERVICE_VERSION } from '../gate.js';
 import { serveCommand } from './serve-command.js';
 import { callCommand } from './call-command.js';
+import { EXIT_CODES_HELP } from './exit-codes.js';
+import { DEFAULT_CALL_TIMEOUT_MS, timeoutOption } from './socket-call.js';
 import { verifyCommand } from './verify-command.js';
 import { spaceCreateCommand } from './space-command.js';
 import { configCommand } from './config-command.js';
@@ -15,6 +17,12 @@ const port = (value: string) => {
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535');
   return n;
 };
+
+// A reader that stops early (`gate config | head`) closes the pipe: its choice, not an error to print a stack for.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 
 const program = new Command('gate')
   .description('Gate: scans, quarantines, reviews and promotes what AI agents propose; every change is a signed journal event.')
@@ -30,10 +38,11 @@ program
 
 program
   .command('call')
-  .description('Send one JSON-RPC message over the local socket and print the answer as JSON.\nExit 0 on a result, 1 on an error object, 2 when no gate answers.')
+  .description(`Send one JSON-RPC message over the local socket and print the answer as JSON.\n${EXIT_CODES_HELP}`)
   .argument('<method>', 'the verb, e.g. gv.ping')
   .argument('[params]', 'the params as a JSON object')
   .option('--home <dir>', 'the gate home whose socket to use')
+  .option('--timeout <ms>', `how long to wait for the answer, in ms (0: as long as it takes)`, timeoutOption, DEFAULT_CALL_TIMEOUT_MS)
   .action(callCommand);
 
 program
@@ -56,9 +65,12 @@ program
 
 program
   .command('config')
-  .description('Print the effective configuration and where each value comes from.')
+  .description(
+    "Print the effective configuration and where each value comes from (default, file, env GATE_..., flag),\nas this command's environment and the home's gate.toml make it: a running gate's environment may differ.",
+  )
   .option('--home <dir>', 'the gate home')
   .option('--json', 'print as JSON')
+  .option('--diff', 'only the values that differ from the defaults')
   .action(configCommand);
 
 const seconds = (value: string) => {
@@ -102,7 +114,7 @@ people
 people
   .command('remove')
   .description('Remove a person: their role entry, their sign-in here and their open sessions.')
-  .argument('<sub>', "the person's subject (the part after | in their identity)")
+  .argument('<who>', "the person's email, or their subject (the part after | in their identity)")
   .option('--iss <issuer>', 'their issuer (default: this gate)')
   .option('--home <dir>', 'the gate home whose socket to use')
   .action(peopleRemoveCommand);
@@ -117,11 +129,12 @@ operator
 
 operator
   .command('call')
-  .description('Call an operator-signed verb over the socket: gv.challenge, sign the nonce with --key, send proof {nonce, sig}.\nExit 0 on a result, 1 on an error object, 2 when no gate answers.')
+  .description(`Call an operator-signed verb over the socket: gv.challenge, sign the nonce with --key, send proof {nonce, sig}.\n${EXIT_CODES_HELP}`)
   .argument('<method>', 'the verb, e.g. gv.grant')
   .argument('[params]', 'the params as a JSON object (without proof)')
   .requiredOption('--key <file>', 'the operator private key (from gate operator keygen)')
   .option('--home <dir>', 'the gate home whose socket to use')
+  .option('--timeout <ms>', `how long to wait for the answer, in ms (0: as long as it takes)`, timeoutOption, DEFAULT_CALL_TIMEOUT_MS)
   .action(operatorCallCommand);
 
 await program.parseAsync(process.argv);

@@ -2,6 +2,8 @@ import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolveHome } from '../config/home.js';
 import { socketCall } from './socket-call.js';
+import { socketFailureExit } from './call-command.js';
+import { EXIT, exitAfterWriting } from './exit-codes.js';
 import { isJsonObject } from '../domain/json-object.js';
 
 /** A new operator key: the private half to a file of the operator's (0600), the public half printed for the config. */
@@ -21,35 +23,31 @@ export function operatorKeygenCommand(options: { out: string }): void {
  * Calls an operator-signed verb: asks gv.challenge for a nonce, signs it with the operator's
  * key (which never leaves this process) and sends the verb with proof {nonce, sig}.
  */
-export async function operatorCallCommand(method: string, paramsText: string | undefined, options: { key: string; home?: string }): Promise<void> {
+export async function operatorCallCommand(method: string, paramsText: string | undefined, options: { key: string; home?: string; timeout?: number }): Promise<void> {
   let params: Record<string, unknown> = {};
   try {
     params = paramsText === undefined ? {} : (JSON.parse(paramsText) as Record<string, unknown>);
     if (!isJsonObject(params)) throw new Error('not an object');
   } catch {
-    process.stderr.write('gate operator call: params must be a JSON object\n');
-    process.exit(2);
+    return exitAfterWriting(process.stderr, 'gate operator call: params must be a JSON object\n', EXIT.badArgument);
   }
   let key;
   try {
     key = createPrivateKey(readFileSync(options.key));
     if (key.asymmetricKeyType !== 'ed25519') throw new Error('not an Ed25519 key');
   } catch (error) {
-    process.stderr.write(`gate operator call: ${options.key}: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(2);
+    return exitAfterWriting(process.stderr, `gate operator call: ${options.key}: ${error instanceof Error ? error.message : String(error)}\n`, EXIT.badArgument);
   }
   const socket = resolveHome(options.home).socket;
   try {
-    const challenge = await socketCall(socket, 'gv.challenge', {});
-    if ('error' in challenge) throw new Error((challenge['error'] as { message: string }).message);
+    const challenge = await socketCall(socket, 'gv.challenge', {}, options.timeout);
+    if ('error' in challenge) return exitAfterWriting(process.stdout, `${JSON.stringify(challenge, null, 2)}\n`, EXIT.errorObject);
     const nonce = (challenge['result'] as { nonce: string }).nonce;
     const sig = sign(null, Buffer.from(nonce, 'ascii'), key).toString('hex');
-    const answer = await socketCall(socket, method, { ...params, proof: { nonce, sig } });
-    process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
-    process.exit('error' in answer ? 1 : 0);
+    const answer = await socketCall(socket, method, { ...params, proof: { nonce, sig } }, options.timeout);
+    exitAfterWriting(process.stdout, `${JSON.stringify(answer, null, 2)}\n`, 'error' in answer ? EXIT.errorObject : EXIT.result);
   } catch (error) {
-    process.stderr.write(`gate operator call: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(2);
+    exitAfterWriting(process.stderr, `gate operator call: ${error instanceof Error ? error.message : String(error)}\n`, socketFailureExit(error));
   }
 }
 

@@ -1,6 +1,8 @@
 import { resolveHome } from '../config/home.js';
 import { promptPassword, readStdinPassword } from './password-prompt.js';
-import { NoGateError, socketCall } from './socket-call.js';
+import { socketCall } from './socket-call.js';
+import { socketFailureExit } from './call-command.js';
+import { EXIT, exitAfterWriting } from './exit-codes.js';
 
 interface Options {
   home?: string;
@@ -16,8 +18,8 @@ async function call(command: string, method: string, params: Record<string, unkn
     }
     return answer['result'] as Record<string, any>;
   } catch (error) {
-    process.stderr.write(`gate people ${command}: ${error instanceof NoGateError ? error.message : String(error)}\n`);
-    process.exit(2);
+    process.stderr.write(`gate people ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(socketFailureExit(error));
   }
 }
 
@@ -63,11 +65,33 @@ export async function peopleListCommand(options: Options & { json?: boolean }): 
   if (people.length === 0) process.stdout.write('no people\n');
   for (const p of people) {
     const tags = [p['source'] === 'config' ? 'from [auth].admins' : null, p['demo'] ? 'demo' : null, p['signs_in_here'] ? 'signs in here' : null].filter(Boolean);
-    process.stdout.write(`${p['role']}\t${p['email'] ?? '-'}\t${p['identity']}${tags.length ? `\t(${tags.join(', ')})` : ''}\n`);
+    const who = [p['name'], p['email']].filter((x) => typeof x === 'string').join(' ') || '-';
+    process.stdout.write(`${p['role']}\t${who}\t${p['identity']}${tags.length ? `\t(${tags.join(', ')})` : ''}\n`);
   }
 }
 
-export async function peopleRemoveCommand(sub: string, options: Options & { iss?: string }): Promise<void> {
-  const result = await call('remove', 'gv.people', { action: 'remove', sub, ...(options.iss === undefined ? {} : { iss: options.iss }) }, options);
-  process.stdout.write(result['removed'] ? `removed ${result['iss']}|${result['sub']}${result['was'] ? ` (was ${result['was']})` : ''}\n` : 'nobody to remove\n');
+/**
+ * Removes a person named by email (as people know each other) or by subject. An email is
+ * matched, case-insensitively, against the people list; two people of different issuers
+ * with one email are not guessed between: --iss says which.
+ */
+export async function peopleRemoveCommand(who: string, options: Options & { iss?: string }): Promise<void> {
+  let sub = who;
+  let iss = options.iss;
+  if (who.includes('@')) {
+    const listed = (await call('remove', 'gv.people', { action: 'list' }, options))['people'] as Array<Record<string, unknown>>;
+    const matches = listed.filter(
+      (p) => typeof p['email'] === 'string' && p['email'].toLowerCase() === who.toLowerCase() && (iss === undefined || p['iss'] === iss),
+    );
+    if (matches.length === 0) return exitAfterWriting(process.stderr, `gate people remove: nobody with email ${who}${iss ? ` at ${iss}` : ''}\n`, EXIT.errorObject);
+    if (matches.length > 1) {
+      const issuers = matches.map((p) => p['iss']).join(', ');
+      return exitAfterWriting(process.stderr, `gate people remove: ${who} signs in at several issuers (${issuers}); name one with --iss\n`, EXIT.badArgument);
+    }
+    sub = matches[0]!['sub'] as string;
+    iss = matches[0]!['iss'] as string;
+  }
+  const result = await call('remove', 'gv.people', { action: 'remove', sub, ...(iss === undefined ? {} : { iss }) }, options);
+  const whom = `${result['iss']}|${result['sub']}`;
+  process.stdout.write(result['removed'] ? `removed ${who.includes('@') ? `${who} (${whom})` : whom}${result['was'] ? `, was ${result['was']}` : ''}\n` : 'nobody to remove\n');
 }

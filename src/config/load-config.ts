@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { canonicalJson } from '../journal/canonical-json.js';
 import { parse as parseToml } from 'smol-toml';
 import { CONFIG_KEYS, type GateConfig, type KeySpec } from './keys.js';
 
@@ -56,7 +57,9 @@ export function loadConfig(
       let source: ValueSource = 'default';
       if (fileValues[section] && key in fileValues[section]) {
         value = fileValues[section][key];
-        source = 'file';
+        // The first start writes every key with its default: such a line is the default, not a choice made in the file.
+        // (Compared as canonical JSON: TOML tables parse to objects of another prototype than the defaults'.)
+        source = canonicalJson(value) === canonicalJson(spec.default) ? 'default' : 'file';
       }
       const envKey = envName(section, key);
       if (env[envKey] !== undefined) {

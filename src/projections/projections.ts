@@ -9,6 +9,7 @@ import { RelationReducer, relationDigestQueries, relationTables } from './relati
 import { RankReducer, rankDigestQueries, rankTables } from './ranks.js';
 import { WorkareaReducer, workareaDigestQueries, workareaTables } from './workareas.js';
 import { AttachmentReducer, attachmentDigestQueries, attachmentTables } from './attachments.js';
+import { BodyReadReducer, bodyReadDigestQueries, bodyReadTables } from './body-reads.js';
 import { ReplacementGroupReducer, replacementGroupDigestQueries, replacementGroupTables } from './replacement-groups.js';
 import { SubmissionReducer, submissionDigestQueries, submissionTables } from './submissions.js';
 import { ReviewReducer, reviewDigestQueries, reviewTables } from './review.js';
@@ -39,6 +40,7 @@ export function createProjectionTables(db: Database.Database, schema: string): v
     peopleTables,
     signinSessionTables,
     attachmentTables,
+    bodyReadTables,
   ];
   db.exec(tables.map((t) => t(schema)).join('\n'));
 }
@@ -60,6 +62,7 @@ export function digestQueries(schema: string): Record<string, string> {
     ...peopleDigestQueries(schema),
     ...signinSessionDigestQueries(schema),
     ...attachmentDigestQueries(schema),
+    ...bodyReadDigestQueries(schema),
   };
 }
 
@@ -89,6 +92,7 @@ export class Projections {
       new PeopleReducer(db, schema),
       new SigninSessionReducer(db, schema),
       new AttachmentReducer(db, schema),
+      new BodyReadReducer(db, schema),
     ];
     for (const reducer of reducers) {
       for (const type of reducer.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), reducer]);

@@ -79,6 +79,7 @@ export class ReviewReads {
         ORDER BY seq DESC LIMIT 1`),
       assessment: p('SELECT * FROM assessments WHERE event_id = ?'),
       spent: p('SELECT spent FROM review_budget WHERE day = ?').pluck(),
+      runsOfRow: p('SELECT * FROM review_runs WHERE artifact_id = ? AND ts >= ? ORDER BY seq'),
     };
   }
 
@@ -94,6 +95,11 @@ export class ReviewReads {
   /** The newest verdict any row holds for these bytes from this model, stance and rubric: the decision record. */
   recordedVerdict(contentHash: string, modelLabel: string, stance: string, rubric: string): SignatureRow | undefined {
     return this.s.cached!.get(contentHash, modelLabel, stance, rubric) as SignatureRow | undefined;
+  }
+
+  /** The row's reviewer runs journaled at or after a time (when it began waiting), oldest first. */
+  runsOfRow(artifactId: string, sinceTs: number): RunRow[] {
+    return this.s.runsOfRow!.all(artifactId, sinceTs) as RunRow[];
   }
 
   assessment(eventId: string): AssessmentRow | undefined {

@@ -66,6 +66,7 @@ export function reviewTables(schema: string): string {
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS ${schema}.review_runs_seq ON review_runs(seq);
     CREATE INDEX IF NOT EXISTS ${schema}.review_runs_state ON review_runs(state, seq);
+    CREATE INDEX IF NOT EXISTS ${schema}.review_runs_row ON review_runs(artifact_id, seq);
     CREATE TABLE IF NOT EXISTS ${schema}.review_budget (day TEXT PRIMARY KEY, spent INTEGER NOT NULL) WITHOUT ROWID;
   `;
 }

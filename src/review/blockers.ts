@@ -1,4 +1,5 @@
 import type { QuorumCount, QuorumRule, ReviewMode } from './quorum.js';
+import type { StanceStanding } from './stance-standing.js';
 
 /** Why a row waits: a closed list (gv.review waits_for, gv.approval reason). */
 export const BLOCKERS = [
@@ -21,6 +22,9 @@ export interface WaitsFor {
   words: string;
   rubric?: string;
   missing?: { signatures: number; people: number };
+  /** The configured stance a reviewer_unavailable or retry_exhausted row waits on, and how its last run failed. */
+  stance?: string;
+  failure?: string;
 }
 
 /** Consecutive failed runs after which scheduled grading leaves a row to a person (or a fresh gv.grade). */
@@ -32,13 +36,12 @@ export interface WaitFacts {
   rule: QuorumRule;
   count: QuorumCount;
   veto: boolean;
-  failedRuns: number;
+  /** Each configured stance's standing in this epoch (stance-standing.ts). */
+  stances: readonly StanceStanding[];
   away: boolean;
   operatorObjections: number;
   /** The row contradicts an ACTIVE row (a `contradicts` relation). */
   contradictsPromoted: boolean;
-  /** A model verdict of this epoch exists. */
-  graded: boolean;
   /** Why grading cannot run now (budget spent, circuit open), or null. */
   gradingUnavailable: string | null;
   rubric: string;
@@ -71,12 +74,21 @@ export function waitsFor(f: WaitFacts): WaitsFor {
     return wait('human_directive', 'objection', "the operator's open objection holds it until a resolution replies or it is retracted");
   }
   if (f.away) return wait('human_directive', 'away', 'the operator is away; nothing is promoted until they are back');
-  if (f.mode !== 'human' && !f.graded && f.count.people_have === 0) {
-    if (f.failedRuns >= RETRIES_BEFORE_EXHAUSTED) {
-      return wait('retry_exhausted', 'runs_failed', `the last ${f.failedRuns} reviewer runs failed; a fresh gv.grade or a person settles it`);
+  // Outside human review, models' approvals count only once every configured stance approved:
+  // a stance that failed, was blocked or never ran is what the row waits for (fail closed).
+  const open = f.stances.find((s) => s.decision === null);
+  if (f.mode !== 'human' && f.count.people_have === 0 && f.count.model_rejects.length === 0 && open !== undefined) {
+    const failure = open.last_run?.failure ?? open.last_run?.state;
+    const named = { stance: open.stance, ...(failure === undefined ? {} : { failure }) };
+    if (open.failed_in_a_row >= RETRIES_BEFORE_EXHAUSTED) {
+      return wait('retry_exhausted', 'runs_failed', `the last ${open.failed_in_a_row} runs of the ${open.stance} stance (${open.backend}) failed (${failure}); a fresh gv.grade or a person settles it`, named);
     }
-    if (f.gradingUnavailable !== null) return wait('reviewer_unavailable', 'unavailable', f.gradingUnavailable);
-    return wait('semantic_review', 'not_graded', 'waiting for the model reviewers', { rubric: f.rubric });
+    if (open.last_run !== null) {
+      const how = open.last_run.state === 'blocked' ? `was not asked: ${open.last_run.detail ?? failure}` : `did not answer: ${failure}`;
+      return wait('reviewer_unavailable', 'stance_failed', `the ${open.stance} stance (${open.backend}) ${how}; it is graded again at the next run`, named);
+    }
+    if (f.gradingUnavailable !== null) return wait('reviewer_unavailable', 'unavailable', f.gradingUnavailable, { stance: open.stance });
+    return wait('semantic_review', 'not_graded', `waiting for the model reviewers (the ${open.stance} stance)`, { rubric: f.rubric, stance: open.stance });
   }
   if (f.count.model_rejects.length > 0 && !f.count.met) {
     return wait('human_required', 'model_rejected', `rejected by ${f.count.model_rejects.join(', ')}; a person decides`, { missing });

@@ -8,6 +8,7 @@ import { RUBRIC_VERSION } from '../../workers/grade/rubric.js';
 import type { GradeInput, GradeOutcome } from '../../workers/grade/grade-task.js';
 import type { ReviewBackend } from './review-settings.js';
 import { RETRIES_BEFORE_EXHAUSTED } from './blockers.js';
+import { stanceStandings } from './stance-standing.js';
 
 /** States a verdict may land on: scanned and unflagged, already scored, or asked for evidence. */
 export const GRADABLE_STATES: ReadonlySet<string> = new Set(['L1_SCANNED', 'L2_SCORED', 'NEEDS_EVIDENCE']);
@@ -348,12 +349,33 @@ export class Grading {
 /** Rows read per page by gradeMany. */
 const GRADE_PAGE = 200;
 
-/** Held L1 rows for scheduled grading, after a rowid: oldest first, leaving rows whose runs failed too often to a person. */
+/**
+ * Rows owed grading, after a rowid, oldest first: held L1 rows, and scored rows of model and
+ * auto spaces where a configured stance has not answered in this epoch (one stance approved,
+ * another failed: the row waits on the failed one, so the schedule asks it again). A stance
+ * that failed RETRIES_BEFORE_EXHAUSTED times in a row is left to a person or a fresh gv.grade.
+ */
 export function rowsToGrade(gate: Gate, afterRowid: number, limit: number): ArtifactRow[] {
-  return gate.db
-    .prepare(
-      `SELECT a.* FROM artifacts a JOIN review_rows r USING (artifact_id)
-       WHERE a.state = 'L1_SCANNED' AND r.failed_runs < ? AND a.rowid > ? ORDER BY a.rowid LIMIT ?`,
-    )
-    .all(RETRIES_BEFORE_EXHAUSTED, afterRowid, limit) as ArtifactRow[];
+  const page = gate.db.prepare(
+    `SELECT a.* FROM artifacts a JOIN spaces s ON s.name = a.space
+     WHERE a.state IN ('L1_SCANNED', 'L2_SCORED') AND a.rowid > ? AND (a.state = 'L1_SCANNED' OR s.policy != 'human')
+     ORDER BY a.rowid LIMIT ?`,
+  );
+  const owed: ArtifactRow[] = [];
+  let after = afterRowid;
+  while (owed.length < limit) {
+    const rows = page.all(after, limit) as ArtifactRow[];
+    for (const row of rows) if (owedGrading(gate, row) && owed.length < limit) owed.push(row);
+    if (rows.length < limit) break;
+    after = rows[rows.length - 1]!.rowid;
+  }
+  return owed;
+}
+
+function owedGrading(gate: Gate, row: ArtifactRow): boolean {
+  const review = gate.review.reads.row(row.artifact_id);
+  if (review === undefined) return false;
+  const current = gate.review.reads.signatures(row.artifact_id).filter((s) => s.epoch === review.epoch);
+  const standings = stanceStandings(gate.review.settings, current, gate.review.reads.runsOfRow(row.artifact_id, review.review_since));
+  return standings.some((s) => s.decision === null && s.failed_in_a_row < RETRIES_BEFORE_EXHAUSTED);
 }

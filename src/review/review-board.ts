@@ -15,6 +15,7 @@ import { Deferrals } from './deferrals.js';
 import { countQuorum, quorumRule, settlerProblem, type QuorumCount, type QuorumRule, type ReviewMode, type Signature } from './quorum.js';
 import type { ReviewSettings } from './review-settings.js';
 import { RunBoard } from './run-board.js';
+import { stanceStandings, unansweredStances, type StanceStanding } from './stance-standing.js';
 import type { SignerClass } from './signer-class.js';
 import { TokenBudget } from './token-budget.js';
 
@@ -28,6 +29,8 @@ export interface ReviewPicture {
   /** The signatures since the last reopen: the ones that count. */
   current: SignatureRow[];
   count: QuorumCount;
+  /** Each configured stance's standing in this epoch: models count only once all approved. */
+  stances: StanceStanding[];
   objections: CommentRow[];
   operatorObjections: number;
   away: AwayPeriod | undefined;
@@ -72,8 +75,8 @@ export class ReviewBoard {
     readonly settings: ReviewSettings,
     private readonly relations: RelationReads,
     private readonly byId: (id: string) => ArtifactRow | undefined,
-    /** The row's attachments the identity has not been served whole (attachments/signature-counts.ts). */
-    private readonly unreadAttachments: (identity: string, artifactId: string) => readonly string[],
+    /** Why the identity's approval does not count yet for what it was not served whole, or null (read-before-signing.ts). */
+    private readonly unread: (identity: string, cls: SignerClass, row: ArtifactRow) => string | null,
     readonly clock: Clock,
     stage: { threads: number; concurrency: number; batchMax: number },
   ) {
@@ -116,11 +119,15 @@ export class ReviewBoard {
     const epoch = review?.epoch ?? 0;
     const signatures = this.reads.signatures(row.artifact_id);
     const current = signatures.filter((s) => s.epoch === epoch);
-    // Spec 2 gv.attachment: a signature counts only from an identity served every attachment to its end
-    // (a model grades the masked body and is served none, so on a row with attachments it never counts).
-    const count = countQuorum(rule, mode, row.writer_identity, [...current.map(toSignature), ...(extra ? [extra] : [])], (signer) =>
-      this.unreadAttachments(signer, row.artifact_id).length === 0 ? null : 'not served every attachment to its end',
-    );
+    const stances = stanceStandings(this.settings, current, review === undefined ? [] : this.reads.runsOfRow(row.artifact_id, review.review_since));
+    const stancesOpen = unansweredStances(stances);
+    // A signature counts only from an identity served the whole masked body and every attachment to its end
+    // (spec 2 gv.attachment); a model grades the masked body whole and is served no attachment, so on a row
+    // with attachments it never counts.
+    const count = countQuorum(rule, mode, row.writer_identity, [...current.map(toSignature), ...(extra ? [extra] : [])], (signer, cls) => {
+      if (cls === 'model' && stancesOpen !== null) return stancesOpen;
+      return this.unread(signer, cls, row);
+    });
     const objections = openObjections(this.comments.ofRow(row.artifact_id));
     const operatorObjections = objections.filter((c) => c.author_class === 'operator').length;
     const now = this.clock.now();
@@ -136,11 +143,10 @@ export class ReviewBoard {
           rule,
           count,
           veto: review?.veto === 1,
-          failedRuns: review?.failed_runs ?? 0,
+          stances,
           away: away !== undefined,
           operatorObjections,
           contradictsPromoted,
-          graded: current.some((s) => s.type === 'verdict'),
           gradingUnavailable: this.gradingUnavailable(),
           rubric: RUBRIC_VERSION,
         })
@@ -158,6 +164,7 @@ export class ReviewBoard {
       signatures,
       current,
       count,
+      stances,
       objections,
       operatorObjections,
       away,

@@ -6,7 +6,7 @@ import { requireSupersession, supersedesEventData } from './supersedes-rule.js';
 import { GateError, ErrorCode, invalidParams, lifecycle } from '../gate-error.js';
 import { QUARANTINE_STATES, type ArtifactState } from '../domain/states.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
-import { requireEveryAttachmentServed } from '../attachments/signature-counts.js';
+import { requireEverythingRead } from '../review/read-before-signing.js';
 import { signerClassOf } from '../review/signer-class.js';
 import { appendPromotion, pendingGroupChild, promotionEnters } from '../review/promotion.js';
 
@@ -47,7 +47,7 @@ export const promoteVerb = defineVerb({
       if (row.state === 'L1B_FLAGGED') throw lifecycle("gv.promote: a flagged row needs a person's disposition before it can be promoted", 'wrong_state');
       if (row.state === 'L3_RATIFIED') throw lifecycle('gv.promote: the row is ratified and waits for a second authority to countersign', 'countersign');
       if (row.state !== 'L1_SCANNED' && row.state !== 'L2_SCORED') throw lifecycle(`gv.promote: a row in ${row.state} cannot be promoted`, 'wrong_state');
-      requireEveryAttachmentServed(gate, caller.identity, row.artifact_id, 'gv.promote');
+      requireEverythingRead(gate, caller.identity, row, 'gv.promote');
       const cls = signerClassOf(caller);
       const picture = gate.review.picture(row, { signer: caller.identity, class: cls, type: 'promote', decision: 'promote', stance: null, seq: Number.MAX_SAFE_INTEGER });
       const problem = gate.review.promotionProblem(picture, cls);

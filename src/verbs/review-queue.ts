@@ -5,7 +5,6 @@ import { pendingSupersedes } from './replacement-group-view.js';
 import type { Caller } from '../access/caller.js';
 import type { Gate } from '../gate.js';
 import { producerOf, type ArtifactRow } from '../projections/artifact-reads.js';
-import { modelLabel } from '../../workers/grade/backend.js';
 import { whoCanSign } from '../review/who-can-sign.js';
 
 /** Rows a reviewer works through: everything in review but the instant before a scan lands. */
@@ -21,10 +20,10 @@ function item(gate: Gate, caller: Caller, row: ArtifactRow) {
       const a = s.assessment_id === null ? undefined : gate.review.reads.assessment(s.assessment_id);
       return { model_label: s.signer, stance: s.stance, decision: s.decision, score: a?.score ?? null, rubric: s.rubric, ts: s.ts, event_id: s.event_id };
     });
-  const stances = gate.review.settings.stances.map(({ stance, backend }) => {
-    const label = modelLabel(backend.backend);
-    const newest = [...verdicts].reverse().find((v) => v.stance === stance && v.model_label === label);
-    return { stance, backend: backend.backend.name, model_label: label, decision: newest?.decision ?? null, score: newest?.score ?? null };
+  // Each configured stance as the picture counts it, with how its last run failed when it has not answered.
+  const stances = p.stances.map((s) => {
+    const newest = [...verdicts].reverse().find((v) => v.stance === s.stance && v.model_label === s.model_label);
+    return { stance: s.stance, backend: s.backend, model_label: s.model_label, decision: s.decision, score: newest?.score ?? null, ...(s.last_run === null ? {} : { last_run: s.last_run }) };
   });
   return {
     artifact_id: row.artifact_id,

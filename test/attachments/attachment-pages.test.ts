@@ -61,6 +61,7 @@ describe('gv.attachment', () => {
 
   it('the original goes to the writer and reviewers only; anyone else gets an unknown id even on a promoted row', async () => {
     expect((await readAttachment(gate, reviewer.key, held, hash)).last.next_offset).toBeNull();
+    await gate.readBody(reviewer.key, held);
     expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: held })).result.state).toBe('ACTIVE');
     expect((await readAttachment(gate, agent.key, held, hash, true)).bytes.equals(bytes)).toBe(true);
     expect((await readAttachment(gate, reviewer.key, held, hash, true)).last.copy).toBe('original');

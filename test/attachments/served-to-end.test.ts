@@ -22,7 +22,10 @@ async function rowWithTwoAttachments() {
   return { id: row.result.artifact_id as string, a, b };
 }
 
-const promote = (key: string, id: string) => gate.rpc(key, 'gv.promote', { artifact_id: id });
+const promote = async (key: string, id: string) => {
+  await gate.readBody(key, id);
+  return gate.rpc(key, 'gv.promote', { artifact_id: id });
+};
 
 describe('a promoting signature counts only from an identity served every attachment to its end', () => {
   it('gv.promote is refused attachments_unread, naming what is unread, until every attachment was served whole and in order', async () => {

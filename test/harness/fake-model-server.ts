@@ -18,6 +18,9 @@ import { GateProcess } from './gate-process.js';
  *   [[slow]]          answered after `slowMs` (past a short deadline)
  *   [[429]]           429 with Retry-After: 1 the first time, then approve
  *   [[500]]           HTTP 500
+ *   [[401]]           HTTP 401 (the backend refuses the credential)
+ *
+ * A marker written `[[500@positive]]` applies to that stance's calls only.
  */
 export interface ModelRequest {
   at: number;
@@ -41,6 +44,8 @@ export class FakeModelServer {
   slowMs = 6_000;
   /** Answer GET /v1/models with 401 (a refused credential). */
   refuseCredential = false;
+  /** When set, every model call is answered with this HTTP status (a backend that is down). */
+  failAll: number | null = null;
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => this.handle(req, res));
@@ -80,8 +85,10 @@ export class FakeModelServer {
   }
 
   private answer(res: ServerResponse, anthropic: boolean, prompt: string, stance: string): void {
-    const has = (marker: string) => prompt.includes(`[[${marker}]]`);
+    if (this.failAll !== null) return this.send(res, this.failAll, { error: { message: 'down' } });
+    const has = (marker: string) => prompt.includes(`[[${marker}]]`) || prompt.includes(`[[${marker}@${stance}]]`);
     if (has('500')) return this.send(res, 500, { error: { message: 'internal' } });
+    if (has('401')) return this.send(res, 401, { error: { message: 'invalid api key' } });
     if (has('429') && !this.seen429.has(prompt + stance)) {
       this.seen429.add(prompt + stance);
       return this.send(res, 429, { error: { message: 'rate limited' } }, { 'retry-after': '1' });

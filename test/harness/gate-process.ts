@@ -115,6 +115,21 @@ export class GateProcess {
     return httpRequest(this.url, method, path, options);
   }
 
+  /**
+   * What a reviewer does before signing another's row: reads its whole masked body, page by
+   * page (gv.node body: true), so their approval counts. `key` null reads over the socket.
+   * A caller who may not read the row reads nothing; the decision after it says why.
+   */
+  async readBody(key: string | null, artifactId: string): Promise<void> {
+    let offset: number | null = 0;
+    while (offset !== null) {
+      const params = { artifact_id: artifactId, body: true, ...(offset === 0 ? {} : { offset }) };
+      const page = key === null ? await this.socket('gv.node', params) : await this.rpc(key, 'gv.node', params);
+      if (page.error) return;
+      offset = page.result.masked_next_offset ?? null;
+    }
+  }
+
   /** Issues an API key through the socket (admin) and returns the raw key and identity. */
   async key(role: 'reader' | 'agent' | 'reviewer' | 'admin' | 'runner', extra: Record<string, unknown> = {}) {
     const answer = await this.socket('gv.keys', { action: 'issue', role, ...extra });

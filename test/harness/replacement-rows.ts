@@ -27,6 +27,7 @@ export class ReplacementRows {
 
   async active(extra: Record<string, unknown> = {}): Promise<string> {
     const id = await this.held(extra);
+    await this.gate.readBody(this.promoter, id);
     const promoted = await this.gate.rpc(this.promoter, 'gv.promote', { artifact_id: id });
     expect(promoted.result?.state).toBe('ACTIVE');
     return id;

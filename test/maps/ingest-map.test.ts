@@ -62,6 +62,7 @@ describe('gv.ingest_map', () => {
 
   it('its edges never enter the relation graph', async () => {
     const a = await ingestMap({ manifest: manifest(uniqueText('edges')) });
+    await gate.readBody(reviewer.key, a.result.map_artifact_id);
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: a.result.map_artifact_id });
     expect((await gate.rpc(agent.key, 'gv.relations', { artifact_id: a.result.map_artifact_id })).result.relations).toEqual([]);
     const graph = await gate.rpc(reviewer.key, 'gv.graph', {});
@@ -103,6 +104,7 @@ describe('gv.ingest_map', () => {
     // it is not promoted, and the same bytes from another writer are that writer's own row (spec 2 gv.ingest).
     const ratifiedOne = manifest(uniqueText('ratified'));
     const p = await ingestMap({ manifest: ratifiedOne });
+    await gate.readBody(reviewer.key, p.result.map_artifact_id);
     expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: p.result.map_artifact_id })).result).toMatchObject({ state: 'L3_RATIFIED' });
     const theirs = (await ingestMap({ manifest: ratifiedOne }, other.key)).result;
     expect(theirs.duplicate).toBe(false);

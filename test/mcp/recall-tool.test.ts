@@ -14,6 +14,7 @@ beforeAll(async () => {
   agent = await gate.key('agent');
   reviewer = await gate.key('reviewer');
   const a = await tool(gate, 'remember', { content: `${marker} promoted ${uniqueText()}`, content_type: 'memory', source_uri: 'test://recall', workarea: 'recall/a' }, agent.key);
+  await gate.readBody(reviewer.key, a.artifact_id);
   await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: a.artifact_id });
   promoted = a.artifact_id;
   held = (await tool(gate, 'remember', { content: `${marker} held ${uniqueText()}`, content_type: 'memory', source_uri: 'test://recall', workarea: 'recall/a' }, agent.key)).artifact_id;

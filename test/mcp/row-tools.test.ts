@@ -12,6 +12,7 @@ beforeAll(async () => {
   agent = await gate.key('agent');
   reviewer = await gate.key('reviewer');
   id = (await tool(gate, 'remember', { content: uniqueText('row'), content_type: 'memory', source_uri: 'test://row', workarea: 'rows/a' }, agent.key)).artifact_id;
+  await gate.readBody(reviewer.key, id);
   await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id });
 });
 afterAll(async () => {

@@ -27,6 +27,7 @@ afterAll(async () => {
 async function promoted(label: string): Promise<string> {
   const r = await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText(label), kind: 'memory', source_uri: 'test://org', workarea: 'org/a' });
   const id = r.result.artifact_id as string;
+  await gate.readBody(reviewer.key, id);
   expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id })).result.state).toBe('ACTIVE');
   return id;
 }

@@ -40,6 +40,7 @@ describe('gv.rebuild replays the journal into fresh tables equal to the live one
       ids.push(answer.result.artifact_id);
       ownIds.set(a.key, [...(ownIds.get(a.key) ?? []), answer.result.artifact_id]);
       if (answer.result.state === 'L1_SCANNED' && i % 2 === 0) {
+        await g.readBody(reviewer.key, answer.result.artifact_id);
         const promoted = await g.rpc(reviewer.key, 'gv.promote', { artifact_id: answer.result.artifact_id });
         expect(promoted.result.state).toBe('ACTIVE');
         if (i % 10 === 0) await g.rpc(reviewer.key, 'gv.demote', { artifact_id: answer.result.artifact_id, reason: 'stale' });
@@ -73,6 +74,7 @@ describe('gv.rebuild replays the journal into fresh tables equal to the live one
     await upload(g, agents[1]!.key, fixture('images/pixel-bomb.png'));
     const withPhoto = await g.rpc(agents[1]!.key, 'gv.ingest', { content: uniqueText('photo'), workarea: 'tests/rebuild/0', kind: 'memory', source_uri: 's', attachments: [{ sha256: photo.result.sha256, name: 'p.png' }] });
     await readAttachment(g, reviewer.key, withPhoto.result.artifact_id, photo.result.sha256);
+    await g.readBody(reviewer.key, withPhoto.result.artifact_id);
     expect((await g.rpc(reviewer.key, 'gv.promote', { artifact_id: withPhoto.result.artifact_id })).result?.state).toBe('ACTIVE');
     for (const zip of ['skill-valid.zip', 'symlink.zip']) {
       const b = await g.rpc(agents[2]!.key, 'gv.ingest_bundle', { content: fixture(`bundles/${zip}`).toString('base64'), workarea: 'tests/rebuild/1', source_uri: 's' });
@@ -136,6 +138,7 @@ describe('a home whose views were made by another view schema', () => {
       const agent = await g.key('agent');
       const reviewer = await g.key('reviewer');
       const row = await g.rpc(agent.key, 'gv.ingest', { content: 'the views come back from the journal: quokka', workarea: 'tests/views', kind: 'memory', source_uri: 's' });
+      await g.readBody(reviewer.key, row.result.artifact_id);
       await g.rpc(reviewer.key, 'gv.promote', { artifact_id: row.result.artifact_id });
       await g.stop();
       // An older build's views: another version number, and tables that no longer match the journal.

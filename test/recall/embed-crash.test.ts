@@ -43,7 +43,10 @@ describe('a gate killed while embedding', () => {
       const r = await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText(`crash ${i}`), workarea: 'tests/crash', kind: 'memory', source_uri: 'test://c' });
       ids.push(r.result.artifact_id);
     }
-    for (const id of ids.slice(0, 3)) await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id });
+    for (const id of ids.slice(0, 3)) {
+      await gate.readBody(reviewer.key, id);
+      await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id });
+    }
     // A second request means the first batch's vectors were written (the next batch starts after that write).
     await waitFor(() => server.requests.length >= 2, 10_000, 'a second embeddings request');
     await gate.kill();

@@ -19,7 +19,10 @@ describe('gv.rebuild checks the vector index', () => {
       expect(r.result.state).toBe('L1_SCANNED');
       ids.push(r.result.artifact_id);
     }
-    for (const id of ids.slice(0, 8)) expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id })).result.state).toBe('ACTIVE');
+    for (const id of ids.slice(0, 8)) {
+      await gate.readBody(reviewer.key, id);
+      expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id })).result.state).toBe('ACTIVE');
+    }
     await gate.rpc(reviewer.key, 'gv.reject', { artifact_id: ids[11], reason: 'test' });
     // The stage embeds after each commit, in milliseconds for a dozen rows; a rebuild would fill
     // (and count as rewritten) any vector still missing, so it must find nothing to do.

@@ -43,6 +43,7 @@ describe('gv.comment', () => {
     expect((await comment(other.key, { artifact_id: id, body: 'peek' })).error?.message).toBe(`unknown artifact: ${id.slice(0, 16)}`);
     expect((await gate.rpc(other.key, 'gv.comments', { artifact_id: id })).error?.message).toBe(`unknown artifact: ${id.slice(0, 16)}`);
     await comment(reviewer.key, { artifact_id: id, body: 'checked against the log' });
+    await gate.readBody(reviewer.key, id);
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id });
     const read = await gate.rpc(reader.key, 'gv.comments', { artifact_id: id });
     expect(read.result.comments.map((c: any) => c.body)).toEqual(['checked against the log']);
@@ -53,6 +54,7 @@ describe('gv.comment', () => {
     await gate.socket('gv.space_create', { name: 'closed-comments', policy: 'auto' });
     await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: agent.identity, space: 'closed-comments', capabilities: ['read', 'contribute'] }] });
     const id = (await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText('closed'), workarea: 'tests/comments', kind: 'memory', source_uri: 's', space: 'closed-comments' })).result.artifact_id;
+    await gate.readBody(reviewer.key, id);
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id });
     await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: other.identity, space: 'closed-comments', capabilities: ['read'] }] });
     expect((await comment(other.key, { artifact_id: id, body: 'hello' })).error?.data).toEqual({ reason: 'not_granted', space: 'closed-comments', capability: 'contribute' });

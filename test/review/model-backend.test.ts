@@ -76,6 +76,7 @@ describe('a model backend that approves', () => {
     expect(approval.waits_for).toMatchObject({ blocker: 'human_required', code: 'settle' });
     expect(approval.model_labels).toEqual(['openai:fake-model']);
     expect(approval.signers.every((s: any) => s.class === 'model' && s.counts === true)).toBe(true);
+    await gate.readBody(reviewer.key, id);
     const promote = await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id });
     expect(promote.error).toMatchObject({ code: -32010, data: { reason: 'human_required' } });
   });

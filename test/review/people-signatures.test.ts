@@ -35,8 +35,11 @@ const ingest = async (by: string = writer.accessToken, extra: Record<string, unk
   expect(r.error, JSON.stringify(r.error)).toBeUndefined();
   return r.result.artifact_id as string;
 };
-const sign = (who: SignedInPerson, id: string, decision: string, extra: Record<string, unknown> = {}) =>
-  gate.rpc(who.accessToken, 'gv.sign', { artifact_id: id, decision, ...extra });
+/** A person's sign; an approval is made as a reviewer makes it, after reading the whole body. */
+const sign = async (who: SignedInPerson, id: string, decision: string, extra: Record<string, unknown> = {}) => {
+  if (decision === 'approve') await gate.readBody(who.accessToken, id);
+  return gate.rpc(who.accessToken, 'gv.sign', { artifact_id: id, decision, ...extra });
+};
 const approval = async (id: string, key = reviewerKey.key) => (await gate.rpc(key, 'gv.approval', { artifact_id: id })).result;
 const refusedAs = (a: RpcAnswer, code: number, reason: string) => {
   expect(a.result, JSON.stringify(a.result)).toBeUndefined();
@@ -47,8 +50,10 @@ const refusedAs = (a: RpcAnswer, code: number, reason: string) => {
 describe('signed-in person only', () => {
   it('gv.cancel, gv.reopen and gv.ask_to_sign refuse API keys and socket peers; their gv.sign is an agent\'s, not a human\'s', async () => {
     const id = await ingest(agentKey.key);
+    await gate.readBody(reviewerKey.key, id);
     const keySign = await gate.rpc(reviewerKey.key, 'gv.sign', { artifact_id: id, decision: 'approve' });
     expect(keySign.result).toMatchObject({ class: 'agent', counts: false, k_have: 0 });
+    await gate.readBody(null, id);
     expect((await gate.socket('gv.sign', { artifact_id: id, decision: 'approve' })).result).toMatchObject({ class: 'agent', counts: false });
     const flagged = await ingest(agentKey.key, { content: `key: AKIA${'Q7ZR'.repeat(4)} by key ${Date.now()}` });
     refusedAs(await gate.rpc(reviewerKey.key, 'gv.sign', { artifact_id: flagged, decision: 'approve' }), -32010, 'human_required');
@@ -82,6 +87,7 @@ describe('gv.sign', () => {
 
   it('a person promotes with gv.promote too; the author never signs their own row', async () => {
     const id = await ingest();
+    await gate.readBody(alice.accessToken, id);
     expect((await gate.rpc(alice.accessToken, 'gv.promote', { artifact_id: id })).result).toMatchObject({ state: 'ACTIVE', k_have: 1 });
     const own = await ingest(alice.accessToken);
     refusedAs(await sign(alice, own, 'approve'), -32010, 'self_authored');
@@ -119,12 +125,14 @@ describe('gv.sign', () => {
     expect(away.result).toMatchObject({ away: true, declared: true, note: 'on leave' });
     const signed = await sign(alice, id, 'approve', { promote: true });
     expect(signed.result).toMatchObject({ state: 'L2_SCORED', promoted: false, waits_for: { blocker: 'human_directive', code: 'away' } });
+    await gate.readBody(bob.accessToken, id);
     refusedAs(await gate.rpc(bob.accessToken, 'gv.promote', { artifact_id: id }), -32010, 'away');
     expect((await gate.rpc(reviewerKey.key, 'gv.away', {})).error?.data).toEqual({ required: 'admin', role: 'reviewer' });
     const back = await gate.socket('gv.back', {});
     expect(back.result).toMatchObject({ away: false, declared: true });
     expect(typeof back.result.held_d).toBe('number');
     expect((await gate.socket('gv.back', {})).result).toEqual({ away: false, held_d: 0, declared: false });
+    await gate.readBody(bob.accessToken, id);
     expect((await gate.rpc(bob.accessToken, 'gv.promote', { artifact_id: id })).result.state).toBe('ACTIVE');
   });
 });
@@ -168,6 +176,7 @@ describe('gv.cancel', () => {
 
   it('refuses a promoted row, a signed row and a row a pending replacement group names', async () => {
     const promoted = await ingest();
+    await gate.readBody(alice.accessToken, promoted);
     await gate.rpc(alice.accessToken, 'gv.promote', { artifact_id: promoted });
     refusedAs(await gate.rpc(writer.accessToken, 'gv.cancel', { artifact_id: promoted }), -32010, 'promoted');
     const signed = await ingest();
@@ -271,10 +280,12 @@ describe('an operator proof', () => {
     try {
       const agentOf = await proven.key('agent');
       const id = (await proven.rpc(agentOf.key, 'gv.ingest', { content: `Proof-signed ${Date.now()}: the east gate opens at six daily.`, workarea: 'tests/proof', kind: 'memory', source_uri: 'https://example.org/p' })).result.artifact_id;
+      await proven.readBody(null, id);
       const unproven = await proven.socket('gv.sign', { artifact_id: id, decision: 'approve' });
       expect(unproven.result).toMatchObject({ class: 'agent', counts: false });
       const { nonce } = (await proven.socket('gv.challenge', {})).result;
       const sig = edSign(null, Buffer.from(nonce, 'ascii'), privateKey).toString('hex');
+      await proven.readBody(null, id);
       const signed = await proven.socket('gv.sign', { artifact_id: id, decision: 'approve', promote: true, proof: { nonce, sig } });
       expect(signed.result).toMatchObject({ class: 'human', counts: true, state: 'ACTIVE', promoted: true });
       const replayed = await proven.socket('gv.sign', { artifact_id: id, decision: 'archive', proof: { nonce, sig } });

@@ -22,11 +22,11 @@ const facts = (count: ReturnType<typeof countQuorum>, rule: ReturnType<typeof qu
   rule,
   count,
   veto: false,
-  failedRuns: 0,
+  // Every configured stance answered: what is left is the count itself.
+  stances: [],
   away: false,
   operatorObjections: 0,
   contradictsPromoted: false,
-  graded: true,
   gradingUnavailable: null,
   rubric: 'gate-rubric/1',
 });

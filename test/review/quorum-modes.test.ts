@@ -97,6 +97,7 @@ describe('auto review', () => {
     const graded = await gate.rpc(reviewer.key, 'gv.grade', { artifact_id: skill.artifact_id });
     expect(graded.result.state).toBe('L2_SCORED');
     expect(await approval(skill.artifact_id)).toMatchObject({ k_required: 2, k_have: 1, waits_for: { blocker: 'quorum', code: 'k', missing: { signatures: 1, people: 0 } } });
+    await gate.readBody(reviewer.key, skill.artifact_id);
     const promoted = await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: skill.artifact_id });
     expect(promoted.result).toMatchObject({ state: 'ACTIVE', provisional: true, k_required: 2, k_have: 2 });
     expect((await approval(skill.artifact_id)).approved_by).toEqual({ model: 1, human: 0, authority: 0 });
@@ -107,6 +108,7 @@ describe('auto review', () => {
     await gate.rpc(reviewer.key, 'gv.grade', { artifact_id: doc.artifact_id });
     const a = await approval(doc.artifact_id);
     expect(a).toMatchObject({ k_required: 1, people_required: 1, people_have: 0, waits_for: { blocker: 'human_required', code: 'people' } });
+    await gate.readBody(reviewer.key, doc.artifact_id);
     const promote = await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: doc.artifact_id });
     expect(promote.error).toMatchObject({ code: -32010, data: { reason: 'quorum' } });
     expect((await gate.rpc(reviewer.key, 'gv.settle_pending', {})).result.artifact_ids).not.toContain(doc.artifact_id);
@@ -159,6 +161,7 @@ describe('human and model review', () => {
     const a = await approval(row.artifact_id);
     expect(a).toMatchObject({ mode: 'human', k_have: 0, waits_for: { blocker: 'human_required', code: 'people' } });
     expect(a.signers.every((s: any) => s.counts === false && /people's signatures/.test(s.why))).toBe(true);
+    await gate.readBody(reviewer.key, row.artifact_id);
     const promote = await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: row.artifact_id });
     expect(promote.error).toMatchObject({ code: -32010, data: { reason: 'quorum' } });
   });
@@ -167,6 +170,7 @@ describe('human and model review', () => {
     const row = await ingest({ space: 'models' });
     await gate.rpc(reviewer.key, 'gv.grade', { artifact_id: row.artifact_id });
     expect(await approval(row.artifact_id)).toMatchObject({ mode: 'model', k_have: 1, waits_for: { blocker: 'human_required', code: 'settle' } });
+    await gate.readBody(reviewer.key, row.artifact_id);
     expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: row.artifact_id })).error?.data?.reason).toBe('human_required');
     expect((await gate.rpc(reviewer.key, 'gv.settle_pending', {})).result.artifact_ids).not.toContain(row.artifact_id);
   });

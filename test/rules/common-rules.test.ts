@@ -154,6 +154,7 @@ describe('C8: derives_from ids must each be readable by the caller', () => {
     const id: string = parent.result.artifact_id;
     const refused = await ingest(agent.key, { derives_from: [id] });
     expect(refused.error).toEqual({ code: -32602, message: `unknown artifact: ${id.slice(0, 16)}` });
+    await gate.readBody(reviewer.key, id);
     expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id })).result.state).toBe('ACTIVE');
     const accepted = await ingest(agent.key, { derives_from: [id] });
     expect(accepted.result.state).toBe('L1_SCANNED');

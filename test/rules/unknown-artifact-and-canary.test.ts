@@ -70,6 +70,7 @@ describe('canary: a unique string agent A ingests is absent from every answer ag
       kind: 'memory',
       source_uri: 'test://n',
     })).result.artifact_id as string;
+    await gate.readBody(reviewer.key, neighbour);
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: neighbour });
     // Objected to by the operator (which holds auto-promotion) and graded, so review answers have something of the canary to leak.
     expect((await gate.socket('gv.comment', { artifact_id: id, kind: 'objection', body: `about ${canary}` })).error).toBeUndefined();
@@ -148,6 +149,7 @@ describe('canary: a unique string agent A ingests is absent from every answer ag
       // The id itself appears only where B sent it and got the unknown-artifact answer.
       if (text.includes(id.slice(7, 40))) throw new Error(`B learned the canary row id from: ${text.slice(0, 200)}`);
     }
+    await gate.readBody(reviewer.key, id);
     expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id })).result.state).toBe('ACTIVE');
     const recalled = await gate.rpc(b.key, 'gv.recall', { query: canary, mode: 'lexical' });
     expect(recalled.result.hits).toHaveLength(1);

@@ -45,6 +45,7 @@ describe('a person signed in through the sign-in provider is a caller on /rpc', 
     const ids: string[] = [];
     for (const label of ['hidden by a person', 'hidden by a key']) {
       const row = await gate.rpc(agent.key, 'gv.ingest', { content: `${label} ${person.sub}`, workarea: 'w', kind: 'memory', source_uri: 's://2' });
+      await gate.readBody(reviewerKey.key, row.result.artifact_id);
       expect((await gate.rpc(reviewerKey.key, 'gv.promote', { artifact_id: row.result.artifact_id })).result.state).toBe('ACTIVE');
       ids.push(row.result.artifact_id);
     }

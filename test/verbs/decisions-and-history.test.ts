@@ -22,8 +22,10 @@ const make = async (key = agent.key, extra: Record<string, unknown> = {}) =>
 describe('promote, reject, demote', () => {
   it('a reviewer promotes a held row to ACTIVE, provisional on a solo gate', async () => {
     const row = await make();
+    await gate.readBody(reviewer.key, row.artifact_id);
     const p = await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: row.artifact_id });
     expect(p.result).toMatchObject({ artifact_id: row.artifact_id, state: 'ACTIVE', provisional: true });
+    await gate.readBody(reviewer.key, row.artifact_id);
     const again = await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: row.artifact_id });
     expect(again.error?.code).toBe(-32010);
   });
@@ -35,6 +37,7 @@ describe('promote, reject, demote', () => {
       expect(a.error?.code).toBe(-32010);
       expect(a.error?.data).toEqual({ reason: 'self_authored' });
     }
+    await gate.readBody(reviewer2.key, own.artifact_id);
     expect((await gate.rpc(reviewer2.key, 'gv.promote', { artifact_id: own.artifact_id })).result.state).toBe('ACTIVE');
     const selfDemote = await gate.rpc(reviewer.key, 'gv.demote', { artifact_id: own.artifact_id });
     expect(selfDemote.error?.data).toEqual({ reason: 'self_authored' });
@@ -43,13 +46,16 @@ describe('promote, reject, demote', () => {
   it('a flagged row is not promoted; a recorded row is never promoted', async () => {
     const flagged = await make(agent.key, { content: `key: AKIA${'Q7ZR'.repeat(4)} ${Date.now()}` });
     expect(flagged.state).toBe('L1B_FLAGGED');
+    await gate.readBody(reviewer.key, flagged.artifact_id);
     expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: flagged.artifact_id })).error?.code).toBe(-32010);
     const recorded = (await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText(), workarea: 'tests/decide', content_type: 'trace', source_uri: 's' })).result;
+    await gate.readBody(reviewer.key, recorded.artifact_id);
     expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: recorded.artifact_id })).error?.code).toBe(-32010);
   });
 
   it('reject takes a quarantined row to REJECTED with reason and in_favour_of; an ACTIVE row is not in quarantine', async () => {
     const keep = await make();
+    await gate.readBody(reviewer.key, keep.artifact_id);
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: keep.artifact_id });
     const drop = await make();
     const r = await gate.rpc(reviewer.key, 'gv.reject', { artifact_id: drop.artifact_id, reason: 'duplicate', in_favour_of: keep.artifact_id });
@@ -60,6 +66,7 @@ describe('promote, reject, demote', () => {
 
   it('demote withdraws an ACTIVE row from readers and keeps its content for the writer', async () => {
     const row = await make();
+    await gate.readBody(reviewer.key, row.artifact_id);
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: row.artifact_id });
     const reader = await gate.key('reader');
     expect((await gate.rpc(reader.key, 'gv.status', { artifact_id: row.artifact_id })).result.state).toBe('ACTIVE');
@@ -72,6 +79,8 @@ describe('promote, reject, demote', () => {
 describe('a refusal inside a group commit rolls back only itself', () => {
   it('racing promotes of one row: exactly one lands; writes batched beside them all land; rebuild equals live', async () => {
     const row = await make();
+    await gate.readBody(reviewer.key, row.artifact_id);
+    await gate.readBody(reviewer2.key, row.artifact_id);
     const writes = [
       ...Array.from({ length: 10 }, () => gate.rpc(reviewer.key, 'gv.promote', { artifact_id: row.artifact_id })),
       ...Array.from({ length: 10 }, () => gate.rpc(reviewer2.key, 'gv.promote', { artifact_id: row.artifact_id })),
@@ -94,6 +103,7 @@ describe('a refusal inside a group commit rolls back only itself', () => {
 describe('status, why, audit and node', () => {
   it('why lists every event that moved the row, in order, each with a verified signature', async () => {
     const row = await make();
+    await gate.readBody(reviewer.key, row.artifact_id);
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: row.artifact_id });
     const why = await gate.rpc(agent.key, 'gv.why', { artifact_id: row.artifact_id });
     expect(why.result.events.map((e: { type: string }) => e.type)).toEqual(['ingest', 'scan', 'promote']);
@@ -110,9 +120,11 @@ describe('status, why, audit and node', () => {
     const other = await gate.key('agent');
     const hidden = await make(other.key);
     const seen = await make(other.key);
+    await gate.readBody(reviewer.key, seen.artifact_id);
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: seen.artifact_id });
     // The agent may only cite what it can read; a reviewer writes the child citing both.
     const child = await make(reviewer.key, { derives_from: [hidden.artifact_id, seen.artifact_id] });
+    await gate.readBody(reviewer2.key, child.artifact_id);
     await gate.rpc(reviewer2.key, 'gv.promote', { artifact_id: child.artifact_id });
     const asAgent = await gate.rpc(agent.key, 'gv.audit', { artifact_id: child.artifact_id });
     expect(asAgent.result.envelope.derives_from).toEqual([seen.artifact_id]);
@@ -128,7 +140,7 @@ describe('status, why, audit and node', () => {
     expect(reject.in_favour_of).toBeNull();
   });
 
-  it('node serves a bounded masked preview; body only for a promoted row or the caller own', async () => {
+  it("node serves a bounded masked preview; body only for a promoted row or the caller's own, a reviewer the masked body", async () => {
     const secretish = `preview ${'word '.repeat(100)} token ghp_${'Ab9'.repeat(12)}`;
     const row = await make(agent.key, { content: secretish });
     const forReviewer = await gate.rpc(reviewer.key, 'gv.node', { artifact_id: row.artifact_id });
@@ -136,8 +148,12 @@ describe('status, why, audit and node', () => {
     expect(forReviewer.result.preview_chars).toBe(secretish.length);
     expect(forReviewer.result.self_authored).toBe(false);
     expect(forReviewer.result.revision).toMatch(/^[0-9a-f]{64}$/);
+    // A reviewer of another's held row reads the masked body whole (what they sign), never the body itself.
     const bodyForReviewer = await gate.rpc(reviewer.key, 'gv.node', { artifact_id: row.artifact_id, body: true });
-    expect(bodyForReviewer.error?.code).toBe(-32602);
+    expect(bodyForReviewer.result.body).toBeUndefined();
+    expect(bodyForReviewer.result.masked_body).toHaveLength(secretish.length);
+    expect(bodyForReviewer.result.masked_body).not.toContain(`ghp_${'Ab9'.repeat(12)}`);
+    expect(bodyForReviewer.result.masked_next_offset).toBeNull();
     const own = await gate.rpc(agent.key, 'gv.node', { artifact_id: row.artifact_id, body: true });
     expect(own.result.body).toBe(secretish);
     expect(own.result.self_authored).toBe(true);

@@ -63,6 +63,7 @@ describe('gv.events', () => {
     const mine = await make(b.key);
     const theirs = await make(a.key);
     const promoted = await make(a.key);
+    await gate.readBody(reviewer.key, promoted.artifact_id);
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: promoted.artifact_id });
     const seen = await readAll(b.key);
     const ids = (t: string, id: string) => seen.filter((e) => e.artifact_id === id).map((e) => e.type).join(',') === t;

@@ -31,7 +31,11 @@ beforeAll(async () => {
   reviewer = await gate.key('reviewer');
   await gate.socket('gv.space_create', { name: 'elsewhere', policy: 'auto' });
   await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: stranger.identity, space: 'elsewhere', capabilities: ['contribute'] }] });
-  for (let i = 0; i < 3; i++) await call(reviewer, 'gv.promote', { artifact_id: await ingest(writer) });
+  for (let i = 0; i < 3; i++) {
+    const id = await ingest(writer);
+    await gate.readBody(reviewer.key, id);
+    await call(reviewer, 'gv.promote', { artifact_id: id });
+  }
 });
 afterAll(async () => {
   await gate?.stop();
@@ -73,6 +77,7 @@ describe('gv.graph revision', () => {
     const forReader = await revision(reader);
     const held = await ingest(stranger);
     expect(await unchanged(reader, forReader)).toBe(true);
+    await gate.readBody(reviewer.key, held);
     await call(reviewer, 'gv.promote', { artifact_id: held });
     const after = await call(reader, 'gv.graph', { if_revision: forReader });
     expect(after.unchanged).toBeUndefined();
@@ -91,7 +96,9 @@ describe('gv.graph revision', () => {
 
   it('relations, pins and hides between visible rows move it; so does a promotion in a space the graph covers but not one it leaves out', async () => {
     const [a, b] = [await ingest(writer), await ingest(writer)];
+    await gate.readBody(reviewer.key, a);
     await call(reviewer, 'gv.promote', { artifact_id: a });
+    await gate.readBody(reviewer.key, b);
     await call(reviewer, 'gv.promote', { artifact_id: b });
     let rev = await revision(reader);
     await call(reviewer, 'gv.relate', { artifact_id: b, kind: 'extends', parent: a });
@@ -108,6 +115,7 @@ describe('gv.graph revision', () => {
 
     const mainOnly = await revision(writer, { spaces: ['main'] });
     const elsewhere = await ingest(stranger, { space: 'elsewhere' });
+    await gate.readBody(reviewer.key, elsewhere);
     await call(reviewer, 'gv.promote', { artifact_id: elsewhere });
     expect(await unchanged(writer, mainOnly, { spaces: ['main'] })).toBe(true);
     // The reviewer, covering every space, sees it.

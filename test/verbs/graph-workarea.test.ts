@@ -19,7 +19,10 @@ const call = async (who: Key, method: string, params: Record<string, unknown>) =
   if (r.error) throw new Error(`${method}: ${r.error.message}`);
   return r.result;
 };
-const promote = (id: string) => call(reviewer, 'gv.promote', { artifact_id: id });
+const promote = async (id: string) => {
+  await gate.readBody(reviewer.key, id);
+  return call(reviewer, 'gv.promote', { artifact_id: id });
+};
 const relate = (child: string, kind: string, parent: string) => call(reviewer, 'gv.relate', { artifact_id: child, kind, parent });
 const area = (who: Key, params: Record<string, unknown> = {}) => call(who, 'gv.graph', { workarea: 'proj/a', ...params });
 const nodeIds = (g: { nodes: { artifact_id: string }[] }) => g.nodes.map((n) => n.artifact_id);

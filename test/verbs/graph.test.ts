@@ -18,6 +18,7 @@ const ingest = async (who: Key, content: string, extra: Record<string, unknown> 
   return r.result.artifact_id as string;
 };
 const promote = async (id: string, by: Key = reviewer) => {
+  await gate.readBody(by.key, id);
   const r = await gate.rpc(by.key, 'gv.promote', { artifact_id: id });
   if (r.error) throw new Error(`promote: ${r.error.message}`);
 };

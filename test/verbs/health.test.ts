@@ -26,6 +26,7 @@ const call = async (who: Key, method: string, params: Record<string, unknown>) =
 };
 const promoted = async (who: Key, content: string, extra: Record<string, unknown> = {}) => {
   const id = await ingest(who, content, extra);
+  await gate.readBody(reviewer.key, id);
   await call(reviewer, 'gv.promote', { artifact_id: id });
   return id;
 };

@@ -19,6 +19,7 @@ afterAll(async () => {
 
 async function promoted(content: string, extra: Record<string, unknown> = {}) {
   const r = await gate.rpc(writer.key, 'gv.ingest', { content, workarea: 'hide/test', kind: 'memory', source_uri: 'test://h', ...extra });
+  await gate.readBody(reviewer.key, r.result.artifact_id);
   await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: r.result.artifact_id });
   return r.result.artifact_id as string;
 }

@@ -129,6 +129,7 @@ describe('the duplicate rule', () => {
   it('bytes already promoted in the space answer the promoted row to anyone', async () => {
     const p = { ...base(), kind: 'memory' };
     const mine = await ingest(p);
+    await gate.readBody(reviewer.key, mine.result.artifact_id);
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: mine.result.artifact_id });
     const theirs = await ingest(p, other.key);
     expect(theirs.result).toMatchObject({ artifact_id: mine.result.artifact_id, state: 'ACTIVE', duplicate: true });
@@ -171,6 +172,7 @@ describe('questions and answers', () => {
       });
     const early = await answer([asked.result.artifact_id]);
     expect(early.error?.message).toContain('held');
+    await gate.readBody(reviewer.key, asked.result.artifact_id);
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: asked.result.artifact_id });
     const ok = await answer([asked.result.artifact_id]);
     expect(ok.result.state).toBe('L1_SCANNED');

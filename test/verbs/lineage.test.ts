@@ -14,7 +14,10 @@ const write = async (who: Who, workarea: string, extra: Record<string, unknown> 
   expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();
   return answer.result as { artifact_id: string };
 };
-const promote = async (id: string) => expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id })).result.state).toBe('ACTIVE');
+const promote = async (id: string) => {
+  await gate.readBody(reviewer.key, id);
+  expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id })).result.state).toBe('ACTIVE');
+};
 const lineage = async (who: Who, params: Record<string, unknown> = {}) => {
   const answer = await gate.rpc(who.key, 'gv.lineage', params);
   expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();

@@ -21,6 +21,7 @@ afterAll(async () => {
 describe('gv.rank', () => {
   it('keeps one standing weight per identity and audience, journals only changes, and totals them', async () => {
     const row = (await gate.rpc(b.key, 'gv.ingest', { content: 'rank me', workarea: 'r', kind: 'memory', source_uri: 'test://r' })).result;
+    await gate.readBody(reviewer.key, row.artifact_id);
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: row.artifact_id });
     const first = await gate.rpc(a.key, 'gv.rank', { artifact_id: row.artifact_id, weight: 2, audience: 'ops' });
     expect(first.result).toMatchObject({ audience: 'ops', weight: 2, changed: true, totals: { sum: 2, n: 1 } });

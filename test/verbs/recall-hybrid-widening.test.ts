@@ -17,6 +17,7 @@ beforeAll(async () => {
   const promoted = async (content: string) => {
     const ingest = await gate.rpc(agent.key, 'gv.ingest', { content, workarea: 'tests/widen', kind: 'memory', source_uri: 'test://widen' });
     if (ingest.error) throw new Error(ingest.error.message);
+    await gate.readBody(reviewer.key, ingest.result.artifact_id);
     const promote = await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: ingest.result.artifact_id });
     if (promote.error) throw new Error(promote.error.message);
     return ingest.result.artifact_id as string;

@@ -34,7 +34,10 @@ describe('gv.recall modes', () => {
     const migrations = await ingest(other.key, 'Schema migrations of the databases run every night before the backups.');
     const unrelated = await ingest(other.key, 'The office plants are watered on Tuesdays by whoever arrives first.');
     const both = await ingest(other.key, 'Rollback of a failed migration restores the previous database snapshot.');
-    for (const id of [migrations, unrelated, both]) await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id });
+    for (const id of [migrations, unrelated, both]) {
+      await gate.readBody(reviewer.key, id);
+      await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id });
+    }
     await embedded(agent.key, 'database migrating nightly', migrations);
     await embedded(agent.key, 'database migrating nightly', both);
 

@@ -16,6 +16,7 @@ const ids: Record<string, string> = {};
 async function promoted(content: string): Promise<string> {
   const ingest = await gate.rpc(agent.key, 'gv.ingest', { content, workarea: 'tests/plan', kind: 'memory', source_uri: 'test://plan' });
   if (ingest.error) throw new Error(ingest.error.message);
+  await gate.readBody(reviewer.key, ingest.result.artifact_id);
   const promote = await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: ingest.result.artifact_id });
   if (promote.error) throw new Error(promote.error.message);
   return ingest.result.artifact_id;

@@ -20,6 +20,7 @@ afterAll(async () => {
 async function promoted(content: string, workarea: string, extra: Record<string, unknown> = {}) {
   const r = await gate.rpc(writer.key, 'gv.ingest', { content, workarea, kind: 'memory', source_uri: 'test://w', ...extra });
   expect(r.error, JSON.stringify(r)).toBeUndefined();
+  await gate.readBody(reviewer.key, r.result.artifact_id);
   const p = await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: r.result.artifact_id });
   expect(p.error, JSON.stringify(p)).toBeUndefined();
   return r.result.artifact_id as string;

@@ -31,6 +31,7 @@ async function ingest(content: string, key = writer.key, extra: Record<string, u
 }
 async function promoted(content: string, extra: Record<string, unknown> = {}) {
   const id = await ingest(content, writer.key, extra);
+  await gate.readBody(reviewer.key, id);
   expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id })).error).toBeUndefined();
   return id;
 }

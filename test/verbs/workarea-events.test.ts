@@ -41,13 +41,16 @@ beforeAll(async () => {
   gate = await GateProcess.start();
   [a, b, reviewer, reader] = [await gate.key('agent'), await gate.key('agent'), await gate.key('reviewer'), await gate.key('reader')];
   const pub = await write(b, 'open/pub');
+  await gate.readBody(reviewer.key, pub.artifact_id);
   await call(reviewer, 'gv.promote', { artifact_id: pub.artifact_id });
   await write(b, 'open/pub2');
   const pub2 = await write(b, 'open/pub2');
+  await gate.readBody(reviewer.key, pub2.artifact_id);
   await call(reviewer, 'gv.promote', { artifact_id: pub2.artifact_id });
   await write(b, 'b/private');
   await write(b, 'mixed');
   const aMixed = await write(a, 'mixed');
+  await gate.readBody(reviewer.key, aMixed.artifact_id);
   await call(reviewer, 'gv.promote', { artifact_id: aMixed.artifact_id });
   await write(a, 'a/own');
   await call(b, 'gv.workarea_relate', { workarea: 'open/pub2', kind: 'continues', target: 'open/pub', note: 'a sentence B wrote' });
@@ -120,6 +123,7 @@ describe('work-area events in gv.events', () => {
       ],
     });
     const theirs = await write(b, 'locked', { space: 'vault' });
+    await gate.readBody(reviewer.key, theirs.artifact_id);
     await call(reviewer, 'gv.promote', { artifact_id: theirs.artifact_id });
     await write(a, 'locked', { space: 'vault' });
     await call(b, 'gv.complete', { workarea: 'locked', space: 'vault' });

@@ -58,6 +58,7 @@ describe('gv.workarea_relate', () => {
 
   it('opened_by and continues may name an area with a promoted row; derived_from only an area the caller wrote into', async () => {
     const published = await write(other.key, 'rel/published');
+    await gate.readBody(reviewer.key, published.artifact_id);
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: published.artifact_id });
     await write(agent.key, 'rel/reader-of');
     expect((await relate(agent.key, 'rel/reader-of', 'opened_by', 'rel/published')).result.changed).toBe(true);
@@ -73,6 +74,7 @@ describe('gv.workarea_relate', () => {
 describe('gv.workarea_relate refusals', () => {
   it('a source area the caller never wrote into is refused, even one with a promoted row', async () => {
     const published = await write(other.key, 'rel/theirs');
+    await gate.readBody(reviewer.key, published.artifact_id);
     await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: published.artifact_id });
     await write(agent.key, 'rel/mine');
     const refused = await relate(agent.key, 'rel/theirs', 'continues', 'rel/mine');

@@ -21,7 +21,10 @@ const write = async (key: string, workarea: string, extra: Record<string, unknow
   expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();
   return answer.result;
 };
-const promote = (id: string) => gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id });
+const promote = async (id: string) => {
+  await gate.readBody(reviewer.key, id);
+  return gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id });
+};
 const ids = (rows: Array<{ artifact_id: string }>) => rows.map((r) => r.artifact_id).sort();
 
 describe('gv.workarea', () => {

@@ -1,0 +1,49 @@
+import type { Gate } from '../gate.js';
+import { ErrorCode, GateError } from '../gate-error.js';
+import type { ArtifactRow } from '../projections/artifact-reads.js';
+import type { SignerClass } from './signer-class.js';
+
+/**
+ * The copy of a row's text a reviewer reads before signing: the scanner's masked body.
+ * Null when the row has no text to read (an archive, bytes that are not UTF-8): then only
+ * its attachments and members are read, each under its own rule.
+ */
+export function readableBodyHash(gate: Gate, row: ArtifactRow): string | null {
+  const hash = row.masked_hash ?? row.content_hash;
+  return gate.artifacts.text(hash) === null ? null : hash;
+}
+
+/**
+ * Why an identity's promoting or clearing signature on the row does not count yet, or
+ * null: a reviewer must have been served the whole masked body (gv.node body: true, page
+ * by page) and every attachment to its end (gv.attachment). A preview is not a read: the
+ * text past it is where a hostile line would sit.
+ */
+export function unreadBeforeSigning(gate: Gate, identity: string, row: ArtifactRow): { reason: 'body_unread' | 'attachments_unread'; words: string; unread?: string[] } | null {
+  const body = readableBodyHash(gate, row);
+  if (body !== null && !gate.bodyReads.progress(identity, row.artifact_id, body).toEnd) {
+    return { reason: 'body_unread', words: 'read the whole body first (gv.node with body: true, page by page to its end)' };
+  }
+  const unread = gate.attachments.unreadBy(identity, row.artifact_id);
+  if (unread.length > 0) {
+    return { reason: 'attachments_unread', words: `read every attachment to its end with gv.attachment first (${unread.length} not yet served whole)`, unread };
+  }
+  return null;
+}
+
+/** A decision that would promote or clear a row refuses (-32010) until the decider read it all. */
+export function requireEverythingRead(gate: Gate, identity: string, row: ArtifactRow, verb: string): void {
+  const unread = unreadBeforeSigning(gate, identity, row);
+  if (unread === null) return;
+  throw new GateError(ErrorCode.lifecycle, `${verb}: ${unread.words}`, { reason: unread.reason, ...(unread.unread === undefined ? {} : { unread: unread.unread }) });
+}
+
+/**
+ * Quorum's per-signer condition: why this signer's approval does not count for what it was
+ * not served, or null. A model is given the whole masked body by grading and no attachment,
+ * so on a row with attachments its verdict never counts.
+ */
+export function notCountedUnread(gate: Gate, identity: string, cls: SignerClass, row: ArtifactRow): string | null {
+  if (cls === 'model') return gate.attachments.ofRow(row.artifact_id).length > 0 ? 'not served every attachment to its end' : null;
+  return unreadBeforeSigning(gate, identity, row)?.words ?? null;
+}
