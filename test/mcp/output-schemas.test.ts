@@ -30,6 +30,7 @@ beforeAll(async () => {
     rpc(keys.agent.key, 'gv.ingest', { content: uniqueText('schema'), kind: 'memory', source_uri: 'test://schema', workarea, ...extra });
   // A promoted row with as many kinds of event as an agent's and a reviewer's keys can give it.
   ids.promoted = (await write('schema/a')).artifact_id;
+  await gate.readBody(keys.reviewer.key, ids.promoted);
   await rpc(keys.reviewer.key, 'gv.promote', { artifact_id: ids.promoted });
   await rpc(keys.agent.key, 'gv.rank', { artifact_id: ids.promoted, weight: 2 });
   await rpc(keys.agent.key, 'gv.comment', { artifact_id: ids.promoted, body: 'checked against the source' });
@@ -37,6 +38,7 @@ beforeAll(async () => {
   await rpc(keys.reviewer.key, 'gv.override_tip', { artifact_id: ids.promoted });
   ids.held = (await write('schema/a')).artifact_id;
   const steering = await write('schema', { kind: 'steering' });
+  await gate.readBody(keys.reviewer.key, steering.artifact_id);
   await rpc(keys.reviewer.key, 'gv.promote', { artifact_id: steering.artifact_id });
   for (const area of ['schema/done', 'schema/finish', 'schema/parent', 'schema/child']) await write(area);
   await rpc(keys.agent.key, 'gv.complete', { workarea: 'schema/done' });

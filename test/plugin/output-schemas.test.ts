@@ -97,6 +97,7 @@ describe('every plugin-tier tool answers within the outputSchema its tools/list 
     running.push(p);
     const handle = await prepared(p);
     const reviewer = await gate.key('reviewer');
+    await gate.readBody(reviewer.key, handle);
     const promoted = await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: handle });
     if (promoted.error) throw new Error(JSON.stringify(promoted.error));
     const cases = commonCases(p, handle);

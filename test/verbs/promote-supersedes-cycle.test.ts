@@ -31,6 +31,7 @@ describe('gv.promote with supersedes refuses a cycle', () => {
     db.close();
     await gate.restart();
 
+    await gate.readBody(reviewer.key, child);
     const answer = await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: child, supersedes: parent });
     expectRefusal(answer, -32010, 'relation_refused');
     expect(answer.error?.message).toContain('cycle');

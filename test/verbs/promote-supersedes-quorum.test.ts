@@ -23,12 +23,15 @@ describe('gv.promote with supersedes still needs everything promote needs', () =
   it('short of quorum it is refused and nothing moves; once quorum is met it promotes and supersedes', async () => {
     const parent = await rows.active();
     const child = await rows.held({ kind: 'skill' });
+    await gate.readBody(first.key, child);
     const short = await gate.rpc(first.key, 'gv.promote', { artifact_id: child, supersedes: parent });
     expectRefusal(short, -32010, 'quorum');
     expect(short.error?.data).toMatchObject({ k_required: 2, k_have: 1 });
     expect([await rows.state(child), await rows.state(parent)]).toEqual(['L1_SCANNED', 'ACTIVE']);
 
+    await gate.readBody(first.key, child);
     expect((await gate.rpc(first.key, 'gv.sign', { artifact_id: child, decision: 'approve' })).error).toBeUndefined();
+    await gate.readBody(second.key, child);
     const met = await gate.rpc(second.key, 'gv.promote', { artifact_id: child, supersedes: parent });
     expect(met.result).toMatchObject({ state: 'ACTIVE', k_required: 2, k_have: 2, supersedes: parent });
     expect([await rows.state(child), await rows.state(parent)]).toEqual(['ACTIVE', 'SUPERSEDED']);

@@ -29,7 +29,10 @@ afterAll(async () => {
   await gate?.stop();
 });
 
-const promote = (params: Record<string, unknown>, key = reviewer.key) => gate.rpc(key, 'gv.promote', params);
+const promote = async (params: Record<string, unknown>, key = reviewer.key) => {
+  await gate.readBody(key, params['artifact_id'] as string);
+  return gate.rpc(key, 'gv.promote', params);
+};
 const events = async (id: string) => (await gate.socket('gv.why', { artifact_id: id })).result.events as Array<Record<string, any>>;
 const recallIds = async (query: string) =>
   ((await gate.rpc(reader.key, 'gv.recall', { query, mode: 'lexical' })).result.hits as { artifact_id: string }[]).map((h) => h.artifact_id);
