@@ -26,6 +26,10 @@ const STAGES = raw`(?:\|(?!\|)${ARGS})*?`;
 // quote, a comment, or a full stop in prose.
 const END = raw`(?=[ \t]*(?:$|[\n;&|)\x60"'#]|[.,](?:\s|$)))`;
 
+// The rest of a command's line, short of a closing backtick: a command in an inline code
+// span ends where the span does.
+const TAIL = raw`[^\n\x60]*`;
+
 const PATH = raw`(?:[\w./-]*/)?`;
 const AS_ROOT = raw`(?:sudo(?:[ \t]+-[\w-]+)*[ \t]+)?(?:env[ \t]+)?`;
 // A shell reading its program from stdin: any options but -c (whose program is the next
@@ -62,14 +66,14 @@ export const EXECUTABLE_RULES: readonly ExecutableRule[] = [
     kind: 'executable.download-execute',
     detail: 'A PowerShell download passed to Invoke-Expression, so code nobody reviewed runs.',
     pattern: new RegExp(
-      raw`${PS_RUN}[ \t]*\(?[ \t]*\(?[ \t]*(?:new-object[ \t]+(?:system\.)?net\.webclient[ \t]*\)?[ \t]*\.[ \t]*download(?:string|data)\b|(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b)[^\n]*|${PS_FETCH}${ARGS}${STAGES}\|(?!\|)[ \t]*${PS_RUN}`,
+      raw`${PS_RUN}[ \t]*\(?[ \t]*\(?[ \t]*(?:new-object[ \t]+(?:system\.)?net\.webclient[ \t]*\)?[ \t]*\.[ \t]*download(?:string|data)\b|(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b)${TAIL}|${PS_FETCH}${ARGS}${STAGES}\|(?!\|)[ \t]*${PS_RUN}`,
       'gi',
     ),
   },
   {
     kind: 'executable.download-execute',
     detail: 'Code fetched over the network and passed to exec or eval.',
-    pattern: new RegExp(raw`\b(?:exec|eval)\s*\(\s*${CODE_FETCH}[^\n]*`, 'g'),
+    pattern: new RegExp(raw`\b(?:exec|eval)\s*\(\s*${CODE_FETCH}${TAIL}`, 'g'),
   },
   {
     kind: 'executable.decode-execute',
@@ -85,26 +89,26 @@ export const EXECUTABLE_RULES: readonly ExecutableRule[] = [
     kind: 'executable.decode-execute',
     detail: 'PowerShell given an encoded command, so the code run is not readable.',
     pattern: new RegExp(
-      raw`\b(?:powershell|pwsh)(?:\.exe)?\b[^\n|;]*?[ \t][-/](?:e|ec|en[a-z]*)[ \t]+["']?[A-Za-z0-9+/]{20,}={0,2}|${PS_RUN}[^\n]{0,200}?\bfrombase64string\b[^\n]*|\bfrombase64string\b[^\n]{0,300}?\|[ \t]*${PS_RUN}`,
+      raw`\b(?:powershell|pwsh)(?:\.exe)?\b[^\n|;]*?[ \t][-/](?:e|ec|en[a-z]*)[ \t]+["']?[A-Za-z0-9+/]{20,}={0,2}|${PS_RUN}[^\n]{0,200}?\bfrombase64string\b${TAIL}|\bfrombase64string\b[^\n]{0,300}?\|[ \t]*${PS_RUN}`,
       'gi',
     ),
   },
   {
     kind: 'executable.decode-execute',
     detail: 'An encoded blob decoded and passed to exec or eval, so the code run is not readable.',
-    pattern: new RegExp(raw`\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:[\w.]+\.decompress\s*\(\s*)?${CODE_DECODE}\s*\(?[^\n]*`, 'g'),
+    pattern: new RegExp(raw`\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:[\w.]+\.decompress\s*\(\s*)?${CODE_DECODE}\s*\(?${TAIL}`, 'g'),
   },
   {
     kind: 'executable.reverse-shell',
     detail: 'A shell wired to a network connection, handing control of the machine to a remote host.',
     pattern: new RegExp(
       [
-        raw`\b${PATH}(?:ba|z|k|da)?sh[ \t]+-i[ \t]*(?:[<>]&?|&>)[ \t]*/dev/(?:tcp|udp)/[^\s/]+/\d+[^\n]*`,
-        raw`\bexec[ \t]+\d+<>[ \t]*/dev/(?:tcp|udp)/[^\s/]+/\d+[^\n]*`,
+        raw`\b${PATH}(?:ba|z|k|da)?sh[ \t]+-i[ \t]*(?:[<>]&?|&>)[ \t]*/dev/(?:tcp|udp)/[^\s/]+/\d+${TAIL}`,
+        raw`\bexec[ \t]+\d+<>[ \t]*/dev/(?:tcp|udp)/[^\s/]+/\d+${TAIL}`,
         raw`/dev/(?:tcp|udp)/[^\s/]+/\d+[ \t]+0>&1`,
         raw`\b(?:nc|ncat|netcat)\b[^\n|;]*?[ \t]-[ec][ \t]+${PATH}(?:ba|z|k|da)?sh\b[^\n|;]*`,
-        raw`\bmkfifo\b[^\n]*?\|[ \t]*${PATH}(?:ba|z)?sh[ \t]+-i\b[^\n]*?\|[ \t]*(?:nc|ncat|netcat)\b[^\n]*`,
-        raw`\bsocket\.socket\([^\n]{0,300}?\bdup2\b[^\n]{0,300}?(?:/bin/(?:ba|z)?sh|pty\.spawn)[^\n]*`,
+        raw`\bmkfifo\b[^\n]*?\|[ \t]*${PATH}(?:ba|z)?sh[ \t]+-i\b[^\n]*?\|[ \t]*(?:nc|ncat|netcat)\b${TAIL}`,
+        raw`\bsocket\.socket\([^\n]{0,300}?\bdup2\b[^\n]{0,300}?(?:/bin/(?:ba|z)?sh|pty\.spawn)${TAIL}`,
       ].join('|'),
       'g',
     ),
