@@ -17,6 +17,7 @@ const PLAN = [
   ['grade', 'grade.js', 'gv.grade_pending beside an ingest load'],
   ['mcp', 'mcp.js', "the tool endpoint's own cost beside /rpc"],
   ['sign-in', 'sign-in.js', 'person tokens and refresh grants'],
+  ['scanner', 'scanner-quality.js', 'precision and recall of the scanner on fixtures/scan, and scan cost per KB'],
 ];
 
 const USAGE = `
@@ -145,6 +146,11 @@ const signIn = read('sign-in.json');
 if (signIn?.rpc_person_token) {
   rows.push(['sign-in', `person token ${fmtInt(signIn.rpc_person_token.per_s)} calls/s (${pp(signIn.rpc_person_token)}); refresh ${fmtInt(signIn.refresh.per_s)}/s`,
     '', `jose verify ${fmtInt(signIn.floors.jose_jwt_verify_per_s)}/s`, signIn.when ?? '']);
+}
+const scanner = read('scanner-quality.json');
+if (scanner?.overall) {
+  rows.push(['scanner on fixtures/scan', `precision ${scanner.overall.precision}, recall ${scanner.overall.recall} (${scanner.fixtures} fixtures); ${fmtMs(scanner.cost.plain_1kb_ms_per_kb)} ms per KB of plain claims`,
+    '', `executable detector alone ${fmtMs(scanner.cost.plain_1kb_executable_ms_per_kb)} ms per KB`, scanner.measured_at]);
 }
 if (rows.length > 1) printTable(rows, `Summary (${Math.round((Date.now() - t0) / 1000)} s)`);
 process.exit(failed ? 1 : 0);
