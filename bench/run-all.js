@@ -20,6 +20,7 @@ const PLAN = [
   ['sign-in', 'sign-in.js', 'person tokens and refresh grants'],
   ['request-parse', 'request-parse.js', 'reading a request strictly (UTF-8, repeated keys, depth) beside bare JSON.parse'],
   ['overload', 'overload.js', "the gate's RSS and a bystander's wait under 1,500 stalled connections and 50 parallel 4 MiB ingests"],
+  ['scanner', 'scanner-quality.js', 'precision and recall of the scanner on fixtures/scan, and scan cost per KB'],
 ];
 
 const USAGE = `
@@ -169,6 +170,11 @@ if (overload?.gate) {
     'others served', `bare node:http ${f.stalls.peak_rss_mb} MB`, overload.when]);
   rows.push(['overload ingests', `${overload.options.ingests} x ${overload.options['ingest-mib']} MiB: peak RSS ${g.ingests.peak_rss_mb} MB, first round ${JSON.stringify(g.ingests.first_round)}; bystander ${JSON.stringify(g.ingests.bystander.statuses)}`,
     'RSS bounded, others served', `bare node:http ${f.ingests.peak_rss_mb} MB`, overload.when]);
+}
+const scanner = read('scanner-quality.json');
+if (scanner?.overall) {
+  rows.push(['scanner on fixtures/scan', `precision ${scanner.overall.precision}, recall ${scanner.overall.recall} (${scanner.fixtures} fixtures); ${fmtMs(scanner.cost.plain_1kb_ms_per_kb)} ms per KB of plain claims`,
+    '', `executable detector alone ${fmtMs(scanner.cost.plain_1kb_executable_ms_per_kb)} ms per KB`, scanner.measured_at]);
 }
 if (rows.length > 1) printTable(rows, `Summary (${Math.round((Date.now() - t0) / 1000)} s)`);
 process.exit(failed ? 1 : 0);

@@ -2,9 +2,11 @@ import { Piscina } from 'piscina';
 import PQueue from 'p-queue';
 import { quarantineFull } from '../src/gate-error.js';
 import type { ScanResult } from '../workers/scan/finding.js';
+import type { ScanTask } from '../workers/scan/pool-entry.js';
 
 interface Waiting {
   bytes: Uint8Array;
+  contentType: string;
   resolve: (r: ScanResult) => void;
   reject: (e: unknown) => void;
 }
@@ -42,12 +44,16 @@ export class ScanStage {
     return this.waiting.length + this.tasks.pending * this.options.batchMax;
   }
 
-  scan(bytes: Uint8Array): Promise<ScanResult> {
+  /**
+   * `contentType` is the row's (its kind for gated rows): the worker weighs an executable
+   * command by what the row is for, and never sees the row itself.
+   */
+  scan(bytes: Uint8Array, contentType: string): Promise<ScanResult> {
     if (this.waiting.length >= this.options.queueMax) {
       throw quarantineFull(Math.max(50, Math.ceil(this.waiting.length / this.scannedPerMs)));
     }
     return new Promise<ScanResult>((resolve, reject) => {
-      this.waiting.push({ bytes, resolve, reject });
+      this.waiting.push({ bytes, contentType, resolve, reject });
       this.schedule();
     });
   }
@@ -81,7 +87,8 @@ export class ScanStage {
     });
     const started = performance.now();
     try {
-      const results = (await this.pool.run({ batch: buffers }, { transferList: buffers })) as ScanResult[];
+      const task: ScanTask = { batch: buffers, contentTypes: batch.map((w) => w.contentType) };
+      const results = (await this.pool.run(task, { transferList: buffers })) as ScanResult[];
       batch.forEach((w, i) => w.resolve(results[i]!));
       const elapsed = Math.max(0.01, performance.now() - started);
       this.scannedPerMs = 0.8 * this.scannedPerMs + 0.2 * (batch.length / elapsed);

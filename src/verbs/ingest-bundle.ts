@@ -86,7 +86,9 @@ export const ingestBundleVerb = defineVerb({
     refuseFullQuarantine(gate, 1 + members.length);
     const manifestBytes = manifest === null ? null : Buffer.from(canonicalJson(manifest), 'utf8');
     const [manifestScan, ...memberScans] = await Promise.all(
-      failure === null && manifestBytes !== null ? [manifestBytes, ...members.map((m) => m.bytes)].map((b) => gate.scan.scan(b)) : [],
+      failure === null && manifestBytes !== null
+        ? [gate.scan.scan(manifestBytes, 'bundle_manifest'), ...members.map((m) => gate.scan.scan(m.bytes, BUNDLE_CONTENT_TYPES[m.classification!]))]
+        : [],
     );
 
     return gate.writer.write(() => {

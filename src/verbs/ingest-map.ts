@@ -124,7 +124,10 @@ export const ingestMapVerb = defineVerb({
     const first = earlier();
     if (first) return duplicateAnswer(ctx, first);
     refuseFullQuarantine(gate, 1 + check.members.length);
-    const [mapScan, ...memberScans] = await Promise.all([mapBytes, ...check.members.map((m) => m.bytes)].map((b) => gate.scan.scan(b)));
+    const [mapScan, ...memberScans] = await Promise.all([
+      gate.scan.scan(mapBytes, 'project_map'),
+      ...check.members.map((m) => gate.scan.scan(m.bytes, MAP_CONTENT_TYPES[m.declared])),
+    ]);
 
     return gate.writer.write(() => {
       refuseCompletedPart(gate, caller.identity, space, p.workarea);

@@ -148,7 +148,7 @@ export const ingestVerb = defineVerb({
     if (earlier) return duplicateAnswer(earlier);
     refuseFullQuarantine(gate);
 
-    const scan = await gate.scan.scan(bytes);
+    const scan = await gate.scan.scan(bytes, contentType);
     const baseClass = kind === null ? 'T-1' : trustClassOfKind(kind);
     // An attachment fetched from somewhere is third-party content: the claim rises to T-4.
     const trustClass = attachments.some((a) => a.source_uri !== undefined) ? stricterClass(baseClass, 'T-4') : baseClass;

@@ -1,7 +1,7 @@
 export type Severity = 'low' | 'medium' | 'high' | 'veto';
 
 export interface Finding {
-  /** Dotted family.rule; the family is one of secret | injection | unicode. */
+  /** Dotted family.rule; the family is one of secret | injection | executable | unicode. */
   kind: string;
   /** Medium or above holds the row in L1B_FLAGGED; veto keeps it there across a reopen. */
   severity: Severity;
@@ -19,7 +19,10 @@ export interface ScanResult {
   findings: Finding[];
   /** Some finding has severity medium, high or veto. */
   flagged: boolean;
-  /** The text with every finding's span replaced by '█' of the same UTF-16 length, so offsets stay valid. */
+  /**
+   * The text with every masked finding's span (all but executable ones, see isMaskedKind)
+   * replaced by '█' of the same UTF-16 length, so offsets stay valid.
+   */
   masked: string;
   /** Version label of the scanner that produced this result. */
   scanner: string;
@@ -29,4 +32,15 @@ export const SEVERITY_RANK: Record<Severity, number> = { low: 1, medium: 2, high
 
 export function isFlagging(severity: Severity): boolean {
   return SEVERITY_RANK[severity] >= SEVERITY_RANK.medium;
+}
+
+/**
+ * Whether a finding's span is hidden from the masked body. Secrets must not travel; an
+ * injection must not reach the grader it targets; deceptive characters are what deceives.
+ * An executable command is none of these: it cannot act on a reader that only reads it,
+ * and the reviewer (person or model) judging the row has to see the command to judge it,
+ * so it stays readable. Its excerpt is still cut like every other.
+ */
+export function isMaskedKind(kind: string): boolean {
+  return !kind.startsWith('executable.');
 }

@@ -25,7 +25,7 @@ import { SEVERITY_RANK } from './finding.js';
 const MAX_QUOTE = 160;
 const WINDOW = 400;
 
-type Region = readonly [start: number, end: number];
+export type Region = readonly [start: number, end: number];
 
 const QUOTE_PAIRS: RegExp[] = [
   /"([^"\n]{1,400})"/g,
@@ -56,7 +56,8 @@ export interface MentionContext {
   severity(base: Severity, start: number, end: number): Severity;
 }
 
-function codeRegions(text: string): Region[] {
+/** Fenced code blocks and inline code spans. */
+export function codeRegions(text: string): Region[] {
   const regions: Region[] = [];
   const fences: Region[] = [];
   let offset = 0;
@@ -80,7 +81,8 @@ function codeRegions(text: string): Region[] {
   return regions;
 }
 
-function quoteRegions(text: string): Region[] {
+/** The insides of short quotations on one line. */
+export function quoteRegions(text: string): Region[] {
   const regions: Region[] = [];
   for (const re of QUOTE_PAIRS) {
     for (const m of text.matchAll(re)) {
@@ -93,7 +95,7 @@ function quoteRegions(text: string): Region[] {
   return regions;
 }
 
-function paragraphAround(text: string, start: number, end: number): [number, number] {
+export function paragraphAround(text: string, start: number, end: number): [number, number] {
   const before = text.lastIndexOf('\n\n', start);
   const after = text.indexOf('\n\n', end);
   return [Math.max(before === -1 ? 0 : before, start - WINDOW), Math.min(after === -1 ? text.length : after, end + WINDOW)];

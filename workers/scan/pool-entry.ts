@@ -9,8 +9,14 @@ import { scanText } from './scan-text.js';
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
-export default async function scanBatch(task: { batch: ArrayBuffer[] }): Promise<ScanResult[]> {
+export interface ScanTask {
+  batch: ArrayBuffer[];
+  /** The content type of each claim in `batch`, at the same index. */
+  contentTypes: string[];
+}
+
+export default async function scanBatch(task: ScanTask): Promise<ScanResult[]> {
   const results: ScanResult[] = [];
-  for (const buffer of task.batch) results.push(await scanText(decoder.decode(buffer)));
+  for (const [i, buffer] of task.batch.entries()) results.push(await scanText(decoder.decode(buffer), { contentType: task.contentTypes[i]! }));
   return results;
 }

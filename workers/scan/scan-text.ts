@@ -3,8 +3,9 @@
  * text always gives the same result, and nothing outside the text is read.
  */
 import type { Finding, ScanResult } from './finding.js';
-import { isFlagging, SEVERITY_RANK } from './finding.js';
+import { isFlagging, isMaskedKind, SEVERITY_RANK } from './finding.js';
 import { findDeceptiveUnicode } from './deceptive-unicode.js';
+import { findExecutables } from './executable.js';
 import { findInjections } from './injection.js';
 import { findJwts } from './jwt.js';
 import { maskExcerpt, maskSpans } from './mask.js';
@@ -12,7 +13,7 @@ import { findMixedScriptWords } from './mixed-script.js';
 import { findSecretAssignments } from './secret-assignments.js';
 import { findKnownSecrets, SECRETLINT_PRESET_VERSION } from './secretlint-secrets.js';
 
-export const SCANNER_LABEL = `gate-scan/1 secretlint-preset-recommend/${SECRETLINT_PRESET_VERSION}`;
+export const SCANNER_LABEL = `gate-scan/2 secretlint-preset-recommend/${SECRETLINT_PRESET_VERSION}`;
 
 const overlaps = (a: Finding, b: Finding): boolean => a.start < b.end && b.start < a.end;
 
@@ -57,15 +58,29 @@ function mergeSameKind(text: string, findings: Finding[]): Finding[] {
   return merged;
 }
 
-export async function scanText(text: string): Promise<ScanResult> {
+export interface ScanOptions {
+  /**
+   * The row's content type (its kind for gated rows): how much an executable command in it
+   * weighs (executable-stakes.ts). Without one the strictest reading applies.
+   */
+  contentType?: string;
+}
+
+export async function scanText(text: string, options: ScanOptions = {}): Promise<ScanResult> {
   const known = [...(await findKnownSecrets(text)), ...findJwts(text)];
   const secrets = withoutShadowedGuesses(known, findSecretAssignments(text));
-  const findings = mergeSameKind(text, [...secrets, ...findInjections(text), ...findDeceptiveUnicode(text), ...findMixedScriptWords(text)]);
+  const findings = mergeSameKind(text, [
+    ...secrets,
+    ...findInjections(text),
+    ...findExecutables(text, options.contentType),
+    ...findDeceptiveUnicode(text),
+    ...findMixedScriptWords(text),
+  ]);
   findings.sort((a, b) => a.start - b.start || a.end - b.end || a.kind.localeCompare(b.kind));
   return {
     findings,
     flagged: findings.some((f) => isFlagging(f.severity)),
-    masked: maskSpans(text, findings),
+    masked: maskSpans(text, findings.filter((f) => isMaskedKind(f.kind))),
     scanner: SCANNER_LABEL,
   };
 }

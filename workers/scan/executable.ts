@@ -1,0 +1,90 @@
+/**
+ * Executable-content findings. Severity comes from two facts: what the claim is for
+ * (executable-stakes.ts) and whether the command is shown or given (command-context.ts).
+ *
+ *                          given          shown (documented, warned against)
+ *   acted on (skill, …)    high           medium   -- a skill's code blocks are run, so
+ *                                                     a command in one is always held
+ *   read (memory, …)       medium         low
+ *
+ * A reverse shell is high wherever it is given: no knowledge claim needs a working one.
+ */
+import type { Finding, Severity } from './finding.js';
+import { commandContext } from './command-context.js';
+import { EXECUTABLE_RULES, FETCH_TO_FILE, VERIFIES, type ExecutableRule } from './executable-patterns.js';
+import { stakesOf, type Stakes } from './executable-stakes.js';
+import { maskExcerpt } from './mask.js';
+
+interface Hit {
+  kind: ExecutableRule['kind'];
+  detail: string;
+  start: number;
+  end: number;
+}
+
+const GIVEN: Record<Stakes, Severity> = { 'acted-on': 'high', read: 'medium' };
+const SHOWN: Record<Stakes, Severity> = { 'acted-on': 'medium', read: 'low' };
+
+// Cheap gate before the regular expressions: every rule needs one of these words.
+const MAY_EXECUTE = /curl|wget|iwr|irm|invoke-|download|base64|openssl|xxd|exec|eval|powershell|pwsh|\/dev\/(?:tcp|udp)|\bnc\b|ncat|netcat|mkfifo|socket/i;
+
+// How far after a download the scanner looks for the downloaded file being run.
+const RUN_WINDOW = 400;
+
+// What comes right before a file's name when the file is run: an interpreter given it, the
+// shell's `.`/source, or a path to it (`./x.sh`, `/tmp/x.sh`).
+const RUN_PREFIX =
+  /(?:\b(?:sudo[ \t]+)?(?:[\w./-]*\/)?(?:sh|bash|zsh|dash|ksh|source|python[23]?(?:\.\d+)?|perl|ruby|node|php|pwsh|powershell)[ \t]+(?:-[\w-]+[ \t]+)*["']?(?:[\w.~$/-]*\/)?|(?<![\w.])\.[ \t]+(?:[\w.~$/-]*\/)?|(?:^|[\s;&|(])(?:\.|~|[\w.$-]*)?\/(?:[\w.$-]+\/)*)$/;
+const NAME_CHAR = /[\w.-]/;
+
+/** Where in `after` the file is first run, or null: `sh x.sh`, `. x.sh`, `./x.sh`. */
+function firstRun(after: string, file: string): { start: number; end: number } | null {
+  for (let at = after.indexOf(file); at !== -1; at = after.indexOf(file, at + 1)) {
+    const next = after[at + file.length];
+    if (next !== undefined && NAME_CHAR.test(next)) continue;
+    const line = after.slice(after.lastIndexOf('\n', at - 1) + 1, at);
+    const prefix = RUN_PREFIX.exec(line);
+    if (prefix) return { start: at - prefix[0].length, end: at + file.length };
+  }
+  return null;
+}
+
+/** `curl -o x.sh URL && sh x.sh` with no checksum or signature check between the two. */
+function downloadThenRun(text: string): Hit[] {
+  const hits: Hit[] = [];
+  for (const m of text.matchAll(FETCH_TO_FILE)) {
+    const file = m[1]!.split('/').at(-1)!;
+    if (file === '-' || file === '') continue;
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + RUN_WINDOW);
+    const ran = firstRun(after, file);
+    if (!ran || VERIFIES.test(after.slice(0, ran.start))) continue;
+    hits.push({
+      kind: 'executable.download-execute',
+      detail: 'A file downloaded and then run with no checksum or signature check between.',
+      start: m.index,
+      end: m.index + m[0].length + ran.end,
+    });
+  }
+  return hits;
+}
+
+export function findExecutables(text: string, contentType?: string): Finding[] {
+  if (!MAY_EXECUTE.test(text)) return [];
+  const hits: Hit[] = [];
+  for (const rule of EXECUTABLE_RULES) {
+    for (const m of text.matchAll(rule.pattern)) {
+      const span = m[0].trimEnd();
+      if (span.length > 0) hits.push({ kind: rule.kind, detail: rule.detail, start: m.index, end: m.index + span.length });
+    }
+  }
+  hits.push(...downloadThenRun(text));
+  if (hits.length === 0) return [];
+
+  const stakes = stakesOf(contentType);
+  const context = commandContext(text);
+  return hits.map((hit) => {
+    const shown = context.shown(hit.start, hit.end);
+    const severity: Severity = hit.kind === 'executable.reverse-shell' && !shown ? 'high' : (shown ? SHOWN : GIVEN)[stakes];
+    return { kind: hit.kind, severity, detail: hit.detail, start: hit.start, end: hit.end, excerpt: maskExcerpt(text.slice(hit.start, hit.end)) };
+  });
+}
