@@ -34,9 +34,17 @@ export function openApiDocument(gate: Gate, routes: readonly Route[]): Record<st
       responses['401'] = { description: 'credential error (spec 1 Authentication 5)', content: jsonContent(credentialError) };
       responses['403'] ??= { description: 'a scope-limited key outside its scope', content: jsonContent(errorBody) };
       responses['413'] ??= { description: 'larger than the limit; refused before the body is read' };
-      responses['429'] = busy('this credential has too many requests in flight');
     }
-    responses['503'] ??= busy('too many requests in flight, or the gate is shutting down');
+    // Bearer and provider routes and /mcp count their caller under its identity (the provider's per peer
+    // address), and read bodies under a deadline and a byte budget (src/surfaces/http-server.ts).
+    const counted = route.guard !== 'none' || route.path === '/mcp';
+    if (counted) responses['429'] ??= busy(
+      "this caller's identity has too many requests in flight (server.max_in_flight_per_credential) or holds its share of request body bytes (server.max_body_bytes_per_identity)",
+    );
+    if (counted && route.method === 'POST') responses['408'] ??= { description: 'the request body did not arrive within server.body_timeout_ms; the connection is closed' };
+    responses['503'] ??= busy(
+      'too many requests in flight (server.max_in_flight), request bodies over their byte budget (server.max_body_bytes_in_flight), or the gate is shutting down',
+    );
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = {
       operationId: operationId(route),

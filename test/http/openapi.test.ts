@@ -56,6 +56,18 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/oauth/token'].post['x-guard']).toBe('local_issuer');
   });
 
+  it('names the busy and deadline answers where the gate gives them: 429 per identity, 408 for a late body, 503', async () => {
+    const doc = (await server.http('GET', '/openapi.json', { key: reader })).json;
+    for (const path of ['/rpc', '/mcp']) {
+      expect(Object.keys(doc.paths[path].post.responses)).toEqual(expect.arrayContaining(['408', '429', '503']));
+      expect(doc.paths[path].post.responses['429'].headers).toHaveProperty('Retry-After');
+    }
+    expect(doc.paths['/rpc'].post.responses['503'].description).toContain('server.max_body_bytes_in_flight');
+    // A route that counts no identity and reads no body names neither.
+    expect(Object.keys(doc.paths['/identity'].get.responses)).not.toContain('429');
+    expect(Object.keys(doc.paths['/identity'].get.responses)).not.toContain('408');
+  });
+
   it("/rpc's request body names every verb of the registry with its least role", async () => {
     const doc = (await server.http('GET', '/openapi.json', { key: reader })).json;
     const alternatives = doc.paths['/rpc'].post.requestBody.content['application/json'].schema.oneOf as Array<Record<string, any>>;
