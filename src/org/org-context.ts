@@ -1,0 +1,10 @@
+import type { Pool } from 'pg';
+import type { DeploymentKey } from '../journal/deployment-key.js';
+import type { GateConfig } from '../config/keys.js';
+
+/** What every door of one org process reads: the shared database, the org key and the [org] config. Nothing else. */
+export interface OrgContext {
+  pool: Pool;
+  key: DeploymentKey;
+  settings: GateConfig['org'];
+}
