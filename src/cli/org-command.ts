@@ -77,12 +77,12 @@ export function orgCommand(): Command {
     member
       .command('add')
       .description('Register a member gate and issue it a key with the submit scope (printed once; only its sha256 is kept).')
-      .argument('<deployment_id>', 'the member gate\'s deployment id ("gate serve" prints it)')
+      .requiredOption('--deployment-id <id>', 'the member gate\'s deployment id ("gate serve" prints it; one starting with "-" is given as --deployment-id=<id>)')
       .requiredOption('--label <label>', 'who this member is')
       .option('--json', 'print as JSON'),
-  ).action((deploymentId: string, o: OrgHomeOptions & { label: string; json?: boolean }) =>
+  ).action((o: OrgHomeOptions & { deploymentId: string; label: string; json?: boolean }) =>
     withOrg('member add', o, async (g) => {
-      const added = await addMember(g.pool, g.key, deploymentId, o.label, operator());
+      const added = await addMember(g.pool, g.key, o.deploymentId, o.label, operator());
       print(o.json, added, `member ${added.deployment_id} (${added.label}) key ${added.key}`);
     }),
   );
@@ -97,11 +97,11 @@ export function orgCommand(): Command {
     member
       .command('revoke')
       .description("Revoke a member gate and every key it holds: its next request is refused 403.")
-      .argument('<deployment_id>', 'the member gate'),
-  ).action((deploymentId: string, o: OrgHomeOptions) =>
+      .requiredOption('--deployment-id <id>', 'the member gate (one starting with "-" is given as --deployment-id=<id>)'),
+  ).action((o: OrgHomeOptions & { deploymentId: string }) =>
     withOrg('member revoke', o, async (g) => {
-      if (!(await revokeMember(g.pool, g.key, deploymentId, operator()))) fail('member revoke', `no live member ${deploymentId}`);
-      process.stdout.write(`member ${deploymentId} revoked\n`);
+      if (!(await revokeMember(g.pool, g.key, o.deploymentId, operator()))) fail('member revoke', `no live member ${o.deploymentId}`);
+      process.stdout.write(`member ${o.deploymentId} revoked\n`);
     }),
   );
 

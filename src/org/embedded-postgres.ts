@@ -31,7 +31,10 @@ function runAs(): { uid: number; gid: number } | null {
 
 function run(bin: string, args: string[], as: { uid: number; gid: number } | null): void {
   const done = spawnSync(join(postgresBinDir(), bin), args, { encoding: 'utf8', ...(as ?? {}), env: { ...process.env, LC_ALL: 'C' } });
-  if (done.status !== 0) throw new Error(`${bin} ${args.join(' ')} failed (exit ${done.status ?? done.signal}): ${(done.stderr || done.stdout).trim().slice(-500)}`);
+  if (done.status !== 0) {
+    const hint = as ? ' (run as the postgres account: every directory above the org home must let it through, e.g. chmod o+x)' : '';
+    throw new Error(`${bin} ${args.join(' ')} failed (exit ${done.status ?? done.signal})${hint}: ${(done.stderr || done.stdout).trim().slice(-500)}`);
+  }
 }
 
 /** A pid file naming a live postmaster means another org process of this home already started it. */
