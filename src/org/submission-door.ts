@@ -64,20 +64,21 @@ export async function putSubmission(ctx: OrgContext, member: string, pathId: str
     );
     // Another org process took the same new submission a moment earlier: this one is a repeat.
     if (inserted.rowCount === 0) return answer(200, (await existing(client, checked))!, org);
+    let state = inserted.rows[0]!.state;
     if (autoCountersigns(ctx, checked, body as { submission: Record<string, unknown> })) {
       try {
-        await decide(client, ctx.key, {
+        state = (await decide(client, ctx.key, {
           deployment_id: member,
           artifact_id: checked.artifact_id,
           decision: 'countersign',
           authority_class: 'deployment',
           by: `policy:${ctx.settings.auto_countersign.join(',')}`,
-        });
+        })).state;
       } catch (error) {
         if (!(error instanceof DecisionRefused)) throw error;
       }
     }
-    return answer(202, inserted.rows[0]!, org);
+    return answer(202, { ...inserted.rows[0]!, state }, org);
   });
 }
 
