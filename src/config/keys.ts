@@ -341,6 +341,16 @@ export const CONFIG_KEYS = {
       default: 60000,
       doc: 'How long a submission waits before its next attempt when the door asked for a retry without a Retry-After, or could not be reached.',
     },
+    deployment_id: {
+      schema: z.union([z.literal(''), z.string().regex(/^[A-Za-z0-9_-]{43}$/)]),
+      default: '',
+      doc: "The organization gate's deployment id (its Ed25519 public key), against which every outcome's signature is checked; empty: the first one met is pinned (journaled org-pinned) and a change is refused.",
+    },
+    poll_every_ms: {
+      schema: z.number().int().min(0).max(86400000),
+      default: 60000,
+      doc: 'How often gate serve pulls GET /outcomes from the organization gate when [org].url is set (0: only on demand, gv.outcomes_pull).',
+    },
     database_url: {
       schema: z.union([z.literal(''), z.string().regex(/^postgres(ql)?:\/\//)]),
       default: '',
