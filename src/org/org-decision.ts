@@ -53,6 +53,13 @@ export async function decide(client: PoolClient, key: DeploymentKey, d: Decision
   if (d.authority_class === 'deployment' && d.decision === 'countersign' && COUNTERSIGN_CLASSES.has(row.trust_class)) {
     throw new DecisionRefused(`${row.trust_class} always needs an org reviewer`, 'human_required');
   }
+  // The row first: the log's lock (which every decision waits on) is then held for as little as can be.
+  const state = d.decision === 'countersign' ? 'countersigned' : 'refused';
+  await client.query('UPDATE submissions SET state = $3, decided_at = now(), held_by = NULL, held_until = NULL WHERE deployment_id = $1 AND artifact_id = $2', [
+    d.deployment_id,
+    d.artifact_id,
+    state,
+  ]);
   const logged = await appendOrgLog(client, key, d.decision, d.by, {
     artifact_id: d.artifact_id,
     member_deployment_id: d.deployment_id,
@@ -78,12 +85,6 @@ export async function decide(client: PoolClient, key: DeploymentKey, d: Decision
     d.deployment_id,
     d.artifact_id,
     JSON.stringify(line),
-  ]);
-  const state = d.decision === 'countersign' ? 'countersigned' : 'refused';
-  await client.query('UPDATE submissions SET state = $3, decided_at = now(), held_by = NULL, held_until = NULL WHERE deployment_id = $1 AND artifact_id = $2', [
-    d.deployment_id,
-    d.artifact_id,
-    state,
   ]);
   return { ...base, state, changed: true, seq: logged.seq, event_id: logged.event_id };
 }

@@ -6,6 +6,7 @@ import { loadConfig } from '../config/load-config.js';
 import { DeploymentKey } from '../journal/deployment-key.js';
 import type { OrgContext } from './org-context.js';
 import { openOrgDatabase, type OrgDatabase } from './org-database.js';
+import { InboxSize } from './inbox-size.js';
 
 export interface OrgHomeOptions {
   home?: string;
@@ -49,5 +50,5 @@ export async function openOrg(options: OrgHomeOptions, poolSize?: number): Promi
     await database.close();
     throw error;
   }
-  return { home, database, pool: database.pool, key, settings: config.org };
+  return { home, database, pool: database.pool, key, settings: config.org, inbox: new InboxSize(database.pool, () => config.org.inbox_max) };
 }

@@ -10,8 +10,6 @@ export interface DoorAnswer {
   headers?: Record<string, string>;
 }
 
-const OPEN_STATES = "('leased', 'held')";
-
 /** 429 counts: one row per member and second, shared by every org process. */
 async function overRate(ctx: OrgContext, member: string): Promise<boolean> {
   const second = Math.floor(Date.now() / 1000);
@@ -35,13 +33,30 @@ const answer = (status: number, row: { artifact_id: string; state: string; attem
  * the inbox). Seen before: 200 with its state; the same submission again changes nothing,
  * a new submission id for an undecided row replaces the body (the member's newer state)
  * and counts one more attempt; a decided row never reopens.
+ *
+ * A new submission no policy decides is one INSERT (a transaction of its own); a repeat, or
+ * one a policy countersigns, takes the locking path.
  */
 export async function putSubmission(ctx: OrgContext, member: string, pathId: string, body: unknown): Promise<DoorAnswer> {
+  if (await overRate(ctx, member)) return { status: 429, body: { error: 'this member sends too fast' }, headers: { 'retry-after': '1' } };
   const checked = checkSubmission(pathId, body, member);
   if ('status' in checked) return { status: checked.status, body: { error: checked.error } };
-  if (await overRate(ctx, member)) return { status: 429, body: { error: 'this member sends too fast' }, headers: { 'retry-after': '1' } };
   const org = ctx.key.deploymentId;
   const text = JSON.stringify(body);
+  const policy = autoCountersigns(ctx, checked, body as { submission: Record<string, unknown> });
+  // A full inbox still answers a repeat 200: that is the locking path's to tell apart.
+  if (!policy && !(await ctx.inbox.full())) {
+    const inserted = await ctx.pool.query<{ artifact_id: string; state: string; attempts: number }>(
+      `INSERT INTO submissions (deployment_id, artifact_id, submission_id, trust_class, body, state)
+       VALUES ($1, $2, $3, $4, $5, 'leased') ON CONFLICT DO NOTHING RETURNING artifact_id, state, attempts`,
+      [member, checked.artifact_id, checked.submission_id, checked.trust_class, text],
+    );
+    if (inserted.rowCount === 1) {
+      ctx.inbox.admitted();
+      return answer(202, inserted.rows[0]!, org);
+    }
+    // Seen before, or another request (on this process or another) took it a moment earlier: a repeat.
+  }
   return inTransaction(ctx.pool, async (client) => {
     const seen = await existing(client, checked);
     if (seen) {
@@ -53,27 +68,26 @@ export async function putSubmission(ctx: OrgContext, member: string, pathId: str
       );
       return answer(200, updated.rows[0]!, org);
     }
-    const open = await client.query<{ n: string }>(`SELECT count(*) AS n FROM submissions WHERE state IN ${OPEN_STATES}`);
-    if (Number(open.rows[0]!.n) >= ctx.settings.inbox_max) {
-      return { status: 503, body: { error: 'the inbox is full' }, headers: { 'retry-after': '60' } };
-    }
+    if (await ctx.inbox.full()) return { status: 503, body: { error: 'the inbox is full' }, headers: { 'retry-after': '60' } };
     const inserted = await client.query<{ artifact_id: string; state: string; attempts: number }>(
       `INSERT INTO submissions (deployment_id, artifact_id, submission_id, trust_class, body, state)
        VALUES ($1, $2, $3, $4, $5, 'leased') ON CONFLICT DO NOTHING RETURNING artifact_id, state, attempts`,
       [member, checked.artifact_id, checked.submission_id, checked.trust_class, text],
     );
-    // Another org process took the same new submission a moment earlier: this one is a repeat.
     if (inserted.rowCount === 0) return answer(200, (await existing(client, checked))!, org);
+    ctx.inbox.admitted();
     let state = inserted.rows[0]!.state;
-    if (autoCountersigns(ctx, checked, body as { submission: Record<string, unknown> })) {
+    if (policy) {
       try {
-        state = (await decide(client, ctx.key, {
-          deployment_id: member,
-          artifact_id: checked.artifact_id,
-          decision: 'countersign',
-          authority_class: 'deployment',
-          by: `policy:${ctx.settings.auto_countersign.join(',')}`,
-        })).state;
+        state = (
+          await decide(client, ctx.key, {
+            deployment_id: member,
+            artifact_id: checked.artifact_id,
+            decision: 'countersign',
+            authority_class: 'deployment',
+            by: `policy:${ctx.settings.auto_countersign.join(',')}`,
+          })
+        ).state;
       } catch (error) {
         if (!(error instanceof DecisionRefused)) throw error;
       }
