@@ -10,6 +10,7 @@ import { spaceCreateCommand } from './space-command.js';
 import { configCommand } from './config-command.js';
 import { pluginCommand } from './plugin-command.js';
 import { operatorCallCommand, operatorKeygenCommand } from './operator-command.js';
+import { orgCommand } from './org-command.js';
 import { peopleAddCommand, peopleListCommand, peopleRemoveCommand } from './people-command.js';
 
 const port = (value: string) => {
@@ -136,5 +137,7 @@ operator
   .option('--home <dir>', 'the gate home whose socket to use')
   .option('--timeout <ms>', `how long to wait for the answer, in ms (0: as long as it takes)`, timeoutOption, DEFAULT_CALL_TIMEOUT_MS)
   .action(operatorCallCommand);
+
+program.addCommand(orgCommand());
 
 await program.parseAsync(process.argv);

@@ -27,7 +27,7 @@ import type { replacementAbortVerb } from '../verbs/replacement-abort.js';
 import type { replacementsVerb } from '../verbs/replacements.js';
 import type { graphVerb } from '../verbs/graph.js';
 import type { healthVerb } from '../verbs/health.js';
-import type { submitDrainVerb, submitVerb } from '../verbs/submit.js';
+import type { outcomesPullVerb, submitDrainVerb, submitVerb } from '../verbs/submit.js';
 import type { peopleVerb, personAddVerb } from '../verbs/people.js';
 import type { challengeVerb, operatorProofVerb, verifyVerb } from '../verbs/challenge.js';
 import type { uploadVerb } from '../verbs/upload.js';
@@ -88,6 +88,7 @@ interface Verbs {
   'gv.health': typeof healthVerb;
   'gv.submit': typeof submitVerb;
   'gv.submit_drain': typeof submitDrainVerb;
+  'gv.outcomes_pull': typeof outcomesPullVerb;
   'gv.people': typeof peopleVerb;
   'gv.person_add': typeof personAddVerb;
   'gv.challenge': typeof challengeVerb;
@@ -170,6 +171,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.health': 'reviewer',
   'gv.submit': 'reviewer',
   'gv.submit_drain': 'admin',
+  'gv.outcomes_pull': 'admin',
   'gv.people': 'admin',
   'gv.person_add': 'admin',
   'gv.challenge': 'reader',

@@ -341,6 +341,41 @@ export const CONFIG_KEYS = {
       default: 60000,
       doc: 'How long a submission waits before its next attempt when the door asked for a retry without a Retry-After, or could not be reached.',
     },
+    deployment_id: {
+      schema: z.union([z.literal(''), z.string().regex(/^[A-Za-z0-9_-]{43}$/)]),
+      default: '',
+      doc: "The organization gate's deployment id (its Ed25519 public key), against which every outcome's signature is checked; empty: the first one met is pinned (journaled org-pinned) and a change is refused.",
+    },
+    poll_every_ms: {
+      schema: z.number().int().min(0).max(86400000),
+      default: 60000,
+      doc: 'How often gate serve pulls GET /outcomes from the organization gate when [org].url is set (0: only on demand, gv.outcomes_pull).',
+    },
+    database_url: {
+      schema: z.union([z.literal(''), z.string().regex(/^postgres(ql)?:\/\//)]),
+      default: '',
+      doc: "gate org serve: the organization gate's PostgreSQL (postgres://...); empty: an embedded PostgreSQL in the org home, started and stopped with it.",
+    },
+    inbox_max: {
+      schema: z.number().int().min(1).max(100000000),
+      default: 1000000,
+      doc: 'gate org serve: undecided submissions the inbox holds; beyond it PUT /submissions answers 503 with Retry-After.',
+    },
+    member_rate_per_s: {
+      schema: z.number().int().min(1).max(1000000),
+      default: 200,
+      doc: 'gate org serve: PUT /submissions one member may send per second (every org process counted together); beyond it 429 with Retry-After.',
+    },
+    auto_countersign: {
+      schema: z.array(z.enum(['t1_person_signed'])),
+      default: [],
+      doc: 'gate org serve: policies that countersign without a reviewer, journaled with the deployment signer class. t1_person_signed: a T-1 row whose local approval counted a person. T-3 and T-5 always need an org reviewer.',
+    },
+    review_hold_s: {
+      schema: z.number().int().min(5).max(86400),
+      default: 900,
+      doc: 'gate org serve: how long gv.org_inbox holds a submission for the reviewer who took it before another reviewer may take it.',
+    },
   },
   access: {
     open_spaces: {

@@ -5,6 +5,12 @@ import type Database from 'better-sqlite3';
  * projection of them. Triggers make the journal append-only at the SQLite level, so a
  * bug elsewhere cannot rewrite history silently.
  */
+/**
+ * The events of a second authority (an org gate's outcomes and its pinned key): few, read on
+ * every outcome pull. A query names this exact term so SQLite uses the partial index on it.
+ */
+export const AUTHORITY_EVENTS = "type IN ('countersign', 'refuse', 'org-pinned')";
+
 export function createJournalSchema(db: Database.Database): void {
   db.exec(`
     CREATE TABLE IF NOT EXISTS journal (
@@ -21,6 +27,7 @@ export function createJournalSchema(db: Database.Database): void {
       sig TEXT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS journal_artifact ON journal(artifact_id) WHERE artifact_id IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS journal_authority ON journal(type, artifact_id) WHERE ${AUTHORITY_EVENTS};
     CREATE TRIGGER IF NOT EXISTS journal_no_update BEFORE UPDATE ON journal
       BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
     CREATE TRIGGER IF NOT EXISTS journal_no_delete BEFORE DELETE ON journal

@@ -11,10 +11,10 @@ export const SUBMISSION_CONTRACT = 'submission/1';
 /** Signed bytes are this prefix and the canonical submission, so the signature means nothing elsewhere. */
 export const SUBMISSION_SIGNING_PREFIX = 'gate submission/1\n';
 
-/** The local signed promotion(s) of a row: each promote event exactly as journaled, with its signature. */
+/** The local signed promotion(s) of a row: each promote (or ratify, for a T-3/T-5 row) event exactly as journaled, with its signature. */
 export function promotionsOf(gate: Gate, artifactId: string) {
   const rows = gate.db
-    .prepare(`SELECT event_id, body, sig FROM journal WHERE artifact_id = ? AND type = 'promote' ORDER BY seq`)
+    .prepare(`SELECT event_id, body, sig FROM journal WHERE artifact_id = ? AND type IN ('promote', 'ratify') ORDER BY seq`)
     .all(artifactId) as Pick<JournalRow, 'event_id' | 'body' | 'sig'>[];
   return rows.map((r) => ({ event_id: r.event_id, event: r.body, sig: r.sig }));
 }

@@ -99,6 +99,7 @@ export class ArtifactReducer {
         VALUES (?, ?, ?, ?, ?, ?, ?)`),
       recallOut: p(`DELETE FROM ${schema}.recall_fts WHERE rowid = ?`),
       recallSuperseded: p(`UPDATE ${schema}.recall_fts SET superseded = ? WHERE rowid = ?`),
+      recallProvisional: p(`UPDATE ${schema}.recall_fts SET provisional = ? WHERE rowid = ?`),
       heldIn: p(`INSERT INTO ${schema}.held_fts (rowid, body, areas, space, workarea, writer) VALUES (?, ?, ?, ?, ?, ?)`),
       heldOut: p(`DELETE FROM ${schema}.held_fts WHERE rowid = ?`),
     };
@@ -108,6 +109,8 @@ export class ArtifactReducer {
     'ingest', 'scan', 'record', 'promote', 'reject', 'demote', 'relation', 'replacement-prepared',
     // The review's moves: verdicts, people's signs and dispositions, ratification, expiry, cancel, reopen.
     'verdict', 'manual-sign', 'disposition', 'ratify', 'expire', 'cancel', 'reopen',
+    // A second authority's outcomes: countersign (no longer provisional; a ratified row is promoted) and refuse.
+    'countersign', 'refuse',
   ];
 
   apply(event: JournalEvent): void {
@@ -130,9 +133,12 @@ export class ArtifactReducer {
         rowid: row.rowid,
       });
     }
-    if (event.type === 'promote') {
+    if (event.type === 'promote' || event.type === 'countersign') {
       row.provisional = d['provisional'] === true ? 1 : 0;
-      this.s.promoted!.run({ seq: event.seq, ts: event.ts, provisional: row.provisional, rowid: row.rowid });
+      // A countersign of a row that was never promoted here (it waited ratified) leaves promoted_seq unset until it enters ACTIVE.
+      if (event.type === 'promote' || isPromoted(enters)) this.s.promoted!.run({ seq: event.seq, ts: event.ts, provisional: row.provisional, rowid: row.rowid });
+      // Already served: recall's provisional mark follows.
+      if (event.type === 'countersign' && isPromoted(row.state) && row.kind !== 'steering') this.s.recallProvisional!.run(row.provisional, row.rowid);
     }
     this.reindex(row, enters);
   }

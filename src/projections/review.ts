@@ -96,6 +96,9 @@ const SIGNING: Record<string, string> = {
   demote: 'demote',
   expire: 'expire',
   cancel: 'cancel',
+  // A second authority's outcome, signed as the authority class.
+  countersign: 'countersign',
+  refuse: 'refuse',
 };
 
 export class ReviewReducer {

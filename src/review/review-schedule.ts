@@ -2,6 +2,7 @@ import type { Gate } from '../gate.js';
 import { expireOverdue } from './expiry.js';
 import { gradePending } from './pending-grading.js';
 import { settlePending } from './settlement.js';
+import { pullOutcomes } from '../org/outcome-pull.js';
 
 /** The expiry sweep's period: cheap (one indexed query), so often enough that a deadline is met within a minute. */
 const EXPIRY_EVERY_MS = 60_000;
@@ -26,6 +27,8 @@ export interface ScheduleStatus {
 export class ReviewSchedule {
   private gradeTimer: NodeJS.Timeout | null = null;
   private expiryTimer: NodeJS.Timeout | null = null;
+  private outcomesTimer: NodeJS.Timeout | null = null;
+  private pulling: Promise<unknown> | null = null;
   private current: Promise<void> | null = null;
   private readonly state: ScheduleStatus;
 
@@ -51,6 +54,16 @@ export class ReviewSchedule {
     this.expiryTimer = setInterval(() => {
       expireOverdue(this.gate).catch((error: unknown) => this.gate.log.error('the expiry sweep failed', error));
     }, EXPIRY_EVERY_MS);
+    const { url, poll_every_ms } = this.gate.config.org;
+    if (url !== '' && poll_every_ms > 0) {
+      this.outcomesTimer = setInterval(() => {
+        // A pull still going (a slow door) is not doubled; gv.outcomes_pull meanwhile is refused pull_running.
+        if (this.pulling !== null) return;
+        this.pulling = pullOutcomes(this.gate)
+          .catch((error: unknown) => this.gate.log.error("pulling the organization gate's outcomes failed", error))
+          .finally(() => (this.pulling = null));
+      }, poll_every_ms);
+    }
   }
 
   private tick(): void {
@@ -82,6 +95,8 @@ export class ReviewSchedule {
   async stop(): Promise<void> {
     if (this.gradeTimer !== null) clearInterval(this.gradeTimer);
     if (this.expiryTimer !== null) clearInterval(this.expiryTimer);
+    if (this.outcomesTimer !== null) clearInterval(this.outcomesTimer);
+    await this.pulling;
     this.gate.grading.halt();
     await this.current;
   }

@@ -52,7 +52,8 @@ export function approvalOf(gate: Gate, caller: Caller, row: ArtifactRow) {
     approved_by: {
       model: counted.filter((s) => s.class === 'model').length,
       human: counted.filter((s) => s.class === 'human').length,
-      authority: counted.filter((s) => s.class === 'authority').length,
+      // An authority's countersign is counted apart from k (review/quorum.ts), so it is read from the signatures.
+      authority: new Set(p.current.filter((s) => s.class === 'authority' && s.decision === 'countersign').map((s) => s.signer)).size,
     },
     model_labels: [...new Set(p.current.filter((s) => s.class === 'model').map((s) => s.signer))],
     provisional: row.provisional === 1,

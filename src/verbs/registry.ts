@@ -27,7 +27,7 @@ import { replacementAbortVerb } from './replacement-abort.js';
 import { replacementsVerb } from './replacements.js';
 import { graphVerb } from './graph.js';
 import { healthVerb } from './health.js';
-import { submitDrainVerb, submitVerb } from './submit.js';
+import { outcomesPullVerb, submitDrainVerb, submitVerb } from './submit.js';
 import { peopleVerb, personAddVerb } from './people.js';
 import { challengeVerb, operatorProofVerb, verifyVerb } from './challenge.js';
 import { uploadVerb } from './upload.js';
@@ -88,6 +88,7 @@ export const VERBS: readonly Verb<any>[] = [
   healthVerb,
   submitVerb,
   submitDrainVerb,
+  outcomesPullVerb,
   peopleVerb,
   personAddVerb,
   challengeVerb,

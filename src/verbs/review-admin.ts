@@ -1,3 +1,5 @@
+import { AUTHORITY_EVENTS } from '../journal/schema.js';
+import { pinnedOrg } from '../org/outcome-pull.js';
 import { z } from 'zod';
 import { defineVerb } from './define-verb.js';
 import { artifactIdParam, limitParam } from './param-types.js';
@@ -39,7 +41,13 @@ export const countersignStatusVerb = defineVerb({
   summary: "Whether a row (or the gate's promotions) still wait for a second authority's countersign.",
   params: z.strictObject({ artifact_id: artifactIdParam.optional() }),
   handler({ gate, caller }, p) {
-    const authority = { configured: false, words: 'this gate has no second authority; countersigns come from an org gate' };
+    const org = pinnedOrg(gate);
+    const authority =
+      gate.config.org.url === ''
+        ? { configured: false, words: 'this gate has no second authority; countersigns come from an org gate ([org].url)' }
+        : { configured: true, url: gate.config.org.url, org_deployment_id: org, words: org === null ? 'the org gate is configured; its key is pinned when its outcomes are first read' : 'countersigns come from the pinned org gate' };
+    const countersignedRow = (id: string) =>
+      gate.db.prepare(`SELECT 1 FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'countersign' AND artifact_id = ? LIMIT 1`).get(id) !== undefined;
     if (p.artifact_id !== undefined) {
       const row = gate.readableArtifact(caller, p.artifact_id);
       const requires = COUNTERSIGN_CLASSES.has(row.trust_class);
@@ -49,7 +57,7 @@ export const countersignStatusVerb = defineVerb({
         trust_class: row.trust_class,
         requires_countersign: requires,
         provisional: row.provisional === 1,
-        countersigned: false,
+        countersigned: countersignedRow(row.artifact_id),
         awaiting: row.state === 'L3_RATIFIED' || row.provisional === 1,
         authority,
       };
@@ -59,7 +67,7 @@ export const countersignStatusVerb = defineVerb({
     return {
       provisional: n(`state IN ('ACTIVE', 'SUPERSEDED') AND provisional = 1`),
       ratified_awaiting: n(`state = 'L3_RATIFIED'`),
-      countersigned: 0,
+      countersigned: n(`artifact_id IN (SELECT artifact_id FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'countersign')`),
       authority,
     };
   },

@@ -7,6 +7,7 @@ import { buildSubmission, promotionsOf } from '../org/submission.js';
 import { orgDoorClient } from '../org/org-door.js';
 import { GateClientError } from '../client/client-error.js';
 import type { SubmitOutcome } from '../client/org-door-client.js';
+import { pullOutcomes } from '../org/outcome-pull.js';
 
 interface SubmissionRow {
   artifact_id: string;
@@ -35,8 +36,9 @@ export const submitVerb = defineVerb({
     requireOrg(gate);
     return gate.writer.write(() => {
       const row = gate.readableArtifact(caller, p.artifact_id);
-      if (row.state !== 'ACTIVE' || promotionsOf(gate, row.artifact_id).length === 0) {
-        throw lifecycle(`only a claim this gate promoted is submitted; this one is ${row.state}`, 'not_promoted');
+      // A T-3/T-5 row waits ratified for exactly this: the org's countersign.
+      if ((row.state !== 'ACTIVE' && row.state !== 'L3_RATIFIED') || promotionsOf(gate, row.artifact_id).length === 0) {
+        throw lifecycle(`only a claim this gate promoted or ratified is submitted; this one is ${row.state}`, 'not_promoted');
       }
       const standing = submissionOf(gate, row.artifact_id);
       const { id } = buildSubmission(gate, row);
@@ -105,5 +107,15 @@ export const submitDrainVerb = defineVerb({
     }
     const waiting = gate.db.prepare(`SELECT count(*) AS n FROM submissions WHERE state = 'queued'`).get() as { n: number };
     return { ...tally, queued: waiting.n };
+  },
+});
+
+export const outcomesPullVerb = defineVerb({
+  name: 'gv.outcomes_pull',
+  role: 'admin',
+  summary: "Pull the organization gate's outcomes now (gate serve also pulls every [org].poll_every_ms), journaling each countersign or refuse once.",
+  params: z.strictObject({}),
+  handler({ gate }) {
+    return pullOutcomes(gate);
   },
 });

@@ -22,6 +22,8 @@ export class OrgDoorServer {
   readonly received: Received[] = [];
   readonly script = new Map<string, ScriptedAnswer[]>();
   outcomes: Record<string, unknown>[] = [];
+  /** The deployment id the door names on each page. */
+  deploymentId = 'org-test';
   url = '';
   private server!: Server;
 
@@ -53,7 +55,7 @@ export class OrgDoorServer {
       const since = Number(url.searchParams.get('since') ?? 0);
       const limit = Number(url.searchParams.get('limit') ?? 500);
       const events = this.outcomes.slice(since, since + limit);
-      return send({ status: 200, body: { events, next: since + events.length, deployment_id: 'org-test' } });
+      return send({ status: 200, body: { events, next: since + events.length, deployment_id: this.deploymentId } });
     }
     send({ status: 404, body: { error: 'no such door' } });
   }

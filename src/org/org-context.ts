@@ -1,0 +1,13 @@
+import type { Pool } from 'pg';
+import type { DeploymentKey } from '../journal/deployment-key.js';
+import type { GateConfig } from '../config/keys.js';
+import type { InboxSize } from './inbox-size.js';
+
+/** What every door of one org process reads: the shared database, the org key and the [org] config. Nothing else. */
+export interface OrgContext {
+  pool: Pool;
+  key: DeploymentKey;
+  settings: GateConfig['org'];
+  /** This process's view of the inbox's size (a read of the database, see inbox-size.ts). */
+  inbox: InboxSize;
+}

@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type pg from 'pg';
+import { loadConfig } from '../config/load-config.js';
+import { DeploymentKey } from '../journal/deployment-key.js';
+import type { OrgContext } from './org-context.js';
+import { openOrgDatabase, type OrgDatabase } from './org-database.js';
+import { InboxSize } from './inbox-size.js';
+
+export interface OrgHomeOptions {
+  home?: string;
+  databaseUrl?: string;
+}
+
+/** Home: --home, else $GATE_ORG_HOME, else ~/.local/share/gate-org (never a gate's home: the org has its own key). */
+export function resolveOrgHome(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(flag ?? env['GATE_ORG_HOME'] ?? join(homedir(), '.local', 'share', 'gate-org'));
+}
+
+/**
+ * The org's key is its deployment id, and the database remembers the first one that served
+ * it: a process with another key (a second org process given a fresh home instead of a
+ * copy of the first one's deployment.key) is refused before it signs anything.
+ */
+async function claimDatabase(pool: pg.Pool, key: DeploymentKey): Promise<void> {
+  await pool.query("INSERT INTO org_meta (key, value) VALUES ('deployment_id', $1) ON CONFLICT DO NOTHING", [key.deploymentId]);
+  const owner = (await pool.query<{ value: string }>("SELECT value FROM org_meta WHERE key = 'deployment_id'")).rows[0]!.value;
+  if (owner !== key.deploymentId) {
+    throw new Error(`this database belongs to the org deployment ${owner}; this home's deployment.key is ${key.deploymentId} (copy the first org home's deployment.key to every org process)`);
+  }
+}
+
+export interface OpenOrg extends OrgContext {
+  home: string;
+  database: OrgDatabase;
+}
+
+/** An org home opened: config (gate.toml [org], GATE_ORG_*, flags), key, database migrated and claimed. */
+export async function openOrg(options: OrgHomeOptions, poolSize?: number): Promise<OpenOrg> {
+  const home = resolveOrgHome(options.home);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const flags = options.databaseUrl === undefined ? {} : { 'org.database_url': options.databaseUrl };
+  const { config } = loadConfig(join(home, 'gate.toml'), process.env, flags);
+  const key = DeploymentKey.openOrCreate(join(home, 'deployment.key'));
+  const database = await openOrgDatabase(home, config.org.database_url, poolSize);
+  try {
+    await claimDatabase(database.pool, key);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return { home, database, pool: database.pool, key, settings: config.org, inbox: new InboxSize(database.pool, () => config.org.inbox_max) };
+}

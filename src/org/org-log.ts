@@ -1,0 +1,88 @@
+import type { PoolClient, Pool } from 'pg';
+import { canonicalJson, sha256Hex } from '../journal/canonical-json.js';
+import type { DeploymentKey } from '../journal/deployment-key.js';
+import { verifyWithDeploymentId } from '../journal/deployment-key.js';
+import type { EventEnvelope } from '../journal/event.js';
+
+/** Serializes appends across every org process: the chain has one head. Any fixed number. */
+const LOG_LOCK = 0x6f72676c;
+
+export interface LoggedEvent {
+  seq: number;
+  event_id: string;
+  ts: number;
+}
+
+/**
+ * Appends one event to the org's log inside the caller's transaction: the same envelope,
+ * canonical JSON, id and Ed25519 signature as the gate's journal, chained by `prev`. The
+ * transaction lock holds the head until commit, so seqs commit in order and an outcome
+ * cursor (the seq) never skips a line a slower writer commits later.
+ */
+export async function appendOrgLog(
+  client: PoolClient,
+  key: DeploymentKey,
+  type: string,
+  by: string | null,
+  data: Record<string, unknown>,
+): Promise<LoggedEvent> {
+  await client.query('SELECT pg_advisory_xact_lock($1)', [LOG_LOCK]);
+  const head = (await client.query<{ seq: string; event_id: string }>('SELECT seq, event_id FROM org_log ORDER BY seq DESC LIMIT 1')).rows[0];
+  const envelope: EventEnvelope = {
+    v: 1,
+    seq: head ? Number(head.seq) + 1 : 1,
+    type,
+    ts: Date.now(),
+    prev: head ? head.event_id : null,
+    by,
+    data,
+  };
+  const body = canonicalJson(envelope);
+  const eventId = sha256Hex(body);
+  await client.query('INSERT INTO org_log (seq, event_id, prev, type, body, sig) VALUES ($1, $2, $3, $4, $5, $6)', [
+    envelope.seq,
+    eventId,
+    envelope.prev,
+    type,
+    body,
+    key.sign(body),
+  ]);
+  return { seq: envelope.seq, event_id: eventId, ts: envelope.ts };
+}
+
+export interface OrgLogReport {
+  ok: boolean;
+  events: number;
+  first_bad_seq: number | null;
+  problem: string | null;
+}
+
+/** Walks the whole log: ids, chain links and signatures against the org's deployment id. */
+export async function verifyOrgLog(pool: Pool, deploymentId: string): Promise<OrgLogReport> {
+  let prev: string | null = null;
+  let expected = 1;
+  let count = 0;
+  let after = 0;
+  for (;;) {
+    const rows = (
+      await pool.query<{ seq: string; event_id: string; prev: string | null; body: string; sig: string }>(
+        'SELECT seq, event_id, prev, body, sig FROM org_log WHERE seq > $1 ORDER BY seq LIMIT 1000',
+        [after],
+      )
+    ).rows;
+    if (rows.length === 0) return { ok: true, events: count, first_bad_seq: null, problem: null };
+    for (const row of rows) {
+      const seq = Number(row.seq);
+      const bad = (problem: string): OrgLogReport => ({ ok: false, events: count, first_bad_seq: seq, problem });
+      if (seq !== expected) return bad(`seq ${seq} follows ${expected - 1}`);
+      if (sha256Hex(row.body) !== row.event_id) return bad('event_id is not the sha256 of its body');
+      const envelope = JSON.parse(row.body) as EventEnvelope;
+      if (envelope.seq !== seq || envelope.prev !== prev || row.prev !== prev) return bad('chain broken: prev does not name the event before');
+      if (!verifyWithDeploymentId(deploymentId, row.body, row.sig)) return bad("signature does not verify against the org's deployment id");
+      prev = row.event_id;
+      expected += 1;
+      count += 1;
+      after = seq;
+    }
+  }
+}

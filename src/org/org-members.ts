@@ -1,0 +1,98 @@
+import type { Pool } from 'pg';
+import { API_KEY_PATTERN, hashApiKey, mintApiKey } from '../auth/api-keys.js';
+import type { DeploymentKey } from '../journal/deployment-key.js';
+import { inTransaction } from './org-database.js';
+import { appendOrgLog } from './org-log.js';
+
+export type OrgScope = 'submit' | 'review' | 'admin';
+
+/** A deployment id is the base64url of a raw Ed25519 public key: 43 characters. */
+export const DEPLOYMENT_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export interface OrgCaller {
+  key_id: string;
+  scope: OrgScope;
+  /** The member gate a submit key belongs to; null for the org's own reviewers and admins. */
+  deployment_id: string | null;
+}
+
+/**
+ * Registers a member gate and issues its submit key in one transaction, both in the org's
+ * log. A member registered before gets a new key (the old ones stay valid until revoked).
+ */
+export async function addMember(pool: Pool, key: DeploymentKey, deploymentId: string, label: string, by: string) {
+  if (!DEPLOYMENT_ID_PATTERN.test(deploymentId)) throw new Error('a deployment id is 43 base64url characters (a gate prints it at start: "deployment <id>")');
+  const minted = mintApiKey();
+  await inTransaction(pool, async (client) => {
+    const had = await client.query('SELECT revoked_at FROM members WHERE deployment_id = $1 FOR UPDATE', [deploymentId]);
+    if (had.rowCount === 0) {
+      await client.query('INSERT INTO members (deployment_id, label) VALUES ($1, $2)', [deploymentId, label]);
+      await appendOrgLog(client, key, 'member-added', by, { deployment_id: deploymentId, label });
+    } else {
+      await client.query('UPDATE members SET revoked_at = NULL, label = $2 WHERE deployment_id = $1', [deploymentId, label]);
+    }
+    await client.query("INSERT INTO org_keys (key_hash, key_id, scope, deployment_id, label) VALUES ($1, $2, 'submit', $3, $4)", [
+      minted.hash,
+      minted.keyId,
+      deploymentId,
+      label,
+    ]);
+    await appendOrgLog(client, key, 'apikey-issued', by, { key_hash: minted.hash, scope: 'submit', deployment_id: deploymentId, label });
+  });
+  return { deployment_id: deploymentId, label, key: minted.raw, key_id: minted.keyId };
+}
+
+/** A key for the org's own people: review (the inbox and gv.org_review) or admin. */
+export async function issueStaffKey(pool: Pool, key: DeploymentKey, scope: 'review' | 'admin', label: string, by: string) {
+  const minted = mintApiKey();
+  await inTransaction(pool, async (client) => {
+    await client.query('INSERT INTO org_keys (key_hash, key_id, scope, label) VALUES ($1, $2, $3, $4)', [minted.hash, minted.keyId, scope, label]);
+    await appendOrgLog(client, key, 'apikey-issued', by, { key_hash: minted.hash, scope, label });
+  });
+  return { scope, label, key: minted.raw, key_id: minted.keyId };
+}
+
+/** Revoking a member revokes every key it holds: its next request is refused (403). */
+export async function revokeMember(pool: Pool, key: DeploymentKey, deploymentId: string, by: string): Promise<boolean> {
+  return inTransaction(pool, async (client) => {
+    const done = await client.query('UPDATE members SET revoked_at = now() WHERE deployment_id = $1 AND revoked_at IS NULL', [deploymentId]);
+    if (done.rowCount === 0) return false;
+    await client.query('UPDATE org_keys SET revoked_at = now() WHERE deployment_id = $1 AND revoked_at IS NULL', [deploymentId]);
+    await appendOrgLog(client, key, 'member-revoked', by, { deployment_id: deploymentId });
+    return true;
+  });
+}
+
+export async function listMembers(pool: Pool) {
+  const rows = await pool.query<{ deployment_id: string; label: string; added_at: Date; revoked_at: Date | null; keys: string }>(
+    `SELECT m.deployment_id, m.label, m.added_at, m.revoked_at,
+            (SELECT count(*) FROM org_keys k WHERE k.deployment_id = m.deployment_id AND k.revoked_at IS NULL) AS keys
+       FROM members m ORDER BY m.added_at, m.deployment_id`,
+  );
+  return rows.rows.map((r) => ({
+    deployment_id: r.deployment_id,
+    label: r.label,
+    added_at: r.added_at.toISOString(),
+    revoked: r.revoked_at !== null,
+    live_keys: Number(r.keys),
+  }));
+}
+
+/**
+ * Who a bearer key is. 401: no key, or one the org never issued; 403: a revoked key, or a
+ * member that was revoked (spec 3: a key problem, the member stops sending).
+ */
+export async function authenticate(pool: Pool, header: string | undefined): Promise<OrgCaller | { status: 401 | 403; error: string }> {
+  const match = /^Bearer (\S+)$/.exec(header ?? '');
+  if (!match || !API_KEY_PATTERN.test(match[1]!)) return { status: 401, error: 'a bearer key the organization issued is required' };
+  const row = (
+    await pool.query<{ key_id: string; scope: OrgScope; deployment_id: string | null; revoked_at: Date | null; member_revoked: Date | null }>(
+      `SELECT k.key_id, k.scope, k.deployment_id, k.revoked_at, m.revoked_at AS member_revoked
+         FROM org_keys k LEFT JOIN members m ON m.deployment_id = k.deployment_id WHERE k.key_hash = $1`,
+      [hashApiKey(match[1]!)],
+    )
+  ).rows[0];
+  if (!row) return { status: 401, error: 'unknown key' };
+  if (row.revoked_at !== null || row.member_revoked !== null) return { status: 403, error: 'this key was revoked' };
+  return { key_id: row.key_id, scope: row.scope, deployment_id: row.deployment_id };
+}

@@ -1,0 +1,38 @@
+import { canonicalJson } from '../journal/canonical-json.js';
+import type { DeploymentKey } from '../journal/deployment-key.js';
+import { verifyWithDeploymentId } from '../journal/deployment-key.js';
+
+export const OUTCOME_CONTRACT = 'outcome/1';
+/** Signed bytes are this prefix and the canonical outcome, so the signature means nothing elsewhere. */
+export const OUTCOME_SIGNING_PREFIX = 'gate outcome/1\n';
+
+/** What the org signs: content-free, naming the row, the member, the org and who decided. */
+export interface Outcome {
+  contract: typeof OUTCOME_CONTRACT;
+  type: 'countersign' | 'refuse';
+  artifact_id: string;
+  submission_id: string;
+  member_deployment_id: string;
+  org_deployment_id: string;
+  /** The deciding authority's signer class: human (an org reviewer) or deployment (an org policy). */
+  authority_class: 'human' | 'deployment';
+  ts: number;
+}
+
+/** A line of GET /outcomes: the outcome, its cursor (seq, not signed: a position, not a claim) and the org's signature. */
+export type OutcomeLine = Outcome & { seq: number; sig: string };
+
+export function signOutcome(key: DeploymentKey, outcome: Outcome): string {
+  return key.sign(OUTCOME_SIGNING_PREFIX + canonicalJson(outcome));
+}
+
+/** Checks a line against the org key a member pinned; answers the outcome without seq and sig. */
+export function verifyOutcomeLine(line: Record<string, unknown>, orgDeploymentId: string): Outcome | null {
+  const { seq: _seq, sig, ...outcome } = line;
+  if (typeof sig !== 'string' || outcome['contract'] !== OUTCOME_CONTRACT || outcome['org_deployment_id'] !== orgDeploymentId) return null;
+  try {
+    return verifyWithDeploymentId(orgDeploymentId, OUTCOME_SIGNING_PREFIX + canonicalJson(outcome), sig) ? (outcome as unknown as Outcome) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,126 @@
+import type { Gate } from '../gate.js';
+import { ErrorCode, GateError, lifecycle } from '../gate-error.js';
+import { GateClientError } from '../client/client-error.js';
+import { verifyOutcomeLine, type Outcome } from './outcome-line.js';
+import { orgDoorClient } from './org-door.js';
+import { rowEventData } from '../verbs/row-event.js';
+import { AUTHORITY_EVENTS } from '../journal/schema.js';
+
+/** The organization's key: [org].deployment_id, else the one journaled when the gate first met it. */
+export function pinnedOrg(gate: Gate): string | null {
+  if (gate.config.org.deployment_id !== '') return gate.config.org.deployment_id;
+  const body = gate.db.prepare(`SELECT body FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'org-pinned' ORDER BY seq LIMIT 1`).pluck().get() as string | undefined;
+  return body === undefined ? null : ((JSON.parse(body) as { data: { org_deployment_id: string } }).data.org_deployment_id);
+}
+
+/**
+ * Where the next pull starts: the highest org seq this gate journaled an outcome under.
+ * Read from the journal itself, so a restart or a lost reply resumes where the journal is.
+ */
+function cursorOf(gate: Gate): number {
+  const seq = gate.db
+    .prepare(`SELECT max(json_extract(body, '$.data.org_seq')) FROM journal WHERE ${AUTHORITY_EVENTS} AND type IN ('countersign', 'refuse')`)
+    .pluck()
+    .get() as number | null;
+  return seq ?? 0;
+}
+
+export interface PullTally {
+  pulled: number;
+  countersigned: number;
+  refused: number;
+  /** Lines already journaled (a repeat after a lost reply or a restart): never journaled twice. */
+  duplicates: number;
+  /** Lines that name no row of this gate, or a row no longer in a state the outcome applies to. */
+  skipped: number;
+  cursor: number;
+  org_deployment_id: string | null;
+}
+
+/** A line that does not verify, or an org key other than the pinned one: nothing of the page is journaled. */
+const refused = (message: string) => lifecycle(message, 'outcome_refused');
+
+/**
+ * Journals one verified outcome in one write: countersign clears provisional and takes a
+ * ratified row to ACTIVE (spec 1: a T-3/T-5 row is promoted once a second authority
+ * countersigns); refuse takes the row to DEMOTED. Both sign as the authority class.
+ */
+function applyOutcome(gate: Gate, org: string, line: Record<string, unknown>, outcome: Outcome): 'countersigned' | 'refused' | 'duplicates' | 'skipped' {
+  const row = gate.artifacts.byId(outcome.artifact_id);
+  if (row === undefined || outcome.member_deployment_id !== gate.deploymentId) return 'skipped';
+  const seen = gate.db
+    .prepare(`SELECT 1 FROM journal WHERE ${AUTHORITY_EVENTS} AND type IN ('countersign', 'refuse') AND artifact_id = ? AND json_extract(body, '$.data.org_deployment_id') = ? LIMIT 1`)
+    .get(row.artifact_id, org);
+  if (seen !== undefined) return 'duplicates';
+  const own = {
+    signer_class: 'authority',
+    decision: outcome.type,
+    org_deployment_id: org,
+    org_seq: line['seq'],
+    submission_id: outcome.submission_id,
+    authority_class: outcome.authority_class,
+    // The org's signed line as it came, so anyone can check the countersign against the org key.
+    outcome: line,
+  };
+  if (outcome.type === 'countersign') {
+    const enters = row.state === 'L3_RATIFIED' ? 'ACTIVE' : row.state === 'ACTIVE' || row.state === 'SUPERSEDED' ? row.state : null;
+    if (enters === null) return 'skipped';
+    gate.journal.append('countersign', `org:${org}`, rowEventData(row, enters, { ...own, provisional: false }));
+    return 'countersigned';
+  }
+  if (!['ACTIVE', 'SUPERSEDED', 'L3_RATIFIED'].includes(row.state)) return 'skipped';
+  gate.journal.append('refuse', `org:${org}`, rowEventData(row, 'DEMOTED', own));
+  return 'refused';
+}
+
+/** One pull at a time per gate (the schedule's and gv.outcomes_pull's), so no page is applied twice at once. */
+const pulling = new WeakSet<Gate>();
+
+/**
+ * Pulls GET /outcomes from the journal's cursor until a page comes back empty (or `maxPages`),
+ * with spec 3's transport rules (OrgDoorClient: deadline, caps, no redirects; a busy door's
+ * Retry-After is kept in the error). Every line is checked against the pinned org key first.
+ */
+export async function pullOutcomes(gate: Gate, maxPages = 20): Promise<PullTally> {
+  if (gate.config.org.url === '') throw lifecycle('no organization gate is configured ([org].url)', 'no_endpoint');
+  if (pulling.has(gate)) throw lifecycle('a pull is already running', 'pull_running');
+  pulling.add(gate);
+  const door = orgDoorClient(gate);
+  const tally: PullTally = { pulled: 0, countersigned: 0, refused: 0, duplicates: 0, skipped: 0, cursor: cursorOf(gate), org_deployment_id: pinnedOrg(gate) };
+  try {
+    for (let page = 0; page < maxPages; page++) {
+      const answer = await door.outcomes(tally.cursor);
+      if (answer.deployment_id === null) throw refused('the organization gate named no deployment id');
+      if (tally.org_deployment_id === null) {
+        await gate.writer.write(() => {
+          if (pinnedOrg(gate) === null) gate.journal.append('org-pinned', null, { org_deployment_id: answer.deployment_id, url: gate.config.org.url });
+        });
+        tally.org_deployment_id = pinnedOrg(gate);
+      }
+      const org = tally.org_deployment_id!;
+      if (answer.deployment_id !== org) throw refused(`the organization gate's key changed: pinned ${org}, it now names ${answer.deployment_id}`);
+      if (answer.events.length === 0) break;
+      const verified = answer.events.map((line) => {
+        const outcome = verifyOutcomeLine(line, org);
+        if (outcome === null || typeof line['seq'] !== 'number') throw refused(`an outcome line does not verify against the pinned org key (seq ${String(line['seq'])})`);
+        return { line, outcome };
+      });
+      for (const { line, outcome } of verified) {
+        const applied = await gate.writer.write(() => applyOutcome(gate, org, line, outcome));
+        tally[applied] += 1;
+        tally.pulled += 1;
+        tally.cursor = Math.max(tally.cursor, line['seq'] as number);
+      }
+    }
+  } catch (error) {
+    if (error instanceof GateClientError) {
+      const retry = error.retry_after_ms === undefined ? {} : { retry_after_ms: error.retry_after_ms };
+      throw new GateError(ErrorCode.lifecycle, `the organization gate's outcomes could not be read: ${error.kind}: ${error.message}`, { reason: 'org_unreachable', ...retry });
+    }
+    throw error;
+  } finally {
+    pulling.delete(gate);
+    await door.close();
+  }
+  return tally;
+}

@@ -1,0 +1,81 @@
+import { canonicalJson, sha256Hex } from '../journal/canonical-json.js';
+import { verifyWithDeploymentId } from '../journal/deployment-key.js';
+import { isJsonObject } from '../domain/json-object.js';
+import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from './submission.js';
+
+/** The local events that promote a row: promote (ACTIVE) or ratify (L3_RATIFIED, waiting for us). */
+const PROMOTING = new Set(['promote', 'ratify']);
+
+export interface CheckedSubmission {
+  submission_id: string;
+  artifact_id: string;
+  deployment_id: string;
+  trust_class: string;
+}
+
+export type SubmissionVerdict = CheckedSubmission | { status: 400 | 422; error: string };
+
+const ARTIFACT_ID = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * Reads a PUT /submissions/{id} body as README "submission/1" defines it. 400: not a
+ * submission/1 body (shape, contract, the path's id, an id that is not the sha256 of the
+ * canonical bytes); 422: a well-formed body the org will not take (unsigned or a signature
+ * that fails, a deployment other than the key's member, no signed local promotion of this row).
+ */
+export function checkSubmission(pathId: string, body: unknown, member: string): SubmissionVerdict {
+  const bad = (error: string) => ({ status: 400 as const, error });
+  const refused = (error: string) => ({ status: 422 as const, error });
+  if (!isJsonObject(body)) return bad('the body is {submission, id, sig}');
+  const { submission, id, sig } = body as Record<string, unknown>;
+  if (!isJsonObject(submission)) return bad('submission must be an object');
+  if (submission['contract'] !== SUBMISSION_CONTRACT) return bad(`contract must be "${SUBMISSION_CONTRACT}"`);
+  const artifactId = submission['artifact_id'];
+  if (typeof artifactId !== 'string' || !ARTIFACT_ID.test(artifactId)) return bad('submission.artifact_id must be sha256:<64 hex>');
+  if (artifactId !== pathId) return bad('the artifact id in the path differs from submission.artifact_id');
+  const envelope = submission['envelope'];
+  if (!isJsonObject(envelope) || typeof envelope['trust_class'] !== 'string') return bad('submission.envelope with a trust_class is required');
+  const canonical = canonicalJson(submission);
+  if (typeof id !== 'string' || id !== `sha256:${sha256Hex(canonical)}`) return bad('id must be sha256: + the sha256 of the canonical submission');
+  const deploymentId = submission['deployment_id'];
+  if (typeof deploymentId !== 'string' || deploymentId === '') return bad('submission.deployment_id is required');
+  if (typeof sig !== 'string' || sig === '') return refused('unsigned: sig is required');
+  if (deploymentId !== member) return refused('wrong deployment: the submission names a deployment other than the one this key was issued to');
+  let signed = false;
+  try {
+    signed = verifyWithDeploymentId(deploymentId, SUBMISSION_SIGNING_PREFIX + canonical, sig);
+  } catch {
+    signed = false;
+  }
+  if (!signed) return refused("the signature does not verify against the submitting deployment's key");
+  if (!hasSignedPromotion(submission['promotions'], artifactId, deploymentId)) {
+    return refused('no local promotion: no promote or ratify event of this row signed by the submitting deployment');
+  }
+  return { submission_id: id, artifact_id: artifactId, deployment_id: deploymentId, trust_class: envelope['trust_class'] };
+}
+
+function hasSignedPromotion(promotions: unknown, artifactId: string, deploymentId: string): boolean {
+  if (!Array.isArray(promotions)) return false;
+  return promotions.some((p) => {
+    if (!isJsonObject(p) || typeof p['event'] !== 'string' || typeof p['sig'] !== 'string') return false;
+    if (p['event_id'] !== sha256Hex(p['event'])) return false;
+    try {
+      if (!verifyWithDeploymentId(deploymentId, p['event'], p['sig'])) return false;
+      const event = JSON.parse(p['event']) as { type?: unknown; data?: { artifact_id?: unknown } };
+      return typeof event.type === 'string' && PROMOTING.has(event.type) && event.data?.artifact_id === artifactId;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Whether a person's signature counted in the row's local approval (gv.approval's
+ * approved_by.human), as the member's deployment signed it into the submission.
+ */
+export function personSigned(submission: Record<string, unknown>): boolean {
+  const approval = submission['approval'];
+  if (!isJsonObject(approval) || !isJsonObject(approval['approved_by'])) return false;
+  const human = approval['approved_by']['human'];
+  return typeof human === 'number' && human > 0;
+}

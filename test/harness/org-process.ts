@@ -1,0 +1,60 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { CLI } from './gate-process.js';
+import { startEmbedded, stopEmbedded } from '../../src/org/embedded-postgres.js';
+
+/** A PostgreSQL cluster of its own for a test file (the machine's binaries, a Unix socket in the dir). */
+export class PostgresCluster {
+  private constructor(
+    readonly dir: string,
+    readonly url: string,
+  ) {}
+
+  static start(dir: string): PostgresCluster {
+    const { connection } = startEmbedded(dir);
+    return new PostgresCluster(dir, `postgres://${connection.user}@localhost/${connection.database}?host=${encodeURIComponent(connection.host)}`);
+  }
+
+  stop(): void {
+    stopEmbedded(this.dir);
+  }
+}
+
+/** Runs one `gate org ...` command to its end; answers its stdout, or throws with its stderr. */
+export function orgCli(args: string[], env: Record<string, string> = {}): string {
+  const done = spawnSync(process.execPath, [CLI, 'org', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+  if (done.status !== 0) throw new Error(`gate org ${args.join(' ')} exited ${done.status}: ${done.stderr}`);
+  return done.stdout;
+}
+
+/** A real `gate org serve` process on a loopback port. */
+export class OrgProcess {
+  url = '';
+  deploymentId = '';
+  readonly stderr: string[] = [];
+  private child!: ChildProcess;
+  private exited!: Promise<number | null>;
+
+  static async start(home: string, options: { databaseUrl?: string; env?: Record<string, string> } = {}): Promise<OrgProcess> {
+    const org = new OrgProcess();
+    const args = [CLI, 'org', 'serve', '--home', home, '--port', '0', ...(options.databaseUrl ? ['--database-url', options.databaseUrl] : [])];
+    org.child = spawn(process.execPath, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    org.exited = new Promise((resolve) => org.child.once('exit', (code) => resolve(code)));
+    org.child.stderr!.on('data', (d: Buffer) => org.stderr.push(d.toString()));
+    const line = await new Promise<string>((resolve, reject) => {
+      const lines = createInterface({ input: org.child.stdout! });
+      lines.once('line', resolve);
+      org.child.once('exit', (code) => reject(new Error(`gate org serve exited ${code}: ${org.stderr.join('')}`)));
+    });
+    const m = /listening on (\S+) deployment (\S+)/.exec(line);
+    if (!m) throw new Error(`gate org serve said: ${line}`);
+    org.url = m[1]!;
+    org.deploymentId = m[2]!;
+    return org;
+  }
+
+  async stop(): Promise<number | null> {
+    this.child.kill('SIGTERM');
+    return this.exited;
+  }
+}
