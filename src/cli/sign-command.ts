@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import { resolveHome } from '../config/home.js';
 import { NATIVE_CLIENT_ID } from '../auth/native-client.js';
 import { GateClient } from '../client/gate-client.js';
@@ -154,13 +154,18 @@ async function readBody(client: GateClient, artifactId: string, pause: (() => Pr
   }
 }
 
-async function confirm(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim());
-  } finally {
-    rl.close();
-  }
+/** One line of an answer from stdin (a terminal, or a pipe a script answers through); none at all is a no. */
+function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  process.stderr.write(question);
+  return new Promise((resolve) => {
+    rl.once('line', (line) => {
+      // Settled before closing: close emits 'close' at once, which settles no.
+      resolve(/^y(es)?$/i.test(line.trim()));
+      rl.close();
+    });
+    rl.once('close', () => resolve(false));
+  });
 }
 
 export async function signCommand(artifactId: string, options: SignOptions): Promise<void> {
@@ -169,7 +174,7 @@ export async function signCommand(artifactId: string, options: SignOptions): Pro
   let code: number = EXIT.result;
   try {
     const interactive = process.stdin.isTTY === true && !options.passwordStdin;
-    if (!options.yes && !interactive) throw new Ending('no terminal to confirm on: pass --yes to sign once the body is shown', EXIT.badArgument);
+    if (!options.yes && options.passwordStdin) throw new Ending('stdin carries the password, so nothing is left to confirm on: pass --yes to sign once the body is shown', EXIT.badArgument);
     const url = await gateUrl(options);
     provider = await discover(url);
     token = await signIn(provider, options);
