@@ -26,6 +26,8 @@ export class LoopbackRedirect {
   static async listen(state: string): Promise<LoopbackRedirect> {
     let settle!: { resolve: (code: string) => void; reject: (error: Error) => void };
     const arrived = new Promise<string>((resolve, reject) => (settle = { resolve, reject }));
+    // Nobody waits on it in a scripted sign-in, and an outcome nobody awaits must not end the process.
+    arrived.catch(() => undefined);
     const server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       if (req.method !== 'GET' || url.pathname !== NATIVE_REDIRECT_PATH || url.searchParams.get('state') !== state) {

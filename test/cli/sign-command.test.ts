@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, GateProcess } from '../harness/gate-process.js';
 import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
@@ -58,6 +60,22 @@ describe('gate sign', () => {
     expect(signed.out.replace(/\n/g, '')).toContain(body);
     const answer = JSON.parse(signed.out.slice(signed.out.indexOf('\n{') + 1));
     expect(answer).toMatchObject({ artifact_id: id, state: 'ACTIVE', class: 'human', counts: true, promoted: true });
+  });
+
+  it('the sign-in was for that act: its session starts through gate-cli and has ended when the command exits', async () => {
+    const id = await held(`A claim signed once ${process.pid}.`);
+    const signed = await signAs('signer@example.test', id);
+    expect(signed.code, signed.err).toBe(0);
+    const db = new Database(join(gate.home, 'gate.db'), { readonly: true });
+    try {
+      const events = (type: string) =>
+        (db.prepare('SELECT body FROM journal WHERE type = ? ORDER BY seq').all(type) as Array<{ body: string }>).map((r) => JSON.parse(r.body).data);
+      const started = events('signin-started').at(-1);
+      expect(started.client_id).toBe('gate-cli');
+      expect(events('signin-ended').some((e) => e.family === started.family && e.reason === 'logout')).toBe(true);
+    } finally {
+      db.close();
+    }
   });
 
   it('a reject with a reason is a veto', async () => {
