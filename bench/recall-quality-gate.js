@@ -15,6 +15,9 @@ key, promotes them, waits until every one is embedded, then asks gv.recall (k 10
 space) each of the 140 paraphrased queries of queries.json in mode lexical, vector and
 hybrid. Reports recall@10 (share of a query's relevant claims among the 10 hits, averaged)
 and MRR@10 (1 / rank of the first relevant hit, 0 past 10, averaged), and the mean latency.
+Then the weak mark: where the cosines of hybrid hits no query word matched lie, for the
+relevant hits of queries.json and for every hit of unanswerable.json (made-up words, and
+topics no claim is about), and how many of each the gate marks weak.
 Writes bench/results/recall-quality-gate.json.`;
 
 const opts = parseOptions(
@@ -26,7 +29,69 @@ const log = (s) => process.stdout.write(`${s}\n`);
 const FIXTURES = join(REPO_ROOT, 'fixtures', 'recall-quality');
 const claims = JSON.parse(readFileSync(join(FIXTURES, 'claims.json'), 'utf8'));
 const queries = JSON.parse(readFileSync(join(FIXTURES, 'queries.json'), 'utf8'));
+const unanswerable = JSON.parse(readFileSync(join(FIXTURES, 'unanswerable.json'), 'utf8'));
 const MODES = ['lexical', 'vector', 'hybrid'];
+
+const quantiles = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p) => (sorted.length === 0 ? null : round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))], 3));
+  return { n: sorted.length, min: at(0), p05: at(0.05), p50: at(0.5), p95: at(0.95), max: sorted.length === 0 ? null : round(sorted.at(-1), 3) };
+};
+
+/**
+ * The weak mark against the labelled set: the cosine of each hybrid hit no query word
+ * matched, split into relevant hits (of answerable queries) and the hits of queries nothing
+ * answers; and the share of each the gate marked weak, and of answerable queries whose
+ * first relevant hit was marked weak.
+ */
+async function weakMeasure(rpc, claimOf) {
+  const relevantUnmatched = [];
+  let relevantHits = 0;
+  let relevantWeak = 0;
+  let firstRelevantWeak = 0;
+  let answered = 0;
+  for (const q of queries) {
+    const hits = (await rpc('gv.recall', { query: q.text, k: 10, mode: 'hybrid' })).hits;
+    const relevant = new Set(q.relevant);
+    let first = true;
+    for (const h of hits) {
+      if (!relevant.has(claimOf.get(h.artifact_id))) continue;
+      relevantHits += 1;
+      if (h.weak) relevantWeak += 1;
+      if (first) {
+        answered += 1;
+        if (h.weak) firstRelevantWeak += 1;
+        first = false;
+      }
+      if (h.signals.lexical === undefined) relevantUnmatched.push(h.signals.vector?.score ?? 0);
+    }
+  }
+  const groups = {};
+  for (const [name, texts] of [['nonsense', unanswerable.nonsense], ['off_topic', unanswerable.off_topic]]) {
+    const unmatched = [];
+    let hitsSeen = 0;
+    let weak = 0;
+    let allWeak = 0;
+    for (const text of texts) {
+      const hits = (await rpc('gv.recall', { query: text, k: 10, mode: 'hybrid' })).hits;
+      hitsSeen += hits.length;
+      weak += hits.filter((h) => h.weak).length;
+      if (hits.every((h) => h.weak)) allWeak += 1;
+      for (const h of hits) if (h.signals.lexical === undefined) unmatched.push(h.signals.vector?.score ?? 0);
+    }
+    groups[name] = { queries: texts.length, hits: hitsSeen, weak_share: round(weak / hitsSeen, 3), queries_all_weak: allWeak, unmatched_cosine: quantiles(unmatched) };
+  }
+  return {
+    relevant: {
+      hits: relevantHits,
+      weak: relevantWeak,
+      unmatched_cosine: quantiles(relevantUnmatched),
+      queries_answered: answered,
+      first_relevant_weak: firstRelevantWeak,
+    },
+    ...groups,
+  };
+}
 
 async function main() {
   const gate = await startGate({ home: join(tempDir('gate-bench-quality'), 'home'), removeHome: true, env: ADMIN_PROMOTES_ENV });
@@ -75,8 +140,10 @@ async function main() {
       [['mode', 'recall@10', 'MRR@10', 'ms/query'], ...MODES.map((m) => [m, results[m].recall_at_10.toFixed(3), results[m].mrr_at_10.toFixed(3), String(results[m].ms_per_query)])],
       `The labelled set through gv.recall (${claims.length} claims, ${queries.length} paraphrased queries, k 10)`,
     );
+    const weak = await weakMeasure(rpc, claimOf);
+    log(`weak mark, hybrid k 10: ${JSON.stringify(weak, null, 1)}`);
     if (opts.out) {
-      writeFileSync(opts.out, `${JSON.stringify({ ...results, claims: claims.length, queries: queries.length, machine: machine(), measured_at: new Date().toISOString() }, null, 2)}\n`);
+      writeFileSync(opts.out, `${JSON.stringify({ ...results, weak, claims: claims.length, queries: queries.length, machine: machine(), measured_at: new Date().toISOString() }, null, 2)}\n`);
       log(`wrote ${opts.out}`);
     }
   } finally {

@@ -1,5 +1,6 @@
 import { CHALLENGE_SHAPE } from './authorization-codes.js';
 import { SCOPES, type SignInProvider } from './sign-in-provider.js';
+import { NATIVE_REDIRECT_PATH } from './native-client.js';
 
 export interface AuthorizeRequest {
   response_type: 'code';
@@ -30,10 +31,17 @@ export function parseAuthorizeRequest(
   for (const name of ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method'] as const) {
     if (get(name) === undefined || get(name) === '') return { ok: false, why: `${name} is required` };
   }
-  if (get('client_id') !== provider.clientId) return { ok: false, why: `client_id ${get('client_id')} is not a client of this gate` };
+  const clientId = get('client_id')!;
+  if (!provider.knowsClient(clientId)) return { ok: false, why: `client_id ${clientId} is not a client of this gate` };
   const redirectUri = get('redirect_uri')!;
-  if (!provider.redirectAllowed(redirectUri)) {
-    return { ok: false, why: "redirect_uri is not allowed: it must be this service's /app or a listed console origin's /app" };
+  if (!provider.redirectAllowed(clientId, redirectUri)) {
+    return {
+      ok: false,
+      why:
+        clientId === provider.clientId
+          ? "redirect_uri is not allowed: it must be this service's /app or a listed console origin's /app"
+          : `redirect_uri is not allowed: the command line's is http://127.0.0.1:<port>${NATIVE_REDIRECT_PATH} or http://[::1]:<port>${NATIVE_REDIRECT_PATH}`,
+    };
   }
   if (get('response_type') !== 'code') return { ok: false, why: 'response_type must be code' };
   if (get('code_challenge_method') !== 'S256') return { ok: false, why: 'code_challenge_method must be S256' };
@@ -52,7 +60,7 @@ export function parseAuthorizeRequest(
     ok: true,
     request: {
       response_type: 'code',
-      client_id: provider.clientId,
+      client_id: clientId,
       redirect_uri: redirectUri,
       state,
       code_challenge: get('code_challenge')!,

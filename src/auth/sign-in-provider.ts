@@ -6,6 +6,7 @@ import { verifyAgainstDecoy, verifyPassword } from './password-hash.js';
 import { TokenMinter } from './token-minting.js';
 import { PersonTokens } from './person-tokens.js';
 import { TrustedIssuers } from './trusted-issuers.js';
+import { NATIVE_CLIENT_ID, nativeRedirectAllowed } from './native-client.js';
 
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
@@ -65,8 +66,18 @@ export class SignInProvider {
     return `${this.base}${path}`;
   }
 
-  /** This service's /app (at one of its own origins) or a listed console origin's /app. */
-  redirectAllowed(uri: string): boolean {
+  /** The clients this provider serves: the console (`auth.client_id`) and the command line. */
+  knowsClient(clientId: string): boolean {
+    return clientId === this.clientId || clientId === NATIVE_CLIENT_ID;
+  }
+
+  /**
+   * Each client has its own redirects, never the other's: the console this service's /app
+   * (at one of its own origins) or a listed console origin's /app; the command line a
+   * loopback IP literal at any port (native-client.ts).
+   */
+  redirectAllowed(clientId: string, uri: string): boolean {
+    if (clientId === NATIVE_CLIENT_ID && clientId !== this.clientId) return nativeRedirectAllowed(uri);
     return this.consoleOrigins().some((origin) => uri === `${origin}/app`);
   }
 

@@ -46,10 +46,10 @@ export async function tokenGrant(provider: SignInProvider, fields: Map<string, s
   return refused('unsupported_grant_type', `grant_type ${grant} is not served`);
 }
 
-function subjectOf(provider: SignInProvider, sub: string, sid: string, scope: string): TokenSubject | undefined {
+function subjectOf(provider: SignInProvider, sub: string, sid: string, scope: string, clientId: string): TokenSubject | undefined {
   const person = provider.gate.people.bySubject(provider.issuer, sub);
   if (person === undefined) return undefined;
-  return { sub, sid, scope, email: person.email, ...(person.name === undefined ? {} : { name: person.name }) };
+  return { sub, sid, scope, clientId, email: person.email, ...(person.name === undefined ? {} : { name: person.name }) };
 }
 
 async function tokenSet(provider: SignInProvider, subject: TokenSubject, authTime: number, nonce: string | undefined, refreshToken: string): Promise<TokenAnswer> {
@@ -82,7 +82,7 @@ async function codeGrant(provider: SignInProvider, fields: Map<string, string>):
   if (provider.gate.people.bySubject(provider.issuer, g.sub) === undefined) return refused('invalid_grant', 'the person was removed');
   const session = await provider.gate.signinSessions.start({ iss: provider.issuer, sub: g.sub, clientId: g.clientId, scope: g.scope, authTime: g.authTime });
   provider.codes.started(code, session.family);
-  return tokenSet(provider, subjectOf(provider, g.sub, session.family, g.scope)!, g.authTime, g.nonce, session.refreshToken);
+  return tokenSet(provider, subjectOf(provider, g.sub, session.family, g.scope, g.clientId)!, g.authTime, g.nonce, session.refreshToken);
 }
 
 async function refreshGrant(provider: SignInProvider, fields: Map<string, string>, cookie: string | undefined): Promise<TokenAnswer> {
@@ -94,7 +94,7 @@ async function refreshGrant(provider: SignInProvider, fields: Map<string, string
   const rotation = await provider.gate.signinSessions.rotate(presented, fields.get('client_id'));
   if (!rotation.ok) return refused('invalid_grant', rotation.why, clear);
   const s = rotation.session;
-  const subject = subjectOf(provider, s.sub, s.family, s.scope);
+  const subject = subjectOf(provider, s.sub, s.family, s.scope, s.client_id);
   if (subject === undefined) {
     await provider.gate.signinSessions.end(s.family, 'person_removed');
     return refused('invalid_grant', 'the person was removed', clear);
@@ -116,14 +116,16 @@ async function exchangeGrant(provider: SignInProvider, fields: Map<string, strin
   if (subjectToken.startsWith('gk_')) return refused('invalid_grant', 'an API key is not accepted as subject token');
   let sub: string;
   let scope: string;
+  let clientId: string;
   try {
     const verified = await provider.ownTokens.verify(subjectToken);
     sub = verified.sub;
     scope = typeof verified.claims['scope'] === 'string' ? verified.claims['scope'] : 'openid';
+    clientId = typeof verified.claims['client_id'] === 'string' ? verified.claims['client_id'] : provider.clientId;
   } catch (error) {
     return refused('invalid_grant', `subject_token is not this console's unexpired access token (${error instanceof Error ? error.message : 'unusable'})`);
   }
-  const subject = subjectOf(provider, sub, '', scope);
+  const subject = subjectOf(provider, sub, '', scope, clientId);
   if (subject === undefined) return refused('invalid_grant', 'the person was removed');
   return {
     status: 200,

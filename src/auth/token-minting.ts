@@ -9,6 +9,8 @@ export interface TokenSubject {
   /** The sign-in session (refresh family) the token came from; logout by access token ends it. */
   sid: string;
   scope: string;
+  /** The client the person signed in through (the console's, or the command line's): the ID token's audience. */
+  clientId: string;
   email?: string;
   name?: string;
 }
@@ -36,11 +38,14 @@ export class TokenMinter {
       .sign(this.key.jwtSigningKey());
   }
 
-  /** RFC 9068 access token for /rpc: aud is the client id, one hour. */
+  /**
+   * RFC 9068 access token for /rpc, one hour: aud is the console's client id, the audience
+   * /rpc accepts whichever client signed the person in; client_id names that client.
+   */
   accessToken(s: TokenSubject): Promise<string> {
     return this.sign(
       'at+jwt',
-      { sub: s.sub, client_id: this.clientId, scope: s.scope, sid: s.sid, jti: randomBytes(16).toString('base64url') },
+      { sub: s.sub, client_id: s.clientId, scope: s.scope, sid: s.sid, jti: randomBytes(16).toString('base64url') },
       this.clientId,
       ACCESS_TOKEN_SECONDS,
     );
@@ -49,18 +54,18 @@ export class TokenMinter {
   /** The OpenID Connect ID token; email and name only when the scope asked for them. */
   idToken(s: TokenSubject, authTimeMs: number, nonce: string | undefined): Promise<string> {
     const scopes = new Set(s.scope.split(' '));
-    const claims: JWTPayload = { sub: s.sub, auth_time: Math.floor(authTimeMs / 1000), sid: s.sid, azp: this.clientId };
+    const claims: JWTPayload = { sub: s.sub, auth_time: Math.floor(authTimeMs / 1000), sid: s.sid, azp: s.clientId };
     if (nonce !== undefined) claims['nonce'] = nonce;
     if (scopes.has('email') && s.email !== undefined) Object.assign(claims, { email: s.email, email_verified: false });
     if (scopes.has('profile') && s.name !== undefined) claims['name'] = s.name;
-    return this.sign('JWT', claims, this.clientId, ACCESS_TOKEN_SECONDS);
+    return this.sign('JWT', claims, s.clientId, ACCESS_TOKEN_SECONDS);
   }
 
   /** A token-exchange ticket for the answer origin: five minutes, and /rpc refuses it (its audience is not the client). */
   answerTicket(s: TokenSubject, audience: string): Promise<string> {
     return this.sign(
       'at+jwt',
-      { sub: s.sub, client_id: this.clientId, scope: s.scope, jti: randomBytes(16).toString('base64url') },
+      { sub: s.sub, client_id: s.clientId, scope: s.scope, jti: randomBytes(16).toString('base64url') },
       audience,
       ANSWER_TICKET_SECONDS,
     );

@@ -12,6 +12,8 @@ import { pluginCommand } from './plugin-command.js';
 import { operatorCallCommand, operatorKeygenCommand } from './operator-command.js';
 import { orgCommand } from './org-command.js';
 import { peopleAddCommand, peopleListCommand, peopleRemoveCommand } from './people-command.js';
+import { grantChangeCommand, grantListCommand } from './grant-command.js';
+import { signCommand } from './sign-command.js';
 
 const port = (value: string) => {
   const n = Number(value);
@@ -137,6 +139,67 @@ operator
   .option('--home <dir>', 'the gate home whose socket to use')
   .option('--timeout <ms>', `how long to wait for the answer, in ms (0: as long as it takes)`, timeoutOption, DEFAULT_CALL_TIMEOUT_MS)
   .action(operatorCallCommand);
+
+const grant = program
+  .command('grant')
+  .description(
+    'Per-space capabilities (read, contribute, submit) of a principal, over the socket (admin): gv.grant and gv.grants.\nA principal is key:<key_id>, uid:<n>, <iss>|<sub>, or the email of a person in gate people list.',
+  );
+
+for (const action of ['issue', 'revoke'] as const) {
+  grant
+    .command(action)
+    .summary(`${action === 'issue' ? 'issue' : 'revoke'} capabilities on a space ${action === 'issue' ? 'to' : 'from'} a principal`)
+    .description(`${action === 'issue' ? 'Issue' : 'Revoke'} capabilities on a space ${action === 'issue' ? 'to' : 'from'} a principal (gv.grant ${action}).\n${EXIT_CODES_HELP}`)
+    .argument('<principal>', 'key:<key_id>, uid:<n>, <iss>|<sub>, or a person\'s email')
+    .argument('<space>', 'the space (it must exist: gate space create)')
+    .argument('<capabilities>', 'a comma list of read, contribute, submit')
+    .option('--key <file>', 'an operator key: sends an operator proof (needed once [auth].operator_keys lists a key)')
+    .option('--json', "print gv.grant's answer as JSON")
+    .option('--home <dir>', 'the gate home whose socket to use')
+    .option('--timeout <ms>', 'how long to wait for the answer, in ms (0: as long as it takes)', timeoutOption, DEFAULT_CALL_TIMEOUT_MS)
+    .action(grantChangeCommand(action));
+}
+
+grant
+  .command('list')
+  .summary('list grants')
+  .description(`List grants (gv.grants), and principals refused for want of one.\n${EXIT_CODES_HELP}`)
+  .option('--principal <principal>', 'only this principal (an email is looked up)')
+  .option('--space <space>', 'only this space')
+  .option('--json', 'print the answer as JSON')
+  .option('--home <dir>', 'the gate home whose socket to use')
+  .option('--timeout <ms>', 'how long to wait for the answer, in ms (0: as long as it takes)', timeoutOption, DEFAULT_CALL_TIMEOUT_MS)
+  .action(grantListCommand);
+
+const decision = (value: string) => {
+  if (!['approve', 'reject', 'archive'].includes(value)) throw new InvalidArgumentError('approve, reject or archive');
+  return value;
+};
+
+program
+  .command('sign')
+  .description(
+    [
+      "Sign a row as a person: signs you in at the gate's own sign-in provider in your browser (authorization code with PKCE,",
+      'the code coming back to a loopback listener of this command), shows you the whole body page by page (gv.node body: true:',
+      "a signature counts only from someone served all of it), asks, then calls gv.sign with your token and signs you out.",
+      'Exit 0 when signed, 1 on a refusal (sign-in or gv.sign), 2 when no gate answers, 3 on a bad argument, 4 when the gate gave no answer in time.',
+    ].join('\n'),
+  )
+  .argument('<artifact_id>', 'the row to sign, sha256:...')
+  .option('--decision <decision>', 'approve, reject or archive', decision, 'approve')
+  .option('--promote', 'promote in the same act when the quorum is met (gv.sign promote: true)')
+  .option('--reason <words>', 'why, kept in the journal only')
+  .option('--category <category>', 'with reject: off-scope, quality, policy, duplicate or unreadable')
+  .option('--url <url>', "the gate's address (default: what the home's gate says it listens on)")
+  .option('--home <dir>', 'the gate home whose socket tells the address')
+  .option('--email <email>', 'with --password-stdin: who signs in')
+  .option('--password-stdin', 'sign in without a browser: post the sign-in form with --email and the password read from stdin (scripts)')
+  .option('--no-browser', 'print the sign-in address without trying to open a browser')
+  .option('--yes', 'sign without asking once the body is shown (needed when there is no terminal)')
+  .option('--timeout <ms>', 'how long to wait for the browser sign-in, in ms', timeoutOption, 300_000)
+  .action(signCommand);
 
 program.addCommand(orgCommand());
 

@@ -34,6 +34,10 @@ const hit = z.object({
   held: z.boolean().describe("true for the caller's own held row (then ratified is false)"),
   distance: z.number().int().nullable(),
   provisional: z.boolean(),
+  weak: z
+    .boolean()
+    .optional()
+    .describe('true: no query word matched it and its cosine to the query is low, a neighbour rather than an answer; absent on a plugin-tier hit from the local store'),
   provenance: provenance.optional().describe('absent when include_evidence is false'),
   signals: z.object({ lexical: signal.optional(), vector: signal.optional() }).optional().describe('absent when include_evidence is false'),
 });
@@ -60,6 +64,7 @@ export const recallTool = defineTool({
     include_own_pending: z.boolean().optional().describe('default true'),
     producer: producerParam.optional().describe('narrows steering'),
     steering_k: z.number().int().min(1).max(20).optional().describe('1 to 20, default 5'),
+    min_similarity: z.number().min(0).max(1).optional().describe('leave out hits no query word matched whose cosine to the query is below this'),
   }),
   output: z.object({
     scope: z.string(),
@@ -86,6 +91,7 @@ export const recallTool = defineTool({
       include_own_pending: a.include_own_pending,
       producer: a.producer,
       steering_k: a.steering_k,
+      min_similarity: a.min_similarity,
     }),
   answer: (r, a) => {
     const { hits, ...rest } = r as { hits: Record<string, unknown>[] };

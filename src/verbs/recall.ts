@@ -7,6 +7,7 @@ import { planRecall, type RecallLevel, type RecallPlan } from '../recall/recall-
 import { RECALL_MODES, type Candidate, type RecallMode, type SearchRequest } from '../recall/ranked-search.js';
 import { ChainFilter, HideFilter, type HideVerdict } from '../recall/served-filter.js';
 import { isNameSegment } from '../domain/names.js';
+import { isWeak } from '../recall/weak-match.js';
 import type { Gate } from '../gate.js';
 import type { Caller } from '../access/caller.js';
 
@@ -31,6 +32,8 @@ const params = z.strictObject({
   // Checked in the handler, so a bad shape is refused with the sentence spec 2 asks for.
   producer: z.unknown().optional(),
   steering_k: z.unknown().optional(),
+  // Beyond spec 2 (README "Recall"): leave out hits no query word matched whose cosine is below this.
+  min_similarity: z.number().min(0).max(1).optional(),
 });
 type Params = z.output<typeof params>;
 
@@ -51,6 +54,7 @@ function hitOf(gate: Gate, { candidate, hidden }: Shown, held: boolean, distance
     held,
     distance,
     provisional: r.provisional === 1,
+    weak: isWeak(candidate.signals),
     provenance: {
       source_uri: r.source_uri,
       trust_class: r.trust_class,
@@ -92,7 +96,7 @@ async function rankLevel(
   base: Omit<SearchRequest, 'limit' | 'workarea'>,
   level: RecallLevel,
   k: number,
-  filters: { chain: ChainFilter; hides: HideFilter; includeHidden: boolean },
+  filters: { chain: ChainFilter; hides: HideFilter; includeHidden: boolean; minSimilarity: number | undefined },
   search: (req: SearchRequest) => Promise<{ candidates: Candidate[]; exhausted: boolean }>,
 ): Promise<Shown[]> {
   for (let limit = k; ; limit = Math.min(limit * 4, FETCH_CEILING)) {
@@ -101,6 +105,7 @@ async function rankLevel(
     const lowered: Shown[] = [];
     for (const candidate of candidates) {
       if (candidate.row.kind === 'steering' || !filters.chain.served(candidate.row)) continue;
+      if (filters.minSimilarity !== undefined && isWeak(candidate.signals, filters.minSimilarity)) continue;
       const hidden = filters.hides.verdict(candidate.row.artifact_id);
       if (hidden === 'hidden' && !filters.includeHidden) continue;
       (hidden === 'lowered' ? lowered : shown).push({ candidate, hidden });
@@ -114,7 +119,7 @@ async function answerHits(gate: Gate, caller: Caller, p: Params, plan: RecallPla
   if (p.query === undefined) return { level: plan.levels[0]!, ranked: [] as Shown[], held: [] as Shown[] };
   const chain = new ChainFilter(gate.relations, p.include_superseded ?? false);
   const hides = new HideFilter(gate.relations, p.audience);
-  const filters = { chain, hides, includeHidden: p.include_hidden ?? false };
+  const filters = { chain, hides, includeHidden: p.include_hidden ?? false, minSimilarity: p.min_similarity };
   const base = {
     mode,
     text: p.query,
@@ -134,7 +139,7 @@ async function answerHits(gate: Gate, caller: Caller, p: Params, plan: RecallPla
     p.include_own_pending === false
       ? []
       : (await gate.rankedSearch.ownHeld({ ...base, includeSuperseded: false, workarea: level.workarea, limit: k }, caller.identity))
-          .candidates.filter((c) => c.row.kind !== 'steering')
+          .candidates.filter((c) => c.row.kind !== 'steering' && (p.min_similarity === undefined || !isWeak(c.signals, p.min_similarity)))
           .map((candidate) => ({ candidate, hidden: 'shown' as const }));
   return { level, ranked, held };
 }

@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, GateProcess } from '../harness/gate-process.js';
+import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
+
+/**
+ * `gate sign` signed in without a browser (--email, --password-stdin, --yes): the
+ * provider's own form, the loopback code, the body read page by page, gv.sign. The browser
+ * path is driven in Chromium by first-steps.test.ts.
+ */
+let gate: GateProcess;
+let agent: { key: string };
+const PASSWORD = 'a password for signing';
+
+function run(args: string[], stdin = ''): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('exit', (code) => resolve({ code, out, err }));
+    child.stdin.end(stdin);
+  });
+}
+
+beforeAll(async () => {
+  // main under human review and the standard profile: only a person's read and signature promote.
+  gate = await startGateWithIssuer({ env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' } });
+  agent = await gate.key('agent');
+  await addPersonWithCli(gate, 'signer@example.test', PASSWORD, 'reviewer');
+  await addPersonWithCli(gate, 'looker@example.test', PASSWORD, 'reader');
+});
+afterAll(async () => {
+  await gate?.stop();
+});
+
+async function held(content: string): Promise<string> {
+  const answer = await gate.rpc(agent.key, 'gv.ingest', { content, kind: 'memory', source_uri: 'test://sign', workarea: 'sign' });
+  expect(answer.result?.state).toBe('L1_SCANNED');
+  return answer.result.artifact_id;
+}
+
+const signAs = (email: string, id: string, extra: string[] = [], password = PASSWORD) =>
+  run(['sign', id, '--home', gate.home, '--email', email, '--password-stdin', '--yes', ...extra], `${password}\n`);
+
+describe('gate sign', () => {
+  it('shows a body of several pages whole, in order, and the approval counts: promoted by a person', async () => {
+    // Two masked pages (65,536 characters each): the second must be read for the signature to count.
+    const words = Array.from({ length: 14_000 }, (_, i) => `word${i % 97}`).join(' ');
+    const body = `Long claim ${process.pid}: ${words} the end of the long claim.`;
+    expect(body.length).toBeGreaterThan(65_536);
+    const id = await held(body);
+    const signed = await signAs('signer@example.test', id, ['--promote']);
+    expect(signed.code, signed.err).toBe(0);
+    expect(signed.out).toContain(`${id} (L1_SCANNED) ${body.length} characters:`);
+    expect(signed.out).toContain('the end of the long claim.');
+    expect(signed.out.replace(/\n/g, '')).toContain(body);
+    const answer = JSON.parse(signed.out.slice(signed.out.indexOf('\n{') + 1));
+    expect(answer).toMatchObject({ artifact_id: id, state: 'ACTIVE', class: 'human', counts: true, promoted: true });
+  });
+
+  it('the sign-in was for that act: its session starts through gate-cli and has ended when the command exits', async () => {
+    const id = await held(`A claim signed once ${process.pid}.`);
+    const signed = await signAs('signer@example.test', id);
+    expect(signed.code, signed.err).toBe(0);
+    const db = new Database(join(gate.home, 'gate.db'), { readonly: true });
+    try {
+      const events = (type: string) =>
+        (db.prepare('SELECT body FROM journal WHERE type = ? ORDER BY seq').all(type) as Array<{ body: string }>).map((r) => JSON.parse(r.body).data);
+      const started = events('signin-started').at(-1);
+      expect(started.client_id).toBe('gate-cli');
+      expect(events('signin-ended').some((e) => e.family === started.family && e.reason === 'logout')).toBe(true);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a reject with a reason is a veto', async () => {
+    const id = await held(`A claim to veto ${process.pid}.`);
+    const signed = await signAs('signer@example.test', id, ['--decision', 'reject', '--reason', 'not so']);
+    expect(signed.code, signed.err).toBe(0);
+    expect((await gate.socket('gv.approval', { artifact_id: id })).result).toMatchObject({ state: 'REJECTED', status: 'vetoed' });
+  });
+
+  it('a wrong password, a person below reviewer: exit 1 and nothing signed', async () => {
+    const id = await held(`A claim nobody signs ${process.pid}.`);
+    const wrong = await signAs('signer@example.test', id, ['--promote'], 'not the password');
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toContain('the email or password is not right');
+    const reader = await signAs('looker@example.test', id, ['--promote']);
+    expect(reader.code).toBe(1);
+    // A reader may not read another's held row (rule U), so the read stops the command before gv.sign.
+    expect(reader.err).toContain('unknown artifact');
+    expect((await gate.socket('gv.approval', { artifact_id: id })).result.signers.filter((s: { class: string }) => s.class === 'human')).toEqual([]);
+  });
+
+  it('exit 3 for --password-stdin without --yes or without --email, 2 with no gate, 1 at a gate that signs nobody in', async () => {
+    const id = await held(`A claim for the arguments ${process.pid}.`);
+    const noYes = await run(['sign', id, '--home', gate.home, '--email', 'signer@example.test', '--password-stdin'], `${PASSWORD}\n`);
+    expect(noYes.code).toBe(3);
+    const noEmail = await run(['sign', id, '--home', gate.home, '--password-stdin', '--yes'], `${PASSWORD}\n`);
+    expect(noEmail.code).toBe(3);
+    const noGate = await run(['sign', id, '--url', 'http://127.0.0.1:1', '--email', 'signer@example.test', '--password-stdin', '--yes'], `${PASSWORD}\n`);
+    expect(noGate.code).toBe(2);
+    const plain = await GateProcess.start();
+    try {
+      const notIssuer = await run(['sign', id, '--home', plain.home, '--email', 'signer@example.test', '--password-stdin', '--yes'], `${PASSWORD}\n`);
+      expect(notIssuer.code).toBe(1);
+      expect(notIssuer.err).toContain('not a sign-in provider');
+    } finally {
+      await plain.stop();
+    }
+  });
+});
