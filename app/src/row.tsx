@@ -75,8 +75,8 @@ export function Row({ id, place, you, onNotice }: { id: string; place: Place; yo
     try {
       const r = await f();
       setError(null);
-      after?.(r);
       onNotice(what);
+      after?.(r);
       await loadSide();
       setNode(await rpc('gv.node', { artifact_id: id }));
     } catch (e) {
