@@ -1,3 +1,4 @@
+import { when } from './when.js';
 import { useState } from 'preact/hooks';
 import { useEventTail } from './live.js';
 import { replaceQuery, type Place } from './route.js';
@@ -42,7 +43,7 @@ export function Events({ place }: { place: Place }) {
           {events.map((e) => (
             <tr data-type={e.type}>
               <td>
-                <time>{e.ts}</time>
+                <time>{when(e.ts)}</time>
               </td>
               <td class="type">{e.type}</td>
               <td>{e.artifact_id ? <a href={`#/row/${encodeURIComponent(e.artifact_id)}`}>{String(e.artifact_id).slice(0, 16)}</a> : (e.object ?? '')}</td>

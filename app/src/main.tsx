@@ -1,11 +1,13 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { Admin } from './admin.js';
 import { Events } from './events.js';
 import { Mine } from './mine.js';
 import { Operator } from './operator.js';
 import { Queue } from './queue.js';
 import { go, usePlace } from './route.js';
 import { Row } from './row.js';
+import { Search } from './search.js';
 import { rpc, whenSignedOut } from './rpc.js';
 import { claimsOf, loadIdentity, resume, signIn, signOut, type Identity } from './session.js';
 import { sentence } from './problem.js';
@@ -61,9 +63,15 @@ function App() {
         ? [
             ['queue', 'Queue'],
             ['events', 'Events'],
+            ['search', 'Search'],
             ['operator', 'Operator'],
+            ...(atLeast(you, 'admin') ? ([['admin', 'Admin']] as [string, string][]) : []),
           ]
-        : [['mine', 'My rows'], ['events', 'Events']];
+        : [
+            ['mine', 'My rows'],
+            ['search', 'Search'],
+            ['events', 'Events'],
+          ];
   const screen = screens.some(([s]) => s === place.screen) || place.screen === 'row' ? place.screen : (screens[0]?.[0] ?? '');
 
   return (
@@ -106,6 +114,8 @@ function App() {
       {you && screen === 'row' && place.arg && <Row key={place.arg} id={place.arg} place={place} you={you} onNotice={setNotice} />}
       {you && screen === 'events' && <Events place={place} />}
       {you && screen === 'operator' && <Operator admin={atLeast(you, 'admin')} onNotice={setNotice} />}
+      {you && screen === 'search' && <Search place={place} />}
+      {you && screen === 'admin' && <Admin onNotice={setNotice} />}
       {you && screen === 'mine' && <Mine you={you} />}
     </>
   );

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { EngagementChart } from './engagement-chart.js';
 import { Problem } from './problem.js';
 import { rpc } from './rpc.js';
+import { when } from './when.js';
 
 // What an operator watches: grading runs and a way to start one, how deep quarantine is,
 // whether they are away, whether the model backend answers, and their own work per day.
@@ -91,7 +92,7 @@ export function Operator({ admin, onNotice }: { admin: boolean; onNotice: (t: st
               {runs.runs.map((r: any) => (
                 <tr>
                   <td>
-                    <time>{new Date(r.ts).toISOString()}</time>
+                    <time>{when(r.ts)}</time>
                   </td>
                   <td>
                     <a href={`#/row/${encodeURIComponent(r.artifact_id)}`}>{String(r.artifact_id).slice(0, 16)}</a>

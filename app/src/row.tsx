@@ -4,6 +4,8 @@ import { Problem } from './problem.js';
 import { CommentForm, RejectForm } from './reject-form.js';
 import { go, type Place } from './route.js';
 import { rpc } from './rpc.js';
+import { SupersessionDiff } from './supersession-diff.js';
+import { when } from './when.js';
 
 // One row: its body, why it waits, who signed, the thread, and the signatures a person may
 // add. A reviewer's approval counts only once the whole masked body was served to them, so
@@ -89,6 +91,8 @@ export function Row({ id, place, you, onNotice }: { id: string; place: Place; yo
   const bodyRead = body !== null && body.next === null;
   const mine = node?.self_authored === true;
   const canSign = reviewer && held && !mine;
+  const supersededParent: string | undefined =
+    node?.supersedes?.artifact_ids?.[0] ?? (node?.relations ?? []).find((r: any) => r.kind === 'supersedes' && r.direction === 'parent')?.artifact_id;
 
   const approve = () =>
     canSign &&
@@ -218,17 +222,27 @@ export function Row({ id, place, you, onNotice }: { id: string; place: Place; yo
           <ul>
             {node.relations.map((r: any) => (
               <li>
-                {r.kind ?? r.relation} <a href={`#/row/${encodeURIComponent(r.parent ?? r.other ?? r.artifact_id)}`}>{r.parent ?? r.other ?? r.artifact_id}</a>
+                {r.direction === 'parent' ? `${r.kind}` : `${r.kind} by`}{' '}
+                <a class="id" href={`#/row/${encodeURIComponent(r.artifact_id)}`}>
+                  {r.artifact_id}
+                </a>{' '}
+                {r.state}
               </li>
             ))}
           </ul>
+        </>
+      )}
+      {supersededParent && bodyRead && (
+        <>
+          <h3>Against the row it supersedes</h3>
+          <SupersessionDiff parentId={supersededParent} childText={body!.text} />
         </>
       )}
       <h3>Events</h3>
       <ol class="events">
         {events.map((e) => (
           <li>
-            <span class="type">{e.type}</span> {e.enters ? `→ ${e.enters}` : ''} <span class="by">{e.by ?? 'the deployment'}</span> <time>{e.ts}</time>
+            <span class="type">{e.type}</span> {e.enters ? `→ ${e.enters}` : ''} <span class="by">{e.by ?? 'the deployment'}</span> <time>{when(e.ts)}</time>
           </li>
         ))}
       </ol>
