@@ -25,8 +25,9 @@ export function lineDiff(before: string, after: string, budget = 4_000_000): Dif
   let j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && a[i] === b[j]) rows.push({ left: a[i++]!, right: b[j++]!, change: 'same' });
-    else if (j < m && (i === n || lcs[i * (m + 1) + j + 1]! >= lcs[(i + 1) * (m + 1) + j]!)) rows.push({ left: null, right: b[j++]!, change: 'added' });
-    else rows.push({ left: a[i++]!, right: null, change: 'removed' });
+    // On a tie the removal goes first, so a replaced line pairs up as one change below.
+    else if (i < n && (j === m || lcs[(i + 1) * (m + 1) + j]! >= lcs[i * (m + 1) + j + 1]!)) rows.push({ left: a[i++]!, right: null, change: 'removed' });
+    else rows.push({ left: null, right: b[j++]!, change: 'added' });
   }
   // A removal right before an addition reads best as one changed line.
   const paired: DiffRow[] = [];

@@ -40,6 +40,9 @@ function App() {
         setIdentity(id);
         if (id.auth.issuer === null) return setProblem('This gate signs nobody in: use an API key on /rpc, or the local socket.');
         const tokens = await resume();
+        // Back from the provider, resume() put the screen the person left from back in the
+        // address without a navigation: tell the router.
+        dispatchEvent(new HashChangeEvent('hashchange'));
         if (tokens === null) return setYou(null);
         const described = (await rpc('gv.describe')).you as You;
         const claims = claimsOf(tokens.id_token);
