@@ -5,6 +5,7 @@ import { CommentForm, RejectForm } from './reject-form.js';
 import { go, type Place } from './route.js';
 import { rpc } from './rpc.js';
 import { SupersessionDiff } from './supersession-diff.js';
+import { Attachments } from './attachments.js';
 import { when } from './when.js';
 
 // One row: its body, why it waits, who signed, the thread, and the signatures a person may
@@ -27,6 +28,9 @@ export function Row({ id, place, you, onNotice }: { id: string; place: Place; yo
   const [error, setError] = useState<unknown>(null);
   const [asking, setAsking] = useState<null | 'reject' | 'comment'>(null);
   const [help, setHelp] = useState(false);
+  // The queue's view of this row: findings, stances and attachment hashes gv.node does not carry.
+  const [item, setItem] = useState<any>(null);
+  const [attachmentsRead, setAttachmentsRead] = useState(false);
   const reviewer = you.role === 'reviewer' || you.role === 'admin';
 
   const readPage = async (offset: number, sofar: BodyRead | null): Promise<BodyRead | null> => {
@@ -45,6 +49,7 @@ export function Row({ id, place, you, onNotice }: { id: string; place: Place; yo
     ]);
     setApproval(a);
     setComments(c.comments);
+    if (reviewer) setItem((await rpc('gv.review', { cap: 500 }).catch(() => ({ items: [] }))).items.find((i: any) => i.artifact_id === id) ?? null);
     setEvents(w.events);
   }, [id]);
 
@@ -88,7 +93,8 @@ export function Row({ id, place, you, onNotice }: { id: string; place: Place; yo
 
   const state: string = node?.status?.state ?? approval?.state ?? '';
   const held = ['L1_SCANNED', 'L1B_FLAGGED', 'L2_SCORED', 'NEEDS_EVIDENCE'].includes(state);
-  const bodyRead = body !== null && body.next === null;
+  const attachmentHashes: string[] = (item?.attachments ?? []).map((a: any) => a.sha256);
+  const bodyRead = body !== null && body.next === null && (attachmentHashes.length === 0 || attachmentsRead);
   const mine = node?.self_authored === true;
   const canSign = reviewer && held && !mine;
   const supersededParent: string | undefined =
@@ -151,8 +157,36 @@ export function Row({ id, place, you, onNotice }: { id: string; place: Place; yo
               </button>
             </p>
           ) : (
-            <p class="read-all">Whole body read.</p>
+            <p class="read-all">Whole body read.{attachmentHashes.length > 0 && !attachmentsRead ? ' Read the attachments too before approving.' : ''}</p>
           )}
+        </>
+      )}
+      {attachmentHashes.length > 0 && <Attachments artifactId={id} hashes={attachmentHashes} onAllRead={setAttachmentsRead} />}
+      {item && (item.findings ?? []).length > 0 && (
+        <>
+          <h3>Findings</h3>
+          <ul class="findings">
+            {item.findings.map((f: any) => (
+              <li>
+                {f.kind} ({f.severity}){f.detail ? `: ${f.detail}` : ''}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {item && (item.stances ?? []).length > 0 && (
+        <>
+          <h3>Verdicts</h3>
+          <ul class="stances">
+            {item.stances.map((v: any) => (
+              <li>
+                {v.stance}: {v.decision ?? 'no verdict'}
+                {v.score !== undefined ? ` · score ${v.score}` : ''}
+                {v.model_label ? ` · ${v.model_label}` : ''}
+                {v.last_run ? ` · last run ${v.last_run.state}${v.last_run.failure ? ` (${v.last_run.failure})` : ''}` : ''}
+              </li>
+            ))}
+          </ul>
         </>
       )}
       {canSign && (

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { GateProcess } from '../harness/gate-process.js';
 import { launchBrowser } from '../harness/browser.js';
 import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
+import { sha256Of, upload } from '../harness/attachments.js';
 import { addPersonWithCli, signIn, startGateWithIssuer, type SignedInPerson } from '../harness/sign-in.js';
 
 // The console's other screens against a real gate: the events tail, the operator's desk,
@@ -100,6 +101,34 @@ describe('admin', () => {
     await page.locator(`tr[data-key="${keyId}"]`, { hasText: 'revoked' }).waitFor();
     expect((await gate.rpc(raw, 'gv.describe')).error).toBeDefined();
     expect(await page.locator('table.people').innerText()).toContain(admin.email);
+  });
+});
+
+describe('a row with an attachment', () => {
+  it('approve waits until the attachment was read to its end, shown as text; then it promotes', async () => {
+    const bytes = Buffer.from(`Shelf list ${Date.now()}\nshelf four: ledgers\nshelf nine: maps\n`);
+    expect((await upload(gate, agent.key, bytes)).error).toBeUndefined();
+    const r = await gate.rpc(agent.key, 'gv.ingest', {
+      content: `The shelf list is attached ${Date.now()}.`,
+      workarea: 'tests/screens',
+      kind: 'memory',
+      source_uri: 'https://example.org/shelves',
+      attachments: [{ sha256: sha256Of(bytes), name: 'shelves.txt' }],
+    });
+    expect(r.error, JSON.stringify(r.error)).toBeUndefined();
+    const id = r.result.artifact_id as string;
+    await page.goto(`${gate.url}/app#/row/${encodeURIComponent(id)}`);
+    await page.locator('.attachments li button', { hasText: 'Read' }).waitFor();
+    expect(await page.locator('.read-all').innerText()).toContain('Read the attachments too');
+    expect(await page.locator('button.approve').isDisabled()).toBe(true);
+    await page.locator('.attachments li button', { hasText: 'Read' }).click();
+    await page.locator('.attachment-text').waitFor();
+    expect(await page.locator('.attachment-text').innerText()).toContain('shelf nine: maps');
+    expect(await page.locator('button.approve').isDisabled()).toBe(false);
+    await shot(page, 'attachment');
+    await page.click('button.approve');
+    await page.waitForFunction(() => location.hash.startsWith('#/queue'));
+    expect((await gate.socket('gv.approval', { artifact_id: id })).result.state).toBe('ACTIVE');
   });
 });
 
