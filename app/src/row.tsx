@@ -6,6 +6,7 @@ import { go, type Place } from './route.js';
 import { rpc } from './rpc.js';
 import { SupersessionDiff } from './supersession-diff.js';
 import { Attachments } from './attachments.js';
+import { RowTools } from './row-tools.js';
 import { when } from './when.js';
 
 // One row: its body, why it waits, who signed, the thread, and the signatures a person may
@@ -219,6 +220,7 @@ export function Row({ id, place, you, onNotice }: { id: string; place: Place; yo
           </button>
         </div>
       )}
+      {reviewer && <RowTools id={id} state={state} act={(say, verb, params) => void act(say, () => rpc(verb, params))} />}
       {asking === 'reject' && (
         <RejectForm
           onCancel={() => setAsking(null)}

@@ -150,6 +150,21 @@ describe('search and supersession', () => {
     await shot(page, 'diff');
   });
 
+  it('hides a promoted row from readers and lifts the hide', async () => {
+    const id = await ingest(`A row to hide ${Date.now()}: the old gate code was 1234.`);
+    await promote(id);
+    await page.goto(`${gate.url}/app#/row/${encodeURIComponent(id)}`);
+    await page.locator('details.row-tools summary').click();
+    await page.fill('input[name=hide-reason]', 'outdated');
+    await page.click('form[aria-label=Hide] button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('#notice')?.textContent === 'Hidden from readers.');
+    const hides = async () => (await gate.socket('gv.events', { types: ['hide'], limit: 1000 })).result.events.filter((e: any) => e.artifact_id === id);
+    expect(await hides()).toHaveLength(1);
+    await page.getByRole('button', { name: 'Lift a hide' }).click();
+    await page.waitForFunction(() => document.querySelector('#notice')?.textContent === 'Hide lifted.');
+    expect(await hides()).toHaveLength(2);
+  });
+
   it('recall finds promoted rows and marks the caller\'s own held rows', async () => {
     const writer = await signIn(gate, { role: 'agent' });
     const word = `quokka${Date.now().toString(36)}`;
