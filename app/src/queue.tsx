@@ -58,7 +58,7 @@ const signers = (w: unknown): string => {
   return w === undefined || w === null ? '—' : String(w);
 };
 
-const stancesOf = (i: ReviewItem) => (i.stances ?? i.verdicts ?? []).map((v: any) => `${v.stance ?? v.model_label ?? '?'}: ${v.decision ?? v.last_run?.state ?? 'none'}`).join(', ');
+const stancesOf = (i: ReviewItem) => (i.stances ?? i.verdicts ?? []).map((v: any) => `${v.stance ?? v.model_label ?? '?'}: ${v.decision ?? v.last_run?.state ?? 'not graded'}`).join(', ');
 
 export function Queue({ place, onNotice }: { place: Place; onNotice: (text: string) => void }) {
   const [answer, setAnswer] = useState<{ items: ReviewItem[]; held_steering: ReviewItem[]; held_back: number; total_waiting: number } | null>(null);
@@ -265,7 +265,7 @@ export function Queue({ place, onNotice }: { place: Place; onNotice: (text: stri
                 <td>{stancesOf(i) || '—'}</td>
                 <td>{(i.attachments ?? []).length}</td>
                 <td>{duration(i.expires_in_s)}</td>
-                <td>{signers(i.who_can_sign)}</td>
+                <td title={Array.isArray(i.who_can_sign) ? i.who_can_sign.join('\n') : ''}>{signers(i.who_can_sign)}</td>
               </tr>
             ))}
           </tbody>

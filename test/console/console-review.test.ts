@@ -187,7 +187,7 @@ describe('below reviewer', () => {
     const p = await readerContext.newPage();
     await signInThroughTheBrowser(p, gate.url, readerPerson.email, readerPerson.password, '#/queue');
     await p.locator('section[aria-label="My rows"]').waitFor();
-    expect(await p.locator('nav a').allTextContents()).toEqual(['My rows', 'Events']);
+    expect(await p.locator('nav a').allTextContents()).toEqual(['My rows', 'Search', 'Events']);
     expect(await p.locator('table.queue button, button.approve, section[aria-label="Review queue"]').count()).toBe(0);
     await shot(p, 'reader');
     await readerContext.close();
