@@ -70,7 +70,11 @@ export function Search({ place }: { place: Place }) {
       {answer && (
         <>
           <p class="hint">
-            {answer.hits.length} hits{answer.answered_by ? `, answered by ${answer.answered_by}` : ''}.
+            {answer.hits.length} hits
+            {answer.answered_by
+              ? `, answered ${answer.answered_by.mode} at the ${answer.answered_by.level}${answer.answered_by.workarea ? ` ${answer.answered_by.workarea}` : ''}${answer.answered_by.distance ? ` (${answer.answered_by.distance} levels up)` : ''}`
+              : ''}
+            .
           </p>
           <ol class="hits">
             {answer.hits.map((h: any) => (

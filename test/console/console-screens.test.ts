@@ -182,6 +182,7 @@ describe('search and supersession', () => {
     expect(await p.locator(`.hits li[data-id="${promoted}"]`).count()).toBe(1);
     expect(await p.locator(`.hits li[data-id="${promoted}"] .held-tag`).count()).toBe(0);
     expect(p.url()).toContain('mode=lexical');
+    expect(await p.locator('section[aria-label=Search] p.hint').innerText()).toBe('2 hits, answered lexical at the space.');
     await shot(p, 'search');
     await ctx.close();
   });
