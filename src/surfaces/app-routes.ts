@@ -3,8 +3,12 @@ import { extname, join, resolve } from 'node:path';
 import { sendJson } from './http-replies.js';
 import { errorBody, jsonContent, type Route } from './route.js';
 
-/** The console's files: `app/` at the package root (dist/src/surfaces is three levels below it). */
-export const APP_DIR = resolve(import.meta.dirname, '..', '..', '..', 'app');
+/**
+ * The console's files as the build made them: `dist/app` (this file is dist/src/surfaces),
+ * the shell with hashed asset names written in and the bundle under `assets/`. The sources
+ * are `app/` at the package root; app/build.mjs turns them into this.
+ */
+export const APP_DIR = resolve(import.meta.dirname, '..', '..', 'app');
 
 /**
  * The shell's content policy: same origin only. Its script and style come from /app/assets,

@@ -24,21 +24,25 @@ describe('GET /app and its bundle under /app/assets/*', () => {
     // Its own POSTs carry its real Origin (the session routes refuse `null`); other sites learn nothing.
     expect(res.headers.get('referrer-policy')).toBe('same-origin');
     expect(res.text).toContain('<meta name="referrer" content="same-origin">');
-    expect(res.text).toBe(readFileSync(join(ROOT, 'app', 'index.html'), 'utf8'));
+    expect(res.text).toBe(readFileSync(join(ROOT, 'dist', 'app', 'index.html'), 'utf8'));
     // Everything the shell loads is same-origin under /app/assets; nothing inline.
     const loaded = [...res.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     expect(loaded.length).toBeGreaterThan(0);
-    for (const url of loaded) expect(url).toMatch(/^\/app\/assets\/[a-z.]+$/);
+    // Each asset's name carries its content hash, so a new build is never mixed with a cached old one.
+    for (const url of loaded) expect(url).toMatch(/^\/app\/assets\/[a-z]+-[A-Z0-9]{8}\.(js|css)$/);
     expect(res.text).not.toMatch(/<script>|<script [^>]*>[^<]|<style|\son[a-z]+="/);
   });
 
   it('the bundle is served from the same port with its media type and the same policy', async () => {
-    const js = await gate.http('GET', '/app/assets/app.js');
+    const shell = (await gate.http('GET', '/app')).text;
+    const script = /src="\/app\/assets\/([^"]+)"/.exec(shell)![1]!;
+    const style = /href="\/app\/assets\/([^"]+)"/.exec(shell)![1]!;
+    const js = await gate.http('GET', `/app/assets/${script}`);
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('content-security-policy')).toMatch(POLICY);
-    expect(js.text).toBe(readFileSync(join(ROOT, 'app', 'assets', 'app.js'), 'utf8'));
-    const css = await gate.http('GET', '/app/assets/app.css');
+    expect(js.text).toBe(readFileSync(join(ROOT, 'dist', 'app', 'assets', script), 'utf8'));
+    const css = await gate.http('GET', `/app/assets/${style}`);
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
   });
 

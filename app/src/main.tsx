@@ -1,0 +1,127 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { Admin } from './admin.js';
+import { Events } from './events.js';
+import { Mine } from './mine.js';
+import { Operator } from './operator.js';
+import { Queue } from './queue.js';
+import { go, usePlace } from './route.js';
+import { Row } from './row.js';
+import { Search } from './search.js';
+import { rpc, whenSignedOut } from './rpc.js';
+import { claimsOf, loadIdentity, resume, signIn, signOut, type Identity } from './session.js';
+import { sentence } from './problem.js';
+
+// The console's frame: who is signed in, which screens their role opens, and the one place
+// a screen's notices appear. Screens read verbs only; nothing here decides for the gate.
+
+interface You {
+  identity: string;
+  role: string;
+  demo?: boolean;
+}
+
+const RANK: Record<string, number> = { reader: 0, agent: 1, reviewer: 2, admin: 3 };
+const atLeast = (you: You, role: string) => (RANK[you.role] ?? 0) >= (RANK[role] ?? 99);
+
+function App() {
+  const [identity, setIdentity] = useState<Identity | null>(null);
+  const [you, setYou] = useState<You | null | undefined>(undefined);
+  const [who, setWho] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [notice, setNotice] = useState('');
+  const place = usePlace();
+
+  useEffect(() => {
+    whenSignedOut(() => setYou(null));
+    void (async () => {
+      try {
+        const id = await loadIdentity();
+        setIdentity(id);
+        if (id.auth.issuer === null) return setProblem('This gate signs nobody in: use an API key on /rpc, or the local socket.');
+        const tokens = await resume();
+        // Back from the provider, resume() put the screen the person left from back in the
+        // address without a navigation: tell the router.
+        dispatchEvent(new HashChangeEvent('hashchange'));
+        if (tokens === null) return setYou(null);
+        const described = (await rpc('gv.describe')).you as You;
+        const claims = claimsOf(tokens.id_token);
+        setWho(claims.email ?? claims.name ?? '');
+        setYou(described);
+      } catch (e) {
+        setProblem(sentence(e));
+      }
+    })();
+  }, []);
+
+  let status = 'Loading…';
+  if (problem !== null) status = problem;
+  else if (you === null) status = 'Not signed in.';
+  else if (you !== undefined) status = `Signed in as ${who === '' ? you.identity : `${who} (${you.identity})`}, role ${you.role}${you.demo ? ' (demo)' : ''}.`;
+
+  const screens: [string, string][] =
+    you === null || you === undefined
+      ? []
+      : atLeast(you, 'reviewer')
+        ? [
+            ['queue', 'Queue'],
+            ['events', 'Events'],
+            ['search', 'Search'],
+            ['operator', 'Operator'],
+            ...(atLeast(you, 'admin') ? ([['admin', 'Admin']] as [string, string][]) : []),
+          ]
+        : [
+            ['mine', 'My rows'],
+            ['search', 'Search'],
+            ['events', 'Events'],
+          ];
+  const screen = screens.some(([s]) => s === place.screen) || place.screen === 'row' ? place.screen : (screens[0]?.[0] ?? '');
+
+  return (
+    <>
+      <header>
+        <h1>Gate</h1>
+        <nav aria-label="Screens">
+          {screens.map(([s, label]) => (
+            <a href={`#/${s}`} class={s === screen ? 'here' : ''}>
+              {label}
+            </a>
+          ))}
+        </nav>
+        <p id="status" class={problem !== null ? 'problem' : ''}>
+          {status}
+        </p>
+        <p>
+          <button id="sign-in" type="button" hidden={you !== null || problem !== null} onClick={() => void signIn().catch((e) => setProblem(sentence(e)))}>
+            Sign in
+          </button>{' '}
+          <button
+            id="sign-out"
+            type="button"
+            hidden={you === null || you === undefined}
+            onClick={() =>
+              void signOut()
+                .then(() => (setYou(null), go('')))
+                .catch((e) => setProblem(sentence(e)))
+            }
+          >
+            Sign out
+          </button>
+        </p>
+        <p id="deployment">{identity ? `deployment ${identity.deployment_id}` : ''}</p>
+      </header>
+      <p id="notice" role="status" aria-live="polite">
+        {notice}
+      </p>
+      {you && screen === 'queue' && <Queue place={place} onNotice={setNotice} />}
+      {you && screen === 'row' && place.arg && <Row key={place.arg} id={place.arg} place={place} you={you} onNotice={setNotice} />}
+      {you && screen === 'events' && <Events place={place} />}
+      {you && screen === 'operator' && <Operator admin={atLeast(you, 'admin')} onNotice={setNotice} />}
+      {you && screen === 'search' && <Search place={place} />}
+      {you && screen === 'admin' && <Admin onNotice={setNotice} />}
+      {you && screen === 'mine' && <Mine you={you} />}
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

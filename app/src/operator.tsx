@@ -1,0 +1,152 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { EngagementChart } from './engagement-chart.js';
+import { Problem } from './problem.js';
+import { rpc } from './rpc.js';
+import { when } from './when.js';
+
+// What an operator watches: grading runs and a way to start one, how deep quarantine is,
+// whether they are away, whether the model backend answers, and their own work per day.
+
+const HELD = ['L1_SCANNED', 'L1B_FLAGGED', 'L2_SCORED', 'NEEDS_EVIDENCE', 'L3_RATIFIED'];
+
+export function Operator({ admin, onNotice }: { admin: boolean; onNotice: (t: string) => void }) {
+  const [runs, setRuns] = useState<any>(null);
+  const [depth, setDepth] = useState<Record<string, number> | null>(null);
+  const [engagement, setEngagement] = useState<any>(null);
+  const [backend, setBackend] = useState<any>(null);
+  const [grading, setGrading] = useState<string | null>(null);
+  const [away, setAway] = useState<any>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const [r, inv, e] = await Promise.all([rpc('gv.review_runs', { limit: 25 }), rpc('gv.inventory', { states: HELD, limit: 1 }), rpc('gv.engagement', { days: 14 })]);
+      setRuns(r);
+      setDepth(inv.counts);
+      setEngagement(e);
+    } catch (err) {
+      setError(err);
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+  // While a grading run is in flight its progress is the runs list; ask again every few seconds.
+  useEffect(() => {
+    if (grading === null) return;
+    const t = setInterval(() => void load(), 2000);
+    return () => clearInterval(t);
+  }, [grading]);
+
+  const gradeNow = async () => {
+    setGrading('Grading held rows…');
+    try {
+      const r = await rpc('gv.grade_pending', { limit: 50 });
+      const said = `Graded ${r.graded}, failed ${r.failed}, blocked ${r.blocked}; ${r.cost_tokens} tokens, ${r.budget_remaining} left today${r.paused ? ` (paused: ${r.why_paused ?? 'budget'})` : ''}.`;
+      onNotice(said);
+      setGrading(null);
+      await load();
+    } catch (err) {
+      setGrading(null);
+      setError(err);
+    }
+  };
+  const act = async (f: () => Promise<any>, say: (r: any) => string) => {
+    try {
+      const r = await f();
+      onNotice(say(r));
+      setError(null);
+      return r;
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  return (
+    <section aria-label="Operator">
+      <h2>Operator</h2>
+      <Problem error={error} />
+      <h3>Quarantine</h3>
+      {depth === null ? (
+        <p>Loading…</p>
+      ) : (
+        <p class="depth">
+          {HELD.map((s) => `${s} ${depth[s] ?? 0}`).join(' · ')} — {HELD.reduce((n, s) => n + (depth[s] ?? 0), 0)} held in all.
+        </p>
+      )}
+      <h3>Grading runs</h3>
+      <p>
+        <button type="button" id="grade-now" disabled={grading !== null} onClick={() => void gradeNow()}>
+          Grade now
+        </button>{' '}
+        {grading && <span class="progress">{grading} {runs?.in_flight?.length ?? 0} in flight.</span>}
+      </p>
+      {runs && (
+        <>
+          <p>
+            {Object.entries(runs.counts ?? {})
+              .map(([k, v]) => `${k} ${v}`)
+              .join(' · ') || 'No runs yet.'}
+            {runs.last_failure ? ` Last failure: ${runs.last_failure.failure ?? runs.last_failure.state} (${runs.last_failure.stance ?? ''}).` : ''}
+          </p>
+          <table class="runs">
+            <tbody>
+              {runs.runs.map((r: any) => (
+                <tr>
+                  <td>
+                    <time>{when(r.ts)}</time>
+                  </td>
+                  <td>
+                    <a href={`#/row/${encodeURIComponent(r.artifact_id)}`}>{String(r.artifact_id).slice(0, 16)}</a>
+                  </td>
+                  <td>{r.stance}</td>
+                  <td>{r.model_label ?? r.backend}</td>
+                  <td>
+                    {r.state}
+                    {r.failure ? ` (${r.failure})` : ''}
+                  </td>
+                  <td>{r.cost_tokens ?? 0} tokens</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      {admin && (
+        <>
+          <h3>Away</h3>
+          <p>
+            While you are away nothing is promoted and no review clock runs.{' '}
+            <button type="button" onClick={() => void act(() => rpc('gv.away', {}), (r) => `Away since ${new Date(r.since).toISOString()}.`).then(setAway)}>
+              I am away
+            </button>{' '}
+            <button type="button" onClick={() => void act(() => rpc('gv.back'), (r) => `Back; away ${r.held_d} days.`).then(setAway)}>
+              I am back
+            </button>{' '}
+            {away && <span>{away.away ? 'Away.' : 'Present.'}</span>}
+          </p>
+          <h3>Model backend</h3>
+          <p>
+            <button type="button" onClick={() => void act(() => rpc('gv.backend_check'), () => 'Backend checked.').then(setBackend)}>
+              Check the backend
+            </button>
+          </p>
+          {backend && (
+            <p class="backend">
+              {backend.backend}: {backend.reachable ? 'reachable' : 'not reachable'}, credential {backend.credential}, model {backend.model}
+              {backend.words ? ` — ${backend.words}` : ''}
+            </p>
+          )}
+        </>
+      )}
+      <h3>Your work, 14 days</h3>
+      {engagement && (
+        <>
+          <EngagementChart perDay={engagement.per_day} />
+          <p>
+            {engagement.signed} signed, {engagement.promoted} promoted, {engagement.rejected} rejected, {engagement.comments} comments, {engagement.deferred} deferred,{' '}
+            {engagement.items_deferred_in_bulk} deferred in bulk.
+          </p>
+        </>
+      )}
+    </section>
+  );
+}

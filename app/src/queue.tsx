@@ -1,0 +1,288 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { KeyHelp, useKeys, type Key } from './keys.js';
+import { useEventTail } from './live.js';
+import { Problem } from './problem.js';
+import { CommentForm, RejectForm } from './reject-form.js';
+import { go, replaceQuery, type Place } from './route.js';
+import { rpc } from './rpc.js';
+
+// The review queue: gv.review's waiting rows, oldest first, worked from the keyboard. The
+// cursor follows a row's id, not its position, so a refresh that adds or removes rows
+// leaves the reviewer where they were.
+
+const FILTERS = ['space', 'workarea', 'kind', 'blocker', 'trust_class'] as const;
+
+export interface ReviewItem {
+  artifact_id: string;
+  state: string;
+  waits_for?: { blocker: string; code?: string; words?: string; missing?: Record<string, number> };
+  kind?: string;
+  content_type?: string;
+  trust_class?: string;
+  space?: string;
+  workarea?: string;
+  producer?: { name: string; kind: string } | null;
+  writer_identity?: string;
+  findings?: { kind: string; severity: string }[];
+  verdicts?: { stance?: string; decision?: string }[];
+  stances?: { stance: string; decision?: string; last_run?: { state: string } }[];
+  attachments?: unknown[];
+  expires_in_s?: number | null;
+  who_can_sign?: unknown;
+  self_authored?: boolean;
+  preview?: string;
+  content?: string;
+}
+
+function matches(item: ReviewItem, f: URLSearchParams): boolean {
+  const space = f.get('space');
+  const area = f.get('workarea');
+  const kind = f.get('kind');
+  const blocker = f.get('blocker');
+  const trust = f.get('trust_class');
+  return (
+    (!space || item.space === space) &&
+    (!area || (item.workarea ?? '').startsWith(area)) &&
+    (!kind || (item.kind ?? item.content_type) === kind) &&
+    (!blocker || item.waits_for?.blocker === blocker) &&
+    (!trust || item.trust_class === trust)
+  );
+}
+
+const duration = (s: number | null | undefined) =>
+  s === null || s === undefined ? '—' : s >= 86400 ? `${Math.floor(s / 86400)} d` : s >= 3600 ? `${Math.floor(s / 3600)} h` : `${Math.max(0, Math.floor(s / 60))} min`;
+
+const signers = (w: unknown): string => {
+  if (Array.isArray(w)) return w.length === 0 ? 'nobody' : `${w.length}`;
+  if (w && typeof w === 'object' && Array.isArray((w as any).people)) return `${(w as any).people.length}`;
+  return w === undefined || w === null ? '—' : String(w);
+};
+
+const stancesOf = (i: ReviewItem) => (i.stances ?? i.verdicts ?? []).map((v: any) => `${v.stance ?? v.model_label ?? '?'}: ${v.decision ?? v.last_run?.state ?? 'not graded'}`).join(', ');
+
+export function Queue({ place, onNotice }: { place: Place; onNotice: (text: string) => void }) {
+  const [answer, setAnswer] = useState<{ items: ReviewItem[]; held_steering: ReviewItem[]; held_back: number; total_waiting: number } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [cursorId, setCursorId] = useState<string | null>(null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [asking, setAsking] = useState<null | 'reject' | 'comment'>(null);
+  const [help, setHelp] = useState(false);
+  const [filters, setFilters] = useState(() => new URLSearchParams([...place.query].filter(([k]) => (FILTERS as readonly string[]).includes(k))));
+
+  const load = useCallback(async () => {
+    try {
+      setAnswer(await rpc('gv.review', { cap: 500 }));
+      setError(null);
+    } catch (e) {
+      setError(e);
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+  useEventTail(() => void load(), {}, asking !== null);
+
+  const items = useMemo(() => (answer?.items ?? []).filter((i) => matches(i, filters)), [answer, filters]);
+  const index = Math.max(0, items.findIndex((i) => i.artifact_id === cursorId));
+  const current = items[index];
+  // Keep the cursor on a real row: when the row under it left, the one now at its place.
+  const lastIndex = useRef(0);
+  useEffect(() => {
+    if (items.length === 0) return;
+    if (cursorId === null || !items.some((i) => i.artifact_id === cursorId)) setCursorId(items[Math.min(lastIndex.current, items.length - 1)]!.artifact_id);
+    else lastIndex.current = index;
+  }, [items, cursorId]);
+  useEffect(() => {
+    document.querySelector('tr.cursor')?.scrollIntoView({ block: 'nearest' });
+  }, [cursorId]);
+
+  const act = async (what: string, f: () => Promise<unknown>) => {
+    try {
+      await f();
+      onNotice(what);
+      setError(null);
+      await load();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const sign = (decision: string, extra: Record<string, unknown> = {}) =>
+    current && act(`${decision === 'archive' ? 'Archived' : 'Rejected'} ${current.artifact_id}.`, () => rpc('gv.sign', { artifact_id: current.artifact_id, decision, ...extra }));
+  const move = (by: number) => items.length > 0 && setCursorId(items[Math.min(items.length - 1, Math.max(0, index + by))]!.artifact_id);
+  const open = () => current && go('row', current.artifact_id);
+
+  const keys: Key[] = [
+    { key: 'j', does: 'next row', run: () => move(1) },
+    { key: 'k', does: 'previous row', run: () => move(-1) },
+    { key: 'o', does: 'open the row', run: open },
+    { key: 'Enter', does: 'open the row', run: open },
+    // An approval counts only once the whole body was served, so approving starts by reading it.
+    { key: 'a', does: 'approve: opens the row to read its body, then a again signs', run: () => current && go('row', current.artifact_id, new URLSearchParams({ then: 'approve' })) },
+    { key: 'r', does: 'reject (asks the category)', run: () => current && setAsking('reject') },
+    { key: 'e', does: 'archive', run: () => sign('archive') },
+    { key: 'd', does: 'defer: out of the queue until the row moves', run: () => current && act(`Deferred ${current.artifact_id}.`, () => rpc('gv.defer', { artifact_id: current.artifact_id })) },
+    { key: 'c', does: 'comment', run: () => current && setAsking('comment') },
+    {
+      key: 'x',
+      does: 'select or unselect the row (for bulk defer)',
+      run: () => {
+        if (!current) return;
+        const next = new Set(selected);
+        if (next.has(current.artifact_id)) next.delete(current.artifact_id);
+        else next.add(current.artifact_id);
+        setSelected(next);
+      },
+    },
+    { key: 'D', does: 'defer the selected rows', run: () => void bulkDefer() },
+    { key: '?', does: 'show these keys', run: () => setHelp(!help) },
+    { key: 'Escape', does: 'close', run: () => (setHelp(false), setAsking(null)) },
+  ];
+  useKeys(keys);
+
+  const bulkDefer = async () => {
+    if (selected.size === 0) return;
+    const ids = [...selected];
+    await act(`Deferred ${ids.length} rows.`, () => rpc('gv.defer', { artifact_ids: ids }));
+    setSelected(new Set());
+  };
+  const setFilter = (name: string, value: string) => {
+    const next = new URLSearchParams(filters);
+    if (value === '') next.delete(name);
+    else next.set(name, value);
+    setFilters(next);
+    replaceQuery(next);
+  };
+
+  if (answer === null) return error ? <Problem error={error} /> : <p>Loading the queue…</p>;
+  const distinct = (f: (i: ReviewItem) => string | undefined) => [...new Set(answer.items.map(f).filter((v): v is string => !!v))].sort();
+
+  return (
+    <section aria-label="Review queue">
+      <h2>
+        Review queue <small>{items.length} of {answer.total_waiting} waiting{answer.held_back > 0 ? `, ${answer.held_back} deferred` : ''}</small>
+      </h2>
+      <form class="filters" onSubmit={(e) => e.preventDefault()}>
+        {(
+          [
+            ['space', distinct((i) => i.space)],
+            ['kind', distinct((i) => i.kind ?? i.content_type)],
+            ['blocker', distinct((i) => i.waits_for?.blocker)],
+            ['trust_class', distinct((i) => i.trust_class)],
+          ] as const
+        ).map(([name, values]) => (
+          <label>
+            {name.replace('_', ' ')}{' '}
+            <select name={name} value={filters.get(name) ?? ''} onChange={(e) => setFilter(name, (e.target as HTMLSelectElement).value)}>
+              <option value="">any</option>
+              {[...new Set([...values, ...(filters.get(name) ? [filters.get(name)!] : [])])].map((v) => (
+                <option value={v}>{v}</option>
+              ))}
+            </select>
+          </label>
+        ))}
+        <label>
+          work area{' '}
+          <input name="workarea" value={filters.get('workarea') ?? ''} placeholder="prefix" onInput={(e) => setFilter('workarea', (e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="button" disabled={selected.size === 0} onClick={() => void bulkDefer()}>
+          Defer selected ({selected.size})
+        </button>
+        <button type="button" class="link" onClick={() => setHelp(!help)}>
+          Keys (?)
+        </button>
+      </form>
+      <Problem error={error} />
+      {help && <KeyHelp keys={keys} onClose={() => setHelp(false)} />}
+      {asking === 'reject' && current && (
+        <RejectForm
+          onCancel={() => setAsking(null)}
+          onReject={(category, reason) => {
+            setAsking(null);
+            void sign('reject', { category, ...(reason ? { reason } : {}) });
+          }}
+        />
+      )}
+      {asking === 'comment' && current && (
+        <CommentForm
+          onCancel={() => setAsking(null)}
+          onPost={(body, kind) => {
+            setAsking(null);
+            void act(`Commented on ${current.artifact_id}.`, () => rpc('gv.comment', { artifact_id: current.artifact_id, body, kind }));
+          }}
+        />
+      )}
+      {items.length === 0 ? (
+        <p class="empty">Nothing waits for you here.</p>
+      ) : (
+        <table class="queue">
+          <thead>
+            <tr>
+              <th aria-label="selected" />
+              <th>row</th>
+              <th>state · waits for</th>
+              <th>kind · class</th>
+              <th>space · area</th>
+              <th>producer · writer</th>
+              <th>findings</th>
+              <th>verdicts</th>
+              <th>files</th>
+              <th>expires</th>
+              <th>signers</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((i) => (
+              <tr
+                key={i.artifact_id}
+                data-id={i.artifact_id}
+                class={`${i.artifact_id === current?.artifact_id ? 'cursor' : ''} ${selected.has(i.artifact_id) ? 'selected' : ''}`}
+                onClick={() => setCursorId(i.artifact_id)}
+                onDblClick={() => go('row', i.artifact_id)}
+              >
+                <td>{selected.has(i.artifact_id) ? '✓' : ''}</td>
+                <td>
+                  <a href={`#/row/${encodeURIComponent(i.artifact_id)}`} class="id">
+                    {i.artifact_id.slice(0, 16)}
+                  </a>
+                  {i.self_authored && <span class="tag">yours</span>}
+                  <div class="preview">{(i.preview ?? i.content ?? '').slice(0, 120)}</div>
+                </td>
+                <td>
+                  {i.state}
+                  <div class="waits" title={i.waits_for?.code}>
+                    {i.waits_for ? `${i.waits_for.blocker}: ${i.waits_for.words ?? i.waits_for.code ?? ''}` : ''}
+                  </div>
+                </td>
+                <td>
+                  {i.kind ?? i.content_type} · {i.trust_class}
+                </td>
+                <td>
+                  {i.space} · {i.workarea ?? '—'}
+                </td>
+                <td>
+                  {i.producer ? `${i.producer.name} (${i.producer.kind})` : '—'}
+                  <div class="writer">{i.writer_identity}</div>
+                </td>
+                <td>{(i.findings ?? []).map((f) => `${f.kind} (${f.severity})`).join(', ') || '—'}</td>
+                <td>{stancesOf(i) || '—'}</td>
+                <td>{(i.attachments ?? []).length}</td>
+                <td>{duration(i.expires_in_s)}</td>
+                <td title={Array.isArray(i.who_can_sign) ? i.who_can_sign.join('\n') : ''}>{signers(i.who_can_sign)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {answer.held_steering.length > 0 && (
+        <>
+          <h3>Held steering</h3>
+          <ul class="steering">
+            {answer.held_steering.map((s) => (
+              <li>
+                <a href={`#/row/${encodeURIComponent(s.artifact_id)}`}>{s.artifact_id.slice(0, 16)}</a> {s.space} · {s.workarea} — {(s.preview ?? s.content ?? '').slice(0, 120)}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

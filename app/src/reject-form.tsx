@@ -1,0 +1,76 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+export const CATEGORIES = ['quality', 'off-scope', 'policy', 'duplicate', 'unreadable'] as const;
+
+/** A rejection asks its category (served in the event) and a reason (journal only). */
+export function RejectForm({ onReject, onCancel }: { onReject: (category: string, reason: string) => void; onCancel: () => void }) {
+  const [category, setCategory] = useState<string>('quality');
+  const [reason, setReason] = useState('');
+  const first = useRef<HTMLSelectElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  return (
+    <form
+      class="inline-form"
+      aria-label="Reject"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onReject(category, reason);
+      }}
+      onKeyDown={(e) => e.key === 'Escape' && onCancel()}
+    >
+      <label>
+        Category{' '}
+        <select ref={first} name="category" value={category} onChange={(e) => setCategory((e.target as HTMLSelectElement).value)}>
+          {CATEGORIES.map((c) => (
+            <option value={c}>{c}</option>
+          ))}
+        </select>
+      </label>{' '}
+      <label>
+        Reason <input name="reason" value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} placeholder="kept in the journal" />
+      </label>{' '}
+      <button type="submit">Reject</button>{' '}
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+export function CommentForm({ onPost, onCancel }: { onPost: (body: string, kind: string) => void; onCancel?: () => void }) {
+  const [body, setBody] = useState('');
+  const [kind, setKind] = useState('note');
+  const area = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (onCancel) area.current?.focus();
+  }, []);
+  return (
+    <form
+      class="inline-form comment-form"
+      aria-label="Comment"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (body.trim() === '') return;
+        onPost(body, kind);
+        setBody('');
+      }}
+      onKeyDown={(e) => e.key === 'Escape' && onCancel?.()}
+    >
+      <textarea ref={area} name="comment" rows={2} value={body} onInput={(e) => setBody((e.target as HTMLTextAreaElement).value)} placeholder="Comment" />
+      <select name="kind" value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value)}>
+        {['note', 'question', 'objection'].map((k) => (
+          <option value={k}>{k}</option>
+        ))}
+      </select>{' '}
+      <button type="submit">Post</button>
+      {onCancel && (
+        <>
+          {' '}
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        </>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,317 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useKeys, KeyHelp, type Key } from './keys.js';
+import { Problem } from './problem.js';
+import { CommentForm, RejectForm } from './reject-form.js';
+import { go, type Place } from './route.js';
+import { rpc } from './rpc.js';
+import { SupersessionDiff } from './supersession-diff.js';
+import { Attachments } from './attachments.js';
+import { RowTools } from './row-tools.js';
+import { when } from './when.js';
+
+// One row: its body, why it waits, who signed, the thread, and the signatures a person may
+// add. A reviewer's approval counts only once the whole masked body was served to them, so
+// the body is read here page by page and Approve stays off until the last page arrived.
+
+interface BodyRead {
+  text: string;
+  next: number | null;
+  chars: number;
+  masked: boolean;
+}
+
+export function Row({ id, place, you, onNotice }: { id: string; place: Place; you: { identity: string; role: string }; onNotice: (t: string) => void }) {
+  const [node, setNode] = useState<any>(null);
+  const [body, setBody] = useState<BodyRead | null>(null);
+  const [approval, setApproval] = useState<any>(null);
+  const [comments, setComments] = useState<any[]>([]);
+  const [events, setEvents] = useState<any[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  const [asking, setAsking] = useState<null | 'reject' | 'comment'>(null);
+  const [help, setHelp] = useState(false);
+  // The queue's view of this row: findings, stances and attachment hashes gv.node does not carry.
+  const [item, setItem] = useState<any>(null);
+  const [attachmentsRead, setAttachmentsRead] = useState(false);
+  const reviewer = you.role === 'reviewer' || you.role === 'admin';
+
+  const readPage = async (offset: number, sofar: BodyRead | null): Promise<BodyRead | null> => {
+    const page = await rpc('gv.node', { artifact_id: id, body: true, ...(offset > 0 ? { offset } : {}) });
+    setNode(page);
+    if (typeof page.body === 'string') return { text: page.body, next: null, chars: page.body.length, masked: false };
+    if (page.masked_body === undefined || page.masked_body === null) return { text: '', next: null, chars: 0, masked: true };
+    return { text: (sofar?.text ?? '') + page.masked_body, next: page.masked_next_offset ?? null, chars: page.masked_chars, masked: true };
+  };
+
+  const loadSide = useCallback(async () => {
+    const [a, c, w] = await Promise.all([
+      rpc('gv.approval', { artifact_id: id }),
+      rpc('gv.comments', { artifact_id: id }),
+      rpc('gv.why', { artifact_id: id }).catch(() => ({ events: [] })),
+    ]);
+    setApproval(a);
+    setComments(c.comments);
+    if (reviewer) setItem((await rpc('gv.review', { cap: 500 }).catch(() => ({ items: [] }))).items.find((i: any) => i.artifact_id === id) ?? null);
+    setEvents(w.events);
+  }, [id]);
+
+  useEffect(() => {
+    setBody(null);
+    void (async () => {
+      try {
+        try {
+          setBody(await readPage(0, null));
+        } catch {
+          // Not served whole to this caller (a reader of another's held row): the preview stands.
+          setNode(await rpc('gv.node', { artifact_id: id }));
+        }
+        await loadSide();
+      } catch (e) {
+        setError(e);
+      }
+    })();
+  }, [id]);
+
+  const more = async () => {
+    if (body === null || body.next === null) return;
+    try {
+      setBody(await readPage(body.next, body));
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const act = async (what: string, f: () => Promise<any>, after?: (r: any) => void) => {
+    try {
+      const r = await f();
+      setError(null);
+      onNotice(what);
+      after?.(r);
+      await loadSide();
+      setNode(await rpc('gv.node', { artifact_id: id }));
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  const state: string = node?.status?.state ?? approval?.state ?? '';
+  const held = ['L1_SCANNED', 'L1B_FLAGGED', 'L2_SCORED', 'NEEDS_EVIDENCE'].includes(state);
+  const attachmentHashes: string[] = (item?.attachments ?? []).map((a: any) => a.sha256);
+  const bodyRead = body !== null && body.next === null && (attachmentHashes.length === 0 || attachmentsRead);
+  const mine = node?.self_authored === true;
+  const canSign = reviewer && held && !mine;
+  const supersededParent: string | undefined =
+    node?.supersedes?.artifact_ids?.[0] ?? (node?.relations ?? []).find((r: any) => r.kind === 'supersedes' && r.direction === 'parent')?.artifact_id;
+
+  const approve = () =>
+    canSign &&
+    bodyRead &&
+    act('Approved.', () => rpc('gv.sign', { artifact_id: id, decision: 'approve', promote: true }), (r) => {
+      if (r.promoted) {
+        onNotice(`Approved and promoted ${id}.`);
+        go('queue');
+      } else if (r.waits_for) onNotice(`Approved; the row still waits for ${r.waits_for.words ?? r.waits_for.blocker}.`);
+    });
+
+  const keys: Key[] = [
+    { key: 'a', does: 'approve (once the whole body was read)', run: () => void approve() },
+    { key: 'n', does: 'read the next page of the body', run: () => void more() },
+    { key: 'r', does: 'reject (asks the category)', run: () => canSign && setAsking('reject') },
+    { key: 'e', does: 'archive', run: () => canSign && void act('Archived.', () => rpc('gv.sign', { artifact_id: id, decision: 'archive' })) },
+    { key: 'c', does: 'comment', run: () => setAsking('comment') },
+    { key: 'u', does: 'back to the queue', run: () => go('queue') },
+    { key: '?', does: 'show these keys', run: () => setHelp(!help) },
+    { key: 'Escape', does: 'close', run: () => (setHelp(false), setAsking(null)) },
+  ];
+  useKeys(keys);
+
+  if (node === null) return error ? <Problem error={error} /> : <p>Loading {id}…</p>;
+  return (
+    <section aria-label="Row" class="row-view">
+      <p>
+        <a href="#/queue">← queue</a>
+      </p>
+      <h2>
+        <span class="id">{id}</span> <span class="state">{state}</span>
+      </h2>
+      {place.query.get('then') === 'approve' && !bodyRead && <p class="hint">Read the whole body, then press a to approve.</p>}
+      <Problem error={error} />
+      {help && <KeyHelp keys={keys} onClose={() => setHelp(false)} />}
+      {approval?.waits_for && (
+        <p class="waits">
+          Waits for <strong>{approval.waits_for.words ?? approval.waits_for.blocker}</strong> ({approval.waits_for.blocker}
+          {approval.waits_for.code ? ` · ${approval.waits_for.code}` : ''})
+        </p>
+      )}
+      <h3>Body{body?.masked ? ' (masked, as the scanner left it)' : ''}</h3>
+      {body === null ? (
+        <>
+          <pre class="body preview">{node.preview ?? '(no text)'}</pre>
+          <p class="hint">Only the preview is served to you.</p>
+        </>
+      ) : (
+        <>
+          <pre class="body">{body.text || '(no text)'}</pre>
+          {body.next !== null ? (
+            <p>
+              Read {body.text.length} of {body.chars} characters.{' '}
+              <button type="button" onClick={() => void more()}>
+                Read the next page (n)
+              </button>
+            </p>
+          ) : (
+            <p class="read-all">Whole body read.{attachmentHashes.length > 0 && !attachmentsRead ? ' Read the attachments too before approving.' : ''}</p>
+          )}
+        </>
+      )}
+      {attachmentHashes.length > 0 && <Attachments artifactId={id} hashes={attachmentHashes} onAllRead={setAttachmentsRead} />}
+      {item && (item.findings ?? []).length > 0 && (
+        <>
+          <h3>Findings</h3>
+          <ul class="findings">
+            {item.findings.map((f: any) => (
+              <li>
+                {f.kind} ({f.severity}){f.detail ? `: ${f.detail}` : ''}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {item && (item.stances ?? []).length > 0 && (
+        <>
+          <h3>Verdicts</h3>
+          <ul class="stances">
+            {item.stances.map((v: any) => (
+              <li>
+                {v.stance}: {v.decision ?? 'no verdict'}
+                {v.score !== undefined ? ` · score ${v.score}` : ''}
+                {v.model_label ? ` · ${v.model_label}` : ''}
+                {v.last_run ? ` · last run ${v.last_run.state}${v.last_run.failure ? ` (${v.last_run.failure})` : ''}` : ''}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {canSign && (
+        <div class="actions">
+          <button type="button" class="approve" disabled={!bodyRead} title={bodyRead ? '' : 'read the whole body first'} onClick={() => void approve()}>
+            Approve (a)
+          </button>{' '}
+          <button type="button" onClick={() => setAsking('reject')}>
+            Reject (r)
+          </button>{' '}
+          <button type="button" onClick={() => void act('Archived.', () => rpc('gv.sign', { artifact_id: id, decision: 'archive' }))}>
+            Archive (e)
+          </button>
+        </div>
+      )}
+      {mine && held && (
+        <div class="actions">
+          <button type="button" onClick={() => void act('Asked the reviewers to sign.', () => rpc('gv.ask_to_sign', { artifact_id: id }))}>
+            Ask to sign
+          </button>{' '}
+          <button type="button" onClick={() => void act('Cancelled.', () => rpc('gv.cancel', { artifact_id: id, reason: 'cancelled from the console' }))}>
+            Cancel my row
+          </button>
+        </div>
+      )}
+      {reviewer && state === 'REJECTED' && !mine && (
+        <div class="actions">
+          <button type="button" onClick={() => void act('Reopened.', () => rpc('gv.reopen', { artifact_id: id, reason: 'reopened from the console' }))}>
+            Reopen
+          </button>
+        </div>
+      )}
+      {reviewer && <RowTools id={id} state={state} act={(say, verb, params) => void act(say, () => rpc(verb, params))} />}
+      {asking === 'reject' && (
+        <RejectForm
+          onCancel={() => setAsking(null)}
+          onReject={(category, reason) => {
+            setAsking(null);
+            void act('Rejected.', () => rpc('gv.sign', { artifact_id: id, decision: 'reject', category, ...(reason ? { reason } : {}) }));
+          }}
+        />
+      )}
+      {approval && <Approval approval={approval} />}
+      <h3>Comments</h3>
+      <ol class="thread">
+        {comments.map((c) => (
+          <li data-event={c.event_id}>
+            <span class="who">{c.author ?? c.by ?? c.identity}</span> <span class="kind">{c.kind}</span>: <span class="text">{c.body}</span>{' '}
+            {(c.author ?? c.by ?? c.identity) === you.identity && (
+              <button type="button" class="link" onClick={() => void act('Comment retracted.', () => rpc('gv.comment_retract', { artifact_id: id, event_id: c.event_id }))}>
+                retract
+              </button>
+            )}
+          </li>
+        ))}
+      </ol>
+      <CommentForm
+        key={asking === 'comment' ? 'asked' : 'idle'}
+        {...(asking === 'comment' ? { onCancel: () => setAsking(null) } : {})}
+        onPost={(text, kind) => {
+          setAsking(null);
+          void act('Comment posted.', () => rpc('gv.comment', { artifact_id: id, body: text, kind }));
+        }}
+      />
+      {node.relations && node.relations.length > 0 && (
+        <>
+          <h3>Relations</h3>
+          <ul>
+            {node.relations.map((r: any) => (
+              <li>
+                {r.direction === 'parent' ? `${r.kind}` : `${r.kind} by`}{' '}
+                <a class="id" href={`#/row/${encodeURIComponent(r.artifact_id)}`}>
+                  {r.artifact_id}
+                </a>{' '}
+                {r.state}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {supersededParent && bodyRead && (
+        <>
+          <h3>Against the row it supersedes</h3>
+          <SupersessionDiff parentId={supersededParent} childText={body!.text} />
+        </>
+      )}
+      <h3>Events</h3>
+      <ol class="events">
+        {events.map((e) => (
+          <li>
+            <span class="type">{e.type}</span> {e.enters ? `→ ${e.enters}` : ''} <span class="by">{e.by ?? 'the deployment'}</span> <time>{when(e.ts)}</time>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function Approval({ approval: a }: { approval: any }) {
+  return (
+    <>
+      <h3>Approval</h3>
+      <p>
+        {a.status}: {a.k_have} of {a.k_required} signatures
+        {a.people_required !== undefined ? `, ${a.people_have ?? 0} of ${a.people_required} people` : ''}.
+      </p>
+      {a.signers.length > 0 && (
+        <table class="signers">
+          <tbody>
+            {a.signers.map((s: any) => (
+              <tr>
+                <td>{s.identity}</td>
+                <td>{s.class}</td>
+                <td>
+                  {s.decision}
+                  {s.stance ? ` (${s.stance})` : ''}
+                  {s.score !== undefined ? ` · ${s.score}` : ''}
+                </td>
+                <td>{s.counts ? 'counts' : `does not count${s.why_not ?? s.why ? `: ${s.why_not ?? s.why}` : ''}`}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import { bearer, dropSession } from './session.js';
+
+/** A verb's refusal, kept whole so a person can ask for the code and reason. */
+export class RpcError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly data: Record<string, any> | undefined,
+    readonly verb: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Called when the gate no longer knows the token (401): the shell shows the sign-in. */
+let onSignedOut: () => void = () => {};
+export const whenSignedOut = (f: () => void) => {
+  onSignedOut = f;
+};
+
+let next = 1;
+
+export async function rpc<T = any>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+  const res = await fetch('/rpc', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer()}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: next++, method, params }),
+  });
+  if (res.status === 401) {
+    dropSession();
+    onSignedOut();
+    throw new RpcError('Your session ended; sign in again.', 401, undefined, method);
+  }
+  const body = await res.json().catch(() => null);
+  if (body === null) throw new RpcError(`The gate answered ${res.status} with no JSON.`, res.status, undefined, method);
+  if (body.error) throw new RpcError(body.error.message, body.error.code, body.error.data, method);
+  return body.result as T;
+}

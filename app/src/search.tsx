@@ -1,0 +1,107 @@
+import { useState } from 'preact/hooks';
+import { Problem } from './problem.js';
+import { replaceQuery, type Place } from './route.js';
+import { rpc } from './rpc.js';
+
+// Recall as an agent asks it, for a person: the same verb, mode and scope. A held row (the
+// caller's own, not yet reviewed) is marked so nobody mistakes it for promoted knowledge.
+
+export function Search({ place }: { place: Place }) {
+  const q = place.query;
+  const [form, setForm] = useState({ query: q.get('q') ?? '', mode: q.get('mode') ?? 'hybrid', scope: q.get('scope') ?? 'space', space: q.get('space') ?? 'main', workarea: q.get('workarea') ?? '' });
+  const [answer, setAnswer] = useState<any>(null);
+  const [error, setError] = useState<unknown>(null);
+  const field = (name: keyof typeof form) => (e: Event) => setForm({ ...form, [name]: (e.target as HTMLInputElement).value });
+
+  const search = async () => {
+    replaceQuery(new URLSearchParams({ q: form.query, mode: form.mode, scope: form.scope, space: form.space, workarea: form.workarea }));
+    const params: Record<string, unknown> = { mode: form.mode, scope: form.scope, ...(form.query ? { query: form.query } : {}) };
+    if (form.scope === 'space') params['space'] = form.space;
+    if ((form.scope === 'closest' || form.scope === 'workarea') && form.workarea) params['workarea'] = form.workarea;
+    try {
+      setAnswer(await rpc('gv.recall', params));
+      setError(null);
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  return (
+    <section aria-label="Search">
+      <h2>Search</h2>
+      <form
+        class="filters"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void search();
+        }}
+      >
+        <input name="q" type="search" value={form.query} onInput={field('query')} placeholder="What do you want to recall?" />
+        <label>
+          mode{' '}
+          <select name="mode" value={form.mode} onChange={field('mode')}>
+            {['hybrid', 'lexical', 'vector'].map((m) => (
+              <option value={m}>{m}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          scope{' '}
+          <select name="scope" value={form.scope} onChange={field('scope')}>
+            {['space', 'closest', 'workarea', 'all'].map((m) => (
+              <option value={m}>{m}</option>
+            ))}
+          </select>
+        </label>
+        {form.scope === 'space' && (
+          <label>
+            space <input name="space" value={form.space} onInput={field('space')} />
+          </label>
+        )}
+        {(form.scope === 'closest' || form.scope === 'workarea') && (
+          <label>
+            work area <input name="workarea" value={form.workarea} onInput={field('workarea')} />
+          </label>
+        )}
+        <button type="submit">Search</button>
+      </form>
+      <Problem error={error} />
+      {answer && (
+        <>
+          <p class="hint">
+            {answer.hits.length} hits
+            {answer.answered_by
+              ? `, answered ${answer.answered_by.mode} at the ${answer.answered_by.level}${answer.answered_by.workarea ? ` ${answer.answered_by.workarea}` : ''}${answer.answered_by.distance ? ` (${answer.answered_by.distance} levels up)` : ''}`
+              : ''}
+            .
+          </p>
+          <ol class="hits">
+            {answer.hits.map((h: any) => (
+              <li class={h.held ? 'held' : ''} data-id={h.artifact_id}>
+                <a class="id" href={`#/row/${encodeURIComponent(h.artifact_id)}`}>
+                  {h.artifact_id.slice(0, 16)}
+                </a>{' '}
+                {h.held && <span class="tag held-tag">held, not reviewed</span>} <span class="hint">{h.space} · {h.workarea}</span>{' '}
+                <span class="hint">score {typeof h.score === 'number' ? h.score.toFixed(3) : '—'}</span>
+                <div class="hit-body">{String(h.body ?? '').slice(0, 400)}</div>
+              </li>
+            ))}
+          </ol>
+          {answer.steering?.length > 0 && (
+            <>
+              <h3>Steering in force</h3>
+              <ul>
+                {answer.steering.map((s: any) => (
+                  <li>
+                    {s.workarea}: {s.body}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,94 @@
+// Signing in: the authorization code flow with PKCE (S256) against this gate. The access
+// token lives in this module's memory only; the refresh token is an HttpOnly cookie the
+// script never sees, so a reload resumes through /oauth/token and nothing is stored.
+// (sessionStorage keeps only the PKCE verifier and state across the provider's page.)
+
+export interface Identity {
+  deployment_id: string;
+  auth: { issuer: string | null; client_id: string };
+}
+
+export interface Tokens {
+  access_token: string;
+  id_token?: string;
+}
+
+let accessToken: string | null = null;
+let clientId = '';
+const redirectUri = () => `${location.origin}/app`;
+
+export const bearer = () => accessToken;
+
+const base64url = (bytes: ArrayBuffer | Uint8Array) =>
+  btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const randomText = () => base64url(crypto.getRandomValues(new Uint8Array(32)));
+
+async function token(fields: Record<string, string>): Promise<Tokens & { session?: false }> {
+  const res = await fetch('/oauth/token', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ client_id: clientId, ...fields }),
+  });
+  const body = await res.json();
+  if (!res.ok) throw new Error(body.error_description ?? body.error ?? `the token endpoint answered ${res.status}`);
+  return body;
+}
+
+export async function loadIdentity(): Promise<Identity> {
+  const identity = (await (await fetch('/identity')).json()) as Identity;
+  clientId = identity.auth.client_id;
+  return identity;
+}
+
+export async function signIn(): Promise<void> {
+  const verifier = randomText();
+  const state = randomText();
+  const challenge = base64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
+  sessionStorage.setItem('gate.pkce', JSON.stringify({ verifier, state, back: location.hash }));
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri(),
+    state,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    scope: 'openid email profile',
+  });
+  location.assign(`/oauth/authorize?${query}`);
+}
+
+export async function signOut(): Promise<void> {
+  await fetch('/oauth/logout', { method: 'POST', credentials: 'same-origin', headers: { authorization: `Bearer ${accessToken}` } });
+  accessToken = null;
+}
+
+/** Forgets the token (a 401): the next screen is the sign-in. */
+export function dropSession(): void {
+  accessToken = null;
+}
+
+/** Back from the provider with ?code&state: exchange the code; else resume from the cookie. Null: nobody signed in. */
+export async function resume(): Promise<Tokens | null> {
+  const query = new URLSearchParams(location.search);
+  let tokens: (Tokens & { session?: false }) | null;
+  if (query.has('code')) {
+    const saved = JSON.parse(sessionStorage.getItem('gate.pkce') ?? 'null') as { verifier: string; state: string; back?: string } | null;
+    sessionStorage.removeItem('gate.pkce');
+    history.replaceState(null, '', `/app${saved?.back ?? ''}`);
+    if (saved === null || saved.state !== query.get('state')) throw new Error('the sign-in answer does not match a sign-in this page started');
+    tokens = await token({ grant_type: 'authorization_code', code: query.get('code')!, code_verifier: saved.verifier, redirect_uri: redirectUri() });
+  } else {
+    const resumed = await token({ grant_type: 'refresh_token' });
+    tokens = resumed.session === false ? null : resumed;
+  }
+  accessToken = tokens?.access_token ?? null;
+  return tokens;
+}
+
+/** The ID token's claims, for saying who this is; it came straight from the token endpoint. */
+export function claimsOf(idToken: string | undefined): { email?: string; name?: string } {
+  if (idToken === undefined) return {};
+  const payload = idToken.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/');
+  return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(payload), (c) => c.charCodeAt(0))));
+}
