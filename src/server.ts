@@ -116,6 +116,7 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
       rmSync(paths.socket, { force: true });
       releaseLock();
       gate.log.info('stopped');
+      gate.log.flush();
     })());
 
   return { gate, url, socketPath: paths.socket, shutdown };
