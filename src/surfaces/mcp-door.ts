@@ -93,7 +93,7 @@ export class McpDoor {
     const headers = m['method'] === 'initialize' ? this.baseHeaders() : this.withDefaults(req, m);
     const direct = directCallOf(m, headers);
     if (direct !== null) return this.answerDirectly(req, res, direct, caller);
-    noteRequest(req, { tool: mcpMethodOf(m) });
+    noteRequest(req, mcpMethodOf(m));
     const answer = await this.handler.fetch(new Request(`http://127.0.0.1${req.url ?? '/mcp'}`, { method: 'POST', headers }), {
       parsedBody: m,
       authInfo: { token: '', clientId: caller.identity, scopes: [], extra: { caller } },
@@ -201,14 +201,14 @@ export class McpDoor {
   }
 }
 
-/** What the log names for an /mcp message the SDK answers: a tool this build serves, else an MCP method of the protocol. */
-function mcpMethodOf(m: Message): string | undefined {
+/** What the log names for an /mcp message the SDK answers: a tool this build serves, or a method of the protocol; never the caller's own text. */
+function mcpMethodOf(m: Message): { tool?: string; mcp_method?: string } {
   const method = m['method'];
   if (method === 'tools/call') {
     const name = m.params?.['name'];
-    return typeof name === 'string' && CLIENT_TOOL_NAMES.has(name) ? name : undefined;
+    return typeof name === 'string' && CLIENT_TOOL_NAMES.has(name) ? { tool: name } : {};
   }
-  return typeof method === 'string' && MCP_METHODS.has(method) ? method : undefined;
+  return typeof method === 'string' && MCP_METHODS.has(method) ? { mcp_method: method } : {};
 }
 
 const CLIENT_TOOL_NAMES = new Set<string>(toolsOf('client').map((t) => t.name));

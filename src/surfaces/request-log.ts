@@ -17,6 +17,8 @@ export interface RequestNote {
   identity?: string;
   verb?: string;
   tool?: string;
+  /** An MCP protocol method other than tools/call (tools/list, server/discover). */
+  mcp_method?: string;
   code?: number;
 }
 
@@ -52,6 +54,7 @@ export function logHttpRequest(log: Log, req: IncomingMessage, res: ServerRespon
     identity: note?.identity,
     verb: note?.verb,
     tool: note?.tool,
+    mcp_method: note?.mcp_method,
     code: note?.code,
   });
 }
