@@ -1,6 +1,6 @@
 import { pino, type Logger } from 'pino';
 import { terminalLine } from './log-terminal.js';
-import type { LogFormat, LogLevel } from './log-levels.js';
+import { LOG_LEVELS, type LogFormat, type LogLevel } from './log-levels.js';
 
 /**
  * The gate's operational log: structured lines on stderr, never a claim's content, a
@@ -55,6 +55,8 @@ export function createLog(options: LogOptions = {}, stream?: NodeJS.WritableStre
 }
 
 function wrap(logger: Logger): Log {
+  // The level is fixed for the process: answered from a set, since pino's isLevelEnabled showed in ingest profiles.
+  const on = new Set(LOG_LEVELS.filter((level) => logger.isLevelEnabled(level)));
   return {
     error: (message, error, fields) => {
       if (error === undefined) logger.error(fields ?? {}, message);
@@ -63,7 +65,7 @@ function wrap(logger: Logger): Log {
     warn: (message, fields) => (fields === undefined ? logger.warn(message) : logger.warn(fields, message)),
     info: (message, fields) => (fields === undefined ? logger.info(message) : logger.info(fields, message)),
     debug: (message, fields) => (fields === undefined ? logger.debug(message) : logger.debug(fields, message)),
-    enabled: (level) => logger.isLevelEnabled(level),
+    enabled: (level) => on.has(level),
     flush: () => {
       const stream = (logger as unknown as { [key: symbol]: unknown })[pino.symbols.streamSym] as { flushSync?: () => void };
       try {
