@@ -28,6 +28,7 @@ import { VectorRecall } from './recall/vector.js';
 import type { Verb } from './verbs/define-verb.js';
 import { VERBS } from './verbs/registry.js';
 import { createLog, type Log } from './log.js';
+import { logDecisions } from './journal/decision-log.js';
 import { ReviewBoard } from './review/review-board.js';
 import { reviewSettings } from './review/review-settings.js';
 import { Grading } from './review/grading.js';
@@ -113,7 +114,7 @@ export class Gate {
     // Checked before anything is opened: a review section naming a missing profile or backend stops the start.
     const review = reviewSettings(config.review);
     this.clock = options.clock ?? systemClock;
-    this.log = options.log ?? createLog();
+    this.log = options.log ?? createLog({ level: config.log.level, format: config.log.format });
     this.key = DeploymentKey.openOrCreate(paths.key);
     // How gate.db is read, here and by the code-scan worker's own connection.
     const reads = { path: paths.db, cacheKiB: config.journal.cache_mb * 1024, mmapBytes: config.journal.mmap_mb * 1024 * 1024 };
@@ -138,6 +139,7 @@ export class Gate {
       maxBatch: config.journal.batch_max,
       windowMs: config.journal.commit_window_ms,
     });
+    logDecisions(this.db, this.writer, this.log);
     this.capabilities = new Capabilities(this.db, config.access.open_spaces);
     this.visibility = new Visibility(this.capabilities);
     this.artifacts = new ArtifactReads(this.db);

@@ -97,6 +97,8 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
   gate.endpoints.socket = paths.socket;
   gate.schedule = new ReviewSchedule(gate);
   gate.schedule.start();
+  // The same facts as the start line on stdout, for whoever collects only the log.
+  gate.log.info('listening', { url, socket: paths.socket, deployment: gate.deploymentId });
 
   let stopping: Promise<void> | null = null;
   const shutdown = (reason: string) =>
@@ -116,6 +118,7 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
       rmSync(paths.socket, { force: true });
       releaseLock();
       gate.log.info('stopped');
+      gate.log.flush();
     })());
 
   return { gate, url, socketPath: paths.socket, shutdown };

@@ -7,6 +7,7 @@ import { TokenMinter } from './token-minting.js';
 import { PersonTokens } from './person-tokens.js';
 import { TrustedIssuers } from './trusted-issuers.js';
 import { NATIVE_CLIENT_ID, nativeRedirectAllowed } from './native-client.js';
+import { emailPseudonym } from './email-pseudonym.js';
 
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
@@ -109,15 +110,22 @@ export class SignInProvider {
   async signIn(emailTyped: string, password: string, client: string): Promise<SignInOutcome> {
     const email = normalEmail(emailTyped);
     const verdict = this.throttle.check(email, client);
-    if (verdict.refused) return { kind: 'throttled', retryAfterS: verdict.retryAfterS };
+    const { log } = this.gate;
+    if (verdict.refused) {
+      log.warn('sign-in refused: throttled', { email: emailPseudonym(this.gate.key.seed(), email), client, retry_after_s: verdict.retryAfterS });
+      return { kind: 'throttled', retryAfterS: verdict.retryAfterS };
+    }
     if (verdict.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, verdict.delayMs));
     const person = this.gate.people.byEmail(this.issuer, email);
     const right = person === undefined ? await verifyAgainstDecoy(password) : await verifyPassword(password, person.password);
     if (!right || person === undefined) {
       this.throttle.failed(email, client);
+      // An unknown email and a wrong password are one outcome here as on the form.
+      log.info('sign-in failed: wrong email or password', { email: emailPseudonym(this.gate.key.seed(), email), client, delayed_ms: verdict.delayMs });
       return { kind: 'wrong' };
     }
     this.throttle.succeeded(email);
+    log.info('signed in', { identity: `${person.iss}|${person.sub}`, client });
     return { kind: 'signed_in', person };
   }
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { LOG_LEVELS } from '../log-levels.js';
 import { SERVICE_VERSION } from '../gate.js';
 import { serveCommand } from './serve-command.js';
 import { callCommand } from './call-command.js';
@@ -37,6 +38,7 @@ program
   .description('Start the gate: HTTP on 127.0.0.1 and the local socket, creating the home on first start.')
   .option('--home <dir>', 'the gate home (default: $GATE_HOME, else ~/.local/share/gate)')
   .option('--port <n>', 'TCP port (default: the config, else 8480; 0 picks a free port)', port)
+  .addOption(new Option('--log-level <level>', 'least level logged (default: [log] level, else info; debug adds a line per request)').choices(LOG_LEVELS))
   .action(serveCommand);
 
 program

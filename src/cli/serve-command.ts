@@ -1,9 +1,10 @@
 import { serve } from '../server.js';
 
-export async function serveCommand(options: { home?: string; port?: number }): Promise<void> {
+export async function serveCommand(options: { home?: string; port?: number; logLevel?: string }): Promise<void> {
   let running;
   try {
-    running = await serve(options);
+    const { logLevel, ...rest } = options;
+    running = await serve({ ...rest, ...(logLevel === undefined ? {} : { settings: { 'log.level': logLevel } }) });
   } catch (error) {
     process.stderr.write(`gate serve: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { backendsSchema, durationSchema, quorumProfilesSchema, stancesSchema } from './review-backends.js';
+import { LOG_FORMATS, LOG_LEVELS } from '../log-levels.js';
 
 /**
  * Every configuration key, once. The TOML template written on first start, the
@@ -389,6 +390,18 @@ export const CONFIG_KEYS = {
       schema: z.enum(['human', 'model', 'auto']),
       default: 'human',
       doc: 'Review policy of the main space, created on first start.',
+    },
+  },
+  log: {
+    level: {
+      schema: z.enum(LOG_LEVELS),
+      default: 'info',
+      doc: 'Least level written: error, warn, info (starts, refusals, sign-ins, grading, promotions), debug (also one line per request served), trace. gate serve --log-level wins over this.',
+    },
+    format: {
+      schema: z.enum(LOG_FORMATS),
+      default: 'auto',
+      doc: 'json: one JSON object a line; pretty: time, level, message and key=value fields; auto: pretty when stderr is a terminal, else json.',
     },
   },
   deployment: {

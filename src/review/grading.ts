@@ -158,6 +158,7 @@ export class Grading {
       failure,
       detail: why,
     };
+    this.gate.log.warn('grading blocked', { backend: run.backend, stance: run.stance, failure, artifact_id: row?.artifact_id });
     await this.gate.writer.write(() => this.gate.journal.append('review-run', by, runData(row, plan, run)));
     return run;
   }
@@ -194,7 +195,11 @@ export class Grading {
     }
     const circuit = board.circuit(b.name);
     if (outcome.ok) circuit?.succeeded();
-    else circuit?.failed();
+    else {
+      circuit?.failed();
+      // The failure's kind, not its detail: a detail may quote what the backend answered.
+      gate.log.warn('grading backend failed', { backend: b.name, stance: plan.stance, failure: outcome.failure, artifact_id: row.artifact_id, run_id: runId, ms: outcome.ms });
+    }
     try {
       return await this.recordSoon(() => this.record(row.artifact_id, plan, runId, outcome, options.by));
     } finally {
@@ -315,6 +320,7 @@ export class Grading {
     after: (row: ArtifactRow, runs: StanceRun[]) => Promise<void>,
   ): Promise<{ graded: number; failed: number; blocked: number; cost_tokens: number; paused: string | null }> {
     const summary = { graded: 0, failed: 0, blocked: 0, cost_tokens: 0, paused: null as string | null };
+    const started = performance.now();
     const window = new PQueue({ concurrency: Math.max(2, this.gate.config.review.concurrency * 2) });
     const one = async (row: ArtifactRow) => {
       if (summary.paused !== null || this.halted) return;
@@ -342,6 +348,7 @@ export class Grading {
       await window.onSizeLessThan(window.concurrency);
     }
     await window.onIdle();
+    this.gate.log.info('grading run', { by, ...summary, halted: this.halted, ms: Math.round(performance.now() - started) });
     return summary;
   }
 }

@@ -14,6 +14,7 @@ import { CrossOrigin } from './cross-origin.js';
 import { declaresTooMuch, refuseTooLarge, sendJson } from './http-replies.js';
 import { matchPath, type Route } from './route.js';
 import { routeTable } from './route-table.js';
+import { logHttpRequest, noteRequest } from './request-log.js';
 
 export interface HttpSurfaceOptions {
   maxRequestBytes: number;
@@ -68,6 +69,7 @@ export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Serv
       return false;
     }
     res.once('close', leave);
+    noteRequest(req, { identity });
     admitBody(req, res, identity, budget, options.bodyTimeoutMs);
     return true;
   };
@@ -105,6 +107,9 @@ export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Serv
   // Node checks the header and request deadlines every connectionsCheckingInterval (30 s by
   // default), so a stalled connection outlived its deadline by up to that much.
   const server = createServer({ keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 }, (req, res) => {
+    const started = performance.now();
+    let routePath: string | null = null;
+    res.once('close', () => logHttpRequest(gate.log, req, res, routePath, started));
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://gate.invalid');
@@ -126,6 +131,7 @@ export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Serv
         allow: [...new Set(onPath.map((m) => m.route.method))].join(', '),
       });
     }
+    routePath = matched.route.path;
     if (options.isDraining()) return sendJson(res, 503, { error: 'the gate is shutting down' }, { 'retry-after': BUSY_RETRY_AFTER_S, connection: 'close' });
     if (options.inFlight.size >= options.maxInFlight) {
       return sendJson(res, 503, { error: 'busy: too many requests in flight' }, { 'retry-after': BUSY_RETRY_AFTER_S });

@@ -5,11 +5,13 @@ import { BearerAuth, CredentialError } from '../auth/bearer.js';
 import type { Gate } from '../gate.js';
 import { SERVICE_VERSION } from '../gate.js';
 import { callClientTool, ToolProtocolError, type ToolResult } from '../tools/call-tool.js';
+import { toolsOf } from '../tools/tool-catalog.js';
 import { directCallAnswer, directCallOf, type DirectCall } from './mcp-direct-call.js';
 import { META_CAPABILITIES, META_VERSION, MCP_PROTOCOL_VERSION, toolServer } from './mcp-tool-server.js';
 import { jsonRpcObject } from './json-rpc-body.js';
 import { isLoopbackAddress, isLoopbackHost, isSameOriginLoopback } from './loopback.js';
 import { isJsonObject } from '../domain/json-object.js';
+import { noteRequest } from './request-log.js';
 
 /** The 2025 revisions an `initialize` may name when the operator enables the legacy flag. */
 const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
@@ -90,7 +92,8 @@ export class McpDoor {
     // A 2025 handshake is handed on as it came, so the SDK refuses it naming the supported versions.
     const headers = m['method'] === 'initialize' ? this.baseHeaders() : this.withDefaults(req, m);
     const direct = directCallOf(m, headers);
-    if (direct !== null) return this.answerDirectly(res, direct, caller);
+    if (direct !== null) return this.answerDirectly(req, res, direct, caller);
+    noteRequest(req, mcpMethodOf(m));
     const answer = await this.handler.fetch(new Request(`http://127.0.0.1${req.url ?? '/mcp'}`, { method: 'POST', headers }), {
       parsedBody: m,
       authInfo: { token: '', clientId: caller.identity, scopes: [], extra: { caller } },
@@ -106,7 +109,7 @@ export class McpDoor {
     res.end(text);
   };
 
-  private async answerDirectly(res: ServerResponse, call: DirectCall, caller: Caller): Promise<void> {
+  private async answerDirectly(req: IncomingMessage, res: ServerResponse, call: DirectCall, caller: Caller): Promise<void> {
     let outcome: ToolResult | ToolProtocolError;
     try {
       outcome = await callClientTool(this.gate, caller, call.name, call.args);
@@ -114,6 +117,8 @@ export class McpDoor {
       if (!(error instanceof ToolProtocolError)) throw error;
       outcome = error;
     }
+    const refusal = outcome instanceof ToolProtocolError ? outcome.code : toolErrorCode(outcome);
+    noteRequest(req, { tool: call.name, ...(refusal === undefined ? {} : { code: refusal }) });
     const text = directCallAnswer(call.id, outcome);
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
     res.end(text);
@@ -194,4 +199,24 @@ export class McpDoor {
       },
     };
   }
+}
+
+/** What the log names for an /mcp message the SDK answers: a tool this build serves, or a method of the protocol; never the caller's own text. */
+function mcpMethodOf(m: Message): { tool?: string; mcp_method?: string } {
+  const method = m['method'];
+  if (method === 'tools/call') {
+    const name = m.params?.['name'];
+    return typeof name === 'string' && CLIENT_TOOL_NAMES.has(name) ? { tool: name } : {};
+  }
+  return typeof method === 'string' && MCP_METHODS.has(method) ? { mcp_method: method } : {};
+}
+
+const CLIENT_TOOL_NAMES = new Set<string>(toolsOf('client').map((t) => t.name));
+const MCP_METHODS = new Set(['server/discover', 'tools/list', 'initialize', 'ping']);
+
+/** A tool error's code (its structured `error`), for the request's log line. */
+function toolErrorCode(result: ToolResult): number | undefined {
+  if (!result.isError) return undefined;
+  const error = result.structuredContent['error'];
+  return isJsonObject(error) && typeof error['code'] === 'number' ? error['code'] : undefined;
 }

@@ -7,6 +7,7 @@ import { ErrorCode } from '../gate-error.js';
 import type { InFlight } from './in-flight.js';
 import { ByteLines, isBlankLine } from './byte-lines.js';
 import { jsonRpcObject } from './json-rpc-body.js';
+import { logSocketRequest } from './request-log.js';
 
 export interface SocketSurfaceOptions {
   maxLineBytes: number;
@@ -85,9 +86,17 @@ export function createSocketSurface(gate: Gate, options: SocketSurfaceOptions): 
     async function answer(text: Buffer): Promise<unknown> {
       if (text.length > options.maxLineBytes) return framingError(ErrorCode.tooLarge, 'request larger than the limit');
       if (options.isDraining()) return framingError(ErrorCode.quarantineFull, 'the gate is shutting down');
+      const started = performance.now();
       // The same strict read as /rpc and /mcp: UTF-8, one object, no repeated key, bounded depth.
       const parsed = jsonRpcObject(text);
-      return 'refusal' in parsed ? parsed.refusal : dispatch(gate, caller, parsed.message);
+      if ('refusal' in parsed) {
+        logSocketRequest(gate.log, caller.identity, undefined, parsed.refusal.error?.code, started);
+        return parsed.refusal;
+      }
+      const response = await dispatch(gate, caller, parsed.message);
+      const method = (parsed.message as { method?: unknown }).method;
+      logSocketRequest(gate.log, caller.identity, typeof method === 'string' && gate.verbs.has(method) ? method : undefined, response?.error?.code, started);
+      return response;
     }
 
     function write(value: unknown): void {

@@ -37,7 +37,14 @@ export class InProcessServer {
       port,
       settings: { 'auth.issuer': issuerOf(port), ...settings },
       clock: server.clock,
-      log: { info: (m) => server.log.push(`info ${m}`), error: (m, e) => server.log.push(`error ${m} ${e instanceof Error ? e.stack : ''}`) },
+      log: {
+        info: (m) => server.log.push(`info ${m}`),
+        warn: (m) => server.log.push(`warn ${m}`),
+        debug: () => undefined,
+        error: (m, e) => server.log.push(`error ${m} ${e instanceof Error ? e.stack : ''}`),
+        enabled: (level) => level !== 'debug' && level !== 'trace',
+        flush: () => undefined,
+      },
     });
     return server;
   }

@@ -55,7 +55,11 @@ export class InProcessGate {
     const { config } = loadConfig(paths.config, {}, { 'spaces.main_policy': 'auto', 'review.quorum_profile': 'solo-reviewer', ...this.flags });
     const log: Log = {
       info: (m) => this.lines.push(`info ${m}`),
+      warn: (m) => this.lines.push(`warn ${m}`),
+      debug: () => undefined,
       error: (m, e) => this.lines.push(`error ${m}${e instanceof Error ? `: ${e.message}` : ''}`),
+      enabled: (level) => level !== 'debug' && level !== 'trace',
+      flush: () => undefined,
     };
     this.gate = Gate.open(paths, config, { log, ...(this.clock === undefined ? {} : { clock: this.clock }) });
   }

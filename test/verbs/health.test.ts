@@ -173,7 +173,17 @@ describe('gv.health later: the same home reopened with a clock moved forward', (
     const url = `http://127.0.0.1:${(embeddings.address() as AddressInfo).port}/v1`;
     const config = loadConfig(paths.config, {}, { 'embed.backend': 'openai', 'embed.url': url, 'embed.model': 'down', 'embed.max_retries': 0 }).config;
     // Its log is kept, not printed: the failing embeddings requests are expected here.
-    later = Gate.open(paths, config, { clock: { now: () => now }, log: { info: (m: string) => logged.push(m), error: (m: string) => logged.push(m) } });
+    later = Gate.open(paths, config, {
+      clock: { now: () => now },
+      log: {
+        info: (m: string) => logged.push(m),
+        warn: (m: string) => logged.push(m),
+        debug: () => undefined,
+        error: (m: string) => logged.push(m),
+        enabled: (level: string) => level !== 'debug' && level !== 'trace',
+        flush: () => undefined,
+      },
+    });
   });
   afterAll(async () => {
     await later?.close();
