@@ -445,7 +445,7 @@ async function main() {
   }
   if (http.statements) {
     const st = http.statements;
-    log(`\nSQLite per claim over the http run: ${st.statements_per_claim} statements, ${st.rows_changed_per_claim} rows changed, ` +
+    log(`\nSQLite per claim over the http run: ${st.statements_per_claim} statements, ${st.rows_changed_per_claim} rows changed, ${st.wal_pages_per_claim} pages written to the WAL, ` +
       `${st.statement_ms_per_claim} ms in statements, ${st.transaction_ms_per_claim} ms inside transactions (${st.claims_per_transaction} claims a transaction); ` +
       `COMMIT ms p10/p50/p90/p99/max ${['p10', 'p50', 'p90', 'p99', 'max'].map((k) => st.commit_ms[k]).join(' / ')}`);
     printTable([['statement', 'calls/claim', 'rows/claim', 'µs/claim', 'µs/call'],
@@ -474,7 +474,7 @@ async function readStatements(gate, file) {
   throw new Error('the statement probe did not answer');
 }
 
-function perClaim({ transactions, commit_ms, statements }, claims) {
+function perClaim({ transactions, commit_ms, wal_pages, statements }, claims) {
   const per = (v, d = 2) => round(v / claims, d);
   return {
     statements_per_claim: per(statements.reduce((a, r) => a + r.calls, 0)),
@@ -482,6 +482,7 @@ function perClaim({ transactions, commit_ms, statements }, claims) {
     statement_ms_per_claim: per(statements.reduce((a, r) => a + r.ms, 0), 4),
     transaction_ms_per_claim: per(transactions.ms, 4),
     claims_per_transaction: round(claims / Math.max(1, transactions.count), 1),
+    wal_pages_per_claim: per(wal_pages),
     commit_ms,
     top: statements.slice(0, 25).map((r) => ({
       sql: r.sql,

@@ -6,7 +6,7 @@
 // so this is how the bench tells which statements an ingest costs. The gate knows nothing
 // of it; timing each call adds ~1 µs of its own, so read the times as shares, not floors.
 import { createRequire } from 'node:module';
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const file = process.env.GATE_BENCH_STMT_FILE;
@@ -22,6 +22,29 @@ if (file) {
   let txns = { count: 0, ms: 0 };
   // Each COMMIT's time apart, so a bimodal spread (an autocheckpoint every few commits) shows.
   let commits = [];
+  // Pages each COMMIT appended to the WAL: mxFrame of the wal-index header (the -shm file,
+  // native byte order, offset 16) before and after; a checkpoint's reset restarts it at 0.
+  // Unlike times, this does not drift with the machine's load.
+  let walFrames = 0;
+  const shm = new Map();
+  const header = Buffer.alloc(4);
+  const mxFrame = (dbFile) => {
+    let fd = shm.get(dbFile);
+    if (fd === undefined) {
+      try {
+        fd = openSync(`${dbFile}-shm`, 'r');
+      } catch {
+        fd = null;
+      }
+      shm.set(dbFile, fd);
+    }
+    if (fd === null) return null;
+    readSync(fd, header, 0, 4, 16);
+    return header.readUInt32LE(0);
+  };
+  process.on('exit', () => {
+    for (const fd of shm.values()) if (fd !== null) closeSync(fd);
+  });
   const record = (sql, ns, changes) => {
     let s = stats.get(sql);
     if (!s) stats.set(sql, (s = { calls: 0, ms: 0, changes: 0 }));
@@ -32,11 +55,16 @@ if (file) {
   for (const method of ['run', 'get', 'all']) {
     const original = Statement[method];
     Statement[method] = function timed(...args) {
+      const sql = sqlOf(this);
+      const frames0 = sql === 'COMMIT' ? mxFrame(this.database.name) : null;
       const t = process.hrtime.bigint();
       const out = original.apply(this, args);
       const ns = Number(process.hrtime.bigint() - t);
-      const sql = sqlOf(this);
-      if (sql === 'COMMIT') commits.push(ns / 1e6);
+      if (sql === 'COMMIT') {
+        commits.push(ns / 1e6);
+        const frames1 = mxFrame(this.database.name);
+        if (frames0 !== null && frames1 !== null) walFrames += frames1 >= frames0 ? frames1 - frames0 : frames1;
+      }
       record(sql, ns, method === 'run' ? out.changes : 0);
       return out;
     };
@@ -81,8 +109,9 @@ if (file) {
     commits.sort((a, b) => a - b);
     const at = (q) => (commits.length === 0 ? 0 : Math.round(commits[Math.min(commits.length - 1, Math.floor(q * commits.length))] * 100) / 100);
     const commitMs = { count: commits.length, p10: at(0.1), p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1) };
-    writeFileSync(file, JSON.stringify({ transactions: txns, commit_ms: commitMs, statements: rows }));
+    writeFileSync(file, JSON.stringify({ transactions: txns, commit_ms: commitMs, wal_pages: walFrames, statements: rows }));
     commits = [];
+    walFrames = 0;
     stats = new Map();
     txns = { count: 0, ms: 0 };
   });
