@@ -2,7 +2,7 @@
 // Ingest throughput, latency and memory of a gate, over POST /rpc and over the local
 // socket, with the raw floors (SQLite append, Ed25519 sign) measured in the same run.
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
-import { readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import {
@@ -61,6 +61,7 @@ const opts = parseOptions(
     'scan-threads': { type: 'number', default: undefined, help: "GATE_SCAN_THREADS for the gate (none: the gate's default)" },
     synchronous: { type: 'string', default: 'full', help: 'GATE_JOURNAL_SYNCHRONOUS: full or normal' },
     'floor-rows': { type: 'number', default: 10_000, help: 'rows of the one-row-per-transaction FULL append floor (batched: 20x)' },
+    statements: { type: 'boolean', default: false, help: 'load bench/statement-probe.js into the gate and print the SQLite statements, rows changed and time per claim of the http run' },
     'cpu-prof': { type: 'boolean', default: false, help: "run the gate under node --cpu-prof and print where its main thread's time goes" },
     'prof-dir': { type: 'string', default: '', help: 'with --cpu-prof: keep the .cpuprofile files in this directory (default: summarize, then delete)' },
     'wait-quiet': { type: 'number', default: 90, help: 'seconds to wait at most, before measuring, for other processes to use < 0.25 core (0: do not wait)' },
@@ -210,7 +211,7 @@ async function httpRun(gate, keys, { count, tag, rss, maxSeconds, progress = fal
   };
   await Promise.all(keys.map((_, w) => worker(w)));
   const ms = performance.now() - t0;
-  const cpuUse = cpu.stop();
+  const cpuUse = cpu.stop(done);
   client.close();
   if (done < count) {
     // a capped run records RSS where it stopped
@@ -260,7 +261,7 @@ async function socketRun(gate, { count, conns, depth, tag }) {
   };
   await Promise.all(clients.flatMap((c) => Array.from({ length: depth }, () => lane(c))));
   const ms = performance.now() - t0;
-  const cpuUse = cpu.stop();
+  const cpuUse = cpu.stop(done);
   for (const c of clients) c.close();
   const p = percentiles(lat.subarray(0, done), [50, 90, 99, 99.9]);
   return {
@@ -302,12 +303,16 @@ async function main() {
   };
   const home = tempDir('gate-bench-ingest');
   const profDir = opts['cpu-prof'] ? (opts['prof-dir'] ? (mkdirSync(opts['prof-dir'], { recursive: true }), opts['prof-dir']) : tempDir('gate-bench-prof')) : null;
+  const stmtFile = opts.statements ? join(tempDir('gate-bench-stmt'), 'statements.json') : null;
   const gate = await startGate({
     home,
-    env,
     root: opts['gate-root'],
     removeHome: true,
-    nodeArgs: profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [],
+    env: stmtFile ? { ...env, GATE_BENCH_STMT_FILE: stmtFile } : env,
+    nodeArgs: [
+      ...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []),
+      ...(stmtFile ? ['--import', join(BENCH_DIR, 'statement-probe.js')] : []),
+    ],
   });
   log(`gate pid ${gate.pid} at ${gate.url}, socket ${gate.socketPath}`);
   const rss = new RssSampler(gate.pid, 100);
@@ -329,7 +334,9 @@ async function main() {
       await httpRun(gate, keys, { count: opts.warmup, tag: 'warm', rss });
     }
     log(`http: ${fmtInt(opts.count)} claims, ${opts.clients} keep-alive clients`);
+    if (stmtFile) await readStatements(gate, stmtFile); // starts the count over
     http = await httpRun(gate, keys, { count: opts.count, tag: 'http', rss, maxSeconds: opts['max-seconds'], progress: true });
+    if (stmtFile) http.statements = perClaim(await readStatements(gate, stmtFile), http.sent);
     http.peak_rss_mb = rss.peakMb;
     log(`socket: ${fmtInt(opts['socket-count'])} claims, ${opts['socket-conns']} connections x 1 in flight`);
     socket = await socketRun(gate, { count: opts['socket-count'], conns: opts['socket-conns'], depth: 1, tag: 'sock' });
@@ -405,10 +412,12 @@ async function main() {
   );
   printTable(
     [
-      ['CPU during the run (cores of ' + machine().cpus + ')', 'gate', 'bench client', 'other processes'],
+      ['CPU during the run (cores of ' + machine().cpus + ')', 'gate', 'gate main thread', 'bench client', 'other processes',
+        'main thread ms/claim (target < 0.5)', 'workers ms/claim'],
       ...[['http', http], ['socket', socket], ['socket_pipelined', pipelined]]
         .filter(([, r]) => r)
-        .map(([n, r]) => [n, r.cpu.gate_cores, r.cpu.bench_client_cores, r.cpu.other_processes_cores]),
+        .map(([n, r]) => [n, r.cpu.gate_cores, r.cpu.gate_main_thread_cores, r.cpu.bench_client_cores, r.cpu.other_processes_cores,
+          r.cpu.main_thread_cpu_ms_per_claim, r.cpu.workers_cpu_ms_per_claim]),
     ],
   );
   const busy = Math.max(http.cpu.other_processes_cores, socket.cpu.other_processes_cores);
@@ -436,12 +445,55 @@ async function main() {
       printTable([['function (self time)', '%'], ...p.by_function.slice(0, 15)]);
     }
   }
+  if (http.statements) {
+    const st = http.statements;
+    log(`\nSQLite per claim over the http run: ${st.statements_per_claim} statements, ${st.rows_changed_per_claim} rows changed, ${st.wal_pages_per_claim} pages written to the WAL, ` +
+      `${st.statement_ms_per_claim} ms in statements, ${st.transaction_ms_per_claim} ms inside transactions (${st.claims_per_transaction} claims a transaction); ` +
+      `COMMIT ms p10/p50/p90/p99/max ${['p10', 'p50', 'p90', 'p99', 'max'].map((k) => st.commit_ms[k]).join(' / ')}`);
+    printTable([['statement', 'calls/claim', 'rows/claim', 'µs/claim', 'µs/call'],
+      ...st.top.map((r) => [r.sql.slice(0, 90), r.calls_per_claim, r.rows_per_claim, r.us_per_claim, r.us_per_call])]);
+  }
   log(`\nverdict: http ${http.claims_per_s >= 2000 && http.p99_ms < 50 ? 'meets' : 'MISSES'} the target (${fmtInt(http.claims_per_s)} claims/s, p99 ${fmtMs(http.p99_ms)} ms)`);
   if (opts.out) {
     mkdirSync(join(opts.out, '..'), { recursive: true });
     writeFileSync(opts.out, `${JSON.stringify(result, null, 2)}\n`);
     log(`wrote ${opts.out}`);
   }
+}
+
+/** Asks the statement probe in the gate for its totals since the last ask (SIGUSR2). */
+async function readStatements(gate, file) {
+  rmSync(file, { force: true });
+  process.kill(gate.pid, 'SIGUSR2');
+  for (let i = 0; i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    try {
+      return JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      // not written yet
+    }
+  }
+  throw new Error('the statement probe did not answer');
+}
+
+function perClaim({ transactions, commit_ms, wal_pages, statements }, claims) {
+  const per = (v, d = 2) => round(v / claims, d);
+  return {
+    statements_per_claim: per(statements.reduce((a, r) => a + r.calls, 0)),
+    rows_changed_per_claim: per(statements.reduce((a, r) => a + r.changes, 0)),
+    statement_ms_per_claim: per(statements.reduce((a, r) => a + r.ms, 0), 4),
+    transaction_ms_per_claim: per(transactions.ms, 4),
+    claims_per_transaction: round(claims / Math.max(1, transactions.count), 1),
+    wal_pages_per_claim: per(wal_pages),
+    commit_ms,
+    top: statements.slice(0, 25).map((r) => ({
+      sql: r.sql,
+      calls_per_claim: per(r.calls, 3),
+      rows_per_claim: per(r.changes, 3),
+      us_per_claim: per(r.ms * 1000, 1),
+      us_per_call: round((r.ms * 1000) / Math.max(1, r.calls), 1),
+    })),
+  };
 }
 
 /** The few status fields worth keeping beside the figures. */

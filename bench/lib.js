@@ -608,9 +608,9 @@ function procStatBusy() {
   return { busy: user + nice + system + irq + softirq + steal, total: user + nice + system + idle + iowait + irq + softirq + steal };
 }
 
-function pidTicks(pid) {
+function pidTicks(pid, file = `/proc/${pid}/stat`) {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const text = readFileSync(file, 'utf8');
     const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
     return Number(f[11]) + Number(f[12]); // utime + stime (fields 14 and 15)
   } catch {
@@ -628,14 +628,18 @@ export class CpuAccount {
     this.t0 = performance.now();
     this.stat0 = procStatBusy();
     this.gate0 = pidTicks(gatePid);
+    // The main thread's task id is the process id: its ticks apart from the workers' show
+    // whether the single writer is the bound.
+    this.main0 = pidTicks(gatePid, `/proc/${gatePid}/task/${gatePid}/stat`);
     this.self0 = process.cpuUsage();
   }
 
-  /** Call before the gate exits. */
-  stop() {
+  /** Call before the gate exits; `units` (claims) adds the gate's CPU ms per unit, main thread and workers apart. */
+  stop(units = 0) {
     const seconds = (performance.now() - this.t0) / 1000;
     const stat = procStatBusy();
     const gate = pidTicks(this.gatePid);
+    const main = pidTicks(this.gatePid, `/proc/${this.gatePid}/task/${this.gatePid}/stat`);
     const self = process.cpuUsage(this.self0);
     const busyCores = (stat.busy - this.stat0.busy) / CLK_TCK / seconds;
     const gateCores = gate === null || this.gate0 === null ? NaN : (gate - this.gate0) / CLK_TCK / seconds;
@@ -646,6 +650,14 @@ export class CpuAccount {
       gate_cores: round(gateCores, 2),
       bench_client_cores: round(benchCores, 2),
       other_processes_cores: round(Math.max(0, busyCores - gateCores - benchCores), 2),
+      ...(units > 0 && gate !== null && main !== null && this.main0 !== null
+        ? {
+            gate_main_thread_cores: round((main - this.main0) / CLK_TCK / seconds, 2),
+            gate_cpu_ms_per_claim: round(((gate - this.gate0) * 1000) / CLK_TCK / units, 3),
+            main_thread_cpu_ms_per_claim: round(((main - this.main0) * 1000) / CLK_TCK / units, 3),
+            workers_cpu_ms_per_claim: round(((gate - this.gate0 - (main - this.main0)) * 1000) / CLK_TCK / units, 3),
+          }
+        : {}),
     };
   }
 }

@@ -36,6 +36,15 @@ const RETRY_CAP_MS = 300_000;
 /** A catch-up of more rows than this logs its progress every PROGRESS_MS (every catch-up logs its end). */
 const PROGRESS_ROWS = 2_000;
 const PROGRESS_MS = 10_000;
+/**
+ * Embedded vectors are written together, up to this many or this long after the first
+ * waits: vec0 keeps one chunk per partition (a held partition per writer), so a write of a
+ * commit's dozen rows dirtied ~5 pages a vector (chunk vectors, rowids, validity, two
+ * metadata columns), ~45 of the ~150 pages each group commit wrote to the WAL; rows
+ * written together share those pages. Recall already counts rows waiting for a vector.
+ */
+const WRITE_BATCH = 512;
+const WRITE_LINGER_MS = 100;
 
 const sameArrays = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   if (a.length !== b.length) return false;
@@ -63,6 +72,11 @@ export class EmbedStage {
   private readonly queued = new Set<number>();
   private readonly failed = new Set<number>();
   private inFlight = 0;
+  /** Embedded, not yet written: the next vector write carries them all. */
+  private unwritten: Array<{ rowid: number; v: Float32Array }> = [];
+  private readonly unwrittenIds = new Set<number>();
+  private writeTimer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
   private retryMs = RETRY_FIRST_MS;
   private retryTimer: NodeJS.Timeout | null = null;
   private dispatchQueued = false;
@@ -135,7 +149,7 @@ export class EmbedStage {
 
   /** Rows waiting for a vector: queued, being embedded, or waiting to retry. */
   get pending(): number {
-    return this.queued.size + this.inFlight + this.failed.size;
+    return this.queued.size + this.inFlight + this.unwritten.length + this.failed.size;
   }
 
   /** A query's vector: the local embedding is microseconds of hashing, done here so a query never waits behind a batch in the pool. */
@@ -164,7 +178,7 @@ export class EmbedStage {
     const moves: number[] = [];
     for (const row of rows) {
       const rowid = typeof row === 'number' ? row : row.rowid;
-      if (this.queued.has(rowid)) continue;
+      if (this.queued.has(rowid) || this.unwrittenIds.has(rowid)) continue;
       const stored = this.index.stored(rowid);
       if (stored === undefined) {
         if (typeof row !== 'number' && wantsVector(row.state)) this.queued.add(rowid);
@@ -231,27 +245,53 @@ export class EmbedStage {
     }
     if (batch.length === 0) return this.progress(0);
     this.inFlight += batch.length;
+    let vectors: Float32Array[];
     try {
-      let vectors: Float32Array[];
-      try {
-        vectors = await this.embed(batch.map((b) => b.bytes));
-      } catch (error) {
-        this.log.error(`embed stage: ${batch.length} rows not embedded (retried in ${Math.round(this.retryMs / 1000)} s)`, error);
-        for (const b of batch) this.failed.add(b.rowid);
-        this.retryLater();
-        return;
-      }
-      this.retryMs = RETRY_FIRST_MS;
-      const changes = await this.writer.write(() => batch.map((b, i) => this.store(b.rowid, vectors[i]!)).filter((c) => c !== null));
-      this.codes.apply(changes);
-      this.progress(batch.length);
+      vectors = await this.embed(batch.map((b) => b.bytes));
     } catch (error) {
-      this.log.error(`embed stage: storing ${batch.length} vectors`, error);
+      this.log.error(`embed stage: ${batch.length} rows not embedded (retried in ${Math.round(this.retryMs / 1000)} s)`, error);
       for (const b of batch) this.failed.add(b.rowid);
       this.retryLater();
+      return;
     } finally {
       this.inFlight -= batch.length;
     }
+    this.retryMs = RETRY_FIRST_MS;
+    batch.forEach((b, i) => {
+      this.unwritten.push({ rowid: b.rowid, v: vectors[i]! });
+      this.unwrittenIds.add(b.rowid);
+    });
+    if (this.unwritten.length >= WRITE_BATCH || this.closed) void this.writeUnwritten();
+    else this.writeTimer ??= setTimeout(() => void this.writeUnwritten(), WRITE_LINGER_MS);
+  }
+
+  /** Writes every embedded vector waiting, in one journal-writer transaction. */
+  private writeUnwritten(): Promise<void> {
+    if (this.writeTimer !== null) clearTimeout(this.writeTimer);
+    this.writeTimer = null;
+    const batch = this.unwritten;
+    if (batch.length === 0) return this.writing;
+    this.unwritten = [];
+    this.inFlight += batch.length;
+    const written = this.writer
+      .write(() => batch.map((b) => this.store(b.rowid, b.v)).filter((c) => c !== null))
+      .then(
+        (changes) => {
+          this.codes.apply(changes);
+          this.progress(batch.length);
+        },
+        (error: unknown) => {
+          this.log.error(`embed stage: storing ${batch.length} vectors`, error);
+          for (const b of batch) this.failed.add(b.rowid);
+          this.retryLater();
+        },
+      )
+      .finally(() => {
+        this.inFlight -= batch.length;
+        for (const b of batch) this.unwrittenIds.delete(b.rowid);
+      });
+    this.writing = this.writing.then(() => written);
+    return written;
   }
 
   /** Writes one new vector where its row now belongs (inside the writer's transaction; safe to run again). */
@@ -262,7 +302,7 @@ export class EmbedStage {
     const code = ternaryCode(vector, this.dims);
     const from = this.index.stored(rowid) ?? null;
     const to = placementOf(row, isZero(vector));
-    this.index.put(rowid, vector, code, to);
+    this.index.put(rowid, vector, code, to, from !== null);
     return { rowid, from, to, code };
   }
 
@@ -365,6 +405,8 @@ export class EmbedStage {
     this.closed = true;
     if (this.retryTimer !== null) clearTimeout(this.retryTimer);
     await this.tasks.onIdle();
+    await this.writeUnwritten();
+    await this.writing;
     const left = this.queued.size + this.failed.size;
     if (left > 0) this.log.info(`embed stage stopped with ${left} rows to embed; the next start embeds them`);
     await this.pool.destroy();

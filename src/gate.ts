@@ -6,6 +6,7 @@ import type { GateConfig } from './config/keys.js';
 import type { HomePaths } from './config/home.js';
 import { CursorSealer } from './journal/cursor.js';
 import { DeploymentKey } from './journal/deployment-key.js';
+import { WalCheckpointer } from './journal/wal-checkpointer.js';
 import { JournalWriter } from './journal/group-commit.js';
 import { Journal } from './journal/journal.js';
 import { createJournalSchema } from './journal/schema.js';
@@ -61,6 +62,7 @@ export class Gate {
   readonly key: DeploymentKey;
   readonly journal: Journal;
   readonly writer: JournalWriter;
+  private readonly checkpointer: WalCheckpointer;
   readonly projections: Projections;
   readonly capabilities: Capabilities;
   readonly visibility: Visibility;
@@ -125,6 +127,7 @@ export class Gate {
     this.db.pragma(`cache_size = -${reads.cacheKiB}`);
     this.db.pragma(`mmap_size = ${reads.mmapBytes}`);
     createJournalSchema(this.db);
+    this.checkpointer = new WalCheckpointer(this.db, this.log);
     const replayViews = !viewsAreCurrent(this.db);
     if (replayViews) dropViews(this.db);
     this.projections = new Projections(this.db, 'main');
@@ -258,6 +261,7 @@ export class Gate {
     await this.images.close();
     await this.bundles.close();
     this.writer.close();
+    await this.checkpointer.close();
     this.db.close();
   }
 }

@@ -60,6 +60,7 @@ export class ArtifactReads {
       ),
       blob: p('SELECT bytes FROM blobs WHERE hash = ?'),
       stateCount: p('SELECT n FROM state_counts WHERE state = ?'),
+      heldCount: p(`SELECT coalesce(sum(n), 0) FROM state_counts WHERE state IN ('L0_RAW', 'L1_SCANNED', 'L1B_FLAGGED')`).pluck(),
       eventsOf: p('SELECT * FROM journal WHERE artifact_id = ? ORDER BY seq'),
       ingestEvent: p(`SELECT body FROM journal WHERE artifact_id = ? AND type = 'ingest' ORDER BY seq LIMIT 1`).pluck(),
       scanEvent: p(`SELECT body FROM journal WHERE artifact_id = ? AND type = 'scan' ORDER BY seq DESC LIMIT 1`).pluck(),
@@ -99,6 +100,11 @@ export class ArtifactReads {
 
   countInState(state: string): number {
     return (this.s.stateCount!.get(state) as { n: number } | undefined)?.n ?? 0;
+  }
+
+  /** Rows held in quarantine (L0, L1, L1B): one read where every ingest made three. */
+  countHeld(): number {
+    return this.s.heldCount!.get() as number;
   }
 
   /** The attachments a row's envelope names (their hashes), as its ingest event recorded them. */

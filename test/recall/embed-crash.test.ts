@@ -47,8 +47,10 @@ describe('a gate killed while embedding', () => {
       await gate.readBody(reviewer.key, id);
       await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id });
     }
-    // A second request means the first batch's vectors were written (the next batch starts after that write).
+    // A second request means the first batch was embedded; its vectors are written at most
+    // the embed stage's write linger (100 ms) later, as the held second request adds none.
     await waitFor(() => server.requests.length >= 2, 10_000, 'a second embeddings request');
+    await new Promise((r) => setTimeout(r, 500));
     await gate.kill();
 
     server.behaviour = (req) => ({ status: 200, body: goodAnswer(req, DIMS) });

@@ -1,0 +1,50 @@
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+import type { CheckpointSettings } from '../../workers/checkpoint/thread-entry.js';
+import type { Log } from '../log.js';
+
+/** How often the checkpoint thread copies the WAL into the database. */
+const EVERY_MS = 10;
+/**
+ * The main connection's own autocheckpoint, now a bound only: it runs when the WAL has grown
+ * this many frames (~40 MB) without a restart, i.e. when the thread fell behind or died.
+ */
+const FALLBACK_FRAMES = 10_000;
+
+/**
+ * Runs WAL checkpoints beside the writer on a thread of their own (see
+ * workers/checkpoint/thread-entry.ts). Measured on the ingest bench: SQLite's default
+ * autocheckpoint (1,000 frames) ran inside every ~7th group commit, copying ~1,000 pages
+ * and fsyncing gate.db on the main thread.
+ */
+export class WalCheckpointer {
+  private readonly worker: Worker;
+  private stopped: Promise<void> | null = null;
+  private exited = false;
+
+  constructor(db: Database.Database, log: Log) {
+    db.pragma(`wal_autocheckpoint = ${FALLBACK_FRAMES}`);
+    const settings: CheckpointSettings = { path: db.name, everyMs: EVERY_MS };
+    this.worker = new Worker(new URL('../../workers/checkpoint/thread-entry.js', import.meta.url), { workerData: settings });
+    this.worker.on('message', (m: { error?: string }) => {
+      if (m.error !== undefined) log.error(`wal checkpoint thread: ${m.error}`);
+    });
+    this.worker.on('error', (error) => log.error('wal checkpoint thread stopped', error));
+    this.worker.on('exit', () => {
+      this.exited = true;
+    });
+    // A gate that is otherwise done must not be kept alive by its housekeeping.
+    this.worker.unref();
+  }
+
+  /** Stops the thread (its connection closed) before the main connection closes and checkpoints the rest. */
+  close(): Promise<void> {
+    this.stopped ??= new Promise<void>((resolve) => {
+      if (this.exited) return resolve();
+      this.worker.once('exit', () => resolve());
+      this.worker.postMessage('stop');
+      setTimeout(() => void this.worker.terminate(), 2_000).unref();
+    });
+    return this.stopped;
+  }
+}
