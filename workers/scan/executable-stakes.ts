@@ -7,6 +7,8 @@
  * for gated rows) and this decides which of the two it is.
  */
 
+import { RECORDED_CLASSES } from '../../src/domain/kinds.js';
+
 export type Stakes = 'acted-on' | 'read';
 
 /** Content types whose text agents carry out. */
@@ -37,19 +39,9 @@ export const READ: ReadonlySet<string> = new Set([
   'map_source',
   'map_document',
   'map_asset',
-  'bundle_manifest',
   'attachment_metadata',
-  'event',
-  'generation',
-  'message',
-  'message_part',
-  'scratchpad_state',
-  'session',
-  'state_snapshot',
-  'tool_call',
-  'trace',
-  'usage_record',
-  'verdict',
+  // Recorded evidence is kept, never carried out.
+  ...RECORDED_CLASSES,
 ]);
 
 export function stakesOf(contentType: string | undefined): Stakes {
