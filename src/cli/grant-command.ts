@@ -1,10 +1,11 @@
-import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import type { KeyObject } from 'node:crypto';
 import { resolveHome } from '../config/home.js';
 import { CAPABILITIES } from '../access/capabilities.js';
 import { socketCall } from './socket-call.js';
 import { socketFailureExit } from './call-command.js';
 import { EXIT, exitAfterWriting } from './exit-codes.js';
+import { operatorProof, readOperatorKey } from './operator-key.js';
+import { peopleByEmail } from './people-by-email.js';
 
 interface Options {
   home?: string;
@@ -57,7 +58,7 @@ function capabilitiesOf(text: string): string[] {
 async function principalOf(who: string, options: Options): Promise<string> {
   if (!who.includes('@') || who.includes('|')) return who;
   const people = (await call('gv.people', { action: 'list' }, options))['people'] as Array<Record<string, unknown>>;
-  const matches = people.filter((p) => typeof p['email'] === 'string' && p['email'].toLowerCase() === who.toLowerCase());
+  const matches = peopleByEmail(people, who);
   if (matches.length === 0) throw new Ending(`nobody with email ${who}`, EXIT.errorObject);
   if (matches.length > 1) throw new Ending(`${who} signs in at several issuers; name the identity <iss>|<sub> instead`, EXIT.badArgument);
   return matches[0]!['identity'] as string;
@@ -65,9 +66,7 @@ async function principalOf(who: string, options: Options): Promise<string> {
 
 function operatorKey(file: string): KeyObject {
   try {
-    const key = createPrivateKey(readFileSync(file));
-    if (key.asymmetricKeyType !== 'ed25519') throw new Error('not an Ed25519 key');
-    return key;
+    return readOperatorKey(file);
   } catch (error) {
     throw new Ending(`${file}: ${error instanceof Error ? error.message : String(error)}`, EXIT.badArgument);
   }
@@ -78,7 +77,7 @@ async function proofFor(options: Options): Promise<Record<string, unknown>> {
   if (options.key === undefined) return {};
   const key = operatorKey(options.key);
   const { nonce } = (await call('gv.challenge', {}, options)) as { nonce: string };
-  return { proof: { nonce, sig: sign(null, Buffer.from(nonce, 'ascii'), key).toString('hex') } };
+  return { proof: operatorProof(key, nonce) };
 }
 
 export function grantChangeCommand(action: 'issue' | 'revoke') {

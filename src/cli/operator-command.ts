@@ -1,9 +1,10 @@
-import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
 import { resolveHome } from '../config/home.js';
 import { socketCall } from './socket-call.js';
 import { socketFailureExit } from './call-command.js';
 import { EXIT, exitAfterWriting } from './exit-codes.js';
+import { operatorProof, readOperatorKey } from './operator-key.js';
 import { isJsonObject } from '../domain/json-object.js';
 
 /** A new operator key: the private half to a file of the operator's (0600), the public half printed for the config. */
@@ -33,8 +34,7 @@ export async function operatorCallCommand(method: string, paramsText: string | u
   }
   let key;
   try {
-    key = createPrivateKey(readFileSync(options.key));
-    if (key.asymmetricKeyType !== 'ed25519') throw new Error('not an Ed25519 key');
+    key = readOperatorKey(options.key);
   } catch (error) {
     return exitAfterWriting(process.stderr, `gate operator call: ${options.key}: ${error instanceof Error ? error.message : String(error)}\n`, EXIT.badArgument);
   }
@@ -43,8 +43,7 @@ export async function operatorCallCommand(method: string, paramsText: string | u
     const challenge = await socketCall(socket, 'gv.challenge', {}, options.timeout);
     if ('error' in challenge) return exitAfterWriting(process.stdout, `${JSON.stringify(challenge, null, 2)}\n`, EXIT.errorObject);
     const nonce = (challenge['result'] as { nonce: string }).nonce;
-    const sig = sign(null, Buffer.from(nonce, 'ascii'), key).toString('hex');
-    const answer = await socketCall(socket, method, { ...params, proof: { nonce, sig } }, options.timeout);
+    const answer = await socketCall(socket, method, { ...params, proof: operatorProof(key, nonce) }, options.timeout);
     exitAfterWriting(process.stdout, `${JSON.stringify(answer, null, 2)}\n`, 'error' in answer ? EXIT.errorObject : EXIT.result);
   } catch (error) {
     exitAfterWriting(process.stderr, `gate operator call: ${error instanceof Error ? error.message : String(error)}\n`, socketFailureExit(error));

@@ -3,6 +3,7 @@ import { promptPassword, readStdinPassword } from './password-prompt.js';
 import { socketCall } from './socket-call.js';
 import { socketFailureExit } from './call-command.js';
 import { EXIT, exitAfterWriting } from './exit-codes.js';
+import { peopleByEmail } from './people-by-email.js';
 
 interface Options {
   home?: string;
@@ -80,9 +81,7 @@ export async function peopleRemoveCommand(who: string, options: Options & { iss?
   let iss = options.iss;
   if (who.includes('@')) {
     const listed = (await call('remove', 'gv.people', { action: 'list' }, options))['people'] as Array<Record<string, unknown>>;
-    const matches = listed.filter(
-      (p) => typeof p['email'] === 'string' && p['email'].toLowerCase() === who.toLowerCase() && (iss === undefined || p['iss'] === iss),
-    );
+    const matches = peopleByEmail(listed, who, iss);
     if (matches.length === 0) return exitAfterWriting(process.stderr, `gate people remove: nobody with email ${who}${iss ? ` at ${iss}` : ''}\n`, EXIT.errorObject);
     if (matches.length > 1) {
       const issuers = matches.map((p) => p['iss']).join(', ');
