@@ -6,7 +6,6 @@ export interface ReviewRow {
   epoch: number;
   cancelled: number;
   veto: number;
-  failed_runs: number;
   asked_day: string | null;
 }
 

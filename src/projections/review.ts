@@ -16,7 +16,6 @@ export function reviewTables(schema: string): string {
       epoch INTEGER NOT NULL DEFAULT 0,
       cancelled INTEGER NOT NULL DEFAULT 0,
       veto INTEGER NOT NULL DEFAULT 0,
-      failed_runs INTEGER NOT NULL DEFAULT 0,
       asked_day TEXT
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS ${schema}.signatures (
@@ -110,7 +109,7 @@ export class ReviewReducer {
     this.s = {
       scanned: p(`INSERT INTO ${schema}.review_rows (artifact_id, review_since, veto) VALUES (?, ?, ?)
         ON CONFLICT(artifact_id) DO UPDATE SET review_since = excluded.review_since, veto = excluded.veto`),
-      reopened: p(`UPDATE ${schema}.review_rows SET review_since = ?, epoch = epoch + 1, failed_runs = 0 WHERE artifact_id = ?`),
+      reopened: p(`UPDATE ${schema}.review_rows SET review_since = ?, epoch = epoch + 1 WHERE artifact_id = ?`),
       cancelled: p(`UPDATE ${schema}.review_rows SET cancelled = 1 WHERE artifact_id = ?`),
       asked: p(`UPDATE ${schema}.review_rows SET asked_day = ? WHERE artifact_id = ?`),
       epoch: p(`SELECT epoch FROM ${schema}.review_rows WHERE artifact_id = ?`).pluck(),
@@ -122,8 +121,6 @@ export class ReviewReducer {
       run: p(`INSERT INTO ${schema}.review_runs (run_id, seq, artifact_id, space, backend, model_label, stance, state, failure,
         detail, cost_tokens, from_record, ms, ts) VALUES (@run_id, @seq, @artifact_id, @space, @backend, @model_label, @stance,
         @state, @failure, @detail, @cost_tokens, @from_record, @ms, @ts)`),
-      failedRun: p(`UPDATE ${schema}.review_rows SET failed_runs = failed_runs + 1 WHERE artifact_id = ?`),
-      goodRun: p(`UPDATE ${schema}.review_rows SET failed_runs = 0 WHERE artifact_id = ?`),
       spend: p(`INSERT INTO ${schema}.review_budget (day, spent) VALUES (?, ?) ON CONFLICT(day) DO UPDATE SET spent = spent + excluded.spent`),
     };
   }
@@ -192,9 +189,5 @@ export class ReviewReducer {
       ts: event.ts,
     });
     if (cost > 0) this.s.spend!.run(utcDay(event.ts), cost);
-    const id = str(d, 'artifact_id');
-    if (id === null) return;
-    if (d['state'] === 'failed') this.s.failedRun!.run(id);
-    else if (d['state'] === 'completed') this.s.goodRun!.run(id);
   }
 }

@@ -8,7 +8,6 @@ import { RUBRIC_VERSION } from '../../workers/grade/rubric.js';
 import type { GradeInput, GradeOutcome } from '../../workers/grade/grade-task.js';
 import type { ReviewBackend } from './review-settings.js';
 import { RETRIES_BEFORE_EXHAUSTED } from './blockers.js';
-import { stanceStandings } from './stance-standing.js';
 
 /** States a verdict may land on: scanned and unflagged, already scored, or asked for evidence. */
 export const GRADABLE_STATES: ReadonlySet<string> = new Set(['L1_SCANNED', 'L2_SCORED', 'NEEDS_EVIDENCE']);
@@ -383,6 +382,5 @@ function owedGrading(gate: Gate, row: ArtifactRow): boolean {
   const review = gate.review.reads.row(row.artifact_id);
   if (review === undefined) return false;
   const current = gate.review.reads.signatures(row.artifact_id).filter((s) => s.epoch === review.epoch);
-  const standings = stanceStandings(gate.review.settings, current, gate.review.reads.runsOfRow(row.artifact_id, review.review_since));
-  return standings.some((s) => s.decision === null && s.failed_in_a_row < RETRIES_BEFORE_EXHAUSTED);
+  return gate.review.stancesOf(row.artifact_id, review, current).some((s) => s.decision === null && s.failed_in_a_row < RETRIES_BEFORE_EXHAUSTED);
 }

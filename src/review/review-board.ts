@@ -108,6 +108,11 @@ export class ReviewBoard {
     return null;
   }
 
+  /** Each configured stance's standing on a row, from its current epoch's signatures and the runs since it began waiting. */
+  stancesOf(artifactId: string, review: ReviewRow | undefined, current: readonly SignatureRow[]): StanceStanding[] {
+    return stanceStandings(this.settings, current, review === undefined ? [] : this.reads.runsOfRow(artifactId, review.review_since));
+  }
+
   /**
    * The row's review as it stands, optionally with one more prospective signature (the
    * one a gv.promote or gv.sign would add) counted as if it were recorded.
@@ -119,7 +124,7 @@ export class ReviewBoard {
     const epoch = review?.epoch ?? 0;
     const signatures = this.reads.signatures(row.artifact_id);
     const current = signatures.filter((s) => s.epoch === epoch);
-    const stances = stanceStandings(this.settings, current, review === undefined ? [] : this.reads.runsOfRow(row.artifact_id, review.review_since));
+    const stances = this.stancesOf(row.artifact_id, review, current);
     const stancesOpen = unansweredStances(stances);
     // A signature counts only from an identity served the whole masked body and every attachment to its end
     // (spec 2 gv.attachment); a model grades the masked body whole and is served no attachment, so on a row
