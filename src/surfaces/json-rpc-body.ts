@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { ErrorCode, GateError } from '../gate-error.js';
-import { framingError } from '../verbs/dispatch.js';
-import type { JsonRpcId, JsonRpcResponse } from '../verbs/dispatch.js';
+import { errorResponse, framingError, requestId } from '../verbs/dispatch.js';
+import type { JsonRpcResponse } from '../verbs/dispatch.js';
 import { isJsonObject } from '../domain/json-object.js';
 import { structureFault } from './json-structure.js';
 import { hasLoneSurrogate } from './lone-surrogates.js';
@@ -41,11 +41,11 @@ export function jsonRpcObject(body: Buffer): ParsedRequest {
     const where = fault.within.length === 0 ? 'at the top level' : `in ${fault.within.join('.')}`;
     const error = new GateError(ErrorCode.invalidRequest, `duplicate key ${JSON.stringify(fault.key)} ${where}`, { key: fault.key, field });
     // Which of two ids was meant cannot be told; any other repeat leaves the id readable.
-    return { refusal: refusal(field === 'id' ? null : idOf(message), error), status: 400 };
+    return { refusal: errorResponse(field === 'id' ? null : requestId(message), error), status: 400 };
   }
   if (fault?.kind === 'depth') {
     const error = new GateError(ErrorCode.invalidParams, `the request nests deeper than the limit of ${fault.limit} levels`, { limit: fault.limit });
-    return { refusal: refusal(idOf(message), error), status: 200 };
+    return { refusal: errorResponse(requestId(message), error), status: 200 };
   }
   if (hasLoneSurrogate(text, message)) {
     return { refusal: framingError(ErrorCode.parse, 'the request escapes a lone UTF-16 surrogate: that text has no UTF-8 form'), status: 400 };
@@ -55,10 +55,3 @@ export function jsonRpcObject(body: Buffer): ParsedRequest {
   }
   return { message };
 }
-
-const idOf = (message: Record<string, unknown>): JsonRpcId => {
-  const id = message['id'];
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-};
-
-const refusal = (id: JsonRpcId, error: GateError): JsonRpcResponse => ({ jsonrpc: '2.0', id, error: error.toJSON() });

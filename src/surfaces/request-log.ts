@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../gate-error.js';
 import type { Log } from '../log.js';
+import type { Gate } from '../gate.js';
 
 /**
  * One log line per request, on every door. The HTTP server writes the line when the
@@ -59,6 +60,12 @@ export function logHttpRequest(log: Log, req: IncomingMessage, res: ServerRespon
     mcp_method: note?.mcp_method,
     code: note?.code,
   });
+}
+
+/** The verb a message names, for its log line, when this gate serves it: any other method string is the caller's own text. */
+export function servedVerb(gate: Gate, message: Record<string, unknown>): string | undefined {
+  const method = message['method'];
+  return typeof method === 'string' && gate.verbs.has(method) ? method : undefined;
 }
 
 /** The socket's line, per message answered. */

@@ -5,7 +5,7 @@ import { readBody, refuseTooLarge, sendJson } from './http-replies.js';
 import { jsonRpcObject } from './json-rpc-body.js';
 import { jsonContent, type Route } from './route.js';
 import { rpcRequestSchema } from './rpc-schema.js';
-import { noteRequest } from './request-log.js';
+import { noteRequest, servedVerb } from './request-log.js';
 
 /** A scope-limited key's refusal reaches the client as 403 (spec 1 Authentication 5). */
 const isScopeRefusal = (response: { error?: { data?: Record<string, unknown> } }) => response.error?.data?.['reason'] === 'scope';
@@ -40,9 +40,7 @@ export function rpcRoute(gate: Gate, maxRequestBytes: number): Route {
       const parsed = jsonRpcObject(body);
       if ('refusal' in parsed) return sendJson(res, parsed.status, parsed.refusal);
       const response = await dispatch(gate, caller!, parsed.message);
-      // Only a verb this gate serves is named: any other method string is the caller's text.
-      const method = (parsed.message as { method?: unknown }).method;
-      noteRequest(req, { verb: typeof method === 'string' && gate.verbs.has(method) ? method : undefined, code: response?.error?.code });
+      noteRequest(req, { verb: servedVerb(gate, parsed.message), code: response?.error?.code });
       if (response === null) {
         res.writeHead(204);
         res.end();

@@ -7,7 +7,7 @@ import { ErrorCode } from '../gate-error.js';
 import type { InFlight } from './in-flight.js';
 import { ByteLines, isBlankLine } from './byte-lines.js';
 import { jsonRpcObject } from './json-rpc-body.js';
-import { logSocketRequest } from './request-log.js';
+import { logSocketRequest, servedVerb } from './request-log.js';
 
 export interface SocketSurfaceOptions {
   maxLineBytes: number;
@@ -94,8 +94,7 @@ export function createSocketSurface(gate: Gate, options: SocketSurfaceOptions): 
         return parsed.refusal;
       }
       const response = await dispatch(gate, caller, parsed.message);
-      const method = (parsed.message as { method?: unknown }).method;
-      logSocketRequest(gate.log, caller.identity, typeof method === 'string' && gate.verbs.has(method) ? method : undefined, response?.error?.code, started);
+      logSocketRequest(gate.log, caller.identity, servedVerb(gate, parsed.message), response?.error?.code, started);
       return response;
     }
 

@@ -14,12 +14,12 @@ export interface JsonRpcResponse {
   error?: { code: number; message: string; data?: Record<string, unknown> };
 }
 
-const errorResponse = (id: JsonRpcId, error: GateError): JsonRpcResponse => ({ jsonrpc: '2.0', id, error: error.toJSON() });
+export const errorResponse = (id: JsonRpcId, error: GateError): JsonRpcResponse => ({ jsonrpc: '2.0', id, error: error.toJSON() });
 
 /** A framing error a surface answers before any message reaches the dispatcher. */
 export const framingError = (code: number, message: string): JsonRpcResponse => errorResponse(null, new GateError(code, message));
 
-function requestId(message: Record<string, unknown>): JsonRpcId {
+export function requestId(message: Record<string, unknown>): JsonRpcId {
   const id = message['id'];
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
