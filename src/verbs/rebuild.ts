@@ -22,7 +22,6 @@ export const rebuildVerb = defineVerb({
     // Vectors are derived, not journaled: they are recomputed rather than replayed, and a
     // stale or missing one is rewritten rather than refused.
     const vectors = await gate.embed.verify();
-    if (vectors.rewritten > 0) gate.log.info(`gv.rebuild rewrote ${vectors.rewritten} vectors (${vectors.missing} missing)`);
     gate.log.info('gv.rebuild: the views equal the journal replayed', {
       by: caller.identity,
       rewritten: vectors.rewritten,
