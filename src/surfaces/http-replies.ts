@@ -19,9 +19,6 @@ export function sendHtml(res: ServerResponse, status: number, html: string, head
   res.end(html);
 }
 
-// Every body is read under the terms the surface admitted it with (body-intake.ts).
-export { readBody };
-
 /** 413, then the connection closes: the rest of an oversized body is never read (spec 1: a client may see a reset). */
 export function refuseTooLarge(res: ServerResponse, body: unknown): void {
   sendJson(res, 413, body, { connection: 'close' });

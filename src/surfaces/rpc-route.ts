@@ -1,7 +1,8 @@
 import type { Gate } from '../gate.js';
 import { ErrorCode } from '../gate-error.js';
 import { dispatch, framingError } from '../verbs/dispatch.js';
-import { readBody, refuseTooLarge, sendJson } from './http-replies.js';
+import { refuseTooLarge, sendJson } from './http-replies.js';
+import { readBody } from './body-intake.js';
 import { jsonRpcObject } from './json-rpc-body.js';
 import { jsonContent, type Route } from './route.js';
 import { rpcRequestSchema } from './rpc-schema.js';
