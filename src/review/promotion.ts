@@ -5,14 +5,14 @@ import { rowEventData } from '../verbs/row-event.js';
 import type { ReviewPicture } from './review-board.js';
 import type { SignerClass } from './signer-class.js';
 
-/** A pending replacement group that names the row (as parent or child), if any. */
-export function pendingGroupNaming(gate: Gate, artifactId: string): string | null {
-  return ReplacementGroupReads.of(gate.db).naming(artifactId).find((g) => g.state === 'PENDING')?.group_id ?? null;
+/** A pending replacement group that names the row (as parent or child, or in the one role asked), if any. */
+export function pendingGroupNaming(gate: Gate, artifactId: string, role?: 'parent' | 'child'): string | null {
+  return ReplacementGroupReads.of(gate.db).naming(artifactId).find((g) => g.state === 'PENDING' && (role === undefined || g.member_role === role))?.group_id ?? null;
 }
 
 /** A pending replacement group the row is a child of: such a child is promoted only by its group's activation. */
 export function pendingGroupChild(gate: Gate, artifactId: string): string | null {
-  return ReplacementGroupReads.of(gate.db).naming(artifactId).find((g) => g.state === 'PENDING' && g.member_role === 'child')?.group_id ?? null;
+  return pendingGroupNaming(gate, artifactId, 'child');
 }
 
 /** Where a met quorum takes the row: T-3 and T-5 wait ratified for a countersign, the rest are served. */
