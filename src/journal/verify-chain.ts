@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
-import { canonicalJson, sha256Hex } from './canonical-json.js';
-import { verifyWithDeploymentId } from './deployment-key.js';
-import type { EventEnvelope, JournalRow } from './event.js';
+import type { JournalRow } from './event.js';
+import { linkProblem, signatureHolds } from './event-link.js';
 
 export interface ChainReport {
   ok: boolean;
@@ -40,32 +39,15 @@ export function verifyChain(db: Database.Database, expectedDeploymentId?: string
   });
   for (const row of db.prepare('SELECT * FROM journal ORDER BY seq').iterate() as IterableIterator<JournalRow>) {
     first ??= row.seq;
-    if (row.seq !== expectedSeq) return bad(row.seq, `seq ${row.seq} follows ${expectedSeq - 1}: a gap or reorder`);
-    let envelope: EventEnvelope;
-    try {
-      envelope = JSON.parse(row.body) as EventEnvelope;
-    } catch {
-      return bad(row.seq, 'body is not JSON');
-    }
-    if (canonicalJson(envelope) !== row.body) return bad(row.seq, 'body is not in canonical form');
-    if (sha256Hex(row.body) !== row.event_id) return bad(row.seq, 'event id is not the hash of the body');
-    if (envelope.seq !== row.seq) return bad(row.seq, 'the signed seq differs from the stored seq');
-    if (envelope.prev !== prev || row.prev !== prev) return bad(row.seq, 'prev does not name the previous event');
-    if (envelope.type !== row.type || envelope.ts !== row.ts || envelope.by !== row.by) {
-      return bad(row.seq, 'a stored column differs from the signed body');
-    }
+    const link = linkProblem(row, expectedSeq, prev);
+    if ('problem' in link) return bad(row.seq, link.problem);
+    const envelope = link.envelope;
     if (deploymentId === null) {
       const id = envelope.type === 'deployment-created' ? envelope.data['deployment_id'] : undefined;
       if (typeof id !== 'string') return bad(row.seq, 'the first event does not name the deployment key');
       deploymentId = id;
     }
-    let signed = false;
-    try {
-      signed = verifyWithDeploymentId(deploymentId, row.body, row.sig);
-    } catch {
-      signed = false;
-    }
-    if (!signed) return bad(row.seq, 'signature does not verify against the deployment key');
+    if (!signatureHolds(deploymentId, row)) return bad(row.seq, 'signature does not verify against the deployment key');
     types[row.type] = (types[row.type] ?? 0) + 1;
     prev = row.event_id;
     expectedSeq += 1;

@@ -1,7 +1,7 @@
 import type { PoolClient, Pool } from 'pg';
 import { canonicalJson, sha256Hex } from '../journal/canonical-json.js';
 import type { DeploymentKey } from '../journal/deployment-key.js';
-import { verifyWithDeploymentId } from '../journal/deployment-key.js';
+import { linkProblem, signatureHolds } from '../journal/event-link.js';
 import type { EventEnvelope } from '../journal/event.js';
 
 /** Serializes appends across every org process: the chain has one head. Any fixed number. */
@@ -65,8 +65,8 @@ export async function verifyOrgLog(pool: Pool, deploymentId: string): Promise<Or
   let after = 0;
   for (;;) {
     const rows = (
-      await pool.query<{ seq: string; event_id: string; prev: string | null; body: string; sig: string }>(
-        'SELECT seq, event_id, prev, body, sig FROM org_log WHERE seq > $1 ORDER BY seq LIMIT 1000',
+      await pool.query<{ seq: string; event_id: string; prev: string | null; type: string; body: string; sig: string }>(
+        'SELECT seq, event_id, prev, type, body, sig FROM org_log WHERE seq > $1 ORDER BY seq LIMIT 1000',
         [after],
       )
     ).rows;
@@ -74,11 +74,10 @@ export async function verifyOrgLog(pool: Pool, deploymentId: string): Promise<Or
     for (const row of rows) {
       const seq = Number(row.seq);
       const bad = (problem: string): OrgLogReport => ({ ok: false, events: count, first_bad_seq: seq, problem });
-      if (seq !== expected) return bad(`seq ${seq} follows ${expected - 1}`);
-      if (sha256Hex(row.body) !== row.event_id) return bad('event_id is not the sha256 of its body');
-      const envelope = JSON.parse(row.body) as EventEnvelope;
-      if (envelope.seq !== seq || envelope.prev !== prev || row.prev !== prev) return bad('chain broken: prev does not name the event before');
-      if (!verifyWithDeploymentId(deploymentId, row.body, row.sig)) return bad("signature does not verify against the org's deployment id");
+      const stored = { ...row, seq };
+      const link = linkProblem(stored, expected, prev);
+      if ('problem' in link) return bad(link.problem);
+      if (!signatureHolds(deploymentId, stored)) return bad("signature does not verify against the org's deployment id");
       prev = row.event_id;
       expected += 1;
       count += 1;
