@@ -2,9 +2,9 @@ import { canonicalJson, sha256Hex } from '../journal/canonical-json.js';
 import type { Gate } from '../gate.js';
 import type { JournalRow } from '../journal/event.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
-import { DECISIONS, envelopeOf } from '../verbs/audit.js';
-import { signedHistory } from '../verbs/status.js';
-import { approvalOf } from '../verbs/approval.js';
+import { DECISIONS, envelopeOf } from '../verbs/reading/audit.js';
+import { signedHistory } from '../verbs/reading/status.js';
+import { approvalOf } from '../verbs/review/approval.js';
 import type { Caller } from '../access/caller.js';
 
 export const SUBMISSION_CONTRACT = 'submission/1';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isNameSegment } from '../domain/names.js';
 import { producerParam, spaceParam, workareaParam } from '../verbs/param-types.js';
-import { RECALL_K_MAX } from '../verbs/recall.js';
+import { RECALL_K_MAX } from '../verbs/reading/recall.js';
 import { READ_ONLY, defineTool, present } from './define-tool.js';
 
 const place = z.object({ space: z.string(), workarea: z.string().nullable() });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { producerParam, spaceParam, workareaParam } from '../verbs/param-types.js';
-import { WORKAREA_RELATION_KINDS } from '../verbs/workareas.js';
+import { WORKAREA_RELATION_KINDS } from '../verbs/curation/workareas.js';
 import { IDEMPOTENT_WRITE, READ_ONLY, defineTool, present } from './define-tool.js';
 
 const space = spaceParam.optional().describe('default main');

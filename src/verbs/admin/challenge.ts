@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { proofParam } from '../operator-proof.js';
+
+/**
+ * What needs an operator proof when `[auth].operator_keys` lists a key. The one list the
+ * verbs, gv.operator_proof and the README's reference agree on.
+ */
+export const OPERATOR_SIGNED = [
+  { method: 'gv.grant', when: 'every issue and revoke' },
+  { method: 'gv.people', when: 'assign and remove' },
+  { method: 'gv.person_add', when: 'always' },
+  { method: 'gv.keys', when: 'issue of an admin or runner key' },
+] as const;
+
+export const challengeVerb = defineVerb({
+  name: 'gv.challenge',
+  role: 'reader',
+  summary: 'A fresh single-use nonce for an operator proof {nonce, sig}.',
+  params: z.strictObject({}),
+  handler({ gate, caller }) {
+    return gate.operatorProofs.challenge(caller.identity);
+  },
+});
+
+export const operatorProofVerb = defineVerb({
+  name: 'gv.operator_proof',
+  role: 'admin',
+  summary: 'How operator proofs work here: whether one is required, the operator keys, the verbs that need one.',
+  params: z.strictObject({}),
+  handler({ gate }) {
+    return {
+      required: gate.operatorProofs.required,
+      operator_keys: gate.operatorProofs.keyIds,
+      verbs: OPERATOR_SIGNED,
+      ttl_ms: gate.operatorProofs.ttlMs,
+      signs: 'the nonce string as ASCII bytes, Ed25519, sig in hex',
+    };
+  },
+});
+
+export const verifyVerb = defineVerb({
+  name: 'gv.verify',
+  role: 'admin',
+  summary: 'Check a proof {nonce, sig} against the operator keys without spending the nonce.',
+  params: z.strictObject({ proof: proofParam }),
+  handler({ gate, caller }, p) {
+    return gate.operatorProofs.check(caller.identity, p.proof);
+  },
+});

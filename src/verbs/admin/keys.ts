@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { defineVerb, type VerbContext } from '../define-verb.js';
+import { invalidParams } from '../../gate-error.js';
+import { ROLES, atLeast, roleRank, type Role } from '../../domain/roles.js';
+import { mintApiKey } from '../../auth/api-keys.js';
+import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
+
+interface KeyRow {
+  key_id: string;
+  role: Role;
+  label: string | null;
+  issued_by: string;
+  issued_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  revoke_reason: string | null;
+  scope: string | null;
+}
+
+const DAY_MS = 86_400_000;
+
+const keyView = (k: KeyRow, now: number) => ({
+  key_id: k.key_id,
+  identity: `key:${k.key_id}`,
+  role: k.role,
+  label: k.label,
+  issued_by: k.issued_by,
+  issued_at: k.issued_at,
+  expires_at: k.expires_at,
+  revoked_at: k.revoked_at,
+  scope: k.scope,
+  active: k.revoked_at === null && (k.expires_at === null || k.expires_at > now),
+});
+
+/** Below admin a caller sees and revokes only its own key and the keys it issued. */
+function visibleKeys({ gate, caller }: VerbContext): KeyRow[] {
+  const all = gate.db.prepare('SELECT * FROM api_keys ORDER BY issued_at, key_id').all() as KeyRow[];
+  if (atLeast(caller.role, 'admin')) return all;
+  return all.filter((k) => k.issued_by === caller.identity || `key:${k.key_id}` === caller.identity);
+}
+
+export const keysVerb = defineVerb({
+  name: 'gv.keys',
+  role: 'reviewer',
+  summary: 'List, issue or revoke API keys; a raw key is shown once.',
+  params: z.strictObject({
+    action: z.enum(['list', 'issue', 'revoke']).optional(),
+    label: z.string().min(1).max(64).optional(),
+    role: z.enum(ROLES as [Role, ...Role[]]).optional(),
+    expires_in_days: z.number().int().min(1).max(3650).optional(),
+    scope: z.literal('events').optional(),
+    key_id: z.string().regex(/^[0-9a-f]{12}$/, 'a key id is 12 lower-case hex characters').optional(),
+    reason: z.string().min(1).max(500).optional(),
+    proof: proofParam.optional(),
+  }),
+  async handler(ctx, p) {
+    const { gate, caller } = ctx;
+    const action = p.action ?? 'list';
+    const now = gate.clock.now();
+    if (action === 'list') return { keys: visibleKeys(ctx).map((k) => keyView(k, now)) };
+    if (action === 'issue') {
+      const role = p.role ?? 'agent';
+      if (role === 'runner' && !atLeast(caller.role, 'admin')) {
+        throw invalidParams('runner keys are issued by an admin only', { field: 'role' });
+      }
+      if (role !== 'runner' && roleRank(role) > roleRank(caller.role)) {
+        throw invalidParams(`a key's role may not be above the issuer's: ${role} is above ${caller.role}`, { field: 'role' });
+      }
+      if (p.scope === 'events' && role !== 'reviewer') {
+        throw invalidParams('scope events is for reviewer keys only', { field: 'scope' });
+      }
+      const operatorKey = role === 'admin' || role === 'runner' ? requireOperatorProof(ctx, p.proof, `gv.keys issue of a${role === 'admin' ? 'n admin' : ' runner'} key`) : null;
+      const minted = mintApiKey();
+      const expiresAt = p.expires_in_days === undefined ? null : now + p.expires_in_days * DAY_MS;
+      const event = await gate.writer.write(() =>
+        gate.journal.append('apikey-issued', caller.identity, {
+          key_id: minted.keyId,
+          key_hash: minted.hash,
+          role,
+          label: p.label ?? null,
+          issued_by: caller.identity,
+          expires_at: expiresAt,
+          scope: p.scope ?? null,
+          ...provenBy(operatorKey),
+        }),
+      );
+      return {
+        key: minted.raw,
+        key_id: minted.keyId,
+        role,
+        label: p.label ?? null,
+        expires_at: expiresAt,
+        event_id: event.event_id,
+        scope: p.scope ?? null,
+      };
+    }
+    if (p.key_id === undefined) throw invalidParams('revoke needs key_id', { field: 'key_id' });
+    const keyId = p.key_id;
+    const target = visibleKeys(ctx).find((k) => k.key_id === keyId);
+    if (!target) throw invalidParams(`unknown key: ${keyId}`, { field: 'key_id' });
+    if (target.revoked_at !== null) {
+      return { key_id: keyId, revoked: true, already: true, keys: visibleKeys(ctx).map((k) => keyView(k, now)) };
+    }
+    const event = await gate.writer.write(() =>
+      gate.journal.append('apikey-revoked', caller.identity, { key_id: keyId, reason: p.reason ?? null }),
+    );
+    return { key_id: keyId, revoked: true, event_id: event.event_id, keys: visibleKeys(ctx).map((k) => keyView(k, now)) };
+  },
+});

@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { defineVerb, type VerbContext } from '../define-verb.js';
+import { invalidParams } from '../../gate-error.js';
+import { ORDERED_ROLES, roleRank, type OrderedRole } from '../../domain/roles.js';
+import { EMAIL_SHAPE, normalEmail } from '../../auth/people-file.js';
+import { hashPassword } from '../../auth/password-hash.js';
+import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
+
+interface PersonRow {
+  iss: string;
+  sub: string;
+  role: OrderedRole;
+  demo: number;
+  email: string | null;
+  name: string | null;
+  assigned_by: string;
+  assigned_at: number;
+  event_id: string;
+}
+
+const issParam = z.string().min(1).max(512).regex(/^[^|\s]+$/, 'an issuer has no | and no white space');
+const subParam = z.string().min(1).max(255).regex(/^[^|\s]+$/, 'a subject has no | and no white space');
+const roleParam = z.enum(ORDERED_ROLES);
+
+function entryView(gate: VerbContext['gate'], r: PersonRow) {
+  return {
+    iss: r.iss,
+    sub: r.sub,
+    identity: `${r.iss}|${r.sub}`,
+    role: r.role,
+    source: 'people' as const,
+    demo: r.demo === 1,
+    email: r.email,
+    name: r.name,
+    assigned_by: r.assigned_by,
+    assigned_at: r.assigned_at,
+    signs_in_here: gate.issuer === r.iss && gate.people.bySubject(r.iss, r.sub) !== undefined,
+  };
+}
+
+/** The people table, then the config's admins the table does not name (source `config`). */
+function peopleList({ gate }: VerbContext) {
+  const rows = gate.db.prepare('SELECT * FROM people ORDER BY iss, sub').all() as PersonRow[];
+  const named = new Set(rows.map((r) => `${r.iss}|${r.sub}`));
+  const fromConfig = gate.config.auth.admins
+    .filter((identity) => !named.has(identity))
+    .map((identity) => {
+      const cut = identity.lastIndexOf('|');
+      return { iss: identity.slice(0, cut), sub: identity.slice(cut + 1), identity, role: 'admin' as const, source: 'config' as const, demo: false };
+    });
+  return { issuer: gate.issuer, people: [...rows.map((r) => entryView(gate, r)), ...fromConfig] };
+}
+
+function assignable(ctx: VerbContext, role: OrderedRole): void {
+  if (roleRank(role) > roleRank(ctx.caller.role)) {
+    throw invalidParams(`a person's role may not be above the assigner's: ${role} is above ${ctx.caller.role}`, { field: 'role' });
+  }
+}
+
+function issuerOf(ctx: VerbContext, iss: string | undefined): string {
+  if (iss !== undefined) return iss;
+  if (ctx.gate.issuer === null) throw invalidParams('missing field: iss (this gate is not a sign-in provider, so there is no default issuer)', { field: 'iss' });
+  return ctx.gate.issuer;
+}
+
+export const peopleVerb = defineVerb({
+  name: 'gv.people',
+  role: 'admin',
+  summary: "List signed-in people's roles, assign one, or remove a person; operator-signed when operator keys are set.",
+  params: z.strictObject({
+    action: z.enum(['list', 'assign', 'remove']).optional(),
+    iss: issParam.optional(),
+    sub: subParam.optional(),
+    role: roleParam.optional(),
+    demo: z.boolean().optional(),
+    email: z.string().max(254).regex(EMAIL_SHAPE, 'not an email address').optional(),
+    name: z.string().min(1).max(200).optional(),
+    proof: proofParam.optional(),
+  }),
+  async handler(ctx, p) {
+    const { gate, caller } = ctx;
+    const action = p.action ?? 'list';
+    if (action === 'list') return peopleList(ctx);
+    if (p.sub === undefined) throw invalidParams(`missing field: sub (${action} names a person by iss and sub)`, { field: 'sub' });
+    const iss = issuerOf(ctx, p.iss);
+    const sub = p.sub;
+    const current = () => gate.db.prepare('SELECT * FROM people WHERE iss = ? AND sub = ?').get(iss, sub) as PersonRow | undefined;
+    if (action === 'assign') {
+      if (p.role === undefined) throw invalidParams('missing field: role (assign names the role)', { field: 'role' });
+      const role = p.role;
+      assignable(ctx, role);
+      const before = current();
+      const credential = gate.issuer === iss ? gate.people.bySubject(iss, sub) : undefined;
+      const entry = {
+        iss,
+        sub,
+        role,
+        demo: p.demo ?? before?.demo === 1,
+        ...((p.email ?? before?.email ?? credential?.email) ? { email: p.email ?? before?.email ?? credential?.email } : {}),
+        ...((p.name ?? before?.name ?? credential?.name) ? { name: p.name ?? before?.name ?? credential?.name } : {}),
+      };
+      if (
+        before !== undefined &&
+        before.role === entry.role &&
+        (before.demo === 1) === entry.demo &&
+        before.email === (entry.email ?? null) &&
+        before.name === (entry.name ?? null)
+      ) {
+        return { iss, sub, role, event_id: before.event_id, changed: false, ...peopleList(ctx) };
+      }
+      const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.people assign');
+      const event = await gate.writer.write(() => gate.journal.append('person-assigned', caller.identity, { ...entry, ...provenBy(operatorKey) }));
+      return { iss, sub, role, event_id: event.event_id, changed: true, ...peopleList(ctx) };
+    }
+    for (const field of ['role', 'demo', 'email', 'name'] as const) {
+      if (p[field] !== undefined) throw invalidParams(`field ${field} is for assign, not remove`, { field });
+    }
+    const before = current();
+    const signsInHere = gate.issuer === iss && gate.people.bySubject(iss, sub) !== undefined;
+    if (before === undefined && !signsInHere) return { iss, sub, removed: false };
+    const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.people remove');
+    // The role entry goes and every open sign-in session ends in one journal write; then
+    // the sign-in itself is forgotten, so the person's tokens are refused from here on.
+    const event = await gate.writer.write(() => {
+      gate.signinSessions.endAllOf(iss, sub, 'person_removed');
+      return gate.journal.append('person-removed', caller.identity, { iss, sub, ...provenBy(operatorKey) });
+    });
+    if (signsInHere) gate.people.remove(iss, sub);
+    return { iss, sub, removed: true, ...(before === undefined ? {} : { was: before.role }), event_id: event.event_id };
+  },
+});
+
+/**
+ * The operator's door for people who sign in at this gate (`gate people add`): a password
+ * crosses only the local socket, is hashed with scrypt and written to the people file;
+ * the role entry is journaled like gv.people assign.
+ */
+export const personAddVerb = defineVerb({
+  name: 'gv.person_add',
+  role: 'admin',
+  summary: 'Add a person who signs in here with email and password (operator only, on the local socket).',
+  surfaces: ['socket'],
+  params: z.strictObject({
+    email: z.string().max(254).regex(EMAIL_SHAPE, 'not an email address'),
+    password: z.string().min(8, 'a password has at least 8 characters').max(1024),
+    role: roleParam.optional(),
+    demo: z.boolean().optional(),
+    name: z.string().min(1).max(200).optional(),
+    proof: proofParam.optional(),
+  }),
+  async handler(ctx, p) {
+    const { gate, caller } = ctx;
+    const iss = gate.issuer;
+    if (iss === null) throw invalidParams('this gate is not a sign-in provider: set [auth].issuer first', { reason: 'no_issuer' });
+    const email = normalEmail(p.email);
+    const role = p.role ?? 'reader';
+    assignable(ctx, role);
+    if (gate.people.byEmail(iss, email) !== undefined) throw invalidParams(`a person with email ${email} already signs in here`, { field: 'email' });
+    const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.person_add');
+    const sub = randomUUID();
+    const password = await hashPassword(p.password);
+    const demo = p.demo ?? false;
+    const event = await gate.writer.write(() =>
+      gate.journal.append('person-assigned', caller.identity, {
+        iss,
+        sub,
+        role,
+        demo,
+        email,
+        ...(p.name === undefined ? {} : { name: p.name }),
+        ...provenBy(operatorKey),
+      }),
+    );
+    gate.people.add({ email, iss, sub, password, ...(p.name === undefined ? {} : { name: p.name }), created_at: gate.clock.now() });
+    return { iss, sub, identity: `${iss}|${sub}`, email, role, demo, event_id: event.event_id };
+  },
+});

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { join } from 'node:path';
+import { defineVerb } from '../define-verb.js';
+import { internalError } from '../../gate-error.js';
+import { rebuildAndCompare } from '../../projections/rebuild.js';
+
+export const rebuildVerb = defineVerb({
+  name: 'gv.rebuild',
+  role: 'admin',
+  summary: 'Replay the journal into fresh tables and compare them with the live views; embed every served row again and check its stored vector.',
+  params: z.strictObject({}),
+  async handler({ gate, caller }) {
+    const started = performance.now();
+    // Whatever is queued commits first, so the comparison sees one settled journal.
+    gate.writer.flush();
+    const report = rebuildAndCompare(gate.db, join(gate.paths.home, 'rebuild-scratch.db'));
+    if (!report.equal) {
+      const differing = Object.entries(report.tables).filter(([, t]) => !t.equal).map(([name]) => name);
+      gate.log.error(`rebuild differs from live state in: ${differing.join(', ')}`, undefined, { by: caller.identity });
+      throw internalError(`rebuild differs from live state in: ${differing.join(', ')}`, { ...report, differing });
+    }
+    // Vectors are derived, not journaled: they are recomputed rather than replayed, and a
+    // stale or missing one is rewritten rather than refused.
+    const vectors = await gate.embed.verify();
+    gate.log.info('gv.rebuild: the views equal the journal replayed', {
+      by: caller.identity,
+      rewritten: vectors.rewritten,
+      missing: vectors.missing,
+      ms: Math.round(performance.now() - started),
+    });
+    return { ...report, vectors };
+  },
+});

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { invalidParams } from '../../gate-error.js';
+import { isSpaceName } from '../../domain/names.js';
+import { visibleRowsClause } from '../visible-rows.js';
+
+export const SPACE_POLICIES = ['human', 'model', 'auto'] as const;
+
+/**
+ * The operator's door for creating a space (spec 1: created only by the operator; no tool
+ * creates one): admin, and on the local socket only, so no remote credential can do it.
+ */
+export const spaceCreateVerb = defineVerb({
+  name: 'gv.space_create',
+  role: 'admin',
+  summary: 'Create a space (operator only, on the local socket).',
+  surfaces: ['socket'],
+  params: z.strictObject({
+    name: z.string().refine(isSpaceName, 'a space name is 1-64 of A-Z a-z 0-9 . _ - starting with a letter or digit'),
+    policy: z.enum(SPACE_POLICIES),
+    owner: z.string().min(1).max(256).optional(),
+  }),
+  handler({ gate, caller }, p) {
+    return gate.writer.write(() => {
+      if (gate.spaceNames().includes(p.name)) throw invalidParams(`space ${p.name} already exists`, { field: 'name' });
+      const event = gate.journal.append('space-created', caller.identity, {
+        space: p.name,
+        owner: p.owner ?? caller.identity,
+        policy: p.policy,
+      });
+      return { space: p.name, owner: p.owner ?? caller.identity, policy: p.policy, event_id: event.event_id };
+    });
+  },
+});
+
+export const spacesVerb = defineVerb({
+  name: 'gv.spaces',
+  role: 'reader',
+  summary: "Each space's name, owner, review policy and the count of rows you may see in it.",
+  params: z.strictObject({}),
+  handler({ gate, caller }) {
+    const visible = visibleRowsClause(gate, caller);
+    const counts = new Map(
+      (gate.db.prepare(`SELECT space, count(*) AS n FROM artifacts WHERE ${visible.sql} GROUP BY space`).all(...visible.args) as {
+        space: string;
+        n: number;
+      }[]).map((r) => [r.space, r.n]),
+    );
+    const rows = gate.db.prepare('SELECT name, owner, policy FROM spaces ORDER BY name').all() as {
+      name: string;
+      owner: string;
+      policy: string;
+    }[];
+    return { spaces: rows.map((s) => ({ name: s.name, owner: s.owner, policy: s.policy, artifacts: counts.get(s.name) ?? 0 })) };
+  },
+});

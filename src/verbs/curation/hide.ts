@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { artifactIdParam } from '../param-types.js';
+import { invalidParams } from '../../gate-error.js';
+import { isNameSegment } from '../../domain/names.js';
+import { isPromoted } from '../../domain/states.js';
+import type { Gate } from '../../gate.js';
+
+export const ALL_AUDIENCES = 'all';
+const DERIVED_IDS_SHOWN = 20;
+
+const audienceParam = z
+  .string()
+  .refine(isNameSegment, 'an audience is a name in the space-name grammar (or "all")');
+
+/** Served rows that name this one in derives_from: what a hide would leave citing a hidden row. */
+function derivedServed(gate: Gate, id: string): string[] {
+  return gate.relations.derivedFrom(id).filter((child) => {
+    const row = gate.artifacts.byId(child);
+    return row !== undefined && isPromoted(row.state);
+  });
+}
+
+export const hideVerb = defineVerb({
+  name: 'gv.hide',
+  role: 'reviewer',
+  summary: 'Hide a promoted row from an audience (default all), or lift a hide; dry_run shows what cites it.',
+  params: z.strictObject({
+    artifact_id: artifactIdParam,
+    audience: audienceParam.optional(),
+    reason: z.string().min(1).max(500).optional(),
+    lift: z.boolean().optional(),
+    dry_run: z.boolean().optional(),
+  }),
+  handler({ gate, caller }, p) {
+    const audience = p.audience ?? ALL_AUDIENCES;
+    const lift = p.lift === true;
+    if (!lift && p.reason === undefined && p.dry_run !== true) {
+      throw invalidParams('a hide needs a reason (only a lift may omit it)', { field: 'reason' });
+    }
+    const row = gate.readableArtifact(caller, p.artifact_id);
+    if (!isPromoted(row.state)) {
+      throw invalidParams(`gv.hide: a row in ${row.state} is not served; only a promoted row can be hidden`, { field: 'artifact_id' });
+    }
+    const hiddenFor = () => gate.relations.hidesOf(row.artifact_id).map((h) => h.audience);
+    if (p.dry_run === true) {
+      const derived = derivedServed(gate, row.artifact_id);
+      return {
+        artifact_id: row.artifact_id,
+        audience,
+        dry_run: true,
+        already_hidden_for: hiddenFor(),
+        derived_served: derived.length,
+        derived_ids: derived.slice(0, DERIVED_IDS_SHOWN),
+      };
+    }
+    return gate.writer.write(() => {
+      const standing = gate.relations.hidesOf(row.artifact_id).find((h) => h.audience === audience);
+      if ((standing !== undefined) !== lift) {
+        // Hiding what is hidden, or lifting what is not, changes nothing and journals nothing.
+        return {
+          artifact_id: row.artifact_id,
+          audience,
+          hidden: standing !== undefined,
+          event_id: standing?.event_id ?? null,
+          hidden_for: hiddenFor(),
+          changed: false,
+          ...(standing?.lowered ? { lowered: true } : {}),
+        };
+      }
+      // Only a signed-in person may take a row off every reader's surface; anyone else's total hide is lowered.
+      const lowered = !lift && audience === ALL_AUDIENCES && caller.kind !== 'person';
+      const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, audience };
+      if (row.workarea !== null) data['workarea'] = row.workarea;
+      if (lift) data['lift'] = true;
+      if (lowered) data['lowered'] = true;
+      if (p.reason !== undefined) data['reason'] = p.reason;
+      const event = gate.journal.append('hide', caller.identity, data);
+      return {
+        artifact_id: row.artifact_id,
+        audience,
+        hidden: !lift,
+        event_id: event.event_id,
+        hidden_for: hiddenFor(),
+        changed: true,
+        ...(lowered ? { lowered: true } : {}),
+      };
+    });
+  },
+});

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { artifactIdParam } from '../param-types.js';
+import { invalidParams } from '../../gate-error.js';
+import { isNameSegment } from '../../domain/names.js';
+import { isPromoted } from '../../domain/states.js';
+
+export const RANK_WEIGHT_MAX = 3;
+
+export const rankVerb = defineVerb({
+  name: 'gv.rank',
+  role: 'agent',
+  summary: 'Weight a promoted row for an audience (-3 to 3; 0 withdraws your weight). Recorded for reviewers; recall weights nothing by it.',
+  params: z.strictObject({
+    artifact_id: artifactIdParam,
+    weight: z.number().int().min(-RANK_WEIGHT_MAX).max(RANK_WEIGHT_MAX),
+    audience: z.string().refine((a) => isNameSegment(a), 'an audience is a name in the space-name grammar').optional(),
+  }),
+  handler({ gate, caller }, p) {
+    const audience = p.audience ?? 'all';
+    return gate.writer.write(() => {
+      const row = gate.readableArtifact(caller, p.artifact_id);
+      if (!isPromoted(row.state)) throw invalidParams(`gv.rank: a row in ${row.state} is not served; only a promoted row is weighted`);
+      const standing = gate.db
+        .prepare('SELECT weight, seq FROM ranks WHERE artifact_id = ? AND audience = ? AND by = ?')
+        .get(row.artifact_id, audience, caller.identity) as { weight: number } | undefined;
+      const changed = (standing?.weight ?? 0) !== p.weight;
+      let eventId: string | null = null;
+      if (changed) {
+        const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, audience, weight: p.weight };
+        if (row.workarea !== null) data['workarea'] = row.workarea;
+        eventId = gate.journal.append('rank', caller.identity, data).event_id;
+      }
+      const totals = gate.db
+        .prepare('SELECT coalesce(sum(weight), 0) AS sum, count(*) AS n FROM ranks WHERE artifact_id = ? AND audience = ?')
+        .get(row.artifact_id, audience) as { sum: number; n: number };
+      return { artifact_id: row.artifact_id, audience, weight: p.weight, changed, event_id: eventId, totals };
+    });
+  },
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { artifactIdParam } from '../param-types.js';
+import { requireSupersession, supersedesEventData } from '../writing/supersedes-rule.js';
+import { invalidParams } from '../../gate-error.js';
+import { RELATION_KINDS } from '../../projections/relation-reads.js';
+
+export const relateVerb = defineVerb({
+  name: 'gv.relate',
+  role: 'reviewer',
+  summary: 'Relate a child row to a parent: supersedes, restates, corrects, contradicts or extends (only supersedes hides the parent).',
+  params: z.strictObject({
+    artifact_id: artifactIdParam,
+    kind: z.enum(RELATION_KINDS),
+    parent: artifactIdParam,
+  }),
+  handler({ gate, caller }, p) {
+    if (p.artifact_id === p.parent) throw invalidParams('a row cannot relate to itself', { field: 'parent' });
+    return gate.writer.write(() => {
+      const child = gate.readableArtifact(caller, p.artifact_id);
+      const parent = gate.readableArtifact(caller, p.parent);
+      const standing = gate.relations.relation(child.artifact_id, parent.artifact_id, p.kind);
+      if (standing) {
+        return { artifact_id: child.artifact_id, relation: p.kind, parent: parent.artifact_id, event_id: standing.event_id, changed: false };
+      }
+      const base = { child: child.artifact_id, parent: parent.artifact_id, kind: p.kind };
+      let data: Record<string, unknown>;
+      if (p.kind === 'supersedes') {
+        requireSupersession(gate, 'gv.relate', child, parent);
+        data = supersedesEventData(child, parent);
+      } else {
+        data = { artifact_id: child.artifact_id, space: child.space, ...base };
+        if (child.workarea !== null) data['workarea'] = child.workarea;
+      }
+      const event = gate.journal.append('relation', caller.identity, data);
+      return { artifact_id: child.artifact_id, relation: p.kind, parent: parent.artifact_id, event_id: event.event_id, changed: true };
+    });
+  },
+});

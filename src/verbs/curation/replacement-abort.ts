@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { artifactIdParam } from '../param-types.js';
+import { GROUP_ID_PATTERN, groupReads, groupStatus, knownGroup } from './replacement-group-view.js';
+import { invalidParams, lifecycle } from '../../gate-error.js';
+
+export const ABORT_REASONS = ['cancelled', 'child_rejected', 'admission_refused', 'expired'] as const;
+const EVIDENCE_MAX = 16;
+
+export const replacementAbortVerb = defineVerb({
+  name: 'gv.replacement_abort',
+  role: 'reviewer',
+  summary: 'Abort a pending replacement group; nothing is deleted and no row moves. Never after activation.',
+  params: z.strictObject({
+    group_id: z.string().regex(GROUP_ID_PATTERN, 'not a group id'),
+    reason: z.enum(ABORT_REASONS).optional(),
+    evidence: z.array(artifactIdParam).min(1).max(EVIDENCE_MAX).optional(),
+  }),
+  handler({ gate, caller }, p) {
+    const reason = p.reason ?? 'cancelled';
+    return gate.writer.write(() => {
+      const group = knownGroup(gate, p.group_id);
+      if (group.state === 'ACTIVATED') {
+        throw lifecycle('gv.replacement_abort: the group is ACTIVATED; an activation is never undone by an abort', 'activated');
+      }
+      // Aborting what is aborted changes nothing and journals nothing.
+      if (group.state === 'ABORTED') return { ...groupStatus(gate, group), recorded: true };
+      for (const id of p.evidence ?? []) gate.readableArtifact(caller, id);
+      if (reason === 'child_rejected' && !group.children.some((c) => gate.artifacts.byId(c.artifact_id)?.state === 'REJECTED')) {
+        throw invalidParams('gv.replacement_abort: reason child_rejected needs a child of the group in REJECTED', { field: 'reason' });
+      }
+      const data: Record<string, unknown> = { group_id: group.group_id, space: group.space, reason };
+      if (p.evidence !== undefined) data['evidence'] = p.evidence;
+      const event = gate.journal.append('replacement-aborted', caller.identity, data);
+      return { ...groupStatus(gate, groupReads(gate).byId(group.group_id)!), event_id: event.event_id };
+    });
+  },
+});

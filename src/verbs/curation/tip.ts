@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { artifactIdParam } from '../param-types.js';
+import { invalidParams } from '../../gate-error.js';
+import { isPromoted } from '../../domain/states.js';
+import type { Caller } from '../../access/caller.js';
+import type { Gate } from '../../gate.js';
+
+/**
+ * The served head of a row's supersession chain: the pinned member when a pin stands in
+ * the chain, else the newest member still ACTIVE (a demoted head does not leave the chain
+ * headless while an older member is served).
+ */
+export function tipOf(gate: Gate, caller: Caller, id: string) {
+  const chain = gate.relations.chain(id);
+  const members = chain.members
+    .map((m) => gate.artifacts.byId(m))
+    .filter((row) => row !== undefined && gate.visibility.canRead(caller, row))
+    .map((row) => ({ artifact_id: row!.artifact_id, state: row!.state, promoted_at: row!.promoted_ts, state_ts: row!.state_ts }));
+  const pin = gate.relations.pinIn(chain);
+  const newestActive = [...members].reverse().find((m) => m.state === 'ACTIVE');
+  const served = pin !== undefined && members.some((m) => m.artifact_id === pin.artifact_id) ? pin.artifact_id : (newestActive?.artifact_id ?? null);
+  return {
+    artifact_id: id,
+    head: served,
+    natural_head: chain.head,
+    chain: members,
+    pin: pin === undefined ? null : { artifact_id: pin.artifact_id, by: pin.by, ts: pin.ts, event_id: pin.event_id },
+  };
+}
+
+export const tipVerb = defineVerb({
+  name: 'gv.tip',
+  role: 'reader',
+  summary: 'The served head of a row’s supersession chain, the chain root to head, and any pin in effect.',
+  params: z.strictObject({ artifact_id: artifactIdParam }),
+  handler({ gate, caller }, p) {
+    const row = gate.readableArtifact(caller, p.artifact_id);
+    return tipOf(gate, caller, row.artifact_id);
+  },
+});
+
+export const overrideTipVerb = defineVerb({
+  name: 'gv.override_tip',
+  role: 'reviewer',
+  summary: 'Pin the served head of a supersession chain to this row; a second override on the same row lifts the pin.',
+  params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500).optional() }),
+  handler({ gate, caller }, p) {
+    return gate.writer.write(() => {
+      const row = gate.readableArtifact(caller, p.artifact_id);
+      if (!isPromoted(row.state)) {
+        throw invalidParams(`gv.override_tip: a row in ${row.state} is not served and cannot head a chain`, { field: 'artifact_id' });
+      }
+      const standing = gate.relations.pinIn(gate.relations.chain(row.artifact_id));
+      const pinned = standing?.artifact_id !== row.artifact_id;
+      const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, pinned };
+      if (row.workarea !== null) data['workarea'] = row.workarea;
+      if (pinned && standing !== undefined) data['unpins'] = standing.artifact_id;
+      if (p.reason !== undefined) data['reason'] = p.reason;
+      const event = gate.journal.append('tip-override', caller.identity, data);
+      return { ...tipOf(gate, caller, row.artifact_id), pinned, event_id: event.event_id };
+    });
+  },
+});

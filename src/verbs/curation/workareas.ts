@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { producerParam, spaceParam, workareaParam } from '../param-types.js';
+import { requireSpace } from '../require-space.js';
+import { invalidParams } from '../../gate-error.js';
+import { WorkareaReads } from '../../projections/workarea-reads.js';
+import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
+import { PROMOTED_STATES } from '../../domain/states.js';
+
+export const WORKAREA_RELATION_KINDS = ['opened_by', 'continues', 'derived_from'] as const;
+/** Rows listed per part of gv.workarea's answer, newest first; the counts always cover every row. */
+export const WORKAREA_ROWS_LISTED = 500;
+
+const noteParam = z.string().min(1).max(500);
+
+export const completeVerb = defineVerb({
+  name: 'gv.complete',
+  role: 'agent',
+  summary: "Mark an identity's part of a work area complete; later writes there by it are refused.",
+  params: z.strictObject({
+    workarea: workareaParam,
+    space: spaceParam.optional(),
+    note: noteParam.optional(),
+    identity: z.string().min(1).max(256).optional(),
+  }),
+  handler({ gate, caller }, p) {
+    const space = requireSpace(gate, p.space ?? 'main');
+    const identity = p.identity ?? caller.identity;
+    if (identity !== caller.identity && !gate.visibility.seesEverything(caller)) {
+      throw invalidParams(`completing another identity's part needs role reviewer; the caller has role ${caller.role}`, {
+        field: 'identity',
+        required: 'reviewer',
+        role: caller.role,
+      });
+    }
+    gate.capabilities.require(caller, space, 'contribute');
+    const reads = WorkareaReads.of(gate.db);
+    return gate.writer.write(() => {
+      const part = reads.part(space, p.workarea, identity);
+      if (part === undefined) {
+        const who = identity === caller.identity ? 'you never wrote' : `${identity} never wrote`;
+        throw invalidParams(`${who} into work area ${p.workarea} in space ${space}`, { field: 'workarea' });
+      }
+      const answer = { space, name: p.workarea, identity, state: 'complete' as const };
+      if (part.completed_seq !== null) return { ...answer, changed: false };
+      const event = gate.journal.append('workarea-completed', caller.identity, {
+        space,
+        workarea: p.workarea,
+        identity,
+        ...(p.note === undefined ? {} : { note: p.note }),
+      });
+      return { ...answer, changed: true, event_id: event.event_id };
+    });
+  },
+});
+
+export const workareaRelateVerb = defineVerb({
+  name: 'gv.workarea_relate',
+  role: 'agent',
+  summary: 'Declare that a work area you wrote into was opened by, continues or derives from another; no unlink.',
+  params: z.strictObject({
+    workarea: workareaParam,
+    kind: z.enum(WORKAREA_RELATION_KINDS),
+    target: workareaParam,
+    space: spaceParam.optional(),
+    note: noteParam.optional(),
+    producer: producerParam.optional(),
+  }),
+  handler({ gate, caller }, p) {
+    const space = requireSpace(gate, p.space ?? 'main');
+    gate.capabilities.require(caller, space, 'contribute');
+    if (p.workarea === p.target) throw invalidParams('a work area is not related to itself', { field: 'target' });
+    const reads = WorkareaReads.of(gate.db);
+    const answer = { space, workarea: p.workarea, kind: p.kind, target: p.target };
+    return gate.writer.write(() => {
+      if (reads.part(space, p.workarea, caller.identity) === undefined) {
+        throw invalidParams(`you never wrote into work area ${p.workarea} in space ${space}`, { field: 'workarea' });
+      }
+      const wroteTarget = reads.part(space, p.target, caller.identity) !== undefined;
+      // derived_from claims the work itself came from the target, so only the caller's own work qualifies.
+      if (p.kind === 'derived_from' && !wroteTarget) {
+        throw invalidParams(`derived_from names a work area you wrote into; you never wrote into ${p.target}`, { field: 'target' });
+      }
+      const readable = gate.visibility.seesEverything(caller) || gate.capabilities.has(caller, space, 'read');
+      const promotedTarget = readable && reads.hasPromotedRow(space, p.target);
+      if (!wroteTarget && !promotedTarget) {
+        // One sentence for an area that does not exist and one holding only others' held rows.
+        throw invalidParams(`work area ${p.target} is neither one you wrote into nor one with a promoted row`, { field: 'target' });
+      }
+      if (reads.hasRelation(space, p.workarea, p.kind, p.target, caller.identity)) return { ...answer, changed: false };
+      if (reads.reaches(space, p.target, p.workarea)) {
+        // Names only the two areas: the declared path between them may run through areas the caller cannot see.
+        throw invalidParams(`relating ${p.workarea} to ${p.target} would close a cycle of declared relations`, {
+          field: 'target',
+          reason: 'cycle',
+        });
+      }
+      const event = gate.journal.append('workarea-related', caller.identity, {
+        space,
+        workarea: p.workarea,
+        kind: p.kind,
+        target: p.target,
+        ...(p.note === undefined ? {} : { note: p.note }),
+        ...(p.producer === undefined ? {} : { producer: p.producer }),
+      });
+      return { ...answer, changed: true, event_id: event.event_id };
+    });
+  },
+});
+
+const rowSummary = (row: ArtifactRow) => ({
+  artifact_id: row.artifact_id,
+  kind: row.kind,
+  content_type: row.content_type,
+  state: row.state,
+  producer: producerOf(row),
+  ts: row.ts,
+  state_ts: row.state_ts,
+});
+
+const PROMOTED_IN = `state IN (${[...PROMOTED_STATES].map((s) => `'${s}'`).join(', ')})`;
+
+export const workareaVerb = defineVerb({
+  name: 'gv.workarea',
+  role: 'reader',
+  summary: 'Your rows in a work area you wrote into, its promoted rows, counts by state, and whether your part is complete; metadata only.',
+  params: z.strictObject({ workarea: workareaParam, space: spaceParam.optional() }),
+  handler({ gate, caller }, p) {
+    const space = requireSpace(gate, p.space ?? 'main');
+    const part = WorkareaReads.of(gate.db).part(space, p.workarea, caller.identity);
+    if (part === undefined) {
+      throw invalidParams(`you never wrote into work area ${p.workarea} in space ${space}`, { field: 'workarea' });
+    }
+    const all = gate.visibility.seesEverything(caller);
+    const readable = all || gate.capabilities.has(caller, space, 'read');
+    const list = (where: string, ...args: unknown[]) =>
+      gate.db
+        .prepare(`SELECT * FROM artifacts WHERE space = ? AND workarea = ? AND ${where} ORDER BY rowid DESC LIMIT ?`)
+        .all(space, p.workarea, ...args, WORKAREA_ROWS_LISTED + 1) as ArtifactRow[];
+    const own = list('writer_identity = ?', caller.identity);
+    const promoted = readable ? list(PROMOTED_IN) : [];
+    const visible = all ? '1' : readable ? `(writer_identity = ? OR ${PROMOTED_IN})` : 'writer_identity = ?';
+    const counts = gate.db
+      .prepare(`SELECT state, count(*) AS n FROM artifacts WHERE space = ? AND workarea = ? AND ${visible} GROUP BY state ORDER BY state`)
+      .all(space, p.workarea, ...(all ? [] : [caller.identity])) as { state: string; n: number }[];
+    return {
+      space,
+      workarea: p.workarea,
+      identity: caller.identity,
+      state: part.completed_seq === null ? 'open' : 'complete',
+      ...(part.completed_ts === null ? {} : { completed_ts: part.completed_ts }),
+      own: own.slice(0, WORKAREA_ROWS_LISTED).map(rowSummary),
+      promoted: promoted.slice(0, WORKAREA_ROWS_LISTED).map((row) => ({
+        ...rowSummary(row),
+        writer_identity: row.writer_identity,
+        promoted_ts: row.promoted_ts,
+        provisional: row.provisional === 1,
+      })),
+      counts: Object.fromEntries(counts.map((c) => [c.state, c.n])),
+      truncated: own.length > WORKAREA_ROWS_LISTED || promoted.length > WORKAREA_ROWS_LISTED,
+    };
+  },
+});

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { artifactIdParam, limitParam } from '../param-types.js';
+import { invalidParams, lifecycle } from '../../gate-error.js';
+import type { Gate } from '../../gate.js';
+import { buildSubmission, promotionsOf } from '../../org/submission.js';
+import { orgDoorClient } from '../../org/org-door.js';
+import { GateClientError } from '../../client/client-error.js';
+import type { SubmitOutcome } from '../../client/org-door-client.js';
+import { pullOutcomes } from '../../org/outcome-pull.js';
+
+interface SubmissionRow {
+  artifact_id: string;
+  space: string;
+  submission_id: string;
+  state: 'queued' | 'accepted' | 'refused';
+  attempts: number;
+  next_attempt_ts: number;
+}
+
+function requireOrg(gate: Gate): void {
+  if (gate.config.org.url === '') {
+    throw invalidParams('no organization gate is configured ([org].url)', { reason: 'no_endpoint' });
+  }
+}
+
+const submissionOf = (gate: Gate, artifactId: string) =>
+  gate.db.prepare('SELECT * FROM submissions WHERE artifact_id = ?').get(artifactId) as SubmissionRow | undefined;
+
+export const submitVerb = defineVerb({
+  name: 'gv.submit',
+  role: 'reviewer',
+  summary: 'Queue a locally promoted claim for the organization gate (submission/1); gv.submit_drain sends it.',
+  params: z.strictObject({ artifact_id: artifactIdParam }),
+  handler({ gate, caller }, p) {
+    requireOrg(gate);
+    return gate.writer.write(() => {
+      const row = gate.readableArtifact(caller, p.artifact_id);
+      // A T-3/T-5 row waits ratified for exactly this: the org's countersign.
+      if ((row.state !== 'ACTIVE' && row.state !== 'L3_RATIFIED') || promotionsOf(gate, row.artifact_id).length === 0) {
+        throw lifecycle(`only a claim this gate promoted or ratified is submitted; this one is ${row.state}`, 'not_promoted');
+      }
+      const standing = submissionOf(gate, row.artifact_id);
+      const { id } = buildSubmission(gate, row);
+      const answer = { artifact_id: row.artifact_id, submission_id: id };
+      // Queued or taken already: nothing to do. A refused body may be queued again once the row changed.
+      if (standing && (standing.state !== 'refused' || standing.submission_id === id)) {
+        return { ...answer, state: standing.state, changed: false };
+      }
+      const event = gate.journal.append('submission-queued', caller.identity, { artifact_id: row.artifact_id, space: row.space, submission_id: id });
+      return { ...answer, state: 'queued', changed: true, event_id: event.event_id };
+    });
+  },
+});
+
+/** One drain at a time per gate, so no submission is sent twice at once. */
+const draining = new WeakSet<Gate>();
+
+export const submitDrainVerb = defineVerb({
+  name: 'gv.submit_drain',
+  role: 'admin',
+  summary: 'Send due queued submissions to the organization gate, one at a time, journaling each outcome.',
+  params: z.strictObject({ limit: limitParam(100).optional() }),
+  async handler({ gate, caller }, p) {
+    requireOrg(gate);
+    if (draining.has(gate)) throw lifecycle('a drain is already running', 'drain_running');
+    draining.add(gate);
+    const door = orgDoorClient(gate);
+    const tally = { sent: 0, accepted: 0, retry: 0, refused: 0, stopped: false };
+    try {
+      const due = gate.db
+        .prepare(`SELECT * FROM submissions WHERE state = 'queued' AND next_attempt_ts <= ? ORDER BY queued_seq LIMIT ?`)
+        .all(gate.clock.now(), p.limit ?? 20) as SubmissionRow[];
+      for (const s of due) {
+        const row = gate.artifacts.byId(s.artifact_id)!;
+        const body = buildSubmission(gate, row);
+        let outcome: SubmitOutcome | { outcome: 'retry'; status: null; retry_after_ms: null; error: string };
+        try {
+          outcome = await door.submit(s.artifact_id, body);
+        } catch (error) {
+          // Unreachable, timed out or an answer we cannot read: the door may hold it, and a PUT repeats safely.
+          if (!(error instanceof GateClientError)) throw error;
+          outcome = { outcome: 'retry', status: null, retry_after_ms: null, error: `${error.kind}: ${error.message}` };
+        }
+        tally.sent += 1;
+        const data: Record<string, unknown> = {
+          artifact_id: s.artifact_id,
+          space: s.space,
+          submission_id: body.id,
+          outcome: outcome.outcome,
+          status: outcome.status,
+          attempt: s.attempts + 1,
+        };
+        if (outcome.outcome === 'retry') data['retry_after_ms'] = outcome.retry_after_ms ?? gate.config.org.retry_after_ms;
+        if (outcome.outcome === 'accepted' && typeof outcome.answer['state'] === 'string') data['org_state'] = outcome.answer['state'];
+        if ('error' in outcome) data['error'] = outcome.error.slice(0, 500);
+        await gate.writer.write(() => gate.journal.append('submission-outcome', caller.identity, data));
+        if (outcome.outcome === 'stopped') {
+          tally.stopped = true;
+          break;
+        }
+        tally[outcome.outcome] += 1;
+      }
+    } finally {
+      draining.delete(gate);
+      await door.close();
+    }
+    const waiting = gate.db.prepare(`SELECT count(*) AS n FROM submissions WHERE state = 'queued'`).get() as { n: number };
+    return { ...tally, queued: waiting.n };
+  },
+});
+
+export const outcomesPullVerb = defineVerb({
+  name: 'gv.outcomes_pull',
+  role: 'admin',
+  summary: "Pull the organization gate's outcomes now (gate serve also pulls every [org].poll_every_ms), journaling each countersign or refuse once.",
+  params: z.strictObject({}),
+  handler({ gate }) {
+    return pullOutcomes(gate);
+  },
+});

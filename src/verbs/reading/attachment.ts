@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { artifactIdParam } from '../param-types.js';
+import { contentHashParam } from '../writing/upload.js';
+import { invalidParams, unknownArtifact } from '../../gate-error.js';
+import { atLeast } from '../../domain/roles.js';
+import { maskedName } from '../../attachments/masked-name.js';
+
+/** Spec 1 Limits: one page of an attachment. */
+export const ATTACHMENT_PAGE_BYTES = 524_288;
+
+export const attachmentVerb = defineVerb({
+  name: 'gv.attachment',
+  role: 'reader',
+  summary:
+    'One page (524,288 bytes, base64) of an attachment of a row the caller may read: the served copy (images stripped of metadata), or the original for its writer and reviewers.',
+  params: z.strictObject({
+    artifact_id: artifactIdParam,
+    content_hash: contentHashParam,
+    offset: z.number().int().min(0).optional(),
+    original: z.boolean().optional(),
+  }),
+  async handler({ gate, caller }, p) {
+    const row = gate.readableArtifact(caller, p.artifact_id);
+    const attachment = gate.attachments.ofRow(row.artifact_id).find((a) => a.content_hash === p.content_hash);
+    // A hash the envelope does not name, and an original below writer and reviewer, are answered as an unknown id (rule U).
+    if (attachment === undefined) throw unknownArtifact(p.artifact_id);
+    const reviewer = atLeast(caller.role, 'reviewer');
+    const original = p.original === true;
+    if (original && !reviewer && row.writer_identity !== caller.identity) throw unknownArtifact(p.artifact_id);
+    const copy = original ? 'original' : 'served';
+    const head = { content_hash: attachment.content_hash, media_type: attachment.media_type, name: maskedName(attachment.name), copy };
+    if (!original && attachment.prepared === 0) return { ...head, prepared: false };
+
+    const hash = original ? attachment.content_hash : attachment.served_hash!;
+    const size = original ? attachment.size_bytes : attachment.served_size!;
+    const offset = p.offset ?? 0;
+    if (offset >= size) throw invalidParams(`offset ${offset} is past the end of the ${copy} copy (${size} bytes)`, { field: 'offset', size });
+    const bytes = await gate.attachmentStore.readRange(hash, offset, Math.min(ATTACHMENT_PAGE_BYTES, size - offset));
+    const next = offset + bytes.length;
+    const last = next >= size;
+
+    // A page served whole and in order extends this identity's read of this copy; the read
+    // that reaches the end is what lets its promoting or clearing signature count.
+    await gate.writer.write(() => {
+      if (gate.attachments.progress(caller.identity, row.artifact_id, attachment.content_hash, copy) !== offset) return;
+      gate.journal.append('attachment-served', caller.identity, {
+        artifact_id: row.artifact_id,
+        space: row.space,
+        ...(row.workarea === null ? {} : { workarea: row.workarea }),
+        content_hash: attachment.content_hash,
+        copy,
+        offset,
+        length: bytes.length,
+        next_offset: next,
+        to_end: last,
+      });
+    });
+
+    const answer: Record<string, unknown> = { ...head, size, offset, content: bytes.toString('base64'), next_offset: last ? null : next };
+    if (last) {
+      answer['served_hash'] = attachment.served_hash;
+      answer['stripped'] = JSON.parse(attachment.stripped) as string[];
+      if (reviewer && attachment.metadata_hash !== null) {
+        answer['metadata'] = JSON.parse(gate.artifacts.body(attachment.metadata_hash) ?? '[]') as unknown;
+      }
+    }
+    return answer;
+  },
+});

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { spaceParam, workareaParam } from '../param-types.js';
+import { requireSpace } from '../require-space.js';
+import { invalidParams } from '../../gate-error.js';
+import { eventFromRow, type JournalRow } from '../../journal/event.js';
+import { eventVisible } from '../../events/event-visibility.js';
+import { isServedType, servedEvent, type ServedEvent } from '../../events/served-event.js';
+
+export const EVENTS_FORMAT_VERSION = 1;
+/** Journal rows examined per call, whatever the page size: a call stays bounded in time. */
+const SCAN_BOUND = 20_000;
+const CHUNK = 1_000;
+
+export const eventsVerb = defineVerb({
+  name: 'gv.events',
+  role: 'reader',
+  summary: 'Read served events in append order from a sealed cursor.',
+  params: z.strictObject({
+    since: z.string().min(1).max(512).optional(),
+    types: z.array(z.string()).min(1).max(64).optional(),
+    space: spaceParam.optional(),
+    workarea: workareaParam.optional(),
+    limit: z.number().int().optional(),
+    direction: z.string().optional(),
+  }),
+  handler({ gate, caller }, p) {
+    const limit = p.limit ?? 100;
+    if (limit < 1 || limit > 1000) throw invalidParams('limit must be 1 to 1000', { field: 'limit' });
+    if (p.direction !== undefined && p.direction !== 'forward' && p.direction !== 'backward') {
+      throw invalidParams('direction must be forward or backward', { field: 'direction' });
+    }
+    const unserved = (p.types ?? []).find((t) => !isServedType(t));
+    if (unserved !== undefined) throw invalidParams(`unserved event type: ${unserved}`, { field: 'types' });
+    if (p.space !== undefined) requireSpace(gate, p.space);
+    const opened = p.since === undefined ? null : gate.cursors.open(p.since, caller.identity);
+    if (p.since !== undefined && opened === null) throw invalidParams('since is not a usable cursor', { field: 'since' });
+    const direction = p.direction ?? opened?.direction ?? 'forward';
+    const tipSeq = gate.journal.chainHead.seq;
+    const position = opened?.seq ?? (direction === 'forward' ? 0 : tipSeq + 1);
+
+    const filters: string[] = [];
+    const args: unknown[] = [];
+    if (p.types) {
+      filters.push(`type IN (${p.types.map(() => '?').join(',')})`);
+      args.push(...p.types);
+    }
+    if (p.space !== undefined) {
+      filters.push('space = ?');
+      args.push(p.space);
+    }
+    if (p.workarea !== undefined) {
+      filters.push('workarea = ?');
+      args.push(p.workarea);
+    }
+    const forward = direction === 'forward';
+    const page = gate.db.prepare(
+      `SELECT * FROM journal WHERE ${forward ? 'seq > ?' : 'seq < ?'} ${filters.map((f) => `AND ${f}`).join(' ')}
+       ORDER BY seq ${forward ? 'ASC' : 'DESC'} LIMIT ?`,
+    );
+    const walk = (from: number, take: (row: JournalRow) => boolean) =>
+      walkVisible(from, (after) => page.all(after, ...args, CHUNK) as JournalRow[], (row) => eventVisible(gate, caller, row), take);
+    const events: ServedEvent[] = [];
+    const read = walk(position, (row) => {
+      events.push(servedEvent(eventFromRow(row)));
+      return events.length === limit;
+    });
+    // caught_up only when nothing more the caller may read lies ahead of the cursor.
+    const caughtUp = read.exhausted || walk(read.position, () => true).exhausted;
+    return {
+      events,
+      next: gate.cursors.seal({ seq: read.position, direction }, caller.identity),
+      tip: gate.cursors.seal({ seq: tipSeq, direction: 'forward' }, caller.identity),
+      caught_up: caughtUp,
+      format_version: EVENTS_FORMAT_VERSION,
+    };
+  },
+});
+
+interface Walked {
+  /** The seq of the last row examined. */
+  position: number;
+  /** The end of the journal was reached with nothing left to take. */
+  exhausted: boolean;
+}
+
+/**
+ * Walks journal rows after `from` in chunks, handing each visible one to `take` until it
+ * asks to stop, the journal ends, or SCAN_BOUND rows were examined: a call stays bounded.
+ */
+function walkVisible(
+  from: number,
+  chunk: (after: number) => JournalRow[],
+  visible: (row: JournalRow) => boolean,
+  take: (row: JournalRow) => boolean,
+): Walked {
+  let position = from;
+  for (let examined = 0; examined < SCAN_BOUND; ) {
+    const rows = chunk(position);
+    for (const row of rows) {
+      examined += 1;
+      position = row.seq;
+      if (visible(row) && take(row)) return { position, exhausted: false };
+    }
+    if (rows.length < CHUNK) return { position, exhausted: true };
+  }
+  return { position, exhausted: false };
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { spaceParam, workareaParam } from '../param-types.js';
+import { requireSpace } from '../require-space.js';
+import { invalidParams } from '../../gate-error.js';
+import { KINDS, isKind } from '../../domain/kinds.js';
+import { ARTIFACT_STATES } from '../../domain/states.js';
+import { areaCompletions } from '../../graph/area-completions.js';
+import { graphEdges } from '../../graph/graph-edges.js';
+import { graphNodes } from '../../graph/graph-nodes.js';
+import { graphRevision } from '../../graph/graph-revision.js';
+import { areaSelection, spaceSelection } from '../../graph/graph-selection.js';
+
+/** The default and the ceiling of nodes in one answer (spec 2); a larger limit is served as this. */
+export const GRAPH_LIMIT = 2000;
+
+const params = z.strictObject({
+  spaces: z.array(spaceParam).max(64).optional(),
+  states: z.array(z.string().max(64)).max(64).optional(),
+  limit: z.number().int().min(1).optional(),
+  if_revision: z.string().min(1).max(200).optional(),
+  kinds: z.array(z.string().max(64)).max(64).optional(),
+  workarea: workareaParam.optional(),
+  space: spaceParam.optional(),
+});
+
+/** Every operand combination spec 2 refuses, in the order a caller would fix them. */
+function refuseCombinations(p: z.output<typeof params>): void {
+  if (p.space !== undefined && p.spaces !== undefined) throw invalidParams('space is refused beside spaces', { field: 'space' });
+  if (p.workarea !== undefined && p.spaces !== undefined) {
+    throw invalidParams('workarea is refused beside spaces: a work area lies in one space, named by space', { field: 'workarea' });
+  }
+  if (p.space !== undefined && p.workarea === undefined) {
+    throw invalidParams('space is read only with workarea; use spaces to choose the spaces of the whole graph', { field: 'space' });
+  }
+  if (p.kinds !== undefined) {
+    if (p.workarea !== undefined) throw invalidParams('kinds is refused beside workarea: a work graph shows every kind', { field: 'kinds' });
+    if (p.kinds.length === 0) throw invalidParams('kinds, when given, names at least one kind', { field: 'kinds' });
+    const unknown = p.kinds.find((k) => !isKind(k));
+    if (unknown !== undefined) {
+      throw invalidParams(`unknown kind ${JSON.stringify(unknown)}; the kinds are: ${KINDS.join(', ')}`, { field: 'kinds', kinds: [...KINDS] });
+    }
+  }
+}
+
+export const graphVerb = defineVerb({
+  name: 'gv.graph',
+  role: 'reader',
+  summary: 'The rows you may see as a graph: nodes, relation and derives_from edges, pins; or one work area and its neighbours.',
+  params,
+  handler({ gate, caller }, p) {
+    refuseCombinations(p);
+    const limit = Math.min(p.limit ?? GRAPH_LIMIT, GRAPH_LIMIT);
+    // Unknown state names are ignored (spec 2), not refused.
+    const states = p.states?.filter((s) => (ARTIFACT_STATES as readonly string[]).includes(s));
+    const seesAll = gate.visibility.seesEverything(caller);
+    let focus: { space: string; workarea: string } | undefined;
+    let selection;
+    if (p.workarea !== undefined) {
+      focus = { space: requireSpace(gate, p.space ?? 'main'), workarea: p.workarea };
+      selection = areaSelection(gate, caller, { ...focus, states, limit });
+    } else {
+      const spaces = p.spaces === undefined ? gate.spaceNames() : [...new Set(p.spaces)].map((s) => requireSpace(gate, s));
+      selection = spaceSelection(gate, caller, { spaces, kinds: p.kinds, states, limit });
+    }
+    const { edges, pins } = graphEdges(gate, selection.rows);
+    const served: Record<string, unknown> = {
+      full: true,
+      nodes: graphNodes(gate, caller, selection.rows, focus),
+      edges,
+      pins,
+      // No ban verb exists in this build, so no ban can stand.
+      bans: [],
+      total: selection.total,
+      truncated: selection.truncated,
+      counts: selection.counts,
+      spaces: gate.spaceNames().filter((s) => seesAll || gate.capabilities.has(caller, s, 'read')),
+      states: [...ARTIFACT_STATES],
+      viewer: { identity: caller.identity, role: caller.role, sees: seesAll ? 'all' : 'promoted_and_own' },
+    };
+    if (focus !== undefined) {
+      Object.assign(served, { ...focus, completed: areaCompletions(gate, caller, focus.space, focus.workarea) });
+    }
+    const revision = graphRevision(served);
+    if (p.if_revision === revision) return { revision, unchanged: true };
+    return { revision, ...served };
+  },
+});

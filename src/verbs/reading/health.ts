@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { spaceParam } from '../param-types.js';
+import { requireSpace } from '../require-space.js';
+import { checkAnswer } from '../../health/check-finding.js';
+import { checkedRows } from '../../health/checked-rows.js';
+import { citesRetired } from '../../health/cites-retired.js';
+import { notReviewed } from '../../health/not-reviewed.js';
+import { notServed } from '../../health/not-served.js';
+import { sameWords } from '../../health/same-words.js';
+import { similar } from '../../health/similar.js';
+import { unrelated } from '../../health/unrelated.js';
+
+const DAY_MS = 86_400_000;
+
+export const healthVerb = defineVerb({
+  name: 'gv.health',
+  role: 'reviewer',
+  summary: 'Checks over the newest 2,000 promoted rows: same words, similar, citing retired rows, not served, unrelated, not reviewed.',
+  params: z.strictObject({
+    spaces: z.array(spaceParam).min(1).max(64).optional(),
+    stale_days: z.number().int().min(1).max(365).optional(),
+    limit: z.number().int().min(1).max(100).optional(),
+  }),
+  async handler({ gate }, p) {
+    const spaces = p.spaces === undefined ? gate.spaceNames() : [...new Set(p.spaces)].map((s) => requireSpace(gate, s));
+    const limit = p.limit ?? 20;
+    const checkedAt = gate.clock.now();
+    const staleBefore = checkedAt - (p.stale_days ?? 30) * DAY_MS;
+    const { rows, truncated } = checkedRows(gate, spaces);
+    // similar yields the event loop between its searches, so the other checks are taken first, on the same rows.
+    const same_words = sameWords(rows);
+    const cites_retired = citesRetired(gate, rows);
+    const not_served = notServed(gate, rows);
+    const not_reviewed = notReviewed(gate, rows, staleBefore);
+    const stale = unrelated(gate, rows, staleBefore);
+    const findings = { same_words, similar: await similar(gate, rows), cites_retired, not_served, unrelated: stale, not_reviewed };
+    return {
+      checked_at: checkedAt,
+      rows_checked: rows.length,
+      truncated,
+      checks: Object.fromEntries(Object.entries(findings).map(([name, f]) => [name, checkAnswer(f, limit, truncated)])),
+    };
+  },
+});

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { limitParam, spaceParam } from '../param-types.js';
+import { visibleRowsClause } from '../visible-rows.js';
+import { rowMetadata } from '../row-metadata.js';
+import { findingGroups } from '../review/finding-groups.js';
+import { ARTIFACT_STATES, QUARANTINE_STATES } from '../../domain/states.js';
+import type { ArtifactRow } from '../../projections/artifact-reads.js';
+
+export const inventoryVerb = defineVerb({
+  name: 'gv.inventory',
+  role: 'reader',
+  summary: 'Page through the rows you may see, filtered by state, space and a substring; metadata only.',
+  params: z.strictObject({
+    states: z.array(z.string()).max(32).optional(),
+    spaces: z.array(spaceParam).max(64).optional(),
+    q: z.string().max(200).optional(),
+    offset: z.number().int().min(0).optional(),
+    limit: z.number().int().min(1).optional(),
+  }),
+  handler({ gate, caller }, p) {
+    const offset = p.offset ?? 0;
+    const limit = Math.min(p.limit ?? 50, 200);
+    const visible = visibleRowsClause(gate, caller);
+    // Unknown state names are ignored (spec 2), not refused.
+    const states = (p.states ?? []).filter((s) => (ARTIFACT_STATES as readonly string[]).includes(s));
+    const where = [visible.sql];
+    const args = [...visible.args];
+    if (p.states !== undefined) {
+      where.push(states.length ? `state IN (${states.map(() => '?').join(',')})` : '0');
+      args.push(...states);
+    }
+    if (p.spaces !== undefined) {
+      where.push(p.spaces.length ? `space IN (${p.spaces.map(() => '?').join(',')})` : '0');
+      args.push(...p.spaces);
+    }
+    if (p.q !== undefined && p.q !== '') {
+      where.push(`(instr(artifact_id, ?) > 0 OR instr(content_type, ?) > 0 OR instr(writer_identity, ?) > 0)`);
+      args.push(p.q, p.q, p.q);
+    }
+    const clause = where.join(' AND ');
+    const rows = gate.db
+      .prepare(`SELECT * FROM artifacts WHERE ${clause} ORDER BY rowid DESC LIMIT ? OFFSET ?`)
+      .all(...args, limit, offset) as ArtifactRow[];
+    const counts = Object.fromEntries(
+      (gate.db.prepare(`SELECT state, count(*) AS n FROM artifacts WHERE ${clause} GROUP BY state`).all(...args) as {
+        state: string;
+        n: number;
+      }[]).map((r) => [r.state, r.n]),
+    );
+    const total = Object.values(counts).reduce((a, b) => a + (b as number), 0);
+    const now = gate.clock.now();
+    return {
+      artifacts: rows.map((r) => rowMetadata(r, caller, now)),
+      total,
+      offset,
+      limit,
+      counts,
+      spaces: gate.spaceNames().filter((s) => gate.visibility.seesEverything(caller) || gate.capabilities.has(caller, s, 'read')),
+      states: [...ARTIFACT_STATES],
+    };
+  },
+});
+
+export const pendingVerb = defineVerb({
+  name: 'gv.pending',
+  role: 'reader',
+  summary: 'Rows waiting in quarantine that you may see: ids, types, states, ages, finding counts and finding groups.',
+  params: z.strictObject({ limit: limitParam(1000).optional() }),
+  handler({ gate, caller }, p) {
+    const limit = p.limit ?? 100;
+    const visible = visibleRowsClause(gate, caller);
+    const states = [...QUARANTINE_STATES];
+    const rows = gate.db
+      .prepare(
+        `SELECT * FROM artifacts WHERE ${visible.sql} AND state IN (${states.map(() => '?').join(',')})
+         ORDER BY rowid LIMIT ?`,
+      )
+      .all(...visible.args, ...states, limit + 1) as ArtifactRow[];
+    const now = gate.clock.now();
+    return {
+      pending: rows.slice(0, limit).map((r) => {
+        const m = rowMetadata(r, caller, now);
+        return {
+          artifact_id: m.artifact_id,
+          state: m.state,
+          kind: m.kind,
+          content_type: m.content_type,
+          trust_class: m.trust_class,
+          space: m.space,
+          workarea: m.workarea,
+          findings_count: m.findings_count,
+          findings: m.findings_count === 0 ? 0 : findingGroups(gate, m.artifact_id),
+          ingest_ts: m.ts,
+          age_ms: m.age_ms,
+          self_authored: m.self_authored,
+        };
+      }),
+      truncated: rows.length > limit,
+    };
+  },
+});

@@ -1,0 +1,215 @@
+import { z } from 'zod';
+import type { Caller } from '../../access/caller.js';
+import type { Gate } from '../../gate.js';
+import { defineVerb } from '../define-verb.js';
+import { spaceParam, workareaParam } from '../param-types.js';
+import { requireSpace } from '../require-space.js';
+import { WorkareaReads } from '../../projections/workarea-reads.js';
+import { HELD_STATES, PROMOTED_STATES } from '../../domain/states.js';
+
+/** Row ids listed per node (when a work area is named) and per derived edge (reviewers only), newest first. */
+export const LINEAGE_ROWS_LISTED = 50;
+
+const inList = (states: ReadonlySet<string>) => `(${[...states].map((s) => `'${s}'`).join(', ')})`;
+const promotedIn = (a = '') => `${a}state IN ${inList(PROMOTED_STATES)}`;
+const HELD_IN = `state IN ${inList(HELD_STATES)}`;
+
+interface LineageNode {
+  name: string;
+  implicit: boolean;
+  writers: string[];
+  states: Record<string, 'open' | 'complete'>;
+  producers: { name: string; kind: string | null; rows: number; last_write: number }[];
+  promoted: number;
+  held: number;
+  recorded: number;
+  first_write: number | null;
+  last_write: number | null;
+  rows?: unknown[];
+}
+
+interface LineageEdge {
+  source: string;
+  target: string;
+  provenance: 'path' | 'declared' | 'derived';
+  kind?: string;
+  by?: string;
+  producer?: { name: string; kind: string | null };
+  count?: number;
+  rows?: string[];
+}
+
+/**
+ * C6 for one space as SQL over `artifacts`: every row from reviewer up; below, the caller's
+ * own rows and, where it may read the space, promoted rows.
+ */
+function visibleInSpace(gate: Gate, caller: Caller, space: string, a = ''): { sql: string; args: unknown[]; readable: boolean } {
+  if (gate.visibility.seesEverything(caller)) return { sql: '1', args: [], readable: true };
+  const readable = gate.capabilities.has(caller, space, 'read');
+  const own = `${a}writer_identity = ?`;
+  return { sql: readable ? `(${own} OR ${promotedIn(a)})` : own, args: [caller.identity], readable };
+}
+
+const parentOf = (name: string) => (name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : null);
+
+/** The space's areas as the caller may see them: every node and edge, before any focus on one area. */
+function spaceGraph(gate: Gate, caller: Caller, space: string): { nodes: Map<string, LineageNode>; edges: LineageEdge[] } {
+  const all = gate.visibility.seesEverything(caller);
+  const vis = visibleInSpace(gate, caller, space);
+  const reads = WorkareaReads.of(gate.db);
+  const inSpace = `space = ? AND workarea IS NOT NULL AND ${vis.sql}`;
+  const args = [space, ...vis.args];
+
+  const nodes = new Map<string, LineageNode>();
+  const stats = gate.db
+    .prepare(
+      `SELECT workarea AS name, sum(${promotedIn()}) AS promoted, sum(${HELD_IN}) AS held, sum(state = 'RECORDED') AS recorded,
+       min(ts) AS first_write, max(ts) AS last_write FROM artifacts WHERE ${inSpace} GROUP BY workarea`,
+    )
+    .all(...args) as Omit<LineageNode, 'implicit' | 'writers' | 'states' | 'producers'>[];
+  for (const s of stats) nodes.set(s.name, { ...s, implicit: false, writers: [], states: {}, producers: [] });
+
+  const producers = gate.db
+    .prepare(
+      `SELECT workarea, producer_name AS name, producer_kind AS kind, count(*) AS rows, max(ts) AS last_write
+       FROM artifacts WHERE ${inSpace} AND producer_name IS NOT NULL
+       GROUP BY workarea, producer_name, producer_kind ORDER BY workarea, producer_name, producer_kind`,
+    )
+    .all(...args) as { workarea: string; name: string; kind: string | null; rows: number; last_write: number }[];
+  for (const { workarea, ...producer } of producers) nodes.get(workarea)!.producers.push(producer);
+
+  // Writers below reviewer: the caller where it wrote, and writers of promoted rows it may read; never a held-only writer.
+  const parts = new Map(reads.partsOfSpace(space).map((part) => [`${part.workarea}\n${part.identity}`, part]));
+  const shownWriters: { workarea: string; identity: string }[] = all
+    ? [...parts.values()]
+    : [
+        ...[...parts.values()].filter((part) => part.identity === caller.identity),
+        ...(vis.readable
+          ? (gate.db
+              .prepare(`SELECT DISTINCT workarea, writer_identity AS identity FROM artifacts
+                WHERE space = ? AND workarea IS NOT NULL AND ${promotedIn()}`)
+              .all(space) as { workarea: string; identity: string }[])
+          : []),
+      ];
+  for (const { workarea, identity } of shownWriters) {
+    const node = nodes.get(workarea);
+    const part = parts.get(`${workarea}\n${identity}`);
+    if (node === undefined || part === undefined || node.states[identity] !== undefined) continue;
+    node.writers.push(identity);
+    node.states[identity] = part.completed_seq === null ? 'open' : 'complete';
+  }
+  for (const node of nodes.values()) node.writers.sort();
+
+  const edges: LineageEdge[] = [];
+  for (const r of reads.relationsOfSpace(space)) {
+    if (!nodes.has(r.workarea) || !nodes.has(r.target) || nodes.get(r.workarea)!.states[r.by] === undefined) continue;
+    edges.push({
+      source: r.workarea,
+      target: r.target,
+      provenance: 'declared',
+      kind: r.kind,
+      by: r.by,
+      ...(r.producer_name === null ? {} : { producer: { name: r.producer_name, kind: r.producer_kind } }),
+    });
+  }
+
+  const [child, parent] = [visibleInSpace(gate, caller, space, 'c.'), visibleInSpace(gate, caller, space, 'p.')];
+  // A child citing several rows of one other area counts once toward that edge.
+  const derived = gate.db
+    .prepare(
+      `SELECT c.workarea AS source, p.workarea AS target, c.artifact_id AS child
+       FROM artifacts c JOIN json_each(c.derives_from) j JOIN artifacts p ON p.artifact_id = j.value
+       WHERE c.space = ? AND c.workarea IS NOT NULL AND c.derives_from != '[]' AND ${child.sql}
+         AND p.space = c.space AND p.workarea IS NOT NULL AND p.workarea != c.workarea AND ${parent.sql}
+       GROUP BY c.rowid, p.workarea ORDER BY c.rowid DESC`,
+    )
+    .all(space, ...child.args, ...parent.args) as { source: string; target: string; child: string }[];
+  const byPair = new Map<string, LineageEdge & { rows: string[] }>();
+  for (const d of derived) {
+    const key = `${d.source}\n${d.target}`;
+    const edge = byPair.get(key) ?? { source: d.source, target: d.target, provenance: 'derived' as const, count: 0, rows: [] };
+    edge.count! += 1;
+    if (edge.rows.length < LINEAGE_ROWS_LISTED) edge.rows.push(d.child);
+    byPair.set(key, edge);
+  }
+  // Below reviewer a derived edge is a count: which rows cite across areas is the reviewers' view.
+  for (const edge of byPair.values()) edges.push(all ? edge : { ...edge, rows: undefined });
+
+  for (const name of [...nodes.keys()]) {
+    for (let up = parentOf(name); up !== null && !nodes.has(up); up = parentOf(up)) {
+      nodes.set(up, { name: up, implicit: true, writers: [], states: {}, producers: [], promoted: 0, held: 0, recorded: 0, first_write: null, last_write: null });
+    }
+  }
+  for (const name of nodes.keys()) {
+    const up = parentOf(name);
+    if (up !== null) edges.push({ source: name, target: up, provenance: 'path' });
+  }
+  return { nodes, edges };
+}
+
+/** The named area, everything it depends on and everything that depends on it, each followed transitively. */
+function lineageOf(name: string, edges: LineageEdge[]): Set<string> {
+  const selected = new Set([name]);
+  for (const [from, to] of [['source', 'target'], ['target', 'source']] as const) {
+    const next = new Map<string, string[]>();
+    for (const e of edges) next.set(e[from], [...(next.get(e[from]) ?? []), e[to]]);
+    const walk = [name];
+    const reached = new Set([name]);
+    while (walk.length > 0) {
+      for (const n of next.get(walk.pop()!) ?? []) {
+        if (reached.has(n)) continue;
+        reached.add(n);
+        selected.add(n);
+        walk.push(n);
+      }
+    }
+  }
+  return selected;
+}
+
+const PROVENANCE_ORDER = { path: 0, declared: 1, derived: 2 };
+const compareEdges = (a: LineageEdge, b: LineageEdge) =>
+  PROVENANCE_ORDER[a.provenance] - PROVENANCE_ORDER[b.provenance] ||
+  a.source.localeCompare(b.source) ||
+  a.target.localeCompare(b.target) ||
+  (a.kind ?? '').localeCompare(b.kind ?? '') ||
+  (a.by ?? '').localeCompare(b.by ?? '');
+
+export const lineageVerb = defineVerb({
+  name: 'gv.lineage',
+  role: 'reader',
+  summary: 'The work areas of a space as a graph with path, declared and derived edges; with a work area, its lineage alone.',
+  params: z.strictObject({ space: spaceParam.optional(), workarea: workareaParam.optional() }),
+  handler({ gate, caller }, p) {
+    const space = requireSpace(gate, p.space ?? 'main');
+    const graph = spaceGraph(gate, caller, space);
+    let nodes = [...graph.nodes.values()];
+    let edges = graph.edges;
+    if (p.workarea !== undefined) {
+      // An area the caller cannot see answers as one nobody wrote into: an empty graph.
+      const selected = graph.nodes.has(p.workarea) ? lineageOf(p.workarea, edges) : new Set<string>();
+      nodes = nodes.filter((n) => selected.has(n.name));
+      edges = edges.filter((e) => selected.has(e.source) && selected.has(e.target));
+      const vis = visibleInSpace(gate, caller, space);
+      const rowsOf = gate.db.prepare(
+        `SELECT artifact_id, kind, content_type, state, producer_name, producer_kind, writer_identity, ts FROM artifacts
+         WHERE space = ? AND workarea = ? AND ${vis.sql} ORDER BY rowid DESC LIMIT ?`,
+      );
+      for (const node of nodes) {
+        const rows = node.implicit
+          ? []
+          : (rowsOf.all(space, node.name, ...vis.args, LINEAGE_ROWS_LISTED) as Record<string, unknown>[]);
+        node.rows = rows.map(({ producer_name, producer_kind, ...row }) => ({
+          ...row,
+          producer: producer_name === null ? null : { name: producer_name, kind: producer_kind },
+        }));
+      }
+    }
+    return {
+      space,
+      workarea: p.workarea ?? null,
+      nodes: nodes.sort((a, b) => a.name.localeCompare(b.name)),
+      edges: edges.sort(compareEdges).map((e) => Object.fromEntries(Object.entries(e).filter(([, v]) => v !== undefined))),
+    };
+  },
+});

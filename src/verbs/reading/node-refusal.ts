@@ -1,0 +1,30 @@
+import { eventFromRow, type JournalRow } from '../../journal/event.js';
+import type { ArtifactRow } from '../../projections/artifact-reads.js';
+import type { Caller } from '../../access/caller.js';
+import type { Gate } from '../../gate.js';
+
+/**
+ * Why a REJECTED row was turned away, as gv.node's `refusal` serves it, or null for any
+ * other state. Closed words only (the event type, a reject's category, the signer class):
+ * a reviewer's or author's own words stay in the journal, as in a served event. The row a
+ * rejection favoured is named only when the caller may read it (rule U).
+ */
+export function refusalOf(gate: Gate, caller: Caller, row: ArtifactRow) {
+  if (row.state !== 'REJECTED') return null;
+  const rows = gate.db.prepare('SELECT * FROM journal WHERE artifact_id = ? ORDER BY seq DESC').all(row.artifact_id) as JournalRow[];
+  for (const journalRow of rows) {
+    const event = eventFromRow(journalRow);
+    const d = event.data;
+    if (d['enters'] !== 'REJECTED') continue;
+    const favoured = typeof d['in_favour_of'] === 'string' ? gate.artifacts.byId(d['in_favour_of']) : undefined;
+    return {
+      type: event.type,
+      category: typeof d['category'] === 'string' ? d['category'] : null,
+      signer_class: typeof d['signer_class'] === 'string' ? d['signer_class'] : null,
+      ...(favoured !== undefined && gate.visibility.canRead(caller, favoured) ? { in_favour_of: favoured.artifact_id } : {}),
+      event_id: event.event_id,
+      ts: event.ts,
+    };
+  }
+  return null;
+}

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { artifactIdParam } from '../param-types.js';
+import { reasonOf } from '../row-metadata.js';
+import { invalidParams } from '../../gate-error.js';
+import { isPromoted } from '../../domain/states.js';
+import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
+import type { Gate } from '../../gate.js';
+import { approvalOf } from '../review/approval.js';
+import { commentsFor } from '../review/comments.js';
+import { visibleRelations } from './relations.js';
+import { tipOf } from '../curation/tip.js';
+import { pendingSupersedes } from '../curation/replacement-group-view.js';
+import { membersOf } from './node-members.js';
+import { refusalOf } from './node-refusal.js';
+import type { Caller } from '../../access/caller.js';
+import { atLeast } from '../../domain/roles.js';
+import type { ArtifactRow } from '../../projections/artifact-reads.js';
+import { readableBodyHash } from '../../review/read-before-signing.js';
+
+function nodeTip(gate: Gate, caller: Caller, id: string) {
+  const tip = tipOf(gate, caller, id);
+  return { artifact_id: tip.head, pinned: tip.pin !== null, chain_length: tip.chain.length };
+}
+
+export const PREVIEW_CHARS = 280;
+
+/** One page of a reviewer's read of a masked body, in UTF-16 code units (as JavaScript strings index). */
+export const BODY_PAGE_CHARS = 65_536;
+
+/**
+ * A page of the masked body for a reviewer, journaled (`body-served`) when it extends their
+ * in-order read: the read that reaches the end is what lets their promoting or clearing
+ * signature count (read-before-signing.ts), as gv.attachment's pages do for attachments.
+ */
+async function maskedBodyPage(gate: Gate, identity: string, row: ArtifactRow, offset: number): Promise<Record<string, unknown>> {
+  const hash = readableBodyHash(gate, row);
+  if (hash === null) return { masked_body: null, masked_chars: 0 };
+  const text = gate.artifacts.text(hash)!;
+  if (offset > 0 && offset >= text.length) throw invalidParams(`offset ${offset} is past the end of the masked body (${text.length} characters)`, { field: 'offset', size: text.length });
+  let end = Math.min(text.length, offset + BODY_PAGE_CHARS);
+  // Never end a page between the two halves of a surrogate pair.
+  if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end -= 1;
+  const toEnd = end >= text.length;
+  await gate.writer.write(() => {
+    const progress = gate.bodyReads.progress(identity, row.artifact_id, hash);
+    if (progress.toEnd || progress.next !== offset) return;
+    gate.journal.append('body-served', identity, {
+      artifact_id: row.artifact_id,
+      space: row.space,
+      ...(row.workarea === null ? {} : { workarea: row.workarea }),
+      content_hash: hash,
+      offset,
+      length: end - offset,
+      next_offset: end,
+      to_end: toEnd,
+    });
+  });
+  return { masked_body: text.slice(offset, end), masked_hash: hash, masked_offset: offset, masked_next_offset: toEnd ? null : end, masked_chars: text.length };
+}
+
+export const nodeVerb = defineVerb({
+  name: 'gv.node',
+  role: 'reader',
+  summary: 'One row as a node: status, approval, relations, a bounded masked preview; with body, its content.',
+  params: z.strictObject({ artifact_id: artifactIdParam, body: z.boolean().optional(), offset: z.number().int().min(0).optional() }),
+  async handler({ gate, caller }, p) {
+    const row = gate.readableArtifact(caller, p.artifact_id);
+    const own = row.writer_identity === caller.identity;
+    // Spec 2: the body only for a promoted row or the caller's own; a reviewer of anyone else's
+    // row reads the scanner's masked body instead, page by page (reviewerRead).
+    const reviewerRead = p.body === true && !own && !isPromoted(row.state);
+    if (reviewerRead && !atLeast(caller.role, 'reviewer')) {
+      throw invalidParams('the body of a row that is not promoted is served only to its writer and to reviewers (its masked body)');
+    }
+    if (p.offset !== undefined && !reviewerRead) {
+      throw invalidParams("offset pages a reviewer's read of the masked body of a row that is not promoted (with body: true)", { field: 'offset' });
+    }
+    const masked = row.masked_hash === null ? null : gate.artifacts.body(row.masked_hash);
+    const approval = approvalOf(gate, caller, row);
+    const signers = approval['signers'] as Array<{ identity: string; class: string; decision: string }>;
+    const answer: Record<string, unknown> = {
+      artifact_id: row.artifact_id,
+      status: { state: row.state, reason: reasonOf(row), provisional: row.provisional === 1 },
+      approval,
+      comments: commentsFor(gate, caller, row, false).comments,
+      relations: visibleRelations(gate, caller, row.artifact_id),
+      tip: nodeTip(gate, caller, row.artifact_id),
+      members: membersOf(gate, caller, row),
+      preview: masked === null ? null : masked.slice(0, PREVIEW_CHARS),
+      preview_chars: masked === null ? 0 : masked.length,
+      self_authored: own,
+      supersedes: pendingSupersedes(gate, caller, row.artifact_id),
+    };
+    const refusal = refusalOf(gate, caller, row);
+    if (refusal !== null) answer['refusal'] = refusal;
+    if (reviewerRead) {
+      Object.assign(answer, await maskedBodyPage(gate, caller.identity, row, p.offset ?? 0));
+    } else if (p.body === true) {
+      // A body that is not UTF-8 text (an archive, a bundle's image) is not served as if it were.
+      const body = gate.artifacts.text(row.content_hash);
+      Object.assign(answer, {
+        body,
+        body_exact: body !== null,
+        content_hash: row.content_hash,
+        size_bytes: row.size_bytes,
+        source_uri: row.source_uri,
+        signers: signers.map(({ identity, class: c, decision }) => ({ identity, class: c, decision })),
+      });
+    }
+    answer['revision'] = sha256Hex(canonicalJson(answer));
+    return answer;
+  },
+});

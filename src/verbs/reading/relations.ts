@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { artifactIdParam } from '../param-types.js';
+import type { Caller } from '../../access/caller.js';
+import type { Gate } from '../../gate.js';
+
+/**
+ * A row's relation edges in both directions. Below reviewer an edge is served only when
+ * the row at its other end is readable, so a relation never reveals a held row's id.
+ */
+export function visibleRelations(gate: Gate, caller: Caller, id: string) {
+  const out = [];
+  for (const edge of gate.relations.edgesOf(id)) {
+    const asChild = edge.child === id;
+    const other = asChild ? edge.parent : edge.child;
+    const row = gate.artifacts.byId(other);
+    if (!row || !gate.visibility.canRead(caller, row)) continue;
+    out.push({
+      kind: edge.kind,
+      direction: asChild ? 'parent' : 'child',
+      artifact_id: other,
+      state: row.state,
+      by: edge.by,
+      ts: edge.ts,
+      event_id: edge.event_id,
+      group_id: edge.group_id,
+    });
+  }
+  return out;
+}
+
+export const relationsVerb = defineVerb({
+  name: 'gv.relations',
+  role: 'reader',
+  summary: "A row's relations: supersedes, restates, corrects, contradicts, extends, each way.",
+  params: z.strictObject({ artifact_id: artifactIdParam }),
+  handler({ gate, caller }, p) {
+    const row = gate.readableArtifact(caller, p.artifact_id);
+    return { artifact_id: row.artifact_id, relations: visibleRelations(gate, caller, row.artifact_id) };
+  },
+});

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { invalidParams } from '../../gate-error.js';
+
+const DAY_MS = 86_400_000;
+const days = (ms: number) => Math.round((ms / DAY_MS) * 100) / 100;
+
+export const awayVerb = defineVerb({
+  name: 'gv.away',
+  role: 'admin',
+  summary: 'The operator is away (until a time, or until gv.back): human-review clocks stop and nothing is promoted.',
+  params: z.strictObject({ until: z.number().int().min(0).optional(), note: z.string().min(1).max(500).optional() }),
+  handler({ gate, caller }, p) {
+    return gate.writer.write(() => {
+      const now = gate.clock.now();
+      if (p.until !== undefined && p.until <= now) throw invalidParams('until must be in the future (ms since epoch)', { field: 'until' });
+      const data: Record<string, unknown> = {};
+      if (p.until !== undefined) data['until'] = p.until;
+      if (p.note !== undefined) data['note'] = p.note;
+      gate.journal.append('away', caller.identity, data);
+      const period = gate.review.away.current(now)!;
+      return {
+        away: true,
+        declared: true,
+        since: period.since,
+        days: days(now - period.since),
+        ...(period.until === null ? {} : { until: period.until }),
+        ...(period.note === null ? {} : { note: period.note }),
+      };
+    });
+  },
+});
+
+export const backVerb = defineVerb({
+  name: 'gv.back',
+  role: 'admin',
+  summary: 'The operator is back: human-review clocks restart with the time away subtracted.',
+  params: z.strictObject({}),
+  handler({ gate, caller }) {
+    return gate.writer.write(() => {
+      const now = gate.clock.now();
+      const period = gate.review.away.current(now);
+      if (period === undefined) return { away: false, held_d: 0, declared: false };
+      gate.journal.append('back', caller.identity, {});
+      return { away: false, held_d: days(now - period.since), declared: true };
+    });
+  },
+});

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { artifactIdParam } from '../param-types.js';
+import { invalidParams } from '../../gate-error.js';
+import type { Caller } from '../../access/caller.js';
+import type { Gate } from '../../gate.js';
+import type { ArtifactRow } from '../../projections/artifact-reads.js';
+import { CommentReads, openObjections, type CommentRow } from '../../projections/comment-reads.js';
+
+export const COMMENT_KINDS = ['note', 'question', 'objection', 'resolution'] as const;
+const eventIdParam = z.string().regex(/^[0-9a-f]{64}$/, 'an event id is 64 lower-case hex');
+/** Plain text: no control characters but line breaks and tabs. */
+const plainText = z
+  .string()
+  .min(1)
+  .max(8000)
+  .refine((s) => s.trim() !== '', 'the body is empty')
+  .refine((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s), 'the body is plain text: no control characters');
+
+/** The author's class, derived from the identity: the operator is an admin; otherwise a person or a program or a local peer. */
+export const authorClassOf = (caller: Caller) => (caller.role === 'admin' ? 'operator' : caller.kind);
+
+/** A comment as its readers get it; a retracted one is a tombstone without its body. */
+function served(c: CommentRow) {
+  const retracted = c.retract_event_id !== null;
+  return {
+    event_id: c.event_id,
+    kind: c.kind,
+    body: retracted ? null : c.body,
+    author: c.author,
+    author_class: c.author_class,
+    reply_to: c.reply_to,
+    findings: JSON.parse(c.findings) as string[],
+    audience: c.audience,
+    ts: c.ts,
+    retracted,
+    ...(retracted ? { retracted_by: c.retracted_by, retracted_ts: c.retracted_ts, retract_event_id: c.retract_event_id } : {}),
+  };
+}
+
+/** The comments a caller may read on a row it may read: audience people only for signed-in people. */
+export function commentsFor(gate: Gate, caller: Caller, row: ArtifactRow, includeRetracted: boolean) {
+  const all = CommentReads.of(gate.db).ofRow(row.artifact_id);
+  const shown = all.filter((c) => c.audience === 'all' || caller.kind === 'person');
+  const live = shown.filter((c) => c.retract_event_id === null);
+  return {
+    comments: (includeRetracted ? shown : live).map(served),
+    counts: { total: live.length, open_objections: openObjections(all).length, last_ts: live.at(-1)?.ts ?? null },
+  };
+}
+
+export const commentVerb = defineVerb({
+  name: 'gv.comment',
+  role: 'agent',
+  summary: "Comment on a row (note, question, objection, resolution); an operator's open objection holds auto-promotion.",
+  params: z.strictObject({
+    artifact_id: artifactIdParam,
+    body: plainText,
+    kind: z.enum(COMMENT_KINDS).optional(),
+    reply_to: eventIdParam.optional(),
+    findings: z.array(z.string().min(1).max(200)).max(16).optional(),
+    audience: z.enum(['all', 'people']).optional(),
+  }),
+  handler({ gate, caller }, p) {
+    const kind = p.kind ?? 'note';
+    const audience = p.audience ?? 'all';
+    if (audience === 'people' && (caller.kind !== 'person' || kind !== 'note')) {
+      throw invalidParams('audience people is for a note by a signed-in person', { field: 'audience' });
+    }
+    if (kind === 'resolution' && p.reply_to === undefined) throw invalidParams('a resolution replies to a comment: reply_to is required', { field: 'reply_to' });
+    return gate.writer.write(() => {
+      const row = gate.readableArtifact(caller, p.artifact_id);
+      gate.capabilities.require(caller, row.space, 'contribute');
+      if (p.reply_to !== undefined) {
+        const parent = CommentReads.of(gate.db).byId(p.reply_to);
+        if (parent === undefined || parent.artifact_id !== row.artifact_id || parent.retract_event_id !== null) {
+          throw invalidParams('reply_to is not a live comment on this row', { field: 'reply_to' });
+        }
+      }
+      const data: Record<string, unknown> = {
+        artifact_id: row.artifact_id,
+        space: row.space,
+        kind,
+        body: p.body,
+        findings: p.findings ?? [],
+        audience,
+        author_class: authorClassOf(caller),
+      };
+      if (row.workarea !== null) data['workarea'] = row.workarea;
+      if (p.reply_to !== undefined) data['reply_to'] = p.reply_to;
+      const event = gate.journal.append('comment', caller.identity, data);
+      const comment = served(CommentReads.of(gate.db).byId(event.event_id)!);
+      return { artifact_id: row.artifact_id, event_id: event.event_id, comment, counts: commentsFor(gate, caller, row, false).counts };
+    });
+  },
+});
+
+export const commentRetractVerb = defineVerb({
+  name: 'gv.comment_retract',
+  role: 'agent',
+  summary: 'Retract a comment (its author or the operator); it stays as a tombstone and an objection stops holding.',
+  params: z.strictObject({ artifact_id: artifactIdParam, event_id: eventIdParam, reason: z.string().min(1).max(500).optional() }),
+  handler({ gate, caller }, p) {
+    return gate.writer.write(() => {
+      const row = gate.readableArtifact(caller, p.artifact_id);
+      const comment = CommentReads.of(gate.db).byId(p.event_id);
+      if (comment === undefined || comment.artifact_id !== row.artifact_id) throw invalidParams('no such comment on this row', { field: 'event_id' });
+      if (comment.retract_event_id !== null) throw invalidParams('the comment is already retracted', { field: 'event_id' });
+      if (comment.author !== caller.identity && caller.role !== 'admin') {
+        throw invalidParams("only the comment's author or the operator may retract it", { field: 'event_id', reason: 'not_the_author' });
+      }
+      const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, comment: comment.event_id };
+      if (row.workarea !== null) data['workarea'] = row.workarea;
+      if (p.reason !== undefined) data['reason'] = p.reason;
+      const event = gate.journal.append('comment-retract', caller.identity, data);
+      return { artifact_id: row.artifact_id, event_id: comment.event_id, retract_event_id: event.event_id };
+    });
+  },
+});
+
+export const commentsVerb = defineVerb({
+  name: 'gv.comments',
+  role: 'reader',
+  summary: "A row's comments, oldest first, with counts; retracted ones as tombstones when asked.",
+  params: z.strictObject({ artifact_id: artifactIdParam, include_retracted: z.boolean().optional() }),
+  handler({ gate, caller }, p) {
+    const row = gate.readableArtifact(caller, p.artifact_id);
+    return { artifact_id: row.artifact_id, ...commentsFor(gate, caller, row, p.include_retracted === true) };
+  },
+});

@@ -1,0 +1,18 @@
+import type { Gate } from '../../gate.js';
+
+/**
+ * The `findings` figure of gate.pending (spec 3): finding groups, one per scan event and
+ * finding kind, so one secret matched by three rules in one scan counts once. The finding
+ * text never leaves the gate; only this count does.
+ */
+export function findingGroups(gate: Gate, artifactId: string): number {
+  const rows = gate.db
+    .prepare(`SELECT body FROM journal WHERE artifact_id = ? AND type IN ('scan', 'record')`)
+    .all(artifactId) as { body: string }[];
+  let groups = 0;
+  for (const { body } of rows) {
+    const findings = (JSON.parse(body) as { data: { findings?: { kind?: unknown }[] } }).data.findings ?? [];
+    groups += new Set(findings.map((f) => String(f.kind))).size;
+  }
+  return groups;
+}

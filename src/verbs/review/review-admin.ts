@@ -1,0 +1,74 @@
+import { AUTHORITY_EVENTS } from '../../journal/schema.js';
+import { pinnedOrg } from '../../org/outcome-pull.js';
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { artifactIdParam, limitParam } from '../param-types.js';
+import { visibleRowsClause } from '../visible-rows.js';
+import { invalidParams } from '../../gate-error.js';
+import { COUNTERSIGN_CLASSES } from '../../review/quorum.js';
+import { settlePending } from '../../review/settlement.js';
+
+export const backendCheckVerb = defineVerb({
+  name: 'gv.backend_check',
+  role: 'admin',
+  summary: "Probe a model backend: reachable, credential, model, effort, structured outputs (default: the positive stance's backend).",
+  params: z.strictObject({ backend: z.string().min(1).max(64).optional() }),
+  async handler({ gate }, p) {
+    const settings = gate.review.settings;
+    const name = p.backend ?? settings.stances[0]!.backend.backend.name;
+    const backend = settings.backends.get(name);
+    if (backend === undefined) {
+      throw invalidParams(`unknown backend table ${JSON.stringify(name)}; the backends are: ${[...settings.backends.keys()].join(', ')}`, { field: 'backend' });
+    }
+    const check = await gate.review.stage.check(backend.backend);
+    return { backend: name, ...check };
+  },
+});
+
+export const settlePendingVerb = defineVerb({
+  name: 'gv.settle_pending',
+  role: 'reviewer',
+  summary: 'Promote, with the deployment signing, the scored rows of auto spaces whose quorum is met and which need no person.',
+  params: z.strictObject({ limit: limitParam(10_000).optional() }),
+  handler({ gate }, p) {
+    return settlePending(gate, p.limit ?? 500);
+  },
+});
+
+export const countersignStatusVerb = defineVerb({
+  name: 'gv.countersign_status',
+  role: 'reader',
+  summary: "Whether a row (or the gate's promotions) still wait for a second authority's countersign.",
+  params: z.strictObject({ artifact_id: artifactIdParam.optional() }),
+  handler({ gate, caller }, p) {
+    const org = pinnedOrg(gate);
+    const authority =
+      gate.config.org.url === ''
+        ? { configured: false, words: 'this gate has no second authority; countersigns come from an org gate ([org].url)' }
+        : { configured: true, url: gate.config.org.url, org_deployment_id: org, words: org === null ? 'the org gate is configured; its key is pinned when its outcomes are first read' : 'countersigns come from the pinned org gate' };
+    const countersignedRow = (id: string) =>
+      gate.db.prepare(`SELECT 1 FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'countersign' AND artifact_id = ? LIMIT 1`).get(id) !== undefined;
+    if (p.artifact_id !== undefined) {
+      const row = gate.readableArtifact(caller, p.artifact_id);
+      const requires = COUNTERSIGN_CLASSES.has(row.trust_class);
+      return {
+        artifact_id: row.artifact_id,
+        state: row.state,
+        trust_class: row.trust_class,
+        requires_countersign: requires,
+        provisional: row.provisional === 1,
+        countersigned: countersignedRow(row.artifact_id),
+        awaiting: row.state === 'L3_RATIFIED' || row.provisional === 1,
+        authority,
+      };
+    }
+    const visible = visibleRowsClause(gate, caller);
+    const n = (extra: string) => gate.db.prepare(`SELECT count(*) FROM artifacts WHERE ${visible.sql} AND ${extra}`).pluck().get(...visible.args) as number;
+    return {
+      provisional: n(`state IN ('ACTIVE', 'SUPERSEDED') AND provisional = 1`),
+      ratified_awaiting: n(`state = 'L3_RATIFIED'`),
+      countersigned: n(`artifact_id IN (SELECT artifact_id FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'countersign')`),
+      authority,
+    };
+  },
+});

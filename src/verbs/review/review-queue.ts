@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { PREVIEW_CHARS } from '../reading/node.js';
+import { pendingSupersedes } from '../curation/replacement-group-view.js';
+import type { Caller } from '../../access/caller.js';
+import type { Gate } from '../../gate.js';
+import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
+import { whoCanSign } from '../../review/who-can-sign.js';
+
+/** Rows a reviewer works through: everything in review but the instant before a scan lands. */
+const WAITING_STATES = ['L1_SCANNED', 'L1B_FLAGGED', 'L2_SCORED', 'NEEDS_EVIDENCE', 'L3_RATIFIED'] as const;
+const HELD_STEERING_SHOWN = 50;
+
+function item(gate: Gate, caller: Caller, row: ArtifactRow) {
+  const p = gate.review.picture(row);
+  const masked = gate.artifacts.body(row.masked_hash ?? row.content_hash);
+  const verdicts = p.current
+    .filter((s) => s.type === 'verdict')
+    .map((s) => {
+      const a = s.assessment_id === null ? undefined : gate.review.reads.assessment(s.assessment_id);
+      return { model_label: s.signer, stance: s.stance, decision: s.decision, score: a?.score ?? null, rubric: s.rubric, ts: s.ts, event_id: s.event_id };
+    });
+  // Each configured stance as the picture counts it, with how its last run failed when it has not answered.
+  const stances = p.stances.map((s) => {
+    const newest = [...verdicts].reverse().find((v) => v.stance === s.stance && v.model_label === s.model_label);
+    return { stance: s.stance, backend: s.backend, model_label: s.model_label, decision: s.decision, score: newest?.score ?? null, ...(s.last_run === null ? {} : { last_run: s.last_run }) };
+  });
+  return {
+    artifact_id: row.artifact_id,
+    state: row.state,
+    waits_for: p.waitsFor,
+    stances,
+    waiting_since: p.review?.review_since ?? row.ts,
+    supersedes: pendingSupersedes(gate, caller, row.artifact_id),
+    preview: masked === null ? null : masked.slice(0, PREVIEW_CHARS),
+    content_type: row.content_type,
+    trust_class: row.trust_class,
+    writer_identity: row.writer_identity,
+    ingest_ts: row.ts,
+    source_uri: row.source_uri,
+    // What was found and where, never the matched text (the excerpt stays inside).
+    findings: gate.artifacts.findings(row.artifact_id).map((f) => ({ kind: f.kind, severity: f.severity, detail: f.detail, start: f.start, end: f.end })),
+    verdicts,
+    expires_at: p.expires?.at ?? null,
+    expires_in_s: p.expires?.in_s ?? null,
+    space: row.space,
+    workarea: row.workarea,
+    producer: producerOf(row),
+    kind: row.kind,
+    attachments: gate.artifacts.attachmentHashes(row.artifact_id).map((sha256) => ({ sha256 })),
+    who_can_sign: whoCanSign(gate, row),
+    self_authored: row.writer_identity === caller.identity,
+  };
+}
+
+export const reviewVerb = defineVerb({
+  name: 'gv.review',
+  role: 'reviewer',
+  summary: 'The review queue: rows waiting, oldest first, each with what it waits for, its verdicts and who may sign it.',
+  params: z.strictObject({ cap: z.number().int().min(1).max(500).optional() }),
+  handler({ gate, caller }, p) {
+    const cap = p.cap ?? 50;
+    const marks = WAITING_STATES.map(() => '?').join(',');
+    const rowsWhere = (steering: boolean) =>
+      `FROM artifacts a LEFT JOIN review_rows r USING (artifact_id) WHERE a.state IN (${marks}) AND ${steering ? "a.kind = 'steering'" : "coalesce(a.kind, '') != 'steering'"}`;
+    const total = gate.db.prepare(`SELECT count(*) FROM artifacts WHERE state IN (${marks})`).pluck().get(...WAITING_STATES) as number;
+    const steering = gate.db
+      .prepare(`SELECT a.* ${rowsWhere(true)} ORDER BY coalesce(r.review_since, a.ts), a.rowid LIMIT ?`)
+      .all(...WAITING_STATES, HELD_STEERING_SHOWN + 1) as ArtifactRow[];
+    // Rows this reviewer deferred since they last moved are held back; the queue reads past them to fill the cap.
+    const heldBack = new Set<string>();
+    for (const [id, at] of gate.review.deferrals.marksOf(caller.identity)) {
+      const row = gate.artifacts.byId(id);
+      if (row !== undefined && (WAITING_STATES as readonly string[]).includes(row.state) && row.kind !== 'steering' && at >= row.state_ts) heldBack.add(id);
+    }
+    const items = (
+      gate.db
+        .prepare(`SELECT a.* ${rowsWhere(false)} ORDER BY coalesce(r.review_since, a.ts), a.rowid LIMIT ?`)
+        .all(...WAITING_STATES, cap + heldBack.size) as ArtifactRow[]
+    )
+      .filter((row) => !heldBack.has(row.artifact_id))
+      .slice(0, cap)
+      .map((row) => item(gate, caller, row));
+    return {
+      held_steering: steering.slice(0, HELD_STEERING_SHOWN).map((r) => item(gate, caller, r)),
+      held_steering_truncated: steering.length > HELD_STEERING_SHOWN,
+      items,
+      held_back: heldBack.size,
+      total_waiting: total,
+      cap,
+    };
+  },
+});

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { visibleRowsClause } from '../visible-rows.js';
+import type { RunRow } from '../../projections/review-reads.js';
+
+const RUN_STATES = ['queued', 'running', 'completed', 'failed', 'blocked'] as const;
+
+const served = (r: RunRow) => ({
+  run_id: r.run_id,
+  artifact_id: r.artifact_id,
+  space: r.space,
+  backend: r.backend,
+  model_label: r.model_label,
+  stance: r.stance,
+  state: r.state,
+  failure: r.failure,
+  detail: r.detail,
+  cost_tokens: r.cost_tokens,
+  from_record: r.from_record === 1,
+  ms: r.ms,
+  ts: r.ts,
+});
+
+export const reviewRunsVerb = defineVerb({
+  name: 'gv.review_runs',
+  role: 'reader',
+  summary: 'Reviewer runs: queued and running ones in flight, completed, failed and blocked ones from the journal, with counts.',
+  params: z.strictObject({
+    state: z.enum([...RUN_STATES, 'all']).optional(),
+    q: z.string().max(200).optional(),
+    offset: z.number().int().min(0).optional(),
+    limit: z.number().int().min(1).max(500).optional(),
+  }),
+  handler({ gate, caller }, p) {
+    const offset = p.offset ?? 0;
+    const limit = p.limit ?? 25;
+    const state = p.state ?? 'all';
+    const everything = gate.visibility.seesEverything(caller);
+    const visible = visibleRowsClause(gate, caller);
+    // Below reviewer, only runs on rows the caller may read (runs on no row are the gate's own business).
+    const where = [everything ? '1' : `artifact_id IN (SELECT artifact_id FROM artifacts WHERE ${visible.sql})`];
+    const args: unknown[] = everything ? [] : [...visible.args];
+    if (p.q !== undefined && p.q !== '') {
+      where.push('(instr(coalesce(artifact_id, \'\'), ?) > 0 OR instr(backend, ?) > 0 OR instr(model_label, ?) > 0 OR instr(coalesce(failure, \'\'), ?) > 0)');
+      args.push(p.q, p.q, p.q, p.q);
+    }
+    const clause = where.join(' AND ');
+    const live = gate.review.runs
+      .list()
+      .filter((r) => {
+        const row = gate.artifacts.byId(r.artifact_id);
+        return everything || (row !== undefined && gate.visibility.canRead(caller, row));
+      })
+      .filter((r) => p.q === undefined || p.q === '' || [r.artifact_id, r.backend, r.model_label].some((f) => f.includes(p.q!)));
+    const counts: Record<string, number> = { queued: 0, running: 0, completed: 0, failed: 0, blocked: 0 };
+    for (const r of live) counts[r.state]! += 1;
+    for (const c of gate.db.prepare(`SELECT state, count(*) AS n FROM review_runs WHERE ${clause} GROUP BY state`).all(...args) as Array<{ state: string; n: number }>) {
+      counts[c.state] = c.n;
+    }
+    const liveShown = state === 'all' || state === 'queued' || state === 'running' ? live.filter((r) => state === 'all' || r.state === state) : [];
+    const journaled =
+      state === 'queued' || state === 'running'
+        ? []
+        : (gate.db
+            .prepare(`SELECT * FROM review_runs WHERE ${clause}${state === 'all' ? '' : ' AND state = ?'} ORDER BY seq DESC LIMIT ? OFFSET ?`)
+            .all(...args, ...(state === 'all' ? [] : [state]), limit + offset, 0) as RunRow[]);
+    const all = [...liveShown.map((r) => ({ ...r, cost_tokens: 0, ts: r.since })), ...journaled.map(served)];
+    const total = state === 'all' ? Object.values(counts).reduce((a, b) => a + b, 0) : counts[state]!;
+    const lastFailure = gate.db
+      .prepare(`SELECT * FROM review_runs WHERE ${clause} AND state = 'failed' ORDER BY seq DESC LIMIT 1`)
+      .get(...args) as RunRow | undefined;
+    return {
+      reported: true,
+      runs: all.slice(offset, offset + limit),
+      total,
+      offset,
+      limit,
+      counts,
+      in_flight: live,
+      last_failure: lastFailure === undefined ? null : served(lastFailure),
+      ...(everything && gate.schedule !== null ? { detail: { schedule: gate.schedule.status, budget: { per_day: gate.review.budget.perDay, spent_today: gate.review.budget.spentToday(), remaining: gate.review.budget.remaining() } } } : {}),
+    };
+  },
+});

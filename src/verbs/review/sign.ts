@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { artifactIdParam } from '../param-types.js';
+import { rowEventData } from '../row-event.js';
+import { REJECT_CATEGORIES, decidedRow } from './decisions.js';
+import { invalidParams, lifecycle } from '../../gate-error.js';
+import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
+import { signerClassOf, type SignerClass } from '../../review/signer-class.js';
+import { appendPromotion } from '../../review/promotion.js';
+import { approvalSignable, vetoSignable } from '../../review/signable.js';
+
+const ENTERS = { approve: 'L2_SCORED', reject: 'REJECTED', archive: 'ARCHIVED' } as const;
+
+export const signVerb = defineVerb({
+  name: 'gv.sign',
+  role: 'reviewer',
+  summary: "Sign a row: approve (toward quorum; promote true promotes once it is met), reject (a person's is a veto) or archive.",
+  params: z.strictObject({
+    artifact_id: artifactIdParam,
+    decision: z.enum(['approve', 'reject', 'archive']),
+    promote: z.boolean().optional(),
+    category: z.enum(REJECT_CATEGORIES).optional(),
+    reason: z.string().min(1).max(500).optional(),
+    proof: proofParam.optional(),
+  }),
+  handler(ctx, p) {
+    const { gate, caller } = ctx;
+    // A signed-in person signs as a human, and so does the operator with a proof; any other
+    // sign is the calling identity's (an agent's), never a human's.
+    const operatorKey = p.proof !== undefined && gate.operatorProofs.required ? requireOperatorProof(ctx, p.proof, 'gv.sign') : null;
+    const cls: SignerClass = operatorKey !== null ? 'human' : signerClassOf(caller);
+    if (p.promote === true && p.decision !== 'approve') throw invalidParams('promote goes with decision approve', { field: 'promote' });
+    if (p.category !== undefined && p.decision !== 'reject') throw invalidParams('category goes with decision reject', { field: 'category' });
+    return gate.writer.write(() => {
+      // A person's veto may stop a pending group's child (the group is then aborted, child_rejected); an approval may not.
+      const row = decidedRow(ctx, p.artifact_id, 'gv.sign', p.decision !== 'approve');
+      const review = gate.review.reads.row(row.artifact_id);
+      if (p.decision === 'approve' && !approvalSignable(row.state, review)) {
+        if (row.state === 'L1B_FLAGGED') throw lifecycle('gv.sign: a veto-severity finding stands; no signature clears it', 'hard_constraint');
+        throw lifecycle(`gv.sign: a row in ${row.state} takes no approving signature`, 'wrong_state');
+      }
+      if (p.decision !== 'approve' && !vetoSignable(row.state)) throw lifecycle(`gv.sign: a row in ${row.state} is not in review`, 'wrong_state');
+      if (row.state === 'L1B_FLAGGED' && p.decision === 'approve' && cls !== 'human') {
+        throw lifecycle("gv.sign: only a person's disposition clears a scanner finding", 'human_required');
+      }
+      // On a flagged row a person's signature is its disposition: cleared to L2_SCORED, or rejected.
+      const type = row.state === 'L1B_FLAGGED' && p.decision !== 'archive' ? 'disposition' : 'manual-sign';
+      const own: Record<string, unknown> = { decision: p.decision, signer_class: cls, ...provenBy(operatorKey) };
+      if (p.decision === 'reject') {
+        own['reason'] = p.category ?? (cls === 'human' ? 'vetoed' : 'rejected');
+        if (p.category !== undefined) own['category'] = p.category;
+      }
+      if (p.reason !== undefined) own['words'] = p.reason;
+      const event = gate.journal.append(type, caller.identity, rowEventData(row, ENTERS[p.decision], own));
+      const signed = gate.artifacts.byId(row.artifact_id)!;
+      const picture = gate.review.picture(signed);
+      const answer: Record<string, unknown> = {
+        artifact_id: row.artifact_id,
+        state: signed.state,
+        decision: p.decision,
+        event_id: event.event_id,
+        class: cls,
+        counts: picture.count.signers.some((s) => s.signer === caller.identity && s.counts),
+        k_required: picture.count.k_required,
+        k_have: picture.count.k_have,
+      };
+      if (p.promote !== true) return answer;
+      const problem = gate.review.promotionProblem(picture, cls);
+      if (problem !== null) return { ...answer, promoted: false, waits_for: picture.waitsFor, why_not: problem.words };
+      const done = appendPromotion(gate, picture, caller.identity, cls);
+      return { ...answer, state: done.enters, promoted: done.enters === 'ACTIVE', promote_event_id: done.event.event_id, provisional: done.enters === 'ACTIVE' };
+    });
+  },
+});

@@ -1,0 +1,82 @@
+import type { Caller } from '../../access/caller.js';
+import type { Gate } from '../../gate.js';
+import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
+import type { JournalEvent } from '../../journal/event.js';
+import type { Finding, ScanResult } from '../../../workers/scan/finding.js';
+
+/** Artifact id: sha256 of {content_hash, space, writer, deployment} plus whatever else makes this row distinct. */
+export function artifactIdOf(gate: Gate, caller: Caller, contentHash: string, space: string, extra: Record<string, unknown> = {}): string {
+  return `sha256:${sha256Hex(
+    canonicalJson({ ...extra, content_hash: contentHash, space, writer_identity: caller.identity, deployment_id: gate.deploymentId }),
+  )}`;
+}
+
+export interface NewRow {
+  artifactId: string;
+  space: string;
+  workarea: string;
+  bytes: Uint8Array;
+  contentType: string;
+  kind: string | null;
+  trustClass: string;
+  sourceUri: string;
+  derivesFrom: string[];
+  /** Fields of the ingest event beyond the common ones (producer, addressed_to, encoding, attachments…). */
+  ingest: Record<string, unknown>;
+  /** RECORDED (evidence, never graded) instead of scanned into quarantine. */
+  recorded: boolean;
+  scan: ScanResult;
+  /** Findings the gate adds beside the scanner's (a bundle's archive that failed validation, one). */
+  gateFindings?: Finding[];
+  reason?: string;
+}
+
+/**
+ * Appends one row's `ingest` event and its `scan` (or `record`) event, storing its bytes
+ * and, when the scan masked anything, the masked form. Runs inside a journal write.
+ */
+export function appendRow(gate: Gate, caller: Caller, row: NewRow): JournalEvent {
+  const contentHash = `sha256:${sha256Hex(row.bytes)}`;
+  const findings = [...row.scan.findings, ...(row.gateFindings ?? [])];
+  // With no finding the masked body is the body itself: one stored copy serves both.
+  const maskedBytes = row.scan.findings.length === 0 ? row.bytes : Buffer.from(row.scan.masked, 'utf8');
+  const maskedHash = row.scan.findings.length === 0 ? contentHash : `sha256:${sha256Hex(maskedBytes)}`;
+  const flagged = row.scan.flagged || (row.gateFindings?.length ?? 0) > 0;
+  const enters = row.recorded ? 'RECORDED' : flagged ? 'L1B_FLAGGED' : 'L1_SCANNED';
+  gate.journal.putBlob(contentHash, row.bytes);
+  if (maskedHash !== contentHash) gate.journal.putBlob(maskedHash, maskedBytes);
+  const ingestData: Record<string, unknown> = {
+    artifact_id: row.artifactId,
+    space: row.space,
+    workarea: row.workarea,
+    leaves: null,
+    enters: 'L0_RAW',
+    content_hash: contentHash,
+    size_bytes: row.bytes.length,
+    content_type: row.contentType,
+    trust_class: row.trustClass,
+    writer_kind: caller.kind,
+    source_uri: row.sourceUri,
+    derives_from: row.derivesFrom,
+    ...row.ingest,
+  };
+  if (row.kind !== null) ingestData['kind'] = row.kind;
+  gate.journal.append('ingest', caller.identity, ingestData);
+  return gate.journal.append(row.recorded ? 'record' : 'scan', caller.identity, {
+    artifact_id: row.artifactId,
+    space: row.space,
+    workarea: row.workarea,
+    leaves: 'L0_RAW',
+    enters,
+    trust_class: row.trustClass,
+    content_type: row.contentType,
+    findings_count: findings.length,
+    findings,
+    masked_hash: maskedHash,
+    scanner: row.scan.scanner,
+    ...(row.reason === undefined ? {} : { reason: row.reason }),
+  });
+}
+
+/** The state a row entered, read back from its scan event. */
+export const enteredState = (scanEvent: JournalEvent) => scanEvent.data['enters'] as string;

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { defineVerb, type VerbContext } from '../define-verb.js';
+import { producerParam, spaceParam, workareaParam } from '../param-types.js';
+import { requireSpace } from '../require-space.js';
+import { TRUST_CLASS_REFUSED } from './ingest.js';
+import { decodeBase64 } from './content-decoding.js';
+import { refuseCompletedPart } from '../curation/work-complete.js';
+import { refuseFullQuarantine } from './quarantine-depth.js';
+import { appendRow, artifactIdOf, enteredState } from './append-row.js';
+import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
+import { BUNDLE_CONTENT_TYPES, bundleManifest, type BundleManifest } from '../../bundles/bundle-manifest.js';
+import { archiveFinding, memberFindings, UNSCANNED_ARCHIVE } from '../../bundles/archive-findings.js';
+import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
+import type { Gate } from '../../gate.js';
+import type { Caller } from '../../access/caller.js';
+
+/** Bundles and project maps are proposed at T-5 (spec 1 trust-class derivation). */
+export const BUNDLE_TRUST_CLASS = 'T-5';
+const INVALID = 'archive_invalid:';
+
+const params = z.strictObject({
+  workarea: workareaParam,
+  content: z.string().min(1),
+  source_uri: z.string().min(1).max(4096),
+  manifest: z.record(z.string(), z.unknown()).optional(),
+  space: spaceParam.optional(),
+  producer: producerParam.optional(),
+});
+
+const memberId = (gate: Gate, caller: Caller, manifest: Pick<BundleManifest, 'archive_hash'>, path: string, contentHash: string, space: string) =>
+  artifactIdOf(gate, caller, contentHash, space, { archive_hash: manifest.archive_hash, path });
+
+function scanEventOf(gate: Gate, artifactId: string): string | null {
+  const row = gate.db.prepare(`SELECT event_id FROM journal WHERE artifact_id = ? AND type IN ('scan', 'record') ORDER BY seq LIMIT 1`).get(artifactId) as
+    | { event_id: string }
+    | undefined;
+  return row?.event_id ?? null;
+}
+
+/** A bundle already retained answers as it was retained, marked duplicate. */
+function retainedAnswer(ctx: VerbContext, archive: ArtifactRow) {
+  const { gate, caller } = ctx;
+  const common = { state: 'quarantined', archive_artifact_id: archive.artifact_id, workarea: archive.workarea, space: archive.space, producer: producerOf(archive), duplicate: true };
+  if (archive.reason?.startsWith(INVALID)) {
+    return { ...common, validation: 'failed', manifest_artifact_id: null, members: [], reason: archive.reason };
+  }
+  const manifestRow = gate.db
+    .prepare(`SELECT artifact_id, content_hash FROM artifacts WHERE derives_from = ? AND content_type = 'bundle_manifest'`)
+    .get(JSON.stringify([archive.artifact_id])) as { artifact_id: string; content_hash: string };
+  const manifest = JSON.parse(gate.artifacts.body(manifestRow.content_hash)!) as BundleManifest;
+  return {
+    ...common,
+    validation: 'valid',
+    manifest_artifact_id: manifestRow.artifact_id,
+    members: manifest.members.map((m) => {
+      const id = memberId(gate, caller, manifest, m.path, m.content_hash, archive.space);
+      return { ...m, artifact_id: id, state: gate.artifacts.byId(id)?.state ?? null, scan_event: scanEventOf(gate, id) };
+    }),
+  };
+}
+
+export const ingestBundleVerb = defineVerb({
+  name: 'gv.ingest_bundle',
+  role: 'agent',
+  summary:
+    'Propose a skill bundle (base64 ZIP): inspected without extracting or executing; the archive, its canonical manifest and each scanned member are held in quarantine at T-5.',
+  params,
+  refused: TRUST_CLASS_REFUSED,
+  async handler(ctx, p) {
+    const { gate, caller } = ctx;
+    const space = requireSpace(gate, p.space ?? 'main');
+    gate.capabilities.require(caller, space, 'contribute');
+    refuseCompletedPart(gate, caller.identity, space, p.workarea);
+    const archive = decodeBase64(p.content, 'content');
+    const archiveHash = `sha256:${sha256Hex(archive)}`;
+    const archiveId = artifactIdOf(gate, caller, archiveHash, space);
+    const earlier = gate.artifacts.byId(archiveId);
+    if (earlier) return retainedAnswer(ctx, earlier);
+
+    const inspection = await gate.bundles.inspect(archive, true);
+    let failure = inspection.valid ? null : inspection.detail;
+    const manifest = inspection.valid ? bundleManifest(inspection, inspection.members) : null;
+    // A manifest the caller sent is recomputed in full: any difference fails the archive.
+    if (manifest !== null && p.manifest !== undefined && canonicalJson(p.manifest) !== canonicalJson(manifest)) failure = 'manifest_mismatch';
+    const members = failure === null && inspection.valid ? inspection.members : [];
+    refuseFullQuarantine(gate, 1 + members.length);
+    const manifestBytes = manifest === null ? null : Buffer.from(canonicalJson(manifest), 'utf8');
+    const [manifestScan, ...memberScans] = await Promise.all(
+      failure === null && manifestBytes !== null
+        ? [gate.scan.scan(manifestBytes, 'bundle_manifest'), ...members.map((m) => gate.scan.scan(m.bytes, BUNDLE_CONTENT_TYPES[m.classification!]))]
+        : [],
+    );
+
+    return gate.writer.write(() => {
+      refuseCompletedPart(gate, caller.identity, space, p.workarea);
+      const twin = gate.artifacts.byId(archiveId);
+      if (twin) return retainedAnswer(ctx, twin);
+      const producer = p.producer ? { producer: p.producer } : {};
+      const common = { space, workarea: p.workarea, kind: null, trustClass: BUNDLE_TRUST_CLASS, sourceUri: p.source_uri };
+      appendRow(gate, caller, {
+        ...common,
+        artifactId: archiveId,
+        bytes: archive,
+        contentType: 'skill_archive',
+        derivesFrom: [],
+        ingest: { ...producer, bundle: { validation: failure === null ? 'valid' : 'failed' } },
+        recorded: false,
+        scan: UNSCANNED_ARCHIVE,
+        gateFindings:
+          failure !== null
+            ? [archiveFinding(`${INVALID}${failure}`)]
+            : memberFindings(members.map((m, i) => ({ path: m.path, flagged: memberScans[i]!.flagged }))),
+        ...(failure === null ? {} : { reason: `${INVALID}${failure}` }),
+      });
+      const answer = {
+        state: 'quarantined',
+        validation: failure === null ? 'valid' : 'failed',
+        archive_artifact_id: archiveId,
+        workarea: p.workarea,
+        space,
+        producer: p.producer ?? null,
+      };
+      if (failure !== null || manifest === null || manifestBytes === null) {
+        return { ...answer, manifest_artifact_id: null, members: [], reason: `${INVALID}${failure}` };
+      }
+      const manifestId = artifactIdOf(gate, caller, `sha256:${sha256Hex(manifestBytes)}`, space, { archive_hash: archiveHash });
+      // The manifest is evidence of what the archive holds: recorded, never graded.
+      appendRow(gate, caller, {
+        ...common,
+        artifactId: manifestId,
+        bytes: manifestBytes,
+        contentType: 'bundle_manifest',
+        derivesFrom: [archiveId],
+        ingest: producer,
+        recorded: true,
+        scan: manifestScan!,
+      });
+      const served = members.map((m, i) => {
+        const id = memberId(gate, caller, manifest, m.path, m.content_hash, space);
+        const event = appendRow(gate, caller, {
+          ...common,
+          artifactId: id,
+          bytes: m.bytes,
+          contentType: BUNDLE_CONTENT_TYPES[m.classification!],
+          derivesFrom: [archiveId],
+          ingest: { ...producer, bundle_path: m.path },
+          recorded: false,
+          scan: memberScans[i]!,
+        });
+        return {
+          path: m.path,
+          content_hash: m.content_hash,
+          size_bytes: m.size_bytes,
+          classification: m.classification,
+          artifact_id: id,
+          state: enteredState(event),
+          scan_event: event.event_id,
+        };
+      });
+      served.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      return { ...answer, manifest_artifact_id: manifestId, members: served };
+    });
+  },
+});

@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import { sha256Hex } from '../../journal/canonical-json.js';
+import { defineVerb, type VerbContext } from '../define-verb.js';
+import { addressedToParam, artifactIdParam, producerParam, spaceParam, workareaParam } from '../param-types.js';
+import { requireSpace } from '../require-space.js';
+import { decodeContent } from './content-decoding.js';
+import { KINDS, isKind, isRecordedClass, stricterClass, trustClassOfKind, type Kind } from '../../domain/kinds.js';
+import { answerBody, questionBody } from '../../domain/body-forms.js';
+import { invalidParams } from '../../gate-error.js';
+import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
+import { isPromoted } from '../../domain/states.js';
+import { refuseCompletedPart } from '../curation/work-complete.js';
+import { appendRow, artifactIdOf, enteredState } from './append-row.js';
+import { attachmentsParam, envelopeAttachments } from './ingest-attachments.js';
+import { refuseFullQuarantine } from './quarantine-depth.js';
+
+export const QUESTIONS_PER_WRITER_PER_AREA = 8;
+/** Every ingest door refuses a supplied trust class by name: the gate derives it. */
+export const TRUST_CLASS_REFUSED = { trust_class: 'trust_class is refused: the gate derives it' };
+const MAX_DERIVES_FROM = 64;
+
+const params = z.strictObject({
+  // workarea first: a request without one is refused naming it, whatever else is sent.
+  workarea: workareaParam,
+  content: z.string(),
+  source_uri: z.string().min(1).max(4096),
+  kind: z.enum(KINDS).optional(),
+  content_type: z.string().optional(),
+  space: spaceParam.optional(),
+  encoding: z.literal('base64').optional(),
+  producer: producerParam.optional(),
+  addressed_to: addressedToParam.optional(),
+  derives_from: z.array(artifactIdParam).max(MAX_DERIVES_FROM).optional(),
+  attachments: attachmentsParam.optional(),
+});
+type Params = z.output<typeof params>;
+
+function duplicateAnswer(row: ArtifactRow) {
+  return {
+    artifact_id: row.artifact_id,
+    state: row.state,
+    space: row.space,
+    workarea: row.workarea,
+    producer: producerOf(row),
+    duplicate: true,
+  };
+}
+
+/** Exactly one of kind and content_type; content_type is for recorded-path classes only. */
+function classOf(p: Params): { kind: Kind | null; contentType: string } {
+  if ((p.kind === undefined) === (p.content_type === undefined)) {
+    throw invalidParams('give exactly one of kind and content_type', { field: p.kind === undefined ? 'kind' : 'content_type' });
+  }
+  if (p.kind !== undefined) return { kind: p.kind, contentType: p.kind };
+  const ct = p.content_type!;
+  if (isRecordedClass(ct)) return { kind: null, contentType: ct };
+  if (isKind(ct)) throw invalidParams(`content_type ${ct} is a gated class: send it as kind`, { field: 'content_type' });
+  throw invalidParams(`unknown content_type ${JSON.stringify(ct)}; this verb takes recorded-path classes only`, {
+    field: 'content_type',
+  });
+}
+
+function checkAddressing(p: Params, kind: Kind | null): void {
+  if (p.addressed_to === undefined) {
+    if (kind === 'question') throw invalidParams('a question is addressed to people: addressed_to {kinds: ["person"]}', { field: 'addressed_to' });
+    return;
+  }
+  if (kind !== 'steering' && kind !== 'question') {
+    throw invalidParams('addressed_to is for steering and question rows only', { field: 'addressed_to' });
+  }
+  if (kind === 'question') {
+    const kinds = p.addressed_to.kinds ?? [];
+    if (kinds.length !== 1 || kinds[0] !== 'person') {
+      throw invalidParams('a question is addressed to people: addressed_to.kinds must be exactly ["person"]', {
+        field: 'addressed_to.kinds',
+      });
+    }
+  }
+}
+
+/** C8 and the answer/1 rules: every parent readable; an answer names its question first. */
+function checkParents(ctx: VerbContext, p: Params, kind: Kind | null, text: string): void {
+  const { gate, caller } = ctx;
+  const parents = p.derives_from ?? [];
+  if (new Set(parents).size !== parents.length) throw invalidParams('derives_from repeats an id', { field: 'derives_from' });
+  const rows = parents.map((id) => gate.readableArtifact(caller, id));
+  if (kind === 'question') {
+    const parsed = questionBody.safeParse(parseJson(text));
+    if (!parsed.success) throw invalidParams(`a question body must be question/1: ${parsed.error.issues[0]!.message}`, { field: 'content' });
+  }
+  if (kind === 'answer') {
+    const parsed = answerBody.safeParse(parseJson(text));
+    if (!parsed.success) throw invalidParams(`an answer body must be answer/1: ${parsed.error.issues[0]!.message}`, { field: 'content' });
+    const question = rows[0];
+    if (question === undefined || question.kind !== 'question') {
+      throw invalidParams('an answer names its question first in derives_from', { field: 'derives_from' });
+    }
+    if (!isPromoted(question.state) || question.state === 'SUPERSEDED') {
+      throw invalidParams('the question is held or ended', { field: 'derives_from' });
+    }
+    for (const field of ['replaces', 'cancels'] as const) {
+      const named = parsed.data[field];
+      if (named === undefined) continue;
+      const normal = named.startsWith('sha256:') ? named : `sha256:${named}`;
+      if (!parents.includes(normal)) throw invalidParams(`${field} must also be named in derives_from`, { field });
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export const ingestVerb = defineVerb({
+  name: 'gv.ingest',
+  role: 'agent',
+  summary: 'Propose content into a work area; it is scanned and held until reviewed.',
+  params,
+  refused: TRUST_CLASS_REFUSED,
+  async handler(ctx, p) {
+    const { gate, caller } = ctx;
+    const space = requireSpace(gate, p.space ?? 'main');
+    const { kind, contentType } = classOf(p);
+    checkAddressing(p, kind);
+    gate.capabilities.require(caller, space, 'contribute');
+    refuseCompletedPart(gate, caller.identity, space, p.workarea);
+    const { bytes, text } = decodeContent(p.content, p.encoding);
+    checkParents(ctx, p, kind, text);
+    if (kind === 'question' && gate.artifacts.questionsBy(caller.identity, space, p.workarea) >= QUESTIONS_PER_WRITER_PER_AREA) {
+      throw invalidParams(`at most ${QUESTIONS_PER_WRITER_PER_AREA} questions per writer per work area`, { reason: 'question_limit' });
+    }
+    // An upload a crash cut at its last chunk is completed by the start: an ingest naming uploads waits for that.
+    if (p.attachments !== undefined && p.attachments.length > 0) await gate.uploadRecovery;
+    const attachments = envelopeAttachments(gate, caller, p.attachments ?? [], kind);
+
+    const contentHash = `sha256:${sha256Hex(bytes)}`;
+    // Envelope v2: the attachments are part of what the claim is, so the same words with
+    // other files are another row.
+    const artifactId = artifactIdOf(gate, caller, contentHash, space, attachments.length === 0 ? {} : { attachments: attachments.map((a) => a.sha256) });
+    // The duplicate rule: this writer's own row of these bytes here, or a promoted copy of them.
+    const earlierRow = () =>
+      gate.artifacts.byId(artifactId) ?? (attachments.length === 0 ? gate.artifacts.promotedCopy(contentHash, space) : undefined);
+    const earlier = earlierRow();
+    if (earlier) return duplicateAnswer(earlier);
+    refuseFullQuarantine(gate);
+
+    const scan = await gate.scan.scan(bytes, contentType);
+    const baseClass = kind === null ? 'T-1' : trustClassOfKind(kind);
+    // An attachment fetched from somewhere is third-party content: the claim rises to T-4.
+    const trustClass = attachments.some((a) => a.source_uri !== undefined) ? stricterClass(baseClass, 'T-4') : baseClass;
+
+    return gate.writer.write(() => {
+      // Re-checked inside the transaction: a completion or a concurrent twin may have landed during the scan.
+      refuseCompletedPart(gate, caller.identity, space, p.workarea);
+      const twin = earlierRow();
+      if (twin) return duplicateAnswer(twin);
+      const ingest: Record<string, unknown> = {};
+      if (p.producer) ingest['producer'] = p.producer;
+      if (p.addressed_to) ingest['addressed_to'] = p.addressed_to;
+      if (p.encoding) ingest['encoding'] = p.encoding;
+      if (attachments.length > 0) Object.assign(ingest, { envelope: 2, attachments });
+      const scanEvent = appendRow(gate, caller, {
+        artifactId,
+        space,
+        workarea: p.workarea,
+        bytes,
+        contentType,
+        kind,
+        trustClass,
+        sourceUri: p.source_uri,
+        derivesFrom: p.derives_from ?? [],
+        ingest,
+        recorded: kind === null,
+        scan,
+      });
+      const answer: Record<string, unknown> = {
+        artifact_id: artifactId,
+        state: enteredState(scanEvent),
+        space,
+        workarea: p.workarea,
+        producer: p.producer ?? null,
+        findings_count: scan.findings.length,
+        scan_event: scanEvent.event_id,
+        trust_class: trustClass,
+      };
+      if (kind !== null) answer['kind'] = kind;
+      else answer['content_type'] = contentType;
+      if (attachments.length > 0) answer['attachments'] = attachments.map((a) => ({ sha256: a.sha256, media_type: a.media_type, size_bytes: a.size_bytes }));
+      return answer;
+    });
+  },
+});
