@@ -45,6 +45,7 @@ import type { cancelVerb, reopenVerb } from '../verbs/review/lifecycle.js';
 import type { awayVerb, backVerb } from '../verbs/review/away.js';
 import type { commentRetractVerb, commentVerb, commentsVerb } from '../verbs/review/comments.js';
 import type { deferVerb, engagementVerb } from '../verbs/review/engagement.js';
+import type { recordsVerb } from '../verbs/review/records.js';
 
 /** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
 interface Verbs {
@@ -119,6 +120,7 @@ interface Verbs {
   'gv.comments': typeof commentsVerb;
   'gv.defer': typeof deferVerb;
   'gv.engagement': typeof engagementVerb;
+  'gv.records': typeof recordsVerb;
 }
 
 export type VerbName = keyof Verbs;
@@ -202,6 +204,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.comments': 'reader',
   'gv.defer': 'agent',
   'gv.engagement': 'reader',
+  'gv.records': 'reviewer',
 };
 
 /** The tools that write (the rest only read), checked against the tool table by the same test. */
