@@ -1,12 +1,13 @@
 import { Piscina } from 'piscina';
 import PQueue from 'p-queue';
 import { quarantineFull } from '../src/gate-error.js';
-import type { ScanResult } from '../workers/scan/finding.js';
+import type { Finding, ScanResult } from '../workers/scan/finding.js';
 import type { ScanTask } from '../workers/scan/pool-entry.js';
 
 interface Waiting {
   bytes: Uint8Array;
   contentType: string;
+  standing: Finding[] | null;
   resolve: (r: ScanResult) => void;
   reject: (e: unknown) => void;
 }
@@ -46,14 +47,15 @@ export class ScanStage {
 
   /**
    * `contentType` is the row's (its kind for gated rows): the worker weighs an executable
-   * command by what the row is for, and never sees the row itself.
+   * command by what the row is for, and never sees the row itself. `standing` are the
+   * findings of a row's last scan when it is scanned again: its masked body keeps them masked.
    */
-  scan(bytes: Uint8Array, contentType: string): Promise<ScanResult> {
+  scan(bytes: Uint8Array, contentType: string, standing: Finding[] | null = null): Promise<ScanResult> {
     if (this.waiting.length >= this.options.queueMax) {
       throw quarantineFull(Math.max(50, Math.ceil(this.waiting.length / this.scannedPerMs)));
     }
     return new Promise<ScanResult>((resolve, reject) => {
-      this.waiting.push({ bytes, contentType, resolve, reject });
+      this.waiting.push({ bytes, contentType, standing, resolve, reject });
       this.schedule();
     });
   }
@@ -88,6 +90,7 @@ export class ScanStage {
     const started = performance.now();
     try {
       const task: ScanTask = { batch: buffers, contentTypes: batch.map((w) => w.contentType) };
+      if (batch.some((w) => w.standing !== null)) task.standing = batch.map((w) => w.standing);
       const results = (await this.pool.run(task, { transferList: buffers })) as ScanResult[];
       batch.forEach((w, i) => w.resolve(results[i]!));
       const elapsed = Math.max(0.01, performance.now() - started);

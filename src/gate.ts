@@ -105,6 +105,11 @@ export class Gate {
   readonly signinSessions: SigninSessions;
   /** gv.challenge nonces and the operator keys that sign them. */
   readonly operatorProofs: OperatorProofs;
+  /**
+   * Rows the running scanner scanned again and found unchanged: gv.scan_pending does not ask
+   * again before a restart. Not a journal fact: nothing changed.
+   */
+  readonly rescannedUnchanged = new Set<string>();
   /** Where the surfaces listen, once they do (reported by gv.ping). */
   readonly endpoints: { http?: string; socket?: string } = {};
 

@@ -9,6 +9,7 @@ import { createHttpSurface } from './surfaces/http-server.js';
 import { createSocketSurface } from './surfaces/socket-server.js';
 import { InFlight } from './surfaces/in-flight.js';
 import { ReviewSchedule } from './review/review-schedule.js';
+import { scanPending } from './scanning/scan-pending.js';
 import type { Clock } from './clock.js';
 import type { Log } from './log.js';
 
@@ -97,6 +98,14 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
   gate.endpoints.socket = paths.socket;
   gate.schedule = new ReviewSchedule(gate);
   gate.schedule.start();
+  // What the scanner still owes (rows left in L0_RAW, rows an older scanner saw) is scanned
+  // beside serving, with the deployment signing; a shutdown stops it after its current page.
+  const startScan = scanPending(gate, Infinity, null, isDraining).then(
+    (report) => {
+      if (report.examined > 0) gate.log.info('scanned the rows the scanner owed', { ...report, skipped: JSON.stringify(report.skipped) });
+    },
+    (error: unknown) => gate.log.error('the start scan failed', error),
+  );
   // The same facts as the start line on stdout, for whoever collects only the log.
   gate.log.info('listening', { url, socket: paths.socket, deployment: gate.deploymentId });
 
@@ -111,6 +120,7 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
       http.closeIdleConnections();
       socketServer.close();
       await inFlight.idle(DRAIN_DEADLINE_MS);
+      await startScan;
       await gate.schedule?.stop();
       await gate.close();
       http.closeAllConnections();

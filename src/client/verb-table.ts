@@ -46,6 +46,7 @@ import type { awayVerb, backVerb } from '../verbs/review/away.js';
 import type { commentRetractVerb, commentVerb, commentsVerb } from '../verbs/review/comments.js';
 import type { deferVerb, engagementVerb } from '../verbs/review/engagement.js';
 import type { recordsVerb } from '../verbs/review/records.js';
+import type { scanPendingVerb, scanVerb } from '../verbs/review/scan.js';
 
 /** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
 interface Verbs {
@@ -121,6 +122,8 @@ interface Verbs {
   'gv.defer': typeof deferVerb;
   'gv.engagement': typeof engagementVerb;
   'gv.records': typeof recordsVerb;
+  'gv.scan': typeof scanVerb;
+  'gv.scan_pending': typeof scanPendingVerb;
 }
 
 export type VerbName = keyof Verbs;
@@ -205,6 +208,8 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.defer': 'agent',
   'gv.engagement': 'reader',
   'gv.records': 'reviewer',
+  'gv.scan': 'reviewer',
+  'gv.scan_pending': 'reviewer',
 };
 
 /** The tools that write (the rest only read), checked against the tool table by the same test. */

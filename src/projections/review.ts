@@ -107,8 +107,9 @@ export class ReviewReducer {
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
+      // A row scanned again (gv.scan) keeps its review clock and runs; a veto finding only ever joins.
       scanned: p(`INSERT INTO ${schema}.review_rows (artifact_id, review_since, veto) VALUES (?, ?, ?)
-        ON CONFLICT(artifact_id) DO UPDATE SET review_since = excluded.review_since, veto = excluded.veto`),
+        ON CONFLICT(artifact_id) DO UPDATE SET veto = max(veto, excluded.veto)`),
       reopened: p(`UPDATE ${schema}.review_rows SET review_since = ?, epoch = epoch + 1 WHERE artifact_id = ?`),
       cancelled: p(`UPDATE ${schema}.review_rows SET cancelled = 1 WHERE artifact_id = ?`),
       asked: p(`UPDATE ${schema}.review_rows SET asked_day = ? WHERE artifact_id = ?`),

@@ -46,6 +46,7 @@ import { commentRetractVerb, commentVerb, commentsVerb } from './review/comments
 import { reviewVerb } from './review/review-queue.js';
 import { deferVerb, engagementVerb } from './review/engagement.js';
 import { recordsVerb } from './review/records.js';
+import { scanPendingVerb, scanVerb } from './review/scan.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -121,4 +122,6 @@ export const VERBS: readonly Verb<any>[] = [
   deferVerb,
   engagementVerb,
   recordsVerb,
+  scanVerb,
+  scanPendingVerb,
 ];

@@ -4,7 +4,8 @@
  * bytes are valid UTF-8, so decoding is not fatal. A leading byte-order mark is kept,
  * so offsets count from the same first character the gate stored.
  */
-import type { ScanResult } from './finding.js';
+import { isMaskedKind, type Finding, type ScanResult } from './finding.js';
+import { maskSpans } from './mask.js';
 import { scanText } from './scan-text.js';
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -13,10 +14,23 @@ export interface ScanTask {
   batch: ArrayBuffer[];
   /** The content type of each claim in `batch`, at the same index. */
   contentTypes: string[];
+  /**
+   * For a row scanned again, the findings its last scan recorded (null for a first scan):
+   * they stand until a person disposes of them, so the masked body still masks their spans.
+   */
+  standing?: Array<Finding[] | null>;
 }
 
 export default async function scanBatch(task: ScanTask): Promise<ScanResult[]> {
   const results: ScanResult[] = [];
-  for (const [i, buffer] of task.batch.entries()) results.push(await scanText(decoder.decode(buffer), { contentType: task.contentTypes[i]! }));
+  for (const [i, buffer] of task.batch.entries()) {
+    const text = decoder.decode(buffer);
+    const result = await scanText(text, { contentType: task.contentTypes[i]! });
+    const standing = task.standing?.[i] ?? null;
+    if (standing !== null && standing.length > 0) {
+      result.masked = maskSpans(text, [...result.findings, ...standing].filter((f) => isMaskedKind(f.kind)));
+    }
+    results.push(result);
+  }
   return results;
 }
