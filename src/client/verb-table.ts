@@ -47,6 +47,7 @@ import type { commentRetractVerb, commentVerb, commentsVerb } from '../verbs/rev
 import type { deferVerb, engagementVerb } from '../verbs/review/engagement.js';
 import type { recordsVerb } from '../verbs/review/records.js';
 import type { scanPendingVerb, scanVerb } from '../verbs/review/scan.js';
+import type { reconcileVerb } from '../verbs/admin/reconcile.js';
 
 /** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
 interface Verbs {
@@ -124,6 +125,7 @@ interface Verbs {
   'gv.records': typeof recordsVerb;
   'gv.scan': typeof scanVerb;
   'gv.scan_pending': typeof scanPendingVerb;
+  'gv.reconcile': typeof reconcileVerb;
 }
 
 export type VerbName = keyof Verbs;
@@ -210,6 +212,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.records': 'reviewer',
   'gv.scan': 'reviewer',
   'gv.scan_pending': 'reviewer',
+  'gv.reconcile': 'admin',
 };
 
 /** The tools that write (the rest only read), checked against the tool table by the same test. */

@@ -47,6 +47,7 @@ import { reviewVerb } from './review/review-queue.js';
 import { deferVerb, engagementVerb } from './review/engagement.js';
 import { recordsVerb } from './review/records.js';
 import { scanPendingVerb, scanVerb } from './review/scan.js';
+import { reconcileVerb } from './admin/reconcile.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -124,4 +125,5 @@ export const VERBS: readonly Verb<any>[] = [
   recordsVerb,
   scanVerb,
   scanPendingVerb,
+  reconcileVerb,
 ];

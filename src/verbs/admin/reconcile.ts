@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { join } from 'node:path';
+import { defineVerb } from '../define-verb.js';
+import { reconcileSurfaces } from '../../projections/reconcile.js';
+
+export const reconcileVerb = defineVerb({
+  name: 'gv.reconcile',
+  role: 'admin',
+  summary: "Re-derive every space's consumer surfaces (recall indexes, vectors, hides, pins, tips, ranks) from the journal and say what changed.",
+  params: z.strictObject({}),
+  async handler({ gate, caller }) {
+    const started = performance.now();
+    // Whatever is queued commits first, so the surfaces are put right against one settled journal.
+    gate.writer.flush();
+    // Rows the embed stage has not given a vector yet are counted missing below, like drift: say how many were on their way.
+    const pending = gate.embed.pending;
+    const report = reconcileSurfaces(gate.db, join(gate.paths.home, 'reconcile-scratch.db'));
+    // Vectors are derived by the embed stage, not replayed: each served row is embedded again and a stale or missing vector rewritten.
+    const vectors = await gate.embed.verify();
+    const answer = {
+      changed: report.changed + vectors.rewritten,
+      spaces: report.spaces,
+      vectors: { checked: vectors.checked, missing: vectors.missing, rewritten: vectors.rewritten, failed: vectors.failed, pending },
+      other_views_differ: report.other_views_differ,
+      events: report.events,
+      ms: Math.round(performance.now() - started),
+    };
+    gate.log.info('gv.reconcile: consumer surfaces re-derived from the journal', {
+      by: caller.identity,
+      changed: answer.changed,
+      rewritten: vectors.rewritten,
+      ms: answer.ms,
+    });
+    if (report.other_views_differ.length > 0) {
+      gate.log.error(`gv.reconcile: views that are not consumer surfaces differ from the journal: ${report.other_views_differ.join(', ')}`, undefined, { by: caller.identity });
+    }
+    return answer;
+  },
+});
