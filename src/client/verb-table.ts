@@ -48,6 +48,7 @@ import type { deferVerb, engagementVerb } from '../verbs/review/engagement.js';
 import type { recordsVerb } from '../verbs/review/records.js';
 import type { scanPendingVerb, scanVerb } from '../verbs/review/scan.js';
 import type { reconcileVerb } from '../verbs/admin/reconcile.js';
+import type { semanticReviewVerb } from '../verbs/review/semantic-review.js';
 
 /** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
 interface Verbs {
@@ -126,6 +127,7 @@ interface Verbs {
   'gv.scan': typeof scanVerb;
   'gv.scan_pending': typeof scanPendingVerb;
   'gv.reconcile': typeof reconcileVerb;
+  'gv.semantic_review': typeof semanticReviewVerb;
 }
 
 export type VerbName = keyof Verbs;
@@ -213,6 +215,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.scan': 'reviewer',
   'gv.scan_pending': 'reviewer',
   'gv.reconcile': 'admin',
+  'gv.semantic_review': 'reviewer',
 };
 
 /** The tools that write (the rest only read), checked against the tool table by the same test. */

@@ -48,6 +48,7 @@ import { deferVerb, engagementVerb } from './review/engagement.js';
 import { recordsVerb } from './review/records.js';
 import { scanPendingVerb, scanVerb } from './review/scan.js';
 import { reconcileVerb } from './admin/reconcile.js';
+import { semanticReviewVerb } from './review/semantic-review.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -126,4 +127,5 @@ export const VERBS: readonly Verb<any>[] = [
   scanVerb,
   scanPendingVerb,
   reconcileVerb,
+  semanticReviewVerb,
 ];
