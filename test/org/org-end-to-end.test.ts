@@ -98,7 +98,7 @@ describe('a member gate and an organization gate', () => {
     for (const item of items) {
       const refuse = item.artifact_id === refusedId;
       await orgRpc('gv.org_review', {
-        deployment_id: item.deployment_id,
+        member_deployment_id: item.member_deployment_id,
         artifact_id: item.artifact_id,
         decision: refuse ? 'refuse' : 'countersign',
         ...(refuse ? { category: 'quality', reason: 'not precise enough' } : {}),
