@@ -163,7 +163,7 @@ try {
         const items = inbox.body.result.items;
         if (items.length === 0) return;
         for (const item of items) {
-          const params = { deployment_id: item.deployment_id, artifact_id: item.artifact_id, decision: 'countersign' };
+          const params = { member_deployment_id: item.member_deployment_id, artifact_id: item.artifact_id, decision: 'countersign' };
           const r = await call(agent, port, 'POST', '/rpc', key, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'gv.org_review', params }));
           if (r.body.result?.changed) decided++;
         }

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { openOrg, type OpenOrg, type OrgHomeOptions } from '../org/org-home.js';
 import { addMember, issueStaffKey, listMembers, revokeMember } from '../org/org-members.js';
 import { verifyOrgLog } from '../org/org-log.js';
+import { assignPerson, listPeople, ORG_PERSON_ROLES, removePerson, type OrgPersonRole } from '../org/org-people.js';
 import { listenOrg } from '../org/org-server.js';
 
 const port = (value: string) => {
@@ -67,7 +68,7 @@ export function orgCommand(): Command {
   homeOptions(
     org
       .command('serve')
-      .description('Serve PUT /submissions/{id}, GET /outcomes and /rpc (gv.org_inbox, gv.org_review); migrations are applied at start.')
+      .description('Serve PUT /submissions/{id}, GET /outcomes and /rpc (gv.describe, gv.org_inbox, gv.org_review; org keys and person tokens); migrations are applied at start.')
       .option('--port <n>', 'TCP port (default 8490; 0 picks a free port)', port)
       .option('--host <addr>', 'address to listen on (default 127.0.0.1; a load balancer in front needs a reachable one)'),
   ).action(serveOrg);
@@ -109,7 +110,7 @@ export function orgCommand(): Command {
   homeOptions(
     key
       .command('issue')
-      .description('Issue a key for /rpc: scope review (gv.org_inbox, gv.org_review) or admin.')
+      .description('Issue a key for /rpc: scope review (role reviewer: gv.org_inbox, gv.org_review) or admin (role admin); its decisions are journaled as signer class agent.')
       .requiredOption('--scope <scope>', 'review or admin', (v: string) => {
         if (v !== 'review' && v !== 'admin') throw new InvalidArgumentError('review or admin');
         return v;
@@ -121,6 +122,44 @@ export function orgCommand(): Command {
       const issued = await issueStaffKey(g.pool, g.key, o.scope, o.label, operator());
       print(o.json, issued, `${issued.scope} key for ${issued.label}: ${issued.key}`);
     }),
+  );
+
+  const people = org.command('people').description("Roles of the organization's signed-in people (tokens of an issuer [auth].trusted_issuers lists).");
+  const role = (v: string) => {
+    if (!(ORG_PERSON_ROLES as readonly string[]).includes(v)) throw new InvalidArgumentError(ORG_PERSON_ROLES.join(', '));
+    return v as OrgPersonRole;
+  };
+  const personOptions = (c: Command) =>
+    homeOptions(
+      c
+        .requiredOption('--iss <issuer>', 'the issuer the person signs in at, exactly as it is listed in [auth].trusted_issuers')
+        .requiredOption('--sub <subject>', "the person's subject there (gv.describe at the org's /rpc answers you.identity = iss|sub)"),
+    );
+  personOptions(
+    people
+      .command('assign')
+      .description('Give a person a role at the organization: reviewer (gv.org_inbox, gv.org_review), admin, or reader (nothing to decide).')
+      .requiredOption('--role <role>', ORG_PERSON_ROLES.join(', '), role)
+      .option('--json', 'print as JSON'),
+  ).action((o: OrgHomeOptions & { iss: string; sub: string; role: OrgPersonRole; json?: boolean }) =>
+    withOrg('people assign', o, async (g) => {
+      const done = await assignPerson(g.pool, g.key, o.iss, o.sub, o.role, operator());
+      print(o.json, done, `${done.identity} is ${done.role}${done.changed ? '' : ' (unchanged)'}`);
+    }),
+  );
+  personOptions(people.command('remove').description('Take a person\'s role away: a reader again (or admin while [auth].admins names them).')).action(
+    (o: OrgHomeOptions & { iss: string; sub: string }) =>
+      withOrg('people remove', o, async (g) => {
+        if (!(await removePerson(g.pool, g.key, o.iss, o.sub, operator()))) fail('people remove', `no role is assigned to ${o.iss}|${o.sub}`);
+        process.stdout.write(`${o.iss}|${o.sub} removed\n`);
+      }),
+  );
+  homeOptions(people.command('list').description('Every person with a role, then the admins [auth].admins names.').option('--json', 'print as JSON')).action(
+    (o: OrgHomeOptions & { json?: boolean }) =>
+      withOrg('people list', o, async (g) => {
+        const listed = await listPeople(g.pool, g.auth.admins);
+        print(o.json, listed, listed.map((p) => `${p.identity}\t${p.role}\t${p.source}`).join('\n'));
+      }),
   );
 
   homeOptions(org.command('verify').description("Verify the org's whole log: chain, ids and every signature against the org key.").option('--json', 'print as JSON')).action(

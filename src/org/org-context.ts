@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import type { DeploymentKey } from '../journal/deployment-key.js';
 import type { GateConfig } from '../config/keys.js';
 import type { InboxSize } from './inbox-size.js';
+import type { OrgBearer } from './org-bearer.js';
 
 /** What every door of one org process reads: the shared database, the org key and the [org] config. Nothing else. */
 export interface OrgContext {
@@ -10,4 +11,6 @@ export interface OrgContext {
   settings: GateConfig['org'];
   /** This process's view of the inbox's size (a read of the database, see inbox-size.ts). */
   inbox: InboxSize;
+  /** Who a bearer is: org keys in the database, person tokens of the issuers [auth].trusted_issuers lists. */
+  bearer: OrgBearer;
 }

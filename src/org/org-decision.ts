@@ -7,11 +7,18 @@ import { OUTCOME_CONTRACT, signOutcome, type Outcome } from './outcome-line.js';
 /** The submitter is told one of these (FACTS "Scanner"); the reason text stays in the org's log. */
 export const REFUSAL_CATEGORIES = ['off-scope', 'quality', 'policy', 'duplicate', 'unreadable'] as const;
 
+/**
+ * The deciding authority's signer class, in the gate's vocabulary: human (a signed-in
+ * person at the org), agent (the holder of an org review or admin key: a program), deployment
+ * (an org policy).
+ */
+export type AuthorityClass = 'human' | 'agent' | 'deployment';
+
 export interface Decision {
   deployment_id: string;
   artifact_id: string;
   decision: 'countersign' | 'refuse';
-  authority_class: 'human' | 'deployment';
+  authority_class: AuthorityClass;
   by: string;
   category?: string;
   reason?: string;

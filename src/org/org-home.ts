@@ -7,6 +7,11 @@ import { DeploymentKey } from '../journal/deployment-key.js';
 import type { OrgContext } from './org-context.js';
 import { openOrgDatabase, type OrgDatabase } from './org-database.js';
 import { InboxSize } from './inbox-size.js';
+import { OrgBearer } from './org-bearer.js';
+import { PersonTokens } from '../auth/person-tokens.js';
+import { TrustedIssuers } from '../auth/trusted-issuers.js';
+import { systemClock } from '../clock.js';
+import type { GateConfig } from '../config/keys.js';
 
 export interface OrgHomeOptions {
   home?: string;
@@ -34,6 +39,8 @@ async function claimDatabase(pool: pg.Pool, key: DeploymentKey): Promise<void> {
 export interface OpenOrg extends OrgContext {
   home: string;
   database: OrgDatabase;
+  /** [auth]: the issuers the org's people sign in at, the client id their tokens name, the admins by iss|sub. */
+  auth: GateConfig['auth'];
 }
 
 /** An org home opened: config (gate.toml [org], GATE_ORG_*, flags), key, database migrated and claimed. */
@@ -42,6 +49,7 @@ export async function openOrg(options: OrgHomeOptions, poolSize?: number): Promi
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const flags = options.databaseUrl === undefined ? {} : { 'org.database_url': options.databaseUrl };
   const { config } = loadConfig(join(home, 'gate.toml'), process.env, flags);
+  const tokens = personTokens(config.auth);
   const key = DeploymentKey.openOrCreate(join(home, 'deployment.key'));
   const database = await openOrgDatabase(home, config.org.database_url, poolSize);
   try {
@@ -50,5 +58,27 @@ export async function openOrg(options: OrgHomeOptions, poolSize?: number): Promi
     await database.close();
     throw error;
   }
-  return { home, database, pool: database.pool, key, settings: config.org, inbox: new InboxSize(database.pool, () => config.org.inbox_max) };
+  return {
+    home,
+    database,
+    pool: database.pool,
+    key,
+    settings: config.org,
+    auth: config.auth,
+    inbox: new InboxSize(database.pool, () => config.org.inbox_max),
+    bearer: new OrgBearer(database.pool, tokens, config.auth.admins),
+  };
+}
+
+/**
+ * The organization signs nobody in: its people sign in at the issuers it trusts (the
+ * company's provider, or a gate that is its own), and their tokens are checked by the gate's
+ * own PersonTokens. None listed: person tokens are refused 401 unsupported.
+ */
+function personTokens(auth: GateConfig['auth']): PersonTokens | null {
+  if (auth.issuer !== '') {
+    throw new Error('[auth].issuer: the organization gate is not a sign-in provider; list the issuer its people sign in at in [auth].trusted_issuers');
+  }
+  if (auth.trusted_issuers.length === 0) return null;
+  return new PersonTokens(null, new TrustedIssuers(auth.trusted_issuers), auth.client_id, systemClock);
 }

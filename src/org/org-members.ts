@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { API_KEY_PATTERN, hashApiKey, mintApiKey } from '../auth/api-keys.js';
+import { mintApiKey } from '../auth/api-keys.js';
 import type { DeploymentKey } from '../journal/deployment-key.js';
 import { inTransaction } from './org-database.js';
 import { appendOrgLog } from './org-log.js';
@@ -8,13 +8,6 @@ export type OrgScope = 'submit' | 'review' | 'admin';
 
 /** A deployment id is the base64url of a raw Ed25519 public key: 43 characters. */
 export const DEPLOYMENT_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
-export interface OrgCaller {
-  key_id: string;
-  scope: OrgScope;
-  /** The member gate a submit key belongs to; null for the org's own reviewers and admins. */
-  deployment_id: string | null;
-}
 
 /**
  * Registers a member gate and issues its submit key in one transaction, both in the org's
@@ -76,23 +69,4 @@ export async function listMembers(pool: Pool) {
     revoked: r.revoked_at !== null,
     live_keys: Number(r.keys),
   }));
-}
-
-/**
- * Who a bearer key is. 401: no key, or one the org never issued; 403: a revoked key, or a
- * member that was revoked (spec 3: a key problem, the member stops sending).
- */
-export async function authenticate(pool: Pool, header: string | undefined): Promise<OrgCaller | { status: 401 | 403; error: string }> {
-  const match = /^Bearer (\S+)$/.exec(header ?? '');
-  if (!match || !API_KEY_PATTERN.test(match[1]!)) return { status: 401, error: 'a bearer key the organization issued is required' };
-  const row = (
-    await pool.query<{ key_id: string; scope: OrgScope; deployment_id: string | null; revoked_at: Date | null; member_revoked: Date | null }>(
-      `SELECT k.key_id, k.scope, k.deployment_id, k.revoked_at, m.revoked_at AS member_revoked
-         FROM org_keys k LEFT JOIN members m ON m.deployment_id = k.deployment_id WHERE k.key_hash = $1`,
-      [hashApiKey(match[1]!)],
-    )
-  ).rows[0];
-  if (!row) return { status: 401, error: 'unknown key' };
-  if (row.revoked_at !== null || row.member_revoked !== null) return { status: 403, error: 'this key was revoked' };
-  return { key_id: row.key_id, scope: row.scope, deployment_id: row.deployment_id };
 }

@@ -1,8 +1,12 @@
 import type { Pool } from 'pg';
 import { MIGRATION_001 } from './migrations/001-inbox.js';
+import { MIGRATION_002 } from './migrations/002-people.js';
 
 /** In order; a migration once applied is never edited, a change is a new one. */
-export const MIGRATIONS: { name: string; sql: string }[] = [{ name: '001-inbox', sql: MIGRATION_001 }];
+export const MIGRATIONS: { name: string; sql: string }[] = [
+  { name: '001-inbox', sql: MIGRATION_001 },
+  { name: '002-people', sql: MIGRATION_002 },
+];
 
 /** Any fixed number: every org process takes this lock, so two starting at once migrate once. */
 const MIGRATION_LOCK = 0x6f7267;

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
+import { CredentialError } from '../auth/credential-error.js';
 import { jsonRpcObject } from '../surfaces/json-rpc-body.js';
+import { KeyRevoked, type OrgCaller, type OrgStaffCaller } from './org-bearer.js';
 import type { OrgContext } from './org-context.js';
-import { authenticate, type OrgCaller } from './org-members.js';
+import { dispatchOrg } from './org-dispatch.js';
 import { getOutcomes } from './outcomes-door.js';
-import { inboxParams, orgInbox, orgReview, OrgVerbError, reviewParams } from './review-verbs.js';
 import { putSubmission, type DoorAnswer } from './submission-door.js';
 
 /** FACTS "Org doors": a submission body over 8 MiB is refused 413. */
@@ -28,36 +28,33 @@ async function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
 }
 
 function send(res: ServerResponse, a: DoorAnswer): void {
+  if (a.body === null) {
+    res.writeHead(a.status, a.headers ?? {});
+    res.end();
+    return;
+  }
   const body = JSON.stringify(a.body);
   res.writeHead(a.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(a.headers ?? {}) });
   res.end(body);
 }
 
-/** The verbs of the org's /rpc: each with the key scopes that may call it. */
-const VERBS: Record<string, { scopes: OrgCaller['scope'][]; params: z.ZodType; run: (ctx: OrgContext, caller: OrgCaller, p: any) => Promise<unknown> }> = {
-  'gv.org_inbox': { scopes: ['review', 'admin'], params: inboxParams, run: orgInbox },
-  'gv.org_review': { scopes: ['review', 'admin'], params: reviewParams, run: orgReview },
-};
-
-async function rpc(ctx: OrgContext, caller: OrgCaller, body: Buffer): Promise<DoorAnswer> {
+async function rpc(ctx: OrgContext, caller: OrgStaffCaller, body: Buffer): Promise<DoorAnswer> {
   const parsed = jsonRpcObject(body);
   if ('refusal' in parsed) return { status: parsed.status, body: parsed.refusal as unknown as Record<string, unknown> };
-  const { message } = parsed;
-  const id = (message['id'] ?? null) as string | number | null;
-  const fail = (code: number, text: string, data?: Record<string, unknown>): DoorAnswer => ({
-    status: 200,
-    body: { jsonrpc: '2.0', id, error: { code, message: text, ...(data ? { data } : {}) } },
-  });
-  if (message['jsonrpc'] !== '2.0' || typeof message['method'] !== 'string') return { ...fail(-32600, 'not a JSON-RPC 2.0 request'), status: 400 };
-  const verb = VERBS[message['method']];
-  if (!verb) return fail(-32601, `unknown method: ${message['method']}`);
-  if (!verb.scopes.includes(caller.scope)) return fail(-32602, `${message['method']} needs a ${verb.scopes.join(' or ')} key; this key's scope is ${caller.scope}`);
-  const params = verb.params.safeParse(message['params'] ?? {});
-  if (!params.success) return fail(-32602, `${message['method']}: ${params.error.issues.map((i) => `${i.path.join('.') || 'params'}: ${i.message}`).join('; ')}`);
+  const answer = await dispatchOrg(ctx, caller, parsed.message);
+  // A notification is answered with no content, as the gate's /rpc answers one.
+  return answer === null ? { status: 204, body: null } : { status: 200, body: answer as unknown as Record<string, unknown> };
+}
+
+/** Who is calling: 401 with spec 1's {error, kind} (and WWW-Authenticate), 403 for a revoked key. */
+async function callerOf(ctx: OrgContext, req: IncomingMessage): Promise<OrgCaller | DoorAnswer> {
   try {
-    return { status: 200, body: { jsonrpc: '2.0', id, result: await verb.run(ctx, caller, params.data) } };
+    return await ctx.bearer.callerOf(req.headers.authorization);
   } catch (error) {
-    if (error instanceof OrgVerbError) return fail(error.code, error.message, error.data);
+    if (error instanceof CredentialError) {
+      return { status: 401, body: error.body(), headers: { 'www-authenticate': error.kind === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"' } };
+    }
+    if (error instanceof KeyRevoked) return { status: 403, body: { error: error.message } };
     throw error;
   }
 }
@@ -70,15 +67,13 @@ async function route(ctx: OrgContext, req: IncomingMessage, res: ServerResponse)
   if (door === null) return send(res, { status: 404, body: { error: 'no such door' } });
   const method = door === 'submit' ? 'PUT' : door === 'outcomes' ? 'GET' : 'POST';
   if (req.method !== method) return send(res, { status: 405, body: { error: `${url.pathname} answers ${method}` }, headers: { allow: method } });
-  const caller = await authenticate(ctx.pool, req.headers.authorization);
-  if ('status' in caller) return send(res, { status: caller.status, body: { error: caller.error } });
+  const caller = await callerOf(ctx, req);
+  if ('status' in caller) return send(res, caller);
   if (door === 'rpc') {
-    if (caller.scope === 'submit') return send(res, { status: 403, body: { error: "a member's submit key opens only /submissions and /outcomes" } });
+    if (caller.kind === 'member') return send(res, { status: 403, body: { error: "a member's submit key opens only /submissions and /outcomes" } });
     return send(res, await rpc(ctx, caller, await readBody(req, RPC_MAX_BYTES)));
   }
-  if (caller.scope !== 'submit' || caller.deployment_id === null) {
-    return send(res, { status: 403, body: { error: 'this door needs a member gate\'s submit key' } });
-  }
+  if (caller.kind !== 'member') return send(res, { status: 403, body: { error: "this door needs a member gate's submit key" } });
   if (door === 'outcomes') return send(res, await getOutcomes(ctx, caller.deployment_id, url.searchParams));
   const bytes = await readBody(req, SUBMISSION_MAX_BYTES);
   let body: unknown;
@@ -117,7 +112,10 @@ export async function listenOrg(ctx: OrgContext, port: number, host = '127.0.0.1
       send(res, { status: 503, body: { error: 'the organization gate could not answer; try again' }, headers: { 'retry-after': '5' } });
     });
   });
-  server.keepAliveTimeout = 10_000;
+  // Longer than the idle timeout of the load balancers an org runs behind (60 s is common):
+  // the balancer, not this process, ends an idle connection, so it never sends a request
+  // down a connection this process is closing at that moment.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, resolve);

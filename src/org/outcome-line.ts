@@ -1,6 +1,7 @@
 import { canonicalJson } from '../journal/canonical-json.js';
 import type { DeploymentKey } from '../journal/deployment-key.js';
 import { verifyWithDeploymentId } from '../journal/deployment-key.js';
+import type { AuthorityClass } from './org-decision.js';
 
 export const OUTCOME_CONTRACT = 'outcome/1';
 /** Signed bytes are this prefix and the canonical outcome, so the signature means nothing elsewhere. */
@@ -14,8 +15,8 @@ export interface Outcome {
   submission_id: string;
   member_deployment_id: string;
   org_deployment_id: string;
-  /** The deciding authority's signer class: human (an org reviewer) or deployment (an org policy). */
-  authority_class: 'human' | 'deployment';
+  /** The deciding authority's signer class: human (a person at the org), agent (an org key's holder) or deployment (an org policy). */
+  authority_class: AuthorityClass;
   ts: number;
 }
 

@@ -6,7 +6,8 @@ import { checkSubmission, personSigned, type CheckedSubmission } from './submiss
 
 export interface DoorAnswer {
   status: number;
-  body: Record<string, unknown>;
+  /** null: no content (a JSON-RPC notification at /rpc). */
+  body: Record<string, unknown> | null;
   headers?: Record<string, string>;
 }
 

@@ -39,6 +39,23 @@ function envelopeFault(m: Record<string, unknown>): string | null {
  * whether or not it has an id, since nothing says its sender wanted silence.
  */
 export async function dispatch(gate: Gate, caller: Caller, message: unknown): Promise<JsonRpcResponse | null> {
+  return answerMessage(
+    message,
+    (method, params) => call(gate, caller, method, params),
+    (method, error) => gate.log.error(`internal error in ${method}`, error),
+  );
+}
+
+/**
+ * The JSON-RPC frame around a verb call, for every server of this package (the gate's
+ * dispatch, the organization gate's): envelope checks, notifications, GateError to its
+ * error object, anything else -32603 after `internal` has logged it.
+ */
+export async function answerMessage(
+  message: unknown,
+  run: (method: string, params: unknown) => Promise<unknown>,
+  internal: (method: string, error: unknown) => void,
+): Promise<JsonRpcResponse | null> {
   if (!isJsonObject(message)) {
     return errorResponse(null, new GateError(ErrorCode.invalidRequest, 'a request is one JSON-RPC 2.0 object'));
   }
@@ -48,12 +65,12 @@ export async function dispatch(gate: Gate, caller: Caller, message: unknown): Pr
   if (fault !== null) return errorResponse(id, new GateError(ErrorCode.invalidRequest, fault));
   const notification = !('id' in m);
   try {
-    const result = await call(gate, caller, m['method'] as string, m['params']);
+    const result = await run(m['method'] as string, m['params']);
     return notification ? null : { jsonrpc: '2.0', id, result };
   } catch (error) {
     if (notification) return null;
     if (error instanceof GateError) return errorResponse(id, error);
-    gate.log.error(`internal error in ${String(m['method'])}`, error);
+    internal(String(m['method']), error);
     return errorResponse(id, new GateError(ErrorCode.internal, 'internal error'));
   }
 }

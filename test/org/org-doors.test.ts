@@ -118,6 +118,9 @@ describe('PUT /submissions/{artifact_id}', () => {
     const s = member.submission('keys');
     expect((await put(s.artifactId, s.body, '')).status).toBe(401);
     expect((await put(s.artifactId, s.body, `gk_${'x'.repeat(43)}`)).status).toBe(401);
+    // This org trusts no issuer: a token-shaped bearer is 401 unsupported, in the gate's body.
+    const token = await put(s.artifactId, s.body, 'aaaa.bbbb.cccc');
+    expect([token.status, token.body]).toEqual([401, { error: expect.stringMatching(/^unsupported: /), kind: 'unsupported' }]);
     expect((await put(s.artifactId, s.body, reviewerKey)).status).toBe(403);
     const leaving = new SimulatedMember();
     const key = addMember(leaving, 'leaving');
@@ -160,13 +163,13 @@ describe('deciding and GET /outcomes', () => {
     expect(mine.submission.content.bytes).toBe(Buffer.from('skill bundle').toString('base64'));
     expect(mine.trust_class).toBe('T-5');
 
-    const signed = await rpc(reviewerKey, 'gv.org_review', { deployment_id: a.deploymentId, artifact_id: sa.artifactId, decision: 'countersign' });
+    const signed = await rpc(reviewerKey, 'gv.org_review', { member_deployment_id: a.deploymentId, artifact_id: sa.artifactId, decision: 'countersign' });
     expect(signed.body.result).toMatchObject({ state: 'countersigned', changed: true });
-    const refused = await rpc(reviewerKey, 'gv.org_review', { deployment_id: b.deploymentId, artifact_id: sb.artifactId, decision: 'refuse', category: 'policy', reason: 'secret internal reason' });
+    const refused = await rpc(reviewerKey, 'gv.org_review', { member_deployment_id: b.deploymentId, artifact_id: sb.artifactId, decision: 'refuse', category: 'policy', reason: 'secret internal reason' });
     expect(refused.body.result).toMatchObject({ state: 'refused', changed: true });
     // Deciding again changes nothing; a refusal needs its category.
-    expect((await rpc(reviewerKey, 'gv.org_review', { deployment_id: a.deploymentId, artifact_id: sa.artifactId, decision: 'refuse', category: 'quality' })).body.result).toMatchObject({ state: 'countersigned', changed: false });
-    expect((await rpc(reviewerKey, 'gv.org_review', { deployment_id: b.deploymentId, artifact_id: sb.artifactId, decision: 'refuse' })).body.error.code).toBe(-32602);
+    expect((await rpc(reviewerKey, 'gv.org_review', { member_deployment_id: a.deploymentId, artifact_id: sa.artifactId, decision: 'refuse', category: 'quality' })).body.result).toMatchObject({ state: 'countersigned', changed: false });
+    expect((await rpc(reviewerKey, 'gv.org_review', { member_deployment_id: b.deploymentId, artifact_id: sb.artifactId, decision: 'refuse' })).body.error.code).toBe(-32602);
     // A member's key does not open /rpc; an unknown verb is -32601.
     expect((await rpc(keyA, 'gv.org_inbox', {})).status).toBe(403);
     expect((await rpc(reviewerKey, 'gv.nothing', {})).body.error.code).toBe(-32601);
@@ -176,7 +179,7 @@ describe('deciding and GET /outcomes', () => {
     expect(pageA.body.deployment_id).toBe(org.deploymentId);
     expect(pageA.body.events).toHaveLength(1);
     const line = pageA.body.events[0];
-    expect(verifyOutcomeLine(line, org.deploymentId)).toMatchObject({ type: 'countersign', artifact_id: sa.artifactId, authority_class: 'human', member_deployment_id: a.deploymentId });
+    expect(verifyOutcomeLine(line, org.deploymentId)).toMatchObject({ type: 'countersign', artifact_id: sa.artifactId, authority_class: 'agent', member_deployment_id: a.deploymentId });
     expect(verifyOutcomeLine({ ...line, type: 'refuse' }, org.deploymentId)).toBeNull();
     const pageB = await outcomes(keyB);
     expect(pageB.body.events.map((e: any) => [e.type, e.artifact_id])).toEqual([['refuse', sb.artifactId]]);

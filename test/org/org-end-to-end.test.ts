@@ -2,133 +2,184 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { request } from 'undici';
 import { spawnSync } from 'node:child_process';
-import { CLI, GateProcess, uniqueText } from '../harness/gate-process.js';
+import { CLI, uniqueText, type GateProcess } from '../harness/gate-process.js';
+import { FakeModelServer, modelEnv } from '../harness/fake-model-server.js';
 import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
+import { signInWithOpenidClient, type IssuedPerson } from '../harness/openid-sign-in.js';
+import { signIn, startGateWithIssuer, type SignedInPerson } from '../harness/sign-in.js';
 import { DeploymentKey } from '../../src/journal/deployment-key.js';
 import { yazlZip } from '../../fixtures/make-fixtures.js';
 
-// Two real processes (a member gate on SQLite, an org gate on PostgreSQL) over real HTTP.
+/**
+ * The loop closed, every actor real: a member gate (SQLite) whose rows are graded by a model
+ * server on loopback and signed by a signed-in person, an organization gate (PostgreSQL) whose
+ * reviewer is a person signed in at the issuer the org trusts (a third process, standing for
+ * the company's sign-in), real HTTP between them. The member's main space is model-reviewed
+ * under the standard quorum: a model verdict counts toward k, a person settles, and a T-5
+ * row needs a person's signature among its two and then the org's countersign.
+ */
 const dir = mkdtempSync(join(tmpdir(), 'org-e2e-'));
 chmodSync(dir, 0o755);
+const orgHome = join(dir, 'org');
+const gateHome = join(dir, 'gate');
 let cluster: PostgresCluster;
+let models: FakeModelServer;
+let company: GateProcess;
 let org: OrgProcess;
 let gate: GateProcess;
 let agent: { key: string };
-let other: { key: string };
-let reviewer: { key: string };
-let orgReviewer: string;
-const orgHome = join(dir, 'org');
+let reader: { key: string };
+let grader: { key: string };
+let signer: SignedInPerson;
+let orgReviewer: IssuedPerson;
 
 beforeAll(async () => {
   cluster = PostgresCluster.start(join(dir, 'pg'));
-  org = await OrgProcess.start(orgHome, { databaseUrl: cluster.url });
+  [models, company] = await Promise.all([new FakeModelServer().start(), startGateWithIssuer()]);
+  const trust = { GATE_AUTH_TRUSTED_ISSUERS: JSON.stringify([company.url]) };
+  org = await OrgProcess.start(orgHome, { databaseUrl: cluster.url, env: trust });
+  const cli = (...args: string[]) => JSON.parse(orgCli([...args, '--json', '--home', orgHome, '--database-url', cluster.url], trust));
   // The member's key exists before its first start, so the org can issue its submit key first.
-  const gateHome = join(dir, 'gate');
   mkdirSync(gateHome, { mode: 0o700 });
   const memberId = DeploymentKey.openOrCreate(join(gateHome, 'deployment.key')).deploymentId;
-  const cli = (...args: string[]) => JSON.parse(orgCli([...args, '--json', '--home', orgHome, '--database-url', cluster.url]));
   const submitKey = cli('member', 'add', `--deployment-id=${memberId}`, '--label', 'team gate').key;
-  orgReviewer = cli('key', 'issue', '--scope', 'review', '--label', 'org reviewer').key;
-  gate = await GateProcess.start({
+  orgReviewer = await signInWithOpenidClient(company);
+  expect(cli('people', 'assign', '--iss', orgReviewer.iss, '--sub', orgReviewer.sub, '--role', 'reviewer')).toMatchObject({ role: 'reviewer', changed: true });
+  gate = await startGateWithIssuer({
     home: gateHome,
-    env: {
-      GATE_ORG_URL: org.url,
-      GATE_ORG_ALLOW_PLAIN_HTTP_LOOPBACK: 'true',
-      GATE_ORG_API_KEY_ENV: 'TEST_ORG_KEY',
-      TEST_ORG_KEY: submitKey,
-      GATE_ORG_POLL_EVERY_MS: '0',
-    },
+    env: modelEnv(models, {
+      backend: { circuit_failures: 1000 },
+      env: {
+        GATE_SPACES_MAIN_POLICY: 'model',
+        GATE_REVIEW_QUORUM_PROFILE: 'standard',
+        GATE_REVIEW_GRADE_EVERY: 'off',
+        GATE_ORG_URL: org.url,
+        GATE_ORG_ALLOW_PLAIN_HTTP_LOOPBACK: 'true',
+        GATE_ORG_API_KEY_ENV: 'TEST_ORG_KEY',
+        TEST_ORG_KEY: submitKey,
+        GATE_ORG_POLL_EVERY_MS: '0',
+      },
+    }),
   });
-  [agent, other, reviewer] = [await gate.key('agent'), await gate.key('agent'), await gate.key('reviewer')];
-}, 120_000);
+  [agent, reader, grader] = [await gate.key('agent'), await gate.key('reader'), await gate.key('reviewer')];
+  signer = await signIn(gate, { role: 'reviewer' });
+}, 180_000);
 afterAll(async () => {
   await gate?.stop();
   await org?.stop();
+  await company?.stop();
+  await models?.stop();
   cluster?.stop();
 });
-
-async function orgRpc(method: string, params: unknown) {
-  const res = await request(`${org.url}/rpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${orgReviewer}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await res.body.json()) as any;
-  if (body.error) throw new Error(JSON.stringify(body.error));
-  return body.result;
-}
 
 const ok = (answer: any) => {
   expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();
   return answer.result;
 };
 
-async function promote(id: string) {
-  await gate.readBody(reviewer.key, id);
-  return ok(await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id })).state as string;
+async function orgRpc(method: string, params: unknown) {
+  const res = await request(`${org.url}/rpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${orgReviewer.accessToken}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return ok(await res.body.json());
 }
 
-describe('a member gate and an organization gate', () => {
-  it('a T-5 bundle and a T-1 claim end ACTIVE and countersigned; a refused claim is demoted; nothing journals twice', async () => {
-    // A bundle: its archive and members wait ratified for the org's countersign.
+/** Graded by the model server (one call per stance), then signed by the person, who promotes once quorum is met. */
+async function gradeAndSign(id: string): Promise<string> {
+  const graded = ok(await gate.rpc(grader.key, 'gv.grade', { artifact_id: id }));
+  expect(graded.stances.map((s: any) => [s.stance, s.decision, s.model_label])).toEqual([
+    ['positive', 'approve', 'openai:fake-model'],
+    ['critical', 'approve', 'openai:fake-model'],
+  ]);
+  await gate.readBody(signer.accessToken, id);
+  const signed = ok(await gate.rpc(signer.accessToken, 'gv.sign', { artifact_id: id, decision: 'approve', promote: true }));
+  expect(signed).toMatchObject({ class: 'human', counts: true });
+  return signed.state as string;
+}
+
+describe('a member gate and an organization gate, with a model grading and people signing on both sides', () => {
+  it("a graded, person-signed T-5 bundle and T-1 claim end ACTIVE once an org person countersigns; a refused claim is demoted; nothing journals twice", async () => {
+    // A bundle: its archive and members are T-5, ratified here and waiting for the org.
     const zip = await yazlZip([['tool/SKILL.md', Buffer.from(`# ${uniqueText('tool')}\n`)], ['tool/docs/use.md', Buffer.from(uniqueText('usage'))]]);
     const bundle = ok(await gate.rpc(agent.key, 'gv.ingest_bundle', { content: zip.toString('base64'), workarea: 'org/e2e', source_uri: 'test://bundle' }));
     const t5 = [bundle.archive_artifact_id as string, ...bundle.members.map((m: any) => m.artifact_id as string)];
-    for (const id of t5) expect(await promote(id)).toBe('L3_RATIFIED');
+    for (const id of t5) expect(await gradeAndSign(id)).toBe('L3_RATIFIED');
     const member = bundle.members[0].artifact_id as string;
-    expect((await gate.rpc(other.key, 'gv.node', { artifact_id: member })).error).toBeDefined();
+    expect((await gate.rpc(reader.key, 'gv.node', { artifact_id: member })).error?.message).toMatch(/unknown artifact/);
+    const ratified = ok(await gate.rpc(grader.key, 'gv.approval', { artifact_id: member }));
+    expect(ratified).toMatchObject({ approved_by: { model: 1, human: 1, authority: 0 }, waits_for: { blocker: 'quorum', code: 'countersign' } });
 
-    // Two T-1 claims: promoted here, provisional until the org answers.
+    // Two T-1 claims: the person's promotion is provisional until the org answers.
     const ingest = async (label: string) => ok(await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText(label), kind: 'memory', source_uri: 'test://org', workarea: 'org/e2e' })).artifact_id as string;
     const kept = await ingest('kept claim');
     const refusedId = await ingest('refused claim');
-    expect(await promote(kept)).toBe('ACTIVE');
-    expect(await promote(refusedId)).toBe('ACTIVE');
-    expect(ok(await gate.rpc(reviewer.key, 'gv.countersign_status', { artifact_id: kept }))).toMatchObject({ provisional: true, countersigned: false, awaiting: true });
+    for (const id of [kept, refusedId]) expect(await gradeAndSign(id)).toBe('ACTIVE');
+    expect(ok(await gate.rpc(grader.key, 'gv.countersign_status', { artifact_id: kept }))).toMatchObject({ provisional: true, countersigned: false, awaiting: true });
 
-    for (const id of [...t5, kept, refusedId]) expect(ok(await gate.rpc(reviewer.key, 'gv.submit', { artifact_id: id })).state).toBe('queued');
-    const drained = ok(await gate.socket('gv.submit_drain', { limit: 100 }));
-    expect(drained).toMatchObject({ sent: t5.length + 2, accepted: t5.length + 2, refused: 0, queued: 0 });
+    // The person submits (a reviewer's verb); the operator's drain sends them to the org.
+    for (const id of [...t5, kept, refusedId]) expect(ok(await gate.rpc(signer.accessToken, 'gv.submit', { artifact_id: id })).state).toBe('queued');
+    expect(ok(await gate.socket('gv.submit_drain', { limit: 100 }))).toMatchObject({ sent: t5.length + 2, accepted: t5.length + 2, refused: 0, queued: 0 });
 
-    // The org's reviewer reads the inbox and decides.
-    const { items } = await orgRpc('gv.org_inbox', { limit: 100 });
+    // The org's person reads the inbox: the content, the model's verdicts and the person's signature travelled.
+    const { items, held_by } = await orgRpc('gv.org_inbox', { limit: 100 });
+    expect(held_by).toBe(orgReviewer.identity);
     expect(items.map((i: any) => i.artifact_id).sort()).toEqual([...t5, kept, refusedId].sort());
+    const keptItem = items.find((i: any) => i.artifact_id === kept);
+    expect(keptItem.submission.approval.approved_by).toMatchObject({ model: 1, human: 1 });
+    expect(keptItem.submission.decisions.map((d: any) => d.type)).toEqual(expect.arrayContaining(['verdict', 'manual-sign']));
     for (const item of items) {
       const refuse = item.artifact_id === refusedId;
-      await orgRpc('gv.org_review', {
-        deployment_id: item.deployment_id,
+      const decided = await orgRpc('gv.org_review', {
+        member_deployment_id: item.member_deployment_id,
         artifact_id: item.artifact_id,
         decision: refuse ? 'refuse' : 'countersign',
         ...(refuse ? { category: 'quality', reason: 'not precise enough' } : {}),
       });
+      expect(decided).toMatchObject({ state: refuse ? 'refused' : 'countersigned', changed: true });
     }
 
     // The member pulls, verifies and journals; a second pull (and one after a restart) adds nothing.
-    const pulled = ok(await gate.socket('gv.outcomes_pull', {}));
-    expect(pulled).toMatchObject({ pulled: t5.length + 2, countersigned: t5.length + 1, refused: 1, duplicates: 0, org_deployment_id: org.deploymentId });
+    expect(ok(await gate.socket('gv.outcomes_pull', {}))).toMatchObject({ pulled: t5.length + 2, countersigned: t5.length + 1, refused: 1, duplicates: 0, org_deployment_id: org.deploymentId });
     expect(ok(await gate.socket('gv.outcomes_pull', {}))).toMatchObject({ pulled: 0 });
     await gate.stop();
     await gate.restart();
     expect(ok(await gate.socket('gv.outcomes_pull', {}))).toMatchObject({ pulled: 0 });
 
     for (const id of [...t5, kept]) {
-      expect(ok(await gate.rpc(reviewer.key, 'gv.status', { artifact_id: id })).state).toBe('ACTIVE');
-      expect(ok(await gate.rpc(reviewer.key, 'gv.countersign_status', { artifact_id: id }))).toMatchObject({ provisional: false, countersigned: true, awaiting: false });
-      const approval = ok(await gate.rpc(reviewer.key, 'gv.approval', { artifact_id: id }));
-      expect(approval).toMatchObject({ status: 'countersigned', provisional: false, approved_by: { authority: 1 } });
+      expect(ok(await gate.rpc(grader.key, 'gv.status', { artifact_id: id })).state).toBe('ACTIVE');
+      expect(ok(await gate.rpc(grader.key, 'gv.countersign_status', { artifact_id: id }))).toMatchObject({ provisional: false, countersigned: true, awaiting: false });
+      const approval = ok(await gate.rpc(grader.key, 'gv.approval', { artifact_id: id }));
+      expect(approval).toMatchObject({ status: 'countersigned', provisional: false, approved_by: { model: 1, human: 1, authority: 1 } });
       expect(approval.signers.find((s: any) => s.class === 'authority')).toMatchObject({ decision: 'countersign' });
     }
-    expect(ok(await gate.rpc(reviewer.key, 'gv.status', { artifact_id: refusedId })).state).toBe('DEMOTED');
-    expect(ok(await gate.rpc(reviewer.key, 'gv.approval', { artifact_id: refusedId })).status).toBe('refused');
-    // The bundle's members are served to other readers now.
-    expect(ok(await gate.rpc(other.key, 'gv.node', { artifact_id: member })).status).toMatchObject({ state: 'ACTIVE', provisional: false });
-    const why = ok(await gate.rpc(reviewer.key, 'gv.why', { artifact_id: kept }));
+    expect(ok(await gate.rpc(grader.key, 'gv.status', { artifact_id: refusedId })).state).toBe('DEMOTED');
+    expect(ok(await gate.rpc(grader.key, 'gv.approval', { artifact_id: refusedId })).status).toBe('refused');
+    expect((await gate.rpc(reader.key, 'gv.node', { artifact_id: refusedId })).error?.message).toMatch(/unknown artifact/);
+    // The bundle is served to other readers now, its members' words included.
+    for (const id of t5) {
+      const node = ok(await gate.rpc(reader.key, 'gv.node', { artifact_id: id, body: true }));
+      expect(node.status).toMatchObject({ state: 'ACTIVE', provisional: false });
+      expect(node.content_hash).toMatch(/^sha256:/);
+    }
+    expect(ok(await gate.rpc(reader.key, 'gv.node', { artifact_id: member, body: true })).body).toMatch(/^# tool /);
+    const why = ok(await gate.rpc(grader.key, 'gv.why', { artifact_id: kept }));
     expect(why.events.filter((e: any) => e.type === 'countersign')).toHaveLength(1);
-    expect(ok(await gate.rpc(reviewer.key, 'gv.countersign_status', {}))).toMatchObject({ ratified_awaiting: 0, authority: { configured: true, org_deployment_id: org.deploymentId } });
-    // The journal with the org's countersigns in it still verifies end to end.
-    const verify = spawnSync(process.execPath, [CLI, 'verify', '--home', join(dir, 'gate'), '--json'], { encoding: 'utf8' });
+    // The org's log names the person who decided each, as signer class human; its refusal reason never reached the member.
+    const db = new pg.Pool({ connectionString: cluster.url, max: 1 });
+    const decisions = (await db.query<{ body: string }>("SELECT body FROM org_log WHERE type IN ('countersign', 'refuse')")).rows.map((r) => JSON.parse(r.body));
+    await db.end();
+    expect(decisions).toHaveLength(t5.length + 2);
+    expect(decisions.every((d) => d.by === orgReviewer.identity && d.data.authority_class === 'human')).toBe(true);
+    expect(JSON.stringify(ok(await gate.rpc(grader.key, 'gv.why', { artifact_id: refusedId })))).not.toContain('not precise enough');
+    expect(ok(await gate.rpc(grader.key, 'gv.countersign_status', {}))).toMatchObject({ ratified_awaiting: 0, authority: { configured: true, org_deployment_id: org.deploymentId } });
+    // The journal with the org's countersigns in it still verifies end to end, and so does the org's log.
+    const verify = spawnSync(process.execPath, [CLI, 'verify', '--home', gateHome, '--json'], { encoding: 'utf8' });
     expect(verify.status, verify.stderr + verify.stdout).toBe(0);
+    expect(JSON.parse(orgCli(['verify', '--json', '--home', orgHome, '--database-url', cluster.url]))).toMatchObject({ ok: true });
   });
 });

@@ -72,10 +72,10 @@ describe('two org processes on one database', () => {
           const { items } = await rpc(orgs[r]!, key, 'gv.org_inbox', { limit: 7 });
           if (items.length === 0) return;
           for (const item of items) {
-            held[r]!.push(`${item.deployment_id} ${item.artifact_id}`);
+            held[r]!.push(`${item.member_deployment_id} ${item.artifact_id}`);
             const refuse = item.artifact_id < 'sha256:8';
             const done = await rpc(orgs[1 - r]!, key, 'gv.org_review', {
-              deployment_id: item.deployment_id,
+              member_deployment_id: item.member_deployment_id,
               artifact_id: item.artifact_id,
               decision: refuse ? 'refuse' : 'countersign',
               ...(refuse ? { category: 'quality', reason: 'test' } : {}),

@@ -1,0 +1,83 @@
+import type { Pool } from 'pg';
+import { API_KEY_PATTERN, hashApiKey } from '../auth/api-keys.js';
+import { CredentialError } from '../auth/credential-error.js';
+import type { PersonTokens } from '../auth/person-tokens.js';
+import type { OrderedRole } from '../domain/roles.js';
+import { roleOfPerson } from './org-people.js';
+
+/** A member gate, by the submit key the organization issued it: it opens /submissions and /outcomes only. */
+export interface OrgMemberCaller {
+  kind: 'member';
+  key_id: string;
+  /** The member gate this key was issued to. */
+  deployment_id: string;
+}
+
+/**
+ * One of the organization's own people at /rpc: a signed-in person (identity `iss|sub`, role
+ * from the org's people table) or the holder of a review or admin key (identity `key:<key_id>`).
+ */
+export interface OrgStaffCaller {
+  kind: 'person' | 'program';
+  identity: string;
+  role: OrderedRole;
+}
+
+export type OrgCaller = OrgMemberCaller | OrgStaffCaller;
+
+/** A key the organization issued and then revoked (or whose member it revoked): 403, the member stops sending. */
+export class KeyRevoked extends Error {}
+
+/** Org keys carry a scope; the org's own keys hold the role their scope names. */
+const ROLE_OF_SCOPE = { review: 'reviewer', admin: 'admin' } as const;
+
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+/**
+ * Who a bearer is at the organization gate, by the gate's rules (spec 1 Authentication):
+ * a `gk_` key looked up by its sha256 on every request (so a revocation holds from the next
+ * one), or a person's access token verified by the gate's own PersonTokens against the
+ * issuers `[auth].trusted_issuers` lists (exact iss, aud containing `[auth].client_id`,
+ * 60 s tolerance), whose role comes from the org's people table, else `[auth].admins`, else
+ * reader. Throws CredentialError (401 with its kind) or KeyRevoked (403).
+ */
+export class OrgBearer {
+  constructor(
+    private readonly pool: Pool,
+    private readonly tokens: PersonTokens | null,
+    private readonly admins: readonly string[],
+  ) {}
+
+  async callerOf(header: string | undefined): Promise<OrgCaller> {
+    if (header === undefined || header === '') throw new CredentialError('missing', 'no Authorization header');
+    const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
+    if (!match) throw new CredentialError('malformed', 'expected Authorization: Bearer <token>');
+    const token = match[1]!;
+    if (token.startsWith('gk_')) return this.keyCaller(token);
+    if (JWT_SHAPE.test(token)) return this.personCaller(token);
+    throw new CredentialError('malformed', 'the bearer is neither an API key nor a token');
+  }
+
+  private async keyCaller(raw: string): Promise<OrgCaller> {
+    if (!API_KEY_PATTERN.test(raw)) throw new CredentialError('malformed', 'an API key is gk_ followed by 43 base64url characters');
+    const row = (
+      await this.pool.query<{ key_id: string; scope: 'submit' | 'review' | 'admin'; deployment_id: string | null; revoked_at: Date | null; member_revoked: Date | null }>(
+        `SELECT k.key_id, k.scope, k.deployment_id, k.revoked_at, m.revoked_at AS member_revoked
+           FROM org_keys k LEFT JOIN members m ON m.deployment_id = k.deployment_id WHERE k.key_hash = $1`,
+        [hashApiKey(raw)],
+      )
+    ).rows[0];
+    if (!row) throw new CredentialError('signature', 'the key is not one this organization issued');
+    if (row.revoked_at !== null || row.member_revoked !== null) throw new KeyRevoked('this key was revoked');
+    if (row.scope === 'submit') return { kind: 'member', key_id: row.key_id, deployment_id: row.deployment_id! };
+    return { kind: 'program', identity: `key:${row.key_id}`, role: ROLE_OF_SCOPE[row.scope] };
+  }
+
+  private async personCaller(token: string): Promise<OrgCaller> {
+    if (this.tokens === null) {
+      throw new CredentialError('unsupported', 'sign-in tokens are accepted once [auth].trusted_issuers names an issuer; this organization gate has none');
+    }
+    const { iss, sub } = await this.tokens.verify(token);
+    return { kind: 'person', identity: `${iss}|${sub}`, role: await roleOfPerson(this.pool, this.admins, iss, sub) };
+  }
+}
