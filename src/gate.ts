@@ -3,6 +3,7 @@ import { Capabilities } from './access/capabilities.js';
 import { Visibility } from './access/visibility.js';
 import { systemClock, type Clock } from './clock.js';
 import type { GateConfig } from './config/keys.js';
+import type { ConfigOrigin } from './config/config-origin.js';
 import type { HomePaths } from './config/home.js';
 import { CursorSealer } from './journal/cursor.js';
 import { DeploymentKey } from './journal/deployment-key.js';
@@ -51,6 +52,8 @@ export const SERVICE_VERSION = '0.1.0';
 export interface GateOptions {
   clock?: Clock;
   log?: Log;
+  /** Where each configuration value came from, and the flags that won over file and environment (gv.settings). */
+  configOrigin?: ConfigOrigin;
 }
 
 /**
@@ -110,6 +113,8 @@ export class Gate {
    * again before a restart. Not a journal fact: nothing changed.
    */
   readonly rescannedUnchanged = new Set<string>();
+  /** Where each configuration value came from, and what gv.settings_save saved that waits for a restart. */
+  readonly configOrigin: ConfigOrigin;
   /** Where the surfaces listen, once they do (reported by gv.ping). */
   readonly endpoints: { http?: string; socket?: string } = {};
 
@@ -121,6 +126,7 @@ export class Gate {
     // Checked before anything is opened: a review section naming a missing profile or backend stops the start.
     const review = reviewSettings(config.review);
     this.clock = options.clock ?? systemClock;
+    this.configOrigin = options.configOrigin ?? { sources: {}, flags: {}, savedForRestart: new Map() };
     this.log = options.log ?? createLog({ level: config.log.level, format: config.log.format });
     this.key = DeploymentKey.openOrCreate(paths.key);
     // How gate.db is read, here and by the code-scan worker's own connection.

@@ -48,11 +48,12 @@ const DRAIN_DEADLINE_MS = 20_000;
 export async function serve(options: ServeOptions): Promise<RunningGate> {
   const paths = prepareHome(options.home);
   const flags = { ...(options.settings ?? {}), ...(options.port === undefined ? {} : { 'server.port': options.port }) };
-  const { config } = loadConfig(paths.config, process.env, flags);
+  const { config, sources } = loadConfig(paths.config, process.env, flags);
   const releaseLock = acquireHomeLock(paths.lock);
   let gate: Gate;
   try {
     gate = Gate.open(paths, config, {
+      configOrigin: { sources, flags, savedForRestart: new Map() },
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.log === undefined ? {} : { log: options.log }),
     });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolveHome } from '../config/home.js';
 import { loadConfig } from '../config/load-config.js';
+import { shownValue } from '../config/settings-display.js';
 
 interface ConfigRow {
   key: string;
@@ -24,7 +25,8 @@ export function configCommand(options: { home?: string; json?: boolean; diff?: b
   const all: ConfigRow[] = Object.entries(loaded.config).flatMap(([section, keys]) =>
     Object.entries(keys as Record<string, unknown>).map(([key, value]) => ({
       key: `${section}.${key}`,
-      value,
+      // A password in a URL (org.database_url) is never printed; secrets themselves are named by their variables only.
+      value: shownValue(value),
       source: loaded.sources[`${section}.${key}`]!,
     })),
   );

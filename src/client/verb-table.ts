@@ -49,6 +49,7 @@ import type { recordsVerb } from '../verbs/review/records.js';
 import type { scanPendingVerb, scanVerb } from '../verbs/review/scan.js';
 import type { reconcileVerb } from '../verbs/admin/reconcile.js';
 import type { semanticReviewVerb } from '../verbs/review/semantic-review.js';
+import type { settingsSaveVerb, settingsValidateVerb, settingsVerb } from '../verbs/admin/settings.js';
 
 /** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
 interface Verbs {
@@ -128,6 +129,9 @@ interface Verbs {
   'gv.scan_pending': typeof scanPendingVerb;
   'gv.reconcile': typeof reconcileVerb;
   'gv.semantic_review': typeof semanticReviewVerb;
+  'gv.settings': typeof settingsVerb;
+  'gv.settings_validate': typeof settingsValidateVerb;
+  'gv.settings_save': typeof settingsSaveVerb;
 }
 
 export type VerbName = keyof Verbs;
@@ -216,6 +220,9 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.scan_pending': 'reviewer',
   'gv.reconcile': 'admin',
   'gv.semantic_review': 'reviewer',
+  'gv.settings': 'admin',
+  'gv.settings_validate': 'admin',
+  'gv.settings_save': 'admin',
 };
 
 /** The tools that write (the rest only read), checked against the tool table by the same test. */

@@ -2,8 +2,11 @@ import { stringify } from 'smol-toml';
 import { CONFIG_KEYS, type KeySpec } from './keys.js';
 import { envName } from './load-config.js';
 
-/** gate.toml as written on first start: every key present with its default and what it does. */
-export function configTemplate(): string {
+/**
+ * gate.toml as written on first start: every key present with its default and what it does.
+ * With `values` (gv.settings_save), each key the table names is written with that value instead.
+ */
+export function configTemplate(values: Record<string, Record<string, unknown>> = {}): string {
   const lines = [
     '# Gate configuration. Every key is present with its default.',
     '# Each key can also be set by the environment variable GATE_<SECTION>_<KEY>, which wins over this file.',
@@ -14,13 +17,14 @@ export function configTemplate(): string {
     lines.push(`[${section}]`);
     const entries = Object.entries(keys);
     // TOML puts a section's plain keys before its sub-tables, so table-valued keys come last.
+    const valueOf = (key: string, spec: KeySpec) => (values[section] !== undefined && key in values[section] ? values[section][key] : spec.default);
     for (const [key, spec] of entries.filter(([, s]) => !isTable(s.default))) {
       lines.push(`# ${spec.doc}`, `# env: ${envName(section, key)}; default: ${JSON.stringify(spec.default)}`);
-      lines.push(stringify({ [key]: spec.default }).trim());
+      lines.push(stringify({ [key]: valueOf(key, spec) }).trim());
     }
     for (const [key, spec] of entries.filter(([, s]) => isTable(s.default))) {
       lines.push('', `# ${spec.doc}`, `# env: ${envName(section, key)} (as JSON)`);
-      lines.push(stringify({ [section]: { [key]: spec.default } }).trim());
+      lines.push(stringify({ [section]: { [key]: valueOf(key, spec) } }).trim());
     }
     lines.push('');
   }

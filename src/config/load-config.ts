@@ -26,6 +26,26 @@ function fromEnv(spec: KeySpec, text: string): unknown {
   return text;
 }
 
+/** A section.key → value table as gate.toml holds it. */
+export type FileValues = Record<string, Record<string, unknown>>;
+
+/**
+ * gate.toml's values, or none when it does not exist yet. Unknown sections or keys are
+ * refused by name, so a typo never silently falls back to a default.
+ */
+export function readConfigFile(file: string): FileValues {
+  const fileValues: FileValues = existsSync(file) ? (parseToml(readFileSync(file, 'utf8')) as FileValues) : {};
+  for (const [section, values] of Object.entries(fileValues)) {
+    const known = (CONFIG_KEYS as Record<string, Record<string, KeySpec>>)[section];
+    if (!known) throw new Error(`${file}: unknown section [${section}]`);
+    if (typeof values !== 'object' || values === null) throw new Error(`${file}: [${section}] is not a table`);
+    for (const key of Object.keys(values)) {
+      if (!(key in known)) throw new Error(`${file}: unknown key ${section}.${key}`);
+    }
+  }
+  return fileValues;
+}
+
 /**
  * The effective configuration: defaults, then gate.toml, then GATE_<SECTION>_<KEY>, then
  * command-line flags. Unknown sections or keys in the file are refused by name, so a typo
@@ -36,17 +56,11 @@ export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   flags: Record<string, unknown> = {},
 ): LoadedConfig {
-  const fileValues: Record<string, Record<string, unknown>> = existsSync(file)
-    ? (parseToml(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>)
-    : {};
-  for (const [section, values] of Object.entries(fileValues)) {
-    const known = (CONFIG_KEYS as Record<string, Record<string, KeySpec>>)[section];
-    if (!known) throw new Error(`${file}: unknown section [${section}]`);
-    if (typeof values !== 'object' || values === null) throw new Error(`${file}: [${section}] is not a table`);
-    for (const key of Object.keys(values)) {
-      if (!(key in known)) throw new Error(`${file}: unknown key ${section}.${key}`);
-    }
-  }
+  return resolveConfig(readConfigFile(file), env, flags);
+}
+
+/** The configuration given the file's values: every key checked against its schema, each with where its value came from. */
+export function resolveConfig(fileValues: FileValues, env: NodeJS.ProcessEnv = process.env, flags: Record<string, unknown> = {}): LoadedConfig {
   const config: Record<string, Record<string, unknown>> = {};
   const sources: Record<string, ValueSource> = {};
   for (const [section, keys] of Object.entries(CONFIG_KEYS as Record<string, Record<string, KeySpec>>)) {

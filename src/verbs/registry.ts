@@ -49,6 +49,7 @@ import { recordsVerb } from './review/records.js';
 import { scanPendingVerb, scanVerb } from './review/scan.js';
 import { reconcileVerb } from './admin/reconcile.js';
 import { semanticReviewVerb } from './review/semantic-review.js';
+import { settingsSaveVerb, settingsValidateVerb, settingsVerb } from './admin/settings.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -128,4 +129,7 @@ export const VERBS: readonly Verb<any>[] = [
   scanPendingVerb,
   reconcileVerb,
   semanticReviewVerb,
+  settingsVerb,
+  settingsValidateVerb,
+  settingsSaveVerb,
 ];

@@ -1,0 +1,21 @@
+/**
+ * Keys a running gate reads at each use, so gv.settings_save applies them at once. Every
+ * other key was read into a pool, a listener, a schedule or a prepared table at start and
+ * takes effect at the next start. A key joins this list only when every reader of it reads
+ * `gate.config` at the moment of use (test/verbs/settings.test.ts proves it for the quarantine bound).
+ */
+export const LIVE_KEYS: ReadonlySet<string> = new Set([
+  // The quarantine bound and its retry hint: read by every ingest (quarantine-depth.ts).
+  'quarantine.max_depth',
+  'quarantine.retry_after_ms',
+  // Upload bounds: read as each upload starts (upload.ts, upload-bounds.ts, upload-completion.ts).
+  'attachments.max_bytes',
+  'attachments.writer_quota_bytes',
+  'attachments.writer_quota_window_ms',
+  'attachments.budget_bytes',
+  'attachments.upload_ttl_ms',
+  // Reported by gv.describe and read by the verbs a single developer may do in development.
+  'deployment.mode',
+  // The wait named when an org door asked for a retry without one (submit.ts).
+  'org.retry_after_ms',
+]);
