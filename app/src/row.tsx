@@ -202,7 +202,7 @@ export function Row({
             {item.stances.map((v: any) => (
               <li>
                 {v.stance}: {v.decision ?? 'no verdict'}
-                {v.score !== undefined ? ` · score ${v.score}` : ''}
+                {v.score !== undefined && v.score !== null ? ` · score ${v.score}` : ''}
                 {v.model_label ? ` · ${v.model_label}` : ''}
                 {v.last_run ? ` · last run ${v.last_run.state}${v.last_run.failure ? ` (${v.last_run.failure})` : ''}` : ''}
               </li>
@@ -255,7 +255,8 @@ export function Row({
       <ol class="thread">
         {comments.map((c) => (
           <li data-event={c.event_id}>
-            <span class="who">{c.author ?? c.by ?? c.identity}</span> <span class="kind">{c.kind}</span>: <span class="text">{c.body}</span>{' '}
+            <span class="who">{c.author ?? c.by ?? c.identity}</span> <span class="kind">{c.kind}</span>
+            {c.audience === 'people' && <span class="tag audience">people only</span>}: <span class="text">{c.body}</span>{' '}
             {(c.author ?? c.by ?? c.identity) === you.identity && (
               <button type="button" class="link" onClick={() => void act('Comment retracted.', () => rpc('gv.comment_retract', { artifact_id: id, event_id: c.event_id }))}>
                 retract
@@ -267,9 +268,11 @@ export function Row({
       <CommentForm
         key={asking === 'comment' ? 'asked' : 'idle'}
         {...(asking === 'comment' ? { onCancel: () => setAsking(null) } : {})}
-        onPost={(text, kind) => {
+        onPost={(text, kind, audience) => {
           setAsking(null);
-          void act('Comment posted.', () => rpc('gv.comment', { artifact_id: id, body: text, kind }));
+          void act(audience === 'people' ? 'Comment posted for people only.' : 'Comment posted.', () =>
+            rpc('gv.comment', { artifact_id: id, body: text, kind, ...(audience === 'people' ? { audience } : {}) }),
+          );
         }}
       />
       {node.relations && node.relations.length > 0 && (
@@ -317,7 +320,7 @@ function Approval({ approval: a }: { approval: any }) {
                 <td>
                   {s.decision}
                   {s.stance ? ` (${s.stance})` : ''}
-                  {s.score !== undefined ? ` · ${s.score}` : ''}
+                  {s.score !== undefined && s.score !== null ? ` · ${s.score}` : ''}
                 </td>
                 <td>{s.counts ? 'counts' : `does not count${s.why_not ?? s.why ? `: ${s.why_not ?? s.why}` : ''}`}</td>
               </tr>
