@@ -114,7 +114,7 @@ function App() {
         {notice}
       </p>
       {you && screen === 'queue' && <Queue place={place} onNotice={setNotice} />}
-      {you && screen === 'row' && place.arg && <Row key={place.arg} id={place.arg} place={place} you={you} onNotice={setNotice} />}
+      {you && screen === 'row' && place.arg && <Row key={place.arg} id={place.arg} place={place} you={you} deploymentId={identity!.deployment_id} onNotice={setNotice} />}
       {you && screen === 'events' && <Events place={place} />}
       {you && screen === 'operator' && <Operator admin={atLeast(you, 'admin')} onNotice={setNotice} />}
       {you && screen === 'search' && <Search place={place} />}

@@ -8,6 +8,8 @@ import { when } from './when.js';
 // whether they are away, whether the model backend answers, and their own work per day.
 
 const HELD = ['L1_SCANNED', 'L1B_FLAGGED', 'L2_SCORED', 'NEEDS_EVIDENCE', 'L3_RATIFIED'];
+/** gv.grade_pending's own bounds: 50 rows when none is named, at most 10,000. */
+const GRADE_LIMIT = { default: 50, max: 10_000 };
 
 export function Operator({ admin, onNotice }: { admin: boolean; onNotice: (t: string) => void }) {
   const [runs, setRuns] = useState<any>(null);
@@ -15,6 +17,7 @@ export function Operator({ admin, onNotice }: { admin: boolean; onNotice: (t: st
   const [engagement, setEngagement] = useState<any>(null);
   const [backend, setBackend] = useState<any>(null);
   const [grading, setGrading] = useState<string | null>(null);
+  const [gradeLimit, setGradeLimit] = useState(GRADE_LIMIT.default);
   const [away, setAway] = useState<any>(null);
   const [error, setError] = useState<unknown>(null);
 
@@ -37,9 +40,9 @@ export function Operator({ admin, onNotice }: { admin: boolean; onNotice: (t: st
   }, [grading]);
 
   const gradeNow = async () => {
-    setGrading('Grading held rows…');
+    setGrading(`Grading up to ${gradeLimit} held rows…`);
     try {
-      const r = await rpc('gv.grade_pending', { limit: 50 });
+      const r = await rpc('gv.grade_pending', { limit: gradeLimit });
       const said = `Graded ${r.graded}, failed ${r.failed}, blocked ${r.blocked}; ${r.cost_tokens} tokens, ${r.budget_remaining} left today${r.paused ? ` (paused: ${r.why_paused ?? 'budget'})` : ''}.`;
       onNotice(said);
       setGrading(null);
@@ -73,12 +76,32 @@ export function Operator({ admin, onNotice }: { admin: boolean; onNotice: (t: st
         </p>
       )}
       <h3>Grading runs</h3>
-      <p>
-        <button type="button" id="grade-now" disabled={grading !== null} onClick={() => void gradeNow()}>
+      <form
+        class="grade-now"
+        aria-label="Grade now"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void gradeNow();
+        }}
+      >
+        <label>
+          Rows at most{' '}
+          <input
+            name="grade-limit"
+            type="number"
+            required
+            min={1}
+            max={GRADE_LIMIT.max}
+            step={1}
+            value={gradeLimit}
+            onInput={(e) => setGradeLimit((e.target as HTMLInputElement).valueAsNumber)}
+          />
+        </label>{' '}
+        <button type="submit" id="grade-now" disabled={grading !== null}>
           Grade now
         </button>{' '}
         {grading && <span class="progress">{grading} {runs?.in_flight?.length ?? 0} in flight.</span>}
-      </p>
+      </form>
       {runs && (
         <>
           <p>

@@ -37,9 +37,13 @@ export function RejectForm({ onReject, onCancel }: { onReject: (category: string
   );
 }
 
-export function CommentForm({ onPost, onCancel }: { onPost: (body: string, kind: string) => void; onCancel?: () => void }) {
+/** Who reads a comment: everyone who reads the row, or (a note only) signed-in people alone. */
+export type CommentAudience = 'all' | 'people';
+
+export function CommentForm({ onPost, onCancel }: { onPost: (body: string, kind: string, audience: CommentAudience) => void; onCancel?: () => void }) {
   const [body, setBody] = useState('');
   const [kind, setKind] = useState('note');
+  const [audience, setAudience] = useState<CommentAudience>('all');
   const area = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     if (onCancel) area.current?.focus();
@@ -51,7 +55,7 @@ export function CommentForm({ onPost, onCancel }: { onPost: (body: string, kind:
       onSubmit={(e) => {
         e.preventDefault();
         if (body.trim() === '') return;
-        onPost(body, kind);
+        onPost(body, kind, kind === 'note' ? audience : 'all');
         setBody('');
       }}
       onKeyDown={(e) => e.key === 'Escape' && onCancel?.()}
@@ -61,6 +65,17 @@ export function CommentForm({ onPost, onCancel }: { onPost: (body: string, kind:
         {['note', 'question', 'objection'].map((k) => (
           <option value={k}>{k}</option>
         ))}
+      </select>{' '}
+      <select
+        name="audience"
+        aria-label="Who reads it"
+        title={kind === 'note' ? '' : 'only a note can be kept to people'}
+        disabled={kind !== 'note'}
+        value={kind === 'note' ? audience : 'all'}
+        onChange={(e) => setAudience((e.target as HTMLSelectElement).value as CommentAudience)}
+      >
+        <option value="all">everyone who reads the row</option>
+        <option value="people">people only (no agent reads it)</option>
       </select>{' '}
       <button type="submit">Post</button>
       {onCancel && (

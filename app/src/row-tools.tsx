@@ -1,14 +1,18 @@
 import { useState } from 'preact/hooks';
 
-// The less frequent things a reviewer does to a row: hide a promoted row from readers (or
-// lift a hide), and relate it to another row. Each asks its words before it calls.
+// The less frequent things a reviewer does to a row: hide a promoted row from readers, or from
+// one audience a reader may name (gv.recall's audience), or lift that hide; and relate it to
+// another row. Each asks its words before it calls.
 
 const RELATIONS = ['supersedes', 'restates', 'corrects', 'contradicts', 'extends'];
 
 export function RowTools({ state, act, id }: { state: string; id: string; act: (say: string, verb: string, params: Record<string, unknown>) => void }) {
   const [reason, setReason] = useState('');
+  const [audience, setAudience] = useState('all');
   const [kind, setKind] = useState('extends');
   const [parent, setParent] = useState('');
+  const who = audience.trim();
+  const everyone = who === '' || who === 'all';
   return (
     <details class="row-tools">
       <summary>More: hide, relate</summary>
@@ -18,16 +22,28 @@ export function RowTools({ state, act, id }: { state: string; id: string; act: (
           aria-label="Hide"
           onSubmit={(e) => {
             e.preventDefault();
-            act('Hidden from readers.', 'gv.hide', { artifact_id: id, reason });
+            act(everyone ? 'Hidden from readers.' : `Hidden from the audience ${who}.`, 'gv.hide', { artifact_id: id, reason, ...(everyone ? {} : { audience: who }) });
           }}
         >
+          <label>
+            From{' '}
+            <input
+              name="hide-audience"
+              required
+              pattern="[A-Za-z0-9][A-Za-z0-9._\-]{0,63}"
+              title="all, or an audience name (letters, digits, . _ -)"
+              value={audience}
+              onInput={(e) => setAudience((e.target as HTMLInputElement).value)}
+            />
+          </label>{' '}
           <label>
             Why hide it <input name="hide-reason" required value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} />
           </label>{' '}
           <button type="submit">Hide</button>{' '}
-          <button type="button" onClick={() => act('Hide lifted.', 'gv.hide', { artifact_id: id, lift: true })}>
+          <button type="button" onClick={() => act(everyone ? 'Hide lifted.' : `Hide lifted for the audience ${who}.`, 'gv.hide', { artifact_id: id, lift: true, ...(everyone ? {} : { audience: who }) })}>
             Lift a hide
           </button>
+          <span class="hint"> (all: every reader; a name: readers recalling for that audience)</span>
         </form>
       )}
       <form

@@ -7,7 +7,8 @@ import { rpc } from './rpc.js';
 import { SupersessionDiff } from './supersession-diff.js';
 import { Attachments } from './attachments.js';
 import { RowTools } from './row-tools.js';
-import { when } from './when.js';
+import { EventHistory } from './event-history.js';
+import type { WhyEvent } from './event-check.js';
 
 // One row: its body, why it waits, who signed, the thread, and the signatures a person may
 // add. A reviewer's approval counts only once the whole masked body was served to them, so
@@ -20,18 +21,32 @@ interface BodyRead {
   masked: boolean;
 }
 
-export function Row({ id, place, you, onNotice }: { id: string; place: Place; you: { identity: string; role: string }; onNotice: (t: string) => void }) {
+export function Row({
+  id,
+  place,
+  you,
+  deploymentId,
+  onNotice,
+}: {
+  id: string;
+  place: Place;
+  you: { identity: string; role: string };
+  /** From /identity, not from the gate's answers about the row: the key the page checks signatures against. */
+  deploymentId: string;
+  onNotice: (t: string) => void;
+}) {
   const [node, setNode] = useState<any>(null);
   const [body, setBody] = useState<BodyRead | null>(null);
   const [approval, setApproval] = useState<any>(null);
   const [comments, setComments] = useState<any[]>([]);
-  const [events, setEvents] = useState<any[]>([]);
+  const [events, setEvents] = useState<WhyEvent[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [asking, setAsking] = useState<null | 'reject' | 'comment'>(null);
   const [help, setHelp] = useState(false);
   // The queue's view of this row: findings, stances and attachment hashes gv.node does not carry.
   const [item, setItem] = useState<any>(null);
   const [attachmentsRead, setAttachmentsRead] = useState(false);
+  const [badSignatures, setBadSignatures] = useState(0);
   const reviewer = you.role === 'reviewer' || you.role === 'admin';
 
   const readPage = async (offset: number, sofar: BodyRead | null): Promise<BodyRead | null> => {
@@ -134,6 +149,11 @@ export function Row({ id, place, you, onNotice }: { id: string; place: Place; yo
       </h2>
       {place.query.get('then') === 'approve' && !bodyRead && <p class="hint">Read the whole body, then press a to approve.</p>}
       <Problem error={error} />
+      {badSignatures > 0 && (
+        <p class="problem sig-alarm">
+          This row's history failed the signature check in your browser: see the events below before you trust or sign it.
+        </p>
+      )}
       {help && <KeyHelp keys={keys} onClose={() => setHelp(false)} />}
       {approval?.waits_for && (
         <p class="waits">
@@ -182,7 +202,7 @@ export function Row({ id, place, you, onNotice }: { id: string; place: Place; yo
             {item.stances.map((v: any) => (
               <li>
                 {v.stance}: {v.decision ?? 'no verdict'}
-                {v.score !== undefined ? ` · score ${v.score}` : ''}
+                {v.score !== undefined && v.score !== null ? ` · score ${v.score}` : ''}
                 {v.model_label ? ` · ${v.model_label}` : ''}
                 {v.last_run ? ` · last run ${v.last_run.state}${v.last_run.failure ? ` (${v.last_run.failure})` : ''}` : ''}
               </li>
@@ -235,7 +255,8 @@ export function Row({ id, place, you, onNotice }: { id: string; place: Place; yo
       <ol class="thread">
         {comments.map((c) => (
           <li data-event={c.event_id}>
-            <span class="who">{c.author ?? c.by ?? c.identity}</span> <span class="kind">{c.kind}</span>: <span class="text">{c.body}</span>{' '}
+            <span class="who">{c.author ?? c.by ?? c.identity}</span> <span class="kind">{c.kind}</span>
+            {c.audience === 'people' && <span class="tag audience">people only</span>}: <span class="text">{c.body}</span>{' '}
             {(c.author ?? c.by ?? c.identity) === you.identity && (
               <button type="button" class="link" onClick={() => void act('Comment retracted.', () => rpc('gv.comment_retract', { artifact_id: id, event_id: c.event_id }))}>
                 retract
@@ -247,9 +268,11 @@ export function Row({ id, place, you, onNotice }: { id: string; place: Place; yo
       <CommentForm
         key={asking === 'comment' ? 'asked' : 'idle'}
         {...(asking === 'comment' ? { onCancel: () => setAsking(null) } : {})}
-        onPost={(text, kind) => {
+        onPost={(text, kind, audience) => {
           setAsking(null);
-          void act('Comment posted.', () => rpc('gv.comment', { artifact_id: id, body: text, kind }));
+          void act(audience === 'people' ? 'Comment posted for people only.' : 'Comment posted.', () =>
+            rpc('gv.comment', { artifact_id: id, body: text, kind, ...(audience === 'people' ? { audience } : {}) }),
+          );
         }}
       />
       {node.relations && node.relations.length > 0 && (
@@ -274,14 +297,7 @@ export function Row({ id, place, you, onNotice }: { id: string; place: Place; yo
           <SupersessionDiff parentId={supersededParent} childText={body!.text} />
         </>
       )}
-      <h3>Events</h3>
-      <ol class="events">
-        {events.map((e) => (
-          <li>
-            <span class="type">{e.type}</span> {e.enters ? `→ ${e.enters}` : ''} <span class="by">{e.by ?? 'the deployment'}</span> <time>{when(e.ts)}</time>
-          </li>
-        ))}
-      </ol>
+      <EventHistory events={events} deploymentId={deploymentId} onFailures={setBadSignatures} />
     </section>
   );
 }
@@ -304,7 +320,7 @@ function Approval({ approval: a }: { approval: any }) {
                 <td>
                   {s.decision}
                   {s.stance ? ` (${s.stance})` : ''}
-                  {s.score !== undefined ? ` · ${s.score}` : ''}
+                  {s.score !== undefined && s.score !== null ? ` · ${s.score}` : ''}
                 </td>
                 <td>{s.counts ? 'counts' : `does not count${s.why_not ?? s.why ? `: ${s.why_not ?? s.why}` : ''}`}</td>
               </tr>

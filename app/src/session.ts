@@ -23,6 +23,16 @@ const base64url = (bytes: ArrayBuffer | Uint8Array) =>
   btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 const randomText = () => base64url(crypto.getRandomValues(new Uint8Array(32)));
 
+/** The token endpoint's refusal (RFC 6749 5.2), kept with its error code. */
+class TokenRefusal extends Error {
+  constructor(
+    message: string,
+    readonly error: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
 async function token(fields: Record<string, string>): Promise<Tokens & { session?: false }> {
   const res = await fetch('/oauth/token', {
     method: 'POST',
@@ -31,7 +41,7 @@ async function token(fields: Record<string, string>): Promise<Tokens & { session
     body: new URLSearchParams({ client_id: clientId, ...fields }),
   });
   const body = await res.json();
-  if (!res.ok) throw new Error(body.error_description ?? body.error ?? `the token endpoint answered ${res.status}`);
+  if (!res.ok) throw new TokenRefusal(body.error_description ?? body.error ?? `the token endpoint answered ${res.status}`, body.error);
   return body;
 }
 
@@ -79,11 +89,25 @@ export async function resume(): Promise<Tokens | null> {
     if (saved === null || saved.state !== query.get('state')) throw new Error('the sign-in answer does not match a sign-in this page started');
     tokens = await token({ grant_type: 'authorization_code', code: query.get('code')!, code_verifier: saved.verifier, redirect_uri: redirectUri() });
   } else {
-    const resumed = await token({ grant_type: 'refresh_token' });
-    tokens = resumed.session === false ? null : resumed;
+    tokens = await refreshed();
   }
   accessToken = tokens?.access_token ?? null;
   return tokens;
+}
+
+/**
+ * The session the gate_refresh cookie resumes, or null. A cookie the gate refuses (a session
+ * ended elsewhere, or a value it never issued) is no session: the gate clears it, and the
+ * person is shown the sign-in rather than a dead end.
+ */
+async function refreshed(): Promise<Tokens | null> {
+  try {
+    const resumed = await token({ grant_type: 'refresh_token' });
+    return resumed.session === false ? null : resumed;
+  } catch (e) {
+    if (e instanceof TokenRefusal && e.error === 'invalid_grant') return null;
+    throw e;
+  }
 }
 
 /** The ID token's claims, for saying who this is; it came straight from the token endpoint. */

@@ -42,7 +42,7 @@ export const statusTool = defineTool({
 export const whyTool = defineTool({
   name: 'gate.why',
   tiers: ['client'],
-  description: 'Every journal event that moved a claim, in order, each with its signature, in `events`.',
+  description: 'Every journal event that moved a claim, in order, each with its signature and, where the caller may read all it holds, the signed bytes, in `events`.',
   annotations: READ_ONLY,
   verb: 'gv.why',
   input: byId,
@@ -55,7 +55,12 @@ export const whyTool = defineTool({
         seq: z.number().int(),
         prev: z.string().nullable().describe('the event before it in the journal'),
         sig: z.string().describe("Ed25519 over the event's canonical bytes, by the deployment key"),
-        verified: z.boolean().describe('the signature checked against deployment_id'),
+        verified: z.boolean().describe('the signature checked against deployment_id, by the gate'),
+        signed: z
+          .string()
+          .nullable()
+          .describe("the exact bytes signed (the event's canonical JSON, {v, seq, type, ts, prev, by, data}), so a reader checks sig itself; null when the event holds a field in `withheld`"),
+        withheld: z.array(z.string()).describe('fields of the event whose values this caller is not served, which keep `signed` back; empty when it is served'),
       }),
     ),
   }),

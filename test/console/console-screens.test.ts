@@ -82,6 +82,26 @@ describe('operator', () => {
     await page.waitForFunction(() => document.querySelector('#notice')?.textContent?.startsWith('Back') === true);
     await shot(page, 'operator');
   });
+
+  it('grade now takes the number of rows it may grade at most', async () => {
+    for (let i = 0; i < 3; i++) await ingest(`A claim to grade in a short run ${i} ${Date.now()}: the east gate is painted ${['red', 'green', 'grey'][i]}.`);
+    await page.goto(`${gate.url}/app#/operator`);
+    const limit = page.locator('form[aria-label="Grade now"] input[name=grade-limit]');
+    await limit.waitFor();
+    expect(await limit.inputValue()).toBe('50');
+    await limit.fill('2');
+    const asked = page.waitForRequest((r) => r.url().endsWith('/rpc') && r.postDataJSON()?.method === 'gv.grade_pending');
+    await page.click('#grade-now');
+    expect((await asked).postDataJSON().params).toEqual({ limit: 2 });
+    await page.waitForFunction(() => document.querySelector('#notice')?.textContent?.startsWith('Graded 2, failed 0, blocked 0') === true, null, { timeout: 60_000 });
+    await limit.fill('50');
+    await page.click('#grade-now');
+    await page.waitForFunction(() => document.querySelector('#notice')?.textContent?.startsWith('Graded 1, failed 0, blocked 0') === true, null, { timeout: 60_000 });
+    // Outside the verb's bounds the form does not send.
+    await limit.fill('0');
+    await page.click('#grade-now');
+    expect(await limit.evaluate((i: HTMLInputElement) => i.validity.rangeUnderflow)).toBe(true);
+  });
 });
 
 describe('admin', () => {
@@ -132,6 +152,32 @@ describe('a row with an attachment', () => {
   });
 });
 
+describe('comments for people only', () => {
+  it('a note kept to people is read by signed-in people and by no agent; other kinds go to everyone', async () => {
+    const id = await ingest(`A row to talk about ${Date.now()}: the west stair is closed for repairs.`);
+    await page.goto(`${gate.url}/app#/row/${encodeURIComponent(id)}`);
+    const form = page.locator('form[aria-label=Comment]');
+    await form.waitFor();
+    await form.locator('select[name=kind]').selectOption('question');
+    expect(await form.locator('select[name=audience]').isDisabled()).toBe(true);
+    await form.locator('select[name=kind]').selectOption('note');
+    await form.locator('select[name=audience]').selectOption('people');
+    await form.locator('textarea').fill('Ask facilities before promoting this.');
+    await form.locator('button[type=submit]').click();
+    await page.locator('.thread li', { hasText: 'Ask facilities before promoting this.' }).locator('.audience').waitFor();
+    expect(await page.locator('#notice').textContent()).toBe('Comment posted for people only.');
+    const read = async (key: string) => (await gate.rpc(key, 'gv.comments', { artifact_id: id })).result.comments.map((c: any) => [c.body, c.audience]);
+    expect(await read(signer.accessToken)).toEqual([['Ask facilities before promoting this.', 'people']]);
+    expect(await read(agent.key)).toEqual([]);
+    await shot(page, 'comment-people');
+    await form.locator('select[name=kind]').selectOption('question');
+    await form.locator('textarea').fill('Which stair is meant?');
+    await form.locator('button[type=submit]').click();
+    await page.locator('.thread li', { hasText: 'Which stair is meant?' }).waitFor();
+    expect(await read(agent.key)).toEqual([['Which stair is meant?', 'all']]);
+  });
+});
+
 describe('search and supersession', () => {
   it('a superseding row shows side by side against its parent', async () => {
     const stamp = Date.now();
@@ -163,6 +209,34 @@ describe('search and supersession', () => {
     await page.getByRole('button', { name: 'Lift a hide' }).click();
     await page.waitForFunction(() => document.querySelector('#notice')?.textContent === 'Hide lifted.');
     expect(await hides()).toHaveLength(2);
+  });
+
+  it('hides a promoted row from one audience and lifts that hide; recall for that audience follows', async () => {
+    const word = `wombat${Date.now().toString(36)}`;
+    const id = await ingest(`The ${word} register lists the gate keepers of the north wing.`);
+    await promote(id);
+    const recalled = async (audience?: string) =>
+      (await gate.socket('gv.recall', { query: word, mode: 'lexical', ...(audience ? { audience } : {}) })).result.hits.map((h: any) => h.artifact_id);
+    expect(await recalled('auditors')).toEqual([id]);
+    await page.goto(`${gate.url}/app#/row/${encodeURIComponent(id)}`);
+    await page.locator('details.row-tools summary').click();
+    expect(await page.locator('input[name=hide-audience]').inputValue()).toBe('all');
+    await page.fill('input[name=hide-audience]', 'auditors');
+    await page.fill('input[name=hide-reason]', 'not for the audit yet');
+    await page.click('form[aria-label=Hide] button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('#notice')?.textContent === 'Hidden from the audience auditors.');
+    const hides = async () => (await gate.socket('gv.events', { types: ['hide'], limit: 1000 })).result.events.filter((e: any) => e.artifact_id === id);
+    expect(await hides()).toEqual([expect.objectContaining({ audience: 'auditors' })]);
+    expect(await recalled('auditors')).toEqual([]);
+    expect(await recalled()).toEqual([id]);
+    await shot(page, 'hide-audience');
+    await page.getByRole('button', { name: 'Lift a hide' }).click();
+    await page.waitForFunction(() => document.querySelector('#notice')?.textContent === 'Hide lifted for the audience auditors.');
+    expect((await hides()).map((e: any) => [e.audience, e.lift ?? false])).toEqual([
+      ['auditors', false],
+      ['auditors', true],
+    ]);
+    expect(await recalled('auditors')).toEqual([id]);
   });
 
   it('recall finds promoted rows and marks the caller\'s own held rows', async () => {

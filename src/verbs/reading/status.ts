@@ -7,6 +7,9 @@ import { eventFromRow, type JournalRow } from '../../journal/event.js';
 import { isServedType, servedEvent } from '../../events/served-event.js';
 import { verifyWithDeploymentId } from '../../journal/deployment-key.js';
 import type { Gate } from '../../gate.js';
+import type { Caller } from '../../access/caller.js';
+import type { ArtifactRow } from '../../projections/artifact-reads.js';
+import { withheldFields, type Reader } from './signed-disclosure.js';
 
 export const statusVerb = defineVerb({
   name: 'gv.status',
@@ -30,37 +33,61 @@ export const statusVerb = defineVerb({
   },
 });
 
-/**
- * Each served event of a row with its signature, checked here against the deployment key.
- * Internal events about a row (who was served its attachments) stay inside.
- */
-export function signedHistory(gate: Gate, artifactId: string) {
+/** A row's journal rows of served types, in order; internal events about a row (who was served its attachments) stay inside. */
+function servedRowsOf(gate: Gate, artifactId: string): JournalRow[] {
   const rows = gate.db.prepare('SELECT * FROM journal WHERE artifact_id = ? ORDER BY seq').all(artifactId) as JournalRow[];
   // Internal events (a reviewer run, an assessment's words and score) stay inside the gate.
-  return rows.filter((row) => isServedType(row.type)).map((row) => {
-    const event = eventFromRow(row);
-    return {
-      ...servedEvent(event),
-      seq: row.seq,
-      prev: row.prev,
-      sig: row.sig,
-      verified: verifyWithDeploymentId(gate.deploymentId, row.body, row.sig),
-    };
-  });
+  return rows.filter((row) => isServedType(row.type));
+}
+
+/** A served event with its place in the chain and its signature, checked here against the deployment key. */
+function signedEntry(gate: Gate, row: JournalRow, event = eventFromRow(row)) {
+  return {
+    ...servedEvent(event),
+    seq: row.seq,
+    prev: row.prev,
+    sig: row.sig,
+    verified: verifyWithDeploymentId(gate.deploymentId, row.body, row.sig),
+  };
+}
+
+/** Each served event of a row with its signature, checked here against the deployment key. */
+export function signedHistory(gate: Gate, artifactId: string) {
+  return servedRowsOf(gate, artifactId).map((row) => signedEntry(gate, row));
+}
+
+/** What this caller reads of the row already, for deciding whose signed bytes it may be handed. */
+function readerOf(gate: Gate, caller: Caller, row: ArtifactRow): Reader {
+  return {
+    caller,
+    reviewer: gate.visibility.seesEverything(caller),
+    writer: row.writer_identity === caller.identity,
+    contentHash: row.content_hash,
+    canReadId: (id) => {
+      const other = gate.artifacts.byId(id);
+      return other !== undefined && gate.visibility.canRead(caller, other);
+    },
+  };
 }
 
 export const whyVerb = defineVerb({
   name: 'gv.why',
   role: 'reader',
-  summary: 'Every journal event that moved a row, in order, with signatures.',
+  summary: 'Every journal event that moved a row, in order, with signatures and, where the caller may read all it holds, the signed bytes.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
     const row = gate.readableArtifact(caller, p.artifact_id);
+    const reader = readerOf(gate, caller, row);
     return {
       artifact_id: row.artifact_id,
       state: row.state,
       deployment_id: gate.deploymentId,
-      events: signedHistory(gate, row.artifact_id),
+      events: servedRowsOf(gate, row.artifact_id).map((stored) => {
+        const event = eventFromRow(stored);
+        // The stored bytes are what was signed; a reader is handed them only if nothing in them is kept from it.
+        const withheld = withheldFields(reader, event);
+        return { ...signedEntry(gate, stored, event), signed: withheld.length === 0 ? stored.body : null, withheld };
+      }),
     };
   },
 });

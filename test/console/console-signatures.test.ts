@@ -1,0 +1,113 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { GateProcess } from '../harness/gate-process.js';
+import { launchBrowser } from '../harness/browser.js';
+import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
+import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
+
+// The row screen checks each event's signature in the page, against the deployment id of
+// /identity, with the bytes gv.why hands over. A journal altered on disk behind the gate's
+// back is still served by it; the page says which event no longer holds, and loudly.
+
+const reviewer = { email: 'signature-reviewer@example.test', password: 'a reviewer password for signatures' };
+let gate: GateProcess;
+let browser: Browser;
+let page: Page;
+let promoted: string;
+let flagged: string;
+
+beforeAll(async () => {
+  gate = await startGateWithIssuer();
+  await addPersonWithCli(gate, reviewer.email, reviewer.password, 'reviewer');
+  const agent = await gate.key('agent');
+  const promoter = await gate.key('reviewer');
+  const ingest = async (content: string) => {
+    const r = await gate.rpc(agent.key, 'gv.ingest', { content, workarea: 'tests/signatures', kind: 'memory', source_uri: 'https://example.org/signatures' });
+    expect(r.error, JSON.stringify(r.error)).toBeUndefined();
+    return r.result as { artifact_id: string; state: string };
+  };
+  promoted = (await ingest(`The archive room key hangs by the door ${Date.now()}.`)).artifact_id;
+  await gate.readBody(promoter.key, promoted);
+  expect((await gate.rpc(promoter.key, 'gv.promote', { artifact_id: promoted })).result?.state).toBe('ACTIVE');
+  expect((await gate.rpc(agent.key, 'gv.rank', { artifact_id: promoted, weight: 2 })).error).toBeUndefined();
+  const held = await ingest(`deploy key: AKIA${'W3XV'.repeat(4)} ${Date.now()}`);
+  expect(held.state).toBe('L1B_FLAGGED');
+  flagged = held.artifact_id;
+  browser = await launchBrowser();
+  page = await (await browser.newContext({ viewport: { width: 1300, height: 900 } })).newPage();
+  await signInThroughTheBrowser(page, gate.url, reviewer.email, reviewer.password);
+});
+afterAll(async () => {
+  await browser?.close();
+  await gate?.stop();
+});
+
+const shot = (p: Page, name: string) => p.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+
+/** Each event of the row screen as checked in the page: its type and the check's outcome. */
+async function checksOf(id: string): Promise<{ type: string; check: string; text: string }[]> {
+  await page.goto(`${gate.url}/app#/row/${encodeURIComponent(id)}`);
+  await page.locator('ol.events li').first().waitFor();
+  await page.waitForFunction(() => [...document.querySelectorAll('ol.events li')].every((li) => li.getAttribute('data-check') !== 'checking'));
+  return page.locator('ol.events li').evaluateAll((lis) =>
+    lis.map((li) => ({ type: li.querySelector('.type')!.textContent!, check: li.getAttribute('data-check')!, text: (li as HTMLElement).innerText })),
+  );
+}
+
+describe('signatures checked in the browser', () => {
+  it("each event of a row says its signature was verified in the browser, against /identity's deployment id", async () => {
+    const checks = await checksOf(promoted);
+    expect(checks.map((c) => c.type)).toEqual(['ingest', 'scan', 'promote', 'rank']);
+    for (const c of checks) {
+      expect(c.check, c.type).toBe('verified');
+      expect(c.text).toContain('signature verified in your browser');
+    }
+    expect(await page.locator('.sig-summary').innerText()).toBe(`4 of 4 signatures verified in your browser against deployment ${gate.deploymentId}.`);
+    expect(await page.locator('.sig-alarm').count()).toBe(0);
+    await shot(page, 'signatures-verified');
+  });
+
+  it("an event whose bytes the reviewer is not served (a scan's findings) is said to be not checkable, not verified", async () => {
+    const checks = await checksOf(flagged);
+    expect(checks.map((c) => [c.type, c.check])).toEqual([
+      ['ingest', 'verified'],
+      ['scan', 'withheld'],
+    ]);
+    expect(checks[1]!.text).toContain('not checkable here: it holds findings');
+    expect(await page.locator('.sig-alarm').count()).toBe(0);
+  });
+
+  it('a journal row altered on disk is served by the gate and shown as failed; the other events stay verified', async () => {
+    await gate.stop();
+    const db = new Database(join(gate.home, 'gate.db'));
+    const ingest = db.prepare("SELECT seq, body FROM journal WHERE artifact_id = ? AND type = 'ingest'").get(promoted) as { seq: number; body: string };
+    const altered = ingest.body.replace(/"size_bytes":(\d+)/, (_, n: string) => `"size_bytes":${Number(n) + 1000}`);
+    expect(altered).not.toBe(ingest.body);
+    db.exec('DROP TRIGGER journal_no_update');
+    db.prepare('UPDATE journal SET body = ? WHERE seq = ?').run(altered, ingest.seq);
+    db.close();
+    await gate.restart();
+
+    // The gate still serves the altered event (its own check says so too, but the page decides for itself).
+    const why = await gate.socket('gv.why', { artifact_id: promoted });
+    const served = why.result.events.find((e: any) => e.type === 'ingest');
+    expect(served.signed).toBe(altered);
+    expect(served.verified).toBe(false);
+
+    await page.reload();
+    const checks = await checksOf(promoted);
+    expect(checks.map((c) => [c.type, c.check])).toEqual([
+      ['ingest', 'failed'],
+      ['scan', 'verified'],
+      ['promote', 'verified'],
+      ['rank', 'verified'],
+    ]);
+    expect(checks[0]!.text).toContain("SIGNATURE CHECK FAILED: the signature does not hold for this deployment's key");
+    expect(await page.locator('.sig-alarm').first().isVisible()).toBe(true);
+    expect(await page.locator('ol.events li.sig-failed').count()).toBe(1);
+    expect(await page.locator('ol.events .sig-alarm, .sig-alarm[role=alert]').innerText()).toContain(`#${ingest.seq} ingest`);
+    await shot(page, 'signature-tampered');
+  });
+});
