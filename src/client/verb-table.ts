@@ -45,6 +45,8 @@ import type { cancelVerb, reopenVerb } from '../verbs/review/lifecycle.js';
 import type { awayVerb, backVerb } from '../verbs/review/away.js';
 import type { commentRetractVerb, commentVerb, commentsVerb } from '../verbs/review/comments.js';
 import type { deferVerb, engagementVerb } from '../verbs/review/engagement.js';
+import type { banVerb } from '../verbs/governance/ban.js';
+import type { bansVerb } from '../verbs/governance/bans.js';
 
 /** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
 interface Verbs {
@@ -119,6 +121,8 @@ interface Verbs {
   'gv.comments': typeof commentsVerb;
   'gv.defer': typeof deferVerb;
   'gv.engagement': typeof engagementVerb;
+  'gv.ban': typeof banVerb;
+  'gv.bans': typeof bansVerb;
 }
 
 export type VerbName = keyof Verbs;
@@ -202,6 +206,8 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.comments': 'reader',
   'gv.defer': 'agent',
   'gv.engagement': 'reader',
+  'gv.ban': 'admin',
+  'gv.bans': 'reader',
 };
 
 /** The tools that write (the rest only read), checked against the tool table by the same test. */

@@ -45,6 +45,8 @@ import { awayVerb, backVerb } from './review/away.js';
 import { commentRetractVerb, commentVerb, commentsVerb } from './review/comments.js';
 import { reviewVerb } from './review/review-queue.js';
 import { deferVerb, engagementVerb } from './review/engagement.js';
+import { banVerb } from './governance/ban.js';
+import { bansVerb } from './governance/bans.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -119,4 +121,6 @@ export const VERBS: readonly Verb<any>[] = [
   commentsVerb,
   deferVerb,
   engagementVerb,
+  banVerb,
+  bansVerb,
 ];
