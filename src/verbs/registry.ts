@@ -50,6 +50,8 @@ import { scanPendingVerb, scanVerb } from './review/scan.js';
 import { reconcileVerb } from './admin/reconcile.js';
 import { semanticReviewVerb } from './review/semantic-review.js';
 import { settingsSaveVerb, settingsValidateVerb, settingsVerb } from './admin/settings.js';
+import { banVerb } from './governance/ban.js';
+import { bansVerb } from './governance/bans.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -132,4 +134,6 @@ export const VERBS: readonly Verb<any>[] = [
   settingsVerb,
   settingsValidateVerb,
   settingsSaveVerb,
+  banVerb,
+  bansVerb,
 ];

@@ -121,6 +121,7 @@ export const ingestVerb = defineVerb({
   summary: 'Propose content into a work area; it is scanned and held until reviewed.',
   params,
   refused: TRUST_CLASS_REFUSED,
+  door: { sourceUri: (p) => p.source_uri },
   async handler(ctx, p) {
     const { gate, caller } = ctx;
     const space = requireSpace(gate, p.space ?? 'main');
