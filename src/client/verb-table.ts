@@ -45,6 +45,13 @@ import type { cancelVerb, reopenVerb } from '../verbs/review/lifecycle.js';
 import type { awayVerb, backVerb } from '../verbs/review/away.js';
 import type { commentRetractVerb, commentVerb, commentsVerb } from '../verbs/review/comments.js';
 import type { deferVerb, engagementVerb } from '../verbs/review/engagement.js';
+import type { runnerAssignVerb } from '../verbs/runners/runner-assign.js';
+import type { runnerSetVerb } from '../verbs/runners/runner-set.js';
+import type { runnerTokenSetVerb } from '../verbs/runners/runner-token-set.js';
+import type { runnerHelloVerb } from '../verbs/runners/runner-hello.js';
+import type { runnerKeysVerb } from '../verbs/runners/runner-keys.js';
+import type { runnerTokenVerb } from '../verbs/runners/runner-token.js';
+import type { runnersVerb } from '../verbs/runners/runners.js';
 
 /** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
 interface Verbs {
@@ -119,6 +126,13 @@ interface Verbs {
   'gv.comments': typeof commentsVerb;
   'gv.defer': typeof deferVerb;
   'gv.engagement': typeof engagementVerb;
+  'gv.runner_assign': typeof runnerAssignVerb;
+  'gv.runner_set': typeof runnerSetVerb;
+  'gv.runner_token_set': typeof runnerTokenSetVerb;
+  'gv.runner_hello': typeof runnerHelloVerb;
+  'gv.runner_keys': typeof runnerKeysVerb;
+  'gv.runner_token': typeof runnerTokenVerb;
+  'gv.runners': typeof runnersVerb;
 }
 
 export type VerbName = keyof Verbs;
@@ -202,6 +216,13 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.comments': 'reader',
   'gv.defer': 'agent',
   'gv.engagement': 'reader',
+  'gv.runner_assign': 'admin',
+  'gv.runner_set': 'admin',
+  'gv.runner_token_set': 'admin',
+  'gv.runner_hello': 'runner',
+  'gv.runner_keys': 'runner',
+  'gv.runner_token': 'runner',
+  'gv.runners': 'reviewer',
 };
 
 /** The tools that write (the rest only read), checked against the tool table by the same test. */

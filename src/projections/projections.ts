@@ -17,6 +17,7 @@ import { CommentReducer, commentDigestQueries, commentTables } from './comments.
 import { AwayReducer, awayDigestQueries, awayTables } from './away.js';
 import { PeopleReducer, peopleDigestQueries, peopleTables } from './people.js';
 import { SigninSessionReducer, signinSessionDigestQueries, signinSessionTables } from './signin-sessions.js';
+import { RunnerReducer, runnerDigestQueries, runnerTables } from './runners.js';
 
 interface Reducer {
   readonly handles: readonly string[];
@@ -41,6 +42,7 @@ export function createProjectionTables(db: Database.Database, schema: string): v
     signinSessionTables,
     attachmentTables,
     bodyReadTables,
+    runnerTables,
   ];
   db.exec(tables.map((t) => t(schema)).join('\n'));
 }
@@ -63,6 +65,7 @@ export function digestQueries(schema: string): Record<string, string> {
     ...signinSessionDigestQueries(schema),
     ...attachmentDigestQueries(schema),
     ...bodyReadDigestQueries(schema),
+    ...runnerDigestQueries(schema),
   };
 }
 
@@ -93,6 +96,7 @@ export class Projections {
       new SigninSessionReducer(db, schema),
       new AttachmentReducer(db, schema),
       new BodyReadReducer(db, schema),
+      new RunnerReducer(db, schema),
     ];
     for (const reducer of reducers) {
       for (const type of reducer.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), reducer]);

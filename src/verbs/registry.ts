@@ -45,6 +45,13 @@ import { awayVerb, backVerb } from './review/away.js';
 import { commentRetractVerb, commentVerb, commentsVerb } from './review/comments.js';
 import { reviewVerb } from './review/review-queue.js';
 import { deferVerb, engagementVerb } from './review/engagement.js';
+import { runnerAssignVerb } from './runners/runner-assign.js';
+import { runnerSetVerb } from './runners/runner-set.js';
+import { runnerTokenSetVerb } from './runners/runner-token-set.js';
+import { runnerHelloVerb } from './runners/runner-hello.js';
+import { runnerKeysVerb } from './runners/runner-keys.js';
+import { runnerTokenVerb } from './runners/runner-token.js';
+import { runnersVerb } from './runners/runners.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -119,4 +126,11 @@ export const VERBS: readonly Verb<any>[] = [
   commentsVerb,
   deferVerb,
   engagementVerb,
+  runnerAssignVerb,
+  runnerSetVerb,
+  runnerTokenSetVerb,
+  runnerHelloVerb,
+  runnerKeysVerb,
+  runnerTokenVerb,
+  runnersVerb,
 ];
