@@ -46,6 +46,8 @@ import { BodyReads } from './projections/body-reads.js';
 import { notCountedUnread } from './review/read-before-signing.js';
 import { BundleStage } from '../pipeline/bundle-stage.js';
 import { ImageStage } from '../pipeline/image-stage.js';
+import { Crews } from './crews/crews.js';
+import { CrewSheets } from './crews/crew-sheets.js';
 
 export const SERVICE_VERSION = '0.1.0';
 
@@ -115,6 +117,10 @@ export class Gate {
   readonly rescannedUnchanged = new Set<string>();
   /** Where each configuration value came from, and what gv.settings_save saved that waits for a restart. */
   readonly configOrigin: ConfigOrigin;
+  /** Runners, their crews' assignments and keys, tokens and the newest hello per key. */
+  readonly crews: Crews;
+  /** Crew sheets as rows: which spaces are crews, and who answers their questions. */
+  readonly crewSheets: CrewSheets;
   /** Where the surfaces listen, once they do (reported by gv.ping). */
   readonly endpoints: { http?: string; socket?: string } = {};
 
@@ -222,6 +228,12 @@ export class Gate {
     this.people = new PeopleFile(paths.people);
     this.signinSessions = new SigninSessions(this);
     this.operatorProofs = new OperatorProofs(config.auth.operator_keys, config.auth.challenge_ttl_ms, this.clock);
+    this.crews = new Crews(this.db, this.key.seed(), this.clock, {
+      helloIntervalMs: config.runners.hello_interval_seconds * 1000,
+      goneMs: config.runners.gone_seconds * 1000,
+      waitMinutes: config.runners.wait_minutes,
+    });
+    this.crewSheets = new CrewSheets(this.db, this.artifacts);
   }
 
   /** This gate's own sign-in issuer, or null when it is not a sign-in provider. */

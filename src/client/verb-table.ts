@@ -52,6 +52,13 @@ import type { semanticReviewVerb } from '../verbs/review/semantic-review.js';
 import type { settingsSaveVerb, settingsValidateVerb, settingsVerb } from '../verbs/admin/settings.js';
 import type { banVerb } from '../verbs/governance/ban.js';
 import type { bansVerb } from '../verbs/governance/bans.js';
+import type { runnerAssignVerb } from '../verbs/runners/runner-assign.js';
+import type { runnerSetVerb } from '../verbs/runners/runner-set.js';
+import type { runnerTokenSetVerb } from '../verbs/runners/runner-token-set.js';
+import type { runnerHelloVerb } from '../verbs/runners/runner-hello.js';
+import type { runnerKeysVerb } from '../verbs/runners/runner-keys.js';
+import type { runnerTokenVerb } from '../verbs/runners/runner-token.js';
+import type { runnersVerb } from '../verbs/runners/runners.js';
 
 /** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
 interface Verbs {
@@ -136,6 +143,13 @@ interface Verbs {
   'gv.settings_save': typeof settingsSaveVerb;
   'gv.ban': typeof banVerb;
   'gv.bans': typeof bansVerb;
+  'gv.runner_assign': typeof runnerAssignVerb;
+  'gv.runner_set': typeof runnerSetVerb;
+  'gv.runner_token_set': typeof runnerTokenSetVerb;
+  'gv.runner_hello': typeof runnerHelloVerb;
+  'gv.runner_keys': typeof runnerKeysVerb;
+  'gv.runner_token': typeof runnerTokenVerb;
+  'gv.runners': typeof runnersVerb;
 }
 
 export type VerbName = keyof Verbs;
@@ -229,6 +243,13 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.settings_save': 'admin',
   'gv.ban': 'admin',
   'gv.bans': 'reader',
+  'gv.runner_assign': 'admin',
+  'gv.runner_set': 'admin',
+  'gv.runner_token_set': 'admin',
+  'gv.runner_hello': 'runner',
+  'gv.runner_keys': 'runner',
+  'gv.runner_token': 'runner',
+  'gv.runners': 'reviewer',
 };
 
 /** The tools that write (the rest only read), checked against the tool table by the same test. */

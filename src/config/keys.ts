@@ -404,6 +404,23 @@ export const CONFIG_KEYS = {
       doc: 'json: one JSON object a line; pretty: time, level, message and key=value fields; auto: pretty when stderr is a terminal, else json.',
     },
   },
+  runners: {
+    hello_interval_seconds: {
+      schema: z.number().int().min(1).max(3600),
+      default: 60,
+      doc: 'At most one gv.runner_hello per runner key in this many seconds (spec 2: once a minute); a sooner hello is refused with reason too_soon and retry_after_ms.',
+    },
+    gone_seconds: {
+      schema: z.number().int().min(1).max(86400),
+      default: 300,
+      doc: 'A crew whose runner has sent no hello for this many seconds is gone: a question is not routed to it, and those with it go to people (crew_gone).',
+    },
+    wait_minutes: {
+      schema: z.number().int().min(1).max(10080),
+      default: 60,
+      doc: "How long a question routed to a crew waits with it before it goes to people (wait_over), when the crew's sheet names no wait_minutes.",
+    },
+  },
   deployment: {
     mode: {
       schema: z.enum(['development', 'production']),

@@ -13,6 +13,8 @@ export function settleRow(gate: Gate, id: string): Settled {
   const row = gate.artifacts.byId(id);
   if (row === undefined || row.state !== 'L2_SCORED') return null;
   if (gate.review.modeOf(row.space) !== 'auto' || pendingGroupChild(gate, id) !== null) return null;
+  // A crew sheet is checked against its runner and its promoter's role: only gv.promote serves one.
+  if (gate.crewSheets.sheetOf(row) !== null) return null;
   const p = gate.review.picture(row);
   if (p.operatorObjections > 0 || p.count.model_rejects.length > 0) return null;
   if (gate.review.promotionProblem(p, 'deployment') !== null) return null;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { KINDS, RECORDED_CLASSES } from '../domain/kinds.js';
 import { answerBody, questionBody } from '../domain/body-forms.js';
+import { CREW_SHEET_FORMAT, crewSheetBody } from '../domain/crew-sheet.js';
 import { SERVICE_VERSION } from '../gate.js';
 import { TIERS } from '../tools/define-tool.js';
 import { TOOLS, toolListing, toolsOf } from '../tools/tool-catalog.js';
@@ -76,6 +77,7 @@ function buildCatalog() {
         { title: 'recorded-path class', type: 'string', enum: [...RECORDED_CLASSES] },
         { title: 'question/1', ...schema(questionBody) },
         { title: 'answer/1', ...schema(answerBody) },
+        { title: CREW_SHEET_FORMAT, ...schema(crewSheetBody) },
       ],
     },
     tiers: Object.fromEntries(

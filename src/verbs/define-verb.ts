@@ -17,6 +17,11 @@ export interface Verb<P extends z.ZodType = z.ZodType> {
   params: P;
   /** Fields refused by name with a reason of their own (beyond the identity fields every verb refuses). */
   refused?: Record<string, string>;
+  /**
+   * Top-level fields whose `null` is a value the spec lists for this verb (clear a token,
+   * release a space, the default provider); everywhere else `null` is refused by name (C3).
+   */
+  nullable?: readonly string[];
   /** Surfaces allowed to call it; absent means every surface. */
   surfaces?: ReadonlyArray<Caller['surface']>;
   /**

@@ -52,6 +52,13 @@ import { semanticReviewVerb } from './review/semantic-review.js';
 import { settingsSaveVerb, settingsValidateVerb, settingsVerb } from './admin/settings.js';
 import { banVerb } from './governance/ban.js';
 import { bansVerb } from './governance/bans.js';
+import { runnerAssignVerb } from './runners/runner-assign.js';
+import { runnerSetVerb } from './runners/runner-set.js';
+import { runnerTokenSetVerb } from './runners/runner-token-set.js';
+import { runnerHelloVerb } from './runners/runner-hello.js';
+import { runnerKeysVerb } from './runners/runner-keys.js';
+import { runnerTokenVerb } from './runners/runner-token.js';
+import { runnersVerb } from './runners/runners.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -136,4 +143,11 @@ export const VERBS: readonly Verb<any>[] = [
   settingsSaveVerb,
   banVerb,
   bansVerb,
+  runnerAssignVerb,
+  runnerSetVerb,
+  runnerTokenSetVerb,
+  runnerHelloVerb,
+  runnerKeysVerb,
+  runnerTokenVerb,
+  runnersVerb,
 ];

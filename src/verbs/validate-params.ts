@@ -42,11 +42,16 @@ function findNull(value: unknown, path: string[]): string | null {
  * `null` anywhere by name, then the verb's strict schema (an unlisted field by name).
  */
 export function validateParams<P extends z.ZodType>(verb: Verb<P>, raw: unknown): z.output<P> {
-  return validateFields(verb.params, verb.refused, raw);
+  return validateFields(verb.params, verb.refused, raw, verb.nullable);
 }
 
 /** The same rules for any strict schema: a verb's params, or a tool's arguments. */
-export function validateFields<P extends z.ZodType>(schema: P, refused: Record<string, string> | undefined, raw: unknown): z.output<P> {
+export function validateFields<P extends z.ZodType>(
+  schema: P,
+  refused: Record<string, string> | undefined,
+  raw: unknown,
+  nullable: readonly string[] = [],
+): z.output<P> {
   if (raw === undefined) raw = {};
   if (!isJsonObject(raw)) {
     throw invalidParams('params must be an object');
@@ -56,7 +61,10 @@ export function validateFields<P extends z.ZodType>(schema: P, refused: Record<s
     const why = IDENTITY_FIELDS[field] ?? refused?.[field];
     if (why !== undefined) throw invalidParams(why, { field });
   }
-  const nullAt = findNull(params, []);
+  const nullAt = findNull(
+    nullable.length === 0 ? params : Object.fromEntries(Object.entries(params).filter(([k, v]) => !(v === null && nullable.includes(k)))),
+    [],
+  );
   if (nullAt !== null) {
     throw invalidParams(`null is refused for field ${nullAt}; omit the field instead`, { field: nullAt });
   }

@@ -20,7 +20,7 @@ describe('GET /mcp/catalog.json', () => {
     for (const v of c.verbs) expect(v.params.type, v.name).toBe('object');
     expect(Object.keys(c.methods)).toEqual(['server/discover', 'tools/list', 'tools/call']);
     expect(Object.keys(c.envelopes)).toEqual(['request', 'response', 'error', 'tool_result', 'tool_error']);
-    expect(c.content.oneOf.map((u: any) => u.title)).toEqual(['kind', 'recorded-path class', 'question/1', 'answer/1']);
+    expect(c.content.oneOf.map((u: any) => u.title)).toEqual(['kind', 'recorded-path class', 'question/1', 'answer/1', 'crew_sheet/1']);
     expect(c.protocol.versions).toEqual(['2026-07-28']);
     for (const tier of ['client', 'plugin']) {
       for (const t of c.tiers[tier].tools) expect(described, `${t.name} maps onto ${t.verb}`).toContain(t.verb);

@@ -86,6 +86,12 @@ describe('operator proofs {nonce, sig} on operator-signed verbs', () => {
     expect((await server.socket('gv.keys', { action: 'issue', role: 'admin', proof: await proof() })).result.role).toBe('admin');
   });
 
+  it('gv.runner_assign needs a proof', async () => {
+    const release = await server.socket('gv.runner_assign', { space: 'main', runner: null });
+    expect(release.error?.data).toEqual({ reason: 'proof_required', field: 'proof' });
+    expect((await server.socket('gv.runner_assign', { space: 'main', runner: null, proof: await proof() })).result).toMatchObject({ changed: false });
+  });
+
   it('gv.people assign and remove need a proof; list does not', async () => {
     expect((await server.socket('gv.people')).error).toBeUndefined();
     expect((await server.socket('gv.people', { action: 'assign', iss: 'https://idp.example', sub: 'u2', role: 'reader' })).error?.data?.reason).toBe('proof_required');
@@ -103,7 +109,7 @@ describe('operator proofs {nonce, sig} on operator-signed verbs', () => {
     const described = (await server.socket('gv.operator_proof')).result;
     expect(described.required).toBe(true);
     expect(described.operator_keys[0]).toBe(operatorId);
-    expect(described.verbs.map((v: { method: string }) => v.method)).toEqual(['gv.grant', 'gv.people', 'gv.person_add', 'gv.keys']);
+    expect(described.verbs.map((v: { method: string }) => v.method)).toEqual(['gv.grant', 'gv.people', 'gv.person_add', 'gv.keys', 'gv.runner_assign']);
   });
 });
 

@@ -11,6 +11,7 @@ export const OPERATOR_SIGNED = [
   { method: 'gv.people', when: 'assign and remove' },
   { method: 'gv.person_add', when: 'always' },
   { method: 'gv.keys', when: 'issue of an admin or runner key' },
+  { method: 'gv.runner_assign', when: 'always (it grants the runner read and contribute on the space)' },
 ] as const;
 
 export const challengeVerb = defineVerb({

@@ -51,6 +51,9 @@ export const overrideTipVerb = defineVerb({
       if (!isPromoted(row.state)) {
         throw invalidParams(`gv.override_tip: a row in ${row.state} is not served and cannot head a chain`, { field: 'artifact_id' });
       }
+      if (gate.crewSheets.sheetOf(row) !== null) {
+        throw invalidParams("gv.override_tip: a crew sheet is never pinned; the crew's newest promoted sheet is its sheet", { reason: 'crew_sheet_not_pinned' });
+      }
       const standing = gate.relations.pinIn(gate.relations.chain(row.artifact_id));
       const pinned = standing?.artifact_id !== row.artifact_id;
       const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, pinned };

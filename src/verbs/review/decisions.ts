@@ -9,6 +9,7 @@ import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import { requireEverythingRead } from '../../review/read-before-signing.js';
 import { signerClassOf } from '../../review/signer-class.js';
 import { appendPromotion, pendingGroupChild, promotionEnters } from '../../review/promotion.js';
+import { requireSheetPromotable } from '../../crews/sheet-checks.js';
 
 /** The five reasons a refused submitter is told (FACTS "Scanner"), as reject categories. */
 export const REJECT_CATEGORIES = ['off-scope', 'quality', 'policy', 'duplicate', 'unreadable'] as const;
@@ -61,6 +62,8 @@ export const promoteVerb = defineVerb({
       }
       // Every check runs before the first append, so a refused supersession leaves the row unpromoted.
       if (parent !== null) requireSupersession(gate, 'gv.promote', row, parent, promotionEnters(picture));
+      const sheet = gate.crewSheets.sheetOf(row);
+      if (sheet !== null) requireSheetPromotable(gate, caller, row, sheet);
       const done = appendPromotion(gate, picture, caller.identity, cls);
       const relation = parent === null ? null : gate.journal.append('relation', caller.identity, supersedesEventData(row, parent));
       return {

@@ -6,6 +6,7 @@ import { requireSpace } from '../require-space.js';
 import { decodeContent } from './content-decoding.js';
 import { KINDS, isKind, isRecordedClass, stricterClass, trustClassOfKind, type Kind } from '../../domain/kinds.js';
 import { answerBody, questionBody } from '../../domain/body-forms.js';
+import { crewSheetProblem } from '../../domain/crew-sheet.js';
 import { invalidParams } from '../../gate-error.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
 import { isPromoted } from '../../domain/states.js';
@@ -131,6 +132,8 @@ export const ingestVerb = defineVerb({
     refuseCompletedPart(gate, caller.identity, space, p.workarea);
     const { bytes, text } = decodeContent(p.content, p.encoding);
     checkParents(ctx, p, kind, text);
+    const sheetProblem = crewSheetProblem(kind, text);
+    if (sheetProblem !== null) throw invalidParams(`a crew sheet body must be crew_sheet/1: ${sheetProblem}`, { field: 'content' });
     if (kind === 'question' && gate.artifacts.questionsBy(caller.identity, space, p.workarea) >= QUESTIONS_PER_WRITER_PER_AREA) {
       throw invalidParams(`at most ${QUESTIONS_PER_WRITER_PER_AREA} questions per writer per work area`, { reason: 'question_limit' });
     }

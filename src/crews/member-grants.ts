@@ -1,0 +1,35 @@
+import { CAPABILITIES, type Capability } from '../access/capabilities.js';
+import type { Gate } from '../gate.js';
+
+const held = (gate: Gate, principal: string, space: string): Capability[] => {
+  const row = gate.db.prepare('SELECT capabilities FROM grants WHERE principal = ? AND space = ?').get(principal, space) as { capabilities: string } | undefined;
+  return row === undefined ? [] : (row.capabilities.split(',') as Capability[]);
+};
+
+/**
+ * Inside the writer's transaction: gives or takes capabilities the way gv.grant journals
+ * them (`space-grant-issued` / `space-grant-revoked` carrying what is held after), so the
+ * grants a crew's runner and members hold are ordinary grants, listed by gv.grants.
+ */
+export function changeGrant(gate: Gate, by: string, action: 'issue' | 'revoke', principal: string, space: string, capabilities: Capability[]): void {
+  const before = held(gate, principal, space);
+  const after = CAPABILITIES.filter((c) => (action === 'issue' ? before.includes(c) || capabilities.includes(c) : before.includes(c) && !capabilities.includes(c)));
+  if (after.join(',') === CAPABILITIES.filter((c) => before.includes(c)).join(',')) return;
+  gate.journal.append(action === 'issue' ? 'space-grant-issued' : 'space-grant-revoked', by, {
+    principal,
+    space,
+    capabilities: after,
+    [action === 'issue' ? 'added' : 'removed']: capabilities,
+  });
+}
+
+/**
+ * Ends a crew member's key: revoked with `reason` (reassigned, superseded, refused), and
+ * its grants taken back so gv.grants lists no dead member.
+ */
+export function revokeMemberKey(gate: Gate, by: string, keyId: string, reason: string): void {
+  gate.journal.append('apikey-revoked', by, { key_id: keyId, reason });
+  const principal = `key:${keyId}`;
+  const spaces = gate.db.prepare('SELECT space, capabilities FROM grants WHERE principal = ? ORDER BY space').all(principal) as { space: string; capabilities: string }[];
+  for (const g of spaces) changeGrant(gate, by, 'revoke', principal, g.space, g.capabilities.split(',') as Capability[]);
+}

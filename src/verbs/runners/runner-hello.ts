@@ -1,0 +1,75 @@
+import { defineVerb } from '../define-verb.js';
+import { invalidParams } from '../../gate-error.js';
+import { runnerHelloBody, type RunnerHello } from '../../domain/runner-hello.js';
+import { TOKEN_ACK_MS, slotsOf } from '../../crews/crews.js';
+import { revokeMemberKey } from '../../crews/member-grants.js';
+import type { Gate } from '../../gate.js';
+import { callingRunner } from './runner-operand.js';
+
+/**
+ * A hello settles what the runner's previous answers left open: a key batch it now holds
+ * (acknowledged) or does not (refused: revoked, so it may ask anew), a space it no longer
+ * serves after a reassignment (released), and a token it took and now holds.
+ */
+function settle(gate: Gate, runner: string, by: string, hello: RunnerHello, now: number): void {
+  for (const a of gate.crews.assignmentsOf(runner)) {
+    if (a.keys_state !== 'issued') continue;
+    const serving = hello.serving.find((s) => s.space === a.space);
+    if (serving === undefined) continue;
+    const live = gate.crews.liveMembers(a.space, a.batch);
+    const missing = live.map((k) => k.slot).filter((slot) => hello.instance !== a.batch_instance || !serving.holds.includes(slot));
+    if (missing.length === 0) {
+      gate.journal.append('runner-keys-acknowledged', by, { runner, space: a.space, batch: a.batch, instance: hello.instance });
+      continue;
+    }
+    for (const k of live) revokeMemberKey(gate, by, k.key_id, 'refused');
+    gate.journal.append('runner-keys-refused', by, { runner, space: a.space, batch: a.batch, instance: hello.instance, missing });
+  }
+  for (const space of gate.crews.pendingReleases(runner)) {
+    if (!hello.serving.some((s) => s.space === space)) gate.journal.append('runner-released', by, { runner, space });
+  }
+  const token = gate.crews.tokenRow(runner);
+  if (
+    token?.state === 'served' &&
+    hello.token.held &&
+    hello.token.version === token.version &&
+    hello.instance === token.served_instance &&
+    now - token.served_ts! <= TOKEN_ACK_MS
+  ) {
+    gate.crews.vault.acknowledge(runner, token.version, now);
+  }
+}
+
+export const runnerHelloVerb = defineVerb({
+  name: 'gv.runner_hello',
+  role: 'runner',
+  summary: 'A runner reports itself (gate.runner-hello/1) and learns its settings, token state, crews and their questions.',
+  params: runnerHelloBody,
+  handler({ gate, caller }, hello) {
+    const runner = callingRunner(caller.identity);
+    const now = gate.clock.now();
+    // Heard even when refused below: two instances on one key must be seen to be refused.
+    gate.crews.hellos.hear(runner, hello.instance, now);
+    const wait = gate.crews.hellos.waitBeforeNext(runner, now, gate.crews.timings.helloIntervalMs);
+    if (wait > 0) {
+      throw invalidParams(`at most one hello per ${gate.crews.timings.helloIntervalMs / 1000} s on a runner key`, { reason: 'too_soon', retry_after_ms: wait });
+    }
+    return gate.writer.write(() => {
+      if (gate.crews.firstSeen(runner) === null) {
+        gate.journal.append('runner-first-seen', caller.identity, { runner, instance: hello.instance, runner_version: hello.runner, host: hello.host });
+      }
+      settle(gate, runner, caller.identity, hello, now);
+      gate.crews.hellos.keep(runner, hello, now);
+      const configured = gate.crews.settingsOf(runner);
+      const version = configured?.version ?? 0;
+      return {
+        now,
+        settings_version: version,
+        ...(configured !== null && configured.version !== hello.settings_version ? { settings: configured.settings } : {}),
+        label: configured?.settings.label ?? gate.crews.keyRow(runner)?.label ?? runner,
+        token: gate.crews.tokenState(runner),
+        assignments: gate.crews.assignmentsOf(runner).map((a) => ({ space: a.space, slots: slotsOf(a), sheet: a.sheet, keys: a.keys_state })),
+      };
+    });
+  },
+});

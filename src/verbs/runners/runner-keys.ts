@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { spaceParam } from '../param-types.js';
+import { requireSpace } from '../require-space.js';
+import { invalidParams } from '../../gate-error.js';
+import { mintApiKey } from '../../auth/api-keys.js';
+import { slotsOf } from '../../crews/crews.js';
+import { changeGrant, revokeMemberKey } from '../../crews/member-grants.js';
+import type { Gate } from '../../gate.js';
+import { callingRunner } from './runner-operand.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The one instance heard on the key within the window (spec 2 two-instances rule): keys
+ * and tokens go to a runner only while exactly one program speaks for its key.
+ */
+export function soleInstance(gate: Gate, runner: string): string {
+  const heard = gate.crews.hellos.instancesHeard(runner, gate.clock.now());
+  if (heard.length > 1) {
+    throw invalidParams(`${heard.length} instances said hello on this runner key within 120 s: stop all but one`, { reason: 'two_instances', instances: heard.length });
+  }
+  if (heard.length === 0) throw invalidParams('no instance said hello on this runner key within 120 s: send gv.runner_hello first', { reason: 'not_heard' });
+  return heard[0]!;
+}
+
+export const runnerKeysVerb = defineVerb({
+  name: 'gv.runner_keys',
+  role: 'runner',
+  summary: "Issue once one agent key per slot of the runner's crew in a space; raw keys only in this answer.",
+  params: z.strictObject({ space: spaceParam }),
+  handler({ gate, caller }, p) {
+    const runner = callingRunner(caller.identity);
+    const space = requireSpace(gate, p.space);
+    return gate.writer.write(() => {
+      const a = gate.crews.assignment(space);
+      if (a === undefined || a.runner !== runner) throw invalidParams(`space ${space} is not assigned to this runner`, { reason: 'not_assigned', field: 'space' });
+      const instance = soleInstance(gate, runner);
+      if (a.keys_state === 'held') {
+        throw invalidParams('this batch was acknowledged by a hello: it is served; ask the admin to reissue', { reason: 'already_served' });
+      }
+      // A second call before the hello acknowledges: the first answer may never have arrived.
+      for (const k of gate.crews.liveMembers(space, a.batch)) revokeMemberKey(gate, caller.identity, k.key_id, 'superseded');
+      const sheetRow = gate.artifacts.byId(a.sheet);
+      const connections = (sheetRow === undefined ? null : gate.crewSheets.sheetOf(sheetRow))?.connections ?? [];
+      const batch = a.batch + 1;
+      const expiresAt = gate.clock.now() + a.key_days * DAY_MS;
+      const members = slotsOf(a).map((slot) => {
+        const minted = mintApiKey();
+        gate.journal.append('apikey-issued', caller.identity, {
+          key_id: minted.keyId,
+          key_hash: minted.hash,
+          role: 'agent',
+          label: slot,
+          issued_by: caller.identity,
+          expires_at: expiresAt,
+          scope: null,
+          member: { runner, space, slot, batch, instance },
+        });
+        const principal = `key:${minted.keyId}`;
+        changeGrant(gate, caller.identity, 'issue', principal, space, ['read', 'contribute']);
+        for (const other of connections) changeGrant(gate, caller.identity, 'issue', principal, other, ['read']);
+        return { slot, role: slot.split('/')[1]!, key: minted.raw };
+      });
+      return { space, members };
+    });
+  },
+});

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { invalidParams } from '../../gate-error.js';
+import type { Gate } from '../../gate.js';
+import type { RunnerKeyRow } from '../../crews/crews.js';
+
+/** A runner is named by its key id (spec 2 `runner (required key id)`). */
+export const runnerParam = z.string().regex(/^[0-9a-f]{12}$/, 'a runner is named by its key id: 12 lower-case hex characters');
+
+/** The runner key, unrevoked and unexpired; anything else is refused `not_a_runner`. */
+export function requireRunner(gate: Gate, keyId: string): RunnerKeyRow {
+  const key = gate.crews.activeRunner(keyId);
+  if (key === undefined) throw invalidParams(`key ${keyId} is not a usable runner key`, { reason: 'not_a_runner', field: 'runner' });
+  return key;
+}
+
+/** The calling runner's key id (its identity is `key:<id>`). */
+export const callingRunner = (identity: string) => identity.slice('key:'.length);

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { invalidParams } from '../../gate-error.js';
+import { NULLABLE_SETTINGS, originOf, runnerSettingFields, settingsDefaults, settingsProblem, type RunnerSettings, type RunnerSettingsPatch } from '../../domain/runner-settings.js';
+import { requireRunner, runnerParam } from './runner-operand.js';
+
+const optional = Object.fromEntries(Object.entries(runnerSettingFields).map(([k, s]) => [k, s.optional()])) as {
+  [K in keyof typeof runnerSettingFields]: z.ZodOptional<(typeof runnerSettingFields)[K]>;
+};
+
+/** The origin a runner's token is for: undefined while no endpoint was chosen, null for the default provider. */
+const endpointOrigin = (s: RunnerSettings) => (s.base_url === undefined ? undefined : originOf(s.base_url));
+
+export const runnerSetVerb = defineVerb({
+  name: 'gv.runner_set',
+  role: 'admin',
+  summary: "Change a runner's settings (the fields named; the rest kept); the runner receives them with its next hello.",
+  params: z.strictObject({ runner: runnerParam, ...optional }),
+  nullable: NULLABLE_SETTINGS,
+  handler({ gate, caller }, p) {
+    const { runner, ...sent } = p;
+    const key = requireRunner(gate, runner);
+    return gate.writer.write(() => {
+      const before = gate.crews.settingsOf(runner);
+      const current = before?.settings ?? settingsDefaults(key.label ?? key.key_id);
+      const settings: RunnerSettings = { ...current, ...(sent as RunnerSettingsPatch) };
+      const problem = settingsProblem(settings, sent as RunnerSettingsPatch);
+      if (problem !== null) throw invalidParams(problem.message, { field: problem.field });
+      const version = (before?.version ?? 0) + 1;
+      const event = gate.journal.append('runner-settings-set', caller.identity, {
+        runner,
+        settings_version: version,
+        settings,
+        fields: Object.keys(sent).sort(),
+      });
+      // A token is bound to the origin it was set for: another origin must not receive it.
+      const token = gate.crews.tokenRow(runner);
+      if (token !== undefined && token.state !== 'none' && endpointOrigin(current) !== endpointOrigin(settings)) {
+        gate.journal.append('runner-token-cleared', caller.identity, { runner, version: token.version, reason: 'origin_changed' });
+        gate.crews.vault.clear(runner);
+      }
+      return { runner, settings_version: version, settings, event_id: event.event_id };
+    });
+  },
+});

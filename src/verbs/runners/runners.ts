@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { slotsOf } from '../../crews/crews.js';
+import type { Gate } from '../../gate.js';
+import { runnerParam } from './runner-operand.js';
+
+/** What the newest hello said, without paths or host facts a reviewer has no use for. */
+function helloSummary(gate: Gate, runner: string) {
+  const kept = gate.crews.hellos.newestOf(runner);
+  if (kept === undefined) return null;
+  const h = kept.report;
+  return {
+    at: kept.at,
+    instance: h.instance,
+    runner_version: h.runner,
+    harness: h.harness,
+    host: h.host,
+    backend: h.backend,
+    models: h.models,
+    models_floor: h.models_floor,
+    capacity: h.capacity,
+    budget: h.budget,
+    serving: h.serving.map((s) => ({ space: s.space, running: s.running, holds: s.holds.length })),
+    settings_version: h.settings_version,
+    refused: h.refused,
+    harness_found: h.facts.claude.found,
+    workdir_writable: h.facts.workdir.writable,
+  };
+}
+
+/** One runner as gv.runners shows it (the README documents each field). */
+export function runnerView(gate: Gate, runner: string) {
+  const key = gate.crews.keyRow(runner);
+  const configured = gate.crews.settingsOf(runner);
+  const token = gate.crews.tokenRow(runner);
+  return {
+    runner,
+    label: configured?.settings.label ?? key?.label ?? runner,
+    active: gate.crews.activeRunner(runner) !== undefined,
+    settings_version: configured?.version ?? 0,
+    paused: configured?.settings.paused ?? false,
+    first_seen: gate.crews.firstSeen(runner),
+    heard: gate.crews.heard(runner),
+    instances: gate.crews.hellos.instancesHeard(runner, gate.clock.now()).length,
+    last_hello: helloSummary(gate, runner),
+    token: gate.crews.tokenState(runner),
+    token_version: token?.version ?? 0,
+    assignments: gate.crews.assignmentsOf(runner).map((a) => ({
+      space: a.space,
+      slots: slotsOf(a),
+      sheet: a.sheet,
+      key_days: a.key_days,
+      assigned_at: a.assigned_ts,
+      keys: a.keys_state,
+      batch: a.batch,
+      keys_expire_at: gate.crews.batchExpiry(a.space, a.batch),
+    })),
+    releasing: gate.crews.pendingReleases(runner),
+  };
+}
+
+export const runnersVerb = defineVerb({
+  name: 'gv.runners',
+  role: 'reviewer',
+  summary: 'Every runner key: its label, settings version, newest hello, token state, crews with their key states.',
+  params: z.strictObject({ runner: runnerParam.optional() }),
+  handler({ gate }, p) {
+    const ids = gate.crews.runnerIds().filter((id) => p.runner === undefined || id === p.runner);
+    return { runners: ids.map((id) => runnerView(gate, id)) };
+  },
+});
