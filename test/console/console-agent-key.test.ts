@@ -108,6 +108,8 @@ describe('an agent key cannot sign in to the console', () => {
       return res.json();
     }, agentKey);
     expect(bare).toEqual({ session: false });
+    expect(await consoleStatus(page)).toBe('Not signed in.');
+    await shot(page, 'agent-key-token-endpoint');
     await page.context().close();
   });
 

@@ -134,6 +134,7 @@ describe('the review queue in a browser', () => {
     await page.waitForFunction((gone) => gone.every((id) => !document.querySelector(`tr[data-id="${id}"]`)), [ids[2], ids[3]]);
     expect(await queueIds(page)).toEqual(ids.slice(4));
     expect(await page.locator('h2 small').textContent()).toContain('2 deferred');
+    await shot(page, 'bulk-defer');
   });
 
   it('a row written meanwhile appears by itself, and the cursor stays on its row', async () => {
@@ -142,6 +143,7 @@ describe('the review queue in a browser', () => {
     const late = await ingest();
     await page.waitForSelector(`tr[data-id="${late}"]`, { timeout: 15_000 });
     expect(await cursorId(page)).toBe(ids[5]);
+    await shot(page, 'queue-live');
   });
 
   it('filters narrow the queue and stay in the address', async () => {
@@ -154,6 +156,7 @@ describe('the review queue in a browser', () => {
     await page.reload();
     await page.waitForSelector('table.queue tbody tr');
     expect(await queueIds(page)).toEqual([elsewhere]);
+    await shot(page, 'queue-filtered');
     await page.fill('input[name=workarea]', '');
   });
 
@@ -178,6 +181,7 @@ describe('the review queue in a browser', () => {
     await Promise.all([page.waitForResponse((r) => new URL(r.url()).pathname === '/oauth/logout'), page.click('#sign-out')]);
     expect(await page.locator('#status').textContent()).toBe('Not signed in.');
     expect(await page.locator('table.queue').count()).toBe(0);
+    await shot(page, 'signed-out');
   });
 });
 

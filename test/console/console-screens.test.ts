@@ -3,6 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import type { GateProcess } from '../harness/gate-process.js';
 import { launchBrowser } from '../harness/browser.js';
 import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
 import { sha256Of, upload } from '../harness/attachments.js';
 import { addPersonWithCli, signIn, startGateWithIssuer, type SignedInPerson } from '../harness/sign-in.js';
 
@@ -98,9 +100,14 @@ describe('operator', () => {
     await page.click('#grade-now');
     await page.waitForFunction(() => document.querySelector('#notice')?.textContent?.startsWith('Graded 1, failed 0, blocked 0') === true, null, { timeout: 60_000 });
     // Outside the verb's bounds the form does not send.
+    let sent = 0;
+    page.on('request', (r) => void (r.url().endsWith('/rpc') && r.postDataJSON()?.method === 'gv.grade_pending' && sent++));
     await limit.fill('0');
     await page.click('#grade-now');
     expect(await limit.evaluate((i: HTMLInputElement) => i.validity.rangeUnderflow)).toBe(true);
+    await page.waitForTimeout(300);
+    expect(sent).toBe(0);
+    await shot(page, 'grade-limit');
   });
 });
 
@@ -146,6 +153,50 @@ describe('a row with an attachment', () => {
     expect(await page.locator('.attachment-text').innerText()).toContain('shelf nine: maps');
     expect(await page.locator('button.approve').isDisabled()).toBe(false);
     await shot(page, 'attachment');
+    await page.click('button.approve');
+    await page.waitForFunction(() => location.hash.startsWith('#/queue'));
+    expect((await gate.socket('gv.approval', { artifact_id: id })).result.state).toBe('ACTIVE');
+  });
+});
+
+describe('a row with an image attachment', () => {
+  it('shows the served image inline once read page by page to its end; approve waits for it, then promotes', async () => {
+    // Noise does not compress: a 520x520 PNG is over one attachment page (524,288 bytes), so it is read in pages.
+    const side = 520;
+    const png = await sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png().toBuffer();
+    expect(png.length).toBeGreaterThan(524_288);
+    expect((await upload(gate, agent.key, png)).error).toBeUndefined();
+    const r = await gate.rpc(agent.key, 'gv.ingest', {
+      content: `The floor plan is attached ${Date.now()}.`,
+      workarea: 'tests/screens',
+      kind: 'memory',
+      source_uri: 'https://example.org/plans',
+      attachments: [{ sha256: sha256Of(png), name: 'plan.png' }],
+    });
+    expect(r.error, JSON.stringify(r.error)).toBeUndefined();
+    const id = r.result.artifact_id as string;
+    await page.goto(`${gate.url}/app#/row/${encodeURIComponent(id)}`);
+    const read = page.locator('.attachments li button', { hasText: 'Read' });
+    await read.waitFor();
+    expect(await page.locator('button.approve').isDisabled()).toBe(true);
+    const offsets: number[] = [];
+    page.on('request', (req) => {
+      const asked = req.url().endsWith('/rpc') ? req.postDataJSON() : null;
+      if (asked?.method === 'gv.attachment') offsets.push(asked.params.offset);
+    });
+    await read.click();
+    const img = page.locator('.attachments img');
+    await img.waitFor();
+    await page.waitForFunction(() => (document.querySelector('.attachments img') as HTMLImageElement | null)?.naturalWidth === 520);
+    expect(await img.evaluate((i: HTMLImageElement) => [i.naturalWidth, i.naturalHeight, i.src.startsWith('data:image/png;base64,')])).toEqual([520, 520, true]);
+    // The served copy (re-encoded, metadata stripped) was asked for page after page, in order, to its end.
+    const said = await page.locator('.attachments li .hint').innerText();
+    expect(said).toMatch(/^image\/png, \d+ bytes, read to its end$/);
+    const servedSize = Number(/(\d+) bytes/.exec(said)![1]);
+    expect(servedSize).toBeGreaterThan(524_288);
+    expect(offsets).toEqual(Array.from({ length: Math.ceil(servedSize / 524_288) }, (_, i) => i * 524_288));
+    expect(await page.locator('button.approve').isDisabled()).toBe(false);
+    await shot(page, 'attachment-image');
     await page.click('button.approve');
     await page.waitForFunction(() => location.hash.startsWith('#/queue'));
     expect((await gate.socket('gv.approval', { artifact_id: id })).result.state).toBe('ACTIVE');
@@ -206,6 +257,7 @@ describe('search and supersession', () => {
     await page.waitForFunction(() => document.querySelector('#notice')?.textContent === 'Hidden from readers.');
     const hides = async () => (await gate.socket('gv.events', { types: ['hide'], limit: 1000 })).result.events.filter((e: any) => e.artifact_id === id);
     expect(await hides()).toHaveLength(1);
+    await shot(page, 'hide');
     await page.getByRole('button', { name: 'Lift a hide' }).click();
     await page.waitForFunction(() => document.querySelector('#notice')?.textContent === 'Hide lifted.');
     expect(await hides()).toHaveLength(2);

@@ -77,6 +77,7 @@ describe('signatures checked in the browser', () => {
     ]);
     expect(checks[1]!.text).toContain('not checkable here: it holds findings');
     expect(await page.locator('.sig-alarm').count()).toBe(0);
+    await shot(page, 'signature-withheld');
   });
 
   it('a journal row altered on disk is served by the gate and shown as failed; the other events stay verified', async () => {
