@@ -50,6 +50,7 @@ import type { scanPendingVerb, scanVerb } from '../verbs/review/scan.js';
 import type { reconcileVerb } from '../verbs/admin/reconcile.js';
 import type { semanticReviewVerb } from '../verbs/review/semantic-review.js';
 import type { settingsSaveVerb, settingsValidateVerb, settingsVerb } from '../verbs/admin/settings.js';
+import type { policyVerb } from '../verbs/policy/policy.js';
 
 /** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
 interface Verbs {
@@ -132,6 +133,7 @@ interface Verbs {
   'gv.settings': typeof settingsVerb;
   'gv.settings_validate': typeof settingsValidateVerb;
   'gv.settings_save': typeof settingsSaveVerb;
+  'gv.policy': typeof policyVerb;
 }
 
 export type VerbName = keyof Verbs;
@@ -223,6 +225,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.settings': 'admin',
   'gv.settings_validate': 'admin',
   'gv.settings_save': 'admin',
+  'gv.policy': 'reader',
 };
 
 /** The tools that write (the rest only read), checked against the tool table by the same test. */

@@ -50,6 +50,7 @@ import { scanPendingVerb, scanVerb } from './review/scan.js';
 import { reconcileVerb } from './admin/reconcile.js';
 import { semanticReviewVerb } from './review/semantic-review.js';
 import { settingsSaveVerb, settingsValidateVerb, settingsVerb } from './admin/settings.js';
+import { policyVerb } from './policy/policy.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -132,4 +133,5 @@ export const VERBS: readonly Verb<any>[] = [
   settingsVerb,
   settingsValidateVerb,
   settingsSaveVerb,
+  policyVerb,
 ];
