@@ -51,6 +51,7 @@ import type { reconcileVerb } from '../verbs/admin/reconcile.js';
 import type { semanticReviewVerb } from '../verbs/review/semantic-review.js';
 import type { settingsSaveVerb, settingsValidateVerb, settingsVerb } from '../verbs/admin/settings.js';
 import type { policyVerb } from '../verbs/policy/policy.js';
+import type { workVerb } from '../verbs/policy/work.js';
 
 /** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
 interface Verbs {
@@ -134,6 +135,7 @@ interface Verbs {
   'gv.settings_validate': typeof settingsValidateVerb;
   'gv.settings_save': typeof settingsSaveVerb;
   'gv.policy': typeof policyVerb;
+  'gv.work': typeof workVerb;
 }
 
 export type VerbName = keyof Verbs;
@@ -226,6 +228,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.settings_validate': 'admin',
   'gv.settings_save': 'admin',
   'gv.policy': 'reader',
+  'gv.work': 'agent',
 };
 
 /** The tools that write (the rest only read), checked against the tool table by the same test. */

@@ -51,6 +51,7 @@ import { reconcileVerb } from './admin/reconcile.js';
 import { semanticReviewVerb } from './review/semantic-review.js';
 import { settingsSaveVerb, settingsValidateVerb, settingsVerb } from './admin/settings.js';
 import { policyVerb } from './policy/policy.js';
+import { workVerb } from './policy/work.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -134,4 +135,5 @@ export const VERBS: readonly Verb<any>[] = [
   settingsValidateVerb,
   settingsSaveVerb,
   policyVerb,
+  workVerb,
 ];
