@@ -52,6 +52,7 @@ import type { semanticReviewVerb } from '../verbs/review/semantic-review.js';
 import type { settingsSaveVerb, settingsValidateVerb, settingsVerb } from '../verbs/admin/settings.js';
 import type { policyVerb } from '../verbs/policy/policy.js';
 import type { workVerb } from '../verbs/policy/work.js';
+import type { crawlerPolicyVerb } from '../verbs/policy/crawler-policy.js';
 
 /** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
 interface Verbs {
@@ -136,6 +137,7 @@ interface Verbs {
   'gv.settings_save': typeof settingsSaveVerb;
   'gv.policy': typeof policyVerb;
   'gv.work': typeof workVerb;
+  'gv.crawler_policy': typeof crawlerPolicyVerb;
 }
 
 export type VerbName = keyof Verbs;
@@ -229,6 +231,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.settings_save': 'admin',
   'gv.policy': 'reader',
   'gv.work': 'agent',
+  'gv.crawler_policy': 'agent',
 };
 
 /** The tools that write (the rest only read), checked against the tool table by the same test. */

@@ -52,6 +52,7 @@ import { semanticReviewVerb } from './review/semantic-review.js';
 import { settingsSaveVerb, settingsValidateVerb, settingsVerb } from './admin/settings.js';
 import { policyVerb } from './policy/policy.js';
 import { workVerb } from './policy/work.js';
+import { crawlerPolicyVerb } from './policy/crawler-policy.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -136,4 +137,5 @@ export const VERBS: readonly Verb<any>[] = [
   settingsSaveVerb,
   policyVerb,
   workVerb,
+  crawlerPolicyVerb,
 ];
