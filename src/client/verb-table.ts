@@ -59,6 +59,9 @@ import type { runnerHelloVerb } from '../verbs/runners/runner-hello.js';
 import type { runnerKeysVerb } from '../verbs/runners/runner-keys.js';
 import type { runnerTokenVerb } from '../verbs/runners/runner-token.js';
 import type { runnersVerb } from '../verbs/runners/runners.js';
+import type { policyVerb } from '../verbs/policy/policy.js';
+import type { workVerb } from '../verbs/policy/work.js';
+import type { crawlerPolicyVerb } from '../verbs/policy/crawler-policy.js';
 
 /** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
 interface Verbs {
@@ -150,6 +153,9 @@ interface Verbs {
   'gv.runner_keys': typeof runnerKeysVerb;
   'gv.runner_token': typeof runnerTokenVerb;
   'gv.runners': typeof runnersVerb;
+  'gv.policy': typeof policyVerb;
+  'gv.work': typeof workVerb;
+  'gv.crawler_policy': typeof crawlerPolicyVerb;
 }
 
 export type VerbName = keyof Verbs;
@@ -250,6 +256,9 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.runner_keys': 'runner',
   'gv.runner_token': 'runner',
   'gv.runners': 'reviewer',
+  'gv.policy': 'reader',
+  'gv.work': 'agent',
+  'gv.crawler_policy': 'agent',
 };
 
 /** The tools that write (the rest only read), checked against the tool table by the same test. */

@@ -68,7 +68,7 @@ export type SignerCondition = (signer: string, cls: SignerClass) => string | nul
 const APPROVING = new Set(['approve', 'promote']);
 
 /** Whether a class counts toward k in a mode: people always; models and agents outside human mode; the rest never. */
-function classCounts(cls: SignerClass, mode: ReviewMode): string | null {
+export function classCounts(cls: SignerClass, mode: ReviewMode): string | null {
   if (cls === 'human') return null;
   if (cls === 'deployment') return 'the deployment signs a promotion, it does not vote for one';
   if (cls === 'authority') return "an authority's countersign is counted apart from k";

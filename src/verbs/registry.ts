@@ -59,6 +59,9 @@ import { runnerHelloVerb } from './runners/runner-hello.js';
 import { runnerKeysVerb } from './runners/runner-keys.js';
 import { runnerTokenVerb } from './runners/runner-token.js';
 import { runnersVerb } from './runners/runners.js';
+import { policyVerb } from './policy/policy.js';
+import { workVerb } from './policy/work.js';
+import { crawlerPolicyVerb } from './policy/crawler-policy.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -150,4 +153,7 @@ export const VERBS: readonly Verb<any>[] = [
   runnerKeysVerb,
   runnerTokenVerb,
   runnersVerb,
+  policyVerb,
+  workVerb,
+  crawlerPolicyVerb,
 ];
