@@ -47,6 +47,7 @@ import type { commentRetractVerb, commentVerb, commentsVerb } from '../verbs/rev
 import type { deferVerb, engagementVerb } from '../verbs/review/engagement.js';
 import type { banVerb } from '../verbs/governance/ban.js';
 import type { bansVerb } from '../verbs/governance/bans.js';
+import type { questionVerb } from '../verbs/governance/question.js';
 
 /** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
 interface Verbs {
@@ -123,6 +124,7 @@ interface Verbs {
   'gv.engagement': typeof engagementVerb;
   'gv.ban': typeof banVerb;
   'gv.bans': typeof bansVerb;
+  'gv.question': typeof questionVerb;
 }
 
 export type VerbName = keyof Verbs;
@@ -208,6 +210,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.engagement': 'reader',
   'gv.ban': 'admin',
   'gv.bans': 'reader',
+  'gv.question': 'reader',
 };
 
 /** The tools that write (the rest only read), checked against the tool table by the same test. */

@@ -18,6 +18,7 @@ import { AwayReducer, awayDigestQueries, awayTables } from './away.js';
 import { PeopleReducer, peopleDigestQueries, peopleTables } from './people.js';
 import { SigninSessionReducer, signinSessionDigestQueries, signinSessionTables } from './signin-sessions.js';
 import { BanReducer, banDigestQueries, banTables } from './bans.js';
+import { QuestionReducer, questionDigestQueries, questionTables } from './questions.js';
 
 interface Reducer {
   readonly handles: readonly string[];
@@ -43,6 +44,7 @@ export function createProjectionTables(db: Database.Database, schema: string): v
     attachmentTables,
     bodyReadTables,
     banTables,
+    questionTables,
   ];
   db.exec(tables.map((t) => t(schema)).join('\n'));
 }
@@ -66,6 +68,7 @@ export function digestQueries(schema: string): Record<string, string> {
     ...attachmentDigestQueries(schema),
     ...bodyReadDigestQueries(schema),
     ...banDigestQueries(schema),
+    ...questionDigestQueries(schema),
   };
 }
 
@@ -97,6 +100,7 @@ export class Projections {
       new AttachmentReducer(db, schema),
       new BodyReadReducer(db, schema),
       new BanReducer(db, schema),
+      new QuestionReducer(db, schema),
     ];
     for (const reducer of reducers) {
       for (const type of reducer.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), reducer]);

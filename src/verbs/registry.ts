@@ -47,6 +47,7 @@ import { reviewVerb } from './review/review-queue.js';
 import { deferVerb, engagementVerb } from './review/engagement.js';
 import { banVerb } from './governance/ban.js';
 import { bansVerb } from './governance/bans.js';
+import { questionVerb } from './governance/question.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -123,4 +124,5 @@ export const VERBS: readonly Verb<any>[] = [
   engagementVerb,
   banVerb,
   bansVerb,
+  questionVerb,
 ];
