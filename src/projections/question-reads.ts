@@ -34,6 +34,15 @@ export interface AnswerRow {
   promoted_ts: number | null;
 }
 
+/**
+ * No served person's answer that its writer has not withdrawn: the SQL side of "answered"
+ * (src/questions/question-state.ts decides it exactly), so lists of open questions and the
+ * wait sweep read past answered ones without loading them.
+ */
+const NOT_ANSWERED_BY_A_PERSON = `NOT EXISTS (SELECT 1 FROM answers a JOIN artifacts ar ON ar.artifact_id = a.artifact_id
+  WHERE a.question = q.artifact_id AND a.writer_kind = 'person' AND a.cancels IS NULL AND ar.state = 'ACTIVE'
+    AND NOT EXISTS (SELECT 1 FROM answers c WHERE c.cancels = a.artifact_id AND c.writer = a.writer))`;
+
 const cache = new WeakMap<Database.Database, QuestionReads>();
 
 /** Prepared reads of the questions and answers views. */
@@ -59,12 +68,9 @@ export class QuestionReads {
       // must not fill the sweep's page either.
       waitOver: p(`SELECT q.* FROM questions q JOIN artifacts r USING (artifact_id)
         WHERE q.route = ? AND q.ended_reason IS NULL AND q.wait_until IS NOT NULL AND q.wait_until <= ? AND r.state = 'ACTIVE'
-          AND NOT EXISTS (SELECT 1 FROM answers a JOIN artifacts ar ON ar.artifact_id = a.artifact_id
-            WHERE a.question = q.artifact_id AND a.writer_kind = 'person' AND a.cancels IS NULL AND ar.state = 'ACTIVE'
-              AND NOT EXISTS (SELECT 1 FROM answers c WHERE c.cancels = a.artifact_id AND c.writer = a.writer))
-        ORDER BY q.wait_until LIMIT ?`),
+          AND ${NOT_ANSWERED_BY_A_PERSON} ORDER BY q.wait_until LIMIT ?`),
       routedTo: p(`SELECT q.* FROM questions q JOIN artifacts r USING (artifact_id)
-        WHERE q.route = ? AND q.ended_reason IS NULL AND r.state = 'ACTIVE' ORDER BY q.routed_seq`),
+        WHERE q.route = ? AND q.ended_reason IS NULL AND r.state = 'ACTIVE' AND ${NOT_ANSWERED_BY_A_PERSON} ORDER BY q.routed_seq`),
     };
   }
 
@@ -82,7 +88,7 @@ export class QuestionReads {
     return this.s.waitOver!.all(route, now, limit) as QuestionRouting[];
   }
 
-  /** Served questions on a route that have not ended, oldest routing first (answered ones included). */
+  /** Served questions on a route, neither ended nor answered by a person, oldest routing first. */
   routedTo(route: string): QuestionRouting[] {
     return this.s.routedTo!.all(route) as QuestionRouting[];
   }

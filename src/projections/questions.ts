@@ -42,6 +42,7 @@ export function questionTables(schema: string): string {
       seq INTEGER NOT NULL
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS ${schema}.answers_question ON answers(question, seq);
+    CREATE INDEX IF NOT EXISTS ${schema}.answers_cancels ON answers(cancels) WHERE cancels IS NOT NULL;
   `;
 }
 
