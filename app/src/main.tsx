@@ -1,10 +1,12 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { Admin } from './admin.js';
+import { Bans } from './bans.js';
 import { Events } from './events.js';
 import { Mine } from './mine.js';
 import { Operator } from './operator.js';
 import { Queue } from './queue.js';
+import { Questions } from './questions.js';
 import { go, usePlace } from './route.js';
 import { Row } from './row.js';
 import { Search } from './search.js';
@@ -65,9 +67,11 @@ function App() {
       : atLeast(you, 'reviewer')
         ? [
             ['queue', 'Queue'],
+            ['questions', 'Questions'],
             ['events', 'Events'],
             ['search', 'Search'],
             ['operator', 'Operator'],
+            ['bans', 'Bans'],
             ...(atLeast(you, 'admin') ? ([['admin', 'Admin']] as [string, string][]) : []),
           ]
         : [
@@ -120,6 +124,8 @@ function App() {
       {you && screen === 'search' && <Search place={place} />}
       {you && screen === 'admin' && <Admin onNotice={setNotice} />}
       {you && screen === 'mine' && <Mine you={you} />}
+      {you && screen === 'questions' && <Questions onNotice={setNotice} />}
+      {you && screen === 'bans' && <Bans admin={atLeast(you, 'admin')} onNotice={setNotice} />}
     </>
   );
 }

@@ -62,6 +62,7 @@ import type { runnersVerb } from '../verbs/runners/runners.js';
 import type { policyVerb } from '../verbs/policy/policy.js';
 import type { workVerb } from '../verbs/policy/work.js';
 import type { crawlerPolicyVerb } from '../verbs/policy/crawler-policy.js';
+import type { questionVerb } from '../verbs/governance/question.js';
 
 /** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
 interface Verbs {
@@ -156,6 +157,7 @@ interface Verbs {
   'gv.policy': typeof policyVerb;
   'gv.work': typeof workVerb;
   'gv.crawler_policy': typeof crawlerPolicyVerb;
+  'gv.question': typeof questionVerb;
 }
 
 export type VerbName = keyof Verbs;
@@ -259,6 +261,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.policy': 'reader',
   'gv.work': 'agent',
   'gv.crawler_policy': 'agent',
+  'gv.question': 'reader',
 };
 
 /** The tools that write (the rest only read), checked against the tool table by the same test. */

@@ -19,6 +19,7 @@ import { PeopleReducer, peopleDigestQueries, peopleTables } from './people.js';
 import { SigninSessionReducer, signinSessionDigestQueries, signinSessionTables } from './signin-sessions.js';
 import { BanReducer, banDigestQueries, banTables } from './bans.js';
 import { RunnerReducer, runnerDigestQueries, runnerTables } from './runners.js';
+import { QuestionReducer, questionDigestQueries, questionTables } from './questions.js';
 
 interface Reducer {
   readonly handles: readonly string[];
@@ -45,6 +46,7 @@ export function createProjectionTables(db: Database.Database, schema: string): v
     bodyReadTables,
     banTables,
     runnerTables,
+    questionTables,
   ];
   db.exec(tables.map((t) => t(schema)).join('\n'));
 }
@@ -69,6 +71,7 @@ export function digestQueries(schema: string): Record<string, string> {
     ...bodyReadDigestQueries(schema),
     ...banDigestQueries(schema),
     ...runnerDigestQueries(schema),
+    ...questionDigestQueries(schema),
   };
 }
 
@@ -101,6 +104,7 @@ export class Projections {
       new BodyReadReducer(db, schema),
       new BanReducer(db, schema),
       new RunnerReducer(db, schema),
+      new QuestionReducer(db, schema),
     ];
     for (const reducer of reducers) {
       for (const type of reducer.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), reducer]);

@@ -62,6 +62,7 @@ import { runnersVerb } from './runners/runners.js';
 import { policyVerb } from './policy/policy.js';
 import { workVerb } from './policy/work.js';
 import { crawlerPolicyVerb } from './policy/crawler-policy.js';
+import { questionVerb } from './governance/question.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -156,4 +157,5 @@ export const VERBS: readonly Verb<any>[] = [
   policyVerb,
   workVerb,
   crawlerPolicyVerb,
+  questionVerb,
 ];

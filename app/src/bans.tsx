@@ -1,0 +1,199 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { Problem } from './problem.js';
+import { rpc } from './rpc.js';
+import { when } from './when.js';
+
+// Bans: who or which sources the write doors turn away, and how many writes they refused.
+// Reviewers read the list; an admin also bans (after a dry run says what it would stop) and lifts.
+
+interface Ban {
+  kind: 'writer' | 'source';
+  subject: string;
+  reason: string | null;
+  until: number | null;
+  by: string | null;
+  ts: number;
+  event_id: string;
+}
+
+interface Refused {
+  writer_identity: string;
+  refused: number;
+  refused_last_7_days: number;
+  last_ts: number;
+}
+
+/** What a dry run says a ban would stop, in a sentence. */
+function dryRunSentence(r: any): string {
+  if (r.kind === 'writer') {
+    return `${r.subject} has ${r.promoted} promoted and ${r.held} held rows (kept either way), last wrote ${r.last_write_ts === null ? 'never' : when(r.last_write_ts)}, ${r.refused_last_7_days} writes refused in the last 7 days.`;
+  }
+  const shown = r.sources.length === 0 ? 'no source matches yet' : `${r.sources.length}${r.truncated ? '+' : ''} sources match`;
+  return `${r.subject}: ${shown}, ${r.promoted} promoted and ${r.held} held rows (kept either way).`;
+}
+
+export function Bans({ admin, onNotice }: { admin: boolean; onNotice: (t: string) => void }) {
+  const [bans, setBans] = useState<Ban[] | null>(null);
+  const [refused, setRefused] = useState<Refused[]>([]);
+  const [truncated, setTruncated] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [kind, setKind] = useState('writer');
+  const [dry, setDry] = useState<any>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const r = await rpc('gv.bans', {});
+      setBans(r.bans);
+      setRefused(r.refused);
+      setTruncated(r.truncated);
+    } catch (e) {
+      setError(e);
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+
+  const act = async (f: () => Promise<any>, say: (r: any) => string) => {
+    try {
+      const r = await f();
+      setError(null);
+      onNotice(say(r));
+      await load();
+      return r;
+    } catch (e) {
+      setError(e);
+      return null;
+    }
+  };
+  // The fields are read from the form as it is sent, never from a state a render may not have caught up with.
+  const fields = () => {
+    const f = new FormData(formRef.current!);
+    const hours = String(f.get('hours') ?? '').trim();
+    return {
+      target: { kind: String(f.get('kind')), subject: String(f.get('subject') ?? '').trim() },
+      reason: String(f.get('reason') ?? ''),
+      until: hours === '' ? {} : { until: Date.now() + Number(hours) * 3_600_000 },
+    };
+  };
+
+  if (bans === null) return error ? <Problem error={error} /> : <p>Loading…</p>;
+  return (
+    <section aria-label="Bans">
+      <h2>Bans</h2>
+      <Problem error={error} />
+      {admin && (
+        <form
+          class="filters"
+          aria-label="Ban"
+          ref={formRef}
+          onSubmit={(e) => {
+            e.preventDefault();
+            const { target, reason, until } = fields();
+            void act(
+              () => rpc('gv.ban', { ...target, reason, ...until }),
+              (r) => (r.changed ? `Banned ${r.subject}.` : `${r.subject} was already banned so; nothing changed.`),
+            ).then((r) => r && setDry(null));
+          }}
+        >
+          <label>
+            kind{' '}
+            <select name="kind" value={kind} onChange={(e) => (setKind((e.target as HTMLSelectElement).value), setDry(null))}>
+              <option value="writer">writer</option>
+              <option value="source">source</option>
+            </select>
+          </label>
+          <label>
+            {kind === 'writer' ? 'identity' : 'source_uri prefix'} <input name="subject" size={40} onInput={() => setDry(null)} />
+          </label>
+          <label>
+            reason <input name="reason" />
+          </label>
+          <label>
+            hours (empty: until lifted) <input name="hours" size={4} inputMode="numeric" />
+          </label>
+          <button type="button" id="ban-dry-run" onClick={() => void act(() => rpc('gv.ban', { ...fields().target, dry_run: true }), () => 'Dry run: nothing was banned.').then((r) => r && setDry(r))}>
+            Dry run
+          </button>
+          <button type="submit" id="ban-now">
+            Ban
+          </button>
+        </form>
+      )}
+      {dry && (
+        <p class="dry-run" role="status">
+          {dryRunSentence(dry)}
+        </p>
+      )}
+      {dry?.sources?.length > 0 && (
+        <ul class="dry-sources">
+          {dry.sources.map((s: string) => (
+            <li class="id">{s}</li>
+          ))}
+        </ul>
+      )}
+      <h3>Standing bans</h3>
+      {bans.length === 0 ? (
+        <p class="empty">No ban stands.</p>
+      ) : (
+        <table class="bans">
+          <thead>
+            <tr>
+              <th>kind</th>
+              <th>subject</th>
+              <th>reason</th>
+              <th>until</th>
+              <th>by</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {bans.map((b) => (
+              <tr key={`${b.kind} ${b.subject}`} data-subject={b.subject}>
+                <td>{b.kind}</td>
+                <td class="id">{b.subject}</td>
+                <td>{b.reason ?? ''}</td>
+                <td>{b.until === null ? 'until lifted' : when(b.until)}</td>
+                <td class="id">
+                  {b.by ?? 'the gate'}, {when(b.ts)}
+                </td>
+                <td>
+                  {admin && (
+                    <button type="button" onClick={() => void act(() => rpc('gv.ban', { kind: b.kind, subject: b.subject, lift: true }), () => `Lifted the ban on ${b.subject}.`)}>
+                      Lift
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h3>Writes refused</h3>
+      {refused.length === 0 ? (
+        <p class="empty">No write was refused by a ban.</p>
+      ) : (
+        <table class="refused">
+          <thead>
+            <tr>
+              <th>writer</th>
+              <th>refused</th>
+              <th>last 7 days</th>
+              <th>last</th>
+            </tr>
+          </thead>
+          <tbody>
+            {refused.map((r) => (
+              <tr data-writer={r.writer_identity}>
+                <td class="id">{r.writer_identity}</td>
+                <td>{r.refused}</td>
+                <td>{r.refused_last_7_days}</td>
+                <td>{when(r.last_ts)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {truncated && <p class="empty">More than shown.</p>}
+    </section>
+  );
+}

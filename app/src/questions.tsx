@@ -1,0 +1,127 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { Problem } from './problem.js';
+import { rpc } from './rpc.js';
+import { when } from './when.js';
+
+// Questions waiting for people (gv.review's questions: those naming you first), each with a
+// form to answer it. An answer is an answer/1 row like any other: it is scanned, held and
+// reviewed before the asker reads it.
+
+interface OpenQuestion {
+  question: string;
+  body: string | null;
+  space: string;
+  workarea: string | null;
+  asker: string;
+  named: boolean;
+  promoted_at: number | null;
+  reason: string | null;
+  minutes_left: number | null;
+}
+
+/** The question's words from its question/1 body; the body as stored when it is not one. */
+function questionText(body: string | null): { question: string; context?: string } {
+  try {
+    const parsed = JSON.parse(body ?? '');
+    if (typeof parsed?.question === 'string') return { question: parsed.question, ...(typeof parsed.context === 'string' ? { context: parsed.context } : {}) };
+  } catch {
+    // Shown as stored below.
+  }
+  return { question: body ?? '(no text)' };
+}
+
+const left = (minutes: number | null) => (minutes === null ? 'no time limit' : minutes >= 120 ? `${Math.round(minutes / 60)} h left` : `${minutes} min left`);
+
+function AnswerForm({ q, onAnswered }: { q: OpenQuestion; onAnswered: (id: string) => void }) {
+  const [error, setError] = useState<unknown>(null);
+  // The words are read from the form as it is sent, never from a state a render may not have caught up with.
+  const send = async (form: HTMLFormElement) => {
+    const text = String(new FormData(form).get('answer') ?? '');
+    if (text.trim() === '') return;
+    try {
+      const r = await rpc('gv.ingest', {
+        kind: 'answer',
+        content: JSON.stringify({ format: 'answer/1', answer: text }),
+        workarea: q.workarea ?? 'answers',
+        space: q.space,
+        source_uri: `${location.origin}/app#/questions`,
+        derives_from: [q.question],
+      });
+      form.reset();
+      setError(null);
+      onAnswered(r.artifact_id);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <form
+      class="answer"
+      aria-label={`Answer ${q.question.slice(0, 16)}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send(e.currentTarget as HTMLFormElement);
+      }}
+    >
+      <textarea name="answer" rows={3} cols={70} />
+      <button type="submit">Answer</button>
+      <Problem error={error} />
+    </form>
+  );
+}
+
+export function Questions({ onNotice }: { onNotice: (t: string) => void }) {
+  const [open, setOpen] = useState<OpenQuestion[] | null>(null);
+  const [truncated, setTruncated] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const load = useCallback(async () => {
+    try {
+      const r = await rpc('gv.review', { cap: 1 });
+      setOpen(r.questions);
+      setTruncated(r.questions_truncated);
+      setError(null);
+    } catch (e) {
+      setError(e);
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+
+  if (open === null) return error ? <Problem error={error} /> : <p>Loading…</p>;
+  return (
+    <section aria-label="Questions">
+      <h2>Questions waiting for people</h2>
+      <Problem error={error} />
+      {open.length === 0 ? (
+        <p class="empty">No question waits for people.</p>
+      ) : (
+        <ol class="questions">
+          {open.map((q) => {
+            const { question, context } = questionText(q.body);
+            return (
+              <li key={q.question} data-question={q.question} class={q.named ? 'named' : ''}>
+                <p>
+                  {q.named && <span class="tag">for you</span>} <strong class="question-text">{question}</strong>
+                </p>
+                {context && <p class="context">{context}</p>}
+                <p class="meta">
+                  asked by <span class="id">{q.asker}</span> in {q.space} · {q.workarea ?? '—'}, {when(q.promoted_at)}; {left(q.minutes_left)} ·{' '}
+                  <a class="id" href={`#/row/${encodeURIComponent(q.question)}`}>
+                    {q.question.slice(0, 16)}
+                  </a>
+                </p>
+                <AnswerForm
+                  q={q}
+                  onAnswered={(id) => {
+                    onNotice(`Answer ${id.slice(0, 16)} sent: it is held until a reviewer promotes it.`);
+                    void load();
+                  }}
+                />
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {truncated && <p class="empty">More questions wait than are shown.</p>}
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { GateProcess } from '../harness/gate-process.js';
+import { launchBrowser } from '../harness/browser.js';
+import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
+import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
+
+// The console's questions and bans screens against a real gate, in Chromium.
+
+const admin = { email: 'console-gov@example.test', password: 'an admin password for governance' };
+let gate: GateProcess;
+let browser: Browser;
+let page: Page;
+let asker: { key: string; identity: string };
+let reviewer: { key: string; identity: string };
+
+beforeAll(async () => {
+  gate = await startGateWithIssuer();
+  await addPersonWithCli(gate, admin.email, admin.password, 'admin');
+  asker = await gate.key('agent');
+  reviewer = await gate.key('reviewer');
+  browser = await launchBrowser();
+  page = await (await browser.newContext({ viewport: { width: 1300, height: 900 } })).newPage();
+  await signInThroughTheBrowser(page, gate.url, admin.email, admin.password);
+});
+afterAll(async () => {
+  await browser?.close();
+  await gate?.stop();
+});
+
+const shot = (p: Page, name: string) => p.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+async function askPromoted(text: string, names?: string[]): Promise<string> {
+  const r = await gate.rpc(asker.key, 'gv.ingest', {
+    content: JSON.stringify({ format: 'question/1', question: text }),
+    workarea: 'tests/console-questions',
+    kind: 'question',
+    source_uri: 'test://console',
+    addressed_to: { kinds: ['person'], ...(names === undefined ? {} : { names }) },
+  });
+  expect(r.error, JSON.stringify(r.error)).toBeUndefined();
+  const id = r.result.artifact_id as string;
+  await gate.readBody(reviewer.key, id);
+  expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id })).result.state).toBe('ACTIVE');
+  return id;
+}
+
+describe('questions', () => {
+  it('lists the questions waiting for people, those naming you first, and answers one', async () => {
+    const other = await askPromoted(`Which crane is free on Tuesday ${Date.now()}?`);
+    const mine = await askPromoted(`Do we renew the harbour permit ${Date.now()}?`, ['console-gov']);
+    await page.goto(`${gate.url}/app#/questions`);
+    await page.locator('section[aria-label=Questions] ol.questions li').first().waitFor();
+    const order = await page.locator('ol.questions li').evaluateAll((items) => items.map((li) => li.getAttribute('data-question')));
+    expect(order.indexOf(mine)).toBe(0);
+    expect(order).toContain(other);
+    const first = page.locator('ol.questions li').first();
+    expect(await first.locator('.tag').innerText()).toBe('for you');
+    expect(await first.locator('.question-text').innerText()).toContain('harbour permit');
+    await first.locator('textarea[name=answer]').fill('Yes, renew it for two years.');
+    await first.getByRole('button', { name: 'Answer' }).click();
+    await page.waitForFunction(() => document.querySelector('#notice')?.textContent?.includes('is held until a reviewer promotes it') === true);
+    // The answer is an answer/1 row naming the question, written by the signed-in person.
+    const cited = (await gate.socket('gv.graph', { kinds: ['question'] })).result.nodes.find((n: any) => n.artifact_id === mine).cited_by;
+    expect(cited).toEqual([expect.objectContaining({ kind: 'answer', writer_kind: 'person', state: 'L1_SCANNED' })]);
+    // A second answer while the first stands is refused, said on the page.
+    const again = page.locator(`ol.questions li[data-question="${mine}"]`);
+    await again.locator('textarea[name=answer]').fill('And a second answer.');
+    await again.getByRole('button', { name: 'Answer' }).click();
+    await again.locator('.problem').waitFor();
+    expect(await again.locator('.problem').innerText()).toContain('standing answer');
+    await shot(page, 'questions');
+  });
+});
+
+describe('bans', () => {
+  it('a dry run says what a ban would stop; a ban stands, refuses the writer, counts it; a lift ends it', async () => {
+    const writer = await gate.key('agent');
+    await gate.rpc(writer.key, 'gv.ingest', { content: `Held before the ban ${Date.now()}.`, workarea: 'tests/console-bans', kind: 'memory', source_uri: 'test://ban' });
+    await page.goto(`${gate.url}/app#/bans`);
+    await page.locator('section[aria-label=Bans] form[aria-label=Ban]').waitFor();
+    await page.fill('form[aria-label=Ban] input[name=subject]', writer.identity);
+    await page.click('#ban-dry-run');
+    await page.locator('.dry-run').waitFor();
+    expect(await page.locator('.dry-run').innerText()).toContain('0 promoted and 1 held rows');
+    await page.fill('form[aria-label=Ban] input[name=reason]', 'flooding the queue');
+    await page.click('#ban-now');
+    const row = page.locator(`table.bans tr[data-subject="${writer.identity}"]`);
+    await row.waitFor();
+    expect(await row.innerText()).toContain('flooding the queue');
+    const refused = await gate.rpc(writer.key, 'gv.ingest', { content: `After the ban ${Date.now()}.`, workarea: 'tests/console-bans', kind: 'memory', source_uri: 'test://ban' });
+    expect(refused.error?.code).toBe(-32009);
+    await page.reload();
+    await page.locator(`table.refused tr[data-writer="${writer.identity}"]`).waitFor();
+    expect(await page.locator(`table.refused tr[data-writer="${writer.identity}"] td`).nth(1).innerText()).toBe('1');
+    await shot(page, 'bans');
+    await row.getByRole('button', { name: 'Lift' }).click();
+    await page.waitForFunction(() => document.querySelector('#notice')?.textContent?.startsWith('Lifted the ban') === true);
+    expect(await page.locator(`table.bans tr[data-subject="${writer.identity}"]`).count()).toBe(0);
+    expect((await gate.rpc(writer.key, 'gv.ingest', { content: `After the lift ${Date.now()}.`, workarea: 'tests/console-bans', kind: 'memory', source_uri: 'test://ban' })).error).toBeUndefined();
+  });
+});
