@@ -10,6 +10,7 @@ import type { demoteVerb, promoteVerb, rejectVerb } from '../verbs/review/decisi
 import type { recallVerb } from '../verbs/reading/recall.js';
 import type { eventsVerb } from '../verbs/reading/events.js';
 import type { rebuildVerb } from '../verbs/admin/rebuild.js';
+import type { eraseVerb } from '../verbs/admin/erase.js';
 import type { grantVerb, grantsVerb } from '../verbs/admin/grants.js';
 import type { keysVerb } from '../verbs/admin/keys.js';
 import type { spaceCreateVerb, spacesVerb } from '../verbs/admin/spaces.js';
@@ -63,6 +64,7 @@ interface Verbs {
   'gv.recall': typeof recallVerb;
   'gv.events': typeof eventsVerb;
   'gv.rebuild': typeof rebuildVerb;
+  'gv.erase': typeof eraseVerb;
   'gv.audit_chain': typeof auditChainVerb;
   'gv.grant': typeof grantVerb;
   'gv.grants': typeof grantsVerb;
@@ -146,6 +148,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.recall': 'reader',
   'gv.events': 'reader',
   'gv.rebuild': 'admin',
+  'gv.erase': 'admin',
   'gv.audit_chain': 'admin',
   'gv.grant': 'admin',
   'gv.grants': 'admin',

@@ -10,6 +10,7 @@ import { demoteVerb, promoteVerb, rejectVerb } from './review/decisions.js';
 import { recallVerb } from './reading/recall.js';
 import { eventsVerb } from './reading/events.js';
 import { rebuildVerb } from './admin/rebuild.js';
+import { eraseVerb } from './admin/erase.js';
 import { grantVerb, grantsVerb } from './admin/grants.js';
 import { keysVerb } from './admin/keys.js';
 import { spaceCreateVerb, spacesVerb } from './admin/spaces.js';
@@ -63,6 +64,7 @@ export const VERBS: readonly Verb<any>[] = [
   recallVerb,
   eventsVerb,
   rebuildVerb,
+  eraseVerb,
   auditChainVerb,
   grantVerb,
   grantsVerb,

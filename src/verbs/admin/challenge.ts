@@ -11,6 +11,7 @@ export const OPERATOR_SIGNED = [
   { method: 'gv.people', when: 'assign and remove' },
   { method: 'gv.person_add', when: 'always' },
   { method: 'gv.keys', when: 'issue of an admin or runner key' },
+  { method: 'gv.erase', when: 'always' },
 ] as const;
 
 export const challengeVerb = defineVerb({
