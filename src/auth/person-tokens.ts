@@ -8,7 +8,7 @@ import type { TrustedIssuers } from './trusted-issuers.js';
 /** Algorithms a trusted issuer may sign with: asymmetric only (a shared-secret or `none` token proves nothing). */
 const EXTERNAL_ALGORITHMS = ['EdDSA', 'Ed25519', 'ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
 /** Headers that would let a token name its own key: never honoured. */
-const SELF_KEYED_HEADERS = ['jku', 'x5u', 'jwk', 'x5c', 'crit'];
+export const SELF_KEYED_HEADERS = ['jku', 'x5u', 'jwk', 'x5c', 'crit'];
 
 export interface VerifiedPerson {
   iss: string;
@@ -22,7 +22,7 @@ export interface LocalIssuerKey {
 }
 
 /** Maps jose's stable error codes to the 401 kinds of spec 1 Authentication 5. */
-function credentialErrorOf(error: unknown): CredentialError {
+export function credentialErrorOf(error: unknown): CredentialError {
   if (error instanceof CredentialError) return error;
   if (error instanceof errors.JWTExpired) return new CredentialError('expired', 'the token has expired');
   if (error instanceof errors.JWTClaimValidationFailed) {

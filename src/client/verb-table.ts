@@ -13,6 +13,7 @@ import type { rebuildVerb } from '../verbs/admin/rebuild.js';
 import type { eraseVerb } from '../verbs/admin/erase.js';
 import type { grantVerb, grantsVerb } from '../verbs/admin/grants.js';
 import type { keysVerb } from '../verbs/admin/keys.js';
+import type { assertionKeyVerb } from '../verbs/admin/assertion-key.js';
 import type { spaceCreateVerb, spacesVerb } from '../verbs/admin/spaces.js';
 import type { relateVerb } from '../verbs/curation/relate.js';
 import type { relationsVerb } from '../verbs/reading/relations.js';
@@ -69,6 +70,7 @@ interface Verbs {
   'gv.grant': typeof grantVerb;
   'gv.grants': typeof grantsVerb;
   'gv.keys': typeof keysVerb;
+  'gv.assertion_key': typeof assertionKeyVerb;
   'gv.space_create': typeof spaceCreateVerb;
   'gv.spaces': typeof spacesVerb;
   'gv.relate': typeof relateVerb;
@@ -153,6 +155,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.grant': 'admin',
   'gv.grants': 'admin',
   'gv.keys': 'reviewer',
+  'gv.assertion_key': 'agent',
   'gv.space_create': 'admin',
   'gv.spaces': 'reader',
   'gv.relate': 'reviewer',

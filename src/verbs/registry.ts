@@ -13,6 +13,7 @@ import { rebuildVerb } from './admin/rebuild.js';
 import { eraseVerb } from './admin/erase.js';
 import { grantVerb, grantsVerb } from './admin/grants.js';
 import { keysVerb } from './admin/keys.js';
+import { assertionKeyVerb } from './admin/assertion-key.js';
 import { spaceCreateVerb, spacesVerb } from './admin/spaces.js';
 import { relateVerb } from './curation/relate.js';
 import { relationsVerb } from './reading/relations.js';
@@ -69,6 +70,7 @@ export const VERBS: readonly Verb<any>[] = [
   grantVerb,
   grantsVerb,
   keysVerb,
+  assertionKeyVerb,
   spaceCreateVerb,
   spacesVerb,
   relateVerb,
