@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
+import { jose } from './sign-in-support.js';
 import type { Clock } from '../clock.js';
 import type { Role } from '../domain/roles.js';
 import { CredentialError } from './credential-error.js';
@@ -51,6 +52,7 @@ export class AgentAssertions {
   }
 
   async verify(token: string): Promise<AssertingKey> {
+    const { decodeJwt, decodeProtectedHeader, jwtVerify } = jose();
     let header: ReturnType<typeof decodeProtectedHeader>;
     let unverified: JWTPayload;
     try {

@@ -2,9 +2,9 @@ import type Database from 'better-sqlite3';
 import type { Caller } from '../access/caller.js';
 import type { Clock } from '../clock.js';
 import type { Role } from '../domain/roles.js';
-import { decodeJwt } from 'jose';
 import { API_KEY_PATTERN, hashApiKey } from './api-keys.js';
 import { AgentAssertions, isAgentAssertion, type AssertingKey } from './agent-assertions.js';
+import { SIGN_IN_SUPPORT_MISSING, installedJose } from './sign-in-support.js';
 import { CredentialError } from './credential-error.js';
 import type { PeopleFile } from './people-file.js';
 import type { PersonTokens } from './person-tokens.js';
@@ -14,9 +14,9 @@ export { CredentialError, type CredentialKind } from './credential-error.js';
 type KeyRow = AssertingKey;
 
 /** The unverified claims of a JWT, or null when they do not decode (the verifier then says why). */
-function claimsOf(token: string): ReturnType<typeof decodeJwt> | null {
+function claimsOf(token: string): Record<string, unknown> | null {
   try {
-    return decodeJwt(token);
+    return installedJose === null ? null : installedJose.decodeJwt(token);
   } catch {
     return null;
   }
@@ -63,6 +63,7 @@ export class BearerAuth {
     const token = match[1]!;
     if (token.startsWith('gk_')) return this.apiKeyCaller(token, surface);
     if (JWT_SHAPE.test(token)) {
+      if (installedJose === null) throw new CredentialError('unsupported', SIGN_IN_SUPPORT_MISSING);
       const claims = claimsOf(token);
       if (claims !== null && isAgentAssertion(claims)) return this.keyCaller(await this.assertions.verify(token), surface);
       return this.personCaller(token, surface);

@@ -1,5 +1,4 @@
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
-import { SignJWT } from 'jose';
 import { GateClientError } from './client-error.js';
 
 /** The gate refuses an assertion living longer (spec 1 Authentication, FACTS). */
@@ -38,6 +37,10 @@ export async function mintAgentAssertion(o: AgentAssertionOptions): Promise<stri
     throw new GateClientError('invalid_params', `an assertion lives 1 to ${ASSERTION_MAX_SECONDS} s`);
   }
   if (!/^[0-9a-f]{12}$/.test(o.keyId)) throw new GateClientError('invalid_params', 'keyId is the 12 hex characters of the key id');
+  // jose is loaded when an assertion is first minted, so the rest of the client needs none.
+  const { SignJWT } = await import('jose').catch(() => {
+    throw new GateClientError('config', 'minting an assertion needs the jose package, which this install left out');
+  });
   const iat = Math.floor((o.now ?? Date.now)() / 1000);
   return new SignJWT({ client_id: o.keyId, jti: randomBytes(16).toString('base64url') })
     .setProtectedHeader({ alg: 'EdDSA', typ: 'at+jwt', kid: o.keyId })
