@@ -19,6 +19,7 @@ const PLAN = [
   ['mcp', 'mcp.js', "the tool endpoint's own cost beside /rpc"],
   ['sign-in', 'sign-in.js', 'person tokens and refresh grants'],
   ['request-parse', 'request-parse.js', 'reading a request strictly (UTF-8, repeated keys, depth) beside bare JSON.parse'],
+  ['secure-delete', 'secure-delete.js', 'ingest and promotion with journal.secure_delete on beside off, and one gv.erase'],
   ['org', 'org.js', 'the organization gate on PostgreSQL: 50 member gates submitting, decisions, outcomes read back, beside raw INSERTs'],
   ['overload', 'overload.js', "the gate's RSS and a bystander's wait under 1,500 stalled connections and 50 parallel 4 MiB ingests"],
   ['scanner', 'scanner-quality.js', 'precision and recall of the scanner on fixtures/scan, and scan cost per KB'],

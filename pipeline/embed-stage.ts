@@ -190,6 +190,23 @@ export class EmbedStage {
     this.schedule();
   }
 
+  /**
+   * Inside the writer's transaction of an erasure: drops the row's vector, a derived copy of
+   * its words (vec0 zeroes the slot). Answers the change for the in-memory codes, to be
+   * given to `dropped` once the write commits.
+   */
+  dropVector(rowid: number): PlacementChange | null {
+    const stored = this.index.storedWithCode(rowid);
+    if (stored === undefined) return null;
+    this.index.remove(rowid);
+    return { rowid, from: stored, to: null, code: stored.code };
+  }
+
+  /** The codes in memory follow vectors dropped by a committed write. */
+  dropped(changes: readonly PlacementChange[]): void {
+    this.codes.apply(changes);
+  }
+
   /** Makes each stored row's placement match its current state, in one journal-writer transaction. */
   private async settle(rowids: readonly number[]): Promise<void> {
     try {

@@ -15,6 +15,7 @@ import { ArtifactReads, type ArtifactRow } from './projections/artifact-reads.js
 import { RelationReads } from './projections/relation-reads.js';
 import type { Caller } from './access/caller.js';
 import { Projections } from './projections/projections.js';
+import { secureIndexDeletes } from './projections/artifacts.js';
 import { replayJournal } from './projections/rebuild.js';
 import { VIEW_SCHEMA_VERSION, dropViews, markViewsCurrent, viewsAreCurrent } from './projections/view-version.js';
 import { LexicalRecall } from './recall/lexical.js';
@@ -43,6 +44,8 @@ import { KeyedLock } from './attachments/keyed-lock.js';
 import { recoverUploads, type Recovery } from './attachments/upload-recovery.js';
 import { AttachmentReads } from './projections/attachment-reads.js';
 import { BodyReads } from './projections/body-reads.js';
+import { ContentReferences } from './projections/content-references.js';
+import { sweepErasedObjects } from './erasure/erase-row.js';
 import { notCountedUnread } from './review/read-before-signing.js';
 import { BundleStage } from '../pipeline/bundle-stage.js';
 import { ImageStage } from '../pipeline/image-stage.js';
@@ -67,7 +70,7 @@ export class Gate {
   readonly key: DeploymentKey;
   readonly journal: Journal;
   readonly writer: JournalWriter;
-  private readonly checkpointer: WalCheckpointer;
+  readonly checkpointer: WalCheckpointer;
   readonly projections: Projections;
   readonly capabilities: Capabilities;
   readonly visibility: Visibility;
@@ -90,6 +93,8 @@ export class Gate {
   readonly attachmentStore: AttachmentStore;
   readonly attachments: AttachmentReads;
   readonly bodyReads: BodyReads;
+  /** Who still names stored bytes (an erasure removes only what no live row names). */
+  readonly contentReferences: ContentReferences;
   /** One chunk of one writer's upload at a time (see underUploadLock). */
   readonly uploadLocks = new KeyedLock();
   /** The completions a crash left owed, made after open (see recoverUploads); close waits for them. */
@@ -140,6 +145,8 @@ export class Gate {
     this.db = new Database(reads.path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${config.journal.synchronous.toUpperCase()}`);
+    // Deleted cells and freed pages are zeroed, so erased bytes leave the file (gv.erase).
+    this.db.pragma(`secure_delete = ${config.journal.secure_delete ? 'ON' : 'OFF'}`);
     this.db.pragma('foreign_keys = OFF');
     this.db.pragma(`cache_size = -${reads.cacheKiB}`);
     this.db.pragma(`mmap_size = ${reads.mmapBytes}`);
@@ -148,6 +155,7 @@ export class Gate {
     const replayViews = !viewsAreCurrent(this.db);
     if (replayViews) dropViews(this.db);
     this.projections = new Projections(this.db, 'main');
+    secureIndexDeletes(this.db, 'main', config.journal.secure_delete);
     if (replayViews) {
       const events = replayJournal(this.db, this.projections);
       markViewsCurrent(this.db);
@@ -194,11 +202,14 @@ export class Gate {
     this.attachmentStore = new AttachmentStore(paths.attachments);
     this.attachments = new AttachmentReads(this.db);
     this.bodyReads = new BodyReads(this.db);
+    this.contentReferences = new ContentReferences(this.db);
     const liveParts = this.attachments
       .liveUploads(this.clock.now() - config.attachments.upload_ttl_ms)
       .map((u) => this.attachmentStore.partPath(u.writer, u.sha256));
     const swept = this.attachmentStore.sweep(new Set(liveParts));
     if (swept > 0) this.log.info(`removed ${swept} partial uploads no live upload owns`);
+    const erasedObjects = sweepErasedObjects(this);
+    if (erasedObjects > 0) this.log.info(`removed ${erasedObjects} attachment objects of erased rows left by a stop before their removal`);
     const poolBound = { queueMax: config.quarantine.scan_queue, retryAfterMs: 1000 };
     this.images = new ImageStage({
       maxPixels: config.image.max_pixels,

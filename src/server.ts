@@ -5,6 +5,7 @@ import { resolveHome, type HomePaths } from './config/home.js';
 import { loadConfig } from './config/load-config.js';
 import { configTemplate } from './config/config-template.js';
 import { acquireHomeLock } from './home-lock.js';
+import { SIGN_IN_SUPPORT_MISSING, installedJose } from './auth/sign-in-support.js';
 import { createHttpSurface } from './surfaces/http-server.js';
 import { createSocketSurface } from './surfaces/socket-server.js';
 import { InFlight } from './surfaces/in-flight.js';
@@ -60,6 +61,9 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
   } catch (error) {
     releaseLock();
     throw error;
+  }
+  if (installedJose === null) {
+    gate.log.warn(`${SIGN_IN_SUPPORT_MISSING}; POST /oauth/token answers 503 server_error and a JWT bearer (a person's token, an agent's assertion) 401 unsupported`);
   }
   const inFlight = new InFlight();
   let draining = false;

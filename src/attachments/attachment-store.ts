@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
@@ -127,6 +127,15 @@ export class AttachmentStore {
     }
     renameSync(temp, target);
     fsyncDirectory(folder);
+  }
+
+  /** Removes an object (an erasure's): unlinked and the folder fsynced; answers whether it was there. */
+  removeObject(hash: string): boolean {
+    const target = this.objectPath(hash);
+    if (!existsSync(target)) return false;
+    rmSync(target, { force: true });
+    fsyncDirectory(join(target, '..'));
+    return true;
   }
 
   async readRange(hash: string, offset: number, length: number): Promise<Buffer> {

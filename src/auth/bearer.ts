@@ -3,18 +3,23 @@ import type { Caller } from '../access/caller.js';
 import type { Clock } from '../clock.js';
 import type { Role } from '../domain/roles.js';
 import { API_KEY_PATTERN, hashApiKey } from './api-keys.js';
+import { AgentAssertions, isAgentAssertion, type AssertingKey } from './agent-assertions.js';
+import { SIGN_IN_SUPPORT_MISSING, installedJose } from './sign-in-support.js';
 import { CredentialError } from './credential-error.js';
 import type { PeopleFile } from './people-file.js';
 import type { PersonTokens } from './person-tokens.js';
 
 export { CredentialError, type CredentialKind } from './credential-error.js';
 
-interface KeyRow {
-  key_id: string;
-  role: Role;
-  expires_at: number | null;
-  revoked_at: number | null;
-  scope: string | null;
+type KeyRow = AssertingKey;
+
+/** The unverified claims of a JWT, or null when they do not decode (the verifier then says why). */
+function claimsOf(token: string): Record<string, unknown> | null {
+  try {
+    return installedJose === null ? null : installedJose.decodeJwt(token);
+  } catch {
+    return null;
+  }
 }
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -30,18 +35,23 @@ export interface PersonAuth {
 
 /**
  * Derives the caller of an HTTP request from its Authorization header: an API key (looked
- * up by hash on every request, so a revocation takes effect on the next one) or a person's
- * sign-in token, whose role comes from the people table, else `[auth].admins`, else reader.
+ * up by hash on every request, so a revocation takes effect on the next one), an agent's
+ * own short-lived assertion (the same key's caller, proven by the Ed25519 key bound to it),
+ * or a person's sign-in token, whose role comes from the people table, else
+ * `[auth].admins`, else reader.
  */
 export class BearerAuth {
   private readonly byHash: Database.Statement;
   private readonly personRow: Database.Statement | null;
+  private readonly assertions: AgentAssertions;
 
   constructor(
     db: Database.Database,
     private readonly clock: Clock,
+    deploymentId: string,
     private readonly people: PersonAuth | null = null,
   ) {
+    this.assertions = new AgentAssertions(db, deploymentId, clock);
     this.byHash = db.prepare('SELECT key_id, role, expires_at, revoked_at, scope FROM api_keys WHERE key_hash = ?');
     this.personRow = people === null ? null : db.prepare('SELECT role, demo FROM people WHERE iss = ? AND sub = ?');
   }
@@ -52,7 +62,12 @@ export class BearerAuth {
     if (!match) throw new CredentialError('malformed', 'expected Authorization: Bearer <token>');
     const token = match[1]!;
     if (token.startsWith('gk_')) return this.apiKeyCaller(token, surface);
-    if (JWT_SHAPE.test(token)) return this.personCaller(token, surface);
+    if (JWT_SHAPE.test(token)) {
+      if (installedJose === null) throw new CredentialError('unsupported', SIGN_IN_SUPPORT_MISSING);
+      const claims = claimsOf(token);
+      if (claims !== null && isAgentAssertion(claims)) return this.keyCaller(await this.assertions.verify(token), surface);
+      return this.personCaller(token, surface);
+    }
     throw new CredentialError('malformed', 'the bearer is neither an API key nor a token');
   }
 
@@ -61,6 +76,11 @@ export class BearerAuth {
     const key = this.byHash.get(hashApiKey(raw)) as KeyRow | undefined;
     if (!key || key.revoked_at !== null) throw new CredentialError('signature', 'the key is not one this gate holds, or it was revoked');
     if (key.expires_at !== null && key.expires_at <= this.clock.now()) throw new CredentialError('expired', 'the key has expired');
+    return this.keyCaller(key, surface);
+  }
+
+  /** A key's caller, whether it came as the raw key or as its holder's assertion. */
+  private keyCaller(key: KeyRow, surface: Caller['surface']): Caller {
     return {
       identity: `key:${key.key_id}`,
       role: key.role,

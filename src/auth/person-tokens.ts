@@ -1,4 +1,5 @@
-import { decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
+import { SignInSupportMissing, jose } from './sign-in-support.js';
 import type { KeyObject } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { CredentialError } from './credential-error.js';
@@ -8,7 +9,7 @@ import type { TrustedIssuers } from './trusted-issuers.js';
 /** Algorithms a trusted issuer may sign with: asymmetric only (a shared-secret or `none` token proves nothing). */
 const EXTERNAL_ALGORITHMS = ['EdDSA', 'Ed25519', 'ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
 /** Headers that would let a token name its own key: never honoured. */
-const SELF_KEYED_HEADERS = ['jku', 'x5u', 'jwk', 'x5c', 'crit'];
+export const SELF_KEYED_HEADERS = ['jku', 'x5u', 'jwk', 'x5c', 'crit'];
 
 export interface VerifiedPerson {
   iss: string;
@@ -22,8 +23,10 @@ export interface LocalIssuerKey {
 }
 
 /** Maps jose's stable error codes to the 401 kinds of spec 1 Authentication 5. */
-function credentialErrorOf(error: unknown): CredentialError {
+export function credentialErrorOf(error: unknown): CredentialError {
   if (error instanceof CredentialError) return error;
+  if (error instanceof SignInSupportMissing) return new CredentialError('unsupported', error.message);
+  const { errors } = jose();
   if (error instanceof errors.JWTExpired) return new CredentialError('expired', 'the token has expired');
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.claim === 'iss') return new CredentialError('issuer', 'the token names another issuer');
@@ -60,6 +63,7 @@ export class PersonTokens {
     if (this.local === null && this.trusted.size === 0) {
       throw new CredentialError('unsupported', 'sign-in tokens are accepted once a sign-in issuer is configured; this gate has none');
     }
+    const { decodeJwt, decodeProtectedHeader, jwtVerify } = jose();
     let header: ReturnType<typeof decodeProtectedHeader>;
     let unverified: JWTPayload;
     try {

@@ -1,4 +1,5 @@
 import { REFRESH_TOKEN_SHAPE } from './signin-sessions.js';
+import { SIGN_IN_SUPPORT_MISSING, installedJose } from './sign-in-support.js';
 import { ACCESS_TOKEN_SECONDS, ANSWER_TICKET_SECONDS, REFRESH_TOKEN_MS } from './sign-in-lifetimes.js';
 import { VERIFIER_SHAPE } from './authorization-codes.js';
 import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT, type SignInProvider } from './sign-in-provider.js';
@@ -35,6 +36,8 @@ export const clearRefreshCookie = (provider: SignInProvider) => refreshCookie(pr
  * {error, error_description} with 400; the refresh token travels in the cookie only.
  */
 export async function tokenGrant(provider: SignInProvider, fields: Map<string, string>, cookie: string | undefined): Promise<TokenAnswer> {
+  // Spec 1 Authentication 6: without its sign-in support the gate mints nothing.
+  if (installedJose === null) return { status: 503, body: { error: 'server_error', error_description: SIGN_IN_SUPPORT_MISSING }, cookies: [] };
   const grant = fields.get('grant_type');
   if (grant === undefined) return refused('invalid_request', 'grant_type is required');
   if (grant === 'authorization_code') return codeGrant(provider, fields);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { SignJWT, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
+import { jose } from './sign-in-support.js';
 import type { Clock } from '../clock.js';
 import type { DeploymentKey } from '../journal/deployment-key.js';
 import { ACCESS_TOKEN_SECONDS, ANSWER_TICKET_SECONDS } from './sign-in-lifetimes.js';
@@ -29,7 +30,7 @@ export class TokenMinter {
 
   private sign(typ: string, payload: JWTPayload, audience: string, lifetimeS: number): Promise<string> {
     const now = Math.floor(this.clock.now() / 1000);
-    return new SignJWT(payload)
+    return new (jose().SignJWT)(payload)
       .setProtectedHeader({ alg: 'EdDSA', typ, kid: this.key.deploymentId })
       .setIssuer(this.issuer)
       .setAudience(audience)

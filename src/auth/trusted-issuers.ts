@@ -1,4 +1,5 @@
-import { createRemoteJWKSet, type RemoteJWKSet } from 'jose';
+import type { RemoteJWKSet } from 'jose';
+import { jose } from './sign-in-support.js';
 import { CredentialError } from './credential-error.js';
 
 const DISCOVERY_TIMEOUT_MS = 5_000;
@@ -46,7 +47,7 @@ export class TrustedIssuers {
       throw new CredentialError('unavailable', `the issuer ${iss} could not be reached a moment ago`);
     }
     try {
-      const keys = createRemoteJWKSet(await this.discoverJwksUri(iss), { timeoutDuration: DISCOVERY_TIMEOUT_MS });
+      const keys = jose().createRemoteJWKSet(await this.discoverJwksUri(iss), { timeoutDuration: DISCOVERY_TIMEOUT_MS });
       this.known.set(iss, { keys, readAt: now });
       this.failedAt.delete(iss);
       return keys;

@@ -1,5 +1,5 @@
 import { GateClientError } from './client-error.js';
-import { HttpTransport } from './http-transport.js';
+import { HttpTransport, type Bearer } from './http-transport.js';
 import { resultOf } from './json-rpc-reply.js';
 import { requireScope, type ClientScope } from './scopes.js';
 import { SocketTransport } from './socket-transport.js';
@@ -8,7 +8,7 @@ import { VERB_ROLES, type VerbName, type VerbParams } from './verb-table.js';
 
 export type GateClientOptions = Partial<TransportLimits> & { scope?: ClientScope } & (
     | { transport: 'socket'; socketPath: string }
-    | { transport: 'rpc'; baseUrl: string; bearer?: string; allowPlainHttpLoopback?: boolean }
+    | { transport: 'rpc'; baseUrl: string; bearer?: Bearer; allowPlainHttpLoopback?: boolean }
   );
 
 /**

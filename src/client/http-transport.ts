@@ -3,12 +3,17 @@ import { GateClientError, kindOfStatus, retryAfterMs } from './client-error.js';
 import { checkedUrl, exchange, newAgent } from './http-exchange.js';
 import { limitsOf, type RawReply, type Transport, type TransportLimits } from './transport-limits.js';
 
+export type Bearer = string | (() => Promise<string>);
+
 export interface HttpTransportOptions extends Partial<TransportLimits> {
   /** The gate's base URL, e.g. https://gate.example or http://127.0.0.1:8480. */
   baseUrl: string;
   path: '/rpc' | '/mcp';
-  /** `Authorization: Bearer <token>`; an API key or an access token. */
-  bearer?: string;
+  /**
+   * `Authorization: Bearer <token>`: an API key or an access token, or a function giving
+   * one per request (an agent's own assertion, AgentAssertions.bearer, minted as it expires).
+   */
+  bearer?: Bearer;
   /** Plain http is refused unless this is set and the host is loopback. */
   allowPlainHttpLoopback?: boolean;
 }
@@ -30,7 +35,8 @@ export class HttpTransport implements Transport {
 
   async roundTrip(message: Record<string, unknown>, write: boolean): Promise<RawReply> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (this.options.bearer) headers['authorization'] = `Bearer ${this.options.bearer}`;
+    const bearer = typeof this.options.bearer === 'function' ? await this.options.bearer() : this.options.bearer;
+    if (bearer) headers['authorization'] = `Bearer ${bearer}`;
     const res = await exchange(this.agent, this.limits, this.url, { method: 'POST', headers, body: JSON.stringify(message) }, write);
     if (BY_STATUS.includes(res.status)) {
       const said = typeof (res.json as { error?: unknown })?.error === 'string' ? (res.json as { error: string }).error : `HTTP ${res.status}`;

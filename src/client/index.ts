@@ -3,6 +3,8 @@ export { GateClient, type GateClientOptions } from './gate-client.js';
 export { ToolClient, type ToolClientOptions } from './tool-client.js';
 export { OrgDoorClient, type OrgDoorClientOptions, type SubmitOutcome, type OutcomesPage } from './org-door-client.js';
 export { GateClientError, type ClientErrorKind } from './client-error.js';
+export { AgentAssertions, assertionKeyPair, mintAgentAssertion, ASSERTION_MAX_SECONDS, type AgentAssertionOptions } from './agent-assertion.js';
+export type { Bearer } from './http-transport.js';
 export type { ClientScope } from './scopes.js';
 export type { VerbName, VerbParams, ToolName } from './verb-table.js';
 export { DEFAULT_DEADLINE_MS, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_RESPONSE_BYTES } from './transport-limits.js';

@@ -1,5 +1,5 @@
 import { GateClientError, fromErrorObject } from './client-error.js';
-import { HttpTransport } from './http-transport.js';
+import { HttpTransport, type Bearer } from './http-transport.js';
 import { resultOf } from './json-rpc-reply.js';
 import { requireScope, type ClientScope } from './scopes.js';
 import type { Transport, TransportLimits } from './transport-limits.js';
@@ -8,8 +8,8 @@ import { isJsonObject } from '../domain/json-object.js';
 
 export type ToolClientOptions = Partial<TransportLimits> & {
   baseUrl: string;
-  /** Omitted: keyless, which a gate serves on loopback only when `[mcp].keyless_loopback` is on. */
-  bearer?: string;
+  /** Omitted: keyless, which a gate serves on loopback only when `[mcp].keyless_loopback` is on. A function: a bearer per request (AgentAssertions.bearer). */
+  bearer?: Bearer;
   allowPlainHttpLoopback?: boolean;
   scope?: ClientScope;
 };

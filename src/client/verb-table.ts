@@ -10,8 +10,10 @@ import type { demoteVerb, promoteVerb, rejectVerb } from '../verbs/review/decisi
 import type { recallVerb } from '../verbs/reading/recall.js';
 import type { eventsVerb } from '../verbs/reading/events.js';
 import type { rebuildVerb } from '../verbs/admin/rebuild.js';
+import type { eraseVerb } from '../verbs/admin/erase.js';
 import type { grantVerb, grantsVerb } from '../verbs/admin/grants.js';
 import type { keysVerb } from '../verbs/admin/keys.js';
+import type { assertionKeyVerb } from '../verbs/admin/assertion-key.js';
 import type { spaceCreateVerb, spacesVerb } from '../verbs/admin/spaces.js';
 import type { relateVerb } from '../verbs/curation/relate.js';
 import type { relationsVerb } from '../verbs/reading/relations.js';
@@ -81,10 +83,12 @@ interface Verbs {
   'gv.recall': typeof recallVerb;
   'gv.events': typeof eventsVerb;
   'gv.rebuild': typeof rebuildVerb;
+  'gv.erase': typeof eraseVerb;
   'gv.audit_chain': typeof auditChainVerb;
   'gv.grant': typeof grantVerb;
   'gv.grants': typeof grantsVerb;
   'gv.keys': typeof keysVerb;
+  'gv.assertion_key': typeof assertionKeyVerb;
   'gv.space_create': typeof spaceCreateVerb;
   'gv.spaces': typeof spacesVerb;
   'gv.relate': typeof relateVerb;
@@ -185,10 +189,12 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.recall': 'reader',
   'gv.events': 'reader',
   'gv.rebuild': 'admin',
+  'gv.erase': 'admin',
   'gv.audit_chain': 'admin',
   'gv.grant': 'admin',
   'gv.grants': 'admin',
   'gv.keys': 'reviewer',
+  'gv.assertion_key': 'agent',
   'gv.space_create': 'admin',
   'gv.spaces': 'reader',
   'gv.relate': 'reviewer',

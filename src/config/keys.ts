@@ -52,6 +52,11 @@ export const CONFIG_KEYS = {
       doc: 'SQLite synchronous mode. full: each group commit is fsynced (survives power loss); normal: survives a process crash only.',
     },
     batch_max: { schema: positive, default: 512, doc: 'Most writes that share one group-commit transaction.' },
+    secure_delete: {
+      schema: z.boolean(),
+      default: true,
+      doc: "SQLite overwrites deleted content with zeros (PRAGMA secure_delete) and the recall indexes remove a deleted row's words at once (FTS5 secure-delete), so an erased row's bytes leave gate.db; false: a little cheaper, and gv.erase answers secure_delete: false (the bytes may stay on disk until their pages are reused).",
+    },
     cache_mb: {
       schema: z.number().int().min(2).max(65536),
       default: 64,

@@ -36,7 +36,7 @@ const select = (from: string) => `
   SELECT a.rowid AS rowid, a.artifact_id, a.state, a.space, a.workarea, a.producer_name, a.producer_kind, a.kind,
     a.content_type, a.writer_identity, a.writer_kind, a.source_uri, a.derives_from, a.addressed_to, a.ts, a.state_ts,
     CASE WHEN a.kind IN ('question', 'answer') THEN b.bytes ELSE substr(b.bytes, 1, ${LABEL_SOURCE_BYTES}) END AS masked
-  FROM ${from} LEFT JOIN blobs b ON a.state IN ('ACTIVE', 'SUPERSEDED') AND b.hash = a.masked_hash`;
+  FROM ${from} LEFT JOIN blobs b ON a.state IN ('ACTIVE', 'SUPERSEDED') AND a.erased_seq IS NULL AND b.hash = a.masked_hash`;
 
 /**
  * The newest rows first, for a WHERE clause and a LIMIT the caller appends. NOT INDEXED

@@ -24,7 +24,7 @@ export function checkedRows(gate: Gate, spaces: readonly string[]): CheckedRows 
   if (spaces.length === 0) return { rows: [], truncated: false };
   const newest = gate.db
     .prepare(
-      `SELECT rowid FROM artifacts WHERE state IN ('ACTIVE', 'SUPERSEDED') AND space IN (${spaces.map(() => '?').join(',')})
+      `SELECT rowid FROM artifacts WHERE state IN ('ACTIVE', 'SUPERSEDED') AND erased_seq IS NULL AND space IN (${spaces.map(() => '?').join(',')})
        ORDER BY promoted_seq DESC LIMIT ?`,
     )
     .pluck()

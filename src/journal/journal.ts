@@ -21,6 +21,7 @@ export class Journal {
   private head: ChainHead;
   private readonly insert: Database.Statement;
   private readonly insertBlob: Database.Statement;
+  private readonly deleteBlob: Database.Statement;
 
   constructor(
     private readonly db: Database.Database,
@@ -33,6 +34,7 @@ export class Journal {
        VALUES (@seq, @event_id, @prev, @ts, @type, @by, @artifact_id, @space, @workarea, @body, @sig)`,
     );
     this.insertBlob = db.prepare('INSERT OR IGNORE INTO blobs (hash, bytes) VALUES (?, ?)');
+    this.deleteBlob = db.prepare('DELETE FROM blobs WHERE hash = ?');
     this.head = this.readHead();
   }
 
@@ -85,5 +87,10 @@ export class Journal {
   /** Content-addressed bytes referenced from events by hash; erasure can drop them without breaking the chain. */
   putBlob(hash: string, bytes: Uint8Array): void {
     this.insertBlob.run(hash, bytes);
+  }
+
+  /** An erasure's: the bytes leave the store; events name them by hash only, so the chain still verifies. */
+  dropBlob(hash: string): void {
+    this.deleteBlob.run(hash);
   }
 }

@@ -22,7 +22,10 @@ export class WalCheckpointer {
   private stopped: Promise<void> | null = null;
   private exited = false;
 
-  constructor(db: Database.Database, log: Log) {
+  constructor(
+    private readonly db: Database.Database,
+    log: Log,
+  ) {
     db.pragma(`wal_autocheckpoint = ${FALLBACK_FRAMES}`);
     const settings: CheckpointSettings = { path: db.name, everyMs: EVERY_MS };
     this.worker = new Worker(new URL('../../workers/checkpoint/thread-entry.js', import.meta.url), { workerData: settings });
@@ -35,6 +38,17 @@ export class WalCheckpointer {
     });
     // A gate that is otherwise done must not be kept alive by its housekeeping.
     this.worker.unref();
+  }
+
+  /**
+   * A TRUNCATE checkpoint on the main connection: every frame copied into gate.db and the
+   * WAL cut to nothing, so no older frame keeps a page as it was before an erasure zeroed
+   * it (a PASSIVE checkpoint leaves the file's old frames in place to be overwritten).
+   * It waits for readers through the busy handler; false when one still held it.
+   */
+  truncate(): boolean {
+    const [result] = this.db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+    return result?.busy === 0;
   }
 
   /** Stops the thread (its connection closed) before the main connection closes and checkpoints the rest. */

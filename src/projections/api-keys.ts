@@ -13,7 +13,8 @@ export function apiKeyTables(schema: string): string {
       expires_at INTEGER,
       revoked_at INTEGER,
       revoke_reason TEXT,
-      scope TEXT
+      scope TEXT,
+      assertion_key TEXT
     ) WITHOUT ROWID;
   `;
 }
@@ -25,13 +26,15 @@ export const apiKeyDigestQueries = (schema: string) => ({
 export class ApiKeyReducer {
   private readonly insert: Database.Statement;
   private readonly revoke: Database.Statement;
-  readonly handles = ['apikey-issued', 'apikey-revoked'];
+  private readonly bind: Database.Statement;
+  readonly handles = ['apikey-issued', 'apikey-revoked', 'apikey-assertion-key'];
 
   constructor(db: Database.Database, schema: string) {
     this.insert = db.prepare(
       `INSERT INTO ${schema}.api_keys (key_id, key_hash, role, label, issued_by, issued_at, expires_at, scope)
        VALUES (@key_id, @key_hash, @role, @label, @issued_by, @issued_at, @expires_at, @scope)`,
     );
+    this.bind = db.prepare(`UPDATE ${schema}.api_keys SET assertion_key = ? WHERE key_id = ?`);
     this.revoke = db.prepare(
       `UPDATE ${schema}.api_keys SET revoked_at = ?, revoke_reason = ? WHERE key_id = ? AND revoked_at IS NULL`,
     );
@@ -50,6 +53,9 @@ export class ApiKeyReducer {
         expires_at: d['expires_at'] ?? null,
         scope: d['scope'] ?? null,
       });
+    } else if (event.type === 'apikey-assertion-key') {
+      // The Ed25519 public key the key's holder signs its short-lived assertions with (null: none any more).
+      this.bind.run(d['public_key'] ?? null, d['key_id']);
     } else {
       this.revoke.run(event.ts, d['reason'] ?? null, d['key_id']);
     }

@@ -39,6 +39,8 @@ export interface ArtifactRow {
   promoted_ts: number | null;
   provisional: number;
   reason: string | null;
+  /** The seq of the row's content_erased event: its bytes are gone, its metadata stays. */
+  erased_seq: number | null;
 }
 
 export const producerOf = (row: ArtifactRow) =>
@@ -56,7 +58,7 @@ export class ArtifactReads {
       byId: p('SELECT * FROM artifacts WHERE artifact_id = ?'),
       byRowid: p('SELECT * FROM artifacts WHERE rowid = ?'),
       promotedCopy: p(
-        `SELECT * FROM artifacts WHERE content_hash = ? AND space = ? AND state IN ('ACTIVE', 'SUPERSEDED') ORDER BY rowid LIMIT 1`,
+        `SELECT * FROM artifacts WHERE content_hash = ? AND space = ? AND state IN ('ACTIVE', 'SUPERSEDED') AND erased_seq IS NULL ORDER BY rowid LIMIT 1`,
       ),
       blob: p('SELECT bytes FROM blobs WHERE hash = ?'),
       stateCount: p('SELECT n FROM state_counts WHERE state = ?'),

@@ -35,13 +35,16 @@ export function artifactTables(schema: string): string {
       promoted_seq INTEGER,
       promoted_ts INTEGER,
       provisional INTEGER NOT NULL DEFAULT 0,
-      reason TEXT
+      reason TEXT,
+      erased_seq INTEGER
     );
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_space_state ON artifacts(space, state);
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_writer_state ON artifacts(writer_identity, state);
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_content ON artifacts(content_hash, space);
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_state ON artifacts(state);
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_steering ON artifacts(space, workarea, promoted_seq) WHERE kind = 'steering';
+    CREATE INDEX IF NOT EXISTS ${schema}.artifacts_erased ON artifacts(erased_seq) WHERE erased_seq IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS ${schema}.artifacts_masked ON artifacts(masked_hash) WHERE masked_hash != content_hash;
     CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.recall_fts USING fts5(
       body, areas, space UNINDEXED, workarea UNINDEXED, provisional UNINDEXED, superseded UNINDEXED,
       tokenize = 'unicode61 remove_diacritics 2');
@@ -49,6 +52,18 @@ export function artifactTables(schema: string): string {
       body, areas, space UNINDEXED, workarea UNINDEXED, writer UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
     CREATE TABLE IF NOT EXISTS ${schema}.state_counts (state TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
   `;
+}
+
+/**
+ * FTS5's own secure-delete (a table setting kept in the index): a delete removes the row's
+ * tokens from the index segments. Otherwise FTS5 appends a tombstone and the tokens stay in
+ * older segments until a merge reaches them, so an erased body's words would stay on disk.
+ */
+export function secureIndexDeletes(db: Database.Database, schema: string, on: boolean): void {
+  for (const table of ['recall_fts', 'held_fts']) {
+    // FTS5 reads a special command's value as written: a bound parameter is refused.
+    db.exec(`INSERT INTO ${schema}.${table} (${table}, rank) VALUES ('secure-delete', ${on ? 1 : 0})`);
+  }
 }
 
 export const artifactDigestQueries = (schema: string) => ({
@@ -63,6 +78,7 @@ type Data = Record<string, unknown>;
 
 interface ReducedRow {
   rowid: number;
+  artifact_id: string;
   state: string;
   content_hash: string;
   space: string;
@@ -70,6 +86,7 @@ interface ReducedRow {
   kind: string | null;
   writer_identity: string;
   provisional: number;
+  erased_seq: number | null;
 }
 const str = (d: Data, k: string) => (typeof d[k] === 'string' ? (d[k] as string) : null);
 
@@ -85,8 +102,10 @@ export class ArtifactReducer {
         addressed_to, ts, ingest_seq, state_ts, state_seq)
         VALUES (@artifact_id, @state, @space, @workarea, @producer_name, @producer_kind, @kind, @content_type, @trust_class,
         @writer_identity, @writer_kind, @source_uri, @content_hash, @size_bytes, @derives_from, @addressed_to, @ts, @seq, @ts, @seq)`),
-      row: p(`SELECT rowid, state, content_hash, space, workarea, kind, writer_identity, provisional
+      row: p(`SELECT rowid, artifact_id, state, content_hash, space, workarea, kind, writer_identity, provisional, erased_seq
         FROM ${schema}.artifacts WHERE artifact_id = ?`),
+      erased: p(`UPDATE ${schema}.artifacts SET erased_seq = ? WHERE rowid = ?`),
+      erasedLater: p(`SELECT 1 FROM main.journal WHERE artifact_id = ? AND type = 'content_erased' LIMIT 1`).pluck(),
       setState: p(`UPDATE ${schema}.artifacts SET state = @state, state_ts = @ts, state_seq = @seq,
         reason = @reason WHERE rowid = @rowid`),
       scanned: p(`UPDATE ${schema}.artifacts SET findings_count = @findings_count, masked_hash = @masked_hash,
@@ -112,11 +131,14 @@ export class ArtifactReducer {
     'verdict', 'manual-sign', 'disposition', 'ratify', 'expire', 'cancel', 'reopen',
     // A second authority's outcomes: countersign (no longer provisional; a ratified row is promoted) and refuse.
     'countersign', 'refuse',
+    // An erasure moves no row: its content leaves both recall indexes and never returns.
+    'content_erased',
   ];
 
   apply(event: JournalEvent): void {
     const d = event.data;
     if (event.type === 'ingest') return this.ingest(event);
+    if (event.type === 'content_erased') return this.erase(event);
     const enters = str(d, 'enters');
     // A relation other than supersedes moves no row.
     if (event.type === 'relation' && enters === null) return;
@@ -151,11 +173,11 @@ export class ArtifactReducer {
    * neither index holds it.
    */
   private reindex(row: ReducedRow, enters: string): void {
-    if (row.kind === 'steering') return;
+    if (row.kind === 'steering' || row.erased_seq !== null) return;
     const servedBefore = isPromoted(row.state);
     const servedAfter = isPromoted(enters);
     if (!servedBefore && servedAfter) {
-      const body = this.body(row.content_hash);
+      const body = this.body(row);
       const areas = areaTokens(row.space, row.workarea);
       if (body !== null) this.s.recallIn!.run(row.rowid, body, areas, row.space, row.workarea, row.provisional, enters === 'SUPERSEDED' ? 1 : 0);
     } else if (servedBefore && !servedAfter) {
@@ -165,7 +187,7 @@ export class ArtifactReducer {
     }
     if (row.state === 'L1_SCANNED' && enters !== 'L1_SCANNED') this.s.heldOut!.run(row.rowid);
     if (row.state !== 'L1_SCANNED' && enters === 'L1_SCANNED') {
-      const body = this.body(row.content_hash);
+      const body = this.body(row);
       const areas = areaTokens(row.space, row.workarea);
       if (body !== null) this.s.heldIn!.run(row.rowid, body, areas, row.space, row.workarea, row.writer_identity);
     }
@@ -199,10 +221,29 @@ export class ArtifactReducer {
     this.s.count!.run('L0_RAW', 1);
   }
 
-  /** The body as text, or null for bytes that are not UTF-8 text (an archive, an image in a bundle): those are never indexed. */
-  private body(contentHash: string): string | null {
-    const row = this.s.blob!.get(contentHash) as { bytes: Buffer } | undefined;
-    if (!row) throw new Error(`content ${contentHash} is missing from the store`);
-    return bodyText(row.bytes);
+  /**
+   * The erased row keeps its metadata; its words leave both indexes. Live, the index rows
+   * are deleted here; a replay never made them (see body()), so the views end equal.
+   */
+  private erase(event: JournalEvent): void {
+    const row = this.s.row!.get(str(event.data, 'artifact_id')) as ReducedRow | undefined;
+    if (!row) throw new Error(`event ${event.seq} (content_erased) names a row the view does not hold`);
+    this.s.erased!.run(event.seq, row.rowid);
+    this.s.recallOut!.run(row.rowid);
+    this.s.heldOut!.run(row.rowid);
+  }
+
+  /**
+   * The body as text, or null for bytes that are not UTF-8 text (an archive, an image in a
+   * bundle): those are never indexed. A replay meets an erased row's earlier moves after its
+   * bytes left the store: the journal holds its content_erased further on, so there is
+   * nothing to index (live, the erasure deletes what was indexed). Bytes missing without an
+   * erasure are a broken store.
+   */
+  private body(row: ReducedRow): string | null {
+    const blob = this.s.blob!.get(row.content_hash) as { bytes: Buffer } | undefined;
+    if (blob) return bodyText(blob.bytes);
+    if (this.s.erasedLater!.get(row.artifact_id) !== undefined) return null;
+    throw new Error(`content ${row.content_hash} is missing from the store`);
   }
 }

@@ -76,7 +76,7 @@ const flag = (v: unknown) => (v === true ? 1 : v === false ? 0 : null);
 
 export class AttachmentReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = ['upload-started', 'upload-completed', 'upload-abandoned', 'ingest', 'attachment-served'];
+  readonly handles = ['upload-started', 'upload-completed', 'upload-abandoned', 'ingest', 'attachment-served', 'content_erased'];
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -89,6 +89,8 @@ export class AttachmentReducer {
         served_hash = @served_hash, served_size = @served_size, stripped = @stripped, prepared = @prepared,
         metadata_hash = @metadata_hash WHERE writer = @writer AND sha256 = @sha256`),
       abandoned: p(`UPDATE ${schema}.uploads SET state = 'abandoned', discard_reason = ? WHERE writer = ? AND sha256 = ?`),
+      erased: p(`UPDATE ${schema}.uploads SET state = 'abandoned', discard_reason = 'erased'
+        WHERE state = 'completed' AND (sha256 IN (SELECT value FROM json_each(@objects)) OR served_hash IN (SELECT value FROM json_each(@objects)))`),
       attach: p(`INSERT INTO ${schema}.row_attachments (artifact_id, position, content_hash, name, source_uri, media_type,
         size_bytes, served_hash, served_size, stripped, prepared, metadata_hash)
         VALUES (@artifact_id, @position, @content_hash, @name, @source_uri, @media_type, @size_bytes, @served_hash,
@@ -120,6 +122,10 @@ export class AttachmentReducer {
         return;
       case 'upload-abandoned':
         this.s.abandoned!.run(d['reason'] ?? null, event.by, d['sha256']);
+        return;
+      case 'content_erased':
+        // Objects an erasure removed are no upload's any more: whoever names them again uploads them again.
+        this.s.erased!.run({ objects: JSON.stringify(d['objects_removed'] ?? []) });
         return;
       case 'attachment-served':
         this.s.served!.run(event.by, d['artifact_id'], d['content_hash'], d['copy'], d['next_offset'], d['to_end'] === true ? 1 : 0);

@@ -62,7 +62,7 @@ export class SteeringWalk {
   ) {
     this.rowsAt = db.prepare(
       `SELECT rowid FROM artifacts WHERE kind = 'steering' AND space = ? AND workarea = ? AND state = 'ACTIVE'
-       ORDER BY promoted_seq DESC`,
+         AND erased_seq IS NULL ORDER BY promoted_seq DESC`,
     );
   }
 

@@ -125,18 +125,20 @@ export class VectorIndex {
       codeDelete: p('DELETE FROM main.vector_codes WHERE rowid = ?'),
       counts: p('SELECT part, count(*) AS n FROM main.vector_codes GROUP BY part'),
       partition: p('SELECT rowid, flags, code FROM main.vector_codes WHERE part = ? AND rowid > ? ORDER BY rowid LIMIT ?'),
-      row: p(`SELECT ${ARTIFACT_COLUMNS}, a.content_hash AS content_hash FROM main.artifacts a WHERE a.rowid = ?`),
+      // An erased row is no row to the vector index: it wants no vector, and a stored one is an orphan.
+      row: p(`SELECT ${ARTIFACT_COLUMNS}, a.content_hash AS content_hash FROM main.artifacts a WHERE a.rowid = ? AND a.erased_seq IS NULL`),
       missing: p(`SELECT ${ARTIFACT_COLUMNS} FROM main.artifacts a
-        WHERE a.state IN ('ACTIVE', 'SUPERSEDED', 'L1_SCANNED') AND a.rowid > ?
+        WHERE a.state IN ('ACTIVE', 'SUPERSEDED', 'L1_SCANNED') AND a.erased_seq IS NULL AND a.rowid > ?
           AND NOT EXISTS (SELECT 1 FROM main.vector_codes c WHERE c.rowid = a.rowid)
         ORDER BY a.rowid LIMIT ?`),
       storedWithRow: p(`SELECT c.rowid AS rowid, c.part AS part, c.flags AS flags, a.state AS state, a.space AS space,
           a.writer_identity AS writer_identity, a.provisional AS provisional, a.rowid IS NULL AS orphan
-        FROM main.vector_codes c LEFT JOIN main.artifacts a ON a.rowid = c.rowid WHERE c.rowid > ? ORDER BY c.rowid LIMIT ?`),
+        FROM main.vector_codes c LEFT JOIN main.artifacts a ON a.rowid = c.rowid AND a.erased_seq IS NULL
+        WHERE c.rowid > ? ORDER BY c.rowid LIMIT ?`),
       served: p(`SELECT ${ARTIFACT_COLUMNS}, a.content_hash AS content_hash FROM main.artifacts a
-        WHERE a.state IN ('ACTIVE', 'SUPERSEDED', 'L1_SCANNED') AND a.rowid > ? ORDER BY a.rowid LIMIT ?`),
+        WHERE a.state IN ('ACTIVE', 'SUPERSEDED', 'L1_SCANNED') AND a.erased_seq IS NULL AND a.rowid > ? ORDER BY a.rowid LIMIT ?`),
       touched: p(`SELECT DISTINCT ${ARTIFACT_COLUMNS} FROM main.journal j JOIN main.artifacts a ON a.artifact_id = j.artifact_id
-        WHERE j.seq > ? AND j.seq <= ? AND j.artifact_id IS NOT NULL`),
+        WHERE j.seq > ? AND j.seq <= ? AND j.artifact_id IS NOT NULL AND a.erased_seq IS NULL`),
     };
   }
 

@@ -365,6 +365,7 @@ export function rowsToGrade(gate: Gate, afterRowid: number, limit: number): Arti
   const page = gate.db.prepare(
     `SELECT a.* FROM artifacts a JOIN spaces s ON s.name = a.space
      WHERE a.state IN ('L1_SCANNED', 'L2_SCORED') AND a.rowid > ? AND (a.state = 'L1_SCANNED' OR s.policy != 'human')
+       AND a.erased_seq IS NULL
      ORDER BY a.rowid LIMIT ?`,
   );
   const owed: ArtifactRow[] = [];

@@ -9,6 +9,7 @@ import type { SignerClass } from './signer-class.js';
  * its attachments and members are read, each under its own rule.
  */
 export function readableBodyHash(gate: Gate, row: ArtifactRow): string | null {
+  if (row.erased_seq !== null) return null;
   const hash = row.masked_hash ?? row.content_hash;
   return gate.artifacts.text(hash) === null ? null : hash;
 }

@@ -185,6 +185,7 @@ export class ReviewBoard {
    * met, a person needed to settle, a model's rejection in an automatic promotion.
    */
   promotionProblem(p: ReviewPicture, settler: SignerClass): { reason: string; words: string } | null {
+    if (p.row.erased_seq !== null) return { reason: 'erased', words: 'the content of this row was erased; an erased row is never promoted' };
     if (p.away !== undefined) return { reason: 'away', words: 'the operator is away; nothing is promoted until they are back' };
     if (p.contradictsPromoted && settler !== 'human') {
       return { reason: 'authority_conflict', words: 'it contradicts a promoted row; a person decides which stands' };

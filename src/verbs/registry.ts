@@ -10,8 +10,10 @@ import { demoteVerb, promoteVerb, rejectVerb } from './review/decisions.js';
 import { recallVerb } from './reading/recall.js';
 import { eventsVerb } from './reading/events.js';
 import { rebuildVerb } from './admin/rebuild.js';
+import { eraseVerb } from './admin/erase.js';
 import { grantVerb, grantsVerb } from './admin/grants.js';
 import { keysVerb } from './admin/keys.js';
+import { assertionKeyVerb } from './admin/assertion-key.js';
 import { spaceCreateVerb, spacesVerb } from './admin/spaces.js';
 import { relateVerb } from './curation/relate.js';
 import { relationsVerb } from './reading/relations.js';
@@ -81,10 +83,12 @@ export const VERBS: readonly Verb<any>[] = [
   recallVerb,
   eventsVerb,
   rebuildVerb,
+  eraseVerb,
   auditChainVerb,
   grantVerb,
   grantsVerb,
   keysVerb,
+  assertionKeyVerb,
   spaceCreateVerb,
   spacesVerb,
   relateVerb,

@@ -31,7 +31,7 @@ describe('API key bearer credentials, with an injected clock', () => {
     const k = mintApiKey();
     apply('apikey-issued', { key_id: k.keyId, key_hash: k.hash, role: 'agent', expires_at: 5_000, scope: null });
     let now = 4_999;
-    const auth = new BearerAuth(db, { now: () => now });
+    const auth = new BearerAuth(db, { now: () => now }, 'test-deployment');
     const caller = await auth.callerOf(`Bearer ${k.raw}`, 'http');
     expect(caller).toMatchObject({ identity: `key:${k.keyId}`, role: 'agent', kind: 'program', scope: null });
     now = 5_000;
@@ -52,14 +52,14 @@ describe('API key bearer credentials, with an injected clock', () => {
     const { db, apply } = keyStore();
     const k = mintApiKey();
     apply('apikey-issued', { key_id: k.keyId, key_hash: k.hash, role: 'reviewer', expires_at: null, scope: 'events' });
-    expect((await new BearerAuth(db, { now: () => 0 }).callerOf(`Bearer ${k.raw}`, 'http')).scope).toBe('events');
+    expect((await new BearerAuth(db, { now: () => 0 }, 'test-deployment').callerOf(`Bearer ${k.raw}`, 'http')).scope).toBe('events');
   });
 
   it('missing, malformed, unknown and revoked credentials each have their kind', async () => {
     const { db, apply } = keyStore();
     const k = mintApiKey();
     apply('apikey-issued', { key_id: k.keyId, key_hash: k.hash, role: 'agent', expires_at: null, scope: null });
-    const auth = new BearerAuth(db, { now: () => 0 });
+    const auth = new BearerAuth(db, { now: () => 0 }, 'test-deployment');
     expect(await kindOf(() => auth.callerOf(undefined, 'http'))).toBe('missing');
     expect(await kindOf(() => auth.callerOf('Token abc', 'http'))).toBe('malformed');
     expect(await kindOf(() => auth.callerOf(`Bearer ${mintApiKey().raw}`, 'http'))).toBe('signature');

@@ -109,7 +109,18 @@ describe('operator proofs {nonce, sig} on operator-signed verbs', () => {
     const described = (await server.socket('gv.operator_proof')).result;
     expect(described.required).toBe(true);
     expect(described.operator_keys[0]).toBe(operatorId);
-    expect(described.verbs.map((v: { method: string }) => v.method)).toEqual(['gv.grant', 'gv.people', 'gv.person_add', 'gv.keys', 'gv.runner_assign']);
+    expect(described.verbs.map((v: { method: string }) => v.method)).toEqual(['gv.grant', 'gv.people', 'gv.person_add', 'gv.keys', 'gv.runner_assign', 'gv.erase']);
+  });
+
+  it('gv.erase is operator-signed: refused proof_required without a proof; with one, content_erased names the operator key', async () => {
+    const row = (await server.socket('gv.ingest', { content: `erase me ${Date.now()}`, workarea: 'proofs', kind: 'memory', source_uri: 'test://proof' })).result.artifact_id;
+    const bare = await server.socket('gv.erase', { artifact_id: row, reason: 'forget' });
+    expect(bare.error).toMatchObject({ code: -32602, data: { reason: 'proof_required', field: 'proof' } });
+    expect((await server.socket('gv.node', { artifact_id: row })).result.erased).toBeUndefined();
+    const proven = await server.socket('gv.erase', { artifact_id: row, reason: 'forget', proof: await proof() });
+    expect(proven.result).toMatchObject({ artifact_id: row, erased: true, changed: true });
+    const event = server.journal('content_erased').at(-1)!;
+    expect(event.data).toMatchObject({ artifact_id: row, operator_key: operatorId });
   });
 });
 

@@ -12,6 +12,7 @@ export const OPERATOR_SIGNED = [
   { method: 'gv.person_add', when: 'always' },
   { method: 'gv.keys', when: 'issue of an admin or runner key' },
   { method: 'gv.runner_assign', when: 'always (it grants the runner read and contribute on the space)' },
+  { method: 'gv.erase', when: 'always' },
 ] as const;
 
 export const challengeVerb = defineVerb({

@@ -40,6 +40,7 @@ export const submitVerb = defineVerb({
       if ((row.state !== 'ACTIVE' && row.state !== 'L3_RATIFIED') || promotionsOf(gate, row.artifact_id).length === 0) {
         throw lifecycle(`only a claim this gate promoted or ratified is submitted; this one is ${row.state}`, 'not_promoted');
       }
+      if (row.erased_seq !== null) throw lifecycle('the content of this row was erased; there are no bytes to submit', 'erased');
       const standing = submissionOf(gate, row.artifact_id);
       const { id } = buildSubmission(gate, row);
       const answer = { artifact_id: row.artifact_id, submission_id: id };

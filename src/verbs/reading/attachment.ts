@@ -22,6 +22,7 @@ export const attachmentVerb = defineVerb({
   }),
   async handler({ gate, caller }, p) {
     const row = gate.readableArtifact(caller, p.artifact_id);
+    if (row.erased_seq !== null) throw invalidParams("this row's content was erased: its attachments left the gate with it; only its existence and metadata are served", { reason: 'erased' });
     const attachment = gate.attachments.ofRow(row.artifact_id).find((a) => a.content_hash === p.content_hash);
     // A hash the envelope does not name, and an original below writer and reviewer, are answered as an unknown id (rule U).
     if (attachment === undefined) throw unknownArtifact(p.artifact_id);

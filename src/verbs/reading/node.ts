@@ -25,6 +25,11 @@ function nodeTip(gate: Gate, caller: Caller, id: string) {
 
 export const PREVIEW_CHARS = 280;
 
+/** Present on an erased row only: which event erased it, and when (its reason stays in the journal). */
+function erasureOf(gate: Gate, seq: number): { event_id: string; ts: number } {
+  return gate.db.prepare('SELECT event_id, ts FROM journal WHERE seq = ?').get(seq) as { event_id: string; ts: number };
+}
+
 /** One page of a reviewer's read of a masked body, in UTF-16 code units (as JavaScript strings index). */
 export const BODY_PAGE_CHARS = 65_536;
 
@@ -66,6 +71,9 @@ export const nodeVerb = defineVerb({
   params: z.strictObject({ artifact_id: artifactIdParam, body: z.boolean().optional(), offset: z.number().int().min(0).optional() }),
   async handler({ gate, caller }, p) {
     const row = gate.readableArtifact(caller, p.artifact_id);
+    if (p.body === true && row.erased_seq !== null) {
+      throw invalidParams("this row's content was erased: only its existence and metadata are served (gv.node without body)", { reason: 'erased' });
+    }
     const own = row.writer_identity === caller.identity;
     // Spec 2: the body only for a promoted row or the caller's own; a reviewer of anyone else's
     // row reads the scanner's masked body instead, page by page (reviewerRead).
@@ -76,7 +84,8 @@ export const nodeVerb = defineVerb({
     if (p.offset !== undefined && !reviewerRead) {
       throw invalidParams("offset pages a reviewer's read of the masked body of a row that is not promoted (with body: true)", { field: 'offset' });
     }
-    const masked = row.masked_hash === null ? null : gate.artifacts.body(row.masked_hash);
+    // Spec 1: the preview is null when erased.
+    const masked = row.masked_hash === null || row.erased_seq !== null ? null : gate.artifacts.body(row.masked_hash);
     const approval = approvalOf(gate, caller, row);
     const signers = approval['signers'] as Array<{ identity: string; class: string; decision: string }>;
     const answer: Record<string, unknown> = {
@@ -94,6 +103,7 @@ export const nodeVerb = defineVerb({
     };
     const refusal = refusalOf(gate, caller, row);
     if (refusal !== null) answer['refusal'] = refusal;
+    if (row.erased_seq !== null) answer['erased'] = erasureOf(gate, row.erased_seq);
     if (reviewerRead) {
       Object.assign(answer, await maskedBodyPage(gate, caller.identity, row, p.offset ?? 0));
     } else if (p.body === true) {

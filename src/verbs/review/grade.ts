@@ -37,6 +37,7 @@ export const gradeVerb = defineVerb({
     }
     const row = gate.readableArtifact(caller, p.artifact_id);
     if (row.state === 'RECORDED') throw lifecycle('gv.grade: a recorded row is evidence and is never graded', 'recorded');
+    if (row.erased_seq !== null) throw lifecycle('gv.grade: the content of this row was erased; there is nothing left to grade', 'erased');
     if (row.writer_identity === caller.identity && gate.review.reads.signatures(row.artifact_id).some((s) => s.type === 'verdict')) {
       throw invalidParams('gv.grade: the author of a row holding a verdict may not grade it', { reason: 'self_authored' });
     }

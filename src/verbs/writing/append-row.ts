@@ -4,11 +4,22 @@ import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
 import type { JournalEvent } from '../../journal/event.js';
 import type { Finding, ScanResult } from '../../../workers/scan/finding.js';
 
-/** Artifact id: sha256 of {content_hash, space, writer, deployment} plus whatever else makes this row distinct. */
+/**
+ * Artifact id: sha256 of {content_hash, space, writer, deployment} plus whatever else makes
+ * this row distinct. A row whose content was erased keeps its id and its history, so the
+ * same bytes written again are a new row: named as the same JSON with `after_erased`, the
+ * erased row's id (and so on, should that one be erased too).
+ */
 export function artifactIdOf(gate: Gate, caller: Caller, contentHash: string, space: string, extra: Record<string, unknown> = {}): string {
-  return `sha256:${sha256Hex(
-    canonicalJson({ ...extra, content_hash: contentHash, space, writer_identity: caller.identity, deployment_id: gate.deploymentId }),
-  )}`;
+  const idOf = (more: Record<string, unknown>) =>
+    `sha256:${sha256Hex(
+      canonicalJson({ ...extra, ...more, content_hash: contentHash, space, writer_identity: caller.identity, deployment_id: gate.deploymentId }),
+    )}`;
+  let id = idOf({});
+  for (let row = gate.artifacts.byId(id); row !== undefined && row.erased_seq !== null; row = gate.artifacts.byId(id)) {
+    id = idOf({ after_erased: id });
+  }
+  return id;
 }
 
 export interface NewRow {

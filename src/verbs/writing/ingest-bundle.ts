@@ -47,7 +47,10 @@ function retainedAnswer(ctx: VerbContext, archive: ArtifactRow) {
   const manifestRow = gate.db
     .prepare(`SELECT artifact_id, content_hash FROM artifacts WHERE derives_from = ? AND content_type = 'bundle_manifest'`)
     .get(JSON.stringify([archive.artifact_id])) as { artifact_id: string; content_hash: string };
-  const manifest = JSON.parse(gate.artifacts.body(manifestRow.content_hash)!) as BundleManifest;
+  const text = gate.artifacts.byId(manifestRow.artifact_id)?.erased_seq === null ? gate.artifacts.body(manifestRow.content_hash) : null;
+  // An erased manifest no longer says which members there were: the answer names none.
+  if (text === null) return { ...common, validation: 'valid', manifest_artifact_id: manifestRow.artifact_id, members: [] };
+  const manifest = JSON.parse(text) as BundleManifest;
   return {
     ...common,
     validation: 'valid',

@@ -120,7 +120,8 @@ export const ingestMapVerb = defineVerb({
     }
     const mapBytes = Buffer.from(canonicalJson(check.map), 'utf8');
     const mapHash = `sha256:${sha256Hex(mapBytes)}`;
-    const mapId = artifactIdOf(gate, caller, mapHash, space);
+    // A map whose row was erased meanwhile is written again under a new id (artifactIdOf), so the id is read again inside the write.
+    let mapId = artifactIdOf(gate, caller, mapHash, space);
     const earlier = () => gate.artifacts.byId(mapId) ?? gate.artifacts.promotedCopy(mapHash, space);
     const first = earlier();
     if (first) return duplicateAnswer(ctx, first);
@@ -132,6 +133,7 @@ export const ingestMapVerb = defineVerb({
 
     return gate.writer.write(() => {
       refuseCompletedPart(gate, caller.identity, space, p.workarea);
+      mapId = artifactIdOf(gate, caller, mapHash, space);
       const twin = earlier();
       if (twin) return duplicateAnswer(ctx, twin);
       const producer = p.producer ? { producer: p.producer } : {};

@@ -151,7 +151,8 @@ export const ingestVerb = defineVerb({
     const contentHash = `sha256:${sha256Hex(bytes)}`;
     // Envelope v2: the attachments are part of what the claim is, so the same words with
     // other files are another row.
-    const artifactId = artifactIdOf(gate, caller, contentHash, space, attachments.length === 0 ? {} : { attachments: attachments.map((a) => a.sha256) });
+    const idOf = () => artifactIdOf(gate, caller, contentHash, space, attachments.length === 0 ? {} : { attachments: attachments.map((a) => a.sha256) });
+    let artifactId = idOf();
     // The duplicate rule: this writer's own row of these bytes here, or a promoted copy of them.
     const earlierRow = () =>
       gate.artifacts.byId(artifactId) ?? (attachments.length === 0 ? gate.artifacts.promotedCopy(contentHash, space) : undefined);
@@ -168,6 +169,8 @@ export const ingestVerb = defineVerb({
     return gate.writer.write(() => {
       // Re-checked inside the transaction: a completion or a concurrent twin may have landed during the scan.
       refuseCompletedPart(gate, caller.identity, space, p.workarea);
+      // An erasure during the scan makes these bytes a new row: the id is read again here.
+      artifactId = idOf();
       const twin = earlierRow();
       if (twin) return duplicateAnswer(twin);
       // Again inside the write: another answer of this writer may have landed during the scan.

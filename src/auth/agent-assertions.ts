@@ -1,0 +1,107 @@
+import type Database from 'better-sqlite3';
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { JWTPayload } from 'jose';
+import { jose } from './sign-in-support.js';
+import type { Clock } from '../clock.js';
+import type { Role } from '../domain/roles.js';
+import { CredentialError } from './credential-error.js';
+import { SELF_KEYED_HEADERS, credentialErrorOf } from './person-tokens.js';
+import { ASSERTION_CLOCK_TOLERANCE_S, ASSERTION_MAX_SECONDS } from './sign-in-lifetimes.js';
+
+/** The issuer (and subject) an agent names in its own assertion: its key's identity. */
+export const ASSERTION_ISSUER = /^key:([0-9a-f]{12})$/;
+
+export interface AssertingKey {
+  key_id: string;
+  role: Role;
+  expires_at: number | null;
+  revoked_at: number | null;
+  scope: string | null;
+}
+
+interface KeyRow extends AssertingKey {
+  assertion_key: string | null;
+}
+
+/** Whether a JWT's (unverified) issuer says it is an agent's own assertion rather than a person's token. */
+export function isAgentAssertion(payload: JWTPayload): boolean {
+  return typeof payload.iss === 'string' && payload.iss.startsWith('key:');
+}
+
+/**
+ * An agent's short-lived assertion (spec 1 Authentication 1, FACTS): an RFC 9068 access
+ * token the agent mints itself, signed with the Ed25519 key it bound to its API key
+ * (gv.assertion_key). `iss` and `sub` are its identity `key:<key_id>`, `aud` this gate's
+ * deployment id (so an assertion for one gate is refused by another), `client_id` its key
+ * id, `iat`, `exp` at most 300 s later, `jti`; header `typ: at+jwt`, `alg: EdDSA`, and
+ * `kid`, when sent, the key id. A token naming its own key (`jku`, `x5u`, `jwk`, `x5c`,
+ * `crit`) is refused before anything is looked up. Every refusal is a CredentialError
+ * (401 with its kind). Verified on every request against the key's row, so a revocation
+ * or a new binding counts from the next request.
+ */
+export class AgentAssertions {
+  private readonly byId: Database.Statement;
+  private readonly keys = new Map<string, KeyObject>();
+
+  constructor(
+    db: Database.Database,
+    private readonly audience: string,
+    private readonly clock: Clock,
+  ) {
+    this.byId = db.prepare('SELECT key_id, role, expires_at, revoked_at, scope, assertion_key FROM api_keys WHERE key_id = ?');
+  }
+
+  async verify(token: string): Promise<AssertingKey> {
+    const { decodeJwt, decodeProtectedHeader, jwtVerify } = jose();
+    let header: ReturnType<typeof decodeProtectedHeader>;
+    let unverified: JWTPayload;
+    try {
+      header = decodeProtectedHeader(token);
+      unverified = decodeJwt(token);
+    } catch {
+      throw new CredentialError('malformed', 'the bearer is not a decodable JWT');
+    }
+    const named = SELF_KEYED_HEADERS.find((h) => h in header);
+    if (named !== undefined) throw new CredentialError('unsupported', `an assertion naming its own key (${named} header) is not accepted`);
+    if (header.alg !== 'EdDSA') throw new CredentialError('unsupported', 'an assertion is signed EdDSA (Ed25519)');
+    const keyId = ASSERTION_ISSUER.exec(String(unverified.iss))?.[1];
+    if (keyId === undefined) throw new CredentialError('malformed', 'an assertion names its issuer as key:<key_id>');
+    if (header.kid !== undefined && header.kid !== keyId) throw new CredentialError('malformed', "the assertion's kid is not its issuer's key id");
+    const row = this.byId.get(keyId) as KeyRow | undefined;
+    if (row === undefined || row.revoked_at !== null) throw new CredentialError('signature', 'the key is not one this gate holds, or it was revoked');
+    if (row.expires_at !== null && row.expires_at <= this.clock.now()) throw new CredentialError('expired', 'the key has expired');
+    if (row.assertion_key === null) throw new CredentialError('signature', 'no assertion key is bound to this key (gv.assertion_key)');
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.publicKey(row.assertion_key), {
+        issuer: `key:${keyId}`,
+        subject: `key:${keyId}`,
+        audience: this.audience,
+        algorithms: ['EdDSA'],
+        typ: 'at+jwt',
+        clockTolerance: ASSERTION_CLOCK_TOLERANCE_S,
+        currentDate: new Date(this.clock.now()),
+        requiredClaims: ['sub', 'exp', 'iat', 'jti', 'client_id'],
+      }));
+    } catch (error) {
+      throw credentialErrorOf(error);
+    }
+    if (payload['client_id'] !== keyId) throw new CredentialError('malformed', "the assertion's client_id is not its key id");
+    const now = this.clock.now() / 1000;
+    if (payload.iat! > now + ASSERTION_CLOCK_TOLERANCE_S) throw new CredentialError('expired', 'the assertion is not valid yet (iat is ahead of this clock)');
+    if (payload.exp! - payload.iat! > ASSERTION_MAX_SECONDS) {
+      throw new CredentialError('unsupported', `an assertion lives at most ${ASSERTION_MAX_SECONDS} s from iat to exp`);
+    }
+    return row;
+  }
+
+  /** The bound public key (base64url of its 32 raw bytes), as a KeyObject, made once per binding. */
+  private publicKey(x: string): KeyObject {
+    let key = this.keys.get(x);
+    if (key === undefined) {
+      key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
+      this.keys.set(x, key);
+    }
+    return key;
+  }
+}

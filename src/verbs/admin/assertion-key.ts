@@ -1,0 +1,48 @@
+import { createPublicKey } from 'node:crypto';
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { invalidParams } from '../../gate-error.js';
+import { ASSERTION_ISSUER } from '../../auth/agent-assertions.js';
+import { ASSERTION_CLOCK_TOLERANCE_S, ASSERTION_MAX_SECONDS } from '../../auth/sign-in-lifetimes.js';
+
+/** An Ed25519 public key as the deployment id is written: base64url of its 32 raw bytes (the JWK x). */
+const publicKeyParam = z.string().regex(/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/, 'an Ed25519 public key is the base64url of its 32 bytes (43 characters, the JWK x)');
+
+export const assertionKeyVerb = defineVerb({
+  name: 'gv.assertion_key',
+  role: 'agent',
+  summary:
+    "Bind the Ed25519 public key an API key's holder signs its own short-lived assertions with (RFC 9068 at+jwt, at most 300 s), replace it, remove it (remove: true), or read the binding and what an assertion must say.",
+  params: z.strictObject({ public_key: publicKeyParam.optional(), remove: z.boolean().optional() }),
+  async handler({ gate, caller }, p) {
+    const keyId = ASSERTION_ISSUER.exec(caller.identity)?.[1];
+    if (keyId === undefined) {
+      throw invalidParams('gv.assertion_key binds a key to an API key: call it with the API key (Bearer gk_...) whose holder will sign assertions', { reason: 'not_an_api_key' });
+    }
+    if (p.public_key !== undefined && p.remove === true) throw invalidParams('give public_key or remove, not both', { field: 'remove' });
+    if (p.public_key !== undefined) {
+      try {
+        createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: p.public_key }, format: 'jwk' });
+      } catch {
+        throw invalidParams('public_key is not an Ed25519 public key', { field: 'public_key' });
+      }
+    }
+    const bound = () => gate.db.prepare('SELECT assertion_key FROM api_keys WHERE key_id = ?').pluck().get(keyId) as string | null;
+    const wanted = p.remove === true ? null : (p.public_key ?? undefined);
+    const answer = (publicKey: string | null, extra: Record<string, unknown>) => ({
+      key_id: keyId,
+      public_key: publicKey,
+      // What an assertion must carry to be accepted as this key (README "An agent's own assertion").
+      assertion: { typ: 'at+jwt', alg: 'EdDSA', kid: keyId, iss: caller.identity, sub: caller.identity, client_id: keyId, aud: gate.deploymentId, max_lifetime_s: ASSERTION_MAX_SECONDS, clock_tolerance_s: ASSERTION_CLOCK_TOLERANCE_S },
+      ...extra,
+    });
+    if (wanted === undefined) return answer(bound(), {});
+    return gate.writer.write(() => {
+      const before = bound();
+      // Binding what is bound, or removing what is not, journals nothing.
+      if (before === wanted) return answer(before, { changed: false });
+      const event = gate.journal.append('apikey-assertion-key', caller.identity, { key_id: keyId, public_key: wanted });
+      return answer(wanted, { changed: true, event_id: event.event_id });
+    });
+  },
+});

@@ -1,0 +1,67 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { artifactIdParam } from '../param-types.js';
+import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
+import { eraseRow, removeObjects, type Erasure } from '../../erasure/erase-row.js';
+import type { Gate } from '../../gate.js';
+import type { ArtifactRow } from '../../projections/artifact-reads.js';
+
+/** Other live rows holding the same bytes, named in the answer (the operator may erase them too). */
+const ROWS_NAMED = 20;
+const TRUNCATE_TRIES = 5;
+const TRUNCATE_WAIT_MS = 50;
+
+/** The WAL emptied after the commit; a reader holding it is waited for a few times, then the answer says so. */
+async function truncateWal(gate: Gate): Promise<boolean> {
+  for (let i = 0; i < TRUNCATE_TRIES; i++) {
+    if (gate.checkpointer.truncate()) return true;
+    await sleep(TRUNCATE_WAIT_MS);
+  }
+  return false;
+}
+
+function eventIdAt(gate: Gate, seq: number): string {
+  return gate.db.prepare('SELECT event_id FROM journal WHERE seq = ?').pluck().get(seq) as string;
+}
+
+export const eraseVerb = defineVerb({
+  name: 'gv.erase',
+  role: 'admin',
+  summary:
+    "Erase a row's content for good: its bytes, masked copy, index entries, vector and attachments leave the gate; the row stays as its metadata, and content_erased is journaled with the content hash so the chain still verifies.",
+  params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500), proof: proofParam.optional() }),
+  async handler(ctx, p) {
+    const { gate, caller } = ctx;
+    gate.readableArtifact(caller, p.artifact_id);
+    const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.erase');
+    const done = await gate.writer.write((): { row: ArtifactRow; erasure: Erasure | null } => {
+      const row = gate.readableArtifact(caller, p.artifact_id);
+      // Erasing what is erased changes nothing and journals nothing.
+      if (row.erased_seq !== null) return { row, erasure: null };
+      return { row, erasure: eraseRow(gate, row, caller.identity, p.reason, provenBy(operatorKey)) };
+    });
+    const { row, erasure } = done;
+    if (erasure === null) {
+      return { artifact_id: row.artifact_id, erased: true, changed: false, event_id: eventIdAt(gate, row.erased_seq!), content_hash: row.content_hash };
+    }
+    if (erasure.vector_dropped !== null) gate.embed.dropped([erasure.vector_dropped]);
+    const attachmentsRemoved = removeObjects(gate, erasure.objects_removed);
+    const walTruncated = await truncateWal(gate);
+    gate.log.info('gv.erase: a row\'s content left the gate', { by: caller.identity, artifact_id: row.artifact_id, wal_truncated: walTruncated });
+    return {
+      artifact_id: row.artifact_id,
+      erased: true,
+      changed: true,
+      event_id: erasure.event_id,
+      content_hash: row.content_hash,
+      bytes_removed: erasure.bytes_removed,
+      ...(erasure.masked_removed === null ? {} : { masked_removed: erasure.masked_removed }),
+      attachments_removed: attachmentsRemoved,
+      bytes_kept_for: erasure.bytes_removed ? [] : gate.contentReferences.rowsWithBytes(row.content_hash, ROWS_NAMED),
+      vector_dropped: erasure.vector_dropped !== null,
+      secure_delete: gate.config.journal.secure_delete,
+      wal_truncated: walTruncated,
+    };
+  },
+});

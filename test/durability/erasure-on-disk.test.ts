@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { GateProcess } from '../harness/gate-process.js';
+import { readAttachment, sha256Of, upload } from '../harness/attachments.js';
+
+let gate: GateProcess;
+let writer: { key: string; identity: string };
+let reviewer: { key: string; identity: string };
+
+beforeAll(async () => {
+  gate = await GateProcess.start();
+  writer = await gate.key('agent');
+  reviewer = await gate.key('reviewer');
+});
+afterAll(async () => {
+  await gate?.stop();
+});
+
+/** Lower-case letters and digits only, so the FTS index stores it as one token spelled as in the body. */
+const marker = (label: string) => `${label}${randomBytes(8).toString('hex')}`;
+
+/** Every file under the gate's home (gate.db, its WAL and shm, attachments, uploads, keys), with its bytes. */
+function filesUnder(dir: string): Array<{ path: string; bytes: Buffer }> {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (st === undefined || st.isSocket()) return [];
+    if (st.isDirectory()) return filesUnder(path);
+    return [{ path, bytes: readFileSync(path) }];
+  });
+}
+
+const holding = (needle: string) => filesUnder(gate.home).filter((f) => f.bytes.includes(Buffer.from(needle, 'utf8'))).map((f) => f.path.slice(gate.home.length + 1));
+
+describe('erased content is gone from disk', () => {
+  it('the body, the masked copy, the index entries and the attachment leave gate.db, its WAL and the attachment folder', async () => {
+    const inBody = marker('zqbody');
+    const inFile = marker('zqfile');
+    const inFlagged = marker('zqflag');
+    // Longer than a page, so the blob spills into overflow pages too.
+    const text = `${inBody} the lighthouse budget closes on the third friday. ${'Quarterly figures stay in the ledger. '.repeat(150)} ${inBody}`;
+    const file = Buffer.from(`attachment notes ${inFile} for the lighthouse project\n`, 'utf8');
+    expect((await upload(gate, writer.key, file)).result?.complete).toBe(true);
+    const fileHash = sha256Of(file);
+    const row = (await gate.rpc(writer.key, 'gv.ingest', {
+      content: text, workarea: 'erase/disk', kind: 'memory', source_uri: 'test://disk', attachments: [{ sha256: fileHash, name: 'notes.txt' }],
+    })).result.artifact_id as string;
+    await gate.readBody(reviewer.key, row);
+    await readAttachment(gate, reviewer.key, row, fileHash);
+    expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: row })).result?.state).toBe('ACTIVE');
+    // A scanner finding: the masked copy differs from the body and is stored beside it.
+    const flagged = await gate.rpc(writer.key, 'gv.ingest', {
+      content: `${inFlagged} deploy token: ghp_${'Zq8'.repeat(12)} for the lighthouse build`, workarea: 'erase/disk', kind: 'memory', source_uri: 'test://disk',
+    });
+    expect(flagged.result.state).toBe('L1B_FLAGGED');
+
+    // The test can see what it looks for: before the erasure every marker is on disk.
+    expect(holding(inBody).some((p) => p.startsWith('gate.db'))).toBe(true);
+    expect(holding(inFlagged).some((p) => p.startsWith('gate.db'))).toBe(true);
+    expect(holding(inFile).some((p) => p.startsWith('attachments/objects/'))).toBe(true);
+
+    const erased = await gate.socket('gv.erase', { artifact_id: row, reason: 'asked to forget' });
+    expect(erased.result).toMatchObject({ changed: true, bytes_removed: true, attachments_removed: [fileHash], wal_truncated: true, secure_delete: true });
+    const erasedFlagged = await gate.socket('gv.erase', { artifact_id: flagged.result.artifact_id, reason: 'asked to forget' });
+    expect(erasedFlagged.result).toMatchObject({ changed: true, bytes_removed: true, masked_removed: true, wal_truncated: true });
+
+    for (const needle of [inBody, inFile, inFlagged]) expect(holding(needle)).toEqual([]);
+    expect(statSync(join(gate.home, 'gate.db-wal')).size).toBe(0);
+
+    // The row's metadata stays, its attachment is refused, its writer's upload is no longer there to name.
+    const attachment = await gate.rpc(reviewer.key, 'gv.attachment', { artifact_id: row, content_hash: fileHash });
+    expect(attachment.error).toMatchObject({ code: -32602, data: { reason: 'erased' } });
+    const status = await gate.rpc(writer.key, 'gv.upload', { sha256: fileHash, size_bytes: file.length });
+    expect(status.result).toMatchObject({ received: 0, complete: false, reason: 'erased' });
+
+    // Replaying the journal needs none of the erased bytes, and leaves none behind.
+    await gate.stop();
+    await gate.restart();
+    const rebuild = await gate.socket('gv.rebuild');
+    expect(rebuild.result?.equal).toBe(true);
+    expect((await gate.socket('gv.audit_chain')).result.ok).toBe(true);
+    for (const needle of [inBody, inFile, inFlagged]) expect(holding(needle)).toEqual([]);
+  });
+});
