@@ -17,6 +17,7 @@ import { CommentReducer, commentDigestQueries, commentTables } from './comments.
 import { AwayReducer, awayDigestQueries, awayTables } from './away.js';
 import { PeopleReducer, peopleDigestQueries, peopleTables } from './people.js';
 import { SigninSessionReducer, signinSessionDigestQueries, signinSessionTables } from './signin-sessions.js';
+import { LogTreeReducer, logTreeDigestQueries, logTreeTables } from './log-tree.js';
 
 interface Reducer {
   readonly handles: readonly string[];
@@ -41,6 +42,7 @@ export function createProjectionTables(db: Database.Database, schema: string): v
     signinSessionTables,
     attachmentTables,
     bodyReadTables,
+    logTreeTables,
   ];
   db.exec(tables.map((t) => t(schema)).join('\n'));
 }
@@ -63,16 +65,19 @@ export function digestQueries(schema: string): Record<string, string> {
     ...signinSessionDigestQueries(schema),
     ...attachmentDigestQueries(schema),
     ...bodyReadDigestQueries(schema),
+    ...logTreeDigestQueries(schema),
   };
 }
 
 /**
  * Every view of the gate, folded from the journal. The same class runs live (schema
  * `main`, inside the append transaction) and in rebuild (a fresh attached schema).
- * Events of types no view reads (the genesis event, for one) pass through.
+ * Events of types no view reads (the genesis event, for one) reach only the log tree.
  */
 export class Projections {
   private readonly byType = new Map<string, Reducer[]>();
+  /** The journal's Merkle tree takes every event, whatever its type. */
+  private readonly logTree: LogTreeReducer;
 
   constructor(db: Database.Database, schema: string) {
     createProjectionTables(db, schema);
@@ -97,10 +102,12 @@ export class Projections {
     for (const reducer of reducers) {
       for (const type of reducer.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), reducer]);
     }
+    this.logTree = new LogTreeReducer(db, schema);
   }
 
   /** Several views may fold one event (an ingest both adds a row and brings its work area into being), in registry order. */
   apply(event: JournalEvent): void {
+    this.logTree.apply(event);
     for (const reducer of this.byType.get(event.type) ?? []) reducer.apply(event);
   }
 }
