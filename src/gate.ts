@@ -12,6 +12,7 @@ import { Journal } from './journal/journal.js';
 import { createJournalSchema } from './journal/schema.js';
 import { ArtifactReads, type ArtifactRow } from './projections/artifact-reads.js';
 import { RelationReads } from './projections/relation-reads.js';
+import { LogTreeReads } from './projections/log-tree-reads.js';
 import type { Caller } from './access/caller.js';
 import { Projections } from './projections/projections.js';
 import { replayJournal } from './projections/rebuild.js';
@@ -68,6 +69,8 @@ export class Gate {
   readonly visibility: Visibility;
   readonly artifacts: ArtifactReads;
   readonly relations: RelationReads;
+  /** Roots and proofs of the journal's Merkle tree (checkpoints, inclusion, consistency). */
+  readonly logTree: LogTreeReads;
   readonly lexical: LexicalRecall;
   readonly rankedSearch: RankedSearch;
   readonly steering: SteeringWalk;
@@ -147,6 +150,7 @@ export class Gate {
     this.visibility = new Visibility(this.capabilities);
     this.artifacts = new ArtifactReads(this.db);
     this.relations = new RelationReads(this.db);
+    this.logTree = new LogTreeReads(this.db);
     this.spaceList = this.db.prepare('SELECT name FROM spaces ORDER BY name');
     this.lexical = new LexicalRecall(this.db, this.artifacts);
     this.steering = new SteeringWalk(this.db, this.artifacts);

@@ -6,6 +6,7 @@ import type { nodeVerb } from '../verbs/reading/node.js';
 import type { statusVerb, whyVerb } from '../verbs/reading/status.js';
 import type { auditVerb } from '../verbs/reading/audit.js';
 import type { auditChainVerb } from '../verbs/reading/audit-chain.js';
+import type { checkpointVerb } from '../verbs/reading/checkpoint.js';
 import type { demoteVerb, promoteVerb, rejectVerb } from '../verbs/review/decisions.js';
 import type { recallVerb } from '../verbs/reading/recall.js';
 import type { eventsVerb } from '../verbs/reading/events.js';
@@ -64,6 +65,7 @@ interface Verbs {
   'gv.events': typeof eventsVerb;
   'gv.rebuild': typeof rebuildVerb;
   'gv.audit_chain': typeof auditChainVerb;
+  'gv.checkpoint': typeof checkpointVerb;
   'gv.grant': typeof grantVerb;
   'gv.grants': typeof grantsVerb;
   'gv.keys': typeof keysVerb;
@@ -147,6 +149,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.events': 'reader',
   'gv.rebuild': 'admin',
   'gv.audit_chain': 'admin',
+  'gv.checkpoint': 'reader',
   'gv.grant': 'admin',
   'gv.grants': 'admin',
   'gv.keys': 'reviewer',

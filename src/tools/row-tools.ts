@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { artifactIdParam } from '../verbs/param-types.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { servedEventSchema } from '../events/served-event.js';
+import { checkpointSchema, inclusionSchema } from '../verbs/reading/log-proofs.js';
 
 /** A plugin-tier handle: the gate's id, or `local:<id>` for a claim no gate has stamped yet. */
 export const LOCAL_HANDLE = /^local:[0-9a-f]{32}$/;
@@ -42,7 +43,8 @@ export const statusTool = defineTool({
 export const whyTool = defineTool({
   name: 'gate.why',
   tiers: ['client'],
-  description: 'Every journal event that moved a claim, in order, each with its signature, in `events`.',
+  description:
+    'Every journal event that moved a claim, in order, in `events`, each with its signature and its inclusion proof in the signed `checkpoint`: checkable offline with the deployment id alone.',
   annotations: READ_ONLY,
   verb: 'gv.why',
   input: byId,
@@ -50,12 +52,14 @@ export const whyTool = defineTool({
     artifact_id: z.string(),
     state: z.string(),
     deployment_id: z.string(),
+    checkpoint: checkpointSchema,
     events: z.array(
       servedEventSchema.extend({
         seq: z.number().int(),
         prev: z.string().nullable().describe('the event before it in the journal'),
         sig: z.string().describe("Ed25519 over the event's canonical bytes, by the deployment key"),
         verified: z.boolean().describe('the signature checked against deployment_id'),
+        inclusion: inclusionSchema,
       }),
     ),
   }),

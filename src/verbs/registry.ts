@@ -6,6 +6,7 @@ import { nodeVerb } from './reading/node.js';
 import { statusVerb, whyVerb } from './reading/status.js';
 import { auditVerb } from './reading/audit.js';
 import { auditChainVerb } from './reading/audit-chain.js';
+import { checkpointVerb } from './reading/checkpoint.js';
 import { demoteVerb, promoteVerb, rejectVerb } from './review/decisions.js';
 import { recallVerb } from './reading/recall.js';
 import { eventsVerb } from './reading/events.js';
@@ -64,6 +65,7 @@ export const VERBS: readonly Verb<any>[] = [
   eventsVerb,
   rebuildVerb,
   auditChainVerb,
+  checkpointVerb,
   grantVerb,
   grantsVerb,
   keysVerb,

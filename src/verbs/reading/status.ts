@@ -7,6 +7,7 @@ import { eventFromRow, type JournalRow } from '../../journal/event.js';
 import { isServedType, servedEvent } from '../../events/served-event.js';
 import { verifyWithDeploymentId } from '../../journal/deployment-key.js';
 import type { Gate } from '../../gate.js';
+import { answerProofs } from './log-proofs.js';
 
 export const statusVerb = defineVerb({
   name: 'gv.status',
@@ -52,15 +53,17 @@ export function signedHistory(gate: Gate, artifactId: string) {
 export const whyVerb = defineVerb({
   name: 'gv.why',
   role: 'reader',
-  summary: 'Every journal event that moved a row, in order, with signatures.',
+  summary: 'Every journal event that moved a row, in order, with signatures, each with its inclusion proof in the signed checkpoint answered beside them.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
     const row = gate.readableArtifact(caller, p.artifact_id);
+    const proofs = answerProofs(gate);
     return {
       artifact_id: row.artifact_id,
       state: row.state,
       deployment_id: gate.deploymentId,
-      events: signedHistory(gate, row.artifact_id),
+      checkpoint: proofs.checkpoint,
+      events: signedHistory(gate, row.artifact_id).map((e) => ({ ...e, inclusion: proofs.inclusion(e.seq) })),
     };
   },
 });
