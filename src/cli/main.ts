@@ -65,7 +65,9 @@ program
   .description(
     [
       'Verify a saved answer: a checkpoint note (text), or an answer of gv.why or gv.audit (every event proven in its checkpoint),',
-      'or of gv.checkpoint (its size and root signed; its inclusion proof; with --since, its consistency proof from a kept checkpoint).',
+      'or of gv.checkpoint (its size and root signed; its inclusion proof; with --since, its consistency proof from a kept checkpoint),',
+      'or of gv.collection (its signature, the checkpoint it was cut at, its publish event proven in the journal, and its rows: a whole',
+      'collection in one page against the signed rows root, or one row by its membership proof).',
       'A file holds what `gate call` prints or the result alone; - reads standard input.',
       PROOF_EXIT_HELP,
     ].join('\n'),

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { verifyCheckpoint } from '../client/checkpoint-check.js';
 import { verifyCheckpointAnswer, verifyEventProofs } from '../client/answer-proofs.js';
 import { ProofError } from '../client/proof-error.js';
+import { verifyCollection } from '../client/collection-check.js';
 import { EXIT, exitAfterWriting } from './exit-codes.js';
 
 export const PROOF_EXIT_HELP = 'Exit 0 when everything verified, 1 when a proof or signature was refused (its code and why printed), 3 on a bad argument (an unreadable file, not an answer this command knows).';
@@ -49,6 +50,13 @@ async function verifyAnswer(deploymentId: string, answer: unknown, since: string
     return `checkpoint ok: ${checkpoint.size} events, root ${checkpoint.root}`;
   }
   const fields = answer as Record<string, unknown>;
+  if ('collection' in fields) {
+    if (since !== undefined) throw new BadArgument('--since goes with a gv.checkpoint answer');
+    const { header, rows_checked } = await verifyCollection(deploymentId, answer);
+    const rows =
+      rows_checked === header.rows ? `all ${header.rows} rows checked` : rows_checked === 1 ? `one row proven a member of its ${header.rows}` : `${header.rows} rows, none checked (a partial page)`;
+    return `collection ${header.name} version ${header.version} of space ${header.space} ok: cut at ${header.journal_size} events, published on the record; ${rows}`;
+  }
   if ('events' in fields || 'decisions' in fields) {
     if (since !== undefined) throw new BadArgument('--since goes with a gv.checkpoint answer');
     const { checkpoint, events } = await verifyEventProofs(deploymentId, answer);
@@ -60,7 +68,7 @@ async function verifyAnswer(deploymentId: string, answer: unknown, since: string
     const also = [inclusion ? 'the event proven in it' : null, consistency ? `consistent with the checkpoint kept from ${since}` : null].filter((s) => s !== null);
     return `checkpoint ok: ${checkpoint.size} events, root ${checkpoint.root}${also.length > 0 ? `; ${also.join('; ')}` : ''}`;
   }
-  throw new BadArgument('not an answer this command verifies: a checkpoint note, or a saved answer of gv.why, gv.audit or gv.checkpoint');
+  throw new BadArgument('not an answer this command verifies: a checkpoint note, or a saved answer of gv.why, gv.audit, gv.checkpoint or gv.collection');
 }
 
 /**

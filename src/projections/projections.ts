@@ -18,6 +18,7 @@ import { AwayReducer, awayDigestQueries, awayTables } from './away.js';
 import { PeopleReducer, peopleDigestQueries, peopleTables } from './people.js';
 import { SigninSessionReducer, signinSessionDigestQueries, signinSessionTables } from './signin-sessions.js';
 import { LogTreeReducer, logTreeDigestQueries, logTreeTables } from './log-tree.js';
+import { CollectionReducer, collectionDigestQueries, collectionTables } from './collections.js';
 
 interface Reducer {
   readonly handles: readonly string[];
@@ -43,6 +44,7 @@ export function createProjectionTables(db: Database.Database, schema: string): v
     attachmentTables,
     bodyReadTables,
     logTreeTables,
+    collectionTables,
   ];
   db.exec(tables.map((t) => t(schema)).join('\n'));
 }
@@ -66,6 +68,7 @@ export function digestQueries(schema: string): Record<string, string> {
     ...attachmentDigestQueries(schema),
     ...bodyReadDigestQueries(schema),
     ...logTreeDigestQueries(schema),
+    ...collectionDigestQueries(schema),
   };
 }
 
@@ -98,6 +101,7 @@ export class Projections {
       new SigninSessionReducer(db, schema),
       new AttachmentReducer(db, schema),
       new BodyReadReducer(db, schema),
+      new CollectionReducer(db, schema),
     ];
     for (const reducer of reducers) {
       for (const type of reducer.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), reducer]);

@@ -7,6 +7,8 @@ import { statusVerb, whyVerb } from './reading/status.js';
 import { auditVerb } from './reading/audit.js';
 import { auditChainVerb } from './reading/audit-chain.js';
 import { checkpointVerb } from './reading/checkpoint.js';
+import { publishVerb } from './publishing/publish.js';
+import { collectionVerb } from './publishing/collection.js';
 import { demoteVerb, promoteVerb, rejectVerb } from './review/decisions.js';
 import { recallVerb } from './reading/recall.js';
 import { eventsVerb } from './reading/events.js';
@@ -66,6 +68,8 @@ export const VERBS: readonly Verb<any>[] = [
   rebuildVerb,
   auditChainVerb,
   checkpointVerb,
+  publishVerb,
+  collectionVerb,
   grantVerb,
   grantsVerb,
   keysVerb,

@@ -58,4 +58,26 @@ describe('the client library checks proofs in a browser', () => {
     tampered.events[0].event_id = 'f'.repeat(64);
     expect(await check(tampered)).toEqual({ ok: false, code: 'inclusion' });
   });
+
+  it('verifies a published collection in Chromium (canonical JSON, signatures, the rows root)', async () => {
+    expect((await gate.socket('gv.publish', { space: 'main' })).error).toBeUndefined();
+    const answer = (await gate.socket('gv.collection', { space: 'main' })).result;
+    const page = await browser.newPage();
+    await page.goto(site.page('/collection', '<!doctype html><title>collection</title>'));
+    await page.addScriptTag({ content: bundle });
+    const check = (a: unknown) =>
+      page.evaluate(
+        async ([deploymentId, a]) => {
+          try {
+            const r = await (globalThis as any).GateProofs.verifyCollection(deploymentId, a);
+            return { ok: true, rows: r.rows_checked, version: r.header.version };
+          } catch (e) {
+            return { ok: false, code: (e as { code?: string }).code };
+          }
+        },
+        [gate.deploymentId, a] as const,
+      );
+    expect(await check(answer)).toEqual({ ok: true, rows: answer.collection.rows, version: 1 });
+    expect(await check({ ...answer, collection: { ...answer.collection, name: 'other' } })).toEqual({ ok: false, code: 'collection' });
+  });
 });
