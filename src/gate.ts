@@ -13,6 +13,8 @@ import { Journal } from './journal/journal.js';
 import { createJournalSchema } from './journal/schema.js';
 import { ArtifactReads, type ArtifactRow } from './projections/artifact-reads.js';
 import { RelationReads } from './projections/relation-reads.js';
+import { LogTreeReads } from './projections/log-tree-reads.js';
+import { CollectionReads } from './projections/collection-reads.js';
 import type { Caller } from './access/caller.js';
 import { Projections } from './projections/projections.js';
 import { secureIndexDeletes } from './projections/artifacts.js';
@@ -76,6 +78,10 @@ export class Gate {
   readonly visibility: Visibility;
   readonly artifacts: ArtifactReads;
   readonly relations: RelationReads;
+  /** Roots and proofs of the journal's Merkle tree (checkpoints, inclusion, consistency). */
+  readonly logTree: LogTreeReads;
+  /** Published collections (gv.publish, gv.collection). */
+  readonly collections: CollectionReads;
   readonly lexical: LexicalRecall;
   readonly rankedSearch: RankedSearch;
   readonly steering: SteeringWalk;
@@ -172,6 +178,8 @@ export class Gate {
     this.visibility = new Visibility(this.capabilities);
     this.artifacts = new ArtifactReads(this.db);
     this.relations = new RelationReads(this.db);
+    this.logTree = new LogTreeReads(this.db);
+    this.collections = new CollectionReads(this.db);
     this.spaceList = this.db.prepare('SELECT name FROM spaces ORDER BY name');
     this.lexical = new LexicalRecall(this.db, this.artifacts);
     this.steering = new SteeringWalk(this.db, this.artifacts);

@@ -15,6 +15,7 @@ import { orgCommand } from './org-command.js';
 import { peopleAddCommand, peopleListCommand, peopleRemoveCommand } from './people-command.js';
 import { grantChangeCommand, grantListCommand } from './grant-command.js';
 import { signCommand } from './sign-command.js';
+import { PROOF_EXIT_HELP, proofVerifyCommand } from './proof-command.js';
 
 const port = (value: string) => {
   const n = Number(value);
@@ -56,6 +57,25 @@ program
   .option('--home <dir>', 'the gate home to verify')
   .option('--json', 'print the report as JSON')
   .action(verifyCommand);
+
+program
+  .command('proof')
+  .description("Offline checks of the journal's proofs with the deployment id alone (no home, no gate).")
+  .command('verify')
+  .description(
+    [
+      'Verify a saved answer: a checkpoint note (text), or an answer of gv.why or gv.audit (every event proven in its checkpoint),',
+      'or of gv.checkpoint (its size and root signed; its inclusion proof; with --since, its consistency proof from a kept checkpoint),',
+      'or of gv.collection (its signature, the checkpoint it was cut at, its publish event proven in the journal, and its rows: a whole',
+      'collection in one page against the signed rows root, or one row by its membership proof).',
+      'A file holds what `gate call` prints or the result alone; - reads standard input.',
+      PROOF_EXIT_HELP,
+    ].join('\n'),
+  )
+  .argument('<file>', 'the saved answer or checkpoint note')
+  .requiredOption('--deployment-id <id>', "the deployment's id (its public key, as gv.ping and GET /identity say)")
+  .option('--since <file>', 'an older checkpoint kept earlier (a note, or a saved answer carrying one): prove the newer extends it')
+  .action(proofVerifyCommand);
 
 program
   .command('space')

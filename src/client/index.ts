@@ -8,3 +8,18 @@ export type { Bearer } from './http-transport.js';
 export type { ClientScope } from './scopes.js';
 export type { VerbName, VerbParams, ToolName } from './verb-table.js';
 export { DEFAULT_DEADLINE_MS, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_RESPONSE_BYTES } from './transport-limits.js';
+export {
+  verifyCheckpoint,
+  verifyInclusion,
+  verifyConsistency,
+  verifyEventProofs,
+  verifyCheckpointAnswer,
+  verifyCollection,
+  ProofError,
+  type VerifiedCollection,
+  type CollectionHeader,
+  type CollectionRow,
+  type VerifiedCheckpoint,
+  type InclusionProofJson,
+  type ProofErrorCode,
+} from './proofs.js';

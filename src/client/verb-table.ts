@@ -6,6 +6,9 @@ import type { nodeVerb } from '../verbs/reading/node.js';
 import type { statusVerb, whyVerb } from '../verbs/reading/status.js';
 import type { auditVerb } from '../verbs/reading/audit.js';
 import type { auditChainVerb } from '../verbs/reading/audit-chain.js';
+import type { checkpointVerb } from '../verbs/reading/checkpoint.js';
+import type { publishVerb } from '../verbs/publishing/publish.js';
+import type { collectionVerb } from '../verbs/publishing/collection.js';
 import type { demoteVerb, promoteVerb, rejectVerb } from '../verbs/review/decisions.js';
 import type { recallVerb } from '../verbs/reading/recall.js';
 import type { eventsVerb } from '../verbs/reading/events.js';
@@ -85,6 +88,9 @@ interface Verbs {
   'gv.rebuild': typeof rebuildVerb;
   'gv.erase': typeof eraseVerb;
   'gv.audit_chain': typeof auditChainVerb;
+  'gv.checkpoint': typeof checkpointVerb;
+  'gv.publish': typeof publishVerb;
+  'gv.collection': typeof collectionVerb;
   'gv.grant': typeof grantVerb;
   'gv.grants': typeof grantsVerb;
   'gv.keys': typeof keysVerb;
@@ -191,6 +197,9 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.rebuild': 'admin',
   'gv.erase': 'admin',
   'gv.audit_chain': 'admin',
+  'gv.checkpoint': 'reader',
+  'gv.publish': 'admin',
+  'gv.collection': 'reader',
   'gv.grant': 'admin',
   'gv.grants': 'admin',
   'gv.keys': 'reviewer',

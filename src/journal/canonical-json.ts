@@ -1,16 +1,6 @@
-import canonicalizeModule from 'canonicalize';
 import { createHash } from 'node:crypto';
 
-// canonicalize ships CommonJS with a default export; under NodeNext the callable sits on .default or the module itself.
-const canonicalizeFn = ((canonicalizeModule as unknown as { default?: unknown }).default ??
-  canonicalizeModule) as (v: unknown) => string | undefined;
-
-/** RFC 8785 (JCS) canonical JSON: the bytes every event id and signature is computed over. */
-export function canonicalJson(value: unknown): string {
-  const text = canonicalizeFn(value);
-  if (text === undefined) throw new TypeError('value has no canonical JSON form');
-  return text;
-}
+export { canonicalJson } from './canonical-form.js';
 
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');

@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { JournalRow } from './event.js';
 import { linkProblem, signatureHolds } from './event-link.js';
+import { MerkleFrontier } from './merkle-frontier.js';
+import { eventLeafHash } from './merkle-hash.js';
 
 export interface ChainReport {
   ok: boolean;
@@ -10,6 +12,8 @@ export interface ChainReport {
   head: string | null;
   deployment_id: string | null;
   types: Record<string, number>;
+  /** The RFC 9162 root (base64) over the events verified, leaf i being seq i + 1's id. */
+  root: string;
   first_bad_seq?: number;
   problem?: string;
 }
@@ -18,6 +22,7 @@ export interface ChainReport {
  * Walks the whole journal offline: each body must be canonical, hash to its event id,
  * name the previous id, carry its own seq, and bear a valid signature by the deployment
  * key named by the genesis event. The first failure stops the walk and is reported by seq.
+ * The walk also computes the Merkle root of the events it verified, from their ids alone.
  */
 export function verifyChain(db: Database.Database, expectedDeploymentId?: string): ChainReport {
   const types: Record<string, number> = {};
@@ -26,6 +31,7 @@ export function verifyChain(db: Database.Database, expectedDeploymentId?: string
   let deploymentId: string | null = expectedDeploymentId ?? null;
   let events = 0;
   let first: number | null = null;
+  const tree = new MerkleFrontier();
   const bad = (seq: number, problem: string): ChainReport => ({
     ok: false,
     events,
@@ -34,6 +40,7 @@ export function verifyChain(db: Database.Database, expectedDeploymentId?: string
     head: prev,
     deployment_id: deploymentId,
     types,
+    root: tree.root().toString('base64'),
     first_bad_seq: seq,
     problem,
   });
@@ -49,9 +56,10 @@ export function verifyChain(db: Database.Database, expectedDeploymentId?: string
     }
     if (!signatureHolds(deploymentId, row)) return bad(row.seq, 'signature does not verify against the deployment key');
     types[row.type] = (types[row.type] ?? 0) + 1;
+    tree.push(eventLeafHash(row.event_id));
     prev = row.event_id;
     expectedSeq += 1;
     events += 1;
   }
-  return { ok: true, events, first_seq: first, last_seq: events === 0 ? null : expectedSeq - 1, head: prev, deployment_id: deploymentId, types };
+  return { ok: true, events, first_seq: first, last_seq: events === 0 ? null : expectedSeq - 1, head: prev, deployment_id: deploymentId, types, root: tree.root().toString('base64') };
 }

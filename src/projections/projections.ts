@@ -20,6 +20,8 @@ import { SigninSessionReducer, signinSessionDigestQueries, signinSessionTables }
 import { BanReducer, banDigestQueries, banTables } from './bans.js';
 import { RunnerReducer, runnerDigestQueries, runnerTables } from './runners.js';
 import { QuestionReducer, questionDigestQueries, questionTables } from './questions.js';
+import { LogTreeReducer, logTreeDigestQueries, logTreeTables } from './log-tree.js';
+import { CollectionReducer, collectionDigestQueries, collectionTables } from './collections.js';
 
 interface Reducer {
   readonly handles: readonly string[];
@@ -47,6 +49,8 @@ export function createProjectionTables(db: Database.Database, schema: string): v
     banTables,
     runnerTables,
     questionTables,
+    logTreeTables,
+    collectionTables,
   ];
   db.exec(tables.map((t) => t(schema)).join('\n'));
 }
@@ -72,16 +76,20 @@ export function digestQueries(schema: string): Record<string, string> {
     ...banDigestQueries(schema),
     ...runnerDigestQueries(schema),
     ...questionDigestQueries(schema),
+    ...logTreeDigestQueries(schema),
+    ...collectionDigestQueries(schema),
   };
 }
 
 /**
  * Every view of the gate, folded from the journal. The same class runs live (schema
  * `main`, inside the append transaction) and in rebuild (a fresh attached schema).
- * Events of types no view reads (the genesis event, for one) pass through.
+ * Events of types no view reads (the genesis event, for one) reach only the log tree.
  */
 export class Projections {
   private readonly byType = new Map<string, Reducer[]>();
+  /** The journal's Merkle tree takes every event, whatever its type. */
+  private readonly logTree: LogTreeReducer;
 
   constructor(db: Database.Database, schema: string) {
     createProjectionTables(db, schema);
@@ -105,14 +113,17 @@ export class Projections {
       new BanReducer(db, schema),
       new RunnerReducer(db, schema),
       new QuestionReducer(db, schema),
+      new CollectionReducer(db, schema),
     ];
     for (const reducer of reducers) {
       for (const type of reducer.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), reducer]);
     }
+    this.logTree = new LogTreeReducer(db, schema);
   }
 
   /** Several views may fold one event (an ingest both adds a row and brings its work area into being), in registry order. */
   apply(event: JournalEvent): void {
+    this.logTree.apply(event);
     for (const reducer of this.byType.get(event.type) ?? []) reducer.apply(event);
   }
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { artifactIdParam } from '../verbs/param-types.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { servedEventSchema } from '../events/served-event.js';
+import { checkpointSchema, inclusionSchema } from '../verbs/reading/log-proofs.js';
 
 /** A plugin-tier handle: the gate's id, or `local:<id>` for a claim no gate has stamped yet. */
 export const LOCAL_HANDLE = /^local:[0-9a-f]{32}$/;
@@ -42,7 +43,8 @@ export const statusTool = defineTool({
 export const whyTool = defineTool({
   name: 'gate.why',
   tiers: ['client'],
-  description: 'Every journal event that moved a claim, in order, each with its signature and, where the caller may read all it holds, the signed bytes, in `events`.',
+  description:
+    'Every journal event that moved a claim, in order, in `events`, each with its signature, the signed bytes where the caller may read all they hold, and its inclusion proof in the signed `checkpoint`: checkable offline with the deployment id alone.',
   annotations: READ_ONLY,
   verb: 'gv.why',
   input: byId,
@@ -50,6 +52,7 @@ export const whyTool = defineTool({
     artifact_id: z.string(),
     state: z.string(),
     deployment_id: z.string(),
+    checkpoint: checkpointSchema,
     events: z.array(
       servedEventSchema.extend({
         seq: z.number().int(),
@@ -61,6 +64,7 @@ export const whyTool = defineTool({
           .nullable()
           .describe("the exact bytes signed (the event's canonical JSON, {v, seq, type, ts, prev, by, data}), so a reader checks sig itself; null when the event holds a field in `withheld`"),
         withheld: z.array(z.string()).describe('fields of the event whose values this caller is not served, which keep `signed` back; empty when it is served'),
+        inclusion: inclusionSchema,
       }),
     ),
   }),

@@ -6,6 +6,9 @@ import { nodeVerb } from './reading/node.js';
 import { statusVerb, whyVerb } from './reading/status.js';
 import { auditVerb } from './reading/audit.js';
 import { auditChainVerb } from './reading/audit-chain.js';
+import { checkpointVerb } from './reading/checkpoint.js';
+import { publishVerb } from './publishing/publish.js';
+import { collectionVerb } from './publishing/collection.js';
 import { demoteVerb, promoteVerb, rejectVerb } from './review/decisions.js';
 import { recallVerb } from './reading/recall.js';
 import { eventsVerb } from './reading/events.js';
@@ -85,6 +88,9 @@ export const VERBS: readonly Verb<any>[] = [
   rebuildVerb,
   eraseVerb,
   auditChainVerb,
+  checkpointVerb,
+  publishVerb,
+  collectionVerb,
   grantVerb,
   grantsVerb,
   keysVerb,

@@ -1,15 +1,20 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { verifyChain } from '../../journal/verify-chain.js';
+import { checkStoredTree, withTreeCheck } from '../../projections/log-tree-check.js';
 
-/** The verb form of `gate verify`: the live journal's whole chain and every signature. */
+/**
+ * The verb form of `gate verify`: the live journal's whole chain and every signature, and
+ * the stored log tree's root against the root of the ids walked.
+ */
 export const auditChainVerb = defineVerb({
   name: 'gv.audit_chain',
   role: 'admin',
-  summary: 'Verify the whole journal chain and every signature against the deployment key.',
+  summary: 'Verify the whole journal chain and every signature against the deployment key, and the log tree against the chain.',
   params: z.strictObject({}),
   handler({ gate }) {
     gate.writer.flush();
-    return verifyChain(gate.db, gate.deploymentId);
+    const report = verifyChain(gate.db, gate.deploymentId);
+    return withTreeCheck(report, checkStoredTree(gate.db, report));
   },
 });

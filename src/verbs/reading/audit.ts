@@ -4,6 +4,7 @@ import { artifactIdParam } from '../param-types.js';
 import { signedHistory } from './status.js';
 import { derivesFromOf, type ArtifactRow } from '../../projections/artifact-reads.js';
 import { eventFromRow, type JournalRow } from '../../journal/event.js';
+import { answerProofs } from './log-proofs.js';
 
 /** Event types that are decisions about a row (who let it in, kept it out, moved it). */
 export const DECISIONS = new Set(['scan', 'record', 'promote', 'reject', 'demote', 'verdict', 'manual-sign', 'disposition',
@@ -27,7 +28,7 @@ export function envelopeOf(row: ArtifactRow, deploymentId: string) {
 export const auditVerb = defineVerb({
   name: 'gv.audit',
   role: 'reader',
-  summary: "A row's envelope and its decisions, each with a verified signature.",
+  summary: "A row's envelope and its decisions, each with a verified signature and its inclusion proof in the signed checkpoint answered beside them.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
     const row = gate.readableArtifact(caller, p.artifact_id);
@@ -43,16 +44,19 @@ export const auditVerb = defineVerb({
         (r) => [r.event_id, eventFromRow(r).data],
       ),
     );
+    const proofs = answerProofs(gate);
     const decisions = signedHistory(gate, row.artifact_id)
       .filter((e) => DECISIONS.has(e.type))
       .map((e) => {
         const data = payloads.get(e.event_id) ?? {};
+        const proven = { ...e, inclusion: proofs.inclusion(e.seq) };
         // Below reviewer, a payload id naming an unreadable row is null (spec 2 gv.audit).
-        return 'in_favour_of' in data ? { ...e, in_favour_of: readableId(data['in_favour_of']) } : e;
+        return 'in_favour_of' in data ? { ...proven, in_favour_of: readableId(data['in_favour_of']) } : proven;
       });
     return {
       artifact_id: row.artifact_id,
       deployment_id: gate.deploymentId,
+      checkpoint: proofs.checkpoint,
       envelope: {
         ...envelopeOf(row, gate.deploymentId),
         derives_from: shownParents,

@@ -10,6 +10,7 @@ import type { Gate } from '../../gate.js';
 import type { Caller } from '../../access/caller.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import { withheldFields, type Reader } from './signed-disclosure.js';
+import { answerProofs } from './log-proofs.js';
 
 export const statusVerb = defineVerb({
   name: 'gv.status',
@@ -73,20 +74,22 @@ function readerOf(gate: Gate, caller: Caller, row: ArtifactRow): Reader {
 export const whyVerb = defineVerb({
   name: 'gv.why',
   role: 'reader',
-  summary: 'Every journal event that moved a row, in order, with signatures and, where the caller may read all it holds, the signed bytes.',
+  summary: 'Every journal event that moved a row, in order, with signatures, the signed bytes where the caller may read all they hold, and each event\'s inclusion proof in the signed checkpoint answered beside them.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
     const row = gate.readableArtifact(caller, p.artifact_id);
     const reader = readerOf(gate, caller, row);
+    const proofs = answerProofs(gate);
     return {
       artifact_id: row.artifact_id,
       state: row.state,
       deployment_id: gate.deploymentId,
+      checkpoint: proofs.checkpoint,
       events: servedRowsOf(gate, row.artifact_id).map((stored) => {
         const event = eventFromRow(stored);
         // The stored bytes are what was signed; a reader is handed them only if nothing in them is kept from it.
         const withheld = withheldFields(reader, event);
-        return { ...signedEntry(gate, stored, event), signed: withheld.length === 0 ? stored.body : null, withheld };
+        return { ...signedEntry(gate, stored, event), signed: withheld.length === 0 ? stored.body : null, withheld, inclusion: proofs.inclusion(stored.seq) };
       }),
     };
   },

@@ -1,0 +1,45 @@
+import type Database from 'better-sqlite3';
+import type { JournalEvent } from '../journal/event.js';
+import { COLLECTION_EVENT } from '../domain/collection-form.js';
+import { canonicalJson } from '../journal/canonical-json.js';
+
+/**
+ * Published collections (gv.publish): one row per version of a named collection of a space,
+ * its signed header as journaled and the blob holding its rows.
+ */
+export function collectionTables(schema: string): string {
+  return `
+    CREATE TABLE IF NOT EXISTS ${schema}.collections (
+      space TEXT NOT NULL,
+      name TEXT NOT NULL,
+      version INTEGER NOT NULL,
+      collection_id TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      header TEXT NOT NULL,
+      rows_blob TEXT NOT NULL,
+      PRIMARY KEY (space, name, version)
+    ) WITHOUT ROWID;
+  `;
+}
+
+export const collectionDigestQueries = (schema: string) => ({
+  collections: `SELECT * FROM ${schema}.collections ORDER BY space, name, version`,
+});
+
+export class CollectionReducer {
+  readonly handles = [COLLECTION_EVENT];
+  private readonly insert: Database.Statement;
+
+  constructor(db: Database.Database, schema: string) {
+    this.insert = db.prepare(
+      `INSERT INTO ${schema}.collections (space, name, version, collection_id, seq, header, rows_blob) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+  }
+
+  apply(event: JournalEvent): void {
+    const d = event.data;
+    const header = d['header'] as { name: string; version: number };
+    // Canonical, not JSON.stringify: live, the header is the object as built; replayed, as parsed from the signed body.
+    this.insert.run(d['space'], header.name, header.version, d['collection_id'], event.seq, canonicalJson(header), d['rows_blob']);
+  }
+}

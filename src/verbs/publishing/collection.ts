@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { artifactIdParam, spaceParam } from '../param-types.js';
+import { requireSpace } from '../require-space.js';
+import { invalidParams } from '../../gate-error.js';
+import type { JournalRow } from '../../journal/event.js';
+import { MerkleList } from '../../journal/merkle-list.js';
+import { collectionSigningText, rowLeaf } from '../../domain/collection-form.js';
+import { answerProofs } from '../reading/log-proofs.js';
+import { collectionNameParam } from './publish.js';
+
+const PAGE_MAX = 1000;
+
+/**
+ * gv.collection (reader with read on the space): a published collection, everything needed
+ * to check it offline with the deployment id alone: its signed header (which carries the
+ * checkpoint it was cut at), the deployment's signature over it, its publish event verbatim
+ * (canonical body and signature) with that event's inclusion proof in the journal's current
+ * checkpoint, and either a page of its rows or, for `artifact_id`, that row with its proof of
+ * membership in the rows' tree.
+ */
+export const collectionVerb = defineVerb({
+  name: 'gv.collection',
+  role: 'reader',
+  summary: 'A published collection with its signature, its publish event proven in the journal, and a page of its rows or one row with its membership proof.',
+  params: z.strictObject({
+    space: spaceParam,
+    name: collectionNameParam.optional().describe('the collection name (default: the space name)'),
+    version: z.number().int().min(1).optional().describe('default: the newest'),
+    offset: z.number().int().min(0).optional().describe('first row of the page (default 0)'),
+    limit: z.number().int().min(1).max(PAGE_MAX).optional().describe(`rows in the page (default and ceiling ${PAGE_MAX})`),
+    artifact_id: artifactIdParam.optional().describe('answer this row and its membership proof instead of a page'),
+  }),
+  handler({ gate, caller }, p) {
+    requireSpace(gate, p.space);
+    if (!gate.visibility.seesEverything(caller)) gate.capabilities.require(caller, p.space, 'read');
+    if (p.artifact_id !== undefined && (p.offset !== undefined || p.limit !== undefined)) {
+      throw invalidParams('gv.collection: artifact_id answers one row; offset and limit page the rows: give one or the other', { field: 'artifact_id' });
+    }
+    const name = p.name ?? p.space;
+    const published = gate.collections.find(p.space, name, p.version);
+    if (published === null) {
+      const what = p.version === undefined ? `collection ${name}` : `version ${p.version} of collection ${name}`;
+      throw invalidParams(`gv.collection: no ${what} is published in space ${p.space}`, { field: p.version === undefined ? 'name' : 'version' });
+    }
+    const rows = gate.collections.rows(published);
+    const event = gate.db.prepare('SELECT event_id, body, sig FROM journal WHERE seq = ?').get(published.seq) as Pick<JournalRow, 'event_id' | 'body' | 'sig'>;
+    const proofs = answerProofs(gate);
+    const common = {
+      collection_id: published.collection_id,
+      collection: published.header,
+      signature: gate.key.sign(collectionSigningText(published.header)),
+      publish: { seq: published.seq, event_id: event.event_id, body: event.body, sig: event.sig, inclusion: proofs.inclusion(published.seq) },
+      checkpoint: proofs.checkpoint,
+    };
+    if (p.artifact_id !== undefined) {
+      const index = rows.findIndex((r) => r.artifact_id === p.artifact_id);
+      if (index < 0) return { ...common, row: null };
+      const proof = new MerkleList(rows.map(rowLeaf)).inclusion(index);
+      return { ...common, row: rows[index], row_proof: { leaf_index: index, hashes: proof.map((h) => h.toString('base64')) } };
+    }
+    const offset = p.offset ?? 0;
+    if (offset > rows.length) throw invalidParams(`gv.collection: offset ${offset} is past the collection's ${rows.length} rows`, { field: 'offset' });
+    const end = Math.min(rows.length, offset + (p.limit ?? PAGE_MAX));
+    return { ...common, rows: rows.slice(offset, end), offset, next_offset: end < rows.length ? end : null };
+  },
+});

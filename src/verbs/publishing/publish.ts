@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { spaceParam } from '../param-types.js';
+import { requireSpace } from '../require-space.js';
+import { invalidParams } from '../../gate-error.js';
+import { isNameSegment } from '../../domain/names.js';
+import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
+import { MerkleList } from '../../journal/merkle-list.js';
+import { COLLECTION_EVENT, COLLECTION_FORMAT, rowLeaf, type CollectionHeader, type CollectionRow } from '../../domain/collection-form.js';
+import { checkpointAt } from '../reading/log-proofs.js';
+
+/** Rows one publish may hold: the snapshot is cut and hashed inside one journal write, on the main thread. */
+export const PUBLISH_MAX_ROWS = 100_000;
+
+export const collectionNameParam = z.string().refine(isNameSegment, 'a collection name is one name segment: 1-64 of A-Z a-z 0-9 . _ - starting with a letter or digit');
+
+/**
+ * gv.publish (admin): cuts a signed, versioned snapshot of a space's ACTIVE rows (ids,
+ * content hashes, sizes, classes) at the journal's current position, with the checkpoint
+ * of the journal there, and journals `collection-published`. The rows go to the content
+ * store (a large list has no place in an event); the header, its id and the rows' blob hash
+ * to the journal. Versions of one name count up from 1.
+ */
+export const publishVerb = defineVerb({
+  name: 'gv.publish',
+  role: 'admin',
+  summary: "Publish a signed, versioned snapshot of a space's ACTIVE rows (ids and content hashes) at the journal's current checkpoint, verifiable offline with the deployment id.",
+  params: z.strictObject({
+    space: spaceParam,
+    name: collectionNameParam.optional().describe('the collection name (default: the space name)'),
+  }),
+  handler({ gate, caller }, p) {
+    requireSpace(gate, p.space);
+    const name = p.name ?? p.space;
+    const active = gate.db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM artifacts WHERE space = ? AND state = 'ACTIVE'");
+    const select = gate.db.prepare<[string], Omit<CollectionRow, 'provisional'> & { provisional: number }>(
+      `SELECT artifact_id, content_hash, size_bytes, content_type, trust_class, provisional FROM artifacts
+       WHERE space = ? AND state = 'ACTIVE' ORDER BY artifact_id`,
+    );
+    return gate.writer.write(() => {
+      const count = active.get(p.space)!.n;
+      if (count > PUBLISH_MAX_ROWS) throw invalidParams(`gv.publish: space ${p.space} has ${count} ACTIVE rows; a collection holds at most ${PUBLISH_MAX_ROWS}`, { field: 'space' });
+      const rows: CollectionRow[] = select.all(p.space).map((r) => ({ ...r, provisional: r.provisional === 1 }));
+      // Inside the write: the position, its checkpoint and the rows are one state of the journal.
+      const size = gate.journal.chainHead.seq;
+      const header: CollectionHeader = {
+        format: COLLECTION_FORMAT,
+        deployment_id: gate.deploymentId,
+        space: p.space,
+        name,
+        version: gate.collections.nextVersion(p.space, name),
+        published_at: gate.clock.now(),
+        journal_size: size,
+        checkpoint: checkpointAt(gate, size),
+        rows: rows.length,
+        rows_root: new MerkleList(rows.map(rowLeaf)).root().toString('base64'),
+      };
+      const rowsBytes = Buffer.from(canonicalJson(rows));
+      const rowsBlob = `sha256:${sha256Hex(rowsBytes)}`;
+      gate.journal.putBlob(rowsBlob, rowsBytes);
+      const collectionId = `sha256:${sha256Hex(canonicalJson(header))}`;
+      const event = gate.journal.append(COLLECTION_EVENT, caller.identity, { space: p.space, collection_id: collectionId, header, rows_blob: rowsBlob });
+      return {
+        collection_id: collectionId,
+        space: p.space,
+        name,
+        version: header.version,
+        rows: rows.length,
+        journal_size: size,
+        rows_root: header.rows_root,
+        event_id: event.event_id,
+      };
+    });
+  },
+});

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { invalidParams } from '../../gate-error.js';
+import type { JournalRow } from '../../journal/event.js';
+import { eventVisible } from '../../events/event-visibility.js';
+import { isServedType } from '../../events/served-event.js';
+import type { Gate } from '../../gate.js';
+import type { Caller } from '../../access/caller.js';
+import { checkpointAt } from './log-proofs.js';
+
+const treeSize = z.number().int().min(1);
+
+/**
+ * The journal's signed checkpoint (a C2SP note over its RFC 9162 tree), with the proofs a
+ * reader checks it by: `from_size` asks for a consistency proof from an older checkpoint's
+ * size (the older tree is a prefix of this one: nothing was rewritten), `event_id` for an
+ * event's inclusion proof. An event's proof is served to whoever is served the event: by
+ * gv.events (spec 1 Events rule 3) or by gv.why, which serves every served-type event of a
+ * row the caller may read; any other id is answered as unknown.
+ */
+function eventServed(gate: Gate, caller: Caller, row: JournalRow): boolean {
+  if (eventVisible(gate, caller, row)) return true;
+  if (row.artifact_id === null || !isServedType(row.type)) return false;
+  const artifact = gate.artifacts.byId(row.artifact_id);
+  return artifact !== undefined && gate.visibility.canRead(caller, artifact);
+}
+
+export const checkpointVerb = defineVerb({
+  name: 'gv.checkpoint',
+  role: 'reader',
+  summary: "The journal's signed checkpoint (tree size, root, the deployment's signature), with a consistency proof from an older size or an event's inclusion proof.",
+  params: z.strictObject({
+    size: treeSize.optional().describe('the tree size to sign (default: the whole journal now); any size up to it signs the same tree it did then'),
+    from_size: treeSize.optional().describe("an older checkpoint's size: answers the consistency proof from it to this one"),
+    event_id: z.string().regex(/^[0-9a-f]{64}$/, 'an event id is 64 lower-case hex').optional().describe('an event the caller may read: answers its inclusion proof'),
+  }),
+  handler({ gate, caller }, p) {
+    const head = gate.logTree.size();
+    if (p.size !== undefined && p.size > head) throw invalidParams(`gv.checkpoint: the journal holds ${head} events, not ${p.size}`, { field: 'size' });
+    const size = p.size ?? head;
+    if (p.from_size !== undefined && p.from_size > size) {
+      throw invalidParams(`gv.checkpoint: from_size ${p.from_size} is past the checkpoint's ${size} events`, { field: 'from_size' });
+    }
+    let inclusion: { event_id: string; seq: number; leaf_index: number; hashes: string[] } | undefined;
+    if (p.event_id !== undefined) {
+      const row = gate.db.prepare('SELECT * FROM journal WHERE event_id = ?').get(p.event_id) as JournalRow | undefined;
+      if (row === undefined || !eventServed(gate, caller, row)) throw invalidParams(`unknown event: ${p.event_id.slice(0, 16)}`, { field: 'event_id' });
+      if (row.seq > size) throw invalidParams(`gv.checkpoint: the event is seq ${row.seq}, past the checkpoint's ${size} events`, { field: 'event_id' });
+      const proof = gate.logTree.inclusion(row.seq - 1, size);
+      inclusion = { event_id: row.event_id, seq: row.seq, leaf_index: proof.leaf_index, hashes: proof.hashes.map((h) => h.toString('base64')) };
+    }
+    return {
+      deployment_id: gate.deploymentId,
+      size,
+      root: gate.logTree.root(size).toString('base64'),
+      checkpoint: checkpointAt(gate, size),
+      ...(p.from_size === undefined ? {} : { consistency: { from_size: p.from_size, hashes: gate.logTree.consistency(p.from_size, size).map((h) => h.toString('base64')) } }),
+      ...(inclusion === undefined ? {} : { inclusion }),
+    };
+  },
+});

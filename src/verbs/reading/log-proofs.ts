@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import type { Gate } from '../../gate.js';
+import { signCheckpoint } from '../../journal/checkpoint.js';
+
+/** How proofs leave the gate: hashes in standard base64, as the checkpoint writes its root. */
+export const inclusionSchema = z
+  .object({
+    leaf_index: z.number().int().describe('the event is leaf seq - 1 of the journal tree'),
+    hashes: z.array(z.string()).describe('RFC 9162 audit path, bottom up, base64 SHA-256 hashes'),
+  })
+  .describe("the event's inclusion proof in the tree the answer's checkpoint signs");
+
+export const checkpointSchema = z
+  .string()
+  .describe('signed checkpoint note (C2SP): origin gate.journal/<deployment_id>, tree size, base64 root, the deployment signature');
+
+/** The deployment's checkpoint of the journal's tree at `size` events. */
+export const checkpointAt = (gate: Gate, size: number) => signCheckpoint(gate.key, size, gate.logTree.root(size));
+
+/**
+ * Proofs for one answer, all against the tree as it stands when the answer is made: the
+ * checkpoint is signed once and every event's inclusion is proven in that same tree.
+ */
+export function answerProofs(gate: Gate) {
+  const size = gate.logTree.size();
+  return {
+    size,
+    checkpoint: checkpointAt(gate, size),
+    inclusion: (seq: number): z.infer<typeof inclusionSchema> => {
+      const proof = gate.logTree.inclusion(seq - 1, size);
+      return { leaf_index: proof.leaf_index, hashes: proof.hashes.map((h) => h.toString('base64')) };
+    },
+  };
+}
