@@ -47,6 +47,7 @@ async function serveOrg(options: OrgHomeOptions & { port?: number; host?: string
   const stop = () => {
     listening
       .close()
+      .then(() => org.checks.close())
       .then(() => org.database.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => fail('serve', error));

@@ -372,6 +372,11 @@ export const CONFIG_KEYS = {
       default: [],
       doc: 'gate org serve: policies that countersign without a reviewer, journaled with the deployment signer class. t1_person_signed: a T-1 row whose local approval counted a person. T-3 and T-5 always need an org reviewer.',
     },
+    check_threads: {
+      schema: z.number().int().min(1).max(64),
+      default: 1,
+      doc: "gate org serve: worker threads that parse and check PUT /submissions bodies (canonical id, both signatures) off the thread serving the doors.",
+    },
     review_hold_s: {
       schema: z.number().int().min(5).max(86400),
       default: 900,

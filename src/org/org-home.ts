@@ -8,6 +8,9 @@ import type { OrgContext } from './org-context.js';
 import { openOrgDatabase, type OrgDatabase } from './org-database.js';
 import { InboxSize } from './inbox-size.js';
 import { OrgBearer } from './org-bearer.js';
+import { SubmissionIntake } from './submission-intake.js';
+import { DecisionBatch } from './org-decision.js';
+import { SubmissionChecks } from './submission-checks.js';
 import { PersonTokens } from '../auth/person-tokens.js';
 import { TrustedIssuers } from '../auth/trusted-issuers.js';
 import { systemClock } from '../clock.js';
@@ -67,6 +70,9 @@ export async function openOrg(options: OrgHomeOptions, poolSize?: number): Promi
     auth: config.auth,
     inbox: new InboxSize(database.pool, () => config.org.inbox_max),
     bearer: new OrgBearer(database.pool, tokens, config.auth.admins),
+    checks: new SubmissionChecks(config.org.check_threads),
+    intake: new SubmissionIntake(database.pool, () => config.org.member_rate_per_s),
+    decisions: new DecisionBatch(database.pool, key),
   };
 }
 
