@@ -357,6 +357,11 @@ export const CONFIG_KEYS = {
       default: '',
       doc: "gate org serve: the organization gate's PostgreSQL (postgres://...); empty: an embedded PostgreSQL in the org home, started and stopped with it.",
     },
+    replica_url: {
+      schema: z.union([z.literal(''), z.string().regex(/^postgres(ql)?:\/\//)]),
+      default: '',
+      doc: 'gate org serve: a streaming read replica of the database (postgres://...) that GET /outcomes pages are read from; empty: the primary. Every other read and every write stays on the primary; a replica that cannot answer is passed over for the primary.',
+    },
     inbox_max: {
       schema: z.number().int().min(1).max(100000000),
       default: 1000000,

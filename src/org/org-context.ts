@@ -6,11 +6,14 @@ import type { OrgBearer } from './org-bearer.js';
 import type { SubmissionIntake } from './submission-intake.js';
 import type { DecisionBatch } from './org-decision.js';
 import type { SubmissionChecks } from './submission-checks.js';
+import type { OutcomesReader } from './outcomes-reader.js';
 
 /** What every door of one org process reads: the shared database, the org key and the [org] config. Nothing else. */
 export interface OrgContext {
   pool: Pool;
   key: DeploymentKey;
+  /** Where GET /outcomes reads: [org].replica_url when set (the primary when it cannot answer), else the primary. */
+  outcomesReader: OutcomesReader;
   settings: GateConfig['org'];
   /** This process's view of the inbox's size (a read of the database, see inbox-size.ts). */
   inbox: InboxSize;
