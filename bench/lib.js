@@ -600,15 +600,15 @@ export function summarizeCpuProfile(file, top = 25) {
 
 // ---------------------------------------------------------------- who else used the CPU
 
-const CLK_TCK = 100; // Linux USER_HZ; /proc/stat and /proc/PID/stat count in these ticks
+export const CLK_TCK = 100; // Linux USER_HZ; /proc/stat and /proc/PID/stat count in these ticks
 
-function procStatBusy() {
+export function procStatBusy() {
   const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   const [user, nice, system, idle, iowait = 0, irq = 0, softirq = 0, steal = 0] = f;
   return { busy: user + nice + system + irq + softirq + steal, total: user + nice + system + idle + iowait + irq + softirq + steal };
 }
 
-function pidTicks(pid, file = `/proc/${pid}/stat`) {
+export function pidTicks(pid, file = `/proc/${pid}/stat`) {
   try {
     const text = readFileSync(file, 'utf8');
     const f = text.slice(text.lastIndexOf(')') + 2).split(' ');

@@ -8,7 +8,9 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { BENCH_DIR, REPO_ROOT, RssSampler, fmtInt, fmtMs, machine, parseOptions, percentiles, printTable, round, tempDir } from './lib.js';
+import { readdirSync } from 'node:fs';
+import { waitQuiet } from './lib.js';
+import { BENCH_DIR, CLK_TCK, REPO_ROOT, RssSampler, fmtInt, fmtMs, machine, parseOptions, percentiles, pidTicks, printTable, procStatBusy, round, tempDir } from './lib.js';
 
 const USAGE = `
 node bench/org.js [options]
@@ -31,6 +33,8 @@ const opts = parseOptions(
     submissions: { type: 'number', default: 20000, help: 'submissions in all' },
     bytes: { type: 'number', default: 1000, help: 'content bytes per submission' },
     reviewers: { type: 'number', default: 8, help: 'org reviewers deciding at once' },
+    profile: { type: 'string', default: '', help: 'write a V8 CPU profile of the org process into this directory' },
+    'wait-quiet': { type: 'number', default: 120, help: 'seconds to wait at most, before measuring, for other processes to use < 0.25 core (0: do not wait)' },
     out: { type: 'string', default: join(BENCH_DIR, 'results', 'org.json'), help: 'results file ("" for none)' },
   },
   USAGE,
@@ -42,7 +46,7 @@ const { canonicalJson, sha256Hex } = await dist('src/journal/canonical-json.js')
 const { startEmbedded, stopEmbedded } = await dist('src/org/embedded-postgres.js');
 const { DeploymentKey } = await dist('src/journal/deployment-key.js');
 const { addMember, issueStaffKey } = await dist('src/org/org-members.js');
-const { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } = await dist('src/org/submission.js');
+const { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } = await dist('src/org/submission-contract.js');
 const pg = (await import('pg')).default;
 
 /** A member gate: its key, and submissions built as src/org/submission.ts builds them. */
@@ -96,7 +100,8 @@ const { connection } = startEmbedded(clusterDir);
 const url = `postgres://${connection.user}@localhost/${connection.database}?host=${encodeURIComponent(connection.host)}`;
 const pool = new pg.Pool({ ...connection, max: opts.members });
 
-const child = spawn(process.execPath, [join(REPO_ROOT, 'dist/src/cli/main.js'), 'org', 'serve', '--home', home, '--port', '0', '--database-url', url], {
+const profileArgs = opts.profile ? ['--cpu-prof', '--cpu-prof-dir', opts.profile] : [];
+const child = spawn(process.execPath, [...profileArgs, join(REPO_ROOT, 'dist/src/cli/main.js'), 'org', 'serve', '--home', home, '--port', '0', '--database-url', url], {
   stdio: ['ignore', 'pipe', 'inherit'],
   // One member may send as fast as it can here: the bench measures the door, not the limiter.
   env: { ...process.env, GATE_ORG_MEMBER_RATE_PER_S: '1000000' },
@@ -112,6 +117,66 @@ const cpuMs = () => {
 };
 const rssStart = rss.rssMb;
 
+/**
+ * CPU ticks of the cluster's processes: the postmaster and every process it started
+ * (backends, WAL writer, checkpointer, autovacuum workers). A process that exits takes its
+ * ticks with it, so each one's last reading is kept and the tree is read every second.
+ */
+const postmasterPid = Number(readFileSync(join(clusterDir, 'pg', 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+const postgresSeen = new Map();
+function postgresTicks() {
+  postgresSeen.set(postmasterPid, pidTicks(postmasterPid) ?? postgresSeen.get(postmasterPid) ?? 0);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]) === postmasterPid) postgresSeen.set(Number(entry), pidTicks(Number(entry)) ?? postgresSeen.get(Number(entry)) ?? 0);
+    } catch {
+      // A process that ended meanwhile: its last reading stays.
+    }
+  }
+  let ticks = 0;
+  for (const t of postgresSeen.values()) ticks += t;
+  return ticks;
+}
+
+/**
+ * Where the machine's CPU went over a phase, in cores: the org process, PostgreSQL, this
+ * process (the simulated members), everything else (other work on this shared machine);
+ * and the 1-minute load average sampled each second.
+ */
+function cpuPhase() {
+  const t0 = performance.now();
+  const stat0 = procStatBusy();
+  const org0 = pidTicks(child.pid);
+  const mainFile = `/proc/${child.pid}/task/${child.pid}/stat`;
+  const main0 = pidTicks(child.pid, mainFile);
+  const pg0 = postgresTicks();
+  const self0 = process.cpuUsage();
+  const loads = [];
+  const sampler = setInterval(() => {
+    loads.push(Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]));
+    postgresTicks();
+  }, 1000);
+  return (units) => {
+    clearInterval(sampler);
+    const seconds = (performance.now() - t0) / 1000;
+    const stat = procStatBusy();
+    const orgMs = ((pidTicks(child.pid) - org0) * 1000) / CLK_TCK;
+    const mainMs = ((pidTicks(child.pid, mainFile) - main0) * 1000) / CLK_TCK;
+    const pgMs = ((postgresTicks() - pg0) * 1000) / CLK_TCK;
+    const self = process.cpuUsage(self0);
+    const selfMs = (self.user + self.system) / 1000;
+    const busyMs = ((stat.busy - stat0.busy) * 1000) / CLK_TCK;
+    const cores = (ms) => round(ms / 1000 / seconds, 2);
+    return {
+      cores: { machine_busy: cores(busyMs), org_process: cores(orgMs), org_main_thread: cores(mainMs), postgres: cores(pgMs), bench_members: cores(selfMs), other_processes: cores(Math.max(0, busyMs - orgMs - pgMs - selfMs)) },
+      cpu_ms_each: { org_process: round(orgMs / units, 3), org_main_thread: round(mainMs / units, 3), org_check_workers: round((orgMs - mainMs) / units, 3), postgres: round(pgMs / units, 3), org_and_postgres: round((orgMs + pgMs) / units, 3) },
+      loadavg_1m: loads.length === 0 ? null : { min: Math.min(...loads), mean: round(loads.reduce((a, b) => a + b, 0) / loads.length, 2), max: Math.max(...loads) },
+    };
+  };
+}
+
 try {
   log(`building and signing ${fmtInt(opts.submissions)} submissions for ${opts.members} members`);
   const perMember = Math.ceil(opts.submissions / opts.members);
@@ -126,12 +191,17 @@ try {
   const dbSize = async () => Number((await pool.query('SELECT pg_database_size(current_database()) AS n')).rows[0].n);
   const sizeBefore = await dbSize();
 
+  const quiet = opts['wait-quiet'] > 0 ? await waitQuiet(opts['wait-quiet'], 0.25, log) : null;
+  if (quiet && !quiet.quiet) log(`the machine is still busy (${quiet.busy_cores} cores used by other processes): measuring anyway`);
+
   // Submissions: one closed-loop client per member, all at once.
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.members });
   const latencies = [];
   const statuses = {};
+  const rssAlong = [];
   const loadBefore = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
   let cpu0 = cpuMs();
+  const submitPhase = cpuPhase();
   let t0 = performance.now();
   await Promise.all(
     members.map(async (m) => {
@@ -140,12 +210,15 @@ try {
         const res = await call(agent, port, 'PUT', `/submissions/${encodeURIComponent(s.artifactId)}`, m.key, s.text);
         latencies.push(performance.now() - t);
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        // The org's memory at each tenth of the run: flat is the claim.
+        if (latencies.length % Math.ceil(opts.submissions / 10) === 0) rssAlong.push(rss.rssMb);
       }
     }),
   );
   const submitMs = performance.now() - t0;
   const submitCpuMs = cpuMs() - cpu0;
   const total = latencies.length;
+  const submitCpu = submitPhase(total);
   const submitPct = percentiles(latencies, [50, 99]);
   const rssAfterSubmit = rss.rssMb;
   const sizeAfter = await dbSize();
@@ -154,6 +227,7 @@ try {
 
   // Decisions: reviewers take the inbox and countersign everything.
   cpu0 = cpuMs();
+  const decidePhase = cpuPhase();
   t0 = performance.now();
   let decided = 0;
   await Promise.all(
@@ -172,6 +246,7 @@ try {
   );
   const decideMs = performance.now() - t0;
   const decideCpuMs = cpuMs() - cpu0;
+  const decideCpu = decidePhase(Math.max(1, decided));
   const logBytes = Number((await pool.query("SELECT pg_total_relation_size('org_log') + pg_total_relation_size('outcomes') AS n")).rows[0].n);
 
   // Outcomes read back: every member pages its own, 500 a page.
@@ -208,6 +283,30 @@ try {
   const floorMs = performance.now() - t0;
   const floorPct = percentiles(floorLat, [50, 99]);
 
+  // The batched floor: the same rows again, 50 to a multi-row INSERT (one statement, one commit), as many at once as members.
+  await pool.query('TRUNCATE floor_submissions');
+  const rows = members.flatMap((m) => m.items.map((s) => [m.id, s.artifactId, s.text]));
+  const batchLat = [];
+  let next = 0;
+  t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(opts.members, 8) }, async () => {
+      for (;;) {
+        const chunk = rows.slice(next, next + 50);
+        next += 50;
+        if (chunk.length === 0) return;
+        const t = performance.now();
+        await pool.query(
+          "INSERT INTO floor_submissions (deployment_id, artifact_id, submission_id, trust_class, body, state) SELECT d, a, a, 'T-1', b, 'leased' FROM unnest($1::text[], $2::text[], $3::text[]) AS t(d, a, b)",
+          [chunk.map((r) => r[0]), chunk.map((r) => r[1]), chunk.map((r) => r[2])],
+        );
+        batchLat.push(performance.now() - t);
+      }
+    }),
+  );
+  const batchFloorMs = performance.now() - t0;
+  const batchPct = percentiles(batchLat, [50, 99]);
+
   const results = {
     bench: 'org',
     date: new Date().toISOString(),
@@ -221,8 +320,9 @@ try {
       p50_ms: round(submitPct[50], 2),
       p99_ms: round(submitPct[99], 2),
       org_process_cpu_ms_each: round(submitCpuMs / total, 3),
+      ...submitCpu,
     },
-    decisions: { count: decided, per_s: round(decided / (decideMs / 1000), 0), org_process_cpu_ms_each: round(decideCpuMs / Math.max(1, decided), 3) },
+    decisions: { count: decided, per_s: round(decided / (decideMs / 1000), 0), org_process_cpu_ms_each: round(decideCpuMs / Math.max(1, decided), 3), ...decideCpu },
     loadavg_1m_before_submissions: Number(loadBefore),
     outcomes_read: { count: outcomes, per_s: round(outcomes / (outcomesMs / 1000), 0) },
     database: {
@@ -230,20 +330,24 @@ try {
       inbox_table_bytes_per_100k: Math.round((inboxBytes / total) * 100_000),
       log_and_outcomes_bytes_per_100k_decisions: Math.round((logBytes / Math.max(1, decided)) * 100_000),
     },
-    org_rss_mb: { start: rssStart, after_submissions: rssAfterSubmit, end: rssEnd, peak: rssPeak },
-    floor_raw_insert: { per_s: round(total / (floorMs / 1000), 0), p50_ms: round(floorPct[50], 2), p99_ms: round(floorPct[99], 2) },
+    org_rss_mb: { start: rssStart, each_tenth_of_submissions: rssAlong, after_submissions: rssAfterSubmit, end: rssEnd, peak: rssPeak },
+    machine_before: quiet,
+    floor_raw_insert: { per_s: round(total / (floorMs / 1000), 0), p50_ms: round(floorPct[50], 2), p99_ms: round(floorPct[99], 2), how: 'one INSERT per submission, one connection per member' },
+    floor_batched_insert: { per_s: round(total / (batchFloorMs / 1000), 0), batch_p50_ms: round(batchPct[50], 2), batch_p99_ms: round(batchPct[99], 2), how: '50 rows per INSERT ... SELECT FROM unnest, 8 at once' },
   };
   printTable(
     [
       ['', 'rate', 'p50 ms', 'p99 ms'],
       [`PUT /submissions (${opts.members} members)`, `${fmtInt(results.submissions.per_s)}/s`, fmtMs(results.submissions.p50_ms), fmtMs(results.submissions.p99_ms)],
       ['floor: raw INSERT, same rows', `${fmtInt(results.floor_raw_insert.per_s)}/s`, fmtMs(results.floor_raw_insert.p50_ms), fmtMs(results.floor_raw_insert.p99_ms)],
+      ['floor: 50-row INSERTs, same rows', `${fmtInt(results.floor_batched_insert.per_s)}/s`, '', ''],
       [`gv.org_review (${opts.reviewers} reviewers)`, `${fmtInt(results.decisions.per_s)}/s`, '', ''],
       ['GET /outcomes read back', `${fmtInt(results.outcomes_read.per_s)}/s`, '', ''],
     ],
     'organization gate',
   );
-  log(`org process CPU per submission ${results.submissions.org_process_cpu_ms_each} ms, per decision ${results.decisions.org_process_cpu_ms_each} ms; load average before: ${loadBefore}`);
+  log(`CPU per submission (ms): ${JSON.stringify(submitCpu.cpu_ms_each)}; cores: ${JSON.stringify(submitCpu.cores)}; load average: ${JSON.stringify(submitCpu.loadavg_1m)}`);
+  log(`CPU per decision (ms): ${JSON.stringify(decideCpu.cpu_ms_each)}; cores: ${JSON.stringify(decideCpu.cores)}`);
   log(`database: ${JSON.stringify(results.database)}; org RSS MB: ${JSON.stringify(results.org_rss_mb)}`);
   if (opts.out) {
     mkdirSync(join(BENCH_DIR, 'results'), { recursive: true });

@@ -47,6 +47,7 @@ async function serveOrg(options: OrgHomeOptions & { port?: number; host?: string
   const stop = () => {
     listening
       .close()
+      .then(() => org.checks.close())
       .then(() => org.database.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => fail('serve', error));
@@ -70,7 +71,8 @@ export function orgCommand(): Command {
       .command('serve')
       .description('Serve PUT /submissions/{id}, GET /outcomes and /rpc (gv.describe, gv.org_inbox, gv.org_review; org keys and person tokens); migrations are applied at start.')
       .option('--port <n>', 'TCP port (default 8490; 0 picks a free port)', port)
-      .option('--host <addr>', 'address to listen on (default 127.0.0.1; a load balancer in front needs a reachable one)'),
+      .option('--host <addr>', 'address to listen on (default 127.0.0.1; a load balancer in front needs a reachable one)')
+      .option('--replica-url <url>', 'a streaming read replica GET /outcomes pages are read from (default: [org].replica_url, $GATE_ORG_REPLICA_URL, else the primary)'),
   ).action(serveOrg);
 
   const member = org.command('member').description("The organization's member gates and their submit keys.");

@@ -362,6 +362,11 @@ export const CONFIG_KEYS = {
       default: '',
       doc: "gate org serve: the organization gate's PostgreSQL (postgres://...); empty: an embedded PostgreSQL in the org home, started and stopped with it.",
     },
+    replica_url: {
+      schema: z.union([z.literal(''), z.string().regex(/^postgres(ql)?:\/\//)]),
+      default: '',
+      doc: 'gate org serve: a streaming read replica of the database (postgres://...) that GET /outcomes pages are read from; empty: the primary. Every other read and every write stays on the primary; a replica that cannot answer is passed over for the primary.',
+    },
     inbox_max: {
       schema: z.number().int().min(1).max(100000000),
       default: 1000000,
@@ -376,6 +381,11 @@ export const CONFIG_KEYS = {
       schema: z.array(z.enum(['t1_person_signed'])),
       default: [],
       doc: 'gate org serve: policies that countersign without a reviewer, journaled with the deployment signer class. t1_person_signed: a T-1 row whose local approval counted a person. T-3 and T-5 always need an org reviewer.',
+    },
+    check_threads: {
+      schema: z.number().int().min(1).max(64),
+      default: 1,
+      doc: "gate org serve: worker threads that parse and check PUT /submissions bodies (canonical id, both signatures) off the thread serving the doors.",
     },
     review_hold_s: {
       schema: z.number().int().min(5).max(86400),

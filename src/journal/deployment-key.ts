@@ -49,10 +49,22 @@ export class DeploymentKey {
 
 /** Verifies a signature made by the deployment whose id is given (the id is the public key). */
 export function verifyWithDeploymentId(deploymentId: string, data: Uint8Array | string, signature: string): boolean {
-  const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: deploymentId }, format: 'jwk' });
-  return verify(null, typeof data === 'string' ? Buffer.from(data) : data, publicKey, Buffer.from(signature, 'base64url'));
+  return verify(null, typeof data === 'string' ? Buffer.from(data) : data, publicKeyOf(deploymentId), Buffer.from(signature, 'base64url'));
 }
 
+/**
+ * Deployment ids met recently, as key objects: importing a JWK costs about what verifying
+ * with it does, and an organization meets the same members' ids on every submission.
+ */
+const knownKeys = new Map<string, KeyObject>();
+const KNOWN_KEYS_MAX = 4096;
+
 export function publicKeyOf(deploymentId: string): KeyObject {
-  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: deploymentId }, format: 'jwk' });
+  let key = knownKeys.get(deploymentId);
+  if (key === undefined) {
+    key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: deploymentId }, format: 'jwk' });
+    if (knownKeys.size >= KNOWN_KEYS_MAX) knownKeys.delete(knownKeys.keys().next().value!);
+    knownKeys.set(deploymentId, key);
+  }
+  return key;
 }

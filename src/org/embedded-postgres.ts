@@ -29,6 +29,20 @@ function runAs(): { uid: number; gid: number } | null {
   return { uid: Number(found.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
+/**
+ * Runs one of the machine's PostgreSQL programs (initdb, pg_ctl, pg_basebackup) as the
+ * account the embedded cluster runs as: the postgres account under root, else this one.
+ */
+export function runPostgresProgram(bin: string, args: string[]): void {
+  run(bin, args, runAs());
+}
+
+/** Gives a directory to the account the embedded cluster runs as (a no-op unless root). */
+export function giveToPostgres(dir: string): void {
+  const as = runAs();
+  if (as) chownSync(dir, as.uid, as.gid);
+}
+
 function run(bin: string, args: string[], as: { uid: number; gid: number } | null): void {
   const done = spawnSync(join(postgresBinDir(), bin), args, { encoding: 'utf8', ...(as ?? {}), env: { ...process.env, LC_ALL: 'C' } });
   if (done.status !== 0) {
@@ -70,8 +84,9 @@ export function startEmbedded(home: string): { connection: { host: string; user:
   }
   if (!existsSync(join(paths.data, 'PG_VERSION'))) {
     run('initdb', ['-D', paths.data, '-A', 'trust', '-U', user, '-E', 'UTF8', '--no-sync'], as);
-    // Trust over the socket only: its directory is the home's, mode 0700.
-    writeFileSync(join(paths.data, 'pg_hba.conf'), 'local all all trust\n');
+    // Trust over the socket only: its directory is the home's, mode 0700. Replication too,
+    // so pg_basebackup can copy the cluster (a backup, or a streaming replica).
+    writeFileSync(join(paths.data, 'pg_hba.conf'), 'local all all trust\nlocal replication all trust\n');
     if (as) chownSync(join(paths.data, 'pg_hba.conf'), as.uid, as.gid);
   }
   run(

@@ -4,6 +4,7 @@ import { CredentialError } from '../auth/credential-error.js';
 import type { PersonTokens } from '../auth/person-tokens.js';
 import type { OrderedRole } from '../domain/roles.js';
 import { roleOfPerson } from './org-people.js';
+import { RoundTripBatch } from './round-trip-batch.js';
 
 /** A member gate, by the submit key the organization issued it: it opens /submissions and /outcomes only. */
 export interface OrgMemberCaller {
@@ -41,12 +42,35 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
  * 60 s tolerance), whose role comes from the org's people table, else `[auth].admins`, else
  * reader. Throws CredentialError (401 with its kind) or KeyRevoked (403).
  */
+interface KeyRow {
+  key_hash: string;
+  key_id: string;
+  scope: 'submit' | 'review' | 'admin';
+  deployment_id: string | null;
+  revoked_at: Date | null;
+  member_revoked: Date | null;
+}
+
 export class OrgBearer {
+  /** Keys are read on every request, the lookups of concurrent requests in one round trip. */
+  private readonly keys: RoundTripBatch<string, KeyRow | undefined>;
+
   constructor(
     private readonly pool: Pool,
     private readonly tokens: PersonTokens | null,
     private readonly admins: readonly string[],
-  ) {}
+  ) {
+    this.keys = new RoundTripBatch(async (hashes) => {
+      const rows = await pool.query<KeyRow>({
+        name: 'org-keys-by-hash',
+        text: `SELECT k.key_hash, k.key_id, k.scope, k.deployment_id, k.revoked_at, m.revoked_at AS member_revoked
+                 FROM org_keys k LEFT JOIN members m ON m.deployment_id = k.deployment_id WHERE k.key_hash = ANY($1::text[])`,
+        values: [[...new Set(hashes)]],
+      });
+      const byHash = new Map(rows.rows.map((r) => [r.key_hash, r]));
+      return hashes.map((h) => byHash.get(h));
+    }, 256, 2);
+  }
 
   async callerOf(header: string | undefined): Promise<OrgCaller> {
     if (header === undefined || header === '') throw new CredentialError('missing', 'no Authorization header');
@@ -60,13 +84,7 @@ export class OrgBearer {
 
   private async keyCaller(raw: string): Promise<OrgCaller> {
     if (!API_KEY_PATTERN.test(raw)) throw new CredentialError('malformed', 'an API key is gk_ followed by 43 base64url characters');
-    const row = (
-      await this.pool.query<{ key_id: string; scope: 'submit' | 'review' | 'admin'; deployment_id: string | null; revoked_at: Date | null; member_revoked: Date | null }>(
-        `SELECT k.key_id, k.scope, k.deployment_id, k.revoked_at, m.revoked_at AS member_revoked
-           FROM org_keys k LEFT JOIN members m ON m.deployment_id = k.deployment_id WHERE k.key_hash = $1`,
-        [hashApiKey(raw)],
-      )
-    ).rows[0];
+    const row = await this.keys.submit(hashApiKey(raw));
     if (!row) throw new CredentialError('signature', 'the key is not one this organization issued');
     if (row.revoked_at !== null || row.member_revoked !== null) throw new KeyRevoked('this key was revoked');
     if (row.scope === 'submit') return { kind: 'member', key_id: row.key_id, deployment_id: row.deployment_id! };

@@ -3,14 +3,26 @@ import type { DeploymentKey } from '../journal/deployment-key.js';
 import type { GateConfig } from '../config/keys.js';
 import type { InboxSize } from './inbox-size.js';
 import type { OrgBearer } from './org-bearer.js';
+import type { SubmissionIntake } from './submission-intake.js';
+import type { DecisionBatch } from './org-decision.js';
+import type { SubmissionChecks } from './submission-checks.js';
+import type { OutcomesReader } from './outcomes-reader.js';
 
 /** What every door of one org process reads: the shared database, the org key and the [org] config. Nothing else. */
 export interface OrgContext {
   pool: Pool;
   key: DeploymentKey;
+  /** Where GET /outcomes reads: [org].replica_url when set (the primary when it cannot answer), else the primary. */
+  outcomesReader: OutcomesReader;
   settings: GateConfig['org'];
   /** This process's view of the inbox's size (a read of the database, see inbox-size.ts). */
   inbox: InboxSize;
   /** Who a bearer is: org keys in the database, person tokens of the issuers [auth].trusted_issuers lists. */
   bearer: OrgBearer;
+  /** PUT /submissions' body checks, in a worker pool. */
+  checks: SubmissionChecks;
+  /** PUT /submissions' rate counts and inserts, grouped into one statement per batch. */
+  intake: SubmissionIntake;
+  /** Reviewers' decisions, grouped into one transaction per batch. */
+  decisions: DecisionBatch;
 }

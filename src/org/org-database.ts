@@ -4,6 +4,8 @@ import { migrate } from './org-migrations.js';
 
 export interface OrgDatabase {
   pool: pg.Pool;
+  /** [org].replica_url's pool, for GET /outcomes only; null when none is configured. */
+  replica: pg.Pool | null;
   /** Closes the pool; stops the embedded server only when this process started it. */
   close(): Promise<void>;
 }
@@ -13,7 +15,7 @@ export interface OrgDatabase {
  * (started here unless another org process of the same home already runs it). Migrations
  * are applied before anything else touches it.
  */
-export async function openOrgDatabase(home: string, databaseUrl: string, poolSize = 20): Promise<OrgDatabase> {
+export async function openOrgDatabase(home: string, databaseUrl: string, poolSize = 20, replicaUrl = ''): Promise<OrgDatabase> {
   let started = false;
   let pool: pg.Pool;
   if (databaseUrl !== '') {
@@ -32,9 +34,14 @@ export async function openOrgDatabase(home: string, databaseUrl: string, poolSiz
     if (started) stopEmbedded(home);
     throw error;
   }
+  // A replica is read only: nothing migrates or claims it, and it is connected lazily, so a replica down at start stops nothing.
+  const replica = replicaUrl === '' ? null : new pg.Pool({ connectionString: replicaUrl, max: poolSize, connectionTimeoutMillis: 2_000 });
+  replica?.on('error', () => undefined);
   return {
     pool,
+    replica,
     async close() {
+      await replica?.end();
       await pool.end();
       if (started) stopEmbedded(home);
     },

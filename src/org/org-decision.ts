@@ -1,8 +1,10 @@
-import type { PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { DeploymentKey } from '../journal/deployment-key.js';
 import { COUNTERSIGN_CLASSES } from '../review/quorum.js';
-import { appendOrgLog } from './org-log.js';
+import { inTransaction } from './org-database.js';
+import { appendOrgLogMany, type OrgLogEntry } from './org-log.js';
 import { OUTCOME_CONTRACT, signOutcome, type Outcome } from './outcome-line.js';
+import { RoundTripBatch } from './round-trip-batch.js';
 
 /** The submitter is told one of these (FACTS "Scanner"); the reason text stays in the org's log. */
 export const REFUSAL_CATEGORIES = ['off-scope', 'quality', 'policy', 'duplicate', 'unreadable'] as const;
@@ -20,6 +22,8 @@ export interface Decision {
   decision: 'countersign' | 'refuse';
   authority_class: AuthorityClass;
   by: string;
+  /** A reviewer's decision: refused while another reviewer's hold on the row is live. Absent for a policy. */
+  reviewer?: string;
   category?: string;
   reason?: string;
 }
@@ -42,56 +46,115 @@ export class DecisionRefused extends Error {
   }
 }
 
+interface InboxRow {
+  deployment_id: string;
+  artifact_id: string;
+  state: string;
+  submission_id: string;
+  trust_class: string;
+  held_by: string | null;
+  live: boolean;
+}
+
+const rowKey = (deploymentId: string, artifactId: string) => `${deploymentId} ${artifactId}`;
+
 /**
- * One decision, inside the caller's transaction: the inbox row is locked, the decision
- * journaled in the org's log (category and reason there only), the signed content-free
- * outcome line stored under the same seq, the row closed. A decided row answers unchanged.
+ * Decisions, inside the caller's transaction, in order: the inbox rows are locked (in one
+ * fixed order, so two batches never wait on each other crosswise), each decision checked
+ * against its row as the decisions before it in the batch left it, then every decision that
+ * stands is journaled in the org's log (category and reason there only; one lock, one head
+ * read, one INSERT for all), its signed content-free outcome line stored under the same seq,
+ * its row closed. A decided row answers unchanged; a refused decision answers its
+ * DecisionRefused and changes nothing.
  */
-export async function decide(client: PoolClient, key: DeploymentKey, d: Decision): Promise<Decided> {
-  const row = (
-    await client.query<{ state: string; submission_id: string; trust_class: string }>(
-      'SELECT state, submission_id, trust_class FROM submissions WHERE deployment_id = $1 AND artifact_id = $2 FOR UPDATE',
-      [d.deployment_id, d.artifact_id],
-    )
-  ).rows[0];
-  if (!row) throw new DecisionRefused('no such submission in the inbox', 'unknown_submission');
-  const base = { artifact_id: d.artifact_id, deployment_id: d.deployment_id };
-  if (row.state === 'countersigned' || row.state === 'refused') return { ...base, state: row.state, changed: false, seq: null, event_id: null };
-  if (d.authority_class === 'deployment' && d.decision === 'countersign' && COUNTERSIGN_CLASSES.has(row.trust_class)) {
-    throw new DecisionRefused(`${row.trust_class} always needs an org reviewer`, 'human_required');
-  }
-  // The row first: the log's lock (which every decision waits on) is then held for as little as can be.
-  const state = d.decision === 'countersign' ? 'countersigned' : 'refused';
-  await client.query('UPDATE submissions SET state = $3, decided_at = now(), held_by = NULL, held_until = NULL WHERE deployment_id = $1 AND artifact_id = $2', [
-    d.deployment_id,
-    d.artifact_id,
-    state,
-  ]);
-  const logged = await appendOrgLog(client, key, d.decision, d.by, {
-    artifact_id: d.artifact_id,
-    member_deployment_id: d.deployment_id,
-    submission_id: row.submission_id,
-    trust_class: row.trust_class,
-    authority_class: d.authority_class,
-    ...(d.category === undefined ? {} : { category: d.category }),
-    ...(d.reason === undefined ? {} : { reason: d.reason }),
+export async function decideAll(client: PoolClient, key: DeploymentKey, decisions: Decision[]): Promise<Array<Decided | DecisionRefused>> {
+  const locked = await client.query<InboxRow>({
+    name: 'org-decide-lock-rows',
+    text: `SELECT s.deployment_id, s.artifact_id, s.state, s.submission_id, s.trust_class, s.held_by, s.held_until > now() AS live
+             FROM submissions s JOIN unnest($1::text[], $2::text[]) AS t(deployment_id, artifact_id)
+               ON s.deployment_id = t.deployment_id AND s.artifact_id = t.artifact_id
+            ORDER BY s.deployment_id, s.artifact_id FOR UPDATE OF s`,
+    values: [decisions.map((d) => d.deployment_id), decisions.map((d) => d.artifact_id)],
   });
-  const outcome: Outcome = {
-    contract: OUTCOME_CONTRACT,
+  const rows = new Map(locked.rows.map((r) => [rowKey(r.deployment_id, r.artifact_id), r]));
+  const standing: { index: number; d: Decision; row: InboxRow; state: 'countersigned' | 'refused' }[] = [];
+  const answers: Array<Decided | DecisionRefused> = decisions.map((d, index) => {
+    const row = rows.get(rowKey(d.deployment_id, d.artifact_id));
+    if (!row) return new DecisionRefused('no such submission in the inbox', 'unknown_submission');
+    const base = { artifact_id: d.artifact_id, deployment_id: d.deployment_id };
+    if (row.state === 'countersigned' || row.state === 'refused') return { ...base, state: row.state, changed: false, seq: null, event_id: null };
+    if (d.reviewer !== undefined && row.state === 'held' && row.held_by !== d.reviewer && row.live) {
+      return new DecisionRefused('another reviewer holds this submission', 'held_by_other');
+    }
+    if (d.authority_class === 'deployment' && d.decision === 'countersign' && COUNTERSIGN_CLASSES.has(row.trust_class)) {
+      return new DecisionRefused(`${row.trust_class} always needs an org reviewer`, 'human_required');
+    }
+    const state = d.decision === 'countersign' ? 'countersigned' : 'refused';
+    // A later decision on the same row in this batch finds it decided.
+    row.state = state;
+    standing.push({ index, d, row, state });
+    return { ...base, state, changed: true, seq: null, event_id: null };
+  });
+  if (standing.length === 0) return answers;
+  await client.query({
+    name: 'org-decide-close-rows',
+    text: `UPDATE submissions s SET state = t.state, decided_at = now(), held_by = NULL, held_until = NULL
+             FROM unnest($1::text[], $2::text[], $3::text[]) AS t(deployment_id, artifact_id, state)
+            WHERE s.deployment_id = t.deployment_id AND s.artifact_id = t.artifact_id`,
+    values: [standing.map((s) => s.d.deployment_id), standing.map((s) => s.d.artifact_id), standing.map((s) => s.state)],
+  });
+  const entries: OrgLogEntry[] = standing.map(({ d, row }) => ({
     type: d.decision,
-    artifact_id: d.artifact_id,
-    submission_id: row.submission_id,
-    member_deployment_id: d.deployment_id,
-    org_deployment_id: key.deploymentId,
-    authority_class: d.authority_class,
-    ts: logged.ts,
-  };
-  const line = { ...outcome, seq: logged.seq, sig: signOutcome(key, outcome) };
-  await client.query('INSERT INTO outcomes (seq, deployment_id, artifact_id, line) VALUES ($1, $2, $3, $4)', [
-    logged.seq,
-    d.deployment_id,
-    d.artifact_id,
-    JSON.stringify(line),
-  ]);
-  return { ...base, state, changed: true, seq: logged.seq, event_id: logged.event_id };
+    by: d.by,
+    data: {
+      artifact_id: d.artifact_id,
+      member_deployment_id: d.deployment_id,
+      submission_id: row.submission_id,
+      trust_class: row.trust_class,
+      authority_class: d.authority_class,
+      ...(d.category === undefined ? {} : { category: d.category }),
+      ...(d.reason === undefined ? {} : { reason: d.reason }),
+    },
+  }));
+  const logged = await appendOrgLogMany(client, key, entries);
+  const lines = standing.map(({ d, row }, i) => {
+    const outcome: Outcome = {
+      contract: OUTCOME_CONTRACT,
+      type: d.decision,
+      artifact_id: d.artifact_id,
+      submission_id: row.submission_id,
+      member_deployment_id: d.deployment_id,
+      org_deployment_id: key.deploymentId,
+      authority_class: d.authority_class,
+      ts: logged[i]!.ts,
+    };
+    return JSON.stringify({ ...outcome, seq: logged[i]!.seq, sig: signOutcome(key, outcome) });
+  });
+  await client.query({
+    name: 'org-decide-outcomes',
+    text: `INSERT INTO outcomes (seq, deployment_id, artifact_id, line)
+           SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])`,
+    values: [logged.map((l) => l.seq), standing.map((s) => s.d.deployment_id), standing.map((s) => s.d.artifact_id), lines],
+  });
+  standing.forEach(({ index }, i) => {
+    answers[index] = { ...(answers[index] as Decided), seq: logged[i]!.seq, event_id: logged[i]!.event_id };
+  });
+  return answers;
+}
+
+/**
+ * Reviewers' decisions grouped like the gate's journal commits: those that arrive while a
+ * batch commits share the next transaction, so the log's lock, its head and the commit are
+ * paid once per batch, not per decision.
+ */
+export class DecisionBatch {
+  private readonly batch: RoundTripBatch<Decision, Decided | DecisionRefused>;
+
+  constructor(pool: Pool, key: DeploymentKey, maxBatch = 256) {
+    this.batch = new RoundTripBatch((decisions) => inTransaction(pool, (client) => decideAll(client, key, decisions)), maxBatch);
+  }
+
+  take(decision: Decision): Promise<Decided | DecisionRefused> {
+    return this.batch.submit(decision);
+  }
 }

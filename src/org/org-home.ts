@@ -8,6 +8,10 @@ import type { OrgContext } from './org-context.js';
 import { openOrgDatabase, type OrgDatabase } from './org-database.js';
 import { InboxSize } from './inbox-size.js';
 import { OrgBearer } from './org-bearer.js';
+import { SubmissionIntake } from './submission-intake.js';
+import { DecisionBatch } from './org-decision.js';
+import { SubmissionChecks } from './submission-checks.js';
+import { OutcomesReader } from './outcomes-reader.js';
 import { PersonTokens } from '../auth/person-tokens.js';
 import { TrustedIssuers } from '../auth/trusted-issuers.js';
 import { systemClock } from '../clock.js';
@@ -16,6 +20,7 @@ import type { GateConfig } from '../config/keys.js';
 export interface OrgHomeOptions {
   home?: string;
   databaseUrl?: string;
+  replicaUrl?: string;
 }
 
 /** Home: --home, else $GATE_ORG_HOME, else ~/.local/share/gate-org (never a gate's home: the org has its own key). */
@@ -47,11 +52,14 @@ export interface OpenOrg extends OrgContext {
 export async function openOrg(options: OrgHomeOptions, poolSize?: number): Promise<OpenOrg> {
   const home = resolveOrgHome(options.home);
   mkdirSync(home, { recursive: true, mode: 0o700 });
-  const flags = options.databaseUrl === undefined ? {} : { 'org.database_url': options.databaseUrl };
+  const flags = {
+    ...(options.databaseUrl === undefined ? {} : { 'org.database_url': options.databaseUrl }),
+    ...(options.replicaUrl === undefined ? {} : { 'org.replica_url': options.replicaUrl }),
+  };
   const { config } = loadConfig(join(home, 'gate.toml'), process.env, flags);
   const tokens = personTokens(config.auth);
   const key = DeploymentKey.openOrCreate(join(home, 'deployment.key'));
-  const database = await openOrgDatabase(home, config.org.database_url, poolSize);
+  const database = await openOrgDatabase(home, config.org.database_url, poolSize, config.org.replica_url);
   try {
     await claimDatabase(database.pool, key);
   } catch (error) {
@@ -62,11 +70,15 @@ export async function openOrg(options: OrgHomeOptions, poolSize?: number): Promi
     home,
     database,
     pool: database.pool,
+    outcomesReader: new OutcomesReader(database.pool, database.replica),
     key,
     settings: config.org,
     auth: config.auth,
     inbox: new InboxSize(database.pool, () => config.org.inbox_max),
     bearer: new OrgBearer(database.pool, tokens, config.auth.admins),
+    checks: new SubmissionChecks(config.org.check_threads),
+    intake: new SubmissionIntake(database.pool, () => config.org.member_rate_per_s),
+    decisions: new DecisionBatch(database.pool, key),
   };
 }
 

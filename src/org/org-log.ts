@@ -13,12 +13,44 @@ export interface LoggedEvent {
   ts: number;
 }
 
+export interface OrgLogEntry {
+  type: string;
+  by: string | null;
+  data: Record<string, unknown>;
+}
+
 /**
- * Appends one event to the org's log inside the caller's transaction: the same envelope,
- * canonical JSON, id and Ed25519 signature as the gate's journal, chained by `prev`. The
- * transaction lock holds the head until commit, so seqs commit in order and an outcome
- * cursor (the seq) never skips a line a slower writer commits later.
+ * Appends events to the org's log inside the caller's transaction, in order: the same
+ * envelope, canonical JSON, id and Ed25519 signature as the gate's journal, chained by
+ * `prev`. The transaction lock holds the head until commit, so seqs commit in order and an
+ * outcome cursor (the seq) never skips a line a slower writer commits later. Several
+ * events (a batch of decisions) take the lock and read the head once and go in one INSERT.
  */
+export async function appendOrgLogMany(client: PoolClient, key: DeploymentKey, entries: OrgLogEntry[]): Promise<LoggedEvent[]> {
+  if (entries.length === 0) return [];
+  await client.query({ name: 'org-log-lock', text: 'SELECT pg_advisory_xact_lock($1)', values: [LOG_LOCK] });
+  const head = (await client.query<{ seq: string; event_id: string }>({ name: 'org-log-head', text: 'SELECT seq, event_id FROM org_log ORDER BY seq DESC LIMIT 1' })).rows[0];
+  let seq = head ? Number(head.seq) : 0;
+  let prev = head ? head.event_id : null;
+  const rows = entries.map((entry) => {
+    seq += 1;
+    const envelope: EventEnvelope = { v: 1, seq, type: entry.type, ts: Date.now(), prev, by: entry.by, data: entry.data };
+    const body = canonicalJson(envelope);
+    const eventId = sha256Hex(body);
+    const row = { seq, event_id: eventId, prev, type: entry.type, body, sig: key.sign(body), ts: envelope.ts };
+    prev = eventId;
+    return row;
+  });
+  await client.query({
+    name: 'org-log-insert',
+    text: `INSERT INTO org_log (seq, event_id, prev, type, body, sig)
+           SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+    values: [rows.map((r) => r.seq), rows.map((r) => r.event_id), rows.map((r) => r.prev), rows.map((r) => r.type), rows.map((r) => r.body), rows.map((r) => r.sig)],
+  });
+  return rows.map((r) => ({ seq: r.seq, event_id: r.event_id, ts: r.ts }));
+}
+
+/** One event: appendOrgLogMany with one entry. */
 export async function appendOrgLog(
   client: PoolClient,
   key: DeploymentKey,
@@ -26,28 +58,7 @@ export async function appendOrgLog(
   by: string | null,
   data: Record<string, unknown>,
 ): Promise<LoggedEvent> {
-  await client.query('SELECT pg_advisory_xact_lock($1)', [LOG_LOCK]);
-  const head = (await client.query<{ seq: string; event_id: string }>('SELECT seq, event_id FROM org_log ORDER BY seq DESC LIMIT 1')).rows[0];
-  const envelope: EventEnvelope = {
-    v: 1,
-    seq: head ? Number(head.seq) + 1 : 1,
-    type,
-    ts: Date.now(),
-    prev: head ? head.event_id : null,
-    by,
-    data,
-  };
-  const body = canonicalJson(envelope);
-  const eventId = sha256Hex(body);
-  await client.query('INSERT INTO org_log (seq, event_id, prev, type, body, sig) VALUES ($1, $2, $3, $4, $5, $6)', [
-    envelope.seq,
-    eventId,
-    envelope.prev,
-    type,
-    body,
-    key.sign(body),
-  ]);
-  return { seq: envelope.seq, event_id: eventId, ts: envelope.ts };
+  return (await appendOrgLogMany(client, key, [{ type, by, data }]))[0]!;
 }
 
 export interface OrgLogReport {

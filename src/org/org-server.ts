@@ -76,19 +76,13 @@ async function route(ctx: OrgContext, req: IncomingMessage, res: ServerResponse)
   if (caller.kind !== 'member') return send(res, { status: 403, body: { error: "this door needs a member gate's submit key" } });
   if (door === 'outcomes') return send(res, await getOutcomes(ctx, caller.deployment_id, url.searchParams));
   const bytes = await readBody(req, SUBMISSION_MAX_BYTES);
-  let body: unknown;
-  try {
-    body = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return send(res, { status: 400, body: { error: 'the body is not JSON' } });
-  }
   let pathId: string;
   try {
     pathId = decodeURIComponent(submission![1]!);
   } catch {
     return send(res, { status: 400, body: { error: 'the artifact id in the path is not readable' } });
   }
-  return send(res, await putSubmission(ctx, caller.deployment_id, pathId, body));
+  return send(res, await putSubmission(ctx, caller.deployment_id, pathId, bytes.toString('utf8')));
 }
 
 export interface OrgServer {

@@ -9,7 +9,7 @@ const integer = (text: string | null, fallback: number) => (text === null ? fall
 /**
  * GET /outcomes?since=&limit= for a member's key: its own outcome lines after the cursor,
  * oldest first. The cursor is the org log seq: decisions commit in seq order (org-log.ts),
- * so a page never skips a line that commits later.
+ * so a page never skips a line that commits later, on the primary or a replica (OutcomesReader).
  */
 export async function getOutcomes(ctx: OrgContext, member: string, query: URLSearchParams): Promise<DoorAnswer> {
   const since = integer(query.get('since'), 0);
@@ -18,11 +18,8 @@ export async function getOutcomes(ctx: OrgContext, member: string, query: URLSea
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > OUTCOMES_MAX_LIMIT) {
     return { status: 400, body: { error: `limit is an integer from 1 to ${OUTCOMES_MAX_LIMIT}` } };
   }
-  const rows = await ctx.pool.query<{ seq: string; line: string }>(
-    'SELECT seq, line FROM outcomes WHERE deployment_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-    [member, since, limit],
-  );
-  const events = rows.rows.map((r) => JSON.parse(r.line) as Record<string, unknown>);
-  const next = rows.rows.length === 0 ? since : Number(rows.rows[rows.rows.length - 1]!.seq);
+  const rows = await ctx.outcomesReader.page(member, since, limit);
+  const events = rows.map((r) => JSON.parse(r.line) as Record<string, unknown>);
+  const next = rows.length === 0 ? since : Number(rows[rows.length - 1]!.seq);
   return { status: 200, body: { events, next, deployment_id: ctx.key.deploymentId } };
 }

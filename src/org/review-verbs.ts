@@ -3,7 +3,7 @@ import { invalidParams, lifecycle } from '../gate-error.js';
 import { defineOrgVerb } from './define-org-verb.js';
 import type { OrgStaffCaller } from './org-bearer.js';
 import { inTransaction } from './org-database.js';
-import { DecisionRefused, REFUSAL_CATEGORIES, decide, type AuthorityClass } from './org-decision.js';
+import { DecisionRefused, REFUSAL_CATEGORIES, type AuthorityClass } from './org-decision.js';
 
 const artifactId = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'an artifact id is sha256:<64 hex>');
 const memberDeploymentId = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "a member gate's deployment id is 43 base64url characters");
@@ -69,6 +69,7 @@ export const orgInboxVerb = defineOrgVerb({
  * (authorityClassOf) and, for a refusal, a category (one of the five a submitter is told)
  * and a reason, both kept in the org's log and never in the outcome. A submission another
  * reviewer holds is refused (-32010 held_by_other); deciding a decided row changes nothing.
+ * Decisions arriving together share one transaction (DecisionBatch).
  */
 export const orgReviewVerb = defineOrgVerb({
   name: 'gv.org_review',
@@ -84,30 +85,18 @@ export const orgReviewVerb = defineOrgVerb({
   async handler(ctx, caller, p) {
     if (p.decision === 'refuse' && p.category === undefined) throw invalidParams('missing field: category (a refusal names one)', { field: 'category' });
     if (p.decision === 'countersign' && p.category !== undefined) throw invalidParams('field category: a category belongs to a refusal', { field: 'category' });
-    const me = caller.identity;
-    return inTransaction(ctx.pool, async (client) => {
-      const row = (
-        await client.query<{ state: string; held_by: string | null; live: boolean }>(
-          'SELECT state, held_by, held_until > now() AS live FROM submissions WHERE deployment_id = $1 AND artifact_id = $2 FOR UPDATE',
-          [p.member_deployment_id, p.artifact_id],
-        )
-      ).rows[0];
-      if (!row) throw invalidParams(`unknown submission: ${p.artifact_id.slice(0, 16)}`, { reason: 'unknown_submission' });
-      if (row.state === 'held' && row.held_by !== me && row.live) throw lifecycle('gv.org_review: another reviewer holds this submission', 'held_by_other');
-      try {
-        return await decide(client, ctx.key, {
-          deployment_id: p.member_deployment_id,
-          artifact_id: p.artifact_id,
-          decision: p.decision,
-          authority_class: authorityClassOf(caller),
-          by: me,
-          ...(p.category === undefined ? {} : { category: p.category }),
-          ...(p.reason === undefined ? {} : { reason: p.reason }),
-        });
-      } catch (error) {
-        if (error instanceof DecisionRefused) throw lifecycle(error.message, error.reason);
-        throw error;
-      }
+    const decided = await ctx.decisions.take({
+      deployment_id: p.member_deployment_id,
+      artifact_id: p.artifact_id,
+      decision: p.decision,
+      authority_class: authorityClassOf(caller),
+      by: caller.identity,
+      reviewer: caller.identity,
+      ...(p.category === undefined ? {} : { category: p.category }),
+      ...(p.reason === undefined ? {} : { reason: p.reason }),
     });
+    if (!(decided instanceof DecisionRefused)) return decided;
+    if (decided.reason === 'unknown_submission') throw invalidParams(`unknown submission: ${p.artifact_id.slice(0, 16)}`, { reason: 'unknown_submission' });
+    throw lifecycle(`gv.org_review: ${decided.message}`, decided.reason);
   },
 });

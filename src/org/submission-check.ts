@@ -1,7 +1,7 @@
 import { canonicalJson, sha256Hex } from '../journal/canonical-json.js';
 import { verifyWithDeploymentId } from '../journal/deployment-key.js';
 import { isJsonObject } from '../domain/json-object.js';
-import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from './submission.js';
+import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from './submission-contract.js';
 
 /** The local events that promote a row: promote (ACTIVE) or ratify (L3_RATIFIED, waiting for us). */
 const PROMOTING = new Set(['promote', 'ratify']);
@@ -78,4 +78,22 @@ export function personSigned(submission: Record<string, unknown>): boolean {
   if (!isJsonObject(approval) || !isJsonObject(approval['approved_by'])) return false;
   const human = approval['approved_by']['human'];
   return typeof human === 'number' && human > 0;
+}
+
+export interface TextCheck {
+  verdict: SubmissionVerdict;
+  /** For the org's t1_person_signed policy: whether a person's signature counted locally. */
+  personSigned: boolean;
+}
+
+/** A PUT body as sent, parsed and checked: what the check pool's workers run (untrusted bytes never parsed on the main thread). */
+export function checkSubmissionText(pathId: string, text: string, member: string): TextCheck {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { verdict: { status: 400, error: 'the body is not JSON' }, personSigned: false };
+  }
+  const verdict = checkSubmission(pathId, body, member);
+  return { verdict, personSigned: !('status' in verdict) && personSigned((body as { submission: Record<string, unknown> }).submission) };
 }

@@ -1,8 +1,8 @@
 import type { PoolClient } from 'pg';
 import { inTransaction } from './org-database.js';
 import type { OrgContext } from './org-context.js';
-import { DecisionRefused, decide } from './org-decision.js';
-import { checkSubmission, personSigned, type CheckedSubmission } from './submission-check.js';
+import { DecisionRefused, decideAll } from './org-decision.js';
+import type { CheckedSubmission } from './submission-check.js';
 
 export interface DoorAnswer {
   status: number;
@@ -11,53 +11,42 @@ export interface DoorAnswer {
   headers?: Record<string, string>;
 }
 
-/** 429 counts: one row per member and second, shared by every org process. */
-async function overRate(ctx: OrgContext, member: string): Promise<boolean> {
-  const second = Math.floor(Date.now() / 1000);
-  const counted = await ctx.pool.query<{ count: number }>(
-    `INSERT INTO member_rate (deployment_id, window_s, count) VALUES ($1, $2, 1)
-     ON CONFLICT (deployment_id, window_s) DO UPDATE SET count = member_rate.count + 1 RETURNING count`,
-    [member, second],
-  );
-  // Old windows are swept now and then by whichever request happens to draw it.
-  if (Math.random() < 0.001) await ctx.pool.query('DELETE FROM member_rate WHERE window_s < $1', [second - 60]);
-  return counted.rows[0]!.count > ctx.settings.member_rate_per_s;
-}
-
 const answer = (status: number, row: { artifact_id: string; state: string; attempts: number }, org: string): DoorAnswer => ({
   status,
   body: { artifact_id: row.artifact_id, state: row.state, attempts: row.attempts, deployment_id: org },
 });
 
 /**
- * PUT /submissions/{artifact_id} for a member's submit key. New: 202 leased (taken into
- * the inbox). Seen before: 200 with its state; the same submission again changes nothing,
- * a new submission id for an undecided row replaces the body (the member's newer state)
- * and counts one more attempt; a decided row never reopens.
+ * PUT /submissions/{artifact_id} for a member's submit key, `text` the body as sent. New:
+ * 202 leased (taken into the inbox). Seen before: 200 with its state; the same submission
+ * again changes nothing, a new submission id for an undecided row replaces the body (the
+ * member's newer state) and counts one more attempt; a decided row never reopens.
  *
- * A new submission no policy decides is one INSERT (a transaction of its own); a repeat, or
- * one a policy countersigns, takes the locking path.
+ * The body is checked first, in the check pool's workers (SubmissionChecks); then the request is counted against the member's
+ * rate and, when new and no policy decides it, inserted, in one statement shared with every
+ * request of its batch (SubmissionIntake). A 429 is answered before the body's own refusal,
+ * so a member sending bad bodies fast is slowed too. A repeat, or one a policy countersigns,
+ * takes the locking path.
  */
-export async function putSubmission(ctx: OrgContext, member: string, pathId: string, body: unknown): Promise<DoorAnswer> {
-  if (await overRate(ctx, member)) return { status: 429, body: { error: 'this member sends too fast' }, headers: { 'retry-after': '1' } };
-  const checked = checkSubmission(pathId, body, member);
+export async function putSubmission(ctx: OrgContext, member: string, pathId: string, text: string): Promise<DoorAnswer> {
+  const { verdict: checked, personSigned } = await ctx.checks.check(pathId, member, text);
+  const valid = 'status' in checked ? null : checked;
+  const policy = valid !== null && autoCountersigns(ctx, valid, personSigned);
+  // A full inbox still answers a repeat 200: that is the locking path's to tell apart.
+  const insertNow = valid !== null && !policy && !(await ctx.inbox.full());
+  const taken = await ctx.intake.take({
+    member,
+    row: valid === null ? null : { artifact_id: valid.artifact_id, submission_id: valid.submission_id, trust_class: valid.trust_class, body: text },
+    insertNow,
+  });
+  if (taken.overRate) return { status: 429, body: { error: 'this member sends too fast' }, headers: { 'retry-after': '1' } };
   if ('status' in checked) return { status: checked.status, body: { error: checked.error } };
   const org = ctx.key.deploymentId;
-  const text = JSON.stringify(body);
-  const policy = autoCountersigns(ctx, checked, body as { submission: Record<string, unknown> });
-  // A full inbox still answers a repeat 200: that is the locking path's to tell apart.
-  if (!policy && !(await ctx.inbox.full())) {
-    const inserted = await ctx.pool.query<{ artifact_id: string; state: string; attempts: number }>(
-      `INSERT INTO submissions (deployment_id, artifact_id, submission_id, trust_class, body, state)
-       VALUES ($1, $2, $3, $4, $5, 'leased') ON CONFLICT DO NOTHING RETURNING artifact_id, state, attempts`,
-      [member, checked.artifact_id, checked.submission_id, checked.trust_class, text],
-    );
-    if (inserted.rowCount === 1) {
-      ctx.inbox.admitted();
-      return answer(202, inserted.rows[0]!, org);
-    }
-    // Seen before, or another request (on this process or another) took it a moment earlier: a repeat.
+  if (taken.inserted !== null) {
+    ctx.inbox.admitted();
+    return answer(202, { artifact_id: checked.artifact_id, state: 'leased', attempts: taken.inserted.attempts }, org);
   }
+  // Seen before, or another request (on this process or another) took it a moment earlier: a repeat.
   return inTransaction(ctx.pool, async (client) => {
     const seen = await existing(client, checked);
     if (seen) {
@@ -79,19 +68,16 @@ export async function putSubmission(ctx: OrgContext, member: string, pathId: str
     ctx.inbox.admitted();
     let state = inserted.rows[0]!.state;
     if (policy) {
-      try {
-        state = (
-          await decide(client, ctx.key, {
-            deployment_id: member,
-            artifact_id: checked.artifact_id,
-            decision: 'countersign',
-            authority_class: 'deployment',
-            by: `policy:${ctx.settings.auto_countersign.join(',')}`,
-          })
-        ).state;
-      } catch (error) {
-        if (!(error instanceof DecisionRefused)) throw error;
-      }
+      const [decided] = await decideAll(client, ctx.key, [
+        {
+          deployment_id: member,
+          artifact_id: checked.artifact_id,
+          decision: 'countersign',
+          authority_class: 'deployment',
+          by: `policy:${ctx.settings.auto_countersign.join(',')}`,
+        },
+      ]);
+      if (!(decided instanceof DecisionRefused)) state = decided!.state;
     }
     return answer(202, { ...inserted.rows[0]!, state }, org);
   });
@@ -107,6 +93,6 @@ async function existing(client: PoolClient, s: CheckedSubmission) {
 }
 
 /** The org's policies (config [org].auto_countersign); T-3 and T-5 are never countersigned by policy. */
-function autoCountersigns(ctx: OrgContext, s: CheckedSubmission, body: { submission: Record<string, unknown> }): boolean {
-  return ctx.settings.auto_countersign.includes('t1_person_signed') && s.trust_class === 'T-1' && personSigned(body.submission);
+function autoCountersigns(ctx: OrgContext, s: CheckedSubmission, personSigned: boolean): boolean {
+  return ctx.settings.auto_countersign.includes('t1_person_signed') && s.trust_class === 'T-1' && personSigned;
 }

@@ -6,10 +6,8 @@ import { DECISIONS, envelopeOf } from '../verbs/reading/audit.js';
 import { signedHistory } from '../verbs/reading/status.js';
 import { approvalOf } from '../verbs/review/approval.js';
 import type { Caller } from '../access/caller.js';
+import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from './submission-contract.js';
 
-export const SUBMISSION_CONTRACT = 'submission/1';
-/** Signed bytes are this prefix and the canonical submission, so the signature means nothing elsewhere. */
-export const SUBMISSION_SIGNING_PREFIX = 'gate submission/1\n';
 
 /** The local signed promotion(s) of a row: each promote (or ratify, for a T-3/T-5 row) event exactly as journaled, with its signature. */
 export function promotionsOf(gate: Gate, artifactId: string) {

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { canonicalJson, sha256Hex } from '../../src/journal/canonical-json.js';
-import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../../src/org/submission.js';
+import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../../src/org/submission-contract.js';
 
 /**
  * A simulated member gate: its own Ed25519 key (the public half is its deployment id) and

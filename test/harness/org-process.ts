@@ -1,7 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { CLI } from './gate-process.js';
-import { startEmbedded, stopEmbedded } from '../../src/org/embedded-postgres.js';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { embeddedPaths, giveToPostgres, runPostgresProgram, startEmbedded, stopEmbedded } from '../../src/org/embedded-postgres.js';
 
 /** A PostgreSQL cluster of its own for a test file (the machine's binaries, a Unix socket in the dir). */
 export class PostgresCluster {
@@ -13,6 +15,27 @@ export class PostgresCluster {
   static start(dir: string): PostgresCluster {
     const { connection } = startEmbedded(dir);
     return new PostgresCluster(dir, `postgres://${connection.user}@localhost/${connection.database}?host=${encodeURIComponent(connection.host)}`);
+  }
+
+  /**
+   * A streaming read replica of this cluster in `dir`: pg_basebackup over the primary's
+   * socket with -R (standby.signal and primary_conninfo written), then started on a socket
+   * of its own. It replays the primary's WAL as it is written.
+   */
+  replica(dir: string): PostgresCluster {
+    const pgDir = join(dir, 'pg');
+    // The postgres account (under root) must pass through the replica's directory to its cluster.
+    mkdirSync(dir, { recursive: true, mode: 0o711 });
+    mkdirSync(pgDir, { mode: 0o700 });
+    giveToPostgres(pgDir);
+    const primary = embeddedPaths(this.dir);
+    runPostgresProgram('pg_basebackup', ['-D', embeddedPaths(dir).data, '-h', primary.socketDir, '-U', this.user, '-R', '-X', 'stream', '--no-sync']);
+    return PostgresCluster.start(dir);
+  }
+
+  /** The cluster's role: the user every connection here is made as. */
+  get user(): string {
+    return decodeURIComponent(new URL(this.url).username);
   }
 
   stop(): void {

@@ -72,6 +72,13 @@ describe('PUT /submissions/{artifact_id}', () => {
     expect((await put(s.artifactId, newer.body)).body).toMatchObject({ state: 'leased', attempts: 2 });
   });
 
+  it('takes the same new submission sent twice at once once: one 202, one 200 (the batch they share inserts it once)', async () => {
+    const s = member.submission('sent twice at once');
+    const answers = await Promise.all([put(s.artifactId, s.body), put(s.artifactId, s.body), put(s.artifactId, s.body)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 202]);
+    expect(answers.every((a) => a.body.state === 'leased' && a.body.attempts === 1)).toBe(true);
+  });
+
   it('refuses every bad body with its status', async () => {
     const s = member.submission('bad bodies');
     const other = new SimulatedMember();
@@ -187,6 +194,26 @@ describe('deciding and GET /outcomes', () => {
     // The cursor: nothing after the last line; a repeat PUT of a decided row answers its state.
     expect((await outcomes(keyA, `?since=${pageA.body.next}`)).body.events).toEqual([]);
     expect((await put(sa.artifactId, sa.body, keyA)).body).toMatchObject({ state: 'countersigned' });
+  });
+
+  it('decisions sent together are decided once each, in order: the same row twice at once changes once; the log verifies', async () => {
+    const c = new SimulatedMember();
+    const key = addMember(c, 'c');
+    const subs = [0, 1, 2].map((i) => c.submission(`decided together ${i}`));
+    for (const s of subs) expect((await put(s.artifactId, s.body, key)).status).toBe(202);
+    await rpc(reviewerKey, 'gv.org_inbox', { limit: 100 });
+    const review = (s: { artifactId: string }, decision: string) =>
+      rpc(reviewerKey, 'gv.org_review', { member_deployment_id: c.deploymentId, artifact_id: s.artifactId, decision, ...(decision === 'refuse' ? { category: 'duplicate' } : {}) });
+    const answers = await Promise.all([review(subs[0]!, 'countersign'), review(subs[0]!, 'refuse'), review(subs[1]!, 'countersign'), review(subs[2]!, 'refuse')]);
+    const results = answers.map((a) => a.body.result);
+    expect(results.filter((r) => r.artifact_id === subs[0]!.artifactId).map((r) => r.changed).sort()).toEqual([false, true]);
+    expect(new Set(results.filter((r) => r.artifact_id === subs[0]!.artifactId).map((r) => r.state)).size).toBe(1);
+    expect(results.slice(2).map((r) => [r.state, r.changed])).toEqual([['countersigned', true], ['refused', true]]);
+    const page = await outcomes(key);
+    expect(page.body.events.map((e: any) => e.artifact_id).sort()).toEqual(subs.map((s) => s.artifactId).sort());
+    const seqs = page.body.events.map((e: any) => e.seq);
+    expect(seqs).toEqual([...seqs].sort((a: number, b: number) => a - b));
+    expect(JSON.parse(cli('verify', '--json')).ok).toBe(true);
   });
 
   it('pages by limit (default 500, at most 5,000) and refuses a bad cursor', async () => {

@@ -1,0 +1,39 @@
+import { Piscina } from 'piscina';
+import type { TextCheck } from './submission-check.js';
+import { RoundTripBatch } from './round-trip-batch.js';
+import type { SubmissionCheckTask } from '../../workers/submission-check/pool-entry.js';
+
+type Item = SubmissionCheckTask['items'][number];
+
+/**
+ * The check stage of PUT /submissions: bodies go to a Piscina pool of [org].check_threads
+ * workers in batches (what arrives while a batch is out goes together next, one batch per
+ * thread in flight). The pool starts on the first check, so the org's commands that serve
+ * nothing start no thread.
+ */
+export class SubmissionChecks {
+  private pool: Piscina | null = null;
+  private readonly batch: RoundTripBatch<Item, TextCheck>;
+
+  constructor(private readonly threads: number) {
+    this.batch = new RoundTripBatch((items) => this.started().run({ items } satisfies SubmissionCheckTask) as Promise<TextCheck[]>, 64, threads);
+  }
+
+  check(pathId: string, member: string, text: string): Promise<TextCheck> {
+    return this.batch.submit({ pathId, member, text });
+  }
+
+  private started(): Piscina {
+    this.pool ??= new Piscina({
+      filename: new URL('../../workers/submission-check/pool-entry.js', import.meta.url).href,
+      minThreads: this.threads,
+      maxThreads: this.threads,
+      idleTimeout: Infinity,
+    });
+    return this.pool;
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.destroy();
+  }
+}
