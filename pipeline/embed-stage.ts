@@ -162,10 +162,10 @@ export class EmbedStage {
    * waiting for their write. No bound of its own: the queue holds rows already in the journal.
    */
   reading(): QueueReading {
+    // A whole pass: a retried row rejoins the queue behind younger ones with its first age.
     let oldest: number | undefined;
     for (const waits of [this.queued, this.failed]) {
-      const first = waits.values().next();
-      if (!first.done && (oldest === undefined || first.value < oldest)) oldest = first.value;
+      for (const since of waits.values()) if (oldest === undefined || since < oldest) oldest = since;
     }
     return {
       queued: this.queued.size + this.failed.size,
