@@ -1,6 +1,7 @@
 import { Piscina } from 'piscina';
 import { quarantineFull } from '../src/gate-error.js';
 import { TaskOverrun } from './task-overrun.js';
+import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
 
 /** How long a fresh worker may take to load its modules (sharp, file-type) before its first task counts as overrun. */
 const WORKER_START_MAX_MS = 30_000;
@@ -30,9 +31,11 @@ export interface BoundedPoolOptions {
  */
 export class BoundedPool {
   private readonly pool: Piscina;
+  /** Tasks taken in and not yet answered: those waiting for a thread and those on one. */
   private waiting = 0;
   private running = 0;
-  private readonly slots: Array<() => void> = [];
+  /** Tasks waiting for a thread, oldest first, each with when it began to wait. */
+  private readonly slots: Array<{ go: () => void; since: number }> = [];
 
   constructor(
     entry: URL,
@@ -64,6 +67,18 @@ export class BoundedPool {
     } finally {
       this.waiting--;
     }
+  }
+
+  /** gv.queues: tasks waiting for a thread and on one; the bound counts both. */
+  reading(): QueueReading {
+    return {
+      queued: this.slots.length,
+      running: this.running,
+      threads: this.options.threads,
+      bound: this.options.queueMax,
+      room: Math.max(0, this.options.queueMax - this.waiting),
+      oldest_wait_ms: waitedMs(this.slots[0]?.since),
+    };
   }
 
   private async runNow<R>(task: object, transferList: ArrayBuffer[]): Promise<R> {
@@ -101,14 +116,14 @@ export class BoundedPool {
       this.running++;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.slots.push(resolve));
+    return new Promise((go) => this.slots.push({ go, since: waitStart() }));
   }
 
   /** Hands the thread to the next waiting task, or frees it. */
   private release(): void {
     const next = this.slots.shift();
     if (next === undefined) this.running--;
-    else next();
+    else next.go();
   }
 
   async close(): Promise<void> {

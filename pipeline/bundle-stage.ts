@@ -2,6 +2,7 @@ import type { ArchiveLimits } from '../workers/bundle/archive-limits.js';
 import type { BundleTask, PackedInspection } from '../workers/bundle/pool-entry.js';
 import type { Classification } from '../workers/bundle/skill-layout.js';
 import { BoundedPool, ownBuffer, type BoundedPoolOptions } from './bounded-pool.js';
+import type { QueueReading } from './queue-reading.js';
 
 export interface BundleMember {
   path: string;
@@ -45,6 +46,11 @@ export class BundleStage {
         bytes: new Uint8Array(data, offset, m.size_bytes),
       })),
     };
+  }
+
+  /** gv.queues: archives waiting for the pool and in it. */
+  reading(): QueueReading {
+    return this.pool.reading();
   }
 
   close(): Promise<void> {

@@ -8,6 +8,7 @@ import { isZero, ternaryCode, toInt8 } from '../src/recall/quantize.js';
 import { FLAG_EMPTY, placementOf, wantsVector, type Placement, type PlacedRow, type VectorIndex } from '../src/recall/vector-index.js';
 import { backendDims, backendLabel, type EmbedBackend, type EmbedTask } from '../workers/embed/backend.js';
 import { hashedNgrams } from '../workers/embed/hashed-ngrams.js';
+import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
 
 export interface EmbedStageOptions {
   backend: EmbedBackend;
@@ -68,12 +69,16 @@ const samePlacement = (a: Placement, b: Placement) => a.part === b.part && a.fla
 export class EmbedStage {
   private readonly pool: Piscina;
   private readonly tasks: PQueue;
-  /** Rows waiting to be embedded, in arrival order (a Set keeps insertion order and drops repeats). */
-  private readonly queued = new Set<number>();
-  private readonly failed = new Set<number>();
+  /**
+   * Rows waiting to be embedded, in arrival order (a Map keeps insertion order and drops
+   * repeats), each with when it began to wait (waitStart), kept through a failed attempt.
+   */
+  private readonly queued = new Map<number, number>();
+  /** Rows whose embedding or write failed, waiting for the retry, with when they began to wait. */
+  private readonly failed = new Map<number, number>();
   private inFlight = 0;
   /** Embedded, not yet written: the next vector write carries them all. */
-  private unwritten: Array<{ rowid: number; v: Float32Array }> = [];
+  private unwritten: Array<{ rowid: number; v: Float32Array; since: number }> = [];
   private readonly unwrittenIds = new Set<number>();
   private writeTimer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
@@ -135,7 +140,7 @@ export class EmbedStage {
     this.codes.load();
     let missing = 0;
     for (const rows of this.index.missing()) {
-      for (const r of rows) this.queued.add(r.rowid);
+      for (const r of rows) this.queued.set(r.rowid, waitStart());
       missing += rows.length;
     }
     const ms = Math.round(performance.now() - started);
@@ -150,6 +155,26 @@ export class EmbedStage {
   /** Rows waiting for a vector: queued, being embedded, or waiting to retry. */
   get pending(): number {
     return this.queued.size + this.inFlight + this.unwritten.length + this.failed.size;
+  }
+
+  /**
+   * gv.queues: rows waiting for a vector (first tries and retries) and rows in the pool or
+   * waiting for their write. No bound of its own: the queue holds rows already in the journal.
+   */
+  reading(): QueueReading {
+    // A whole pass: a retried row rejoins the queue behind younger ones with its first age.
+    let oldest: number | undefined;
+    for (const waits of [this.queued, this.failed]) {
+      for (const since of waits.values()) if (oldest === undefined || since < oldest) oldest = since;
+    }
+    return {
+      queued: this.queued.size + this.failed.size,
+      running: this.inFlight + this.unwritten.length,
+      threads: this.options.threads,
+      bound: null,
+      room: null,
+      oldest_wait_ms: waitedMs(oldest),
+    };
   }
 
   /** A query's vector: the local embedding is microseconds of hashing, done here so a query never waits behind a batch in the pool. */
@@ -181,7 +206,7 @@ export class EmbedStage {
       if (this.queued.has(rowid) || this.unwrittenIds.has(rowid)) continue;
       const stored = this.index.stored(rowid);
       if (stored === undefined) {
-        if (typeof row !== 'number' && wantsVector(row.state)) this.queued.add(rowid);
+        if (typeof row !== 'number' && wantsVector(row.state)) this.queued.set(rowid, waitStart());
       } else if (typeof row === 'number' || !samePlacement(stored, placementOf(row, (stored.flags & FLAG_EMPTY) !== 0))) {
         moves.push(rowid);
       }
@@ -249,15 +274,15 @@ export class EmbedStage {
   }
 
   private async runBatch(): Promise<void> {
-    const batch: Array<{ rowid: number; bytes: Buffer }> = [];
-    for (const rowid of this.queued) {
+    const batch: Array<{ rowid: number; bytes: Buffer; since: number }> = [];
+    for (const [rowid, since] of this.queued) {
       this.queued.delete(rowid);
       const row = this.index.row(rowid);
       if (row === undefined || !wantsVector(row.state) || this.index.stored(rowid) !== undefined) continue;
       const bytes = this.blob.get(row.content_hash) as Buffer | undefined;
       // An erased body has nothing left to embed.
       if (bytes === undefined) continue;
-      batch.push({ rowid, bytes });
+      batch.push({ rowid, bytes, since });
       if (batch.length === this.options.batchMax) break;
     }
     if (batch.length === 0) return this.progress(0);
@@ -267,7 +292,7 @@ export class EmbedStage {
       vectors = await this.embed(batch.map((b) => b.bytes));
     } catch (error) {
       this.log.error(`embed stage: ${batch.length} rows not embedded (retried in ${Math.round(this.retryMs / 1000)} s)`, error);
-      for (const b of batch) this.failed.add(b.rowid);
+      for (const b of batch) this.failed.set(b.rowid, b.since);
       this.retryLater();
       return;
     } finally {
@@ -275,7 +300,7 @@ export class EmbedStage {
     }
     this.retryMs = RETRY_FIRST_MS;
     batch.forEach((b, i) => {
-      this.unwritten.push({ rowid: b.rowid, v: vectors[i]! });
+      this.unwritten.push({ rowid: b.rowid, v: vectors[i]!, since: b.since });
       this.unwrittenIds.add(b.rowid);
     });
     if (this.unwritten.length >= WRITE_BATCH || this.closed) void this.writeUnwritten();
@@ -299,7 +324,7 @@ export class EmbedStage {
         },
         (error: unknown) => {
           this.log.error(`embed stage: storing ${batch.length} vectors`, error);
-          for (const b of batch) this.failed.add(b.rowid);
+          for (const b of batch) this.failed.set(b.rowid, b.since);
           this.retryLater();
         },
       )
@@ -341,7 +366,7 @@ export class EmbedStage {
     if (this.retryTimer !== null || this.closed) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
-      for (const rowid of this.failed) this.queued.add(rowid);
+      for (const [rowid, since] of this.failed) this.queued.set(rowid, since);
       this.failed.clear();
       this.schedule();
     }, this.retryMs);
@@ -387,7 +412,7 @@ export class EmbedStage {
             } catch (error) {
               this.log.error(`gv.rebuild: ${withBytes.length} rows could not be embedded`, error);
               check.failed += withBytes.length;
-              for (const r of withBytes) this.failed.add(r.rowid);
+              for (const r of withBytes) this.failed.set(r.rowid, waitStart());
               this.retryLater();
               return;
             }

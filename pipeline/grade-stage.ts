@@ -2,6 +2,7 @@ import { Piscina } from 'piscina';
 import PQueue from 'p-queue';
 import type { BackendCheck, GradeCall, GradeOutcome, GradeTask } from '../workers/grade/grade-task.js';
 import type { GradeBackend } from '../workers/grade/backend.js';
+import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
 
 export interface GradeStageOptions {
   threads: number;
@@ -14,6 +15,8 @@ export interface GradeStageOptions {
 interface Waiting {
   call: GradeCall;
   onStart: () => void;
+  /** When it joined the queue (waitStart). */
+  since: number;
   resolve: (o: GradeOutcome) => void;
   reject: (e: unknown) => void;
 }
@@ -29,6 +32,10 @@ export class GradeStage {
   private readonly tasks: PQueue;
   private local: Waiting[] = [];
   private localQueued = false;
+  /** Calls not yet handed to the pool, in arrival order: the first is the one waiting longest. */
+  private readonly queued = new Set<Waiting>();
+  /** Calls the pool holds now. */
+  private running = 0;
 
   constructor(private readonly options: GradeStageOptions) {
     this.pool = new Piscina({
@@ -47,10 +54,24 @@ export class GradeStage {
     return this.local.length + this.tasks.size + this.tasks.pending;
   }
 
+  /** gv.queues: reviewer calls waiting and in the pool; callers bound how many they queue. */
+  reading(): QueueReading {
+    const oldest = this.queued.values().next();
+    return {
+      queued: this.queued.size,
+      running: this.running,
+      threads: this.options.threads,
+      bound: null,
+      room: null,
+      oldest_wait_ms: waitedMs(oldest.done ? undefined : oldest.value.since),
+    };
+  }
+
   /** One reviewer call; `onStart` runs when it leaves the queue for the pool. */
   run(call: GradeCall, onStart: () => void = () => undefined): Promise<GradeOutcome> {
     return new Promise<GradeOutcome>((resolve, reject) => {
-      const waiting: Waiting = { call, onStart, resolve, reject };
+      const waiting: Waiting = { call, onStart, since: waitStart(), resolve, reject };
+      this.queued.add(waiting);
       if (call.backend.kind === 'local') {
         this.local.push(waiting);
         this.scheduleLocal();
@@ -73,13 +94,19 @@ export class GradeStage {
   }
 
   private async send(batch: Waiting[]): Promise<void> {
-    for (const w of batch) w.onStart();
+    for (const w of batch) {
+      this.queued.delete(w);
+      w.onStart();
+    }
+    this.running += batch.length;
     try {
       const task: GradeTask = { type: 'grade', calls: batch.map((w) => w.call) };
       const outcomes = (await this.pool.run(task)) as GradeOutcome[];
       batch.forEach((w, i) => w.resolve(outcomes[i]!));
     } catch (error) {
       for (const w of batch) w.reject(error);
+    } finally {
+      this.running -= batch.length;
     }
   }
 

@@ -1,5 +1,6 @@
 import type { ImageTask, UploadPreparation } from '../workers/image/pool-entry.js';
 import { BoundedPool, ownBuffer, type BoundedPoolOptions } from './bounded-pool.js';
+import type { QueueReading } from './queue-reading.js';
 import { TaskOverrun, type OverrunLimit } from './task-overrun.js';
 
 /** Why an upload's bytes were refused by the image pool: each a `reason` of gv.upload's -32602. */
@@ -53,6 +54,11 @@ export class ImageStage {
     }
     if (!('served' in result)) return result;
     return { ...result, served: new Uint8Array(result.served) };
+  }
+
+  /** gv.queues: uploads waiting for the pool and in it. */
+  reading(): QueueReading {
+    return this.pool.reading();
   }
 
   close(): Promise<void> {

@@ -3,11 +3,14 @@ import PQueue from 'p-queue';
 import { quarantineFull } from '../src/gate-error.js';
 import type { Finding, ScanResult } from '../workers/scan/finding.js';
 import type { ScanTask } from '../workers/scan/pool-entry.js';
+import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
 
 interface Waiting {
   bytes: Uint8Array;
   contentType: string;
   standing: Finding[] | null;
+  /** When it joined the queue (waitStart). */
+  since: number;
   resolve: (r: ScanResult) => void;
   reject: (e: unknown) => void;
 }
@@ -28,6 +31,8 @@ export class ScanStage {
   private readonly pool: Piscina;
   private readonly tasks: PQueue;
   private waiting: Waiting[] = [];
+  /** Claims in the batches the pool holds now. */
+  private scanning = 0;
   private scannedPerMs = 1;
 
   constructor(private readonly options: ScanStageOptions) {
@@ -45,6 +50,18 @@ export class ScanStage {
     return this.waiting.length + this.tasks.pending * this.options.batchMax;
   }
 
+  /** gv.queues: claims waiting and being scanned; the bound counts the waiting ones. */
+  reading(): QueueReading {
+    return {
+      queued: this.waiting.length,
+      running: this.scanning,
+      threads: this.options.threads,
+      bound: this.options.queueMax,
+      room: Math.max(0, this.options.queueMax - this.waiting.length),
+      oldest_wait_ms: waitedMs(this.waiting[0]?.since),
+    };
+  }
+
   /**
    * `contentType` is the row's (its kind for gated rows): the worker weighs an executable
    * command by what the row is for, and never sees the row itself. `standing` are the
@@ -55,7 +72,7 @@ export class ScanStage {
       throw quarantineFull(Math.max(50, Math.ceil(this.waiting.length / this.scannedPerMs)));
     }
     return new Promise<ScanResult>((resolve, reject) => {
-      this.waiting.push({ bytes, contentType, standing, resolve, reject });
+      this.waiting.push({ bytes, contentType, standing, since: waitStart(), resolve, reject });
       this.schedule();
     });
   }
@@ -88,6 +105,7 @@ export class ScanStage {
       return copy.buffer;
     });
     const started = performance.now();
+    this.scanning += batch.length;
     try {
       const task: ScanTask = { batch: buffers, contentTypes: batch.map((w) => w.contentType) };
       if (batch.some((w) => w.standing !== null)) task.standing = batch.map((w) => w.standing);
@@ -97,6 +115,8 @@ export class ScanStage {
       this.scannedPerMs = 0.8 * this.scannedPerMs + 0.2 * (batch.length / elapsed);
     } catch (error) {
       for (const w of batch) w.reject(error);
+    } finally {
+      this.scanning -= batch.length;
     }
   }
 

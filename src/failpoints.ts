@@ -13,8 +13,16 @@ export const FAILPOINTS = {
   'upload-between-object-and-journal': true,
   /** Not a kill of the process: the image worker thread exits as it takes a task, as a hostile image can make it (see isArmed). */
   'image-worker-dies': true,
+  /**
+   * Not a kill either: the scan worker holds each batch for SCAN_STALL_MS before scanning it,
+   * as hostile bytes can make a scan slow, so a test sees claims wait in the scan queue.
+   */
+  'scan-worker-stalls': true,
 } as const;
 export type Failpoint = keyof typeof FAILPOINTS;
+
+/** How long `scan-worker-stalls` holds each scan batch. */
+export const SCAN_STALL_MS = 2_000;
 
 function armed(env: string | undefined): ReadonlySet<string> {
   const names = (env ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');

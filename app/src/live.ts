@@ -48,3 +48,33 @@ export function useEventTail(onEvents: (events: any[]) => void, params: Record<s
     };
   }, [key, paused]);
 }
+
+/**
+ * Runs `tick` now and again every `ms` while the screen using it is shown and the tab is
+ * visible; a tab coming back asks at once. A tick still running is not started twice.
+ */
+export function useWhileShown(tick: () => Promise<void>, ms: number): void {
+  const current = useRef(tick);
+  current.current = tick;
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    let busy = false;
+    const run = async () => {
+      if (stopped || busy) return;
+      busy = true;
+      clearTimeout(timer);
+      if (document.visibilityState === 'visible') await current.current();
+      busy = false;
+      if (!stopped) timer = setTimeout(run, ms);
+    };
+    void run();
+    const wake = () => document.visibilityState === 'visible' && void run();
+    document.addEventListener('visibilitychange', wake);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', wake);
+    };
+  }, [ms]);
+}

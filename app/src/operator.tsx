@@ -1,19 +1,19 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { EngagementChart } from './engagement-chart.js';
+import { PipelineQueues } from './pipeline-queues.js';
 import { Problem } from './problem.js';
 import { rpc } from './rpc.js';
 import { when } from './when.js';
 
-// What an operator watches: grading runs and a way to start one, how deep quarantine is,
-// whether they are away, whether the model backend answers, and their own work per day.
+// What an operator watches: grading runs and a way to start one, how deep quarantine is and
+// what waits in the pipeline, whether they are away, whether the model backend answers, and
+// their own work per day.
 
-const HELD = ['L1_SCANNED', 'L1B_FLAGGED', 'L2_SCORED', 'NEEDS_EVIDENCE', 'L3_RATIFIED'];
 /** gv.grade_pending's own bounds: 50 rows when none is named, at most 10,000. */
 const GRADE_LIMIT = { default: 50, max: 10_000 };
 
 export function Operator({ admin, onNotice }: { admin: boolean; onNotice: (t: string) => void }) {
   const [runs, setRuns] = useState<any>(null);
-  const [depth, setDepth] = useState<Record<string, number> | null>(null);
   const [engagement, setEngagement] = useState<any>(null);
   const [backend, setBackend] = useState<any>(null);
   const [grading, setGrading] = useState<string | null>(null);
@@ -23,9 +23,8 @@ export function Operator({ admin, onNotice }: { admin: boolean; onNotice: (t: st
 
   const load = useCallback(async () => {
     try {
-      const [r, inv, e] = await Promise.all([rpc('gv.review_runs', { limit: 25 }), rpc('gv.inventory', { states: HELD, limit: 1 }), rpc('gv.engagement', { days: 14 })]);
+      const [r, e] = await Promise.all([rpc('gv.review_runs', { limit: 25 }), rpc('gv.engagement', { days: 14 })]);
       setRuns(r);
-      setDepth(inv.counts);
       setEngagement(e);
     } catch (err) {
       setError(err);
@@ -67,14 +66,7 @@ export function Operator({ admin, onNotice }: { admin: boolean; onNotice: (t: st
     <section aria-label="Operator">
       <h2>Operator</h2>
       <Problem error={error} />
-      <h3>Quarantine</h3>
-      {depth === null ? (
-        <p>Loading…</p>
-      ) : (
-        <p class="depth">
-          {HELD.map((s) => `${s} ${depth[s] ?? 0}`).join(' · ')} — {HELD.reduce((n, s) => n + (depth[s] ?? 0), 0)} held in all.
-        </p>
-      )}
+      <PipelineQueues />
       <h3>Grading runs</h3>
       <form
         class="grade-now"

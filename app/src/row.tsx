@@ -151,7 +151,8 @@ export function Row({
       <Problem error={error} />
       {badSignatures > 0 && (
         <p class="problem sig-alarm">
-          This row's history failed the signature check in your browser: see the events below before you trust or sign it.
+          This row's history failed the check in your browser (a signature, or a link between its events): see the events below before you trust or sign
+          it.
         </p>
       )}
       {help && <KeyHelp keys={keys} onClose={() => setHelp(false)} />}

@@ -53,6 +53,7 @@ import type { deferVerb, engagementVerb } from '../verbs/review/engagement.js';
 import type { recordsVerb } from '../verbs/review/records.js';
 import type { scanPendingVerb, scanVerb } from '../verbs/review/scan.js';
 import type { reconcileVerb } from '../verbs/admin/reconcile.js';
+import type { queuesVerb } from '../verbs/admin/queues.js';
 import type { semanticReviewVerb } from '../verbs/review/semantic-review.js';
 import type { settingsSaveVerb, settingsValidateVerb, settingsVerb } from '../verbs/admin/settings.js';
 import type { banVerb } from '../verbs/governance/ban.js';
@@ -151,6 +152,7 @@ interface Verbs {
   'gv.scan': typeof scanVerb;
   'gv.scan_pending': typeof scanPendingVerb;
   'gv.reconcile': typeof reconcileVerb;
+  'gv.queues': typeof queuesVerb;
   'gv.semantic_review': typeof semanticReviewVerb;
   'gv.settings': typeof settingsVerb;
   'gv.settings_validate': typeof settingsValidateVerb;
@@ -260,6 +262,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.scan': 'reviewer',
   'gv.scan_pending': 'reviewer',
   'gv.reconcile': 'admin',
+  'gv.queues': 'reviewer',
   'gv.semantic_review': 'reviewer',
   'gv.settings': 'admin',
   'gv.settings_validate': 'admin',

@@ -53,6 +53,7 @@ import { deferVerb, engagementVerb } from './review/engagement.js';
 import { recordsVerb } from './review/records.js';
 import { scanPendingVerb, scanVerb } from './review/scan.js';
 import { reconcileVerb } from './admin/reconcile.js';
+import { queuesVerb } from './admin/queues.js';
 import { semanticReviewVerb } from './review/semantic-review.js';
 import { settingsSaveVerb, settingsValidateVerb, settingsVerb } from './admin/settings.js';
 import { banVerb } from './governance/ban.js';
@@ -151,6 +152,7 @@ export const VERBS: readonly Verb<any>[] = [
   scanVerb,
   scanPendingVerb,
   reconcileVerb,
+  queuesVerb,
   semanticReviewVerb,
   settingsVerb,
   settingsValidateVerb,

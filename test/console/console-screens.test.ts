@@ -73,7 +73,7 @@ describe('operator', () => {
     await ingest(`A claim to grade ${Date.now()}: the north gate is painted blue.`);
     await page.goto(`${gate.url}/app#/operator`);
     await page.locator('#grade-now').waitFor();
-    expect(await page.locator('.depth').innerText()).toMatch(/held in all/);
+    expect(await page.locator('.depth').innerText()).toMatch(/waiting for review in all/);
     await page.click('#grade-now');
     await page.waitForFunction(() => document.querySelector('#notice')?.textContent?.startsWith('Graded') === true, null, { timeout: 60_000 });
     await page.locator('table.runs tr').first().waitFor();

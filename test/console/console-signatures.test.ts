@@ -1,5 +1,8 @@
+import { createHash, createPrivateKey, sign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import canonicalize from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { GateProcess } from '../harness/gate-process.js';
@@ -8,8 +11,9 @@ import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
 import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
 
 // The row screen checks each event's signature in the page, against the deployment id of
-// /identity, with the bytes gv.why hands over. A journal altered on disk behind the gate's
-// back is still served by it; the page says which event no longer holds, and loudly.
+// /identity, with the bytes gv.why hands over, and the link of each event to the row's event
+// at the place before it. A journal altered on disk behind the gate's back is still served
+// by it; the page says which event no longer holds, and loudly.
 
 const reviewer = { email: 'signature-reviewer@example.test', password: 'a reviewer password for signatures' };
 let gate: GateProcess;
@@ -17,6 +21,7 @@ let browser: Browser;
 let page: Page;
 let promoted: string;
 let flagged: string;
+let rewritten: string;
 
 beforeAll(async () => {
   gate = await startGateWithIssuer();
@@ -35,6 +40,7 @@ beforeAll(async () => {
   const held = await ingest(`deploy key: AKIA${'W3XV'.repeat(4)} ${Date.now()}`);
   expect(held.state).toBe('L1B_FLAGGED');
   flagged = held.artifact_id;
+  rewritten = (await ingest(`The boiler room is checked every Monday ${Date.now()}.`)).artifact_id;
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1300, height: 900 } })).newPage();
   await signInThroughTheBrowser(page, gate.url, reviewer.email, reviewer.password);
@@ -47,12 +53,17 @@ afterAll(async () => {
 const shot = (p: Page, name: string) => p.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 
 /** Each event of the row screen as checked in the page: its type and the check's outcome. */
-async function checksOf(id: string): Promise<{ type: string; check: string; text: string }[]> {
+async function checksOf(id: string): Promise<{ type: string; check: string; link: string; text: string }[]> {
   await page.goto(`${gate.url}/app#/row/${encodeURIComponent(id)}`);
   await page.locator('ol.events li').first().waitFor();
-  await page.waitForFunction(() => [...document.querySelectorAll('ol.events li')].every((li) => li.getAttribute('data-check') !== 'checking'));
+  await page.waitForFunction(() => [...document.querySelectorAll('ol.events li')].every((li) => li.getAttribute('data-link') !== 'checking'));
   return page.locator('ol.events li').evaluateAll((lis) =>
-    lis.map((li) => ({ type: li.querySelector('.type')!.textContent!, check: li.getAttribute('data-check')!, text: (li as HTMLElement).innerText })),
+    lis.map((li) => ({
+      type: li.querySelector('.type')!.textContent!,
+      check: li.getAttribute('data-check')!,
+      link: li.getAttribute('data-link')!,
+      text: (li as HTMLElement).innerText,
+    })),
   );
 }
 
@@ -66,16 +77,25 @@ describe('signatures checked in the browser', () => {
     }
     expect(await page.locator('.sig-summary').innerText()).toBe(`4 of 4 signatures verified in your browser against deployment ${gate.deploymentId}.`);
     expect(await page.locator('.sig-alarm').count()).toBe(0);
+    // The scan directly follows its ingest in the journal; the ingest follows another row's event.
+    expect(checks[0]!.link).toBe('gap');
+    expect(checks[0]!.text).toContain('not served here: link not checkable here');
+    expect(checks[1]!.link).toBe('linked');
+    expect(checks[1]!.text).toContain('directly (link checked in your browser)');
+    expect(checks.map((c) => c.link)).not.toContain('broken');
+    expect(await page.locator('.chain-summary').innerText()).toMatch(/^\d+ links? to the event just before checked in your browser; \d+ events? follows? an event not served here/);
+    expect(await page.locator('.chain-alarm').count()).toBe(0);
     await shot(page, 'signatures-verified');
   });
 
   it("an event whose bytes the reviewer is not served (a scan's findings) is said to be not checkable, not verified", async () => {
     const checks = await checksOf(flagged);
-    expect(checks.map((c) => [c.type, c.check])).toEqual([
-      ['ingest', 'verified'],
-      ['scan', 'withheld'],
+    expect(checks.map((c) => [c.type, c.check, c.link])).toEqual([
+      ['ingest', 'verified', 'gap'],
+      ['scan', 'withheld', 'unchecked'],
     ]);
     expect(checks[1]!.text).toContain('not checkable here: it holds findings');
+    expect(checks[1]!.text).toContain('link not checked');
     expect(await page.locator('.sig-alarm').count()).toBe(0);
     await shot(page, 'signature-withheld');
   });
@@ -110,5 +130,33 @@ describe('signatures checked in the browser', () => {
     expect(await page.locator('ol.events li.sig-failed').count()).toBe(1);
     expect(await page.locator('ol.events .sig-alarm, .sig-alarm[role=alert]').innerText()).toContain(`#${ingest.seq} ingest`);
     await shot(page, 'signature-tampered');
+  });
+
+  it("a history re-signed with the deployment's own key: every signature holds, the broken link is shown loudly", async () => {
+    await gate.stop();
+    const db = new Database(join(gate.home, 'gate.db'));
+    const scan = db.prepare("SELECT seq, body FROM journal WHERE artifact_id = ? AND type = 'scan'").get(rewritten) as { seq: number; body: string };
+    // Whoever holds the key can sign anything: here the scan no longer names the ingest before it.
+    const envelope = { ...JSON.parse(scan.body), prev: '0'.repeat(64) };
+    const body = canonicalize(envelope)!;
+    const sig = sign(null, Buffer.from(body), createPrivateKey(readFileSync(join(gate.home, 'deployment.key')))).toString('base64url');
+    const eventId = createHash('sha256').update(body).digest('hex');
+    db.exec('DROP TRIGGER IF EXISTS journal_no_update');
+    db.prepare('UPDATE journal SET body = ?, sig = ?, event_id = ?, prev = ? WHERE seq = ?').run(body, sig, eventId, envelope.prev, scan.seq);
+    db.close();
+    await gate.restart();
+    expect((await gate.socket('gv.why', { artifact_id: rewritten })).result.events.find((e: any) => e.type === 'scan').verified).toBe(true);
+
+    await page.reload();
+    const checks = await checksOf(rewritten);
+    expect(checks.map((c) => [c.type, c.check, c.link])).toEqual([
+      ['ingest', 'verified', 'gap'],
+      ['scan', 'verified', 'broken'],
+    ]);
+    expect(checks[1]!.text).toContain(`CHAIN BROKEN: its signed prev is not #${scan.seq - 1}, the event at the place before it`);
+    expect(await page.locator('.chain-alarm').innerText()).toContain(`broken at #${scan.seq} scan`);
+    expect(await page.locator('ol.events li.sig-failed').count()).toBe(1);
+    expect(await page.locator('.sig-alarm').first().innerText()).toContain('a link between its events');
+    await shot(page, 'chain-broken');
   });
 });

@@ -4,6 +4,8 @@ import type { GateProcess } from '../harness/gate-process.js';
 import { launchBrowser } from '../harness/browser.js';
 import { addPersonWithCli, CLIENT_ID, form, startGateWithIssuer } from '../harness/sign-in.js';
 
+const SHOTS = 'test-results/sign-in';
+
 // A person signs in from a real browser: /app, the provider's page, back to /app, a reload
 // that resumes through the gate_refresh cookie, and sign-out. Everything the browser does
 // here (the Origin it sends, the cookie it keeps) is the browser's own, not a test's guess.
@@ -85,7 +87,8 @@ describe('signing in from a real browser', () => {
     const rotated = await refreshCookie(page);
     expect(rotated!.value).not.toBe(cookie!.value);
 
-    await page.screenshot({ path: '/tmp/gate-signed-in.png' });
+    // Under the git-ignored test-results/, beside the console tests' screenshots.
+    await page.screenshot({ path: `${SHOTS}/signed-in.png` });
 
     // Sign out: the session ends at the gate and the cookie is gone from the browser.
     await Promise.all([page.waitForResponse((r) => new URL(r.url()).pathname === '/oauth/logout'), page.click('#sign-out')]);

@@ -7,6 +7,7 @@
 import { isMaskedKind, type Finding, type ScanResult } from './finding.js';
 import { maskSpans } from './mask.js';
 import { scanText } from './scan-text.js';
+import { isArmed, SCAN_STALL_MS } from '../../src/failpoints.js';
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -21,7 +22,11 @@ export interface ScanTask {
   standing?: Array<Finding[] | null>;
 }
 
+const stalls = isArmed('scan-worker-stalls');
+
 export default async function scanBatch(task: ScanTask): Promise<ScanResult[]> {
+  // A synchronous hold, as a slow scan holds its thread.
+  if (stalls) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SCAN_STALL_MS);
   const results: ScanResult[] = [];
   for (const [i, buffer] of task.batch.entries()) {
     const text = decoder.decode(buffer);

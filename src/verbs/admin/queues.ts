@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import type { Gate } from '../../gate.js';
+import type { QueueReading } from '../../../pipeline/queue-reading.js';
+
+/** The pipeline's stages in the order a row meets them, each with the unit it counts. */
+function stages(gate: Gate): Array<{ stage: string; unit: string; reading: QueueReading }> {
+  return [
+    { stage: 'scan', unit: 'claims', reading: gate.scan.reading() },
+    { stage: 'image', unit: 'uploads', reading: gate.images.reading() },
+    { stage: 'bundle', unit: 'archives', reading: gate.bundles.reading() },
+    { stage: 'grade', unit: 'model calls', reading: gate.review.stage.reading() },
+    { stage: 'embed', unit: 'rows', reading: gate.embed.reading() },
+  ];
+}
+
+/**
+ * What the pipeline holds right now, for an operator watching it: each stage's queue and
+ * the quarantine's depth against its bound. Counts only, no row: a reviewer already sees
+ * every held row, and below reviewer no count of held rows is named (spec 1, -32006).
+ */
+export const queuesVerb = defineVerb({
+  name: 'gv.queues',
+  role: 'reviewer',
+  summary: "Each pipeline stage's queued and running items, its bound and its oldest wait; the quarantine's depth against max_depth.",
+  params: z.strictObject({}),
+  handler({ gate }) {
+    const held = gate.artifacts.countHeld();
+    const maxDepth = gate.config.quarantine.max_depth;
+    return {
+      stages: stages(gate).map(({ stage, unit, reading }) => ({ stage, unit, ...reading })),
+      quarantine: { held, max_depth: maxDepth, room: Math.max(0, maxDepth - held) },
+    };
+  },
+});
