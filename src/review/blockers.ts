@@ -93,8 +93,9 @@ export function waitsFor(f: WaitFacts): WaitsFor {
   if (f.count.model_rejects.length > 0 && !f.count.met) {
     return wait('human_required', 'model_rejected', `rejected by ${f.count.model_rejects.join(', ')}; a person decides`, { missing });
   }
-  if (missing.people > 0 || (f.mode === 'human' && !f.count.met)) {
-    return wait('human_required', 'people', `needs ${missing.people || missing.signatures} more signature(s) from people`, { missing });
+  // In human review the rule asks every one of the k from people (quorum.ts), so an unmet count is people missing.
+  if (missing.people > 0) {
+    return wait('human_required', 'people', `needs ${missing.people} more signature(s) from people`, { missing });
   }
   if (!f.count.met) {
     return wait('quorum', 'k', `needs ${missing.signatures} more signature(s) toward k = ${f.count.k_required}`, { missing });

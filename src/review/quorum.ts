@@ -20,11 +20,17 @@ export interface QuorumProfile {
 
 export const COUNTERSIGN_CLASSES: ReadonlySet<string> = new Set(['T-3', 'T-5']);
 
-/** A class the profile does not name needs one signature and no person. */
-export function quorumRule(profile: QuorumProfile, trustClass: string): QuorumRule {
+/**
+ * What a trust class needs in a space of the given mode. A class the profile does not name
+ * needs one signature and no person; in a human-reviewed space only people's signatures
+ * count, so every one of the k must be a person's (gv.approval's people_required says so).
+ */
+export function quorumRule(profile: QuorumProfile, trustClass: string, mode: ReviewMode): QuorumRule {
+  const k = profile.k[trustClass] ?? 1;
+  const people = profile.people[trustClass] ?? 0;
   return {
-    k: profile.k[trustClass] ?? 1,
-    people: profile.people[trustClass] ?? 0,
+    k,
+    people: mode === 'human' ? Math.max(k, people) : people,
     countersign: COUNTERSIGN_CLASSES.has(trustClass),
   };
 }

@@ -119,7 +119,7 @@ export class ReviewBoard {
    */
   picture(row: ArtifactRow, extra?: Signature): ReviewPicture {
     const mode = this.modeOf(row.space);
-    const rule = quorumRule(this.settings.profile, row.trust_class);
+    const rule = quorumRule(this.settings.profile, row.trust_class, mode);
     const review = this.reads.row(row.artifact_id);
     const epoch = review?.epoch ?? 0;
     const signatures = this.reads.signatures(row.artifact_id);

@@ -85,6 +85,31 @@ describe('gv.sign', () => {
     expect(events.result.events.filter((e: any) => e.artifact_id === id).map((e: any) => e.decision)).toEqual(['approve', 'approve']);
   });
 
+  it("in a human space every one of a T-1 row's k is a person's: people_required, people_have, signers and waits_for agree", async () => {
+    const id = await ingest(agentKey.key);
+    expect(await approval(id)).toMatchObject({
+      mode: 'human',
+      k_required: 1,
+      k_have: 0,
+      people_required: 1,
+      people_have: 0,
+      waits_for: { blocker: 'human_required', code: 'people', missing: { signatures: 1, people: 1 } },
+    });
+    // A reviewer key's approval is an agent's: it is listed, does not count, and nothing moves.
+    await gate.readBody(reviewerKey.key, id);
+    await gate.rpc(reviewerKey.key, 'gv.sign', { artifact_id: id, decision: 'approve' });
+    const keySigned = await approval(id);
+    expect(keySigned).toMatchObject({ k_have: 0, people_required: 1, people_have: 0, waits_for: { code: 'people', missing: { signatures: 1, people: 1 } } });
+    expect(keySigned.waits_for.words).toContain('1 more signature(s) from people');
+    expect(keySigned.signers).toEqual([expect.objectContaining({ identity: reviewerKey.identity, class: 'agent', counts: false, why: "only people's signatures count in a human-reviewed space" })]);
+    await sign(alice, id, 'approve');
+    const personSigned = await approval(id);
+    expect(personSigned).toMatchObject({ k_have: 1, people_required: 1, people_have: 1, waits_for: { blocker: 'human_required', code: 'settle' } });
+    expect(personSigned.waits_for.missing).toBeUndefined();
+    expect(personSigned.signers.find((s: any) => s.identity === alice.identity)).toMatchObject({ class: 'human', counts: true });
+    expect(personSigned.signers.find((s: any) => s.identity === alice.identity).why).toBeUndefined();
+  });
+
   it('a person promotes with gv.promote too; the author never signs their own row', async () => {
     const id = await ingest();
     await gate.readBody(alice.accessToken, id);

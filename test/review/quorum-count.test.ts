@@ -33,7 +33,7 @@ const facts = (count: ReturnType<typeof countQuorum>, rule: ReturnType<typeof qu
 
 describe('quorum', () => {
   it('T-5 needs two signatures, one of them a person, and then a countersign: ratified, not promoted', () => {
-    const rule = quorumRule(standard, 'T-5');
+    const rule = quorumRule(standard, 'T-5', 'auto');
     expect(rule).toEqual({ k: 2, people: 1, countersign: true });
     const models = countQuorum(rule, 'auto', 'key:w', [sig('openai:a', 'model', 'approve', 'positive', 'verdict'), sig('anthropic:b', 'model', 'approve', 'positive', 'verdict')]);
     expect(models).toMatchObject({ k_have: 2, people_have: 0, met: false });
@@ -45,7 +45,7 @@ describe('quorum', () => {
   });
 
   it('a model counts once per label, and only when its newest verdict for every stance approves', () => {
-    const rule = quorumRule(standard, 'T-2');
+    const rule = quorumRule(standard, 'T-2', 'model');
     const count = countQuorum(rule, 'model', 'key:w', [
       sig('openai:a', 'model', 'reject', 'critical', 'verdict'),
       sig('openai:a', 'model', 'approve', 'positive', 'verdict'),
@@ -57,7 +57,7 @@ describe('quorum', () => {
   });
 
   it("the writer never counts; neither the deployment nor an authority votes; agents and models not in human mode", () => {
-    const rule = quorumRule(standard, 'T-1');
+    const rule = quorumRule(standard, 'T-1', 'human');
     const count = countQuorum(rule, 'human', 'iss|writer', [
       sig('iss|writer', 'human'),
       sig('key:r', 'agent', 'promote', null, 'promote'),
@@ -71,11 +71,20 @@ describe('quorum', () => {
       'the deployment signs a promotion, it does not vote for one',
       "an authority's countersign is counted apart from k",
     ]);
-    expect(countQuorum(rule, 'auto', 'iss|writer', [sig('key:r', 'agent', 'promote', null, 'promote')]).met).toBe(true);
+    expect(countQuorum(quorumRule(standard, 'T-1', 'auto'), 'auto', 'iss|writer', [sig('key:r', 'agent', 'promote', null, 'promote')]).met).toBe(true);
+  });
+
+  it("in human review every one of the k is a person's: people_required is never below k_required", () => {
+    expect(['T-1', 'T-2', 'T-4', 'T-5'].map((c) => quorumRule(standard, c, 'human').people)).toEqual([1, 2, 1, 2]);
+    expect(['T-1', 'T-2', 'T-4', 'T-5'].map((c) => quorumRule(standard, c, 'model').people)).toEqual([0, 0, 1, 1]);
+    const rule = quorumRule(standard, 'T-2', 'human');
+    const one = countQuorum(rule, 'human', 'key:w', [sig('iss|alice', 'human'), sig('openai:a', 'model', 'approve', 'positive', 'verdict')]);
+    expect(one).toMatchObject({ k_have: 1, people_required: 2, people_have: 1, met: false });
+    expect(waitsFor(facts(one, rule, 'human'))).toMatchObject({ blocker: 'human_required', code: 'people', missing: { signatures: 1, people: 1 } });
   });
 
   it('a per-signer condition can refuse a signature its reason', () => {
-    const rule = quorumRule(standard, 'T-1');
+    const rule = quorumRule(standard, 'T-1', 'human');
     const count = countQuorum(rule, 'human', 'key:w', [sig('iss|alice', 'human')], (signer: string) => (signer === 'iss|alice' ? 'not served every attachment' : null));
     expect(count).toMatchObject({ k_have: 0, met: false });
     expect(count.signers[0].why).toBe('not served every attachment');

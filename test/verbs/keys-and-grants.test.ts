@@ -34,17 +34,43 @@ describe('gv.keys', () => {
     expect(fine.result.role).toBe('reviewer');
   });
 
-  it('below admin a caller lists and revokes only its own and the keys it issued', async () => {
+  it("below admin a caller sees and revokes its own keys and lower-role keys within spaces it reads, never a peer's or a higher role's", async () => {
+    await gate.socket('gv.space_create', { name: 'sealed', policy: 'human' });
     const r1 = await gate.key('reviewer');
     const r2 = await gate.key('reviewer');
+    const ids = async (key: string) => (await gate.rpc(key, 'gv.keys', {})).result.keys.map((k: { key_id: string }) => k.key_id);
     const child = (await gate.rpc(r1.key, 'gv.keys', { action: 'issue', role: 'agent' })).result;
-    const listed = (await gate.rpc(r2.key, 'gv.keys', {})).result.keys.map((k: { key_id: string }) => k.key_id);
-    expect(listed).not.toContain(child.key_id);
-    expect((await gate.rpc(r2.key, 'gv.keys', { action: 'revoke', key_id: child.key_id })).error?.message).toContain('unknown key');
-    const revoked = await gate.rpc(r1.key, 'gv.keys', { action: 'revoke', key_id: child.key_id });
+    const peer = (await gate.rpc(r1.key, 'gv.keys', { action: 'issue', role: 'reviewer' })).result;
+    const byAdmin = await gate.key('reader');
+    const sealed = await gate.key('agent');
+    await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: sealed.identity, space: 'sealed', capabilities: ['read', 'contribute'] }] });
+    const admin = await gate.key('admin');
+    const runner = await gate.key('runner');
+
+    // r1 issued both: its own keys, whatever their role.
+    expect(await ids(r1.key)).toEqual(expect.arrayContaining([r1.keyId, child.key_id, peer.key_id]));
+    const seen = await ids(r2.key);
+    // Lower-role keys working only in spaces r2 reads (main is open), whoever issued them; and r2's own.
+    expect(seen).toEqual(expect.arrayContaining([r2.keyId, child.key_id, byAdmin.keyId]));
+    // A peer's reviewer key, r1 itself, an admin key, a runner key, and a key granted on a space r2 does not read.
+    for (const hidden of [peer.key_id, r1.keyId, admin.keyId, runner.keyId, sealed.keyId]) expect(seen).not.toContain(hidden);
+    for (const hidden of [peer.key_id, r1.keyId, admin.keyId, runner.keyId, sealed.keyId]) {
+      expect((await gate.rpc(r2.key, 'gv.keys', { action: 'revoke', key_id: hidden })).error?.message).toContain('unknown key');
+    }
+
+    // Once r2 reads the sealed space, the key granted there is within its reach.
+    await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: r2.identity, space: 'sealed', capabilities: ['read'] }] });
+    expect(await ids(r2.key)).toContain(sealed.keyId);
+    const revokedSealed = await gate.rpc(r2.key, 'gv.keys', { action: 'revoke', key_id: sealed.keyId, reason: 'rotated' });
+    expect(revokedSealed.result).toMatchObject({ key_id: sealed.keyId, revoked: true });
+
+    // r2 revokes the agent key r1 issued: lower-role, in an open space.
+    const revoked = await gate.rpc(r2.key, 'gv.keys', { action: 'revoke', key_id: child.key_id });
     expect(revoked.result).toMatchObject({ key_id: child.key_id, revoked: true });
+    expect(revoked.result.keys.map((k: { key_id: string }) => k.key_id)).not.toContain(peer.key_id);
     expect((await gate.rpc(r1.key, 'gv.keys', { action: 'revoke', key_id: child.key_id })).result.already).toBe(true);
     expect((await gate.http('POST', '/rpc', { key: child.key, body: { jsonrpc: '2.0', id: 1, method: 'gv.ping' } })).status).toBe(401);
+    expect((await gate.rpc(peer.key, 'gv.ping')).result.role).toBe('reviewer');
   });
 });
 

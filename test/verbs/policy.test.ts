@@ -45,7 +45,8 @@ describe('gv.policy', () => {
     expect(human.mode).toBe('human');
     expect(human.classes).toHaveLength(1);
     const [t5] = human.classes;
-    expect(t5).toMatchObject({ trust_class: 'T-5', k: 2, people: 1, countersign: true, on_quorum: 'ratified', settled_by: ['human'] });
+    // Only people count here, so both of T-5's two signatures are people's.
+    expect(t5).toMatchObject({ trust_class: 'T-5', k: 2, people: 2, countersign: true, on_quorum: 'ratified', settled_by: ['human'] });
     const agentSigner = t5.signers.find((s: { class: string }) => s.class === 'agent');
     expect(agentSigner).toEqual({ class: 'agent', counts: false, why: "only people's signatures count in a human-reviewed space" });
   });

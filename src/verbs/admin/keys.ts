@@ -32,11 +32,24 @@ const keyView = (k: KeyRow, now: number) => ({
   active: k.revoked_at === null && (k.expires_at === null || k.expires_at > now),
 });
 
-/** Below admin a caller sees and revokes only its own key and the keys it issued. */
+/**
+ * Below admin a caller sees and revokes only its own keys (the one it calls with and those
+ * it issued) and keys of a lower role within readable spaces (spec 2 gv.keys): every space
+ * the key holds a grant on is one the caller may read. A runner key is never lower: it
+ * stands outside the order and is the admin's alone.
+ */
 function visibleKeys({ gate, caller }: VerbContext): KeyRow[] {
   const all = gate.db.prepare('SELECT * FROM api_keys ORDER BY issued_at, key_id').all() as KeyRow[];
   if (atLeast(caller.role, 'admin')) return all;
-  return all.filter((k) => k.issued_by === caller.identity || `key:${k.key_id}` === caller.identity);
+  const grantedSpaces = gate.db.prepare('SELECT space FROM grants WHERE principal = ?').pluck();
+  const withinReadableSpaces = (k: KeyRow) =>
+    (grantedSpaces.all(`key:${k.key_id}`) as string[]).every((space) => gate.capabilities.has(caller, space, 'read'));
+  return all.filter(
+    (k) =>
+      k.issued_by === caller.identity ||
+      `key:${k.key_id}` === caller.identity ||
+      (k.role !== 'runner' && roleRank(k.role) < roleRank(caller.role) && withinReadableSpaces(k)),
+  );
 }
 
 export const keysVerb = defineVerb({

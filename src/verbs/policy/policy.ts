@@ -22,7 +22,7 @@ export const policyVerb = defineVerb({
     const settings = gate.review.settings;
     const mode = gate.review.modeOf(space);
     const classes = (p.trust_class === undefined ? TRUST_CLASSES : [p.trust_class]).map((trustClass) => {
-      const rule = quorumRule(settings.profile, trustClass);
+      const rule = quorumRule(settings.profile, trustClass, mode);
       return {
         trust_class: trustClass,
         k: rule.k,

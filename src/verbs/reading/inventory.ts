@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
-import { limitParam, spaceParam } from '../param-types.js';
+import { spaceParam } from '../param-types.js';
 import { visibleRowsClause } from '../visible-rows.js';
 import { rowMetadata } from '../row-metadata.js';
 import { findingGroups } from '../review/finding-groups.js';
@@ -66,7 +66,8 @@ export const pendingVerb = defineVerb({
   name: 'gv.pending',
   role: 'reader',
   summary: 'Rows waiting in quarantine that you may see: ids, types, states, ages, finding counts and finding groups.',
-  params: z.strictObject({ limit: limitParam(1000).optional() }),
+  // Spec 2 names a default and no ceiling (unlike gv.inventory and gv.events): the answer is bounded by the held rows the caller may see.
+  params: z.strictObject({ limit: z.number().int().min(1).optional() }),
   handler({ gate, caller }, p) {
     const limit = p.limit ?? 100;
     const visible = visibleRowsClause(gate, caller);
