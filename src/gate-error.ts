@@ -72,6 +72,14 @@ export const uploadQuota = (retryAfterMs: number) =>
 export const attachmentBudget = () =>
   new GateError(ErrorCode.storageBound, 'the attachment store is at its budget', { reason: 'attachment_budget' });
 
+/** -32009: a write turned away at the door by a ban (spec 2 gv.ban); nothing of it was scanned or stored. */
+export const banned = (kind: string, subject: string, until: number | null) =>
+  new GateError(
+    ErrorCode.banned,
+    kind === 'writer' ? 'write refused at the door: this writer is banned' : 'write refused at the door: its source_uri is under a banned prefix',
+    { kind, subject, ...(until === null ? {} : { until }) },
+  );
+
 export const internalError = (message: string, data?: Record<string, unknown>) =>
   new GateError(ErrorCode.internal, message, data);
 

@@ -45,6 +45,9 @@ import type { cancelVerb, reopenVerb } from '../verbs/review/lifecycle.js';
 import type { awayVerb, backVerb } from '../verbs/review/away.js';
 import type { commentRetractVerb, commentVerb, commentsVerb } from '../verbs/review/comments.js';
 import type { deferVerb, engagementVerb } from '../verbs/review/engagement.js';
+import type { banVerb } from '../verbs/governance/ban.js';
+import type { bansVerb } from '../verbs/governance/bans.js';
+import type { questionVerb } from '../verbs/governance/question.js';
 import type { runnerAssignVerb } from '../verbs/runners/runner-assign.js';
 import type { runnerSetVerb } from '../verbs/runners/runner-set.js';
 import type { runnerTokenSetVerb } from '../verbs/runners/runner-token-set.js';
@@ -126,6 +129,9 @@ interface Verbs {
   'gv.comments': typeof commentsVerb;
   'gv.defer': typeof deferVerb;
   'gv.engagement': typeof engagementVerb;
+  'gv.ban': typeof banVerb;
+  'gv.bans': typeof bansVerb;
+  'gv.question': typeof questionVerb;
   'gv.runner_assign': typeof runnerAssignVerb;
   'gv.runner_set': typeof runnerSetVerb;
   'gv.runner_token_set': typeof runnerTokenSetVerb;
@@ -216,6 +222,9 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.comments': 'reader',
   'gv.defer': 'agent',
   'gv.engagement': 'reader',
+  'gv.ban': 'admin',
+  'gv.bans': 'reader',
+  'gv.question': 'reader',
   'gv.runner_assign': 'admin',
   'gv.runner_set': 'admin',
   'gv.runner_token_set': 'admin',

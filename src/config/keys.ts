@@ -392,6 +392,13 @@ export const CONFIG_KEYS = {
       doc: 'Review policy of the main space, created on first start.',
     },
   },
+  questions: {
+    people_wait_minutes: {
+      schema: z.number().int().min(0).max(525600),
+      default: 10080,
+      doc: 'How long a promoted question routed to people waits for an answer before it ends (question-wait-over), in minutes; 0: it waits until answered or ended by its asker. Fixed for each question when it is routed.',
+    },
+  },
   log: {
     level: {
       schema: z.enum(LOG_LEVELS),

@@ -40,6 +40,11 @@ export const SERVED_FIELD_TYPES = {
   superseded: count,
   evidence: count,
   asked: count,
+  route: z.string(),
+  crew: z.string(),
+  wait_minutes: count,
+  from: z.string(),
+  to: z.string(),
 } as const;
 
 export type ServedField = keyof typeof SERVED_FIELD_TYPES;

@@ -59,6 +59,10 @@ const OWN_FIELDS: Record<string, readonly ServedField[]> = {
   comment: ['kind', 'audience'],
   'comment-retract': ['comment'],
   rank: ['audience', 'weight'],
+  // A question's route in closed words and a count; a referral's words stay inside.
+  'question-routed': ['route', 'reason', 'crew', 'wait_minutes'],
+  'question-wait-over': ['from', 'to', 'wait_minutes'],
+  'question-referred': ['crew', 'wait_minutes'],
 };
 
 /** Lists served as their length only: how many rows, not which (the rows' own events name them). */

@@ -1,12 +1,16 @@
 import type Database from 'better-sqlite3';
 import type { Log } from '../log.js';
 import type { JournalWriter } from './group-commit.js';
+import { BanReads } from '../projections/ban-reads.js';
+
+/** A source prefix may carry a query or fragment; neither is logged. */
+const withoutQuery = (subject: string) => subject.split(/[?#]/)[0]!;
 
 /**
  * Promotions (and their undoing) reach the log from the journal once committed, not from
  * the verbs that append them: several verbs and the settling of auto spaces promote, and a
  * line written inside a transaction that then rolls back would report what never happened.
- * A ban, when a verb journals one, is one more type here.
+ * Bans and their lifts are logged the same way, read from the bans view's acts.
  */
 const LOGGED_TYPES = ['promote', 'ratify', 'demote'] as const;
 
@@ -26,6 +30,15 @@ export function logDecisions(db: Database.Database, writer: JournalWriter, log: 
         space: d.space,
         by: d.by,
         seq: d.seq,
+      });
+    }
+    for (const act of BanReads.of(db).acts(range.after, range.last)) {
+      log.info(act.lift === 1 ? 'ban lifted' : 'banned', {
+        kind: act.kind,
+        subject: act.kind === 'source' ? withoutQuery(act.subject) : act.subject,
+        by: act.by,
+        seq: act.seq,
+        ...(act.until === null ? {} : { until: act.until }),
       });
     }
   });

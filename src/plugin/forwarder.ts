@@ -50,7 +50,7 @@ export class Forwarder {
         } catch (error) {
           if (gateUnavailable(error)) throw error;
           if (!(error instanceof GateClientError)) throw error;
-          this.store.markForwarded(c.local_id, this.now(), { refusal: error.message });
+          this.store.markForwarded(c.local_id, this.now(), { refusal: error.message, code: error.code ?? null });
         }
       }
       for (const r of this.store.relations().filter((x) => x.state === 'pending')) {

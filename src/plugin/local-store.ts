@@ -21,6 +21,8 @@ export interface LocalClaim {
   /** Set once the claim was handed to a gate, stamped or refused: never sent again. */
   forwarded_ts: number | null;
   refusal: string | null;
+  /** The gate's JSON-RPC code for a refusal (-32009 for a ban), so the tool answers it as the gate did. */
+  refusal_code: number | null;
 }
 
 export interface LocalRelation {
@@ -68,7 +70,8 @@ export class LocalStore {
         gate_id TEXT,
         gate_state TEXT,
         forwarded_ts INTEGER,
-        refusal TEXT
+        refusal TEXT,
+        refusal_code INTEGER
       );
       CREATE INDEX IF NOT EXISTS claims_gate ON claims(gate_id);
       CREATE VIRTUAL TABLE IF NOT EXISTS claims_fts USING fts5(content, local_id UNINDEXED);
@@ -80,9 +83,12 @@ export class LocalStore {
         space TEXT NOT NULL, workarea TEXT NOT NULL, note TEXT, state TEXT NOT NULL, PRIMARY KEY (space, workarea)
       );
     `);
+    // A store made before refusal codes were kept gains the column; its earlier refusals have none.
+    const columns = this.db.prepare('PRAGMA table_info(claims)').all() as { name: string }[];
+    if (!columns.some((c) => c.name === 'refusal_code')) this.db.exec('ALTER TABLE claims ADD COLUMN refusal_code INTEGER');
   }
 
-  addClaim(c: Omit<LocalClaim, 'local_id' | 'seq' | 'gate_id' | 'gate_state' | 'forwarded_ts' | 'refusal'>): LocalClaim {
+  addClaim(c: Omit<LocalClaim, 'local_id' | 'seq' | 'gate_id' | 'gate_state' | 'forwarded_ts' | 'refusal' | 'refusal_code'>): LocalClaim {
     const localId = `local:${randomBytes(16).toString('hex')}`;
     this.db.transaction(() => {
       const seq = ((this.db.prepare('SELECT max(seq) AS m FROM claims').get() as { m: number | null }).m ?? 0) + 1;
@@ -108,10 +114,11 @@ export class LocalStore {
   }
 
   /** The claim was handed to a gate: stamped with its id, or refused there. Either way it is never sent again. */
-  markForwarded(localId: string, at: number, outcome: { gate_id: string; gate_state: string } | { refusal: string }): void {
+  markForwarded(localId: string, at: number, outcome: { gate_id: string; gate_state: string } | { refusal: string; code: number | null }): void {
+    const refused = 'refusal' in outcome;
     this.db
-      .prepare('UPDATE claims SET forwarded_ts = ?, gate_id = ?, gate_state = ?, refusal = ? WHERE local_id = ? AND forwarded_ts IS NULL')
-      .run(at, 'gate_id' in outcome ? outcome.gate_id : null, 'gate_id' in outcome ? outcome.gate_state : 'REFUSED', 'refusal' in outcome ? outcome.refusal : null, localId);
+      .prepare('UPDATE claims SET forwarded_ts = ?, gate_id = ?, gate_state = ?, refusal = ?, refusal_code = ? WHERE local_id = ? AND forwarded_ts IS NULL')
+      .run(at, refused ? null : outcome.gate_id, refused ? 'REFUSED' : outcome.gate_state, refused ? outcome.refusal : null, refused ? outcome.code : null, localId);
   }
 
   claimsIn(space: string, workarea: string): LocalClaim[] {

@@ -103,7 +103,11 @@ export class PluginTier {
     }
     await this.forwarder.forward();
     const now = this.store.claim(claim.local_id)!;
-    if (now.refusal !== null) throw invalidParams(`the gate refused the claim: ${now.refusal}`, { local_id: now.local_id });
+    if (now.refusal !== null) {
+      // A ban is answered as the gate answered it (-32009), so the agent knows its writes are turned away.
+      if (now.refusal_code === ErrorCode.banned) throw new GateError(ErrorCode.banned, `the gate refused the claim: ${now.refusal}`, { local_id: now.local_id });
+      throw invalidParams(`the gate refused the claim: ${now.refusal}`, { local_id: now.local_id });
+    }
     if (now.gate_id !== null) {
       return { ...rememberTool.answer({ artifact_id: now.gate_id, state: now.gate_state, space, workarea }, a as never), local_id: now.local_id };
     }

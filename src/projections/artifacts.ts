@@ -3,6 +3,7 @@ import type { JournalEvent } from '../journal/event.js';
 import { isPromoted } from '../domain/states.js';
 import { areaTokens } from './area-tokens.js';
 import { bodyText } from './body-text.js';
+import { canonicalJson } from '../journal/canonical-json.js';
 
 /** The artifacts view: one row per claim, its state, and the two FTS indexes recall reads. */
 export function artifactTables(schema: string): string {
@@ -189,7 +190,9 @@ export class ArtifactReducer {
       content_hash: d['content_hash'],
       size_bytes: d['size_bytes'],
       derives_from: JSON.stringify(d['derives_from'] ?? []),
-      addressed_to: d['addressed_to'] === undefined ? null : JSON.stringify(d['addressed_to']),
+      // Canonical, not as given: live the event data keeps the caller's key order, replayed it is
+      // read back from canonical JSON, and the two must store the same text.
+      addressed_to: d['addressed_to'] === undefined ? null : canonicalJson(d['addressed_to']),
       ts: event.ts,
       seq: event.seq,
     });

@@ -17,6 +17,8 @@ import { CommentReducer, commentDigestQueries, commentTables } from './comments.
 import { AwayReducer, awayDigestQueries, awayTables } from './away.js';
 import { PeopleReducer, peopleDigestQueries, peopleTables } from './people.js';
 import { SigninSessionReducer, signinSessionDigestQueries, signinSessionTables } from './signin-sessions.js';
+import { BanReducer, banDigestQueries, banTables } from './bans.js';
+import { QuestionReducer, questionDigestQueries, questionTables } from './questions.js';
 import { RunnerReducer, runnerDigestQueries, runnerTables } from './runners.js';
 
 interface Reducer {
@@ -42,6 +44,8 @@ export function createProjectionTables(db: Database.Database, schema: string): v
     signinSessionTables,
     attachmentTables,
     bodyReadTables,
+    banTables,
+    questionTables,
     runnerTables,
   ];
   db.exec(tables.map((t) => t(schema)).join('\n'));
@@ -65,6 +69,8 @@ export function digestQueries(schema: string): Record<string, string> {
     ...signinSessionDigestQueries(schema),
     ...attachmentDigestQueries(schema),
     ...bodyReadDigestQueries(schema),
+    ...banDigestQueries(schema),
+    ...questionDigestQueries(schema),
     ...runnerDigestQueries(schema),
   };
 }
@@ -96,6 +102,8 @@ export class Projections {
       new SigninSessionReducer(db, schema),
       new AttachmentReducer(db, schema),
       new BodyReadReducer(db, schema),
+      new BanReducer(db, schema),
+      new QuestionReducer(db, schema),
       new RunnerReducer(db, schema),
     ];
     for (const reducer of reducers) {

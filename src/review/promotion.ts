@@ -2,6 +2,7 @@ import type { Gate } from '../gate.js';
 import type { JournalEvent } from '../journal/event.js';
 import { ReplacementGroupReads } from '../projections/replacement-group-reads.js';
 import { rowEventData } from '../verbs/row-event.js';
+import { routeQuestion } from '../questions/question-route.js';
 import type { ReviewPicture } from './review-board.js';
 import type { SignerClass } from './signer-class.js';
 
@@ -35,5 +36,8 @@ export function appendPromotion(gate: Gate, p: ReviewPicture, by: string | null,
   if (promotionEnters(p) === 'L3_RATIFIED') {
     return { event: gate.journal.append('ratify', by, rowEventData(p.row, 'L3_RATIFIED', own)), enters: 'L3_RATIFIED' };
   }
-  return { event: gate.journal.append('promote', by, rowEventData(p.row, 'ACTIVE', { ...own, provisional: true })), enters: 'ACTIVE' };
+  const event = gate.journal.append('promote', by, rowEventData(p.row, 'ACTIVE', { ...own, provisional: true }));
+  // A question is routed as it is promoted, in the same write: it is never served unrouted.
+  if (p.row.kind === 'question') routeQuestion(gate, p.row);
+  return { event, enters: 'ACTIVE' };
 }

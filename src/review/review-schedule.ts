@@ -1,5 +1,6 @@
 import type { Gate } from '../gate.js';
 import { expireOverdue } from './expiry.js';
+import { questionWaitsOver } from '../questions/wait-over.js';
 import { gradePending } from './pending-grading.js';
 import { settlePending } from './settlement.js';
 import { pullOutcomes } from '../org/outcome-pull.js';
@@ -21,7 +22,8 @@ export interface ScheduleStatus {
 /**
  * What `gate serve` runs on its own: gv.grade_pending every `[review].grade_every` (then
  * settling auto spaces), never overlapping itself (a tick that finds a run going is
- * skipped and counted), and the expiry sweep every minute. The deployment signs what it
+ * skipped and counted), and the expiry sweeps every minute (rows' human-review time-to-live,
+ * questions' waits for people). The deployment signs what it
  * journals (by is null).
  */
 export class ReviewSchedule {
@@ -53,6 +55,7 @@ export class ReviewSchedule {
     if (this.state.every_ms > 0) this.gradeTimer = setInterval(() => this.tick(), this.state.every_ms);
     this.expiryTimer = setInterval(() => {
       expireOverdue(this.gate).catch((error: unknown) => this.gate.log.error('the expiry sweep failed', error));
+      questionWaitsOver(this.gate).catch((error: unknown) => this.gate.log.error("the questions' wait sweep failed", error));
     }, EXPIRY_EVERY_MS);
     const { url, poll_every_ms } = this.gate.config.org;
     if (url !== '' && poll_every_ms > 0) {

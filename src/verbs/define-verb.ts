@@ -24,6 +24,11 @@ export interface Verb<P extends z.ZodType = z.ZodType> {
   nullable?: readonly string[];
   /** Surfaces allowed to call it; absent means every surface. */
   surfaces?: ReadonlyArray<Caller['surface']>;
+  /**
+   * A write door (spec 2 gv.ban): the dispatcher refuses a banned writer, or a source_uri
+   * under a banned prefix, -32009 before the handler runs, so before any scan or storage.
+   */
+  door?: { sourceUri?: (params: z.output<P>) => string | undefined };
   handler: (ctx: VerbContext, params: z.output<P>) => unknown;
 }
 

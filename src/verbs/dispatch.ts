@@ -4,6 +4,7 @@ import { ErrorCode, GateError, invalidParams, roleTooLow } from '../gate-error.j
 import type { Gate } from '../gate.js';
 import { validateParams } from './validate-params.js';
 import { isJsonObject } from '../domain/json-object.js';
+import { refuseBannedWrite } from '../access/bans.js';
 
 export type JsonRpcId = string | number | null;
 
@@ -58,7 +59,7 @@ export async function dispatch(gate: Gate, caller: Caller, message: unknown): Pr
   }
 }
 
-/** Resolves the verb, applies C1 (role), the scope and surface limits and C3 (params), then runs it. */
+/** Resolves the verb, applies C1 (role), the scope and surface limits, C3 (params) and a write door's bans, then runs it. */
 export async function call(gate: Gate, caller: Caller, method: string, rawParams: unknown): Promise<unknown> {
   const verb = gate.verbs.get(method);
   if (!verb) throw new GateError(ErrorCode.methodNotFound, `method not found: ${method}`);
@@ -77,6 +78,7 @@ export async function call(gate: Gate, caller: Caller, method: string, rawParams
     throw invalidParams(`${method} is served on the ${verb.surfaces.join(' and ')} surface only`);
   }
   const params = validateParams(verb, rawParams);
+  if (verb.door !== undefined) await refuseBannedWrite(gate, caller, method, verb.door.sourceUri?.(params));
   return verb.handler({ gate, caller }, params);
 }
 

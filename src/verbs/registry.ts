@@ -45,6 +45,9 @@ import { awayVerb, backVerb } from './review/away.js';
 import { commentRetractVerb, commentVerb, commentsVerb } from './review/comments.js';
 import { reviewVerb } from './review/review-queue.js';
 import { deferVerb, engagementVerb } from './review/engagement.js';
+import { banVerb } from './governance/ban.js';
+import { bansVerb } from './governance/bans.js';
+import { questionVerb } from './governance/question.js';
 import { runnerAssignVerb } from './runners/runner-assign.js';
 import { runnerSetVerb } from './runners/runner-set.js';
 import { runnerTokenSetVerb } from './runners/runner-token-set.js';
@@ -126,6 +129,9 @@ export const VERBS: readonly Verb<any>[] = [
   commentsVerb,
   deferVerb,
   engagementVerb,
+  banVerb,
+  bansVerb,
+  questionVerb,
   runnerAssignVerb,
   runnerSetVerb,
   runnerTokenSetVerb,

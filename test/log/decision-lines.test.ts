@@ -42,4 +42,15 @@ describe('grading runs, backend failures, promotions and gv.rebuild are logged a
     });
     expect(lines().find((l) => l.msg.startsWith('gv.rebuild'))).toMatchObject({ level: 'info', by: expect.stringMatching(/^uid:/) });
   });
+
+  it('a ban and its lift, once committed, naming the subject but never a source prefix\'s query', async () => {
+    await g.gate.socket('gv.ban', { kind: 'writer', subject: g.agent.identity, reason: 'logged', until: Date.now() + 3_600_000 });
+    await g.gate.socket('gv.ban', { kind: 'writer', subject: g.agent.identity, lift: true });
+    await g.gate.socket('gv.ban', { kind: 'source', subject: 'https://log.example/find?token=secretish', reason: 'logged' });
+    await until(() => lines().filter((l) => l.msg === 'banned').length === 2 && lines().some((l) => l.msg === 'ban lifted'), 'the ban lines');
+    expect(lines().find((l) => l.msg === 'banned' && l['kind'] === 'writer')).toMatchObject({ level: 'info', subject: g.agent.identity, by: expect.stringMatching(/^uid:/), until: expect.any(Number) });
+    expect(lines().find((l) => l.msg === 'ban lifted')).toMatchObject({ level: 'info', kind: 'writer', subject: g.agent.identity });
+    expect(lines().find((l) => l.msg === 'banned' && l['kind'] === 'source')).toMatchObject({ subject: 'https://log.example/find' });
+    expect(g.gate.stderr.join('\n')).not.toContain('secretish');
+  });
 });

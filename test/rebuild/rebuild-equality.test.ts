@@ -33,6 +33,8 @@ describe('gv.rebuild replays the journal into fresh tables equal to the live one
         space: i % 3 === 0 ? 'research' : 'main',
         ...(recorded ? { content_type: RECORDED[i % RECORDED.length] } : { kind: KINDS[i % KINDS.length] }),
         ...(i % 4 === 0 ? { producer: { name: `worker-${i % 3}`, kind: 'agent' } } : {}),
+        // Both lists, names first: the view must store what a replay stores, whatever order the caller used.
+        ...(!recorded && KINDS[i % KINDS.length] === 'steering' ? { addressed_to: { names: [`worker-${i % 3}`], kinds: ['agent'] } } : {}),
         // C8: an agent may cite only what it can read; its own earlier rows always qualify.
         ...((ownIds.get(a.key)?.length ?? 0) > 0 && i % 6 === 0 ? { derives_from: [ownIds.get(a.key)!.at(-1)] } : {}),
       });

@@ -133,6 +133,8 @@ describe('canary: a unique string agent A ingests is absent from every answer ag
         ['gv.review_runs', {}],
         ['gv.review_runs', { q: id.slice(7, 20) }],
         ['gv.engagement', {}],
+        ['gv.bans', {}],
+        ['gv.question', { question: id }],
       ];
       const texts: string[] = [];
       for (const [method, params] of calls) {

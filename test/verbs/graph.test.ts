@@ -7,7 +7,6 @@ let writer: Key;
 let other: Key;
 let reader: Key;
 let reviewer: Key;
-let reviewer2: Key;
 
 /** Row ids of the fixture every test reads. */
 const ids: Record<string, string> = {};
@@ -36,7 +35,6 @@ beforeAll(async () => {
   other = await gate.key('agent');
   reader = await gate.key('reader');
   reviewer = await gate.key('reviewer');
-  reviewer2 = await gate.key('reviewer');
   await gate.socket('gv.space_create', { name: 'second', policy: 'auto' });
   await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: writer.identity, space: 'second', capabilities: ['read', 'contribute'] }] });
 
@@ -58,9 +56,10 @@ beforeAll(async () => {
     kind: 'answer',
     derives_from: [ids.question],
   });
-  // A reviewer's answer replacing that held answer: readers see it, never the id it replaces.
+  // Its writer's answer replacing that held answer (an answerer replaces only its own), promoted:
+  // readers see it, never the id it replaces.
   ids.replacing = await ingest(
-    reviewer2,
+    other,
     JSON.stringify({ format: 'answer/1', answer: `Port 8443. ${uniqueText()}`, replaces: ids.otherHeldAnswer }),
     { kind: 'answer', derives_from: [ids.question, ids.otherHeldAnswer] },
   );
@@ -192,7 +191,7 @@ describe('gv.graph', () => {
       artifact_id: ids.replacing,
       kind: 'answer',
       state: 'ACTIVE',
-      writer_identity: reviewer2.identity,
+      writer_identity: other.identity,
       writer_kind: 'program',
       ts: expect.any(Number),
       state_ts: expect.any(Number),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { routeQuestion } from '../../questions/question-route.js';
 import { defineVerb } from '../define-verb.js';
 import { rowEventData } from '../row-event.js';
 import { tipOf } from './tip.js';
@@ -92,7 +93,9 @@ export const replacementActivateVerb = defineVerb({
       for (const child of group.children) {
         // As gv.promote: a solo gate's promotion is provisional until an org gate countersigns (spec 1).
         const own = { provisional: true, group_id: group.group_id };
-        gate.journal.append('promote', caller.identity, rowEventData(row(gate, child.artifact_id), 'ACTIVE', own));
+        const childRow = row(gate, child.artifact_id);
+        gate.journal.append('promote', caller.identity, rowEventData(childRow, 'ACTIVE', own));
+        if (childRow.kind === 'question') routeQuestion(gate, childRow);
         promoted.push(child.artifact_id);
       }
       failpoint('replacement-activate-between-promote-and-relation');

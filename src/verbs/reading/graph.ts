@@ -10,6 +10,7 @@ import { graphEdges } from '../../graph/graph-edges.js';
 import { graphNodes } from '../../graph/graph-nodes.js';
 import { graphRevision } from '../../graph/graph-revision.js';
 import { areaSelection, spaceSelection } from '../../graph/graph-selection.js';
+import { visibleBans } from '../governance/ban-list.js';
 
 /** The default and the ceiling of nodes in one answer (spec 2); a larger limit is served as this. */
 export const GRAPH_LIMIT = 2000;
@@ -69,8 +70,7 @@ export const graphVerb = defineVerb({
       nodes: graphNodes(gate, caller, selection.rows, focus),
       edges,
       pins,
-      // No ban verb exists in this build, so no ban can stand.
-      bans: [],
+      bans: visibleBans(gate, caller, GRAPH_LIMIT).bans,
       total: selection.total,
       truncated: selection.truncated,
       counts: selection.counts,

@@ -61,6 +61,7 @@ export const commentVerb = defineVerb({
     findings: z.array(z.string().min(1).max(200)).max(16).optional(),
     audience: z.enum(['all', 'people']).optional(),
   }),
+  door: {},
   handler({ gate, caller }, p) {
     const kind = p.kind ?? 'note';
     const audience = p.audience ?? 'all';

@@ -6,6 +6,7 @@ import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
 import { whoCanSign } from '../../review/who-can-sign.js';
+import { openQuestionsFor } from '../../questions/open-questions.js';
 
 /** Rows a reviewer works through: everything in review but the instant before a scan lands. */
 const WAITING_STATES = ['L1_SCANNED', 'L1B_FLAGGED', 'L2_SCORED', 'NEEDS_EVIDENCE', 'L3_RATIFIED'] as const;
@@ -56,7 +57,7 @@ function item(gate: Gate, caller: Caller, row: ArtifactRow) {
 export const reviewVerb = defineVerb({
   name: 'gv.review',
   role: 'reviewer',
-  summary: 'The review queue: rows waiting, oldest first, each with what it waits for, its verdicts and who may sign it.',
+  summary: 'The review queue: rows waiting, oldest first, each with what it waits for, its verdicts and who may sign it; and the questions waiting for people, those naming you first.',
   params: z.strictObject({ cap: z.number().int().min(1).max(500).optional() }),
   handler({ gate, caller }, p) {
     const cap = p.cap ?? 50;
@@ -88,6 +89,8 @@ export const reviewVerb = defineVerb({
       held_back: heldBack.size,
       total_waiting: total,
       cap,
+      // Questions waiting for people, those naming the caller first (README "Questions").
+      ...openQuestionsFor(gate, caller),
     };
   },
 });

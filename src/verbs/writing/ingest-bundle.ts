@@ -66,6 +66,7 @@ export const ingestBundleVerb = defineVerb({
     'Propose a skill bundle (base64 ZIP): inspected without extracting or executing; the archive, its canonical manifest and each scanned member are held in quarantine at T-5.',
   params,
   refused: TRUST_CLASS_REFUSED,
+  door: { sourceUri: (p) => p.source_uri },
   async handler(ctx, p) {
     const { gate, caller } = ctx;
     const space = requireSpace(gate, p.space ?? 'main');

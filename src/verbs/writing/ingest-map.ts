@@ -100,6 +100,7 @@ export const ingestMapVerb = defineVerb({
     'Propose a project_map/v1 manifest (and optionally the ZIP its members came from): checked whole and admitted as one gated artifact at T-5; its edges never enter the relation graph.',
   params,
   refused: TRUST_CLASS_REFUSED,
+  door: { sourceUri: (p) => p.source_uri },
   async handler(ctx, p) {
     const { gate, caller } = ctx;
     const space = requireSpace(gate, p.space ?? 'main');

@@ -5,11 +5,11 @@ import { addressedToParam, artifactIdParam, producerParam, spaceParam, workareaP
 import { requireSpace } from '../require-space.js';
 import { decodeContent } from './content-decoding.js';
 import { KINDS, isKind, isRecordedClass, stricterClass, trustClassOfKind, type Kind } from '../../domain/kinds.js';
-import { answerBody, questionBody } from '../../domain/body-forms.js';
+import { answerBody, questionBody, type AnswerBody } from '../../domain/body-forms.js';
+import { checkAnswer } from '../../questions/answer-rules.js';
 import { crewSheetProblem } from '../../domain/crew-sheet.js';
 import { invalidParams } from '../../gate-error.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
-import { isPromoted } from '../../domain/states.js';
 import { refuseCompletedPart } from '../curation/work-complete.js';
 import { appendRow, artifactIdOf, enteredState } from './append-row.js';
 import { attachmentsParam, envelopeAttachments } from './ingest-attachments.js';
@@ -79,8 +79,18 @@ function checkAddressing(p: Params, kind: Kind | null): void {
   }
 }
 
-/** C8 and the answer/1 rules: every parent readable; an answer names its question first. */
-function checkParents(ctx: VerbContext, p: Params, kind: Kind | null, text: string): void {
+/** An answer/1 row's parsed body and the question it names first. */
+interface AnswerForm {
+  body: AnswerBody;
+  question: ArtifactRow;
+}
+
+/**
+ * C8 and the body forms: every parent readable; a question body is question/1; an answer
+ * body is answer/1 and names its question first, and what it replaces or cancels also in
+ * derives_from. The rules that depend on the question's state are checkAnswer's.
+ */
+function checkParents(ctx: VerbContext, p: Params, kind: Kind | null, text: string): AnswerForm | null {
   const { gate, caller } = ctx;
   const parents = p.derives_from ?? [];
   if (new Set(parents).size !== parents.length) throw invalidParams('derives_from repeats an id', { field: 'derives_from' });
@@ -89,23 +99,20 @@ function checkParents(ctx: VerbContext, p: Params, kind: Kind | null, text: stri
     const parsed = questionBody.safeParse(parseJson(text));
     if (!parsed.success) throw invalidParams(`a question body must be question/1: ${parsed.error.issues[0]!.message}`, { field: 'content' });
   }
-  if (kind === 'answer') {
-    const parsed = answerBody.safeParse(parseJson(text));
-    if (!parsed.success) throw invalidParams(`an answer body must be answer/1: ${parsed.error.issues[0]!.message}`, { field: 'content' });
-    const question = rows[0];
-    if (question === undefined || question.kind !== 'question') {
-      throw invalidParams('an answer names its question first in derives_from', { field: 'derives_from' });
-    }
-    if (!isPromoted(question.state) || question.state === 'SUPERSEDED') {
-      throw invalidParams('the question is held or ended', { field: 'derives_from' });
-    }
-    for (const field of ['replaces', 'cancels'] as const) {
-      const named = parsed.data[field];
-      if (named === undefined) continue;
-      const normal = named.startsWith('sha256:') ? named : `sha256:${named}`;
-      if (!parents.includes(normal)) throw invalidParams(`${field} must also be named in derives_from`, { field });
-    }
+  if (kind !== 'answer') return null;
+  const parsed = answerBody.safeParse(parseJson(text));
+  if (!parsed.success) throw invalidParams(`an answer body must be answer/1: ${parsed.error.issues[0]!.message}`, { field: 'content' });
+  const question = rows[0];
+  if (question === undefined || question.kind !== 'question') {
+    throw invalidParams('an answer names its question first in derives_from', { field: 'derives_from' });
   }
+  for (const field of ['replaces', 'cancels'] as const) {
+    const named = parsed.data[field];
+    if (named === undefined) continue;
+    const normal = named.startsWith('sha256:') ? named : `sha256:${named}`;
+    if (!parents.includes(normal)) throw invalidParams(`${field} must also be named in derives_from`, { field });
+  }
+  return { body: parsed.data, question };
 }
 
 function parseJson(text: string): unknown {
@@ -122,6 +129,7 @@ export const ingestVerb = defineVerb({
   summary: 'Propose content into a work area; it is scanned and held until reviewed.',
   params,
   refused: TRUST_CLASS_REFUSED,
+  door: { sourceUri: (p) => p.source_uri },
   async handler(ctx, p) {
     const { gate, caller } = ctx;
     const space = requireSpace(gate, p.space ?? 'main');
@@ -130,7 +138,7 @@ export const ingestVerb = defineVerb({
     gate.capabilities.require(caller, space, 'contribute');
     refuseCompletedPart(gate, caller.identity, space, p.workarea);
     const { bytes, text } = decodeContent(p.content, p.encoding);
-    checkParents(ctx, p, kind, text);
+    const answerForm = checkParents(ctx, p, kind, text);
     const sheetProblem = crewSheetProblem(kind, text);
     if (sheetProblem !== null) throw invalidParams(`a crew sheet body must be crew_sheet/1: ${sheetProblem}`, { field: 'content' });
     if (kind === 'question' && gate.artifacts.questionsBy(caller.identity, space, p.workarea) >= QUESTIONS_PER_WRITER_PER_AREA) {
@@ -149,6 +157,7 @@ export const ingestVerb = defineVerb({
       gate.artifacts.byId(artifactId) ?? (attachments.length === 0 ? gate.artifacts.promotedCopy(contentHash, space) : undefined);
     const earlier = earlierRow();
     if (earlier) return duplicateAnswer(earlier);
+    if (answerForm !== null) checkAnswer(gate, caller, answerForm.question, answerForm.body);
     refuseFullQuarantine(gate);
 
     const scan = await gate.scan.scan(bytes, contentType);
@@ -161,7 +170,10 @@ export const ingestVerb = defineVerb({
       refuseCompletedPart(gate, caller.identity, space, p.workarea);
       const twin = earlierRow();
       if (twin) return duplicateAnswer(twin);
+      // Again inside the write: another answer of this writer may have landed during the scan.
+      const answerMove = answerForm === null ? null : checkAnswer(gate, caller, gate.artifacts.byId(answerForm.question.artifact_id)!, answerForm.body);
       const ingest: Record<string, unknown> = {};
+      if (answerMove !== null) ingest['answer'] = answerMove.answer;
       if (p.producer) ingest['producer'] = p.producer;
       if (p.addressed_to) ingest['addressed_to'] = p.addressed_to;
       if (p.encoding) ingest['encoding'] = p.encoding;
@@ -180,6 +192,17 @@ export const ingestVerb = defineVerb({
         recorded: kind === null,
         scan,
       });
+      if (answerMove?.endsQuestion === true) {
+        // The asker's answer/1 cancelling its own question ends it from this ingest on.
+        const question = answerForm!.question;
+        gate.journal.append('question-ended', caller.identity, {
+          artifact_id: question.artifact_id,
+          space: question.space,
+          workarea: question.workarea,
+          reason: 'cancelled',
+          answer: artifactId,
+        });
+      }
       const answer: Record<string, unknown> = {
         artifact_id: artifactId,
         state: enteredState(scanEvent),

@@ -37,6 +37,7 @@ export const uploadVerb = defineVerb({
   summary:
     'Upload an attachment in chunks: {sha256, size_bytes} asks how far an upload got; {sha256, size_bytes, offset, content (base64)} adds the chunk at offset. Complete when the whole hash matches.',
   params,
+  door: {},
   handler(ctx, p) {
     const { gate, caller } = ctx;
     return underUploadLock(gate, caller.identity, p.sha256, async () => {

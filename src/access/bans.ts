@@ -1,0 +1,33 @@
+import type { Caller } from './caller.js';
+import type { Gate } from '../gate.js';
+import { banned } from '../gate-error.js';
+import { BanReads, type BanRow } from '../projections/ban-reads.js';
+import { sourceMatches } from './source-prefix.js';
+
+export const BAN_KINDS = ['writer', 'source'] as const;
+export type BanKind = (typeof BAN_KINDS)[number];
+
+/** A ban stands from its event until it is lifted or its `until` passes; the clock decides the second. */
+export const isActive = (ban: Pick<BanRow, 'until'>, now: number) => ban.until === null || ban.until > now;
+
+/** The active ban that turns this write away: the writer's own first, else the longest source prefix matching. */
+export function banOnWrite(gate: Gate, writer: string, sourceUri: string | undefined): BanRow | undefined {
+  const reads = BanReads.of(gate.db);
+  const now = gate.clock.now();
+  const own = reads.one('writer', writer);
+  if (own !== undefined && isActive(own, now)) return own;
+  if (sourceUri === undefined) return undefined;
+  return reads.standingSources(now).find((ban) => sourceMatches(ban.subject, sourceUri));
+}
+
+/**
+ * Every write door runs this before anything is scanned or stored (the dispatcher calls it
+ * for each verb declaring a `door`). A refused write is journaled as `ban-refused`: who, at
+ * which door, by which kind of ban; never what it tried to write.
+ */
+export async function refuseBannedWrite(gate: Gate, caller: Caller, door: string, sourceUri: string | undefined): Promise<void> {
+  const ban = banOnWrite(gate, caller.identity, sourceUri);
+  if (ban === undefined) return;
+  await gate.writer.write(() => gate.journal.append('ban-refused', caller.identity, { door, ban_kind: ban.kind, ban_event: ban.event_id }));
+  throw banned(ban.kind, ban.subject, ban.until);
+}

@@ -1,0 +1,89 @@
+import type Database from 'better-sqlite3';
+
+/** A question's routing as the questions view holds it. */
+export interface QuestionRouting {
+  artifact_id: string;
+  space: string;
+  route: string;
+  reason: string | null;
+  crew: string | null;
+  wait_minutes: number | null;
+  wait_until: number | null;
+  routed_seq: number;
+  routed_ts: number;
+  /** A crew's referral (JSON), served to people alone. */
+  referral: string | null;
+  ended_reason: string | null;
+  ended_seq: number | null;
+  ended_ts: number | null;
+}
+
+/** An answer/1 row with the state and place of its artifact. */
+export interface AnswerRow {
+  artifact_id: string;
+  question: string;
+  writer: string;
+  writer_kind: string;
+  replaces: string | null;
+  cancels: string | null;
+  seq: number;
+  state: string;
+  space: string;
+  content_hash: string;
+  promoted_seq: number | null;
+  promoted_ts: number | null;
+}
+
+const cache = new WeakMap<Database.Database, QuestionReads>();
+
+/** Prepared reads of the questions and answers views. */
+export class QuestionReads {
+  private readonly s: Record<string, Database.Statement>;
+
+  static of(db: Database.Database): QuestionReads {
+    let reads = cache.get(db);
+    if (reads === undefined) {
+      reads = new QuestionReads(db);
+      cache.set(db, reads);
+    }
+    return reads;
+  }
+
+  private constructor(db: Database.Database) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      routing: p('SELECT * FROM questions WHERE artifact_id = ?'),
+      answers: p(`SELECT a.*, r.state, r.space, r.content_hash, r.promoted_seq, r.promoted_ts
+        FROM answers a JOIN artifacts r USING (artifact_id) WHERE a.question = ? ORDER BY a.seq`),
+      // Served, not ended, not answered by a person: an answered question never waits over, so it
+      // must not fill the sweep's page either.
+      waitOver: p(`SELECT q.* FROM questions q JOIN artifacts r USING (artifact_id)
+        WHERE q.route = ? AND q.ended_reason IS NULL AND q.wait_until IS NOT NULL AND q.wait_until <= ? AND r.state = 'ACTIVE'
+          AND NOT EXISTS (SELECT 1 FROM answers a JOIN artifacts ar ON ar.artifact_id = a.artifact_id
+            WHERE a.question = q.artifact_id AND a.writer_kind = 'person' AND a.cancels IS NULL AND ar.state = 'ACTIVE'
+              AND NOT EXISTS (SELECT 1 FROM answers c WHERE c.cancels = a.artifact_id AND c.writer = a.writer))
+        ORDER BY q.wait_until LIMIT ?`),
+      routedTo: p(`SELECT q.* FROM questions q JOIN artifacts r USING (artifact_id)
+        WHERE q.route = ? AND q.ended_reason IS NULL AND r.state = 'ACTIVE' ORDER BY q.routed_seq`),
+    };
+  }
+
+  routing(questionId: string): QuestionRouting | undefined {
+    return this.s.routing!.get(questionId) as QuestionRouting | undefined;
+  }
+
+  /** Every answer/1 row naming the question first, oldest first. */
+  answers(questionId: string): AnswerRow[] {
+    return this.s.answers!.all(questionId) as AnswerRow[];
+  }
+
+  /** Served questions on `route` whose wait ended by `now`, neither ended nor answered by a person, the longest overdue first. */
+  waitOver(route: string, now: number, limit: number): QuestionRouting[] {
+    return this.s.waitOver!.all(route, now, limit) as QuestionRouting[];
+  }
+
+  /** Served questions on a route that have not ended, oldest routing first (answered ones included). */
+  routedTo(route: string): QuestionRouting[] {
+    return this.s.routedTo!.all(route) as QuestionRouting[];
+  }
+}

@@ -1,0 +1,43 @@
+import type { Caller } from '../access/caller.js';
+import type { Gate } from '../gate.js';
+import { producerOf } from '../projections/artifact-reads.js';
+import { QuestionReads } from '../projections/question-reads.js';
+import { namesPerson, personNameKeys } from './addressed-names.js';
+import { questionStanding } from './question-state.js';
+
+export const OPEN_QUESTIONS_SHOWN = 50;
+
+/**
+ * The questions waiting for people (state with_people) that the caller may read: those
+ * whose names name the caller first, then the rest, each group oldest routing first.
+ * A held question is never among them: only promoted questions are routed.
+ */
+export function openQuestionsFor(gate: Gate, caller: Caller) {
+  const now = gate.clock.now();
+  const keys = personNameKeys(gate.db, caller);
+  const open = [];
+  for (const routing of QuestionReads.of(gate.db).routedTo('with_people')) {
+    const row = gate.artifacts.byId(routing.artifact_id);
+    if (row === undefined || !gate.visibility.canRead(caller, row)) continue;
+    const standing = questionStanding(gate, row, now);
+    if (standing.state !== 'with_people') continue;
+    const addressedTo = row.addressed_to === null ? null : (JSON.parse(row.addressed_to) as { names?: string[]; kinds?: string[] });
+    open.push({
+      question: row.artifact_id,
+      body: gate.artifacts.body(row.content_hash),
+      space: row.space,
+      workarea: row.workarea,
+      producer: producerOf(row),
+      asker: row.writer_identity,
+      addressed_to: addressedTo,
+      named: namesPerson(addressedTo?.names ?? [], keys),
+      promoted_at: row.promoted_ts,
+      reason: standing.reason,
+      wait_minutes: standing.wait_minutes,
+      minutes_left: standing.minutes_left,
+    });
+  }
+  // A stable sort keeps the oldest routing first within each group.
+  open.sort((a, b) => Number(b.named) - Number(a.named));
+  return { questions: open.slice(0, OPEN_QUESTIONS_SHOWN), questions_truncated: open.length > OPEN_QUESTIONS_SHOWN };
+}

@@ -1,0 +1,33 @@
+import type { Gate } from '../gate.js';
+import { QuestionReads } from '../projections/question-reads.js';
+import { questionStanding } from './question-state.js';
+
+const SWEEP_MAX = 1000;
+
+/**
+ * Ends the questions routed to people whose wait has run out on the gate's clock, each with
+ * a `question-wait-over` event `{from: with_people, to: ended}` the deployment signs. A
+ * question answered meanwhile, or held again, is left alone; a crew's wait is issue 19's.
+ * `gate serve` runs this every minute beside the review expiry. Returns how many ended.
+ */
+export async function questionWaitsOver(gate: Gate): Promise<number> {
+  const reads = QuestionReads.of(gate.db);
+  if (reads.waitOver('with_people', gate.clock.now(), 1).length === 0) return 0;
+  return gate.writer.write(() => {
+    const now = gate.clock.now();
+    let ended = 0;
+    for (const routing of reads.waitOver('with_people', now, SWEEP_MAX)) {
+      const row = gate.artifacts.byId(routing.artifact_id);
+      if (row === undefined || questionStanding(gate, row, now).state !== 'with_people') continue;
+      gate.journal.append('question-wait-over', null, {
+        artifact_id: row.artifact_id,
+        space: row.space,
+        workarea: row.workarea,
+        from: 'with_people',
+        to: 'ended',
+      });
+      ended += 1;
+    }
+    return ended;
+  });
+}

@@ -1,0 +1,45 @@
+import type { Caller } from '../../access/caller.js';
+import type { Gate } from '../../gate.js';
+import { BanReads, type BanRow, type RefusalCount } from '../../projections/ban-reads.js';
+
+const served = (b: BanRow) => ({
+  kind: b.kind,
+  subject: b.subject,
+  reason: b.reason,
+  until: b.until,
+  by: b.by,
+  ts: b.ts,
+  event_id: b.event_id,
+});
+
+/**
+ * The active bans a caller may see, newest first: every one from reviewer up; below
+ * reviewer only a writer ban on the caller's own identity (spec 2 gv.bans). gv.bans and
+ * gv.graph serve this one list.
+ */
+export function visibleBans(gate: Gate, caller: Caller, limit: number): { bans: ReturnType<typeof served>[]; truncated: boolean } {
+  const reads = BanReads.of(gate.db);
+  const now = gate.clock.now();
+  if (!gate.visibility.seesEverything(caller)) {
+    const own = reads.one('writer', caller.identity);
+    return { bans: own !== undefined && (own.until === null || own.until > now) ? [served(own)] : [], truncated: false };
+  }
+  return { bans: reads.standing(now, limit).map(served), truncated: reads.standingCount(now) > limit };
+}
+
+/** Writes bans turned away, counted per writer; below reviewer only the caller's own. */
+export function visibleRefusals(gate: Gate, caller: Caller, limit: number) {
+  const reads = BanReads.of(gate.db);
+  const now = gate.clock.now();
+  const shown = (r: RefusalCount) => ({
+    writer_identity: r.writer,
+    refused: r.refused,
+    refused_last_7_days: reads.refusedLast7Days(r.writer, now),
+    last_ts: r.last_ts,
+  });
+  if (!gate.visibility.seesEverything(caller)) {
+    const own = reads.refusalsOf(caller.identity);
+    return { refused: own === undefined ? [] : [shown(own)], truncated: false };
+  }
+  return { refused: reads.refusals(limit).map(shown), truncated: reads.refusalsCount() > limit };
+}

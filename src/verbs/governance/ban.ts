@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { invalidParams } from '../../gate-error.js';
+import { BAN_KINDS, isActive, type BanKind } from '../../access/bans.js';
+import { normalPrefix, sourceMatches } from '../../access/source-prefix.js';
+import { BanReads } from '../../projections/ban-reads.js';
+import { HELD_STATES, PROMOTED_STATES } from '../../domain/states.js';
+import type { Gate } from '../../gate.js';
+
+/** The identities a connection can have: a person (`<iss>|<sub>`), an API key, a socket peer, the keyless loopback tool door (`local:mcp`). */
+const IDENTITY = /^(key:[0-9a-f]{12}|uid:\d{1,10}|local:[a-z0-9-]{1,64}|[^\s|]+\|[^\s|]+)$/;
+const SOURCES_SHOWN = 50;
+
+const promoted = [...PROMOTED_STATES];
+const held = [...HELD_STATES];
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
+
+/** A ban's subject in the form it is stored and matched: an identity as given, a source prefix in its normal form. */
+function subjectOf(kind: BanKind, raw: string): string {
+  if (kind === 'writer') {
+    if (!IDENTITY.test(raw)) {
+      throw invalidParams('a writer ban names an identity: key:<key_id>, uid:<n>, <iss>|<sub> or local:<name>', { field: 'subject' });
+    }
+    return raw;
+  }
+  const prefix = normalPrefix(raw);
+  if (prefix === '') throw invalidParams('a source ban names a source_uri prefix with something in it', { field: 'subject' });
+  return prefix;
+}
+
+/** What a writer ban would stop: that identity's rows, its last write, what bans already turned away. */
+function writerDryRun(gate: Gate, subject: string) {
+  const count = (states: string[]) =>
+    gate.db.prepare(`SELECT count(*) FROM artifacts WHERE writer_identity = ? AND state IN (${marks(states.length)})`).pluck().get(subject, ...states) as number;
+  const last = gate.db.prepare('SELECT max(ts) FROM artifacts WHERE writer_identity = ?').pluck().get(subject) as number | null;
+  return {
+    promoted: count(promoted),
+    held: count(held),
+    last_write_ts: last,
+    refused_last_7_days: BanReads.of(gate.db).refusedLast7Days(subject, gate.clock.now()),
+  };
+}
+
+/** The rows whose source_uri the prefix matches, by source: the first 50 sources, and counts over all. */
+function sourceDryRun(gate: Gate, subject: string) {
+  const sources = new Set<string>();
+  let promotedRows = 0;
+  let heldRows = 0;
+  const rows = gate.db.prepare('SELECT source_uri, state, count(*) AS n FROM artifacts GROUP BY source_uri, state ORDER BY source_uri').iterate() as IterableIterator<{
+    source_uri: string;
+    state: string;
+    n: number;
+  }>;
+  for (const r of rows) {
+    if (!sourceMatches(subject, r.source_uri)) continue;
+    sources.add(r.source_uri);
+    if (promoted.includes(r.state as never)) promotedRows += r.n;
+    if (held.includes(r.state as never)) heldRows += r.n;
+  }
+  const all = [...sources];
+  return { sources: all.slice(0, SOURCES_SHOWN), truncated: all.length > SOURCES_SHOWN, promoted: promotedRows, held: heldRows };
+}
+
+export const banVerb = defineVerb({
+  name: 'gv.ban',
+  role: 'admin',
+  summary:
+    "Ban a writer (an identity) or a source (a source_uri prefix) at every write door, optionally until a time; lift ends a ban; dry_run shows what it would stop.",
+  params: z.strictObject({
+    kind: z.enum(BAN_KINDS),
+    subject: z.string().min(1).max(4096),
+    reason: z.string().min(1).max(500).optional(),
+    until: z.number().int().min(0).optional(),
+    lift: z.boolean().optional(),
+    dry_run: z.boolean().optional(),
+  }),
+  handler({ gate, caller }, p) {
+    const lift = p.lift === true;
+    const subject = subjectOf(p.kind, p.subject);
+    if (p.dry_run === true) {
+      const seen = p.kind === 'writer' ? writerDryRun(gate, subject) : sourceDryRun(gate, subject);
+      return { kind: p.kind, subject, dry_run: true, ...seen };
+    }
+    if (lift && p.until !== undefined) throw invalidParams('until is for a ban, not a lift', { field: 'until' });
+    if (!lift && p.reason === undefined) throw invalidParams('a ban needs a reason (only a lift may omit it)', { field: 'reason' });
+    return gate.writer.write(() => {
+      const now = gate.clock.now();
+      if (p.until !== undefined && p.until <= now) throw invalidParams('until must be in the future (ms since epoch)', { field: 'until' });
+      const found = BanReads.of(gate.db).one(p.kind, subject);
+      const standing = found !== undefined && isActive(found, now) ? found : undefined;
+      const until = p.until ?? null;
+      if (lift ? standing === undefined : standing !== undefined && standing.until === until) {
+        // A repeat of a standing ban, or a lift of none, changes nothing and journals nothing.
+        return {
+          kind: p.kind,
+          subject,
+          active: standing !== undefined,
+          event_id: standing?.event_id ?? null,
+          ...(standing?.until == null ? {} : { until: standing.until }),
+          changed: false,
+        };
+      }
+      const data: Record<string, unknown> = { kind: p.kind, subject };
+      if (lift) data['lift'] = true;
+      if (p.reason !== undefined) data['reason'] = p.reason;
+      if (until !== null) data['until'] = until;
+      const event = gate.journal.append('ban', caller.identity, data);
+      return { kind: p.kind, subject, active: !lift, event_id: event.event_id, ...(until === null ? {} : { until }), changed: true };
+    });
+  },
+});

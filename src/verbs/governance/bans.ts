@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { limitParam } from '../param-types.js';
+import { visibleBans, visibleRefusals } from './ban-list.js';
+
+export const bansVerb = defineVerb({
+  name: 'gv.bans',
+  role: 'reader',
+  summary: 'Active bans and the writes they refused, counted per writer; below reviewer only your own.',
+  params: z.strictObject({ limit: limitParam(1000).optional() }),
+  handler({ gate, caller }, p) {
+    const limit = p.limit ?? 100;
+    const bans = visibleBans(gate, caller, limit);
+    const refused = visibleRefusals(gate, caller, limit);
+    return { bans: bans.bans, refused: refused.refused, truncated: bans.truncated || refused.truncated };
+  },
+});

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { artifactIdParam } from '../param-types.js';
+import { invalidParams } from '../../gate-error.js';
+import type { AnswerRow } from '../../projections/question-reads.js';
+import { questionStanding } from '../../questions/question-state.js';
+
+export const questionVerb = defineVerb({
+  name: 'gv.question',
+  role: 'reader',
+  summary: "A question's routing state, its wait, the answers served for it and a person's answer; referral only to a person.",
+  params: z.strictObject({ question: artifactIdParam }),
+  handler({ gate, caller }, p) {
+    const row = gate.readableArtifact(caller, p.question);
+    if (row.kind !== 'question') throw invalidParams('not a question: gv.question reads a row of kind question', { field: 'question' });
+    const standing = questionStanding(gate, row, gate.clock.now());
+    // Only answers this caller may read: a served answer in a space it cannot read is not told.
+    const readable = (a: AnswerRow) => gate.visibility.canRead(caller, { artifact_id: a.artifact_id, state: a.state, space: a.space, writer_identity: a.writer });
+    const shown = (a: AnswerRow) => ({ artifact_id: a.artifact_id, body: gate.artifacts.body(a.content_hash), space: a.space, promoted_at: a.promoted_ts });
+    const personAnswer = standing.answers.personAnswer();
+    return {
+      question: row.artifact_id,
+      state: standing.state,
+      reason: standing.reason,
+      crew: standing.crew,
+      wait_minutes: standing.wait_minutes,
+      minutes_left: standing.minutes_left,
+      answers: standing.answers.served().filter(readable).map(shown),
+      person_answer: personAnswer !== undefined && readable(personAnswer) ? shown(personAnswer) : null,
+      // A crew's referral is for people alone (spec 2); null until a crew refers the question.
+      ...(caller.kind === 'person' ? { referral: standing.routing?.referral == null ? null : JSON.parse(standing.routing.referral) } : {}),
+    };
+  },
+});
