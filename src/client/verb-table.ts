@@ -55,6 +55,7 @@ import type { runnerHelloVerb } from '../verbs/runners/runner-hello.js';
 import type { runnerKeysVerb } from '../verbs/runners/runner-keys.js';
 import type { runnerTokenVerb } from '../verbs/runners/runner-token.js';
 import type { runnersVerb } from '../verbs/runners/runners.js';
+import type { routedQuestionsVerb } from '../verbs/runners/routed-questions.js';
 
 /** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
 interface Verbs {
@@ -139,6 +140,7 @@ interface Verbs {
   'gv.runner_keys': typeof runnerKeysVerb;
   'gv.runner_token': typeof runnerTokenVerb;
   'gv.runners': typeof runnersVerb;
+  'gv.routed_questions': typeof routedQuestionsVerb;
 }
 
 export type VerbName = keyof Verbs;
@@ -232,6 +234,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.runner_keys': 'runner',
   'gv.runner_token': 'runner',
   'gv.runners': 'reviewer',
+  'gv.routed_questions': 'agent',
 };
 
 /** The tools that write (the rest only read), checked against the tool table by the same test. */

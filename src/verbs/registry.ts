@@ -55,6 +55,7 @@ import { runnerHelloVerb } from './runners/runner-hello.js';
 import { runnerKeysVerb } from './runners/runner-keys.js';
 import { runnerTokenVerb } from './runners/runner-token.js';
 import { runnersVerb } from './runners/runners.js';
+import { routedQuestionsVerb } from './runners/routed-questions.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -139,4 +140,5 @@ export const VERBS: readonly Verb<any>[] = [
   runnerKeysVerb,
   runnerTokenVerb,
   runnersVerb,
+  routedQuestionsVerb,
 ];
