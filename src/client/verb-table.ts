@@ -58,6 +58,7 @@ import type { semanticReviewVerb } from '../verbs/review/semantic-review.js';
 import type { settingsSaveVerb, settingsValidateVerb, settingsVerb } from '../verbs/admin/settings.js';
 import type { banVerb } from '../verbs/governance/ban.js';
 import type { bansVerb } from '../verbs/governance/bans.js';
+import type { questionVerb } from '../verbs/governance/question.js';
 import type { runnerAssignVerb } from '../verbs/runners/runner-assign.js';
 import type { runnerSetVerb } from '../verbs/runners/runner-set.js';
 import type { runnerTokenSetVerb } from '../verbs/runners/runner-token-set.js';
@@ -68,7 +69,7 @@ import type { runnersVerb } from '../verbs/runners/runners.js';
 import type { policyVerb } from '../verbs/policy/policy.js';
 import type { workVerb } from '../verbs/policy/work.js';
 import type { crawlerPolicyVerb } from '../verbs/policy/crawler-policy.js';
-import type { questionVerb } from '../verbs/governance/question.js';
+import type { routedQuestionsVerb } from '../verbs/runners/routed-questions.js';
 
 /** Each verb's declaration, by name: the client's param types come from the registry's own zod schemas. */
 interface Verbs {
@@ -159,6 +160,7 @@ interface Verbs {
   'gv.settings_save': typeof settingsSaveVerb;
   'gv.ban': typeof banVerb;
   'gv.bans': typeof bansVerb;
+  'gv.question': typeof questionVerb;
   'gv.runner_assign': typeof runnerAssignVerb;
   'gv.runner_set': typeof runnerSetVerb;
   'gv.runner_token_set': typeof runnerTokenSetVerb;
@@ -169,7 +171,7 @@ interface Verbs {
   'gv.policy': typeof policyVerb;
   'gv.work': typeof workVerb;
   'gv.crawler_policy': typeof crawlerPolicyVerb;
-  'gv.question': typeof questionVerb;
+  'gv.routed_questions': typeof routedQuestionsVerb;
 }
 
 export type VerbName = keyof Verbs;
@@ -269,6 +271,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.settings_save': 'admin',
   'gv.ban': 'admin',
   'gv.bans': 'reader',
+  'gv.question': 'reader',
   'gv.runner_assign': 'admin',
   'gv.runner_set': 'admin',
   'gv.runner_token_set': 'admin',
@@ -279,7 +282,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.policy': 'reader',
   'gv.work': 'agent',
   'gv.crawler_policy': 'agent',
-  'gv.question': 'reader',
+  'gv.routed_questions': 'agent',
 };
 
 /** The tools that write (the rest only read), checked against the tool table by the same test. */

@@ -84,6 +84,7 @@ export class Crews {
       assignmentsOf: p('SELECT * FROM runner_assignments WHERE runner = ? ORDER BY space'),
       token: p('SELECT * FROM runner_tokens WHERE runner = ?'),
       liveMembers: p('SELECT * FROM runner_member_keys WHERE space = ? AND batch = ? AND revoked = 0 ORDER BY slot'),
+      everyMemberOfSpace: p('SELECT key_id FROM runner_member_keys WHERE space = ?'),
       liveMembersOfSpace: p('SELECT * FROM runner_member_keys WHERE space = ? AND revoked = 0 ORDER BY slot'),
       member: p('SELECT * FROM runner_member_keys WHERE key_id = ?'),
       batchExpiry: p(
@@ -141,6 +142,18 @@ export class Crews {
   /** When the live keys of a batch expire, or null when none is live. */
   batchExpiry(space: string, batch: number): number | null {
     return (this.s.batchExpiry!.get(space, batch) as { at: number | null }).at;
+  }
+
+  /** Identities of every member key ever issued for the crew, revoked ones too: what they wrote was the crew's. */
+  everyMember(space: string): Set<string> {
+    return new Set((this.s.everyMemberOfSpace!.all(space) as { key_id: string }[]).map((r) => `key:${r.key_id}`));
+  }
+
+  /** The crew whose unrevoked member key this identity is, or null. */
+  crewOf(identity: string): MemberKeyRow | null {
+    if (!identity.startsWith('key:')) return null;
+    const member = this.memberKey(identity.slice('key:'.length));
+    return member === undefined || member.revoked === 1 ? null : member;
   }
 
   memberKey(keyId: string): MemberKeyRow | undefined {

@@ -18,6 +18,8 @@ export const answerBody = z.strictObject({
   answer: z.string().min(1).max(16000),
   replaces: id.optional(),
   cancels: id.optional(),
+  /** A crew's referral: the question goes to people, `answer` saying why (README "Crews and runners"). */
+  refer: z.literal(true).optional(),
 });
 
 export type QuestionBody = z.infer<typeof questionBody>;

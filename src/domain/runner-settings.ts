@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { z } from 'zod';
 import { ROLE_TYPES } from './crew-sheet.js';
 import { modelChoice } from './runner-hello.js';
@@ -104,11 +105,39 @@ export const settingsDefaults = (label: string): RunnerSettings => ({
   models: {},
 });
 
+/** Whether `path` is `root` or lies below it (both absolute; `.` and `..` segments resolved). */
+export function isInside(path: string, root: string): boolean {
+  const p = posix.normalize(path).replace(/\/+$/, '');
+  const r = posix.normalize(root).replace(/\/+$/, '');
+  return p === r || p.startsWith(`${r}/`) || r === '';
+}
+
+/**
+ * Paths a crew's command reads that must not lie inside workdir_root, where the runner
+ * makes and removes a work directory per question: what is there is a question's, not
+ * the runner's (spec 2 reason `inside_workdir`, the field named).
+ */
+export function insideWorkdir(s: RunnerSettings): string | null {
+  if (s.workdir_root === undefined) return null;
+  const root = s.workdir_root;
+  if (s.plugin_dir !== undefined && isInside(s.plugin_dir, root)) return 'plugin_dir';
+  if (s.repository !== null && s.repository.startsWith('/') && isInside(s.repository, root)) return 'repository';
+  const managed = (s.managed_settings ?? []).findIndex((m) => isInside(m, root));
+  if (managed >= 0) return `managed_settings.${managed}`;
+  return null;
+}
+
 /** Rules across fields, checked on the merged settings: the field named is the one the call sent. */
-export function settingsProblem(s: RunnerSettings, sent: RunnerSettingsPatch): { field: string; message: string } | null {
+export function settingsProblem(s: RunnerSettings, sent: RunnerSettingsPatch): { field: string; message: string; reason?: string } | null {
   if (s.idle_poll_seconds < s.poll_seconds) {
     const field = sent.idle_poll_seconds !== undefined ? 'idle_poll_seconds' : 'poll_seconds';
     return { field, message: `idle_poll_seconds (${s.idle_poll_seconds}) is at least poll_seconds (${s.poll_seconds})` };
+  }
+  const inside = insideWorkdir(s);
+  if (inside !== null) {
+    // Named by the setting that lies inside; a call that only moved workdir_root is named by it.
+    const field = sent.workdir_root !== undefined && sent[inside.split('.')[0] as keyof RunnerSettingsPatch] === undefined ? 'workdir_root' : inside;
+    return { field, reason: 'inside_workdir', message: `${inside} lies inside workdir_root (${s.workdir_root}), where work directories are made and removed` };
   }
   return null;
 }

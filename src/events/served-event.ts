@@ -63,6 +63,7 @@ const OWN_FIELDS: Record<string, readonly ServedField[]> = {
   'question-routed': ['route', 'reason', 'crew', 'wait_minutes'],
   'question-wait-over': ['from', 'to', 'wait_minutes'],
   'question-referred': ['crew', 'wait_minutes'],
+  'question-answered-by-crew': ['crew'],
 };
 
 /** Lists served as their length only: how many rows, not which (the rows' own events name them). */

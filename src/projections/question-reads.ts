@@ -13,6 +13,8 @@ export interface QuestionRouting {
   routed_ts: number;
   /** A crew's referral (JSON), served to people alone. */
   referral: string | null;
+  /** The crew's answer promoted for it (question-answered-by-crew), or null. */
+  crew_answer: string | null;
   ended_reason: string | null;
   ended_seq: number | null;
   ended_ts: number | null;
@@ -26,6 +28,8 @@ export interface AnswerRow {
   writer_kind: string;
   replaces: string | null;
   cancels: string | null;
+  /** 1 for a crew's referral: it stands like an answer, and is never served as one. */
+  refer: number;
   seq: number;
   state: string;
   space: string;

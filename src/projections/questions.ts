@@ -12,7 +12,8 @@ const MINUTE_MS = 60_000;
  * (src/questions/question-state.ts). `answers` lists every answer/1 row with the question
  * it names first and what it replaces or cancels, from the row's ingest event. A crew's
  * `question-referred` (issue 19 appends it) routes the question to people, reason
- * `referred`, keeping the crew's `referral` for gv.question to serve to people alone.
+ * `referred`, keeping the crew's `referral` for gv.question to serve to people alone;
+ * `question-answered-by-crew` names the crew's answer that, served, answers the question.
  */
 export function questionTables(schema: string): string {
   return `
@@ -27,6 +28,7 @@ export function questionTables(schema: string): string {
       routed_seq INTEGER NOT NULL,
       routed_ts INTEGER NOT NULL,
       referral TEXT,
+      crew_answer TEXT,
       ended_reason TEXT,
       ended_seq INTEGER,
       ended_ts INTEGER
@@ -39,6 +41,7 @@ export function questionTables(schema: string): string {
       writer_kind TEXT NOT NULL,
       replaces TEXT,
       cancels TEXT,
+      refer INTEGER NOT NULL,
       seq INTEGER NOT NULL
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS ${schema}.answers_question ON answers(question, seq);
@@ -56,7 +59,7 @@ const waitUntil = (ts: number, minutes: number | null) => (minutes === null || m
 
 export class QuestionReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = ['ingest', 'question-routed', 'question-wait-over', 'question-referred', 'question-ended'];
+  readonly handles = ['ingest', 'question-routed', 'question-wait-over', 'question-referred', 'question-ended', 'question-answered-by-crew'];
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -65,12 +68,13 @@ export class QuestionReducer {
         VALUES (@artifact_id, @space, @route, @reason, @crew, @wait_minutes, @wait_until, @seq, @ts)
         ON CONFLICT(artifact_id) DO UPDATE SET route = excluded.route, reason = excluded.reason, crew = excluded.crew,
           wait_minutes = excluded.wait_minutes, wait_until = excluded.wait_until, routed_seq = excluded.routed_seq,
-          routed_ts = excluded.routed_ts, referral = NULL, ended_reason = NULL, ended_seq = NULL, ended_ts = NULL`),
+          routed_ts = excluded.routed_ts, referral = NULL, crew_answer = NULL, ended_reason = NULL, ended_seq = NULL, ended_ts = NULL`),
+      crewAnswered: p(`UPDATE ${schema}.questions SET crew_answer = ? WHERE artifact_id = ?`),
       moved: p(`UPDATE ${schema}.questions SET route = @route, reason = @reason, crew = NULL, wait_minutes = @wait_minutes,
         wait_until = @wait_until, referral = @referral WHERE artifact_id = @artifact_id`),
       ended: p(`UPDATE ${schema}.questions SET ended_reason = ?, ended_seq = ?, ended_ts = ? WHERE artifact_id = ? AND ended_reason IS NULL`),
-      answer: p(`INSERT OR IGNORE INTO ${schema}.answers (artifact_id, question, writer, writer_kind, replaces, cancels, seq)
-        VALUES (@artifact_id, @question, @writer, @writer_kind, @replaces, @cancels, @seq)`),
+      answer: p(`INSERT OR IGNORE INTO ${schema}.answers (artifact_id, question, writer, writer_kind, replaces, cancels, refer, seq)
+        VALUES (@artifact_id, @question, @writer, @writer_kind, @replaces, @cancels, @refer, @seq)`),
     };
   }
 
@@ -87,6 +91,7 @@ export class QuestionReducer {
           writer_kind: d['writer_kind'],
           replaces: str(answer, 'replaces'),
           cancels: str(answer, 'cancels'),
+          refer: answer['refer'] === true ? 1 : 0,
           seq: event.seq,
         });
         return;
@@ -128,6 +133,9 @@ export class QuestionReducer {
         });
         return;
       }
+      case 'question-answered-by-crew':
+        this.s.crewAnswered!.run(d['answer'], d['artifact_id']);
+        return;
       case 'question-ended':
         this.s.ended!.run(str(d, 'reason') ?? 'cancelled', event.seq, event.ts, d['artifact_id']);
         return;

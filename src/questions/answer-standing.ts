@@ -6,7 +6,8 @@ const isLive = (a: AnswerRow) => !GONE.has(a.state);
 
 /**
  * What one question's answer/1 rows say of one another (README "Questions"). A row with
- * `cancels` is a withdrawal, never an answer: naming the answerer's own answer it withdraws
+ * `cancels` is a withdrawal, never an answer, and so is a crew's referral (`refer`), though it
+ * stands like one for its crew's one-standing rule: naming the answerer's own answer it withdraws
  * it from its ingest on; naming the question (its asker alone may) it ends the question. A
  * row with `replaces` takes the place of the answerer's own answer it names, while it is live.
  */
@@ -25,13 +26,23 @@ export class AnswerStanding {
     return this.rows.some((r) => r.replaces === a.artifact_id && r.writer === a.writer && by(r));
   }
 
-  private speaks(a: AnswerRow): boolean {
+  /** A row that is not a withdrawal and was not withdrawn: an answer, or a crew's referral. */
+  private stands(a: AnswerRow): boolean {
     return a.cancels === null && !this.withdrawn.has(a.artifact_id);
   }
 
-  /** The writer's answers that stand (held or served): at most one, by the rule that refuses a second. */
+  private speaks(a: AnswerRow): boolean {
+    return this.stands(a) && a.refer === 0;
+  }
+
+  /** The writer's answers (or a crew's referral) that stand, held or served: at most one, by the rule that refuses a second. */
   standingOf(writer: string): AnswerRow[] {
-    return this.rows.filter((a) => a.writer === writer && this.speaks(a) && isLive(a) && !this.replacedBy(a, isLive));
+    return this.standingOfAny(new Set([writer]));
+  }
+
+  /** The same for several writers answering as one: a crew's member keys. */
+  standingOfAny(writers: ReadonlySet<string>): AnswerRow[] {
+    return this.rows.filter((a) => writers.has(a.writer) && this.stands(a) && isLive(a) && !this.replacedBy(a, isLive));
   }
 
   /** Answers served as the question's: ACTIVE, not withdrawn, not replaced by an ACTIVE row; first promoted first. */

@@ -4,23 +4,28 @@ import type { ArtifactRow } from '../projections/artifact-reads.js';
 
 /** Where a promoted question goes (spec 1 "Question routing state"); `question-routed` carries it. */
 export type QuestionRoute =
-  | { route: 'with_people'; reason: 'no_crew'; wait_minutes: number }
+  | { route: 'with_people'; reason: 'no_crew' | 'crew_gone'; wait_minutes: number }
   | { route: 'with_crew'; crew: string; wait_minutes: number };
 
 /**
- * Decides the route of a question at its promotion. This build has no crews, so every
- * question goes to people with reason `no_crew`, waiting `questions.people_wait_minutes`.
- *
- * THE SEAM FOR CREWS (issue 19, crews and runners): look up the crew configured for
- * `question.space` here and, when one is, answer `{route: 'with_crew', crew, wait_minutes}`.
- * Everything downstream already reads the route from the event: the questions view keeps
+ * Decides the route of a question at its promotion: to the crew that answers questions of
+ * its space (the space's served crew sheet names it in `answering`, or is that crew) when
+ * a runner hosts that crew and was heard within `runners.gone_seconds`, for the sheet's
+ * `wait_minutes` (else `runners.wait_minutes`); to people otherwise: `no_crew` when no
+ * crew answers for the space or none is assigned a runner, `crew_gone` when its runner is
+ * silent. Everything downstream reads the route from the event: the questions view keeps
  * crew and wait, questionStanding answers `with_crew` with minutes left, and a crew's wait
- * running out is one `question-wait-over` event `{from: 'with_crew', to: 'with_people',
- * wait_minutes}` (the view then routes it to people, reason `wait_over`). Answers by the
- * crew are checked where gv.ingest calls checkAnswer (src/questions/answer-rules.ts).
+ * running out, its runner falling silent, or its referral move it on to people
+ * (src/questions/crew-moves.ts, and gv.ingest for a referral).
  */
 export function decideRoute(gate: Gate, question: ArtifactRow): QuestionRoute {
-  return { route: 'with_people', reason: 'no_crew', wait_minutes: gate.config.questions.people_wait_minutes };
+  const people = gate.config.questions.people_wait_minutes;
+  const crew = gate.crewSheets.answeringCrew(question.space);
+  const assignment = crew === null ? undefined : gate.crews.assignment(crew);
+  if (crew === null || assignment === undefined) return { route: 'with_people', reason: 'no_crew', wait_minutes: people };
+  if (!gate.crews.heard(assignment.runner)) return { route: 'with_people', reason: 'crew_gone', wait_minutes: people };
+  const sheet = gate.crewSheets.servedSheet(crew)?.sheet;
+  return { route: 'with_crew', crew, wait_minutes: sheet?.wait_minutes ?? gate.config.runners.wait_minutes };
 }
 
 /** Journals the route of a question being promoted, inside the promotion's write; the deployment signs it. */

@@ -44,6 +44,9 @@ export function questionStanding(gate: Gate, row: ArtifactRow, now: number): Que
   if (row.state !== 'ACTIVE') return standing('ended', 'not_served');
   if (routing?.ended_reason != null) return standing('ended', routing.ended_reason);
   if (answers.personAnswer() !== undefined) return standing('answered');
+  // A crew's answer answers the question once it is served (question-answered-by-crew names it).
+  const crewAnswer = routing?.crew_answer ?? null;
+  if (crewAnswer !== null && answers.served().some((a) => a.artifact_id === crewAnswer)) return standing('answered');
   if (routing === undefined) return standing('with_people', 'no_crew');
   return {
     ...standing(routing.route as QuestionState, routing.reason),

@@ -3,6 +3,7 @@ import type { JournalEvent } from '../journal/event.js';
 import { ReplacementGroupReads } from '../projections/replacement-group-reads.js';
 import { rowEventData } from '../verbs/row-event.js';
 import { routeQuestion } from '../questions/question-route.js';
+import { noteCrewAnswer } from '../questions/crew-answer.js';
 import type { ReviewPicture } from './review-board.js';
 import type { SignerClass } from './signer-class.js';
 
@@ -39,5 +40,6 @@ export function appendPromotion(gate: Gate, p: ReviewPicture, by: string | null,
   const event = gate.journal.append('promote', by, rowEventData(p.row, 'ACTIVE', { ...own, provisional: true }));
   // A question is routed as it is promoted, in the same write: it is never served unrouted.
   if (p.row.kind === 'question') routeQuestion(gate, p.row);
+  if (p.row.kind === 'answer') noteCrewAnswer(gate, p.row);
   return { event, enters: 'ACTIVE' };
 }

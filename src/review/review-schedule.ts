@@ -1,6 +1,7 @@
 import type { Gate } from '../gate.js';
 import { expireOverdue } from './expiry.js';
 import { questionWaitsOver } from '../questions/wait-over.js';
+import { crewQuestionsMoved } from '../questions/crew-moves.js';
 import { gradePending } from './pending-grading.js';
 import { settlePending } from './settlement.js';
 import { pullOutcomes } from '../org/outcome-pull.js';
@@ -56,6 +57,7 @@ export class ReviewSchedule {
     this.expiryTimer = setInterval(() => {
       expireOverdue(this.gate).catch((error: unknown) => this.gate.log.error('the expiry sweep failed', error));
       questionWaitsOver(this.gate).catch((error: unknown) => this.gate.log.error("the questions' wait sweep failed", error));
+      crewQuestionsMoved(this.gate).catch((error: unknown) => this.gate.log.error("the crews' questions sweep failed", error));
     }, EXPIRY_EVERY_MS);
     const { url, poll_every_ms } = this.gate.config.org;
     if (url !== '' && poll_every_ms > 0) {

@@ -58,6 +58,7 @@ import { semanticReviewVerb } from './review/semantic-review.js';
 import { settingsSaveVerb, settingsValidateVerb, settingsVerb } from './admin/settings.js';
 import { banVerb } from './governance/ban.js';
 import { bansVerb } from './governance/bans.js';
+import { questionVerb } from './governance/question.js';
 import { runnerAssignVerb } from './runners/runner-assign.js';
 import { runnerSetVerb } from './runners/runner-set.js';
 import { runnerTokenSetVerb } from './runners/runner-token-set.js';
@@ -68,7 +69,7 @@ import { runnersVerb } from './runners/runners.js';
 import { policyVerb } from './policy/policy.js';
 import { workVerb } from './policy/work.js';
 import { crawlerPolicyVerb } from './policy/crawler-policy.js';
-import { questionVerb } from './governance/question.js';
+import { routedQuestionsVerb } from './runners/routed-questions.js';
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = [
@@ -159,6 +160,7 @@ export const VERBS: readonly Verb<any>[] = [
   settingsSaveVerb,
   banVerb,
   bansVerb,
+  questionVerb,
   runnerAssignVerb,
   runnerSetVerb,
   runnerTokenSetVerb,
@@ -169,5 +171,5 @@ export const VERBS: readonly Verb<any>[] = [
   policyVerb,
   workVerb,
   crawlerPolicyVerb,
-  questionVerb,
+  routedQuestionsVerb,
 ];

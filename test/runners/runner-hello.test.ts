@@ -125,7 +125,7 @@ describe('gv.runner_hello: gate.runner-hello/1, every field by its rule', () => 
       assignments: [{ space: crew.space, slots: [`${crew.space}/lead/1`, `${crew.space}/scout/1`, `${crew.space}/scout/2`], sheet: crew.sheetId, keys: 'waiting' }],
     });
     expect(first.settings).toMatchObject({ command: 'true', label: 'crew host' });
-    expect(first.questions).toBeUndefined();
+    expect(first.questions).toEqual([{ space: crew.space, asked: [], routed: [], truncated: false }]);
     server.clock.advance(1001);
     const second = (await server.rpc(runner.key, 'gv.runner_hello', hello({ instance, settings_version: 1 }))).result;
     expect(second.settings).toBeUndefined();
@@ -139,5 +139,7 @@ describe('gv.runner_hello: gate.runner-hello/1, every field by its rule', () => 
     const answer = (await server.rpc(bare.key, 'gv.runner_hello', hello({ instance: newInstance() }))).result;
     expect(answer).toMatchObject({ settings_version: 0, label: 'unconfigured', token: 'none', assignments: [] });
     expect(answer.settings).toBeUndefined();
+    // No crew, no questions part.
+    expect(answer.questions).toBeUndefined();
   });
 });

@@ -108,6 +108,19 @@ describe('gv.runner_set', () => {
     expect((await server.socket('gv.runner_set', { runner: runner.keyId, poll_seconds: 60, idle_poll_seconds: 60, base_url: 'http://127.0.0.1:9/' })).error).toBeUndefined();
     expect((await server.socket('gv.runner_set', { runner: runner.keyId, progress_seconds: 0 })).error).toBeUndefined();
   });
+
+  it('refuses what the command reads inside workdir_root (inside_workdir), naming the field', async () => {
+    const runner = await makeRunner(server, { workdir_root: '/srv/work' });
+    const refused = async (fields: Record<string, unknown>) => (await server.socket('gv.runner_set', { runner: runner.keyId, ...fields })).error?.data;
+    expect(await refused({ plugin_dir: '/srv/work/plugin' })).toEqual({ reason: 'inside_workdir', field: 'plugin_dir' });
+    expect(await refused({ plugin_dir: '/srv/work/../work/x' })).toEqual({ reason: 'inside_workdir', field: 'plugin_dir' });
+    expect(await refused({ repository: '/srv/work' })).toEqual({ reason: 'inside_workdir', field: 'repository' });
+    expect(await refused({ managed_settings: ['/etc/m.json', '/srv/work/m.json'] })).toEqual({ reason: 'inside_workdir', field: 'managed_settings.1' });
+    // Beside it is fine, and so is a repository that is no path.
+    expect(await refused({ plugin_dir: '/srv/workshop/plugin', repository: 'https://git.example.com/repo.git', managed_settings: ['/etc/m.json'] })).toBeUndefined();
+    // Moving the root over what is set is refused naming the root.
+    expect(await refused({ workdir_root: '/srv' })).toEqual({ reason: 'inside_workdir', field: 'workdir_root' });
+  });
 });
 
 describe('gv.runner_token_set', () => {

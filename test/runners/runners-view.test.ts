@@ -69,8 +69,10 @@ describe('gv.runners', () => {
         keys: 'issued',
         batch: 1,
         keys_expire_at: expect.any(Number),
+        questions_in_flight: 0,
       },
     ]);
+    expect(shown.questions_in_flight).toBe(0);
     // The newest hello never shows paths or the home.
     expect(JSON.stringify(shown)).not.toContain('/tmp/runner-work');
     expect(all.find((r: { runner: string }) => r.runner === silent.keyId)).toMatchObject({

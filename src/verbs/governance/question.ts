@@ -4,6 +4,23 @@ import { artifactIdParam } from '../param-types.js';
 import { invalidParams } from '../../gate-error.js';
 import type { AnswerRow } from '../../projections/question-reads.js';
 import { questionStanding } from '../../questions/question-state.js';
+import { answerBody } from '../../domain/body-forms.js';
+import type { Gate } from '../../gate.js';
+
+/** A crew's referral as a person reads it: the referral row, the crew and slot that gave it, and its words. */
+function referralOf(gate: Gate, referral: string | null) {
+  if (referral === null) return null;
+  const said = JSON.parse(referral) as { artifact_id: string; crew: string; slot: string };
+  const row = gate.artifacts.byId(said.artifact_id);
+  const text = row === undefined ? null : gate.artifacts.body(row.content_hash);
+  let words: string | null = null;
+  try {
+    words = text === null ? null : (answerBody.safeParse(JSON.parse(text)).data?.answer ?? null);
+  } catch {
+    // Bytes that are no longer the answer/1 they were (erased): the words are gone, the referral stays.
+  }
+  return { ...said, words };
+}
 
 export const questionVerb = defineVerb({
   name: 'gv.question',
@@ -28,7 +45,7 @@ export const questionVerb = defineVerb({
       answers: standing.answers.served().filter(readable).map(shown),
       person_answer: personAnswer !== undefined && readable(personAnswer) ? shown(personAnswer) : null,
       // A crew's referral is for people alone (spec 2); null until a crew refers the question.
-      ...(caller.kind === 'person' ? { referral: standing.routing?.referral == null ? null : JSON.parse(standing.routing.referral) } : {}),
+      ...(caller.kind === 'person' ? { referral: referralOf(gate, standing.routing?.referral ?? null) } : {}),
     };
   },
 });

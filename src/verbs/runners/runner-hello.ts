@@ -5,6 +5,9 @@ import { TOKEN_ACK_MS, slotsOf } from '../../crews/crews.js';
 import { revokeMemberKey } from '../../crews/member-grants.js';
 import type { Gate } from '../../gate.js';
 import { callingRunner } from './runner-operand.js';
+import { crewAsked, crewQueue } from '../../questions/crew-queue.js';
+import { questionStanding } from '../../questions/question-state.js';
+import { ROUTED_QUESTIONS_SHOWN } from './routed-questions.js';
 
 /**
  * A hello settles what the runner's previous answers left open: a key batch it now holds
@@ -40,6 +43,31 @@ function settle(gate: Gate, runner: string, by: string, hello: RunnerHello, now:
   }
 }
 
+/**
+ * Per crew of the runner: the questions its members asked with their routing state, and
+ * the ids of those routed to it still to answer (gv.routed_questions serves their words to
+ * a member key). Absent while the runner hosts no crew.
+ */
+function questionsOf(gate: Gate, runner: string, now: number) {
+  const crews = gate.crews.assignmentsOf(runner);
+  if (crews.length === 0) return {};
+  return {
+    questions: crews.map((a) => {
+      const asked = crewAsked(gate, a.space);
+      const routed = crewQueue(gate, a.space, now);
+      return {
+        space: a.space,
+        asked: asked.rows.map(({ row, slot }) => {
+          const standing = questionStanding(gate, row, now);
+          return { question: row.artifact_id, slot, state: standing.state, reason: standing.reason };
+        }),
+        routed: routed.slice(0, ROUTED_QUESTIONS_SHOWN).map((r) => r.artifact_id),
+        truncated: asked.truncated || routed.length > ROUTED_QUESTIONS_SHOWN,
+      };
+    }),
+  };
+}
+
 export const runnerHelloVerb = defineVerb({
   name: 'gv.runner_hello',
   role: 'runner',
@@ -69,6 +97,7 @@ export const runnerHelloVerb = defineVerb({
         label: configured?.settings.label ?? gate.crews.keyRow(runner)?.label ?? runner,
         token: gate.crews.tokenState(runner),
         assignments: gate.crews.assignmentsOf(runner).map((a) => ({ space: a.space, slots: slotsOf(a), sheet: a.sheet, keys: a.keys_state })),
+        ...questionsOf(gate, runner, now),
       };
     });
   },

@@ -25,7 +25,7 @@ export const runnerSetVerb = defineVerb({
       const current = before?.settings ?? settingsDefaults(key.label ?? key.key_id);
       const settings: RunnerSettings = { ...current, ...(sent as RunnerSettingsPatch) };
       const problem = settingsProblem(settings, sent as RunnerSettingsPatch);
-      if (problem !== null) throw invalidParams(problem.message, { field: problem.field });
+      if (problem !== null) throw invalidParams(problem.message, { ...(problem.reason === undefined ? {} : { reason: problem.reason }), field: problem.field });
       const version = (before?.version ?? 0) + 1;
       const event = gate.journal.append('runner-settings-set', caller.identity, {
         runner,

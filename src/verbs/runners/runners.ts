@@ -3,6 +3,7 @@ import { defineVerb } from '../define-verb.js';
 import { slotsOf } from '../../crews/crews.js';
 import type { Gate } from '../../gate.js';
 import { runnerParam } from './runner-operand.js';
+import { crewQueue } from '../../questions/crew-queue.js';
 
 /** What the newest hello said, without paths or host facts a reviewer has no use for. */
 function helloSummary(gate: Gate, runner: string) {
@@ -30,6 +31,8 @@ function helloSummary(gate: Gate, runner: string) {
 
 /** One runner as gv.runners shows it (the README documents each field). */
 export function runnerView(gate: Gate, runner: string) {
+  const now = gate.clock.now();
+  const inFlight = new Map(gate.crews.assignmentsOf(runner).map((a) => [a.space, crewQueue(gate, a.space, now).length]));
   const key = gate.crews.keyRow(runner);
   const configured = gate.crews.settingsOf(runner);
   const token = gate.crews.tokenRow(runner);
@@ -54,7 +57,9 @@ export function runnerView(gate: Gate, runner: string) {
       keys: a.keys_state,
       batch: a.batch,
       keys_expire_at: gate.crews.batchExpiry(a.space, a.batch),
+      questions_in_flight: inFlight.get(a.space) ?? 0,
     })),
+    questions_in_flight: [...inFlight.values()].reduce((n, q) => n + q, 0),
     releasing: gate.crews.pendingReleases(runner),
   };
 }

@@ -7,6 +7,7 @@ import { decodeContent } from './content-decoding.js';
 import { KINDS, isKind, isRecordedClass, stricterClass, trustClassOfKind, type Kind } from '../../domain/kinds.js';
 import { answerBody, questionBody, type AnswerBody } from '../../domain/body-forms.js';
 import { checkAnswer } from '../../questions/answer-rules.js';
+import { crewCitable } from '../../questions/crew-reads.js';
 import { crewSheetProblem } from '../../domain/crew-sheet.js';
 import { invalidParams } from '../../gate-error.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
@@ -94,7 +95,8 @@ function checkParents(ctx: VerbContext, p: Params, kind: Kind | null, text: stri
   const { gate, caller } = ctx;
   const parents = p.derives_from ?? [];
   if (new Set(parents).size !== parents.length) throw invalidParams('derives_from repeats an id', { field: 'derives_from' });
-  const rows = parents.map((id) => gate.readableArtifact(caller, id));
+  // An answer's crew exceptions: a member key cites what its crew's routed question lets it read.
+  const rows = parents.map((id) => (kind === 'answer' && parents[0] !== undefined ? crewCitable(gate, caller, parents[0], id) : undefined) ?? gate.readableArtifact(caller, id));
   if (kind === 'question') {
     const parsed = questionBody.safeParse(parseJson(text));
     if (!parsed.success) throw invalidParams(`a question body must be question/1: ${parsed.error.issues[0]!.message}`, { field: 'content' });
@@ -195,6 +197,19 @@ export const ingestVerb = defineVerb({
         recorded: kind === null,
         scan,
       });
+      if (answerMove?.refers != null) {
+        // The crew gives the question back: it goes to people from this ingest on, its wait starting now.
+        const question = answerForm!.question;
+        gate.journal.append('question-referred', caller.identity, {
+          artifact_id: question.artifact_id,
+          space: question.space,
+          workarea: question.workarea,
+          from: 'with_crew',
+          crew: answerMove.refers.crew,
+          wait_minutes: gate.config.questions.people_wait_minutes,
+          referral: { artifact_id: artifactId, crew: answerMove.refers.crew, slot: answerMove.refers.slot },
+        });
+      }
       if (answerMove?.endsQuestion === true) {
         // The asker's answer/1 cancelling its own question ends it from this ingest on.
         const question = answerForm!.question;

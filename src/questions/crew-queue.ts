@@ -1,0 +1,36 @@
+import type { Gate } from '../gate.js';
+import type { ArtifactRow } from '../projections/artifact-reads.js';
+import { QuestionReads } from '../projections/question-reads.js';
+import { questionStanding } from './question-state.js';
+
+/**
+ * The questions with a crew that it has still to answer or refer, oldest promotion first:
+ * routed to it, still with it, and without a standing answer or referral by any of its
+ * member keys (one waiting for review is the crew's word given).
+ */
+export function crewQueue(gate: Gate, crew: string, now: number): ArtifactRow[] {
+  const members = gate.crews.everyMember(crew);
+  return QuestionReads.of(gate.db)
+    .routedTo('with_crew')
+    .filter((r) => r.crew === crew)
+    .map((r) => gate.artifacts.byId(r.artifact_id))
+    .filter((row): row is ArtifactRow => {
+      if (row === undefined) return false;
+      const standing = questionStanding(gate, row, now);
+      return standing.state === 'with_crew' && standing.answers.standingOfAny(members).length === 0;
+    })
+    .sort((a, b) => (a.promoted_seq ?? 0) - (b.promoted_seq ?? 0));
+}
+
+export const ASKED_SHOWN = 50;
+
+/** Questions the crew's member keys asked, newest first, at most ASKED_SHOWN (and whether more exist), with the slot that asked. */
+export function crewAsked(gate: Gate, crew: string): { rows: Array<{ row: ArtifactRow; slot: string }>; truncated: boolean } {
+  const found = gate.db
+    .prepare(
+      `SELECT a.*, m.slot AS member_slot FROM artifacts a JOIN runner_member_keys m ON a.writer_identity = 'key:' || m.key_id
+       WHERE m.space = ? AND a.kind = 'question' ORDER BY a.rowid DESC LIMIT ?`,
+    )
+    .all(crew, ASKED_SHOWN + 1) as Array<ArtifactRow & { member_slot: string }>;
+  return { rows: found.slice(0, ASKED_SHOWN).map(({ member_slot, ...row }) => ({ row, slot: member_slot })), truncated: found.length > ASKED_SHOWN };
+}

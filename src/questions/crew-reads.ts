@@ -1,0 +1,33 @@
+import type { Caller } from '../access/caller.js';
+import { isPromoted } from '../domain/states.js';
+import type { Gate } from '../gate.js';
+import { derivesFromOf, type ArtifactRow } from '../projections/artifact-reads.js';
+import { QuestionReads } from '../projections/question-reads.js';
+
+/**
+ * What a routed question lets its crew read beyond its own grants (spec 2, the answer
+ * rules' crew exceptions): the question, the claims it cites, and its charter rows (the
+ * served crew sheet of the question's space, which sends its questions to this crew), each
+ * while it is served. Nothing held and nothing else.
+ */
+export function crewReadable(gate: Gate, question: ArtifactRow): ArtifactRow[] {
+  const charter = gate.crewSheets.servedSheet(question.space)?.row;
+  const cited = derivesFromOf(question).map((id) => gate.artifacts.byId(id));
+  return [question, ...cited, ...(charter === undefined ? [] : [charter])].filter(
+    (row): row is ArtifactRow => row !== undefined && isPromoted(row.state),
+  );
+}
+
+/**
+ * A parent a member key may cite in its crew's answer to `questionId` though its grants do
+ * not reach it, or undefined: the question must be with the caller's crew right now.
+ */
+export function crewCitable(gate: Gate, caller: Caller, questionId: string, id: string): ArtifactRow | undefined {
+  const member = gate.crews.crewOf(caller.identity);
+  if (member === null) return undefined;
+  const routing = QuestionReads.of(gate.db).routing(questionId);
+  if (routing === undefined || routing.route !== 'with_crew' || routing.crew !== member.space) return undefined;
+  const question = gate.artifacts.byId(questionId);
+  if (question === undefined) return undefined;
+  return crewReadable(gate, question).find((row) => row.artifact_id === id);
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { defineVerb } from '../define-verb.js';
+import { spaceParam } from '../param-types.js';
+import { requireSpace } from '../require-space.js';
+import { invalidParams } from '../../gate-error.js';
+import { atLeast } from '../../domain/roles.js';
+import type { Caller } from '../../access/caller.js';
+import type { Gate } from '../../gate.js';
+import { derivesFromOf, producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
+import { crewQueue } from '../../questions/crew-queue.js';
+import { questionStanding } from '../../questions/question-state.js';
+import { crewReadable } from '../../questions/crew-reads.js';
+import { processUid } from '../../auth/peer-credentials.js';
+
+export const ROUTED_QUESTIONS_SHOWN = 50;
+const CITATIONS_SHOWN = 4;
+
+/** The role an asker's identity holds: its key's, its person entry's, or a socket peer's. */
+function roleOf(gate: Gate, identity: string): string {
+  if (identity.startsWith('key:')) {
+    return (gate.db.prepare('SELECT role FROM api_keys WHERE key_id = ?').pluck().get(identity.slice(4)) as string | undefined) ?? 'agent';
+  }
+  if (identity.startsWith('uid:')) return identity === `uid:${processUid()}` ? 'admin' : 'agent';
+  return (gate.db.prepare(`SELECT role FROM people WHERE iss || '|' || sub = ?`).pluck().get(identity) as string | undefined) ?? 'reader';
+}
+
+/** Spec 2: an unrevoked member key of a slot of the space, or a person at reviewer or above who reads it. */
+function mayRead(gate: Gate, caller: Caller, space: string): boolean {
+  if (gate.crews.crewOf(caller.identity)?.space === space) return true;
+  return caller.kind === 'person' && atLeast(caller.role, 'reviewer') && gate.capabilities.has(caller, space, 'read');
+}
+
+function shown(gate: Gate, row: ArtifactRow, now: number, sheet: { id: string; brief: string; instructions: string | null }) {
+  const standing = questionStanding(gate, row, now);
+  const readable = new Map(crewReadable(gate, row).map((r) => [r.artifact_id, r]));
+  return {
+    question: row.artifact_id,
+    body: gate.artifacts.body(row.content_hash),
+    space: row.space,
+    asker: { producer: producerOf(row), role: roleOf(gate, row.writer_identity) },
+    promoted_at: row.promoted_ts,
+    wait_minutes: standing.wait_minutes,
+    minutes_left: standing.minutes_left,
+    brief: sheet.brief,
+    sheet: sheet.id,
+    instructions: sheet.instructions,
+    // A cited claim that is not served (held, demoted, erased) is null: its place is kept, its words are not.
+    citations: derivesFromOf(row)
+      .slice(0, CITATIONS_SHOWN)
+      .map((id) => {
+        const cited = readable.get(id);
+        const body = cited === undefined ? null : gate.artifacts.body(cited.content_hash);
+        return cited === undefined || body === null ? null : { artifact_id: id, body };
+      }),
+  };
+}
+
+export const routedQuestionsVerb = defineVerb({
+  name: 'gv.routed_questions',
+  role: 'agent',
+  summary: 'The questions routed to a crew and still with it (its answer or referral not yet given), oldest promotion first, with what the crew needs to answer.',
+  params: z.strictObject({ space: spaceParam }),
+  handler({ gate, caller }, p) {
+    const space = requireSpace(gate, p.space);
+    if (!mayRead(gate, caller, space)) {
+      throw invalidParams(`only the member keys of crew ${space}, or a person reviewing who reads it, read its routed questions`, { reason: 'not_the_answering_crew' });
+    }
+    const now = gate.clock.now();
+    const served = gate.crewSheets.servedSheet(space);
+    const sheet = {
+      id: served?.row.artifact_id ?? gate.crews.assignment(space)?.sheet ?? '',
+      brief: served?.sheet.brief ?? '',
+      instructions: served?.sheet.instructions ?? null,
+    };
+    const waiting = crewQueue(gate, space, now);
+    return {
+      space,
+      questions: waiting.slice(0, ROUTED_QUESTIONS_SHOWN).map((row) => shown(gate, row, now, sheet)),
+      truncated: waiting.length > ROUTED_QUESTIONS_SHOWN,
+    };
+  },
+});
