@@ -105,8 +105,10 @@ export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Serv
   }
 
   // Node checks the header and request deadlines every connectionsCheckingInterval (30 s by
-  // default), so a stalled connection outlived its deadline by up to that much.
-  const server = createServer({ keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 }, (req, res) => {
+  // default), so a stalled connection outlived its deadline by up to that much. An idle
+  // connection is kept longer than a load balancer's usual 60 s (and a client's own idle
+  // timeout), so the other side ends it: closed here, a request already sent down it is reset.
+  const server = createServer({ keepAliveTimeout: 65_000, connectionsCheckingInterval: 1_000 }, (req, res) => {
     const started = performance.now();
     let routePath: string | null = null;
     res.once('close', () => logHttpRequest(gate.log, req, res, routePath, started));
