@@ -23,6 +23,7 @@ const PLAN = [
   ['org', 'org.js', 'the organization gate on PostgreSQL: 50 member gates submitting, decisions, outcomes read back, beside raw INSERTs'],
   ['overload', 'overload.js', "the gate's RSS and a bystander's wait under 1,500 stalled connections and 50 parallel 4 MiB ingests"],
   ['scanner', 'scanner-quality.js', 'precision and recall of the scanner on fixtures/scan, and scan cost per KB'],
+  ['merkle', 'merkle.js', "the journal's Merkle tree: CPU per appended event with and without it, proof sizes at a million events"],
 ];
 
 const USAGE = `
@@ -177,6 +178,13 @@ const scanner = read('scanner-quality.json');
 if (scanner?.overall) {
   rows.push(['scanner on fixtures/scan', `precision ${scanner.overall.precision}, recall ${scanner.overall.recall} (${scanner.fixtures} fixtures); ${fmtMs(scanner.cost.plain_1kb_ms_per_kb)} ms per KB of plain claims`,
     '', `executable detector alone ${fmtMs(scanner.cost.plain_1kb_executable_ms_per_kb)} ms per KB`, scanner.measured_at]);
+}
+const merkle = read('merkle.json');
+if (merkle?.append) {
+  const a = merkle.append;
+  const s = merkle.at_scale;
+  rows.push(['merkle tree', `+${a.tree_us_per_event.best_minus_best} µs CPU an appended event (best of rounds; journal append ${a.without_tree_us_per_event.best} µs); at ${fmtInt(s.leaves)}: inclusion ${s.inclusion.hashes_max} hashes (${s.inclusion.json_bytes_max} B), ${s.tree_bytes_per_event} B of tree an event`,
+    'within the noise of ingest', `sha256 of a node ${fmtInt(merkle.floors.sha256_node_per_s)}/s`, merkle.measured_at]);
 }
 if (rows.length > 1) printTable(rows, `Summary (${Math.round((Date.now() - t0) / 1000)} s)`);
 process.exit(failed ? 1 : 0);

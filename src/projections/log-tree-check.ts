@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { ChainReport } from '../journal/verify-chain.js';
 import { MerkleFrontier } from '../journal/merkle-frontier.js';
 import { eventLeafHash } from '../journal/merkle-hash.js';
+import { nodePosition } from './log-tree.js';
 
 export type TreeCheck = { tree: 'agrees' | 'absent' } | { tree: 'differs'; problem: string };
 
@@ -15,7 +16,7 @@ export function checkStoredTree(db: Database.Database, report: ChainReport): Tre
   if (!report.ok || report.events === 0) return { tree: 'agrees' };
   const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'log_tree'").get();
   if (table === undefined) return { tree: 'absent' };
-  const stored = db.prepare<[number, number], Buffer>('SELECT hash FROM log_tree WHERE level = ? AND idx = ?').pluck();
+  const stored = db.prepare<[number], Buffer>('SELECT hash FROM log_tree WHERE pos = ?').pluck();
   const frontier = new MerkleFrontier();
   let problem: string | null = null;
   let nodes = 0;
@@ -24,7 +25,7 @@ export function checkStoredTree(db: Database.Database, report: ChainReport): Tre
     frontier.push(eventLeafHash(id), (level, idx, hash) => {
       nodes += 1;
       if (problem !== null) return;
-      const kept = stored.get(level, idx);
+      const kept = stored.get(nodePosition(level, idx));
       if (kept === undefined) problem = `the stored log tree lacks node (${level}, ${idx})`;
       else if (!kept.equals(hash)) problem = `the stored log tree's node (${level}, ${idx}) differs from the journal's`;
     });

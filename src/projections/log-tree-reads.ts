@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { eventLeafHash, nodeHash, splitPoint } from '../journal/merkle-hash.js';
+import { nodePosition } from './log-tree.js';
 
 /** An RFC 9162 inclusion proof: the audit path of one leaf, bottom up, in a tree of `tree_size` leaves. */
 export interface InclusionProof {
@@ -18,12 +19,12 @@ const isPowerOfTwo = (n: number) => n > 0 && (n & (n - 1)) === 0;
  * journal up to seq n.
  */
 export class LogTreeReads {
-  private readonly node: Database.Statement<[number, number], Buffer>;
+  private readonly node: Database.Statement<[number], Buffer>;
   private readonly eventId: Database.Statement<[number], string>;
   private readonly head: Database.Statement<[], number | null>;
 
   constructor(db: Database.Database) {
-    this.node = db.prepare<[number, number], Buffer>('SELECT hash FROM log_tree WHERE level = ? AND idx = ?').pluck();
+    this.node = db.prepare<[number], Buffer>('SELECT hash FROM log_tree WHERE pos = ?').pluck();
     this.eventId = db.prepare<[number], string>('SELECT event_id FROM journal WHERE seq = ?').pluck();
     this.head = db.prepare<[], number | null>('SELECT MAX(seq) FROM journal').pluck();
   }
@@ -42,7 +43,7 @@ export class LogTreeReads {
     }
     if (isPowerOfTwo(count) && start % count === 0) {
       const level = Math.log2(count);
-      const hash = this.node.get(level, start / count);
+      const hash = this.node.get(nodePosition(level, start / count));
       if (hash === undefined) throw new Error(`the log tree lacks node (${level}, ${start / count})`);
       return hash;
     }

@@ -2,56 +2,83 @@ import type Database from 'better-sqlite3';
 import type { JournalEvent } from '../journal/event.js';
 import { eventLeafHash, nodeHash } from '../journal/merkle-hash.js';
 
+const popcount = (n: number) => {
+  let count = 0;
+  for (let x = n; x > 0; x = Math.floor(x / 2)) count += x % 2;
+  return count;
+};
+
+const trailingZeros = (n: number) => {
+  let count = 0;
+  for (let x = n; x % 2 === 0; x /= 2) count += 1;
+  return count;
+};
+
+/**
+ * Where the node of `level` (1 and up) and `idx` is kept: its place in the order nodes are
+ * completed (post-order, as a Merkle mountain range numbers its nodes; leaves take places
+ * too but are not stored). The node covering leaves [idx * 2^level, (idx + 1) * 2^level) is
+ * completed when the leaf count reaches n = (idx + 1) * 2^level; that leaf completes one
+ * node per trailing zero bit of n, the highest last, as node 2n - popcount(n) - 1 of the
+ * tree of n leaves. Every append's nodes take the largest keys so far: they land on the
+ * table's one right-edge page, as journal rows do.
+ */
+export function nodePosition(level: number, idx: number): number {
+  const n = (idx + 1) * 2 ** level;
+  return 2 * n - popcount(n) - 1 - (trailingZeros(n) - level);
+}
+
 /**
  * The journal as an RFC 9162 Merkle tree, leaf i being the event of seq i + 1. The table
- * keeps each complete subtree's hash above the leaves, (level, idx) covering leaves
- * [idx * 2^level, (idx + 1) * 2^level): about one row per event, appended at the right
- * edge of each level. Leaves are not stored: a leaf's hash comes from the journal's own
- * event id. Any root or proof is then O(log n) point reads (log-tree-reads.ts).
+ * keeps each complete subtree's hash above the leaves, by `nodePosition`: about one row
+ * per event. Leaves are not stored: a leaf's hash comes from the journal's own event id.
+ * Any root or proof is then O(log n) point reads (log-tree-reads.ts).
  */
 export function logTreeTables(schema: string): string {
   return `
     CREATE TABLE IF NOT EXISTS ${schema}.log_tree (
-      level INTEGER NOT NULL,
-      idx INTEGER NOT NULL,
-      hash BLOB NOT NULL,
-      PRIMARY KEY (level, idx)
-    ) WITHOUT ROWID;
+      pos INTEGER PRIMARY KEY,
+      hash BLOB NOT NULL
+    );
   `;
 }
 
 export const logTreeDigestQueries = (schema: string) => ({
-  log_tree: `SELECT level, idx, hash FROM ${schema}.log_tree ORDER BY level, idx`,
+  log_tree: `SELECT pos, hash FROM ${schema}.log_tree ORDER BY pos`,
 });
 
 /**
- * Folds every event into the tree, inside the append transaction, keeping no state of its
- * own: a rolled-back write takes its nodes with it. Appending leaf i completes one subtree
- * per trailing one bit of i; the left sibling at level 0 is the previous event, whose id
- * the event names (`prev`), and above it a stored node.
+ * Folds every event into the tree, inside the append transaction, keeping nothing of the
+ * tree in memory: a rolled-back write takes its nodes with it. Appending leaf i completes
+ * one subtree per trailing one bit of i; the left sibling at level 0 is the previous event,
+ * whose id the event names (`prev`), and above it a stored node.
  */
 export class LogTreeReducer {
-  private readonly node: Database.Statement<[number, number], Buffer>;
-  private readonly insert: Database.Statement<[number, number, Buffer]>;
+  private readonly node: Database.Statement<[number], Buffer>;
+  private readonly insert: Database.Statement<[number, Buffer]>;
+  /** The last leaf hashed, by event id: the next event's left sibling (a hash of an id never changes, so no rollback can stale it). */
+  private lastLeaf: { id: string; hash: Buffer } | null = null;
 
   constructor(db: Database.Database, schema: string) {
-    this.node = db.prepare<[number, number], Buffer>(`SELECT hash FROM ${schema}.log_tree WHERE level = ? AND idx = ?`).pluck();
-    this.insert = db.prepare<[number, number, Buffer]>(`INSERT INTO ${schema}.log_tree (level, idx, hash) VALUES (?, ?, ?)`);
+    this.node = db.prepare<[number], Buffer>(`SELECT hash FROM ${schema}.log_tree WHERE pos = ?`).pluck();
+    this.insert = db.prepare<[number, Buffer]>(`INSERT INTO ${schema}.log_tree (pos, hash) VALUES (?, ?)`);
   }
 
   apply(event: JournalEvent): void {
     let index = event.seq - 1;
-    let hash = eventLeafHash(event.event_id);
+    const leaf = eventLeafHash(event.event_id);
+    let hash = leaf;
     for (let level = 0; index % 2 === 1; level++, index = (index - 1) / 2) {
-      const left = level === 0 ? this.previousLeaf(event) : this.node.get(level, index - 1);
+      const left = level === 0 ? this.previousLeaf(event) : this.node.get(nodePosition(level, index - 1));
       if (left === undefined) throw new Error(`the log tree lacks node (${level}, ${index - 1}) below seq ${event.seq}`);
       hash = nodeHash(left, hash);
-      this.insert.run(level + 1, (index - 1) / 2, hash);
+      this.insert.run(nodePosition(level + 1, (index - 1) / 2), hash);
     }
+    this.lastLeaf = { id: event.event_id, hash: leaf };
   }
 
   private previousLeaf(event: JournalEvent): Buffer {
     if (event.prev === null) throw new Error(`event ${event.seq} names no previous event`);
-    return eventLeafHash(event.prev);
+    return this.lastLeaf?.id === event.prev ? this.lastLeaf.hash : eventLeafHash(event.prev);
   }
 }

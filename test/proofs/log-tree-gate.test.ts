@@ -59,7 +59,7 @@ describe('the log tree kept beside the journal', () => {
     it('a changed node of the stored tree fails gate verify, though the chain holds', () => {
       const bad = copyHome('tree-tampered');
       const db = new Database(join(bad, 'gate.db'));
-      db.prepare('UPDATE log_tree SET hash = zeroblob(32) WHERE level = 1 AND idx = 0').run();
+      db.prepare('UPDATE log_tree SET hash = zeroblob(32) WHERE pos = (SELECT min(pos) FROM log_tree)').run();
       db.close();
       const out = verify(bad);
       expect(out.status).toBe(1);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
 import { createJournalSchema } from '../../dist/src/journal/schema.js';
-import { LogTreeReducer, logTreeTables } from '../../dist/src/projections/log-tree.js';
+import { LogTreeReducer, logTreeTables, nodePosition } from '../../dist/src/projections/log-tree.js';
 import { LogTreeReads } from '../../dist/src/projections/log-tree-reads.js';
 import { MerkleFrontier } from '../../dist/src/journal/merkle-frontier.js';
 
@@ -61,9 +61,14 @@ describe('the journal as an RFC 9162 Merkle tree', () => {
     }
   });
 
-  it('stores about one node per event, none of them a leaf', () => {
-    const stored = db.prepare('SELECT COUNT(*) AS n, MIN(level) AS low FROM log_tree').get() as { n: number; low: number };
-    expect(stored.low).toBe(1);
+  it('stores about one node per event, none of them a leaf, each new one at the largest key so far', () => {
+    const stored = db.prepare('SELECT COUNT(*) AS n FROM log_tree').get() as { n: number };
+    const order = db.prepare('SELECT pos FROM log_tree ORDER BY rowid').pluck().all() as number[];
+    // Keys grow in the order nodes were inserted: every append writes at the table's right edge.
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(nodePosition(1, 0)).toBe(2); // post-order: leaves 0, 1 take places 0, 1; their parent 2
+    expect(nodePosition(2, 0)).toBe(6);
+    expect(nodePosition(1, 1)).toBe(5);
     // n minus the set bits of n: 130 = 128 + 2 gives 127 nodes over the first 128 leaves and 1 over the last pair
     expect(stored.n).toBe(128);
   });
