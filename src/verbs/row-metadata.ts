@@ -1,6 +1,7 @@
 import type { Caller } from '../access/caller.js';
 import { producerOf, type ArtifactRow } from '../projections/artifact-reads.js';
 import { isHeld } from '../domain/states.js';
+import { isClosedReason } from '../domain/rejection-reasons.js';
 
 /** Why a row is where it is, in closed words (the review issue refines the waiting blockers). */
 export function reasonOf(row: ArtifactRow): string {
@@ -16,7 +17,8 @@ export function reasonOf(row: ArtifactRow): string {
     case 'ACTIVE':
       return row.provisional ? 'provisional' : 'promoted';
     default:
-      return row.reason ?? row.state.toLowerCase();
+      // Only a closed word: a reason a journal holds as a person's words (as gv.reject and gv.demote once wrote them) stays there.
+      return isClosedReason(row.reason) ? row.reason : row.state.toLowerCase();
   }
 }
 

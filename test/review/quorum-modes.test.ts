@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { GateProcess } from '../harness/gate-process.js';
 
 /**
@@ -190,5 +192,56 @@ describe('gv.reject', () => {
     const served = audit.result.events.find((e: any) => e.artifact_id === other.artifact_id);
     expect(served.category).toBe('quality');
     expect(JSON.stringify(served)).not.toContain('vague');
+  });
+
+  it("a reviewer's words stay in the journal: status reason is the category (or rejected, or demoted), never the free text", async () => {
+    const WORDS = 'the zebra tally contradicts this';
+    const answersOf = async (id: string) => [
+      await gate.rpc(agent.key, 'gv.status', { artifact_id: id }),
+      await gate.rpc(reviewer.key, 'gv.status', { artifact_id: id }),
+      await gate.rpc(agent.key, 'gv.node', { artifact_id: id }),
+      await gate.rpc(reviewer.key, 'gv.node', { artifact_id: id }),
+      await gate.rpc(agent.key, 'gv.approval', { artifact_id: id }),
+      await gate.rpc(reviewer.key, 'gv.approval', { artifact_id: id }),
+      await gate.rpc(agent.key, 'gv.why', { artifact_id: id }),
+      await gate.rpc(reviewer.key, 'gv.why', { artifact_id: id }),
+      await gate.rpc(agent.key, 'gv.audit', { artifact_id: id }),
+      await gate.rpc(reviewer.key, 'gv.inventory', { q: id.slice(7, 23), states: ['REJECTED', 'DEMOTED'] }),
+    ];
+    const categorised = await ingest();
+    expect((await gate.rpc(reviewer.key, 'gv.reject', { artifact_id: categorised.artifact_id, category: 'policy', reason: WORDS })).result.category).toBe('policy');
+    const bare = await ingest();
+    expect((await gate.rpc(reviewer.key, 'gv.reject', { artifact_id: bare.artifact_id, reason: WORDS })).error).toBeUndefined();
+    const demoted = await ingest();
+    await gate.readBody(reviewer.key, demoted.artifact_id);
+    expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: demoted.artifact_id })).result.state).toBe('ACTIVE');
+    expect((await gate.rpc(reviewer.key, 'gv.demote', { artifact_id: demoted.artifact_id, reason: WORDS })).result.state).toBe('DEMOTED');
+
+    for (const [id, reason] of [[categorised.artifact_id, 'policy'], [bare.artifact_id, 'rejected'], [demoted.artifact_id, 'demoted']] as const) {
+      const [status, , node, , approved] = await answersOf(id);
+      expect(status!.result.reason, id).toBe(reason);
+      expect(node!.result.status.reason, id).toBe(reason);
+      expect(approved!.result.reason, id).toBe(reason);
+      for (const answer of await answersOf(id)) {
+        expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();
+        expect(JSON.stringify(answer)).not.toContain('zebra tally');
+      }
+    }
+    const events = await gate.rpc(reviewer.key, 'gv.events', { types: ['reject', 'demote'], limit: 1000 });
+    expect(JSON.stringify(events.result)).not.toContain('zebra tally');
+    // The words are not lost: the journal keeps them as the event's words, beside its closed reason.
+    const db = new Database(join(gate.home, 'gate.db'), { readonly: true });
+    try {
+      const data = (db.prepare("SELECT body FROM journal WHERE type IN ('reject', 'demote') ORDER BY seq").all() as Array<{ body: string }>)
+        .map((r) => JSON.parse(r.body).data)
+        .filter((d) => [categorised.artifact_id, bare.artifact_id, demoted.artifact_id].includes(d.artifact_id));
+      expect(data.map((d) => [d.artifact_id, d.reason ?? null, d.words])).toEqual([
+        [categorised.artifact_id, 'policy', WORDS],
+        [bare.artifact_id, 'rejected', WORDS],
+        [demoted.artifact_id, null, WORDS],
+      ]);
+    } finally {
+      db.close();
+    }
   });
 });

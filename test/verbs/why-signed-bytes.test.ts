@@ -115,7 +115,7 @@ describe('gv.why serves the signed bytes a caller may read whole', () => {
     await ok(reviewer.key, 'gv.reject', { artifact_id: worded.artifact_id, reason: 'the ledger named here was closed in May' });
     for (const key of [reviewer.key, reviewer2.key, agent.key]) {
       const events = await why(key, worded.artifact_id);
-      expect(ofType(events, 'reject')).toMatchObject({ signed: null, withheld: ['reason'], verified: true });
+      expect(ofType(events, 'reject')).toMatchObject({ signed: null, withheld: ['words'], verified: true });
       expect(JSON.stringify(events)).not.toContain('closed in May');
     }
     const categorized = await write();

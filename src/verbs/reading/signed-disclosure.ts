@@ -1,7 +1,7 @@
 import type { Caller } from '../../access/caller.js';
 import type { JournalEvent } from '../../journal/event.js';
 import { maskedName } from '../../attachments/masked-name.js';
-import { REJECT_CATEGORIES } from '../review/decisions.js';
+import { isClosedReason } from '../../domain/rejection-reasons.js';
 
 /**
  * What a caller already reads about one row, which decides whether an event's signed bytes
@@ -27,9 +27,6 @@ const reviewers: Rule = (_, r) => r.reviewer;
 /** Kept in the journal only: a person's words (a reason, a note) are served by no verb, not even back to their author. */
 const journalOnly: Rule = () => false;
 const readableIds: Rule = (v, r) => (Array.isArray(v) ? v : [v]).every((id) => typeof id === 'string' && r.canReadId(id));
-
-/** A `reason` that is a closed word (a category, an expiry, a veto, a cancel), not a person's words. */
-const CLOSED_REASONS = new Set<string>([...REJECT_CATEGORIES, 'expired', 'vetoed', 'rejected', 'cancelled']);
 
 /** An attachment entry as the writer gave it; others are served its name masked, so only a name the mask leaves unchanged. */
 const attachmentsShown: Rule = (v, r) =>
@@ -110,7 +107,7 @@ const FIELDS: Record<string, Rule> = {
   findings: (v, _, e) => e.type !== 'comment' && Array.isArray(v) && v.length === 0,
   // Who was asked to sign: gv.review's who_can_sign to reviewers, gv.ask_to_sign's answer to the asker.
   to: (_, r, e) => r.reviewer || e.by === r.caller.identity,
-  reason: (v) => typeof v === 'string' && CLOSED_REASONS.has(v),
+  reason: isClosedReason,
   words: journalOnly,
   note: journalOnly,
   operator_key: journalOnly,

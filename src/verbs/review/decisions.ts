@@ -5,14 +5,12 @@ import { rowEventData } from '../row-event.js';
 import { requireSupersession, supersedesEventData } from '../writing/supersedes-rule.js';
 import { GateError, ErrorCode, invalidParams, lifecycle } from '../../gate-error.js';
 import { QUARANTINE_STATES, type ArtifactState } from '../../domain/states.js';
+import { REJECT_CATEGORIES } from '../../domain/rejection-reasons.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import { requireEverythingRead } from '../../review/read-before-signing.js';
 import { signerClassOf } from '../../review/signer-class.js';
 import { appendPromotion, pendingGroupChild, promotionEnters } from '../../review/promotion.js';
 import { requireSheetPromotable } from '../../crews/sheet-checks.js';
-
-/** The five reasons a refused submitter is told (FACTS "Scanner"), as reject categories. */
-export const REJECT_CATEGORIES = ['off-scope', 'quality', 'policy', 'duplicate', 'unreadable'] as const;
 
 /**
  * Reads and checks the row a reviewer decides, inside the journal transaction, so two
@@ -100,9 +98,10 @@ export const rejectVerb = defineVerb({
       if (!QUARANTINE_STATES.has(row.state as ArtifactState)) throw lifecycle(`gv.reject: a row in ${row.state} is not in quarantine`, 'wrong_state');
       const category = p.category ?? (p.in_favour_of !== undefined ? 'duplicate' : undefined);
       const own: Record<string, unknown> = { signer_class: signerClassOf(caller), decision: 'reject' };
-      const reason = p.reason ?? category;
-      if (reason !== undefined) own['reason'] = reason;
+      // The reason is a closed word (the category, else a plain rejection); the reviewer's words stay in the journal.
+      own['reason'] = category ?? 'rejected';
       if (category !== undefined) own['category'] = category;
+      if (p.reason !== undefined) own['words'] = p.reason;
       if (p.in_favour_of !== undefined) own['in_favour_of'] = p.in_favour_of;
       const event = gate.journal.append('reject', caller.identity, rowEventData(row, 'REJECTED', own));
       return { artifact_id: row.artifact_id, state: 'REJECTED', event_id: event.event_id, ...(category ? { category } : {}) };
@@ -124,7 +123,8 @@ export const demoteVerb = defineVerb({
       const enters = row.state === 'ACTIVE' ? 'DEMOTED' : row.state === 'L3_RATIFIED' ? 'L2_SCORED' : null;
       if (enters === null) throw lifecycle(`gv.demote: only an ACTIVE or ratified row can be demoted, not one in ${row.state}`, 'wrong_state');
       const own: Record<string, unknown> = { signer_class: signerClassOf(caller), decision: 'demote' };
-      if (p.reason) own['reason'] = p.reason;
+      // The reviewer's words stay in the journal: the row's status reason is its state's (demoted).
+      if (p.reason) own['words'] = p.reason;
       const event = gate.journal.append('demote', caller.identity, rowEventData(row, enters, own));
       return { artifact_id: row.artifact_id, state: enters, event_id: event.event_id };
     });
