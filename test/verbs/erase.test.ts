@@ -138,6 +138,17 @@ describe('gv.erase', () => {
     expect((await gate.rpc(reviewer.key, 'gv.reject', { artifact_id: id, reason: 'erased' })).result.state).toBe('REJECTED');
   });
 
+  it("an erased child of a replacement group is never prepared (ratified) for its group's activation", async () => {
+    const parent = await promoted(`${word}${++n} parent to be replaced`);
+    const child = (await ingest(writer.key, `${word}${++n} replacing child, then erased`)).result.artifact_id as string;
+    const proposed = await gate.rpc(reviewer.key, 'gv.replacement_propose', { operation: 'supersede', parent_ids: [parent], child_ids: [child], reason: 'newer' });
+    expect(proposed.error).toBeUndefined();
+    await erase(child);
+    const other = await gate.key('reviewer');
+    const prepared = await gate.rpc(other.key, 'gv.replacement_prepare', { group_id: proposed.result.group_id, child_id: child });
+    expect(prepared.error).toMatchObject({ code: -32010, data: { reason: 'erased' } });
+  });
+
   it('an erased steering row is no longer in force', async () => {
     const s = await promoted(`${word}${++n} steering that is erased`, { kind: 'steering', workarea: 'erase/steer' });
     const shown = async () => ((await gate.rpc(reader.key, 'gv.recall', { workarea: 'erase/steer' })).result.steering as Array<{ artifact_id: string }>).map((x) => x.artifact_id);

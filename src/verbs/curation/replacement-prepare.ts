@@ -32,6 +32,7 @@ export const replacementPrepareVerb = defineVerb({
       if (child.writer_identity === caller.identity) {
         throw lifecycle('gv.replacement_prepare: a reviewer never ratifies a row they wrote', 'self_authored');
       }
+      if (child.erased_seq !== null) throw lifecycle('gv.replacement_prepare: the content of this child was erased; an erased row is never promoted', 'erased');
       if (!PROMOTABLE_STATES.has(child.state as ArtifactState)) {
         const why = child.state === 'L1B_FLAGGED' ? 'a flagged row needs a disposition first' : 'only a held or scored row is ratified';
         throw lifecycle(`gv.replacement_prepare: child ${p.child_id.slice(0, 16)} is ${child.state}; ${why}`, 'wrong_state');
