@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isJsonObject } from '../domain/json-object.js';
 import { readBody } from './body-intake.js';
+import { jsonObjectBody } from './json-object-body.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
   const text = JSON.stringify(body);
@@ -37,9 +37,16 @@ export type FormFields = Map<string, string>;
 
 /**
  * A form-encoded body (or a JSON object of strings where `json` is allowed). A field given
- * twice is refused, as OAuth requires (RFC 6749 3.1). Null when the body is not one.
+ * twice is refused, as OAuth requires (RFC 6749 3.2: parameters MUST NOT be included more
+ * than once): a repeated form parameter, or a repeated key in JSON, in any spelling, read as
+ * strictly as /rpc reads a request (json-object-body.ts); JSON that fails that read is
+ * `malformed`. An empty body is no fields. Null when the body is neither.
  */
-export async function readForm(req: IncomingMessage, limit: number, options: { json?: boolean } = {}): Promise<FormFields | 'too_large' | 'repeated' | null> {
+export async function readForm(
+  req: IncomingMessage,
+  limit: number,
+  options: { json?: boolean } = {},
+): Promise<FormFields | 'too_large' | 'repeated' | 'malformed' | null> {
   const body = await readBody(req, limit);
   if (body === null) return 'too_large';
   const type = mediaType(req);
@@ -52,15 +59,12 @@ export async function readForm(req: IncomingMessage, limit: number, options: { j
     return fields;
   }
   if (options.json === true && type === 'application/json') {
-    try {
-      const parsed: unknown = JSON.parse(body.toString('utf8'));
-      if (!isJsonObject(parsed)) return null;
-      const fields = new Map<string, string>();
-      for (const [k, v] of Object.entries(parsed)) if (typeof v === 'string') fields.set(k, v);
-      return fields;
-    } catch {
-      return null;
-    }
+    if (body.length === 0) return new Map();
+    const read = jsonObjectBody(body);
+    if ('fault' in read) return read.fault === 'structure' && read.structure.kind === 'duplicate' ? 'repeated' : 'malformed';
+    const fields = new Map<string, string>();
+    for (const [k, v] of Object.entries(read.value)) if (typeof v === 'string') fields.set(k, v);
+    return fields;
   }
   return null;
 }

@@ -10,6 +10,12 @@ import { REFERRER_POLICY, signInForm, signInPolicy, signInRefusal } from './sign
 const FORM_LIMIT = 64 * 1024;
 const WRONG = 'The email or password is not right.';
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+/** Why /oauth/logout refuses a body it cannot read whole. */
+const LOGOUT_BODY_REFUSED = {
+  repeated: 'a field is given more than once',
+  malformed: 'the body is not one JSON object read strictly (UTF-8, no repeated key, at most 64 levels deep)',
+  too_large: 'the body is larger than a sign-out needs',
+} as const;
 const formBody = (properties: Record<string, unknown>, required: string[]) => ({
   required: true,
   content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties, required } } },
@@ -103,7 +109,7 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
         const foreign = foreignFormPost(req.headers, p.ownOrigins());
         if (foreign !== null) return refusePage(res, 400, `the sign-in form was posted from another site: ${foreign}`);
         const form = await readForm(req, FORM_LIMIT);
-        if (form === null || form === 'too_large' || form === 'repeated') return refusePage(res, 400, 'the sign-in form did not arrive whole');
+        if (!(form instanceof Map)) return refusePage(res, 400, 'the sign-in form did not arrive whole');
         const parsed = parseAuthorizeRequest((n) => form.get(n), () => false, p);
         if (!parsed.ok) return refusePage(res, 400, parsed.why);
         const email = form.get('email') ?? '';
@@ -167,7 +173,7 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
         const foreign = foreignSessionCaller(req.headers, p.consoleOrigins());
         if (foreign !== null) return sendJson(res, 400, { error: 'invalid_request', error_description: foreign }, NO_STORE);
         const form = await readForm(req, FORM_LIMIT);
-        if (form === null || form === 'too_large' || form === 'repeated') {
+        if (!(form instanceof Map)) {
           const why = form === 'repeated' ? 'a field is given more than once' : 'the body must be form-encoded (application/x-www-form-urlencoded)';
           return sendJson(res, 400, { error: 'invalid_request', error_description: why }, NO_STORE);
         }
@@ -189,7 +195,10 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
         },
         responses: {
           200: { description: 'signed out', content: jsonContent({ type: 'object', properties: { signed_out: { const: true }, forgotten: { type: 'boolean' } }, required: ['signed_out', 'forgotten'] }) },
-          400: { description: 'invalid_request: a browser page of an origin that is neither this gate nor a listed app origin', content: jsonContent(tokenError) },
+          400: {
+            description: 'invalid_request: a browser page of an origin that is neither this gate nor a listed app origin, a field given twice, or JSON that is not one object read strictly',
+            content: jsonContent(tokenError),
+          },
           404: notIssuer,
         },
       }),
@@ -198,7 +207,12 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
         const foreign = foreignSessionCaller(req.headers, p.consoleOrigins());
         if (foreign !== null) return sendJson(res, 400, { error: 'invalid_request', error_description: foreign }, NO_STORE);
         const form = await readForm(req, FORM_LIMIT, { json: true });
-        const fields = form instanceof Map ? form : new Map<string, string>();
+        // A body it cannot read whole is refused, as the token door refuses one: nothing is forgotten on a guess.
+        if (form === 'repeated' || form === 'malformed' || form === 'too_large') {
+          return sendJson(res, 400, { error: 'invalid_request', error_description: LOGOUT_BODY_REFUSED[form] }, NO_STORE);
+        }
+        // No body, or one of another type: nothing named, so only the bearer's session is ended.
+        const fields = form ?? new Map<string, string>();
         // RFC 7009 clients name it `token`; the console names it refresh_token.
         const named = fields.get('refresh_token') ?? fields.get('token');
         let forgotten = named !== undefined && named !== '' ? await p.gate.signinSessions.endByToken(named, 'logout') : false;

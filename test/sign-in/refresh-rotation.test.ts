@@ -102,6 +102,44 @@ describe('POST /oauth/logout', () => {
     expect(server.journal('signin-ended').filter((e) => e.data['reason'] === 'logout').length).toBeGreaterThanOrEqual(1);
   });
 
+  it('reads its body as strictly as every other door: a repeated key or parameter, or JSON not read whole, is 400 and forgets nothing', async () => {
+    const p = await signIn(server, { role: 'reader' });
+    const t = p.refreshToken;
+    const json = 'application/json';
+    const formType = 'application/x-www-form-urlencoded';
+    const twice = 'a field is given more than once';
+    const refusals: Array<[string, string, string]> = [
+      // RFC 6749 3.2: a parameter MUST NOT be included more than once; JSON.parse alone would keep the last.
+      [json, `{"refresh_token":"${t}","refresh_token":"rt_other"}`, twice],
+      [json, `{"refresh_token":"${t}","refresh\\u005ftoken":"rt_other"}`, twice],
+      [json, `{"refresh_token":"${t}","extra":{"a":1,"a":2}}`, twice],
+      [formType, `refresh_token=${t}&refresh_token=rt_other`, twice],
+      [formType, `token=${t}&refresh_token=${t}&token=${t}`, twice],
+      [json, `{"refresh_token":"${t}"`, 'malformed'],
+      [json, `["${t}"]`, 'malformed'],
+      [json, `{"refresh_token":"${t}","note":"\\ud800"}`, 'malformed'],
+      [json, `{"refresh_token":"${t}","deep":${'['.repeat(70)}${']'.repeat(70)}}`, 'malformed'],
+    ];
+    for (const [type, raw, why] of refusals) {
+      const res = await server.http('POST', '/oauth/logout', { raw, headers: { 'content-type': type } });
+      expect(res.status, raw).toBe(400);
+      expect(res.json.error, raw).toBe('invalid_request');
+      if (why === twice) expect(res.json.error_description, raw).toBe(twice);
+      else expect(res.json.error_description, raw).toMatch(/JSON object read strictly/);
+      expect(res.headers.getSetCookie(), raw).toEqual([]);
+    }
+    // The token door takes forms only (spec 1); JSON, with a repeated key or without, is refused there too.
+    for (const raw of [`{"grant_type":"refresh_token","grant_type":"authorization_code","refresh_token":"${t}"}`, `{"grant_type":"refresh_token","refresh_token":"${t}"}`]) {
+      const token = await server.http('POST', '/oauth/token', { raw, headers: { 'content-type': json } });
+      expect(token.status, raw).toBe(400);
+      expect(token.json.error, raw).toBe('invalid_request');
+    }
+    // Nothing was forgotten on a guess: the refresh token still refreshes.
+    expect((await refreshByField(t)).status).toBe(200);
+    // An empty JSON body names nothing, as no body does.
+    expect((await server.http('POST', '/oauth/logout', { raw: '', headers: { 'content-type': json } })).json).toEqual({ signed_out: true, forgotten: false });
+  });
+
   it('with nothing named it still signs out: forgotten false', async () => {
     expect((await server.http('POST', '/oauth/logout')).json).toEqual({ signed_out: true, forgotten: false });
   });
