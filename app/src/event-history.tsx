@@ -1,27 +1,46 @@
 import { useEffect, useState } from 'preact/hooks';
 import { checkLinks, type LinkCheck } from './chain-check.js';
 import { checkEvent, type EventCheck, type WhyEvent } from './event-check.js';
+import { checkInclusions, type InclusionCheck } from './inclusion-check.js';
 import { when } from './when.js';
 
-// A row's events, each checked in this page against the deployment id /identity names, and
-// the links between those that are neighbours in the journal. A failure is said loudly
+// A row's events, each checked in this page against the deployment id /identity names, the
+// links between those that are neighbours in the journal, and each one's inclusion proof in
+// the checkpoint gv.why signs beside them. A failure is said loudly
 // above the list: the history shown is not what the deployment signed.
 
-export function EventHistory({ events, deploymentId, onFailures }: { events: WhyEvent[]; deploymentId: string; onFailures?: (n: number) => void }) {
+export function EventHistory({
+  events,
+  checkpoint,
+  deploymentId,
+  onFailures,
+}: {
+  events: WhyEvent[];
+  /** gv.why's signed checkpoint, in which each event's inclusion proof is checked. */
+  checkpoint: string | undefined;
+  deploymentId: string;
+  onFailures?: (n: number) => void;
+}) {
   const [checks, setChecks] = useState<Map<string, EventCheck>>(new Map());
+  const [inclusions, setInclusions] = useState<Map<string, InclusionCheck>>(new Map());
   useEffect(() => {
     let current = true;
-    void Promise.all(events.map(async (e) => [e.event_id, await checkEvent(deploymentId, e)] as const)).then((done) => {
+    void Promise.all([
+      Promise.all(events.map(async (e) => [e.event_id, await checkEvent(deploymentId, e)] as const)),
+      checkInclusions(deploymentId, checkpoint, events),
+    ]).then(([done, included]) => {
       if (!current) return;
       const checked = new Map(done);
       setChecks(checked);
+      setInclusions(included);
       const broken = [...checkLinks(events, checked).values()].filter((l) => l.state === 'broken').length;
-      onFailures?.(done.filter(([, c]) => c.state === 'failed').length + broken);
+      const unproven = [...included.values()].filter((i) => i.state === 'failed').length;
+      onFailures?.(done.filter(([, c]) => c.state === 'failed').length + broken + unproven);
     });
     return () => {
       current = false;
     };
-  }, [events, deploymentId]);
+  }, [events, checkpoint, deploymentId]);
 
   const failed = events.filter((e) => checks.get(e.event_id)?.state === 'failed');
   const verified = events.filter((e) => checks.get(e.event_id)?.state === 'verified').length;
@@ -30,6 +49,9 @@ export function EventHistory({ events, deploymentId, onFailures }: { events: Why
   const broken = events.filter((e) => links.get(e.event_id)?.state === 'broken');
   const linked = [...links.values()].filter((l) => l.state === 'linked').length;
   const gaps = [...links.values()].filter((l) => l.state === 'gap').length;
+  const unproven = events.filter((e) => inclusions.get(e.event_id)?.state === 'failed');
+  const included = events.filter((e) => inclusions.get(e.event_id)?.state === 'included').length;
+  const size = [...inclusions.values()].find((i) => i.state === 'included')?.size;
   return (
     <>
       <h3>Events</h3>
@@ -45,6 +67,12 @@ export function EventHistory({ events, deploymentId, onFailures }: { events: Why
           together as they are shown.
         </p>
       )}
+      {done && unproven.length > 0 && (
+        <p class="problem proof-alarm" role="alert">
+          {unproven.length === 1 ? 'One event' : `${unproven.length} events`} of this row failed the inclusion check in your browser (
+          {unproven.map((e) => `#${e.seq} ${e.type}`).join(', ')}): the gate does not prove it is in the log the deployment signed.
+        </p>
+      )}
       {done && (
         <>
           <p class="hint sig-summary">
@@ -54,21 +82,27 @@ export function EventHistory({ events, deploymentId, onFailures }: { events: Why
             {linked === 1 ? '1 link' : `${linked} links`} to the event just before checked in your browser;{' '}
             {gaps === 1 ? '1 event follows' : `${gaps} events follow`} an event not served here (another row's or an internal one), so that link is not checkable here.
           </p>
+          <p class="hint proof-summary">
+            {included} of {events.length} events proven in your browser to be in the signed log
+            {size === undefined ? '' : ` (checkpoint ${size}, signed by deployment ${deploymentId})`}.
+          </p>
         </>
       )}
       <ol class="events">
         {events.map((e) => {
           const check = checks.get(e.event_id);
           const link = links.get(e.event_id);
+          const inclusion = done ? inclusions.get(e.event_id) : undefined;
           return (
             <li
               data-event={e.event_id}
               data-check={check?.state ?? 'checking'}
               data-link={link?.state ?? 'checking'}
-              class={check?.state === 'failed' || link?.state === 'broken' ? 'sig-failed' : ''}
+              data-inclusion={inclusion?.state ?? 'checking'}
+              class={check?.state === 'failed' || link?.state === 'broken' || inclusion?.state === 'failed' ? 'sig-failed' : ''}
             >
               <span class="seq">#{e.seq}</span> <span class="type">{e.type}</span> {e.enters ? `→ ${String(e.enters)}` : ''} <span class="by">{e.by ?? 'the deployment'}</span>{' '}
-              <time>{when(e.ts)}</time> <Said check={check} gateSays={e['verified'] === true} /> <Linked link={link} />
+              <time>{when(e.ts)}</time> <Said check={check} gateSays={e['verified'] === true} /> <Linked link={link} /> <Included inclusion={inclusion} />
             </li>
           );
         })}
@@ -83,6 +117,12 @@ function Linked({ link }: { link: LinkCheck | undefined }) {
   if (link.state === 'gap') return <span class="link link-gap">· follows #{link.before}, not served here: link not checkable here</span>;
   if (link.state === 'broken') return <strong class="link sig-bad">✗ CHAIN BROKEN: {link.why}</strong>;
   return <span class="link link-gap">· link not checked (its bytes were not verified)</span>;
+}
+
+function Included({ inclusion }: { inclusion: InclusionCheck | undefined }) {
+  if (inclusion === undefined) return null;
+  if (inclusion.state === 'included') return <span class="proof proof-ok">· in the signed log (checkpoint {inclusion.size})</span>;
+  return <strong class="proof sig-bad">✗ NOT IN THE SIGNED LOG: {inclusion.why}</strong>;
 }
 
 function Said({ check, gateSays }: { check: EventCheck | undefined; gateSays: boolean }) {

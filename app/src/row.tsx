@@ -40,6 +40,7 @@ export function Row({
   const [approval, setApproval] = useState<any>(null);
   const [comments, setComments] = useState<any[]>([]);
   const [events, setEvents] = useState<WhyEvent[]>([]);
+  const [checkpoint, setCheckpoint] = useState<string | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
   const [asking, setAsking] = useState<null | 'reject' | 'comment'>(null);
   const [help, setHelp] = useState(false);
@@ -66,6 +67,7 @@ export function Row({
     setApproval(a);
     setComments(c.comments);
     if (reviewer) setItem((await rpc('gv.review', { cap: 500 }).catch(() => ({ items: [] }))).items.find((i: any) => i.artifact_id === id) ?? null);
+    setCheckpoint(w.checkpoint);
     setEvents(w.events);
   }, [id]);
 
@@ -151,7 +153,7 @@ export function Row({
       <Problem error={error} />
       {badSignatures > 0 && (
         <p class="problem sig-alarm">
-          This row's history failed the check in your browser (a signature, or a link between its events): see the events below before you trust or sign
+          This row's history failed the check in your browser (a signature, a link between its events, or an event's place in the signed log): see the events below before you trust or sign
           it.
         </p>
       )}
@@ -298,7 +300,7 @@ export function Row({
           <SupersessionDiff parentId={supersededParent} childText={body!.text} />
         </>
       )}
-      <EventHistory events={events} deploymentId={deploymentId} onFailures={setBadSignatures} />
+      <EventHistory events={events} checkpoint={checkpoint} deploymentId={deploymentId} onFailures={setBadSignatures} />
     </section>
   );
 }

@@ -132,7 +132,7 @@ describe('signatures checked in the browser', () => {
     await shot(page, 'signature-tampered');
   });
 
-  it("a history re-signed with the deployment's own key: every signature holds, the broken link is shown loudly", async () => {
+  it("a history re-signed with the deployment's own key: every signature holds, the broken link and the event outside the signed log are shown loudly", async () => {
     await gate.stop();
     const db = new Database(join(gate.home, 'gate.db'));
     const scan = db.prepare("SELECT seq, body FROM journal WHERE artifact_id = ? AND type = 'scan'").get(rewritten) as { seq: number; body: string };
@@ -155,7 +155,15 @@ describe('signatures checked in the browser', () => {
     ]);
     expect(checks[1]!.text).toContain(`CHAIN BROKEN: its signed prev is not #${scan.seq - 1}, the event at the place before it`);
     expect(await page.locator('.chain-alarm').innerText()).toContain(`broken at #${scan.seq} scan`);
-    expect(await page.locator('ol.events li.sig-failed').count()).toBe(1);
+    // The log tree keeps its complete nodes as they were appended: the re-signed scan's new id
+    // is no leaf of the signed tree. The ingest's proof passes through the scan's leaf (read
+    // from the journal) only when the two are siblings, its leaf index (seq - 1) even.
+    const inclusions = await page.locator('ol.events li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-inclusion')));
+    const ingestSeq = scan.seq - 1;
+    expect(inclusions).toEqual([ingestSeq % 2 === 1 ? 'failed' : 'included', 'failed']);
+    expect(checks[1]!.text).toContain('NOT IN THE SIGNED LOG');
+    expect(await page.locator('.proof-alarm').innerText()).toContain(`#${scan.seq} scan`);
+    expect(await page.locator('ol.events li.sig-failed').count()).toBe(ingestSeq % 2 === 1 ? 2 : 1);
     expect(await page.locator('.sig-alarm').first().innerText()).toContain('a link between its events');
     await shot(page, 'chain-broken');
   });
