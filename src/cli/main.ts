@@ -16,6 +16,7 @@ import { peopleAddCommand, peopleListCommand, peopleRemoveCommand } from './peop
 import { grantChangeCommand, grantListCommand } from './grant-command.js';
 import { signCommand } from './sign-command.js';
 import { PROOF_EXIT_HELP, proofVerifyCommand } from './proof-command.js';
+import { count, runnerCommand } from './runner-command.js';
 
 const port = (value: string) => {
   const n = Number(value);
@@ -116,6 +117,24 @@ program
   .option('--key-env <name>', 'with --url: the environment variable holding the API key')
   .option('--forward-every <seconds>', 'how often to look for a gate while something waits to be forwarded', seconds, 5)
   .action(pluginCommand);
+program
+  .command('runner')
+  .description(
+    [
+      "Host crews for a gate: say hello (gate.runner-hello/1) on the runner's poll intervals, take its crews' member keys and",
+      "its token, and run the crew's command for each routed question in a fresh work directory under workdir_root, with the",
+      'member key and the question in its environment; forward its answer as an answer/1 row, or refer the question to people.',
+      'Settings come from the gate (gv.runner_set). Runs until SIGTERM or SIGINT, which stop running commands with grace_seconds.',
+      'Exit 0 when stopped, 3 on a bad argument or a missing key.',
+    ].join('\n'),
+  )
+  .requiredOption('--url <url>', "the gate's base URL (plain http only to a loopback host)")
+  .option('--key-env <name>', 'the environment variable holding the runner key (a gk_ key of role runner)', 'GATE_RUNNER_KEY')
+  .option('--crews <n>', 'crews this host can run at once (reported as capacity)', count(16), 4)
+  .option('--members <n>', 'members this host can run at once (reported as capacity)', count(64), 16)
+  .option('--harness <command>', 'the agent harness command to look for on PATH and report', 'claude')
+  .action(runnerCommand);
+
 const people = program.command('people').description('Operator commands for people who sign in (admin, through the socket).');
 
 people
