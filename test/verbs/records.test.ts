@@ -124,4 +124,17 @@ describe('gv.records', () => {
     expect(unknown.error?.message).toContain('the spaces are');
     expect(unknown.error?.data?.spaces).toContain('telemetry');
   });
+
+  it('serves an erased record no body, though another record still holds the same bytes', async () => {
+    const content = JSON.stringify({ type: 'shared', tag: uniqueText('x') });
+    const erased = await record('event', content, { workarea: 'records/erased', source_uri: 'test://records/a' });
+    const kept = await record('event', content, { workarea: 'records/erased', source_uri: 'test://records/b' });
+    expect(erased).not.toBe(kept);
+    const erase = await gate.socket('gv.erase', { artifact_id: erased, reason: 'personal data' });
+    expect(erase.error).toBeUndefined();
+    const r = await records(reviewer, { space: 'telemetry', classes: ['event'], workarea: 'records/erased' });
+    const byId = new Map(r.result.items.map((i: { artifact_id: string }) => [i.artifact_id, i]));
+    expect(byId.get(erased)).toMatchObject({ body: null, body_refused: 'content_erased' });
+    expect(byId.get(kept)).toMatchObject({ body: JSON.parse(content) });
+  });
 });
