@@ -80,6 +80,12 @@ export class EmbedStage {
   /** Embedded, not yet written: the next vector write carries them all. */
   private unwritten: Array<{ rowid: number; v: Float32Array; since: number }> = [];
   private readonly unwrittenIds = new Set<number>();
+  /**
+   * Stored rows whose move to another partition (a promotion, a demotion) is on its way: from
+   * the commit that moved the row until the placement is written and mirrored in memory. A
+   * count per row, since a row may move again before its first move lands.
+   */
+  private readonly moving = new Map<number, number>();
   private writeTimer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private retryMs = RETRY_FIRST_MS;
@@ -152,9 +158,18 @@ export class EmbedStage {
     this.schedule();
   }
 
-  /** Rows waiting for a vector: queued, being embedded, or waiting to retry. */
+  /** Rows waiting for a vector (queued, being embedded, or waiting to retry) or for their vector's move to another partition. */
   get pending(): number {
-    return this.queued.size + this.inFlight + this.unwritten.length + this.failed.size;
+    return this.queued.size + this.inFlight + this.unwritten.length + this.failed.size + this.moving.size;
+  }
+
+  /**
+   * Of these rows, those whose vector is not yet where a search finds it: waiting to be
+   * embedded or written (a write's placement counts once it is mirrored in memory), or
+   * stored and moving to the partition their state puts them in.
+   */
+  unplaced(rowids: readonly number[]): number[] {
+    return rowids.filter((r) => this.queued.has(r) || this.unwrittenIds.has(r) || this.failed.has(r) || this.moving.has(r));
   }
 
   /**
@@ -203,15 +218,21 @@ export class EmbedStage {
     const moves: number[] = [];
     for (const row of rows) {
       const rowid = typeof row === 'number' ? row : row.rowid;
-      if (this.queued.has(rowid) || this.unwrittenIds.has(rowid)) continue;
       const stored = this.index.stored(rowid);
       if (stored === undefined) {
+        // A vector on its way is placed by the row's state when it is written.
+        if (this.queued.has(rowid) || this.unwrittenIds.has(rowid)) continue;
         if (typeof row !== 'number' && wantsVector(row.state)) this.queued.set(rowid, waitStart());
       } else if (typeof row === 'number' || !samePlacement(stored, placementOf(row, (stored.flags & FLAG_EMPTY) !== 0))) {
+        // Stored already, even when its write is not yet answered: a write committed in the same
+        // transaction as the move placed it by the state before the move, so it moves now.
         moves.push(rowid);
       }
     }
-    if (moves.length > 0) void this.settle(moves);
+    if (moves.length > 0) {
+      for (const rowid of moves) this.moving.set(rowid, (this.moving.get(rowid) ?? 0) + 1);
+      void this.settle(moves);
+    }
     this.schedule();
   }
 
@@ -256,6 +277,12 @@ export class EmbedStage {
       this.codes.apply(changes);
     } catch (error) {
       this.log.error(`embed stage: re-placing ${rowids.length} vectors`, error);
+    } finally {
+      for (const rowid of rowids) {
+        const n = this.moving.get(rowid) ?? 0;
+        if (n <= 1) this.moving.delete(rowid);
+        else this.moving.set(rowid, n - 1);
+      }
     }
   }
 

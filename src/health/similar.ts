@@ -32,8 +32,10 @@ function embeddedRowids(gate: Gate, rows: readonly CheckedRow[]): Set<number> {
 /**
  * similar: a checked row with another ACTIVE row of its space (checked or not) at cosine at
  * least 0.92, its same-words twins aside (same_words already tells those). A row the vector
- * index has not embedded yet is not looked at, and the answer says how many; a check cut
- * short by its time budget says its count is a floor.
+ * index has not embedded yet is not looked at, and a row whose vector has not yet moved to
+ * the promoted rows' partition (the index is written after the answer that promoted it) is
+ * missed by the others' searches: either makes the check not computed, saying how many. A
+ * check cut short by its time budget says its count is a floor.
  */
 export async function similar(gate: Gate, rows: readonly CheckedRow[]): Promise<Finding> {
   if (rows.length === 0) return { flagged: [] };
@@ -70,13 +72,21 @@ export async function similar(gate: Gate, rows: readonly CheckedRow[]): Promise<
     }
     spentMs += performance.now() - started;
   }
-  const missing = rows.length - embedded.size;
+  // Read after the searches: a row promoted meanwhile, its vector still on its way to the promoted
+  // rows' partition, may have been missed by every other row's search.
+  const unplaced = new Set(gate.embed.unplaced(rows.map((r) => r.rowid)));
+  const missing = rows.filter((r) => !embedded.has(r.rowid)).length;
+  const moving = rows.filter((r) => embedded.has(r.rowid) && unplaced.has(r.rowid)).length;
   const pending = gate.vector.ready.pending;
-  if (missing > 0) {
+  if (missing > 0 || moving > 0) {
+    const notYet = [
+      ...(missing > 0 ? [`${missing} of the ${rows.length} checked rows are not embedded yet`] : []),
+      ...(moving > 0 ? [`${moving} of the ${rows.length} checked rows are still moving to the promoted rows' vector partition`] : []),
+    ];
     return {
       flagged,
       stoppedAtBound,
-      whyNot: `${missing} of the ${rows.length} checked rows are not embedded yet (${pending} rows wait for the vector index); they were not compared`,
+      whyNot: `${notYet.join(' and ')} (${pending} rows wait for the vector index); they were not compared`,
     };
   }
   return { flagged, stoppedAtBound };
