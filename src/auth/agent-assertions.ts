@@ -5,7 +5,8 @@ import { jose } from './sign-in-support.js';
 import type { Clock } from '../clock.js';
 import type { Role } from '../domain/roles.js';
 import { CredentialError } from './credential-error.js';
-import { SELF_KEYED_HEADERS, credentialErrorOf } from './person-tokens.js';
+import { credentialErrorOf } from './person-tokens.js';
+import { readUnverifiedJwt } from './unverified-jwt.js';
 import { ASSERTION_CLOCK_TOLERANCE_S, ASSERTION_MAX_SECONDS } from './sign-in-lifetimes.js';
 
 /** The issuer (and subject) an agent names in its own assertion: its key's identity. */
@@ -52,17 +53,8 @@ export class AgentAssertions {
   }
 
   async verify(token: string): Promise<AssertingKey> {
-    const { decodeJwt, decodeProtectedHeader, jwtVerify } = jose();
-    let header: ReturnType<typeof decodeProtectedHeader>;
-    let unverified: JWTPayload;
-    try {
-      header = decodeProtectedHeader(token);
-      unverified = decodeJwt(token);
-    } catch {
-      throw new CredentialError('malformed', 'the bearer is not a decodable JWT');
-    }
-    const named = SELF_KEYED_HEADERS.find((h) => h in header);
-    if (named !== undefined) throw new CredentialError('unsupported', `an assertion naming its own key (${named} header) is not accepted`);
+    const { jwtVerify } = jose();
+    const { header, claims: unverified } = readUnverifiedJwt(token, 'an assertion');
     if (header.alg !== 'EdDSA') throw new CredentialError('unsupported', 'an assertion is signed EdDSA (Ed25519)');
     const keyId = ASSERTION_ISSUER.exec(String(unverified.iss))?.[1];
     if (keyId === undefined) throw new CredentialError('malformed', 'an assertion names its issuer as key:<key_id>');

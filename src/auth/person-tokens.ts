@@ -4,12 +4,11 @@ import type { KeyObject } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { CredentialError } from './credential-error.js';
 import { TOKEN_CLOCK_TOLERANCE_S } from './sign-in-lifetimes.js';
+import { readUnverifiedJwt } from './unverified-jwt.js';
 import type { TrustedIssuers } from './trusted-issuers.js';
 
 /** Algorithms a trusted issuer may sign with: asymmetric only (a shared-secret or `none` token proves nothing). */
 const EXTERNAL_ALGORITHMS = ['EdDSA', 'Ed25519', 'ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
-/** Headers that would let a token name its own key: never honoured. */
-export const SELF_KEYED_HEADERS = ['jku', 'x5u', 'jwk', 'x5c', 'crit'];
 
 export interface VerifiedPerson {
   iss: string;
@@ -63,17 +62,8 @@ export class PersonTokens {
     if (this.local === null && this.trusted.size === 0) {
       throw new CredentialError('unsupported', 'sign-in tokens are accepted once a sign-in issuer is configured; this gate has none');
     }
-    const { decodeJwt, decodeProtectedHeader, jwtVerify } = jose();
-    let header: ReturnType<typeof decodeProtectedHeader>;
-    let unverified: JWTPayload;
-    try {
-      header = decodeProtectedHeader(token);
-      unverified = decodeJwt(token);
-    } catch {
-      throw new CredentialError('malformed', 'the bearer is not a decodable JWT');
-    }
-    const named = SELF_KEYED_HEADERS.find((h) => h in header);
-    if (named !== undefined) throw new CredentialError('unsupported', `a token naming its own key (${named} header) is not accepted`);
+    const { jwtVerify } = jose();
+    const { claims: unverified } = readUnverifiedJwt(token, 'a token');
     const iss = unverified.iss;
     if (typeof iss !== 'string') throw new CredentialError('issuer', 'the token names no issuer');
     let key: KeyObject | JWTVerifyGetKey;
