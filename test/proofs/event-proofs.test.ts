@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
 import { GateProcess, uniqueText } from '../harness/gate-process.js';
 import { tool } from '../harness/mcp-calls.js';
-import { ProofError, verifyCheckpoint, verifyCheckpointAnswer, verifyEventProofs } from '../../dist/src/client/index.js';
+import { verifyCheckpoint, verifyCheckpointAnswer, verifyEventProofs } from '../../dist/src/client/index.js';
+import { clone, refusal } from '../harness/proof-refusal.js';
 
 let gate: GateProcess;
 let reader: string;
@@ -26,19 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await gate?.stop();
 });
-
-/** The refusal a check ends in, by its code. */
-async function refusal(check: Promise<unknown>): Promise<string> {
-  try {
-    await check;
-  } catch (error) {
-    if (error instanceof ProofError) return error.code;
-    throw error;
-  }
-  throw new Error('the check passed');
-}
-
-const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 describe('inclusion proofs served with gv.why and gv.audit, checked with the deployment id alone', () => {
   it("a reader's gv.why over /rpc: the checkpoint's signature and every event's inclusion verify", async () => {

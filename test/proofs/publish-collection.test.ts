@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CLI, GateProcess, uniqueText } from '../harness/gate-process.js';
-import { ProofError, verifyCollection } from '../../dist/src/client/index.js';
+import { verifyCollection } from '../../dist/src/client/index.js';
+import { clone, refusal } from '../harness/proof-refusal.js';
 
 let gate: GateProcess;
 let reader: { key: string; identity: string };
@@ -47,17 +48,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await gate?.stop();
 });
-
-async function refusal(check: Promise<unknown>): Promise<string> {
-  try {
-    await check;
-  } catch (error) {
-    if (error instanceof ProofError) return error.code;
-    throw error;
-  }
-  throw new Error('the check passed');
-}
-const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 describe('gv.publish and gv.collection', () => {
   let first: any;
