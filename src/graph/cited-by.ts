@@ -10,7 +10,7 @@ const withPrefix = (id: string) => (id.startsWith('sha256:') ? id : `sha256:${id
  * naming another identity's held answer would tell that it exists.
  */
 function answerMoves(gate: Gate, caller: Caller, row: ArtifactRow): { replaces?: string; cancels?: string } {
-  const text = row.erased_seq === null ? gate.artifacts.body(row.content_hash) : null;
+  const text = gate.artifacts.servedBody(row);
   if (text === null) return {};
   let parsed;
   try {

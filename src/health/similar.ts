@@ -45,7 +45,7 @@ export async function similar(gate: Gate, rows: readonly CheckedRow[]): Promise<
     let w = wordsOf.get(rowid);
     if (w === undefined) {
       const row = gate.artifacts.byRowid(rowid);
-      const body = row === undefined || row.erased_seq !== null ? null : gate.artifacts.body(row.content_hash);
+      const body = row === undefined ? null : gate.artifacts.servedBody(row);
       w = body === null ? '' : wordSequence(body);
       wordsOf.set(rowid, w);
     }

@@ -88,6 +88,22 @@ export class ArtifactReads {
     return this.bodyBytes(contentHash)?.toString('utf8') ?? null;
   }
 
+  /**
+   * The bytes a read serves of a row: its content, or its masked form (what reviewers and graders
+   * see; the content itself when nothing was masked). Null once the row's content was erased,
+   * even while another row still holds the same bytes: blobs are shared by hash, so every read
+   * of a row's words asks here rather than by hash.
+   */
+  servedBytes(row: Pick<ArtifactRow, 'content_hash' | 'masked_hash' | 'erased_seq'>, form: 'content' | 'masked' = 'content'): Buffer | null {
+    if (row.erased_seq !== null) return null;
+    return this.bodyBytes(form === 'masked' ? (row.masked_hash ?? row.content_hash) : row.content_hash);
+  }
+
+  /** servedBytes as text. */
+  servedBody(row: Pick<ArtifactRow, 'content_hash' | 'masked_hash' | 'erased_seq'>, form: 'content' | 'masked' = 'content'): string | null {
+    return this.servedBytes(row, form)?.toString('utf8') ?? null;
+  }
+
   /** The stored bytes exactly (a submission carries them byte for byte against content_hash). */
   bodyBytes(contentHash: string): Buffer | null {
     const row = this.s.blob!.get(contentHash) as { bytes: Buffer } | undefined;

@@ -34,6 +34,8 @@ export interface AnswerRow {
   state: string;
   space: string;
   content_hash: string;
+  masked_hash: string | null;
+  erased_seq: number | null;
   promoted_seq: number | null;
   promoted_ts: number | null;
 }
@@ -66,7 +68,7 @@ export class QuestionReads {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       routing: p('SELECT * FROM questions WHERE artifact_id = ?'),
-      answers: p(`SELECT a.*, r.state, r.space, r.content_hash, r.promoted_seq, r.promoted_ts
+      answers: p(`SELECT a.*, r.state, r.space, r.content_hash, r.masked_hash, r.erased_seq, r.promoted_seq, r.promoted_ts
         FROM answers a JOIN artifacts r USING (artifact_id) WHERE a.question = ? ORDER BY a.seq`),
       // Served, not ended, not answered by a person: an answered question never waits over, so it
       // must not fill the sweep's page either.

@@ -24,7 +24,7 @@ export function openQuestionsFor(gate: Gate, caller: Caller) {
     const addressedTo = row.addressed_to === null ? null : (JSON.parse(row.addressed_to) as { names?: string[]; kinds?: string[] });
     open.push({
       question: row.artifact_id,
-      body: gate.artifacts.body(row.content_hash),
+      body: gate.artifacts.servedBody(row),
       space: row.space,
       workarea: row.workarea,
       producer: producerOf(row),

@@ -46,7 +46,7 @@ const newRunId = () => `run:${randomBytes(12).toString('hex')}`;
 export async function gradeInput(gate: Gate, row: ArtifactRow): Promise<GradeInput> {
   return {
     artifact_id: row.artifact_id,
-    text: gate.artifacts.body(row.masked_hash ?? row.content_hash) ?? '',
+    text: gate.artifacts.servedBody(row, 'masked') ?? '',
     kind: row.kind,
     content_type: row.content_type,
     trust_class: row.trust_class,

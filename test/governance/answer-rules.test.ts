@@ -125,4 +125,21 @@ describe('the answer rules of gv.ingest', () => {
     expect((await ask(asker, `${area}-b`)).result.state).toBe('L1_SCANNED');
     expect((await ask(second, area)).result.state).toBe('L1_SCANNED');
   });
+
+  it("an erased answer's words are not served by gv.question, though another answer still holds the same bytes", async () => {
+    const q = await promotedQuestion();
+    const words = uniqueText('shared words');
+    const erased = (await answer(answerer, q, {}, [], words)).result.artifact_id as string;
+    const kept = (await answer(second, q, {}, [], words)).result.artifact_id as string;
+    expect(erased).not.toBe(kept);
+    await promote(erased);
+    await promote(kept);
+    expect((await gate.socket('gv.erase', { artifact_id: erased, reason: 'personal data' })).error).toBeUndefined();
+    const answers = (await gate.rpc(asker.key, 'gv.question', { question: q })).result.answers as Array<{ artifact_id: string; body: string | null }>;
+    const byId = new Map(answers.map((a) => [a.artifact_id, a.body]));
+    expect(byId.get(kept)).toBe(JSON.stringify({ format: 'answer/1', answer: words }));
+    // Still a served answer (its existence and metadata stay), with no words.
+    expect(byId.has(erased)).toBe(true);
+    expect(byId.get(erased)).toBeNull();
+  });
 });

@@ -12,7 +12,7 @@ function referralOf(gate: Gate, referral: string | null) {
   if (referral === null) return null;
   const said = JSON.parse(referral) as { artifact_id: string; crew: string; slot: string };
   const row = gate.artifacts.byId(said.artifact_id);
-  const text = row === undefined ? null : gate.artifacts.body(row.content_hash);
+  const text = row === undefined ? null : gate.artifacts.servedBody(row);
   let words: string | null = null;
   try {
     words = text === null ? null : (answerBody.safeParse(JSON.parse(text)).data?.answer ?? null);
@@ -33,7 +33,7 @@ export const questionVerb = defineVerb({
     const standing = questionStanding(gate, row, gate.clock.now());
     // Only answers this caller may read: a served answer in a space it cannot read is not told.
     const readable = (a: AnswerRow) => gate.visibility.canRead(caller, { artifact_id: a.artifact_id, state: a.state, space: a.space, writer_identity: a.writer });
-    const shown = (a: AnswerRow) => ({ artifact_id: a.artifact_id, body: gate.artifacts.body(a.content_hash), space: a.space, promoted_at: a.promoted_ts });
+    const shown = (a: AnswerRow) => ({ artifact_id: a.artifact_id, body: gate.artifacts.servedBody(a), space: a.space, promoted_at: a.promoted_ts });
     const personAnswer = standing.answers.personAnswer();
     return {
       question: row.artifact_id,

@@ -85,7 +85,7 @@ export const nodeVerb = defineVerb({
       throw invalidParams("offset pages a reviewer's read of the masked body of a row that is not promoted (with body: true)", { field: 'offset' });
     }
     // Spec 1: the preview is null when erased.
-    const masked = row.masked_hash === null || row.erased_seq !== null ? null : gate.artifacts.body(row.masked_hash);
+    const masked = row.masked_hash === null ? null : gate.artifacts.servedBody(row, 'masked');
     const approval = approvalOf(gate, caller, row);
     const signers = approval['signers'] as Array<{ identity: string; class: string; decision: string }>;
     const answer: Record<string, unknown> = {

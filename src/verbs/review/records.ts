@@ -30,9 +30,7 @@ type BodyRefusal = 'too_large' | 'not_json' | 'not_text' | 'content_erased';
  * bytes. Anything else is null, with the reason in closed words.
  */
 function recordBody(gate: Gate, row: ArtifactRow): { body: unknown } | { body: null; body_refused: BodyRefusal } {
-  // An erased row serves none of its bytes, even while another row still holds the same ones.
-  if (row.erased_seq !== null) return { body: null, body_refused: 'content_erased' };
-  const bytes = gate.artifacts.bodyBytes(row.masked_hash ?? row.content_hash);
+  const bytes = gate.artifacts.servedBytes(row, 'masked');
   if (bytes === null) return { body: null, body_refused: 'content_erased' };
   if (bytes.length > RECORD_BODY_MAX_BYTES) return { body: null, body_refused: 'too_large' };
   const text = bodyText(bytes);

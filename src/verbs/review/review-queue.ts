@@ -14,7 +14,7 @@ const HELD_STEERING_SHOWN = 50;
 
 function item(gate: Gate, caller: Caller, row: ArtifactRow) {
   const p = gate.review.picture(row);
-  const masked = row.erased_seq === null ? gate.artifacts.body(row.masked_hash ?? row.content_hash) : null;
+  const masked = gate.artifacts.servedBody(row, 'masked');
   const verdicts = p.current
     .filter((s) => s.type === 'verdict')
     .map((s) => {

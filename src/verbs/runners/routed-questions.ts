@@ -35,7 +35,7 @@ function shown(gate: Gate, row: ArtifactRow, now: number, sheet: { id: string; b
   const readable = new Map(crewReadable(gate, row).map((r) => [r.artifact_id, r]));
   return {
     question: row.artifact_id,
-    body: gate.artifacts.body(row.content_hash),
+    body: gate.artifacts.servedBody(row),
     space: row.space,
     asker: { producer: producerOf(row), role: roleOf(gate, row.writer_identity) },
     promoted_at: row.promoted_ts,
@@ -49,7 +49,7 @@ function shown(gate: Gate, row: ArtifactRow, now: number, sheet: { id: string; b
       .slice(0, CITATIONS_SHOWN)
       .map((id) => {
         const cited = readable.get(id);
-        const body = cited === undefined ? null : gate.artifacts.body(cited.content_hash);
+        const body = cited === undefined ? null : gate.artifacts.servedBody(cited);
         return cited === undefined || body === null ? null : { artifact_id: id, body };
       }),
   };

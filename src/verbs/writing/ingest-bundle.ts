@@ -45,9 +45,9 @@ function retainedAnswer(ctx: VerbContext, archive: ArtifactRow) {
     return { ...common, validation: 'failed', manifest_artifact_id: null, members: [], reason: archive.reason };
   }
   const manifestRow = gate.db
-    .prepare(`SELECT artifact_id, content_hash FROM artifacts WHERE derives_from = ? AND content_type = 'bundle_manifest'`)
-    .get(JSON.stringify([archive.artifact_id])) as { artifact_id: string; content_hash: string };
-  const text = gate.artifacts.byId(manifestRow.artifact_id)?.erased_seq === null ? gate.artifacts.body(manifestRow.content_hash) : null;
+    .prepare(`SELECT artifact_id, content_hash, masked_hash, erased_seq FROM artifacts WHERE derives_from = ? AND content_type = 'bundle_manifest'`)
+    .get(JSON.stringify([archive.artifact_id])) as { artifact_id: string; content_hash: string; masked_hash: string | null; erased_seq: number | null };
+  const text = gate.artifacts.servedBody(manifestRow);
   // An erased manifest no longer says which members there were: the answer names none.
   if (text === null) return { ...common, validation: 'valid', manifest_artifact_id: manifestRow.artifact_id, members: [] };
   const manifest = JSON.parse(text) as BundleManifest;
