@@ -38,7 +38,10 @@ export function artifactTables(schema: string): string {
     );
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_space_state ON artifacts(space, state);
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_writer_state ON artifacts(writer_identity, state);
-    CREATE INDEX IF NOT EXISTS ${schema}.artifacts_content ON artifacts(content_hash, space);
+    -- Only the duplicate rule's promoted copy is looked up by content (ArtifactReads.promotedCopy):
+    -- a held row is not in this index, so an ingest does not dirty a page of it keyed by a random hash.
+    CREATE INDEX IF NOT EXISTS ${schema}.artifacts_promoted_content ON artifacts(content_hash, space)
+      WHERE state IN ('ACTIVE', 'SUPERSEDED');
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_state ON artifacts(state);
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_steering ON artifacts(space, workarea, promoted_seq) WHERE kind = 'steering';
     CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.recall_fts USING fts5(
