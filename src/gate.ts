@@ -7,6 +7,7 @@ import type { HomePaths } from './config/home.js';
 import { CursorSealer } from './journal/cursor.js';
 import { DeploymentKey } from './journal/deployment-key.js';
 import { WalCheckpointer } from './journal/wal-checkpointer.js';
+import { WalSync, type FsyncFile } from './journal/wal-sync.js';
 import { JournalWriter } from './journal/group-commit.js';
 import { Journal } from './journal/journal.js';
 import { createJournalSchema } from './journal/schema.js';
@@ -51,6 +52,8 @@ export const SERVICE_VERSION = '0.1.0';
 export interface GateOptions {
   clock?: Clock;
   log?: Log;
+  /** How the WAL is fsynced with synchronous = full (node:fs fsync unless a test holds it). */
+  fsyncFile?: FsyncFile;
 }
 
 /**
@@ -63,6 +66,7 @@ export class Gate {
   readonly journal: Journal;
   readonly writer: JournalWriter;
   private readonly checkpointer: WalCheckpointer;
+  private readonly walSync: WalSync | undefined;
   readonly projections: Projections;
   readonly capabilities: Capabilities;
   readonly visibility: Visibility;
@@ -122,7 +126,16 @@ export class Gate {
     const reads = { path: paths.db, cacheKiB: config.journal.cache_mb * 1024, mmapBytes: config.journal.mmap_mb * 1024 * 1024 };
     this.db = new Database(reads.path);
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma(`synchronous = ${config.journal.synchronous.toUpperCase()}`);
+    // full: SQLite writes each commit's frames and returns; WalSync fsyncs them off the main
+    // thread and the writer answers only after (see src/journal/wal-sync.ts).
+    this.db.pragma('synchronous = NORMAL');
+    this.walSync =
+      config.journal.synchronous === 'full'
+        ? new WalSync(`${paths.db}-wal`, {
+            ...(options.fsyncFile === undefined ? {} : { fsyncFile: options.fsyncFile }),
+            onFailure: (error) => this.log.error('writes are refused until the gate restarts', error),
+          })
+        : undefined;
     this.db.pragma('foreign_keys = OFF');
     this.db.pragma(`cache_size = -${reads.cacheKiB}`);
     this.db.pragma(`mmap_size = ${reads.mmapBytes}`);
@@ -141,6 +154,7 @@ export class Gate {
       onListenerError: (error) => this.log.error('a commit listener failed', error),
       maxBatch: config.journal.batch_max,
       windowMs: config.journal.commit_window_ms,
+      ...(this.walSync === undefined ? {} : { walSync: this.walSync }),
     });
     logDecisions(this.db, this.writer, this.log);
     this.capabilities = new Capabilities(this.db, config.access.open_spaces);
@@ -230,6 +244,7 @@ export class Gate {
           policy: config.spaces.main_policy,
         });
       })();
+      gate.walSync?.committed();
     }
     gate.embed.start();
     gate.uploadRecovery = recoverUploads(gate);
@@ -260,8 +275,9 @@ export class Gate {
     await this.partitionCodes.close();
     await this.images.close();
     await this.bundles.close();
-    this.writer.close();
+    await this.writer.close().catch((error: unknown) => this.log.error('closing the journal', error));
     await this.checkpointer.close();
     this.db.close();
+    this.walSync?.close();
   }
 }
