@@ -17,6 +17,7 @@ import type { Caller } from './access/caller.js';
 import { Projections } from './projections/projections.js';
 import { replayJournal } from './projections/rebuild.js';
 import { VIEW_SCHEMA_VERSION, dropViews, markViewsCurrent, viewsAreCurrent } from './projections/view-version.js';
+import { HeldTextIndex } from './recall/held-text-index.js';
 import { LexicalRecall } from './recall/lexical.js';
 import { RankedSearch } from './recall/ranked-search.js';
 import { SteeringWalk } from './recall/steering.js';
@@ -74,6 +75,8 @@ export class Gate {
   readonly relations: RelationReads;
   readonly lexical: LexicalRecall;
   readonly rankedSearch: RankedSearch;
+  /** held_fts, each writer's scanned held rows for its own recall, written after each commit. */
+  readonly heldText: HeldTextIndex;
   readonly steering: SteeringWalk;
   readonly cursors: CursorSealer;
   readonly verbs: ReadonlyMap<string, Verb>;
@@ -143,7 +146,7 @@ export class Gate {
     this.checkpointer = new WalCheckpointer(this.db, this.log);
     const replayViews = !viewsAreCurrent(this.db);
     if (replayViews) dropViews(this.db);
-    this.projections = new Projections(this.db, 'main');
+    this.projections = new Projections(this.db, 'main', (rowid) => this.heldText?.moved(rowid));
     if (replayViews) {
       const events = replayJournal(this.db, this.projections);
       markViewsCurrent(this.db);
@@ -156,6 +159,7 @@ export class Gate {
       windowMs: config.journal.commit_window_ms,
       ...(this.walSync === undefined ? {} : { walSync: this.walSync }),
     });
+    this.heldText = new HeldTextIndex(this.db, this.writer, this.log);
     logDecisions(this.db, this.writer, this.log);
     this.capabilities = new Capabilities(this.db, config.access.open_spaces);
     this.visibility = new Visibility(this.capabilities);
@@ -187,7 +191,7 @@ export class Gate {
       () => this.embed.pending,
       (rowids) => this.embed.misplaced(rowids),
     );
-    this.rankedSearch = new RankedSearch(this.lexical, this.vector, this.artifacts);
+    this.rankedSearch = new RankedSearch(this.lexical, this.vector, this.artifacts, this.heldText);
     this.attachmentStore = new AttachmentStore(paths.attachments);
     this.attachments = new AttachmentReads(this.db);
     this.bodyReads = new BodyReads(this.db);
@@ -246,6 +250,7 @@ export class Gate {
       })();
       gate.walSync?.committed();
     }
+    gate.heldText.start();
     gate.embed.start();
     gate.uploadRecovery = recoverUploads(gate);
     return gate;
@@ -275,6 +280,7 @@ export class Gate {
     await this.partitionCodes.close();
     await this.images.close();
     await this.bundles.close();
+    await this.heldText.close();
     await this.writer.close().catch((error: unknown) => this.log.error('closing the journal', error));
     await this.checkpointer.close();
     this.db.close();

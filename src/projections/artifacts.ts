@@ -4,7 +4,10 @@ import { isPromoted } from '../domain/states.js';
 import { areaTokens } from './area-tokens.js';
 import { bodyText } from './body-text.js';
 
-/** The artifacts view: one row per claim, its state, and the two FTS indexes recall reads. */
+/**
+ * The artifacts view: one row per claim, its state, and the served rows' FTS index recall
+ * reads. The held rows' index (held_fts) is derived after the answer: src/recall/held-text-index.ts.
+ */
 export function artifactTables(schema: string): string {
   return `
     CREATE TABLE IF NOT EXISTS ${schema}.artifacts (
@@ -47,8 +50,6 @@ export function artifactTables(schema: string): string {
     CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.recall_fts USING fts5(
       body, areas, space UNINDEXED, workarea UNINDEXED, provisional UNINDEXED, superseded UNINDEXED,
       tokenize = 'unicode61 remove_diacritics 2');
-    CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.held_fts USING fts5(
-      body, areas, space UNINDEXED, workarea UNINDEXED, writer UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
     CREATE TABLE IF NOT EXISTS ${schema}.state_counts (state TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
   `;
 }
@@ -56,7 +57,6 @@ export function artifactTables(schema: string): string {
 export const artifactDigestQueries = (schema: string) => ({
   artifacts: `SELECT * FROM ${schema}.artifacts ORDER BY rowid`,
   recall_fts: `SELECT rowid, body, areas, space, workarea, provisional, superseded FROM ${schema}.recall_fts ORDER BY rowid`,
-  held_fts: `SELECT rowid, body, areas, space, workarea, writer FROM ${schema}.held_fts ORDER BY rowid`,
   state_counts: `SELECT * FROM ${schema}.state_counts ORDER BY state`,
 });
 
@@ -79,7 +79,12 @@ const str = (d: Data, k: string) => (typeof d[k] === 'string' ? (d[k] as string)
 export class ArtifactReducer {
   private readonly s: Record<string, Database.Statement>;
 
-  constructor(db: Database.Database, schema: string) {
+  /** `heldMoved`: told of each row entering or leaving L1_SCANNED, for the held index written after the commit. */
+  constructor(
+    db: Database.Database,
+    schema: string,
+    private readonly heldMoved: (rowid: number) => void = () => undefined,
+  ) {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       insert: p(`INSERT INTO ${schema}.artifacts (artifact_id, state, space, workarea, producer_name, producer_kind, kind,
@@ -103,8 +108,6 @@ export class ArtifactReducer {
       recallOut: p(`DELETE FROM ${schema}.recall_fts WHERE rowid = ?`),
       recallSuperseded: p(`UPDATE ${schema}.recall_fts SET superseded = ? WHERE rowid = ?`),
       recallProvisional: p(`UPDATE ${schema}.recall_fts SET provisional = ? WHERE rowid = ?`),
-      heldIn: p(`INSERT INTO ${schema}.held_fts (rowid, body, areas, space, workarea, writer) VALUES (?, ?, ?, ?, ?, ?)`),
-      heldOut: p(`DELETE FROM ${schema}.held_fts WHERE rowid = ?`),
     };
   }
 
@@ -147,10 +150,10 @@ export class ArtifactReducer {
   }
 
   /**
-   * Keeps the two recall indexes in step with a row's move. recall_fts holds served rows
+   * Keeps the recall indexes in step with a row's move. recall_fts holds served rows
    * (ACTIVE, and SUPERSEDED flagged so include_superseded can reach them); held_fts holds
-   * scanned unflagged held rows for their own writer. Steering is never a ranked hit, so
-   * neither index holds it.
+   * scanned unflagged held rows for their own writer, written after the commit from the
+   * moves told here. Steering is never a ranked hit, so neither index holds it.
    */
   private reindex(row: ReducedRow, enters: string): void {
     if (row.kind === 'steering') return;
@@ -165,12 +168,7 @@ export class ArtifactReducer {
     } else if (servedBefore && servedAfter && row.state !== enters) {
       this.s.recallSuperseded!.run(enters === 'SUPERSEDED' ? 1 : 0, row.rowid);
     }
-    if (row.state === 'L1_SCANNED' && enters !== 'L1_SCANNED') this.s.heldOut!.run(row.rowid);
-    if (row.state !== 'L1_SCANNED' && enters === 'L1_SCANNED') {
-      const body = this.body(row.content_hash);
-      const areas = areaTokens(row.space, row.workarea);
-      if (body !== null) this.s.heldIn!.run(row.rowid, body, areas, row.space, row.workarea, row.writer_identity);
-    }
+    if ((row.state === 'L1_SCANNED') !== (enters === 'L1_SCANNED')) this.heldMoved(row.rowid);
   }
 
   private ingest(event: JournalEvent): void {

@@ -74,10 +74,11 @@ export function digestQueries(schema: string): Record<string, string> {
 export class Projections {
   private readonly byType = new Map<string, Reducer[]>();
 
-  constructor(db: Database.Database, schema: string) {
+  /** `heldMoved`: the live views tell the held index (written after each commit) of rows entering or leaving L1_SCANNED. */
+  constructor(db: Database.Database, schema: string, heldMoved?: (rowid: number) => void) {
     createProjectionTables(db, schema);
     const reducers: Reducer[] = [
-      new ArtifactReducer(db, schema),
+      new ArtifactReducer(db, schema, heldMoved),
       new SpaceReducer(db, schema),
       new GrantReducer(db, schema),
       new ApiKeyReducer(db, schema),
