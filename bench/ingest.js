@@ -413,11 +413,11 @@ async function main() {
   printTable(
     [
       ['CPU during the run (cores of ' + machine().cpus + ')', 'gate', 'gate main thread', 'bench client', 'other processes',
-        'main thread ms/claim (target < 0.5)', 'workers ms/claim'],
+        'main thread ms/claim (target < 0.5)', 'workers ms/claim', 'load avg 1m start/end'],
       ...[['http', http], ['socket', socket], ['socket_pipelined', pipelined]]
         .filter(([, r]) => r)
         .map(([n, r]) => [n, r.cpu.gate_cores, r.cpu.gate_main_thread_cores, r.cpu.bench_client_cores, r.cpu.other_processes_cores,
-          r.cpu.main_thread_cpu_ms_per_claim, r.cpu.workers_cpu_ms_per_claim]),
+          r.cpu.main_thread_cpu_ms_per_claim, r.cpu.workers_cpu_ms_per_claim, `${r.cpu.loadavg_1m_5m.start[0]} / ${r.cpu.loadavg_1m_5m.end[0]}`]),
     ],
   );
   const busy = Math.max(http.cpu.other_processes_cores, socket.cpu.other_processes_cores);
