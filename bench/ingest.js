@@ -413,11 +413,11 @@ async function main() {
   printTable(
     [
       ['CPU during the run (cores of ' + machine().cpus + ')', 'gate', 'gate main thread', 'bench client', 'other processes',
-        'main thread ms/claim (target < 0.5)', 'workers ms/claim'],
+        'main thread ms/claim (target < 0.5)', 'workers ms/claim', 'load avg 1m start/end'],
       ...[['http', http], ['socket', socket], ['socket_pipelined', pipelined]]
         .filter(([, r]) => r)
         .map(([n, r]) => [n, r.cpu.gate_cores, r.cpu.gate_main_thread_cores, r.cpu.bench_client_cores, r.cpu.other_processes_cores,
-          r.cpu.main_thread_cpu_ms_per_claim, r.cpu.workers_cpu_ms_per_claim]),
+          r.cpu.main_thread_cpu_ms_per_claim, r.cpu.workers_cpu_ms_per_claim, `${r.cpu.loadavg_1m_5m.start[0]} / ${r.cpu.loadavg_1m_5m.end[0]}`]),
     ],
   );
   const busy = Math.max(http.cpu.other_processes_cores, socket.cpu.other_processes_cores);
@@ -450,6 +450,8 @@ async function main() {
     log(`\nSQLite per claim over the http run: ${st.statements_per_claim} statements, ${st.rows_changed_per_claim} rows changed, ${st.wal_pages_per_claim} pages written to the WAL, ` +
       `${st.statement_ms_per_claim} ms in statements, ${st.transaction_ms_per_claim} ms inside transactions (${st.claims_per_transaction} claims a transaction); ` +
       `COMMIT ms p10/p50/p90/p99/max ${['p10', 'p50', 'p90', 'p99', 'max'].map((k) => st.commit_ms[k]).join(' / ')}`);
+    printTable([['B-tree (its pages in the WAL; owner at the end of the run)', 'pages/claim'],
+      ...st.wal_pages_by_tree.slice(0, 20).map((r) => [r.tree, r.pages_per_claim])]);
     printTable([['statement', 'calls/claim', 'rows/claim', 'µs/claim', 'µs/call'],
       ...st.top.map((r) => [r.sql.slice(0, 90), r.calls_per_claim, r.rows_per_claim, r.us_per_claim, r.us_per_call])]);
   }
@@ -476,7 +478,7 @@ async function readStatements(gate, file) {
   throw new Error('the statement probe did not answer');
 }
 
-function perClaim({ transactions, commit_ms, wal_pages, statements }, claims) {
+function perClaim({ transactions, commit_ms, wal_pages, wal_pages_by_tree, statements }, claims) {
   const per = (v, d = 2) => round(v / claims, d);
   return {
     statements_per_claim: per(statements.reduce((a, r) => a + r.calls, 0)),
@@ -486,6 +488,7 @@ function perClaim({ transactions, commit_ms, wal_pages, statements }, claims) {
     claims_per_transaction: round(claims / Math.max(1, transactions.count), 1),
     wal_pages_per_claim: per(wal_pages),
     commit_ms,
+    wal_pages_by_tree: wal_pages_by_tree.map((r) => ({ tree: r.tree, pages_per_claim: per(r.pages, 3) })),
     top: statements.slice(0, 25).map((r) => ({
       sql: r.sql,
       calls_per_claim: per(r.calls, 3),

@@ -632,6 +632,7 @@ export class CpuAccount {
     // whether the single writer is the bound.
     this.main0 = pidTicks(gatePid, `/proc/${gatePid}/task/${gatePid}/stat`);
     this.self0 = process.cpuUsage();
+    this.load0 = os.loadavg();
   }
 
   /** Call before the gate exits; `units` (claims) adds the gate's CPU ms per unit, main thread and workers apart. */
@@ -650,6 +651,8 @@ export class CpuAccount {
       gate_cores: round(gateCores, 2),
       bench_client_cores: round(benchCores, 2),
       other_processes_cores: round(Math.max(0, busyCores - gateCores - benchCores), 2),
+      // The machine's 1- and 5-minute load averages when the run began and when it ended.
+      loadavg_1m_5m: { start: this.load0.slice(0, 2).map((l) => round(l, 2)), end: os.loadavg().slice(0, 2).map((l) => round(l, 2)) },
       ...(units > 0 && gate !== null && main !== null && this.main0 !== null
         ? {
             gate_main_thread_cores: round((main - this.main0) / CLK_TCK / seconds, 2),

@@ -26,6 +26,50 @@ if (file) {
   // native byte order, offset 16) before and after; a checkpoint's reset restarts it at 0.
   // Unlike times, this does not drift with the machine's load.
   let walFrames = 0;
+  // Which B-tree each of those pages belongs to: the page numbers in the frame headers
+  // (big-endian, first 4 bytes of each 24-byte header), named through dbstat when asked.
+  let walPages = new Map();
+  const walFds = new Map();
+  const frameHeader = Buffer.alloc(4);
+  const countFramePages = (dbFile, from, to) => {
+    let fd = walFds.get(dbFile);
+    if (fd === undefined) {
+      try {
+        fd = openSync(`${dbFile}-wal`, 'r');
+      } catch {
+        fd = null;
+      }
+      walFds.set(dbFile, fd);
+    }
+    if (fd === null) return;
+    for (let frame = from + 1; frame <= to; frame++) {
+      if (readSync(fd, frameHeader, 0, 4, 32 + (frame - 1) * (24 + 4096)) !== 4) return;
+      const key = `${dbFile}\0${frameHeader.readUInt32BE(0)}`;
+      walPages.set(key, (walPages.get(key) ?? 0) + 1);
+    }
+  };
+  const pagesByTree = () => {
+    const files = new Map();
+    for (const [key, n] of walPages) {
+      const [dbFile, page] = key.split('\0');
+      if (!files.has(dbFile)) files.set(dbFile, new Map());
+      files.get(dbFile).set(Number(page), n);
+    }
+    const byTree = new Map();
+    for (const [dbFile, pages] of files) {
+      const reader = new Database(dbFile, { readonly: true, fileMustExist: true });
+      try {
+        const owner = new Map(reader.prepare('SELECT pageno, name FROM dbstat').raw().all());
+        for (const [page, n] of pages) {
+          const name = owner.get(page) ?? '(free or reused)';
+          byTree.set(name, (byTree.get(name) ?? 0) + n);
+        }
+      } finally {
+        reader.close();
+      }
+    }
+    return [...byTree.entries()].map(([tree, pages]) => ({ tree, pages })).sort((a, b) => b.pages - a.pages);
+  };
   const shm = new Map();
   const header = Buffer.alloc(4);
   const mxFrame = (dbFile) => {
@@ -43,7 +87,7 @@ if (file) {
     return header.readUInt32LE(0);
   };
   process.on('exit', () => {
-    for (const fd of shm.values()) if (fd !== null) closeSync(fd);
+    for (const fd of [...shm.values(), ...walFds.values()]) if (fd !== null) closeSync(fd);
   });
   const record = (sql, ns, changes) => {
     let s = stats.get(sql);
@@ -63,7 +107,11 @@ if (file) {
       if (sql === 'COMMIT') {
         commits.push(ns / 1e6);
         const frames1 = mxFrame(this.database.name);
-        if (frames0 !== null && frames1 !== null) walFrames += frames1 >= frames0 ? frames1 - frames0 : frames1;
+        if (frames0 !== null && frames1 !== null) {
+          const from = frames1 >= frames0 ? frames0 : 0;
+          walFrames += frames1 - from;
+          countFramePages(this.database.name, from, frames1);
+        }
       }
       record(sql, ns, method === 'run' ? out.changes : 0);
       return out;
@@ -109,9 +157,10 @@ if (file) {
     commits.sort((a, b) => a - b);
     const at = (q) => (commits.length === 0 ? 0 : Math.round(commits[Math.min(commits.length - 1, Math.floor(q * commits.length))] * 100) / 100);
     const commitMs = { count: commits.length, p10: at(0.1), p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1) };
-    writeFileSync(file, JSON.stringify({ transactions: txns, commit_ms: commitMs, wal_pages: walFrames, statements: rows }));
+    writeFileSync(file, JSON.stringify({ transactions: txns, commit_ms: commitMs, wal_pages: walFrames, wal_pages_by_tree: pagesByTree(), statements: rows }));
     commits = [];
     walFrames = 0;
+    walPages = new Map();
     stats = new Map();
     txns = { count: 0, ms: 0 };
   });

@@ -401,12 +401,15 @@ export class EmbedStage {
     this.retryMs = Math.min(RETRY_CAP_MS, this.retryMs * 2);
   }
 
+  /** `rows`: vectors just written (their write still counted in flight), or 0 after an empty batch. */
   private progress(rows: number): void {
     const c = this.catchUp;
     if (c === null) return;
     c.done += rows;
     const now = performance.now();
-    if (c.done >= c.total || (this.queued.size === 0 && this.failed.size === 0)) {
+    // Other batches may still be embedding or waiting for their write (a write settles after its fsync).
+    const othersBusy = this.inFlight > rows || this.unwritten.length > 0;
+    if (c.done >= c.total || (!othersBusy && this.queued.size === 0 && this.failed.size === 0)) {
       this.log.info(`vector catch-up done: ${c.done} rows embedded in ${Math.round((now - c.started) / 1000)} s`);
       this.catchUp = null;
     } else if (c.total > PROGRESS_ROWS && now - c.lastLog >= PROGRESS_MS) {

@@ -8,6 +8,7 @@ import type { HomePaths } from './config/home.js';
 import { CursorSealer } from './journal/cursor.js';
 import { DeploymentKey } from './journal/deployment-key.js';
 import { WalCheckpointer } from './journal/wal-checkpointer.js';
+import { WalSync, type FsyncFile } from './journal/wal-sync.js';
 import { JournalWriter } from './journal/group-commit.js';
 import { Journal } from './journal/journal.js';
 import { createJournalSchema } from './journal/schema.js';
@@ -20,6 +21,7 @@ import { Projections } from './projections/projections.js';
 import { secureIndexDeletes } from './projections/artifacts.js';
 import { replayJournal } from './projections/rebuild.js';
 import { VIEW_SCHEMA_VERSION, dropViews, markViewsCurrent, viewsAreCurrent } from './projections/view-version.js';
+import { HeldTextIndex } from './recall/held-text-index.js';
 import { LexicalRecall } from './recall/lexical.js';
 import { RankedSearch } from './recall/ranked-search.js';
 import { SteeringWalk } from './recall/steering.js';
@@ -61,6 +63,8 @@ export interface GateOptions {
   log?: Log;
   /** Where each configuration value came from, and the flags that won over file and environment (gv.settings). */
   configOrigin?: ConfigOrigin;
+  /** How the WAL is fsynced with synchronous = full (node:fs fsync unless a test holds it). */
+  fsyncFile?: FsyncFile;
 }
 
 /**
@@ -73,6 +77,7 @@ export class Gate {
   readonly journal: Journal;
   readonly writer: JournalWriter;
   readonly checkpointer: WalCheckpointer;
+  private readonly walSync: WalSync | undefined;
   readonly projections: Projections;
   readonly capabilities: Capabilities;
   readonly visibility: Visibility;
@@ -84,6 +89,8 @@ export class Gate {
   readonly collections: CollectionReads;
   readonly lexical: LexicalRecall;
   readonly rankedSearch: RankedSearch;
+  /** held_fts, each writer's scanned held rows for its own recall, written after each commit. */
+  readonly heldText: HeldTextIndex;
   readonly steering: SteeringWalk;
   readonly cursors: CursorSealer;
   readonly verbs: ReadonlyMap<string, Verb>;
@@ -150,9 +157,19 @@ export class Gate {
     const reads = { path: paths.db, cacheKiB: config.journal.cache_mb * 1024, mmapBytes: config.journal.mmap_mb * 1024 * 1024 };
     this.db = new Database(reads.path);
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma(`synchronous = ${config.journal.synchronous.toUpperCase()}`);
+    // full: SQLite writes each commit's frames and returns; WalSync fsyncs them off the main
+    // thread and the writer answers only after (see src/journal/wal-sync.ts).
+    const synchronous = config.journal.synchronous === 'full' ? 'NORMAL' : config.journal.synchronous.toUpperCase();
+    this.db.pragma(`synchronous = ${synchronous}`);
     // Deleted cells and freed pages are zeroed, so erased bytes leave the file (gv.erase).
     this.db.pragma(`secure_delete = ${config.journal.secure_delete ? 'ON' : 'OFF'}`);
+    this.walSync =
+      config.journal.synchronous === 'full'
+        ? new WalSync(`${paths.db}-wal`, {
+            ...(options.fsyncFile === undefined ? {} : { fsyncFile: options.fsyncFile }),
+            onFailure: (error) => this.log.error('writes are refused until the gate restarts', error),
+          })
+        : undefined;
     this.db.pragma('foreign_keys = OFF');
     this.db.pragma(`cache_size = -${reads.cacheKiB}`);
     this.db.pragma(`mmap_size = ${reads.mmapBytes}`);
@@ -160,8 +177,7 @@ export class Gate {
     this.checkpointer = new WalCheckpointer(this.db, this.log);
     const replayViews = !viewsAreCurrent(this.db);
     if (replayViews) dropViews(this.db);
-    this.projections = new Projections(this.db, 'main');
-    secureIndexDeletes(this.db, 'main', config.journal.secure_delete);
+    this.projections = new Projections(this.db, 'main', (rowid, erased) => this.heldText?.moved(rowid, erased));
     if (replayViews) {
       const events = replayJournal(this.db, this.projections);
       markViewsCurrent(this.db);
@@ -172,7 +188,10 @@ export class Gate {
       onListenerError: (error) => this.log.error('a commit listener failed', error),
       maxBatch: config.journal.batch_max,
       windowMs: config.journal.commit_window_ms,
+      ...(this.walSync === undefined ? {} : { walSync: this.walSync }),
     });
+    this.heldText = new HeldTextIndex(this.db, this.writer, this.log);
+    secureIndexDeletes(this.db, ['main.recall_fts', 'main.held_fts'], config.journal.secure_delete);
     logDecisions(this.db, this.writer, this.log);
     this.capabilities = new Capabilities(this.db, config.access.open_spaces);
     this.visibility = new Visibility(this.capabilities);
@@ -206,7 +225,7 @@ export class Gate {
       () => this.embed.pending,
       (rowids) => this.embed.misplaced(rowids),
     );
-    this.rankedSearch = new RankedSearch(this.lexical, this.vector, this.artifacts);
+    this.rankedSearch = new RankedSearch(this.lexical, this.vector, this.artifacts, this.heldText);
     this.attachmentStore = new AttachmentStore(paths.attachments);
     this.attachments = new AttachmentReads(this.db);
     this.bodyReads = new BodyReads(this.db);
@@ -272,7 +291,9 @@ export class Gate {
           policy: config.spaces.main_policy,
         });
       })();
+      gate.walSync?.committed();
     }
+    gate.heldText.start();
     gate.embed.start();
     gate.uploadRecovery = recoverUploads(gate);
     return gate;
@@ -302,8 +323,10 @@ export class Gate {
     await this.partitionCodes.close();
     await this.images.close();
     await this.bundles.close();
-    this.writer.close();
+    await this.heldText.close();
+    await this.writer.close().catch((error: unknown) => this.log.error('closing the journal', error));
     await this.checkpointer.close();
     this.db.close();
+    this.walSync?.close();
   }
 }

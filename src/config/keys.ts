@@ -49,7 +49,7 @@ export const CONFIG_KEYS = {
     synchronous: {
       schema: z.enum(['full', 'normal']),
       default: 'full',
-      doc: 'SQLite synchronous mode. full: each group commit is fsynced (survives power loss); normal: survives a process crash only.',
+      doc: "Durability of a commit. full: each group commit's WAL frames are fsynced (off the main thread) before anything it changed is answered (survives power loss); normal: survives a process crash only.",
     },
     batch_max: { schema: positive, default: 512, doc: 'Most writes that share one group-commit transaction.' },
     secure_delete: {

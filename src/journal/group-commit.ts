@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Journal } from './journal.js';
+import type { WalSync } from './wal-sync.js';
 
 interface Pending<T> {
   work: () => T;
@@ -23,6 +24,12 @@ export interface GroupCommitOptions {
   windowMs: number;
   /** Where a commit listener's exception goes; the commit it was told of has landed regardless. */
   onListenerError?: (error: unknown) => void;
+  /**
+   * With synchronous = full: the off-thread WAL fsync a commit's writes wait for before
+   * they are answered and its listeners told. Without it, a commit is answered when SQLite
+   * returns from it.
+   */
+  walSync?: WalSync;
 }
 
 /** The journal events one commit made durable: seq in (after, last]. */
@@ -46,6 +53,8 @@ export class JournalWriter {
   private timer: { cancel: () => void } | null = null;
   private closed = false;
   private lastCommitAt = 0;
+  /** Values and refusals writes settled with, each computed in a commit that was durable when it was told. */
+  private readonly toldDurable = new WeakSet<object>();
   private readonly savepoint: Database.Statement;
   private readonly release: Database.Statement;
   private readonly rollbackTo: Database.Statement;
@@ -120,9 +129,11 @@ export class JournalWriter {
     }
   }
 
-  /** Runs `work` inside the next group transaction; resolves after the commit. */
+  /** Runs `work` inside the next group transaction; resolves after the commit (and its sync). */
   write<T>(work: () => T): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the journal writer is closed'));
+    const failure = this.options.walSync?.failure;
+    if (failure) return Promise.reject(failure);
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve, reject } as Pending<unknown>);
       this.schedule();
@@ -160,17 +171,43 @@ export class JournalWriter {
         this.lastCommitAt = performance.now();
       }
       const last = this.journal.chainHead.seq;
-      if (last > after) this.announce({ after, last });
-      batch.forEach((item, i) => {
-        const r = results[i]!;
-        if (r.ok) item.resolve(r.value);
-        else item.reject(r.value);
-      });
+      const settle = (syncError: Error | null) => {
+        if (syncError === null && last > after) this.announce({ after, last });
+        batch.forEach((item, i) => {
+          const r = results[i]!;
+          if (syncError !== null) return item.reject(syncError);
+          if (typeof r.value === 'object' && r.value !== null) this.toldDurable.add(r.value);
+          if (r.ok) item.resolve(r.value);
+          else item.reject(r.value);
+        });
+      };
+      const sync = this.options.walSync;
+      if (sync === undefined) settle(null);
+      else {
+        sync.committed();
+        sync.after(settle);
+      }
     }
   }
 
-  close(): void {
+  /**
+   * Resolves once every commit made so far is durable: an answer computed from the views
+   * waits for it, so nothing is told of a write that a power cut could still undo. An
+   * answer that is the very value (or refusal) a write settled with was computed inside
+   * that write's transaction, and writes settle only once durable: it need not wait again
+   * for commits made after it.
+   */
+  durable(answer?: unknown): Promise<void> | undefined {
+    const sync = this.options.walSync;
+    if (sync === undefined || !(sync.pending || sync.failure)) return undefined;
+    if (typeof answer === 'object' && answer !== null && this.toldDurable.has(answer)) return undefined;
+    return sync.settled();
+  }
+
+  /** Commits what is queued; resolves once it is durable. */
+  close(): Promise<void> {
     this.flush();
     this.closed = true;
+    return this.durable() ?? Promise.resolve();
   }
 }

@@ -5,7 +5,10 @@ import { areaTokens } from './area-tokens.js';
 import { bodyText } from './body-text.js';
 import { canonicalJson } from '../journal/canonical-json.js';
 
-/** The artifacts view: one row per claim, its state, and the two FTS indexes recall reads. */
+/**
+ * The artifacts view: one row per claim, its state, and the served rows' FTS index recall
+ * reads. The held rows' index (held_fts) is derived after the answer: src/recall/held-text-index.ts.
+ */
 export function artifactTables(schema: string): string {
   return `
     CREATE TABLE IF NOT EXISTS ${schema}.artifacts (
@@ -40,7 +43,10 @@ export function artifactTables(schema: string): string {
     );
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_space_state ON artifacts(space, state);
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_writer_state ON artifacts(writer_identity, state);
-    CREATE INDEX IF NOT EXISTS ${schema}.artifacts_content ON artifacts(content_hash, space);
+    -- Only the duplicate rule's promoted copy is looked up by content (ArtifactReads.promotedCopy):
+    -- a held row is not in this index, so an ingest does not dirty a page of it keyed by a random hash.
+    CREATE INDEX IF NOT EXISTS ${schema}.artifacts_promoted_content ON artifacts(content_hash, space)
+      WHERE state IN ('ACTIVE', 'SUPERSEDED');
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_state ON artifacts(state);
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_steering ON artifacts(space, workarea, promoted_seq) WHERE kind = 'steering';
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_erased ON artifacts(erased_seq) WHERE erased_seq IS NOT NULL;
@@ -48,8 +54,6 @@ export function artifactTables(schema: string): string {
     CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.recall_fts USING fts5(
       body, areas, space UNINDEXED, workarea UNINDEXED, provisional UNINDEXED, superseded UNINDEXED,
       tokenize = 'unicode61 remove_diacritics 2');
-    CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.held_fts USING fts5(
-      body, areas, space UNINDEXED, workarea UNINDEXED, writer UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
     CREATE TABLE IF NOT EXISTS ${schema}.state_counts (state TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
   `;
 }
@@ -59,21 +63,22 @@ export function artifactTables(schema: string): string {
  * tokens from the index segments. Otherwise FTS5 appends a tombstone and the tokens stay in
  * older segments until a merge reaches them, so an erased body's words would stay on disk.
  */
-export function secureIndexDeletes(db: Database.Database, schema: string, on: boolean): void {
-  for (const table of ['recall_fts', 'held_fts']) {
+export function secureIndexDeletes(db: Database.Database, tables: readonly string[], on: boolean): void {
+  for (const table of tables) {
     // FTS5 reads a special command's value as written: a bound parameter is refused.
-    db.exec(`INSERT INTO ${schema}.${table} (${table}, rank) VALUES ('secure-delete', ${on ? 1 : 0})`);
+    db.exec(`INSERT INTO ${table} (${table.split('.').pop()}, rank) VALUES ('secure-delete', ${on ? 1 : 0})`);
   }
 }
 
 export const artifactDigestQueries = (schema: string) => ({
   artifacts: `SELECT * FROM ${schema}.artifacts ORDER BY rowid`,
   recall_fts: `SELECT rowid, body, areas, space, workarea, provisional, superseded FROM ${schema}.recall_fts ORDER BY rowid`,
-  held_fts: `SELECT rowid, body, areas, space, workarea, writer FROM ${schema}.held_fts ORDER BY rowid`,
   state_counts: `SELECT * FROM ${schema}.state_counts ORDER BY state`,
 });
 
 type Data = Record<string, unknown>;
+
+export type HeldMoved = (rowid: number, erased?: boolean) => void;
 
 
 interface ReducedRow {
@@ -94,7 +99,15 @@ const str = (d: Data, k: string) => (typeof d[k] === 'string' ? (d[k] as string)
 export class ArtifactReducer {
   private readonly s: Record<string, Database.Statement>;
 
-  constructor(db: Database.Database, schema: string) {
+  /**
+   * `heldMoved`: told of each row entering or leaving L1_SCANNED, for the held index written
+   * after the commit; `erased` when the row's words must leave that index in this commit.
+   */
+  constructor(
+    db: Database.Database,
+    schema: string,
+    private readonly heldMoved: HeldMoved = () => undefined,
+  ) {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       insert: p(`INSERT INTO ${schema}.artifacts (artifact_id, state, space, workarea, producer_name, producer_kind, kind,
@@ -120,8 +133,6 @@ export class ArtifactReducer {
       recallOut: p(`DELETE FROM ${schema}.recall_fts WHERE rowid = ?`),
       recallSuperseded: p(`UPDATE ${schema}.recall_fts SET superseded = ? WHERE rowid = ?`),
       recallProvisional: p(`UPDATE ${schema}.recall_fts SET provisional = ? WHERE rowid = ?`),
-      heldIn: p(`INSERT INTO ${schema}.held_fts (rowid, body, areas, space, workarea, writer) VALUES (?, ?, ?, ?, ?, ?)`),
-      heldOut: p(`DELETE FROM ${schema}.held_fts WHERE rowid = ?`),
     };
   }
 
@@ -167,10 +178,10 @@ export class ArtifactReducer {
   }
 
   /**
-   * Keeps the two recall indexes in step with a row's move. recall_fts holds served rows
+   * Keeps the recall indexes in step with a row's move. recall_fts holds served rows
    * (ACTIVE, and SUPERSEDED flagged so include_superseded can reach them); held_fts holds
-   * scanned unflagged held rows for their own writer. Steering is never a ranked hit, so
-   * neither index holds it.
+   * scanned unflagged held rows for their own writer, written after the commit from the
+   * moves told here. Steering is never a ranked hit, so neither index holds it.
    */
   private reindex(row: ReducedRow, enters: string): void {
     if (row.kind === 'steering' || row.erased_seq !== null) return;
@@ -185,12 +196,7 @@ export class ArtifactReducer {
     } else if (servedBefore && servedAfter && row.state !== enters) {
       this.s.recallSuperseded!.run(enters === 'SUPERSEDED' ? 1 : 0, row.rowid);
     }
-    if (row.state === 'L1_SCANNED' && enters !== 'L1_SCANNED') this.s.heldOut!.run(row.rowid);
-    if (row.state !== 'L1_SCANNED' && enters === 'L1_SCANNED') {
-      const body = this.body(row);
-      const areas = areaTokens(row.space, row.workarea);
-      if (body !== null) this.s.heldIn!.run(row.rowid, body, areas, row.space, row.workarea, row.writer_identity);
-    }
+    if ((row.state === 'L1_SCANNED') !== (enters === 'L1_SCANNED')) this.heldMoved(row.rowid);
   }
 
   private ingest(event: JournalEvent): void {
@@ -230,7 +236,7 @@ export class ArtifactReducer {
     if (!row) throw new Error(`event ${event.seq} (content_erased) names a row the view does not hold`);
     this.s.erased!.run(event.seq, row.rowid);
     this.s.recallOut!.run(row.rowid);
-    this.s.heldOut!.run(row.rowid);
+    this.heldMoved(row.rowid, true);
   }
 
   /**

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import type { JournalEvent } from '../journal/event.js';
-import { ArtifactReducer, artifactDigestQueries, artifactTables } from './artifacts.js';
+import { ArtifactReducer, artifactDigestQueries, artifactTables, type HeldMoved } from './artifacts.js';
 import { SpaceReducer, spaceDigestQueries, spaceTables } from './spaces.js';
 import { GrantReducer, grantDigestQueries, grantTables } from './grants.js';
 import { ApiKeyReducer, apiKeyDigestQueries, apiKeyTables } from './api-keys.js';
@@ -91,10 +91,11 @@ export class Projections {
   /** The journal's Merkle tree takes every event, whatever its type. */
   private readonly logTree: LogTreeReducer;
 
-  constructor(db: Database.Database, schema: string) {
+  /** `heldMoved`: the live views tell the held index (written after each commit) of rows entering or leaving L1_SCANNED. */
+  constructor(db: Database.Database, schema: string, heldMoved?: HeldMoved) {
     createProjectionTables(db, schema);
     const reducers: Reducer[] = [
-      new ArtifactReducer(db, schema),
+      new ArtifactReducer(db, schema, heldMoved),
       new SpaceReducer(db, schema),
       new GrantReducer(db, schema),
       new ApiKeyReducer(db, schema),

@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 
 export interface ReviewRow {
+  /** The row's rowid in the artifacts view. */
+  row: number;
   artifact_id: string;
   review_since: number;
   epoch: number;
@@ -72,7 +74,7 @@ export class ReviewReads {
   private constructor(db: Database.Database) {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
-      row: p('SELECT * FROM review_rows WHERE artifact_id = ?'),
+      row: p('SELECT r.* FROM artifacts a JOIN review_rows r ON r.row = a.rowid WHERE a.artifact_id = ?'),
       signatures: p('SELECT * FROM signatures WHERE artifact_id = ? ORDER BY seq'),
       cached: p(`SELECT * FROM signatures WHERE type = 'verdict' AND content_hash = ? AND signer = ? AND stance = ? AND rubric = ?
         ORDER BY seq DESC LIMIT 1`),

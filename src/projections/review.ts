@@ -10,14 +10,18 @@ import { classOfIdentity, type SignerClass } from '../review/signer-class.js';
  */
 export function reviewTables(schema: string): string {
   return `
+    -- Keyed by the artifacts view's rowid, not the artifact id: rows are scanned in about the
+    -- order they were ingested, so a new entry lands on the table's last page beside the
+    -- others of its commit (keyed by the random id, each scan dirtied a page of its own).
     CREATE TABLE IF NOT EXISTS ${schema}.review_rows (
-      artifact_id TEXT PRIMARY KEY,
+      row INTEGER PRIMARY KEY,
+      artifact_id TEXT NOT NULL,
       review_since INTEGER NOT NULL,
       epoch INTEGER NOT NULL DEFAULT 0,
       cancelled INTEGER NOT NULL DEFAULT 0,
       veto INTEGER NOT NULL DEFAULT 0,
       asked_day TEXT
-    ) WITHOUT ROWID;
+    );
     CREATE TABLE IF NOT EXISTS ${schema}.signatures (
       seq INTEGER PRIMARY KEY,
       artifact_id TEXT NOT NULL,
@@ -71,12 +75,15 @@ export function reviewTables(schema: string): string {
 }
 
 export const reviewDigestQueries = (schema: string) => ({
-  review_rows: `SELECT * FROM ${schema}.review_rows ORDER BY artifact_id`,
+  review_rows: `SELECT * FROM ${schema}.review_rows ORDER BY row`,
   signatures: `SELECT * FROM ${schema}.signatures ORDER BY seq`,
   assessments: `SELECT * FROM ${schema}.assessments ORDER BY event_id`,
   review_runs: `SELECT * FROM ${schema}.review_runs ORDER BY run_id`,
   review_budget: `SELECT * FROM ${schema}.review_budget ORDER BY day`,
 });
+
+/** The review_rows key of the row an artifact id names (its rowid in the artifacts view). */
+const rowOf = (schema: string) => `(SELECT rowid FROM ${schema}.artifacts WHERE artifact_id = ?)`;
 
 type Data = Record<string, unknown>;
 const str = (d: Data, k: string) => (typeof d[k] === 'string' ? (d[k] as string) : null);
@@ -108,12 +115,13 @@ export class ReviewReducer {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       // A row scanned again (gv.scan) keeps its review clock and runs; a veto finding only ever joins.
-      scanned: p(`INSERT INTO ${schema}.review_rows (artifact_id, review_since, veto) VALUES (?, ?, ?)
-        ON CONFLICT(artifact_id) DO UPDATE SET veto = max(veto, excluded.veto)`),
-      reopened: p(`UPDATE ${schema}.review_rows SET review_since = ?, epoch = epoch + 1 WHERE artifact_id = ?`),
-      cancelled: p(`UPDATE ${schema}.review_rows SET cancelled = 1 WHERE artifact_id = ?`),
-      asked: p(`UPDATE ${schema}.review_rows SET asked_day = ? WHERE artifact_id = ?`),
-      epoch: p(`SELECT epoch FROM ${schema}.review_rows WHERE artifact_id = ?`).pluck(),
+      scanned: p(`INSERT INTO ${schema}.review_rows (row, artifact_id, review_since, veto)
+        SELECT rowid, artifact_id, ?, ? FROM ${schema}.artifacts WHERE artifact_id = ?
+        ON CONFLICT(row) DO UPDATE SET veto = max(veto, excluded.veto)`),
+      reopened: p(`UPDATE ${schema}.review_rows SET review_since = ?, epoch = epoch + 1 WHERE row = ${rowOf(schema)}`),
+      cancelled: p(`UPDATE ${schema}.review_rows SET cancelled = 1 WHERE row = ${rowOf(schema)}`),
+      asked: p(`UPDATE ${schema}.review_rows SET asked_day = ? WHERE row = ${rowOf(schema)}`),
+      epoch: p(`SELECT epoch FROM ${schema}.review_rows WHERE row = ${rowOf(schema)}`).pluck(),
       sign: p(`INSERT INTO ${schema}.signatures (seq, artifact_id, event_id, type, signer, class, decision, stance, content_hash,
         rubric, assessment_id, category, epoch, ts) VALUES (@seq, @artifact_id, @event_id, @type, @signer, @class, @decision,
         @stance, @content_hash, @rubric, @assessment_id, @category, @epoch, @ts)`),
@@ -132,7 +140,7 @@ export class ReviewReducer {
     switch (event.type) {
       case 'scan': {
         const findings = Array.isArray(d['findings']) ? (d['findings'] as Array<{ severity?: string }>) : [];
-        this.s.scanned!.run(id, event.ts, findings.some((f) => f.severity === 'veto') ? 1 : 0);
+        this.s.scanned!.run(event.ts, findings.some((f) => f.severity === 'veto') ? 1 : 0, id);
         return;
       }
       case 'reopen':

@@ -6,14 +6,20 @@ import { digestQueries } from './projections.js';
  * no migration: on start, a home whose views were made by another shape drops them and
  * replays the journal (the only truth) into the new ones.
  */
-export const VIEW_SCHEMA_VERSION = 15;
+export const VIEW_SCHEMA_VERSION = 16;
 
 export function viewsAreCurrent(db: Database.Database): boolean {
   return db.pragma('user_version', { simple: true }) === VIEW_SCHEMA_VERSION;
 }
 
+/**
+ * Indexes derived from the views after each commit (not replayed, put right at start): a
+ * replay may give rows other rowids, so they are dropped with the views and written again.
+ */
+const DERIVED_FROM_VIEWS = ['held_fts'];
+
 export function dropViews(db: Database.Database): void {
-  for (const table of Object.keys(digestQueries('main'))) db.exec(`DROP TABLE IF EXISTS main.${table}`);
+  for (const table of [...Object.keys(digestQueries('main')), ...DERIVED_FROM_VIEWS]) db.exec(`DROP TABLE IF EXISTS main.${table}`);
 }
 
 export function markViewsCurrent(db: Database.Database): void {

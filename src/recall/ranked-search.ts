@@ -1,5 +1,6 @@
 import type { ArtifactReads, ArtifactRow } from '../projections/artifact-reads.js';
 import { reciprocalRankFusion, type RankedRow, type Signal } from './fusion.js';
+import type { HeldTextIndex } from './held-text-index.js';
 import type { LexicalRecall } from './lexical.js';
 import type { VectorQuery, VectorRecall } from './vector.js';
 
@@ -47,13 +48,16 @@ export class RankedSearch {
     private readonly lexical: LexicalRecall,
     private readonly vector: VectorRecall,
     private readonly artifacts: ArtifactReads,
+    private readonly heldText: HeldTextIndex,
   ) {}
 
   promoted(req: SearchRequest): Promise<SearchAnswer> {
     return this.search(req, null);
   }
 
-  ownHeld(req: SearchRequest, writer: string): Promise<SearchAnswer> {
+  /** A writer's held rows: every move of a held row told so far is indexed first, so an answered ingest is found. */
+  async ownHeld(req: SearchRequest, writer: string): Promise<SearchAnswer> {
+    await this.heldText.current();
     return this.search(req, writer);
   }
 

@@ -15,7 +15,7 @@ export async function expireOverdue(gate: Gate): Promise<number> {
   // Away time only lengthens a deadline, so rows waiting longer than the time-to-live are the candidates.
   const candidates = gate.db
     .prepare(
-      `SELECT a.artifact_id, r.review_since FROM artifacts a JOIN review_rows r USING (artifact_id)
+      `SELECT a.artifact_id, r.review_since FROM artifacts a JOIN review_rows r ON r.row = a.rowid
        WHERE a.state IN (${states.map(() => '?').join(',')}) AND r.review_since <= ? ORDER BY r.review_since LIMIT ?`,
     )
     .all(...states, now - ttl, SWEEP_MAX) as Array<{ artifact_id: string; review_since: number }>;

@@ -42,7 +42,7 @@ export async function gradePending(gate: Gate, limit: number, by: string | null)
 function rowsForSecondOpinion(gate: Gate, afterRowid: number, limit: number): ArtifactRow[] {
   return gate.db
     .prepare(
-      `SELECT a.* FROM artifacts a JOIN spaces s ON s.name = a.space JOIN review_rows r USING (artifact_id)
+      `SELECT a.* FROM artifacts a JOIN spaces s ON s.name = a.space JOIN review_rows r ON r.row = a.rowid
        WHERE a.state = 'L2_SCORED' AND s.policy != 'human'
          AND NOT EXISTS (SELECT 1 FROM signatures g WHERE g.artifact_id = a.artifact_id AND g.type = 'verdict'
            AND g.stance = 'second-opinion' AND g.epoch = r.epoch)

@@ -95,7 +95,16 @@ export async function call(gate: Gate, caller: Caller, method: string, rawParams
     throw invalidParams(`${method} is served on the ${verb.surfaces.join(' and ')} surface only`);
   }
   const params = validateParams(verb, rawParams);
-  if (verb.door !== undefined) await refuseBannedWrite(gate, caller, method, verb.door.sourceUri?.(params));
-  return verb.handler({ gate, caller }, params);
+  // An answer (or refusal) read from the views waits until what it read is durable.
+  let answer: unknown;
+  try {
+    if (verb.door !== undefined) await refuseBannedWrite(gate, caller, method, verb.door.sourceUri?.(params));
+    answer = await verb.handler({ gate, caller }, params);
+  } catch (error) {
+    await gate.writer.durable(error);
+    throw error;
+  }
+  await gate.writer.durable(answer);
+  return answer;
 }
 

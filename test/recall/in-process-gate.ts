@@ -9,6 +9,7 @@ import { call } from '../../dist/src/verbs/dispatch.js';
 import type { Caller } from '../../dist/src/access/caller.js';
 import type { Log } from '../../dist/src/log.js';
 import type { Clock } from '../../dist/src/clock.js';
+import type { GateOptions } from '../../dist/src/gate.js';
 
 export { Gate };
 
@@ -37,12 +38,16 @@ export class InProcessGate {
     readonly home: string,
     private readonly flags: Record<string, unknown>,
     private readonly clock: Clock | undefined,
+    private readonly fsyncFile: GateOptions['fsyncFile'],
   ) {}
 
-  /** `clock` replaces the system clock (time-to-live and away tests move it by hand). */
-  static open(flags: Record<string, unknown> = {}, clock?: Clock): InProcessGate {
+  /**
+   * `clock` replaces the system clock (time-to-live and away tests move it by hand);
+   * `fsyncFile` the WAL's fsync (durability tests hold it).
+   */
+  static open(flags: Record<string, unknown> = {}, clock?: Clock, fsyncFile?: GateOptions['fsyncFile']): InProcessGate {
     const parent = mkdtempSync(join(tmpdir(), 'gate-vector-'));
-    const g = new InProcessGate(join(parent, 'home'), flags, clock);
+    const g = new InProcessGate(join(parent, 'home'), flags, clock, fsyncFile);
     mkdirSync(g.home, { recursive: true });
     g.reopen();
     return g;
@@ -61,7 +66,11 @@ export class InProcessGate {
       enabled: (level) => level !== 'debug' && level !== 'trace',
       flush: () => undefined,
     };
-    this.gate = Gate.open(paths, config, { log, ...(this.clock === undefined ? {} : { clock: this.clock }) });
+    this.gate = Gate.open(paths, config, {
+      log,
+      ...(this.clock === undefined ? {} : { clock: this.clock }),
+      ...(this.fsyncFile === undefined ? {} : { fsyncFile: this.fsyncFile }),
+    });
   }
 
   call(who: Caller, method: string, params: unknown): Promise<any> {

@@ -7,7 +7,7 @@ import { rebuildAndCompare } from '../../projections/rebuild.js';
 export const rebuildVerb = defineVerb({
   name: 'gv.rebuild',
   role: 'admin',
-  summary: 'Replay the journal into fresh tables and compare them with the live views; embed every served row again and check its stored vector.',
+  summary: 'Replay the journal into fresh tables and compare them with the live views; check the held rows\' text index and embed every served row again to check its stored vector.',
   params: z.strictObject({}),
   async handler({ gate, caller }) {
     const started = performance.now();
@@ -19,15 +19,17 @@ export const rebuildVerb = defineVerb({
       gate.log.error(`rebuild differs from live state in: ${differing.join(', ')}`, undefined, { by: caller.identity });
       throw internalError(`rebuild differs from live state in: ${differing.join(', ')}`, { ...report, differing });
     }
-    // Vectors are derived, not journaled: they are recomputed rather than replayed, and a
-    // stale or missing one is rewritten rather than refused.
+    // Vectors and the held index are derived, not journaled: they are recomputed rather than
+    // replayed, and a stale or missing entry is rewritten rather than refused.
+    const held = await gate.heldText.verify();
     const vectors = await gate.embed.verify();
     gate.log.info('gv.rebuild: the views equal the journal replayed', {
       by: caller.identity,
       rewritten: vectors.rewritten,
       missing: vectors.missing,
+      held_rewritten: held.rewritten,
       ms: Math.round(performance.now() - started),
     });
-    return { ...report, vectors };
+    return { ...report, held, vectors };
   },
 });

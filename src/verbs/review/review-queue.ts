@@ -63,7 +63,7 @@ export const reviewVerb = defineVerb({
     const cap = p.cap ?? 50;
     const marks = WAITING_STATES.map(() => '?').join(',');
     const rowsWhere = (steering: boolean) =>
-      `FROM artifacts a LEFT JOIN review_rows r USING (artifact_id) WHERE a.state IN (${marks}) AND ${steering ? "a.kind = 'steering'" : "coalesce(a.kind, '') != 'steering'"}`;
+      `FROM artifacts a LEFT JOIN review_rows r ON r.row = a.rowid WHERE a.state IN (${marks}) AND ${steering ? "a.kind = 'steering'" : "coalesce(a.kind, '') != 'steering'"}`;
     const total = gate.db.prepare(`SELECT count(*) FROM artifacts WHERE state IN (${marks})`).pluck().get(...WAITING_STATES) as number;
     const steering = gate.db
       .prepare(`SELECT a.* ${rowsWhere(true)} ORDER BY coalesce(r.review_since, a.ts), a.rowid LIMIT ?`)
