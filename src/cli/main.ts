@@ -125,7 +125,9 @@ program
       "its token, and run the crew's command for each routed question in a fresh work directory under workdir_root, with the",
       'member key and the question in its environment; forward its answer as an answer/1 row, or refer the question to people.',
       'Settings come from the gate (gv.runner_set). Runs until SIGTERM or SIGINT, which stop running commands with grace_seconds.',
-      'Exit 0 when stopped, 3 on a bad argument or a missing key.',
+      "The day's spending of budget_per_day (seconds of command time per UTC day) is kept in --state-dir and read at start;",
+      'once it is spent no command starts and each routed question is referred to people with the reason.',
+      'Exit 0 when stopped, 3 on a bad argument, a missing key or an unreadable state file.',
     ].join('\n'),
   )
   .requiredOption('--url <url>', "the gate's base URL (plain http only to a loopback host)")
@@ -133,6 +135,7 @@ program
   .option('--crews <n>', 'crews this host can run at once (reported as capacity)', count(16), 4)
   .option('--members <n>', 'members this host can run at once (reported as capacity)', count(64), 16)
   .option('--harness <command>', 'the agent harness command to look for on PATH and report', 'claude')
+  .option('--state-dir <dir>', "where the day's spending is kept, budget-<key id>.json (default: $GATE_RUNNER_STATE_DIR, else ~/.local/state/gate-runner)")
   .action(runnerCommand);
 
 const people = program.command('people').description('Operator commands for people who sign in (admin, through the socket).');

@@ -1,5 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { Runner, type RunnerLog } from '../runner/runner.js';
+import { resolve } from 'node:path';
+import { defaultStateDir, RunnerStateError } from '../runner/budget-state-file.js';
 
 export interface RunnerCommandOptions {
   url: string;
@@ -7,6 +9,7 @@ export interface RunnerCommandOptions {
   crews: number;
   members: number;
   harness: string;
+  stateDir?: string;
 }
 
 export const count = (max: number) => (value: string) => {
@@ -33,7 +36,14 @@ export async function runnerCommand(options: RunnerCommandOptions): Promise<void
     process.stderr.write(`gate runner: --url ${options.url} is not an http(s) URL\n`);
     process.exit(3);
   }
-  const runner = new Runner({ url: options.url, key, keyEnv: options.keyEnv, crews: options.crews, members: options.members, harness: options.harness, log: jsonLog });
+  let runner: Runner;
+  try {
+    runner = new Runner({ url: options.url, key, keyEnv: options.keyEnv, crews: options.crews, members: options.members, harness: options.harness, stateDir: resolve(options.stateDir ?? defaultStateDir()), log: jsonLog });
+  } catch (error) {
+    if (!(error instanceof RunnerStateError)) throw error;
+    process.stderr.write(`gate runner: ${error.message}\n`);
+    process.exit(3);
+  }
   process.once('SIGTERM', () => runner.stop());
   process.once('SIGINT', () => runner.stop());
   await runner.run();

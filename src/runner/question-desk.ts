@@ -42,7 +42,6 @@ export class QuestionDesk {
   private readonly running = new Map<string, Running>();
   /** Questions this runner answered or referred (or that answered themselves): never started again, whatever a stale poll says. */
   private readonly finished = new Set<string>();
-  private readonly budget = new DayBudget();
   /** Crew sheets by id, read once with a member key. */
   private readonly sheets = new Map<string, CrewSheet>();
   private sawWork = false;
@@ -55,8 +54,14 @@ export class QuestionDesk {
       log: RunnerLog;
       client: (key: string) => GateClient;
       wake: () => void;
+      /** The day's budget, kept in the runner's state file. */
+      budget: DayBudget;
     },
   ) {}
+
+  private get budget(): DayBudget {
+    return this.options.budget;
+  }
 
   /** Busy while a command runs or the last poll found questions waiting. */
   busy(): boolean {
@@ -78,6 +83,11 @@ export class QuestionDesk {
     return this.budget.report(of, this.runningMs());
   }
 
+  /** Writes the running commands' time so far to the state file (each hello: a crash forgets at most one interval). */
+  checkpoint(): void {
+    this.budget.checkpoint(this.runningMs());
+  }
+
   async poll(crews: CrewOnDuty[], round: DeskRound): Promise<void> {
     this.sawWork = false;
     for (const crew of crews) {
@@ -97,13 +107,34 @@ export class QuestionDesk {
       for (const q of questions) {
         if (this.running.has(q.question) || this.finished.has(q.question)) continue;
         this.sawWork = true;
-        if (!round.canStart || this.running.size >= round.settings.max_running) continue;
-        if (this.budget.spent(this.runningMs()) >= round.settings.budget_per_day) continue;
+        if (!round.canStart) continue;
+        if (this.budget.spent(this.runningMs()) >= round.settings.budget_per_day) {
+          await this.referSpent(q, crew, round.settings.budget_per_day);
+          continue;
+        }
+        if (this.running.size >= round.settings.max_running) continue;
         const busySlots = new Set([...this.running.values()].map((r) => r.slot));
         const member = crew.members.find((m) => !busySlots.has(m.slot));
         if (member === undefined) continue;
         this.start(q, crew.space, member, round, await this.roleType(crew, member.role));
       }
+    }
+  }
+
+  /**
+   * The day's budget is spent: no command starts, and the question goes to people now, with
+   * the reason in the referral's words, rather than wait with a crew that cannot work on it.
+   */
+  private async referSpent(q: RoutedQuestion, crew: CrewOnDuty, of: number): Promise<void> {
+    const member = crew.members[0]!;
+    const { day, spent } = this.budget.report(of, this.runningMs());
+    const words = `The crew's day budget is spent (${spent} of ${of} seconds of command time on ${day}, UTC); no command was started. It starts again at 00:00 UTC.`;
+    try {
+      await this.send({ question: q.question, space: crew.space, slot: member.slot }, member.key, words, true);
+      this.finished.add(q.question);
+      this.options.log('info', 'question referred: day budget spent', { question: q.question, space: crew.space, day, spent, of });
+    } catch (error) {
+      this.options.log('warn', 'question outcome not delivered', { question: q.question, verdict: 'budget_spent', error: error instanceof Error ? error.message : String(error) });
     }
   }
 
@@ -179,19 +210,25 @@ export class QuestionDesk {
       if (!still.some((q) => q.question === entry.question)) return;
     }
     const text = verdict.kind === 'silent' ? 'The crew’s command ended without an answer.' : verdict.text;
-    const send = (words: string) =>
+    await this.send(entry, memberKey, text, verdict.kind !== 'answer');
+  }
+
+  /** An answer/1 row by the member key, answering `question` or (refer) sending it to people. */
+  private async send(to: { question: string; space: string; slot: string }, memberKey: string, text: string, refer: boolean): Promise<void> {
+    const client = this.options.client(memberKey);
+    const ingest = (words: string) =>
       client.call('gv.ingest', {
-        space: entry.space,
-        workarea: entry.slot,
+        space: to.space,
+        workarea: to.slot,
         kind: 'answer',
-        source_uri: `gate-runner:${entry.slot}`,
-        content: JSON.stringify({ format: 'answer/1', answer: words, ...(verdict.kind === 'answer' ? {} : { refer: true }) }),
-        derives_from: [entry.question],
+        source_uri: `gate-runner:${to.slot}`,
+        content: JSON.stringify({ format: 'answer/1', answer: words, ...(refer ? { refer: true } : {}) }),
+        derives_from: [to.question],
       });
     // The same words from the same member in the same space are one row (the duplicate rule):
     // words already given for another question are sent again naming this one.
-    const sent = await send(text);
-    if (sent['duplicate'] === true) await send(`${text}\n\n(For question ${entry.question}.)`);
+    const sent = await ingest(text);
+    if (sent['duplicate'] === true) await ingest(`${text}\n\n(For question ${to.question}.)`);
   }
 
   /** A crew taken from this runner: its commands end (SIGTERM, SIGKILL after the grace). */

@@ -6,6 +6,8 @@ import { RUNNER_HELLO_FORMAT } from '../domain/runner-hello.js';
 import { settingsDefaults, type RunnerSettings } from '../domain/runner-settings.js';
 import { localFacts, versionOf, type LocalFacts, type Refusal } from './local-facts.js';
 import { QuestionDesk, type CrewOnDuty } from './question-desk.js';
+import { BudgetStateFile } from './budget-state-file.js';
+import { DayBudget } from './day-budget.js';
 
 /** This program's own version, reported as `runner` in every hello. */
 export const RUNNER_VERSION = '1.0.0';
@@ -23,6 +25,8 @@ export interface RunnerOptions {
   members: number;
   /** The harness command looked for on PATH and reported (hello `facts.claude`). */
   harness: string;
+  /** Where the day's spending is kept across restarts (one file per runner key). */
+  stateDir: string;
   log: RunnerLog;
 }
 
@@ -59,6 +63,8 @@ export class Runner {
   /** Member keys held per space: slot to {role, key}. */
   private readonly held = new Map<string, Map<string, { role: string; key: string }>>();
   private readonly keysAskedAt = new Map<string, number>();
+  /** Crews whose keys the gate holds served to another instance, said once in the log. */
+  private readonly toldServedElsewhere = new Set<string>();
   private readonly memberClients = new Map<string, GateClient>();
   private token: { version: number; value: string; origin: string | null } | null = null;
   private tokenState = 'none';
@@ -69,6 +75,7 @@ export class Runner {
   private readonly git: string;
   private readonly harnessVersion: string;
   private readonly desk: QuestionDesk;
+  private readonly stateFile: BudgetStateFile;
   private stopping = false;
   private wake: (() => void) | null = null;
 
@@ -78,7 +85,27 @@ export class Runner {
     const found = localFacts(null, options.harness, { git: this.git });
     this.facts = found.facts;
     this.harnessVersion = found.facts.claude.found ? versionOf(found.facts.claude.path) : '';
-    this.desk = new QuestionDesk({ url: options.url, keyEnv: options.keyEnv, log: options.log, client: (key) => this.memberClient(key), wake: () => this.wake?.() });
+    this.stateFile = BudgetStateFile.forKey(options.stateDir, options.key);
+    this.desk = new QuestionDesk({ url: options.url, keyEnv: options.keyEnv, log: options.log, client: (key) => this.memberClient(key), wake: () => this.wake?.(), budget: this.dayBudget() });
+  }
+
+  /**
+   * The day's budget as the state file left it: an unreadable file throws (RunnerStateError)
+   * before anything starts; a write that fails later is logged and the count goes on in memory.
+   */
+  private dayBudget(): DayBudget {
+    const file = this.stateFile;
+    const log = this.options.log;
+    return new DayBudget({
+      load: () => file.read(),
+      save(spent) {
+        try {
+          file.write(spent);
+        } catch (error) {
+          log('error', 'runner state file not written: a restart would forget this spending', { file: file.path, error: error instanceof Error ? error.message : String(error) });
+        }
+      },
+    });
   }
 
   /** One client per member key while it is held (each keeps its own connection pool). */
@@ -109,7 +136,7 @@ export class Runner {
 
   /** Runs until stop(): one tick, then a sleep of poll_seconds while busy, idle_poll_seconds otherwise. */
   async run(): Promise<void> {
-    this.options.log('info', 'runner started', { instance: this.instance, url: this.options.url });
+    this.options.log('info', 'runner started', { instance: this.instance, url: this.options.url, state_file: this.stateFile.path });
     while (!this.stopping) {
       await this.tick();
       if (this.stopping) break;
@@ -194,6 +221,7 @@ export class Runner {
   }
 
   private async hello(): Promise<void> {
+    this.desk.checkpoint();
     const sentAt = Date.now();
     let answer: Record<string, unknown>;
     try {
@@ -245,6 +273,11 @@ export class Runner {
     // Refused (or revoked): what this runner holds no longer works.
     if (a.keys === 'waiting') this.dropMembers(a.space);
     const holding = this.held.has(a.space);
+    if (a.keys === 'held' && !holding && !this.toldServedElsewhere.has(a.space)) {
+      // Keys live in memory only: after a restart the gate still counts the last instance's batch as held.
+      this.toldServedElsewhere.add(a.space);
+      this.options.log('warn', "crew keys were served to an earlier instance of this runner and are not served twice: ask the admin to reissue them (gv.runner_assign with reissue: true)", { space: a.space });
+    }
     if (a.keys === 'held' || (a.keys === 'issued' && holding)) return;
     if (last !== 0 && Date.now() - last < this.effective.key_seconds * 1000) return;
     this.keysAskedAt.set(a.space, Date.now());

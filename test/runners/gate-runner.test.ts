@@ -3,8 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { CLI, ROOT, uniqueText, type GateProcess } from '../harness/gate-process.js';
+import { ROOT, uniqueText, type GateProcess } from '../harness/gate-process.js';
+import { runCli, startGateRunner } from '../harness/gate-runner-process.js';
 import { issueKey, makeCrew, MODELS, readWhole, type Crew } from '../harness/crews.js';
 import { signIn, startGateWithIssuer } from '../harness/sign-in.js';
 
@@ -17,6 +17,7 @@ let crew: Crew;
 let runner: { key: string; keyId: string };
 const others: Array<{ keyId: string }> = [];
 let workRoot: string;
+let stateDir: string;
 let hosted: ChildProcess | undefined;
 const runnerLog: string[] = [];
 
@@ -34,25 +35,8 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms 
   }
 }
 
-/** A command run to its end without blocking the event loop (a blocked loop strands the harness's pooled connections). */
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 function startRunner(key: string): ChildProcess {
-  const child = spawn(process.execPath, [CLI, 'runner', '--url', gate.url, '--key-env', 'GATE_RUNNER_KEY', '--crews', '2', '--members', '8'], {
-    env: { ...process.env, GATE_RUNNER_KEY: key },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  createInterface({ input: child.stderr! }).on('line', (line) => runnerLog.push(line));
-  return child;
+  return startGateRunner({ url: gate.url, key, stateDir, log: runnerLog });
 }
 
 const runnerView = async (keyId: string) => (await gate.rpc(reviewer.key, 'gv.runners', { runner: keyId })).result.runners[0];
@@ -96,6 +80,7 @@ beforeAll(async () => {
   await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: asker.identity, space: crew.space, capabilities: ['read', 'contribute'] }] });
   runner = await issueKey(gate, 'runner', { label: 'e2e host' });
   workRoot = mkdtempSync(join(tmpdir(), 'gate-runner-work-'));
+  stateDir = mkdtempSync(join(tmpdir(), 'gate-runner-state-'));
   const set = await gate.socket('gv.runner_set', {
     runner: runner.keyId,
     command: `node ${ANSWERING_SCRIPT}`,
@@ -121,10 +106,10 @@ afterAll(async () => {
 
 describe('gate runner', () => {
   it('has --help naming its options', async () => {
-    const help = await run([CLI, 'runner', '--help']);
+    const help = await runCli(['runner', '--help']);
     expect(help.code).toBe(0);
-    for (const option of ['--url', '--key-env', '--crews', '--members', '--harness']) expect(help.stdout).toContain(option);
-    const keyless = await run([CLI, 'runner', '--url', 'http://127.0.0.1:9', '--key-env', 'NO_SUCH_VARIABLE']);
+    for (const option of ['--url', '--key-env', '--crews', '--members', '--harness', '--state-dir']) expect(help.stdout).toContain(option);
+    const keyless = await runCli(['runner', '--url', 'http://127.0.0.1:9', '--key-env', 'NO_SUCH_VARIABLE']);
     expect(keyless.code).toBe(3);
     expect(keyless.stderr).toContain('NO_SUCH_VARIABLE');
   });
