@@ -9,9 +9,9 @@ import { replayJournal } from './rebuild.js';
  * by the embed stage, not by a reducer: gv.reconcile checks it there).
  */
 const SURFACES = [
-  // The two recall indexes: served rows, and scanned held rows for their own writer.
+  // The served rows' recall index. The held rows' (held_fts) is derived after each commit by
+  // src/recall/held-text-index.ts, not by a reducer: gv.reconcile puts it right there.
   { surface: 'recall_index', table: 'recall_fts', key: ['rowid'], fts: true, space: 'space' },
-  { surface: 'held_index', table: 'held_fts', key: ['rowid'], fts: true, space: 'space' },
   { surface: 'hides', table: 'hides', key: ['artifact_id', 'audience'], fts: false, space: null },
   { surface: 'pins', table: 'tip_pins', key: ['artifact_id'], fts: false, space: null },
   // A chain's served head (its tip) follows the supersedes relations and the pins.
@@ -19,8 +19,13 @@ const SURFACES = [
   { surface: 'ranks', table: 'ranks', key: ['artifact_id', 'audience', 'by'], fts: false, space: null },
 ] as const;
 
-export type Surface = (typeof SURFACES)[number]['surface'];
-export const SURFACE_NAMES: readonly Surface[] = SURFACES.map((s) => s.surface);
+export type Surface = (typeof SURFACES)[number]['surface'] | 'held_index';
+export const SURFACE_NAMES: readonly Surface[] = [...SURFACES.map((s) => s.surface), 'held_index'];
+
+/** Every surface at zero changes: each space's entry in a report starts so. */
+export function emptySurfaces(): Record<Surface, SurfaceChange> {
+  return Object.fromEntries(SURFACE_NAMES.map((s) => [s, { added: 0, removed: 0 }])) as Record<Surface, SurfaceChange>;
+}
 
 export interface SurfaceChange {
   added: number;
@@ -52,8 +57,7 @@ export function reconcileSurfaces(db: Database.Database, scratchPath: string): R
     const events = replayJournal(db, new Projections(db, 'reconcile'));
     const spaces: ReconcileReport['spaces'] = {};
     const spaceNames = (db.prepare('SELECT name FROM main.spaces ORDER BY name').pluck().all() as string[]);
-    const zero = () => Object.fromEntries(SURFACE_NAMES.map((s) => [s, { added: 0, removed: 0 }])) as Record<Surface, SurfaceChange>;
-    for (const name of spaceNames) spaces[name] = zero();
+    for (const name of spaceNames) spaces[name] = emptySurfaces();
     const spaceOfRow = db.prepare('SELECT space FROM main.artifacts WHERE artifact_id = ?').pluck();
     let changed = 0;
     db.transaction(() => {
@@ -73,7 +77,7 @@ export function reconcileSurfaces(db: Database.Database, scratchPath: string): R
         const count = (rows: Row[], field: keyof SurfaceChange) => {
           for (const row of rows) {
             const space = (s.space === null ? spaceOfRow.get(row['artifact_id']) : row[s.space]) as string | undefined;
-            const bucket = (spaces[space ?? '(no space)'] ??= zero());
+            const bucket = (spaces[space ?? '(no space)'] ??= emptySurfaces());
             bucket[s.surface][field] += 1;
             changed += 1;
           }

@@ -20,6 +20,9 @@ export interface HeldTextCheck {
   ms: number;
 }
 
+/** Entries one reconcile put right in a space: rewritten entries count once removed and once added. */
+export type HeldTextChanges = Record<string, { added: number; removed: number }>;
+
 /**
  * Rows moved in or out are written together, up to this many or this long after the first
  * moved: one FTS5 segment per batch instead of one per group commit, and the body's tokenizing
@@ -125,8 +128,15 @@ export class HeldTextIndex {
 
   /** gv.rebuild's check: every entry against the views and the content store, put right where it differs. */
   async verify(): Promise<HeldTextCheck> {
+    return (await this.verifyBySpace()).check;
+  }
+
+  /** The same check, with what it changed in each space (gv.reconcile reports surfaces per space). */
+  async verifyBySpace(): Promise<{ check: HeldTextCheck; spaces: HeldTextChanges }> {
     await this.current();
-    return this.writer.write(() => this.reconcile());
+    const spaces: HeldTextChanges = {};
+    const check = await this.writer.write(() => this.reconcile(spaces));
+    return { check, spaces };
   }
 
   async close(): Promise<void> {
@@ -175,11 +185,12 @@ export class HeldTextIndex {
    * are held as digests while comparing (the index may hold many thousand bodies), and
    * written once both reads are done (better-sqlite3 writes nothing while a read is open).
    */
-  private reconcile(): HeldTextCheck {
+  private reconcile(spaces: HeldTextChanges = {}): HeldTextCheck {
+    const tally = (space: string, field: 'added' | 'removed') => ((spaces[space] ??= { added: 0, removed: 0 })[field] += 1);
     const started = performance.now();
     const check: HeldTextCheck = { checked: 0, equal: 0, missing: 0, differing: 0, extra: 0, rewritten: 0, ms: 0 };
-    const have = new Map<number, string>();
-    for (const e of this.s.entries!.iterate() as IterableIterator<Entry & { rowid: number }>) have.set(e.rowid, digestOf(e));
+    const have = new Map<number, { digest: string; space: string }>();
+    for (const e of this.s.entries!.iterate() as IterableIterator<Entry & { rowid: number }>) have.set(e.rowid, { digest: digestOf(e), space: e.space });
     const rows = this.s.belonging!.all() as HeldRow[];
     const put: Array<{ rowid: number; entry: Entry }> = [];
     for (const row of rows) {
@@ -188,10 +199,14 @@ export class HeldTextIndex {
       check.checked += 1;
       const got = have.get(row.rowid);
       have.delete(row.rowid);
-      if (got === digestOf(want)) check.equal += 1;
+      if (got?.digest === digestOf(want)) check.equal += 1;
       else {
         if (got === undefined) check.missing += 1;
-        else check.differing += 1;
+        else {
+          check.differing += 1;
+          tally(got.space, 'removed');
+        }
+        tally(want.space, 'added');
         put.push({ rowid: row.rowid, entry: want });
       }
     }
@@ -199,7 +214,10 @@ export class HeldTextIndex {
       this.s.remove!.run(rowid);
       this.s.insert!.run(rowid, entry.body, entry.areas, entry.space, entry.workarea, entry.writer);
     }
-    for (const rowid of have.keys()) this.s.remove!.run(rowid);
+    for (const [rowid, { space }] of have) {
+      this.s.remove!.run(rowid);
+      tally(space, 'removed');
+    }
     check.extra = have.size;
     check.rewritten = put.length + have.size;
     check.ms = Math.round(performance.now() - started);
