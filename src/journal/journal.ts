@@ -3,6 +3,7 @@ import { canonicalJson, sha256Hex } from './canonical-json.js';
 import type { DeploymentKey } from './deployment-key.js';
 import type { EventEnvelope, JournalEvent } from './event.js';
 import type { Clock } from '../clock.js';
+import { ViewChanges } from './view-changes.js';
 
 export interface ChainHead {
   seq: number;
@@ -19,6 +20,8 @@ const pick = (data: Record<string, unknown>, key: string): string | null =>
  */
 export class Journal {
   private head: ChainHead;
+  /** What the views have folded since start, for reads kept until the views change. */
+  readonly viewChanges = new ViewChanges();
   private readonly insert: Database.Statement;
   private readonly insertBlob: Database.Statement;
   private readonly deleteBlob: Database.Statement;
@@ -52,6 +55,7 @@ export class Journal {
   /** Restores the in-memory head after a rolled-back savepoint or transaction. */
   resetHead(head: ChainHead = this.readHead()): void {
     this.head = head;
+    this.viewChanges.rolledBack();
   }
 
   append(type: string, by: string | null, data: Record<string, unknown>): JournalEvent {
@@ -80,7 +84,9 @@ export class Journal {
       sig: event.sig,
     });
     this.head = { seq: event.seq, eventId: event.event_id };
+    this.viewChanges.applied(type);
     this.apply(event);
+    this.viewChanges.applied(type);
     return event;
   }
 

@@ -2,6 +2,7 @@ import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';
 import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
 import type { JournalEvent } from '../../journal/event.js';
+import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Finding, ScanResult } from '../../../workers/scan/finding.js';
 
 /**
@@ -11,15 +12,28 @@ import type { Finding, ScanResult } from '../../../workers/scan/finding.js';
  * erased row's id (and so on, should that one be erased too).
  */
 export function artifactIdOf(gate: Gate, caller: Caller, contentHash: string, space: string, extra: Record<string, unknown> = {}): string {
+  return artifactOf(gate, caller, contentHash, space, extra).id;
+}
+
+/** The id artifactIdOf answers, with the row of that id when there is one (a row not erased), read once. */
+export function artifactOf(
+  gate: Gate,
+  caller: Caller,
+  contentHash: string,
+  space: string,
+  extra: Record<string, unknown> = {},
+): { id: string; row: ArtifactRow | undefined } {
   const idOf = (more: Record<string, unknown>) =>
     `sha256:${sha256Hex(
       canonicalJson({ ...extra, ...more, content_hash: contentHash, space, writer_identity: caller.identity, deployment_id: gate.deploymentId }),
     )}`;
   let id = idOf({});
-  for (let row = gate.artifacts.byId(id); row !== undefined && row.erased_seq !== null; row = gate.artifacts.byId(id)) {
+  let row = gate.artifacts.byId(id);
+  while (row !== undefined && row.erased_seq !== null) {
     id = idOf({ after_erased: id });
+    row = gate.artifacts.byId(id);
   }
-  return id;
+  return { id, row };
 }
 
 export interface NewRow {
