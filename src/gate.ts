@@ -185,7 +185,7 @@ export class Gate {
       markViewsCurrent(this.db);
       if (events > 0) this.log.info(`views rebuilt from ${events} journal events for view schema ${VIEW_SCHEMA_VERSION}`);
     }
-    this.journal = new Journal(this.db, this.key, this.clock, (event) => this.projections.apply(event));
+    this.journal = new Journal(this.db, this.key, this.clock, (event, next) => this.projections.apply(event, next));
     this.writer = new JournalWriter(this.db, this.journal, {
       onListenerError: (error) => this.log.error('a commit listener failed', error),
       maxBatch: config.journal.batch_max,

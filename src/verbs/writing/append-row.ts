@@ -86,8 +86,7 @@ export function appendRow(gate: Gate, caller: Caller, row: NewRow): JournalEvent
     ...row.ingest,
   };
   if (row.kind !== null) ingestData['kind'] = row.kind;
-  gate.journal.append('ingest', caller.identity, ingestData);
-  return gate.journal.append(row.recorded ? 'record' : 'scan', caller.identity, {
+  const scanData: Record<string, unknown> = {
     artifact_id: row.artifactId,
     space: row.space,
     workarea: row.workarea,
@@ -100,7 +99,13 @@ export function appendRow(gate: Gate, caller: Caller, row: NewRow): JournalEvent
     masked_hash: maskedHash,
     scanner: row.scan.scanner,
     ...(row.reason === undefined ? {} : { reason: row.reason }),
-  });
+  };
+  // One journal call, so the views fold the row and its scan together (Journal.appendAll).
+  const [, scanEvent] = gate.journal.appendAll([
+    { type: 'ingest', by: caller.identity, data: ingestData },
+    { type: row.recorded ? 'record' : 'scan', by: caller.identity, data: scanData },
+  ]);
+  return scanEvent!;
 }
 
 /** The state a row entered, read back from its scan event. */
