@@ -5,13 +5,14 @@ import { replayJournal } from './rebuild.js';
 
 /**
  * The consumer surfaces: the tables readers are served from, beside the rows themselves.
- * Each is re-derived from the journal and put right row by row (a vector index is derived
- * by the embed stage, not by a reducer: gv.reconcile checks it there).
+ * Each is re-derived from the journal and put right row by row. Two are derived after the
+ * answer, not by a reducer, so a replay does not make them: the vector index (the embed
+ * stage checks it) and the held rows' index (`held_index`, put right by HeldTextIndex.verify
+ * against the views; gv.reconcile adds its changes to the report).
  */
 const SURFACES = [
-  // The two recall indexes: served rows, and scanned held rows for their own writer.
+  // The served rows' recall index.
   { surface: 'recall_index', table: 'recall_fts', key: ['rowid'], fts: true, space: 'space' },
-  { surface: 'held_index', table: 'held_fts', key: ['rowid'], fts: true, space: 'space' },
   { surface: 'hides', table: 'hides', key: ['artifact_id', 'audience'], fts: false, space: null },
   { surface: 'pins', table: 'tip_pins', key: ['artifact_id'], fts: false, space: null },
   // A chain's served head (its tip) follows the supersedes relations and the pins.
@@ -19,8 +20,8 @@ const SURFACES = [
   { surface: 'ranks', table: 'ranks', key: ['artifact_id', 'audience', 'by'], fts: false, space: null },
 ] as const;
 
-export type Surface = (typeof SURFACES)[number]['surface'];
-export const SURFACE_NAMES: readonly Surface[] = SURFACES.map((s) => s.surface);
+export type Surface = (typeof SURFACES)[number]['surface'] | 'held_index';
+export const SURFACE_NAMES: readonly Surface[] = [SURFACES[0].surface, 'held_index', ...SURFACES.slice(1).map((s) => s.surface)];
 
 export interface SurfaceChange {
   added: number;
@@ -39,6 +40,9 @@ export interface ReconcileReport {
 
 type Row = Record<string, unknown>;
 
+/** Every surface of one space, nothing changed. */
+export const emptySurfaces = () => Object.fromEntries(SURFACE_NAMES.map((s) => [s, { added: 0, removed: 0 }])) as Record<Surface, SurfaceChange>;
+
 /**
  * Replays the journal into a scratch database attached beside the live one, then makes
  * each consumer surface equal to its replay: rows only live are deleted, rows only
@@ -52,7 +56,7 @@ export function reconcileSurfaces(db: Database.Database, scratchPath: string): R
     const events = replayJournal(db, new Projections(db, 'reconcile'));
     const spaces: ReconcileReport['spaces'] = {};
     const spaceNames = (db.prepare('SELECT name FROM main.spaces ORDER BY name').pluck().all() as string[]);
-    const zero = () => Object.fromEntries(SURFACE_NAMES.map((s) => [s, { added: 0, removed: 0 }])) as Record<Surface, SurfaceChange>;
+    const zero = emptySurfaces;
     for (const name of spaceNames) spaces[name] = zero();
     const spaceOfRow = db.prepare('SELECT space FROM main.artifacts WHERE artifact_id = ?').pluck();
     let changed = 0;

@@ -6,6 +6,8 @@ import { areaTokens } from '../projections/area-tokens.js';
 import { bodyText } from '../projections/body-text.js';
 
 /** What gv.rebuild reports of the held index, beside the views and the vectors. */
+export type HeldEntryChanged = (space: string, change: 'added' | 'removed') => void;
+
 export interface HeldTextCheck {
   /** Rows that belong in the index (scanned, unflagged, held, not steering, text). */
   checked: number;
@@ -123,10 +125,14 @@ export class HeldTextIndex {
     return this.queued.size > 0 ? this.writeQueued() : this.writing;
   }
 
-  /** gv.rebuild's check: every entry against the views and the content store, put right where it differs. */
-  async verify(): Promise<HeldTextCheck> {
+  /**
+   * gv.rebuild's check (and gv.reconcile's repair): every entry against the views and the
+   * content store, put right where it differs; `tell` hears each entry added or removed, by
+   * its space (an entry that differed is removed and added).
+   */
+  async verify(tell?: HeldEntryChanged): Promise<HeldTextCheck> {
     await this.current();
-    return this.writer.write(() => this.reconcile());
+    return this.writer.write(() => this.reconcile(tell));
   }
 
   async close(): Promise<void> {
@@ -175,11 +181,15 @@ export class HeldTextIndex {
    * are held as digests while comparing (the index may hold many thousand bodies), and
    * written once both reads are done (better-sqlite3 writes nothing while a read is open).
    */
-  private reconcile(): HeldTextCheck {
+  private reconcile(tell: HeldEntryChanged = () => undefined): HeldTextCheck {
     const started = performance.now();
     const check: HeldTextCheck = { checked: 0, equal: 0, missing: 0, differing: 0, extra: 0, rewritten: 0, ms: 0 };
     const have = new Map<number, string>();
-    for (const e of this.s.entries!.iterate() as IterableIterator<Entry & { rowid: number }>) have.set(e.rowid, digestOf(e));
+    const spaceOf = new Map<number, string>();
+    for (const e of this.s.entries!.iterate() as IterableIterator<Entry & { rowid: number }>) {
+      have.set(e.rowid, digestOf(e));
+      spaceOf.set(e.rowid, e.space);
+    }
     const rows = this.s.belonging!.all() as HeldRow[];
     const put: Array<{ rowid: number; entry: Entry }> = [];
     for (const row of rows) {
@@ -191,7 +201,11 @@ export class HeldTextIndex {
       if (got === digestOf(want)) check.equal += 1;
       else {
         if (got === undefined) check.missing += 1;
-        else check.differing += 1;
+        else {
+          check.differing += 1;
+          tell(spaceOf.get(row.rowid)!, 'removed');
+        }
+        tell(want.space, 'added');
         put.push({ rowid: row.rowid, entry: want });
       }
     }
@@ -199,7 +213,10 @@ export class HeldTextIndex {
       this.s.remove!.run(rowid);
       this.s.insert!.run(rowid, entry.body, entry.areas, entry.space, entry.workarea, entry.writer);
     }
-    for (const rowid of have.keys()) this.s.remove!.run(rowid);
+    for (const rowid of have.keys()) {
+      this.s.remove!.run(rowid);
+      tell(spaceOf.get(rowid)!, 'removed');
+    }
     check.extra = have.size;
     check.rewritten = put.length + have.size;
     check.ms = Math.round(performance.now() - started);

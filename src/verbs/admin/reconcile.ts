@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { join } from 'node:path';
 import { defineVerb } from '../define-verb.js';
-import { reconcileSurfaces } from '../../projections/reconcile.js';
+import { emptySurfaces, reconcileSurfaces } from '../../projections/reconcile.js';
 
 export const reconcileVerb = defineVerb({
   name: 'gv.reconcile',
@@ -15,6 +15,12 @@ export const reconcileVerb = defineVerb({
     // Rows the embed stage has not given a vector yet are counted missing below, like drift: say how many were on their way.
     const pending = gate.embed.pending;
     const report = reconcileSurfaces(gate.db, join(gate.paths.home, 'reconcile-scratch.db'));
+    // The held rows' index is derived from the views after each commit, not replayed: put right against them.
+    await gate.heldText.verify((space, change) => {
+      const bucket = (report.spaces[space] ??= emptySurfaces());
+      bucket.held_index[change] += 1;
+      report.changed += 1;
+    });
     // Vectors are derived by the embed stage, not replayed: each served row is embedded again and a stale or missing vector rewritten.
     const vectors = await gate.embed.verify();
     const answer = {
