@@ -34,6 +34,7 @@ import { VectorIndex } from './recall/vector-index.js';
 import { VectorRecall } from './recall/vector.js';
 import type { Verb } from './verbs/define-verb.js';
 import { VERBS } from './verbs/registry.js';
+import { SPACE_EVENTS } from './projections/spaces.js';
 import { createLog, type Log } from './log.js';
 import { logDecisions } from './journal/decision-log.js';
 import { ReviewBoard } from './review/review-board.js';
@@ -121,7 +122,8 @@ export class Gate {
   readonly grading: Grading;
   /** gate serve's grading schedule, once it runs (gv.review_runs reports it). */
   schedule: ReviewSchedule | null = null;
-  private readonly spaceList: Database.Statement;
+  /** The space names, read again only once a space event is applied (requireSpace asks on every ingest). */
+  private readonly spaceList: () => readonly string[];
   /** Who may sign in at this gate's own issuer (password hashes; never in the journal). */
   readonly people: PeopleFile;
   /** Refresh-token families of the sign-in provider, journaled. */
@@ -183,7 +185,7 @@ export class Gate {
       markViewsCurrent(this.db);
       if (events > 0) this.log.info(`views rebuilt from ${events} journal events for view schema ${VIEW_SCHEMA_VERSION}`);
     }
-    this.journal = new Journal(this.db, this.key, this.clock, (event) => this.projections.apply(event));
+    this.journal = new Journal(this.db, this.key, this.clock, (event, next) => this.projections.apply(event, next));
     this.writer = new JournalWriter(this.db, this.journal, {
       onListenerError: (error) => this.log.error('a commit listener failed', error),
       maxBatch: config.journal.batch_max,
@@ -195,11 +197,12 @@ export class Gate {
     logDecisions(this.db, this.writer, this.log);
     this.capabilities = new Capabilities(this.db, config.access.open_spaces);
     this.visibility = new Visibility(this.capabilities);
-    this.artifacts = new ArtifactReads(this.db);
+    this.artifacts = new ArtifactReads(this.db, this.journal.viewChanges);
     this.relations = new RelationReads(this.db);
     this.logTree = new LogTreeReads(this.db);
     this.collections = new CollectionReads(this.db);
-    this.spaceList = this.db.prepare('SELECT name FROM spaces ORDER BY name');
+    const spaceList = this.db.prepare('SELECT name FROM spaces ORDER BY name').pluck();
+    this.spaceList = this.journal.viewChanges.memo(SPACE_EVENTS, () => spaceList.all() as string[]);
     this.lexical = new LexicalRecall(this.db, this.artifacts);
     this.steering = new SteeringWalk(this.db, this.artifacts);
     this.cursors = new CursorSealer(this.key.seed());
@@ -309,7 +312,7 @@ export class Gate {
   }
 
   spaceNames(): string[] {
-    return (this.spaceList.all() as { name: string }[]).map((r) => r.name);
+    return [...this.spaceList()];
   }
 
   /** Drains the pipeline, commits what is queued and closes the database. */

@@ -3,6 +3,7 @@ import type { Gate } from '../gate.js';
 import { banned } from '../gate-error.js';
 import { BanReads, type BanRow } from '../projections/ban-reads.js';
 import { sourceMatches } from './source-prefix.js';
+import { BAN_EVENTS } from '../projections/bans.js';
 
 export const BAN_KINDS = ['writer', 'source'] as const;
 export type BanKind = (typeof BAN_KINDS)[number];
@@ -12,12 +13,39 @@ export const isActive = (ban: Pick<BanRow, 'until'>, now: number) => ban.until =
 
 /** The active ban that turns this write away: the writer's own first, else the longest source prefix matching. */
 export function banOnWrite(gate: Gate, writer: string, sourceUri: string | undefined): BanRow | undefined {
-  const reads = BanReads.of(gate.db);
+  const kept = keptBans(gate);
   const now = gate.clock.now();
-  const own = reads.one('writer', writer);
+  const own = kept.writer(writer);
   if (own !== undefined && isActive(own, now)) return own;
   if (sourceUri === undefined) return undefined;
-  return reads.standingSources(now).find((ban) => sourceMatches(ban.subject, sourceUri));
+  return kept.sources().find((ban) => isActive(ban, now) && sourceMatches(ban.subject, sourceUri));
+}
+
+interface KeptBans {
+  writer: (identity: string) => BanRow | undefined;
+  /** Every source ban ever stood and not lifted, the longest prefix first; the caller judges which are active. */
+  sources: () => readonly BanRow[];
+}
+
+/**
+ * Every write door asks for the writer's ban and the source bans: the rows are kept until a
+ * ban event is applied (whether a kept ban is active is judged against the clock each time).
+ */
+const keptByGate = new WeakMap<Gate, KeptBans>();
+
+function keptBans(gate: Gate): KeptBans {
+  let kept = keptByGate.get(gate);
+  if (kept === undefined) {
+    const reads = BanReads.of(gate.db);
+    const changes = gate.journal.viewChanges;
+    kept = {
+      writer: changes.memoByKey(BAN_EVENTS, (identity: string) => reads.one('writer', identity)),
+      // Time 0: every source ban whose until has not passed by then, which is all of them.
+      sources: changes.memo(BAN_EVENTS, () => reads.standingSources(0)),
+    };
+    keptByGate.set(gate, kept);
+  }
+  return kept;
 }
 
 /**

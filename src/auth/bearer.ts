@@ -8,6 +8,8 @@ import { SIGN_IN_SUPPORT_MISSING, installedJose } from './sign-in-support.js';
 import { CredentialError } from './credential-error.js';
 import type { PeopleFile } from './people-file.js';
 import type { PersonTokens } from './person-tokens.js';
+import type { ViewChanges } from '../journal/view-changes.js';
+import { API_KEY_EVENTS } from '../projections/api-keys.js';
 
 export { CredentialError, type CredentialKind } from './credential-error.js';
 
@@ -34,25 +36,28 @@ export interface PersonAuth {
 }
 
 /**
- * Derives the caller of an HTTP request from its Authorization header: an API key (looked
- * up by hash on every request, so a revocation takes effect on the next one), an agent's
+ * Derives the caller of an HTTP request from its Authorization header: an API key (found
+ * by hash; a key's row is kept only until an api-key event is applied, so a revocation
+ * takes effect on the next request), an agent's
  * own short-lived assertion (the same key's caller, proven by the Ed25519 key bound to it),
  * or a person's sign-in token, whose role comes from the people table, else
  * `[auth].admins`, else reader.
  */
 export class BearerAuth {
-  private readonly byHash: Database.Statement;
+  private readonly keyByHash: (hash: string) => KeyRow | undefined;
   private readonly personRow: Database.Statement | null;
   private readonly assertions: AgentAssertions;
 
   constructor(
     db: Database.Database,
+    changes: ViewChanges,
     private readonly clock: Clock,
     deploymentId: string,
     private readonly people: PersonAuth | null = null,
   ) {
     this.assertions = new AgentAssertions(db, deploymentId, clock);
-    this.byHash = db.prepare('SELECT key_id, role, expires_at, revoked_at, scope FROM api_keys WHERE key_hash = ?');
+    const byHash = db.prepare('SELECT key_id, role, expires_at, revoked_at, scope FROM api_keys WHERE key_hash = ?');
+    this.keyByHash = changes.memoByKey(API_KEY_EVENTS, (hash: string) => byHash.get(hash) as KeyRow | undefined);
     this.personRow = people === null ? null : db.prepare('SELECT role, demo FROM people WHERE iss = ? AND sub = ?');
   }
 
@@ -73,7 +78,7 @@ export class BearerAuth {
 
   private apiKeyCaller(raw: string, surface: Caller['surface']): Caller {
     if (!API_KEY_PATTERN.test(raw)) throw new CredentialError('malformed', 'an API key is gk_ followed by 43 base64url characters');
-    const key = this.byHash.get(hashApiKey(raw)) as KeyRow | undefined;
+    const key = this.keyByHash(hashApiKey(raw));
     if (!key || key.revoked_at !== null) throw new CredentialError('signature', 'the key is not one this gate holds, or it was revoked');
     if (key.expires_at !== null && key.expires_at <= this.clock.now()) throw new CredentialError('expired', 'the key has expired');
     return this.keyCaller(key, surface);

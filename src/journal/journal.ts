@@ -3,10 +3,18 @@ import { canonicalJson, sha256Hex } from './canonical-json.js';
 import type { DeploymentKey } from './deployment-key.js';
 import type { EventEnvelope, JournalEvent } from './event.js';
 import type { Clock } from '../clock.js';
+import { ViewChanges } from './view-changes.js';
 
 export interface ChainHead {
   seq: number;
   eventId: string | null;
+}
+
+/** One event to append: its type, who caused it, and its data. */
+export interface NewEvent {
+  type: string;
+  by: string | null;
+  data: Record<string, unknown>;
 }
 
 /** Columns copied out of the event data so reads can filter without parsing bodies. */
@@ -19,6 +27,8 @@ const pick = (data: Record<string, unknown>, key: string): string | null =>
  */
 export class Journal {
   private head: ChainHead;
+  /** What the views have folded since start, for reads kept until the views change. */
+  readonly viewChanges = new ViewChanges();
   private readonly insert: Database.Statement;
   private readonly insertBlob: Database.Statement;
   private readonly deleteBlob: Database.Statement;
@@ -27,7 +37,8 @@ export class Journal {
     private readonly db: Database.Database,
     private readonly key: DeploymentKey,
     private readonly clock: Clock,
-    private readonly apply: (event: JournalEvent) => void,
+    /** Folds an event into the views; `next` is the event appended right after it in the same call, when there is one. */
+    private readonly apply: (event: JournalEvent, next?: JournalEvent) => void,
   ) {
     this.insert = db.prepare(
       `INSERT INTO journal (seq, event_id, prev, ts, type, by, artifact_id, space, workarea, body, sig)
@@ -52,20 +63,34 @@ export class Journal {
   /** Restores the in-memory head after a rolled-back savepoint or transaction. */
   resetHead(head: ChainHead = this.readHead()): void {
     this.head = head;
+    this.viewChanges.rolledBack();
   }
 
   append(type: string, by: string | null, data: Record<string, unknown>): JournalEvent {
-    const envelope: EventEnvelope = {
-      v: 1,
-      seq: this.head.seq + 1,
-      type,
-      ts: this.clock.now(),
-      prev: this.head.eventId,
-      by,
-      data,
-    };
-    const body = canonicalJson(envelope);
-    const event: JournalEvent = { ...envelope, event_id: sha256Hex(body), sig: this.key.sign(body) };
+    return this.appendAll([{ type, by, data }])[0]!;
+  }
+
+  /**
+   * Appends events one after another, exactly as that many appends would, except that each
+   * is folded into the views knowing the event that follows it (a row's ingest and its scan
+   * become one row written once; see ArtifactReducer).
+   */
+  appendAll(entries: readonly NewEvent[]): JournalEvent[] {
+    const sealed: Array<{ event: JournalEvent; body: string }> = [];
+    let head = this.head;
+    for (const { type, by, data } of entries) {
+      const envelope: EventEnvelope = { v: 1, seq: head.seq + 1, type, ts: this.clock.now(), prev: head.eventId, by, data };
+      const body = canonicalJson(envelope);
+      const event: JournalEvent = { ...envelope, event_id: sha256Hex(body), sig: this.key.sign(body) };
+      sealed.push({ event, body });
+      head = { seq: event.seq, eventId: event.event_id };
+    }
+    sealed.forEach(({ event, body }, i) => this.record(event, body, sealed[i + 1]?.event));
+    return sealed.map((s) => s.event);
+  }
+
+  private record(event: JournalEvent, body: string, next: JournalEvent | undefined): void {
+    const { type, by, data } = event;
     this.insert.run({
       seq: event.seq,
       event_id: event.event_id,
@@ -80,8 +105,9 @@ export class Journal {
       sig: event.sig,
     });
     this.head = { seq: event.seq, eventId: event.event_id };
-    this.apply(event);
-    return event;
+    this.viewChanges.applied(type);
+    this.apply(event, next);
+    this.viewChanges.applied(type);
   }
 
   /** Content-addressed bytes referenced from events by hash; erasure can drop them without breaking the chain. */

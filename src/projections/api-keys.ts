@@ -23,11 +23,14 @@ export const apiKeyDigestQueries = (schema: string) => ({
   api_keys: `SELECT * FROM ${schema}.api_keys ORDER BY key_id`,
 });
 
+/** The events the api_keys view folds; a key read is kept until one of them is applied. */
+export const API_KEY_EVENTS = ['apikey-issued', 'apikey-revoked', 'apikey-assertion-key'] as const;
+
 export class ApiKeyReducer {
   private readonly insert: Database.Statement;
   private readonly revoke: Database.Statement;
   private readonly bind: Database.Statement;
-  readonly handles = ['apikey-issued', 'apikey-revoked', 'apikey-assertion-key'];
+  readonly handles = API_KEY_EVENTS;
 
   constructor(db: Database.Database, schema: string) {
     this.insert = db.prepare(

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { bodyText } from './body-text.js';
+import type { ViewChanges } from '../journal/view-changes.js';
 
 export interface ScanFinding {
   kind: string;
@@ -52,7 +53,10 @@ export const derivesFromOf = (row: ArtifactRow): string[] => JSON.parse(row.deri
 export class ArtifactReads {
   private readonly s: Record<string, Database.Statement>;
 
-  constructor(db: Database.Database) {
+  /** Held rows, read again only once an event is applied: every ingest asks it (quarantine.max_depth). */
+  readonly countHeld: () => number;
+
+  constructor(db: Database.Database, changes: ViewChanges) {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       byId: p('SELECT * FROM artifacts WHERE artifact_id = ?'),
@@ -62,7 +66,6 @@ export class ArtifactReads {
       ),
       blob: p('SELECT bytes FROM blobs WHERE hash = ?'),
       stateCount: p('SELECT n FROM state_counts WHERE state = ?'),
-      heldCount: p(`SELECT coalesce(sum(n), 0) FROM state_counts WHERE state IN ('L0_RAW', 'L1_SCANNED', 'L1B_FLAGGED')`).pluck(),
       eventsOf: p('SELECT * FROM journal WHERE artifact_id = ? ORDER BY seq'),
       ingestEvent: p(`SELECT body FROM journal WHERE artifact_id = ? AND type = 'ingest' ORDER BY seq LIMIT 1`).pluck(),
       scanEvent: p(`SELECT body FROM journal WHERE artifact_id = ? AND type = 'scan' ORDER BY seq DESC LIMIT 1`).pluck(),
@@ -70,6 +73,9 @@ export class ArtifactReads {
         `SELECT count(*) AS n FROM artifacts WHERE writer_identity = ? AND space = ? AND workarea = ? AND kind = 'question'`,
       ),
     };
+    // Held rows (L0, L1, L1B): one read where every ingest made three.
+    const heldCount = p(`SELECT coalesce(sum(n), 0) FROM state_counts WHERE state IN ('L0_RAW', 'L1_SCANNED', 'L1B_FLAGGED')`).pluck();
+    this.countHeld = changes.memo('all', () => heldCount.get() as number);
   }
 
   byId(id: string): ArtifactRow | undefined {
@@ -120,10 +126,6 @@ export class ArtifactReads {
     return (this.s.stateCount!.get(state) as { n: number } | undefined)?.n ?? 0;
   }
 
-  /** Rows held in quarantine (L0, L1, L1B): one read where every ingest made three. */
-  countHeld(): number {
-    return this.s.heldCount!.get() as number;
-  }
 
   /** The attachments a row's envelope names (their hashes), as its ingest event recorded them. */
   attachmentHashes(artifactId: string): string[] {

@@ -73,7 +73,8 @@ export function secureIndexDeletes(db: Database.Database, tables: readonly strin
 export const artifactDigestQueries = (schema: string) => ({
   artifacts: `SELECT * FROM ${schema}.artifacts ORDER BY rowid`,
   recall_fts: `SELECT rowid, body, areas, space, workarea, provisional, superseded FROM ${schema}.recall_fts ORDER BY rowid`,
-  state_counts: `SELECT * FROM ${schema}.state_counts ORDER BY state`,
+  // A state counted to zero is the same as one never counted (a row folded with its scan never counts L0_RAW).
+  state_counts: `SELECT * FROM ${schema}.state_counts WHERE n != 0 ORDER BY state`,
 });
 
 type Data = Record<string, unknown>;
@@ -98,6 +99,8 @@ const str = (d: Data, k: string) => (typeof d[k] === 'string' ? (d[k] as string)
 /** Folds row events into the artifacts view. Deterministic: it reads only the event and the content store. */
 export class ArtifactReducer {
   private readonly s: Record<string, Database.Statement>;
+  /** The scan (or record) event already folded with its row's ingest, skipped when it is applied. */
+  private folded: string | null = null;
 
   /**
    * `heldMoved`: told of each row entering or leaving L1_SCANNED, for the held index written
@@ -115,6 +118,13 @@ export class ArtifactReducer {
         addressed_to, ts, ingest_seq, state_ts, state_seq)
         VALUES (@artifact_id, @state, @space, @workarea, @producer_name, @producer_kind, @kind, @content_type, @trust_class,
         @writer_identity, @writer_kind, @source_uri, @content_hash, @size_bytes, @derives_from, @addressed_to, @ts, @seq, @ts, @seq)`),
+      // A row and its scan (or record) in one write: the row as both events leave it, inserted once.
+      insertScanned: p(`INSERT INTO ${schema}.artifacts (artifact_id, state, space, workarea, producer_name, producer_kind, kind,
+        content_type, trust_class, writer_identity, writer_kind, source_uri, content_hash, size_bytes, derives_from,
+        addressed_to, ts, ingest_seq, state_ts, state_seq, reason, findings_count, masked_hash)
+        VALUES (@artifact_id, @state, @space, @workarea, @producer_name, @producer_kind, @kind, @content_type, @trust_class,
+        @writer_identity, @writer_kind, @source_uri, @content_hash, @size_bytes, @derives_from, @addressed_to, @ts, @seq,
+        @state_ts, @state_seq, @reason, @findings_count, @masked_hash)`),
       row: p(`SELECT rowid, artifact_id, state, content_hash, space, workarea, kind, writer_identity, provisional, erased_seq
         FROM ${schema}.artifacts WHERE artifact_id = ?`),
       erased: p(`UPDATE ${schema}.artifacts SET erased_seq = ? WHERE rowid = ?`),
@@ -146,9 +156,13 @@ export class ArtifactReducer {
     'content_erased',
   ];
 
-  apply(event: JournalEvent): void {
+  apply(event: JournalEvent, next?: JournalEvent): void {
     const d = event.data;
-    if (event.type === 'ingest') return this.ingest(event);
+    if (event.type === 'ingest') return this.ingest(event, next);
+    if (this.folded !== null && this.folded === event.event_id) {
+      this.folded = null;
+      return;
+    }
     if (event.type === 'content_erased') return this.erase(event);
     const enters = str(d, 'enters');
     // A relation other than supersedes moves no row.
@@ -199,12 +213,56 @@ export class ArtifactReducer {
     if ((row.state === 'L1_SCANNED') !== (enters === 'L1_SCANNED')) this.heldMoved(row.rowid);
   }
 
-  private ingest(event: JournalEvent): void {
+  /**
+   * A new row, in L0_RAW. When its scan (or record) is appended right after it in the same
+   * journal call (every ingest door's appendRow), the row is inserted as the scan leaves it and
+   * the scan is not applied again: the same row a replay makes from the two events one by one,
+   * without writing each state index twice (an L0_RAW entry, deleted in the same commit) and
+   * five statements a row.
+   */
+  private ingest(event: JournalEvent, next: JournalEvent | undefined): void {
+    this.folded = null;
+    const d = event.data;
+    const scan = next !== undefined && (next.type === 'scan' || next.type === 'record') && next.data['artifact_id'] === d['artifact_id'] ? next : undefined;
+    const enters = scan === undefined ? null : str(scan.data, 'enters');
+    if (scan !== undefined && enters !== null) {
+      const info = this.s.insertScanned!.run({
+        ...this.rowFields(event),
+        state: enters,
+        state_ts: scan.ts,
+        state_seq: scan.seq,
+        reason: str(scan.data, 'reason'),
+        findings_count: scan.data['findings_count'] ?? 0,
+        masked_hash: str(scan.data, 'masked_hash'),
+        trust_class: str(scan.data, 'trust_class'),
+      });
+      this.s.count!.run(enters, 1);
+      this.folded = scan.event_id;
+      const row: ReducedRow = {
+        rowid: Number(info.lastInsertRowid),
+        artifact_id: d['artifact_id'] as string,
+        state: 'L0_RAW',
+        content_hash: d['content_hash'] as string,
+        space: d['space'] as string,
+        workarea: str(d, 'workarea'),
+        kind: str(d, 'kind'),
+        writer_identity: event.by as string,
+        provisional: 0,
+        erased_seq: null,
+      };
+      this.reindex(row, enters);
+      return;
+    }
+    this.s.insert!.run({ ...this.rowFields(event), state: 'L0_RAW' });
+    this.s.count!.run('L0_RAW', 1);
+  }
+
+  /** The columns an ingest event sets. */
+  private rowFields(event: JournalEvent): Record<string, unknown> {
     const d = event.data;
     const producer = (d['producer'] ?? {}) as { name?: string; kind?: string };
-    this.s.insert!.run({
+    return {
       artifact_id: d['artifact_id'],
-      state: 'L0_RAW',
       space: d['space'],
       workarea: str(d, 'workarea'),
       producer_name: producer.name ?? null,
@@ -223,8 +281,7 @@ export class ArtifactReducer {
       addressed_to: d['addressed_to'] === undefined ? null : canonicalJson(d['addressed_to']),
       ts: event.ts,
       seq: event.seq,
-    });
-    this.s.count!.run('L0_RAW', 1);
+    };
   }
 
   /**

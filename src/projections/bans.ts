@@ -53,9 +53,12 @@ export const banDigestQueries = (schema: string) => ({
 /** Refusals are counted per UTC day, so "the last 7 days" is a sum over at most eight rows per writer. */
 export const DAY_MS = 86_400_000;
 
+/** The events the bans views fold. */
+export const BAN_EVENTS = ['ban', 'ban-refused'] as const;
+
 export class BanReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = ['ban', 'ban-refused'];
+  readonly handles = BAN_EVENTS;
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);

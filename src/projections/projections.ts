@@ -25,7 +25,8 @@ import { CollectionReducer, collectionDigestQueries, collectionTables } from './
 
 interface Reducer {
   readonly handles: readonly string[];
-  apply(event: JournalEvent): void;
+  /** `next`: the event appended right after this one in the same journal call, when known (live only). */
+  apply(event: JournalEvent, next?: JournalEvent): void;
 }
 
 export function createProjectionTables(db: Database.Database, schema: string): void {
@@ -122,10 +123,14 @@ export class Projections {
     this.logTree = new LogTreeReducer(db, schema);
   }
 
-  /** Several views may fold one event (an ingest both adds a row and brings its work area into being), in registry order. */
-  apply(event: JournalEvent): void {
+  /**
+   * Several views may fold one event (an ingest both adds a row and brings its work area into
+   * being), in registry order. `next` lets a view fold two events at once (a replay, which
+   * does not give it, folds them one by one into the same views).
+   */
+  apply(event: JournalEvent, next?: JournalEvent): void {
     this.logTree.apply(event);
-    for (const reducer of this.byType.get(event.type) ?? []) reducer.apply(event);
+    for (const reducer of this.byType.get(event.type) ?? []) reducer.apply(event, next);
   }
 }
 

@@ -5,12 +5,13 @@ import { replayJournal } from './rebuild.js';
 
 /**
  * The consumer surfaces: the tables readers are served from, beside the rows themselves.
- * Each is re-derived from the journal and put right row by row (a vector index is derived
- * by the embed stage, not by a reducer: gv.reconcile checks it there).
+ * Each is re-derived from the journal and put right row by row. Two are derived after the
+ * answer, not by a reducer, so a replay does not make them: the vector index (the embed
+ * stage checks it) and the held rows' index (`held_index`, put right by HeldTextIndex.verify
+ * against the views; gv.reconcile adds its changes to the report).
  */
 const SURFACES = [
-  // The served rows' recall index. The held rows' (held_fts) is derived after each commit by
-  // src/recall/held-text-index.ts, not by a reducer: gv.reconcile puts it right there.
+  // The served rows' recall index.
   { surface: 'recall_index', table: 'recall_fts', key: ['rowid'], fts: true, space: 'space' },
   { surface: 'hides', table: 'hides', key: ['artifact_id', 'audience'], fts: false, space: null },
   { surface: 'pins', table: 'tip_pins', key: ['artifact_id'], fts: false, space: null },
@@ -20,12 +21,7 @@ const SURFACES = [
 ] as const;
 
 export type Surface = (typeof SURFACES)[number]['surface'] | 'held_index';
-export const SURFACE_NAMES: readonly Surface[] = [...SURFACES.map((s) => s.surface), 'held_index'];
-
-/** Every surface at zero changes: each space's entry in a report starts so. */
-export function emptySurfaces(): Record<Surface, SurfaceChange> {
-  return Object.fromEntries(SURFACE_NAMES.map((s) => [s, { added: 0, removed: 0 }])) as Record<Surface, SurfaceChange>;
-}
+export const SURFACE_NAMES: readonly Surface[] = [SURFACES[0].surface, 'held_index', ...SURFACES.slice(1).map((s) => s.surface)];
 
 export interface SurfaceChange {
   added: number;
@@ -44,6 +40,9 @@ export interface ReconcileReport {
 
 type Row = Record<string, unknown>;
 
+/** Every surface of one space, nothing changed. */
+export const emptySurfaces = () => Object.fromEntries(SURFACE_NAMES.map((s) => [s, { added: 0, removed: 0 }])) as Record<Surface, SurfaceChange>;
+
 /**
  * Replays the journal into a scratch database attached beside the live one, then makes
  * each consumer surface equal to its replay: rows only live are deleted, rows only
@@ -57,7 +56,8 @@ export function reconcileSurfaces(db: Database.Database, scratchPath: string): R
     const events = replayJournal(db, new Projections(db, 'reconcile'));
     const spaces: ReconcileReport['spaces'] = {};
     const spaceNames = (db.prepare('SELECT name FROM main.spaces ORDER BY name').pluck().all() as string[]);
-    for (const name of spaceNames) spaces[name] = emptySurfaces();
+    const zero = emptySurfaces;
+    for (const name of spaceNames) spaces[name] = zero();
     const spaceOfRow = db.prepare('SELECT space FROM main.artifacts WHERE artifact_id = ?').pluck();
     let changed = 0;
     db.transaction(() => {
@@ -77,7 +77,7 @@ export function reconcileSurfaces(db: Database.Database, scratchPath: string): R
         const count = (rows: Row[], field: keyof SurfaceChange) => {
           for (const row of rows) {
             const space = (s.space === null ? spaceOfRow.get(row['artifact_id']) : row[s.space]) as string | undefined;
-            const bucket = (spaces[space ?? '(no space)'] ??= emptySurfaces());
+            const bucket = (spaces[space ?? '(no space)'] ??= zero());
             bucket[s.surface][field] += 1;
             changed += 1;
           }

@@ -17,9 +17,12 @@ export const spaceDigestQueries = (schema: string) => ({
   spaces: `SELECT * FROM ${schema}.spaces ORDER BY name`,
 });
 
+/** The events the spaces view folds. */
+export const SPACE_EVENTS = ['space-created'] as const;
+
 export class SpaceReducer {
   private readonly insert: Database.Statement;
-  readonly handles = ['space-created'];
+  readonly handles = SPACE_EVENTS;
 
   constructor(db: Database.Database, schema: string) {
     this.insert = db.prepare(

@@ -48,6 +48,9 @@ export const workareaDigestQueries = (schema: string) => ({
 type Data = Record<string, unknown>;
 const str = (d: Data, k: string) => (typeof d[k] === 'string' ? (d[k] as string) : null);
 
+/** The one event that completes a part: nothing else sets completed_seq, and nothing clears it. */
+export const PART_COMPLETING_EVENTS = ['workarea-completed'] as const;
+
 /** Folds ingests (a part comes into being), completions and declared relations. */
 export class WorkareaReducer {
   private readonly s: Record<'part' | 'complete' | 'relate', Database.Statement>;

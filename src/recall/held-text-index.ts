@@ -6,6 +6,8 @@ import { areaTokens } from '../projections/area-tokens.js';
 import { bodyText } from '../projections/body-text.js';
 
 /** What gv.rebuild reports of the held index, beside the views and the vectors. */
+export type HeldEntryChanged = (space: string, change: 'added' | 'removed') => void;
+
 export interface HeldTextCheck {
   /** Rows that belong in the index (scanned, unflagged, held, not steering, text). */
   checked: number;
@@ -19,9 +21,6 @@ export interface HeldTextCheck {
   rewritten: number;
   ms: number;
 }
-
-/** Entries one reconcile put right in a space: rewritten entries count once removed and once added. */
-export type HeldTextChanges = Record<string, { added: number; removed: number }>;
 
 /**
  * Rows moved in or out are written together, up to this many or this long after the first
@@ -126,17 +125,14 @@ export class HeldTextIndex {
     return this.queued.size > 0 ? this.writeQueued() : this.writing;
   }
 
-  /** gv.rebuild's check: every entry against the views and the content store, put right where it differs. */
-  async verify(): Promise<HeldTextCheck> {
-    return (await this.verifyBySpace()).check;
-  }
-
-  /** The same check, with what it changed in each space (gv.reconcile reports surfaces per space). */
-  async verifyBySpace(): Promise<{ check: HeldTextCheck; spaces: HeldTextChanges }> {
+  /**
+   * gv.rebuild's check (and gv.reconcile's repair): every entry against the views and the
+   * content store, put right where it differs; `tell` hears each entry added or removed, by
+   * its space (an entry that differed is removed and added).
+   */
+  async verify(tell?: HeldEntryChanged): Promise<HeldTextCheck> {
     await this.current();
-    const spaces: HeldTextChanges = {};
-    const check = await this.writer.write(() => this.reconcile(spaces));
-    return { check, spaces };
+    return this.writer.write(() => this.reconcile(tell));
   }
 
   async close(): Promise<void> {
@@ -185,12 +181,15 @@ export class HeldTextIndex {
    * are held as digests while comparing (the index may hold many thousand bodies), and
    * written once both reads are done (better-sqlite3 writes nothing while a read is open).
    */
-  private reconcile(spaces: HeldTextChanges = {}): HeldTextCheck {
-    const tally = (space: string, field: 'added' | 'removed') => ((spaces[space] ??= { added: 0, removed: 0 })[field] += 1);
+  private reconcile(tell: HeldEntryChanged = () => undefined): HeldTextCheck {
     const started = performance.now();
     const check: HeldTextCheck = { checked: 0, equal: 0, missing: 0, differing: 0, extra: 0, rewritten: 0, ms: 0 };
-    const have = new Map<number, { digest: string; space: string }>();
-    for (const e of this.s.entries!.iterate() as IterableIterator<Entry & { rowid: number }>) have.set(e.rowid, { digest: digestOf(e), space: e.space });
+    const have = new Map<number, string>();
+    const spaceOf = new Map<number, string>();
+    for (const e of this.s.entries!.iterate() as IterableIterator<Entry & { rowid: number }>) {
+      have.set(e.rowid, digestOf(e));
+      spaceOf.set(e.rowid, e.space);
+    }
     const rows = this.s.belonging!.all() as HeldRow[];
     const put: Array<{ rowid: number; entry: Entry }> = [];
     for (const row of rows) {
@@ -199,14 +198,14 @@ export class HeldTextIndex {
       check.checked += 1;
       const got = have.get(row.rowid);
       have.delete(row.rowid);
-      if (got?.digest === digestOf(want)) check.equal += 1;
+      if (got === digestOf(want)) check.equal += 1;
       else {
         if (got === undefined) check.missing += 1;
         else {
           check.differing += 1;
-          tally(got.space, 'removed');
+          tell(spaceOf.get(row.rowid)!, 'removed');
         }
-        tally(want.space, 'added');
+        tell(want.space, 'added');
         put.push({ rowid: row.rowid, entry: want });
       }
     }
@@ -214,9 +213,9 @@ export class HeldTextIndex {
       this.s.remove!.run(rowid);
       this.s.insert!.run(rowid, entry.body, entry.areas, entry.space, entry.workarea, entry.writer);
     }
-    for (const [rowid, { space }] of have) {
+    for (const rowid of have.keys()) {
       this.s.remove!.run(rowid);
-      tally(space, 'removed');
+      tell(spaceOf.get(rowid)!, 'removed');
     }
     check.extra = have.size;
     check.rewritten = put.length + have.size;

@@ -49,7 +49,7 @@ export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Serv
           peopleFile: gate.people,
           admins: gate.config.auth.admins,
         };
-  const auth = new BearerAuth(gate.db, gate.clock, gate.deploymentId, peopleAuth);
+  const auth = new BearerAuth(gate.db, gate.journal.viewChanges, gate.clock, gate.deploymentId, peopleAuth);
   const provider = issuer === null ? null : new SignInProvider(gate, issuer);
   const perIdentity = new IdentityInFlight(identityShare(options.maxInFlightPerIdentity, options.maxInFlight));
   const budget = new BodyBudget(

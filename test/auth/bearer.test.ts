@@ -4,15 +4,20 @@ import { BearerAuth, CredentialError } from '../../src/auth/bearer.js';
 import { mintApiKey } from '../../src/auth/api-keys.js';
 import { ApiKeyReducer, apiKeyTables } from '../../src/projections/api-keys.js';
 import type { JournalEvent } from '../../src/journal/event.js';
+import { ViewChanges } from '../../src/journal/view-changes.js';
 
 function keyStore() {
   const db = new Database(':memory:');
   db.exec(apiKeyTables('main'));
   const reducer = new ApiKeyReducer(db, 'main');
+  // As the journal does: each event applied is counted, so a key read kept before it is read again.
+  const changes = new ViewChanges();
   let seq = 0;
-  const apply = (type: string, data: Record<string, unknown>, ts = 1_000) =>
+  const apply = (type: string, data: Record<string, unknown>, ts = 1_000) => {
     reducer.apply({ v: 1, seq: ++seq, type, ts, prev: null, by: 'uid:0', data, event_id: String(seq), sig: '' } as JournalEvent);
-  return { db, apply };
+    changes.applied(type);
+  };
+  return { db, changes, apply };
 }
 
 const kindOf = async (fn: () => Promise<unknown>) => {
@@ -27,11 +32,11 @@ const kindOf = async (fn: () => Promise<unknown>) => {
 
 describe('API key bearer credentials, with an injected clock', () => {
   it('a key past its expires_at is 401 expired; before it, the key is its own identity and role', async () => {
-    const { db, apply } = keyStore();
+    const { db, changes, apply } = keyStore();
     const k = mintApiKey();
     apply('apikey-issued', { key_id: k.keyId, key_hash: k.hash, role: 'agent', expires_at: 5_000, scope: null });
     let now = 4_999;
-    const auth = new BearerAuth(db, { now: () => now }, 'test-deployment');
+    const auth = new BearerAuth(db, changes, { now: () => now }, 'test-deployment');
     const caller = await auth.callerOf(`Bearer ${k.raw}`, 'http');
     expect(caller).toMatchObject({ identity: `key:${k.keyId}`, role: 'agent', kind: 'program', scope: null });
     now = 5_000;
@@ -49,17 +54,17 @@ describe('API key bearer credentials, with an injected clock', () => {
   });
 
   it('a scope events key is marked so the dispatcher can refuse everything but gv.events', async () => {
-    const { db, apply } = keyStore();
+    const { db, changes, apply } = keyStore();
     const k = mintApiKey();
     apply('apikey-issued', { key_id: k.keyId, key_hash: k.hash, role: 'reviewer', expires_at: null, scope: 'events' });
-    expect((await new BearerAuth(db, { now: () => 0 }, 'test-deployment').callerOf(`Bearer ${k.raw}`, 'http')).scope).toBe('events');
+    expect((await new BearerAuth(db, changes, { now: () => 0 }, 'test-deployment').callerOf(`Bearer ${k.raw}`, 'http')).scope).toBe('events');
   });
 
   it('missing, malformed, unknown and revoked credentials each have their kind', async () => {
-    const { db, apply } = keyStore();
+    const { db, changes, apply } = keyStore();
     const k = mintApiKey();
     apply('apikey-issued', { key_id: k.keyId, key_hash: k.hash, role: 'agent', expires_at: null, scope: null });
-    const auth = new BearerAuth(db, { now: () => 0 }, 'test-deployment');
+    const auth = new BearerAuth(db, changes, { now: () => 0 }, 'test-deployment');
     expect(await kindOf(() => auth.callerOf(undefined, 'http'))).toBe('missing');
     expect(await kindOf(() => auth.callerOf('Token abc', 'http'))).toBe('malformed');
     expect(await kindOf(() => auth.callerOf(`Bearer ${mintApiKey().raw}`, 'http'))).toBe('signature');

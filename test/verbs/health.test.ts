@@ -102,6 +102,7 @@ describe('gv.health over the live server', () => {
     // embedded while held reaches the promoted rows' partition a moment after its promotion (the
     // vector index is derived and written after the answer), so the pair may show one turn late.
     for (let i = 0; i < 100 && !(h.checks.similar.computed && h.checks.similar.count === 2); i++) {
+      // Either reason holds it back: rows not embedded yet, or embedded rows still moving to the promoted partition.
       if (!h.checks.similar.computed) expect(h.checks.similar).toMatchObject({ at_least: true, why_not: expect.stringMatching(/not embedded yet|still moving to the promoted rows' vector partition/) });
       await new Promise((r) => setTimeout(r, 100));
       h = await health();

@@ -2,6 +2,7 @@ import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';
 import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
 import type { JournalEvent } from '../../journal/event.js';
+import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Finding, ScanResult } from '../../../workers/scan/finding.js';
 
 /**
@@ -11,15 +12,28 @@ import type { Finding, ScanResult } from '../../../workers/scan/finding.js';
  * erased row's id (and so on, should that one be erased too).
  */
 export function artifactIdOf(gate: Gate, caller: Caller, contentHash: string, space: string, extra: Record<string, unknown> = {}): string {
+  return artifactOf(gate, caller, contentHash, space, extra).id;
+}
+
+/** The id artifactIdOf answers, with the row of that id when there is one (a row not erased), read once. */
+export function artifactOf(
+  gate: Gate,
+  caller: Caller,
+  contentHash: string,
+  space: string,
+  extra: Record<string, unknown> = {},
+): { id: string; row: ArtifactRow | undefined } {
   const idOf = (more: Record<string, unknown>) =>
     `sha256:${sha256Hex(
       canonicalJson({ ...extra, ...more, content_hash: contentHash, space, writer_identity: caller.identity, deployment_id: gate.deploymentId }),
     )}`;
   let id = idOf({});
-  for (let row = gate.artifacts.byId(id); row !== undefined && row.erased_seq !== null; row = gate.artifacts.byId(id)) {
+  let row = gate.artifacts.byId(id);
+  while (row !== undefined && row.erased_seq !== null) {
     id = idOf({ after_erased: id });
+    row = gate.artifacts.byId(id);
   }
-  return id;
+  return { id, row };
 }
 
 export interface NewRow {
@@ -72,8 +86,7 @@ export function appendRow(gate: Gate, caller: Caller, row: NewRow): JournalEvent
     ...row.ingest,
   };
   if (row.kind !== null) ingestData['kind'] = row.kind;
-  gate.journal.append('ingest', caller.identity, ingestData);
-  return gate.journal.append(row.recorded ? 'record' : 'scan', caller.identity, {
+  const scanData: Record<string, unknown> = {
     artifact_id: row.artifactId,
     space: row.space,
     workarea: row.workarea,
@@ -86,7 +99,13 @@ export function appendRow(gate: Gate, caller: Caller, row: NewRow): JournalEvent
     masked_hash: maskedHash,
     scanner: row.scan.scanner,
     ...(row.reason === undefined ? {} : { reason: row.reason }),
-  });
+  };
+  // One journal call, so the views fold the row and its scan together (Journal.appendAll).
+  const [, scanEvent] = gate.journal.appendAll([
+    { type: 'ingest', by: caller.identity, data: ingestData },
+    { type: row.recorded ? 'record' : 'scan', by: caller.identity, data: scanData },
+  ]);
+  return scanEvent!;
 }
 
 /** The state a row entered, read back from its scan event. */

@@ -12,7 +12,7 @@ import { crewSheetProblem } from '../../domain/crew-sheet.js';
 import { invalidParams } from '../../gate-error.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
 import { refuseCompletedPart } from '../curation/work-complete.js';
-import { appendRow, artifactIdOf, enteredState } from './append-row.js';
+import { appendRow, artifactOf, enteredState } from './append-row.js';
 import { attachmentsParam, envelopeAttachments } from './ingest-attachments.js';
 import { refuseFullQuarantine } from './quarantine-depth.js';
 
@@ -153,11 +153,10 @@ export const ingestVerb = defineVerb({
     const contentHash = `sha256:${sha256Hex(bytes)}`;
     // Envelope v2: the attachments are part of what the claim is, so the same words with
     // other files are another row.
-    const idOf = () => artifactIdOf(gate, caller, contentHash, space, attachments.length === 0 ? {} : { attachments: attachments.map((a) => a.sha256) });
-    let artifactId = idOf();
+    const idOf = () => artifactOf(gate, caller, contentHash, space, attachments.length === 0 ? {} : { attachments: attachments.map((a) => a.sha256) });
+    let { id: artifactId, row: ownRow } = idOf();
     // The duplicate rule: this writer's own row of these bytes here, or a promoted copy of them.
-    const earlierRow = () =>
-      gate.artifacts.byId(artifactId) ?? (attachments.length === 0 ? gate.artifacts.promotedCopy(contentHash, space) : undefined);
+    const earlierRow = () => ownRow ?? (attachments.length === 0 ? gate.artifacts.promotedCopy(contentHash, space) : undefined);
     const earlier = earlierRow();
     if (earlier) return duplicateAnswer(earlier);
     if (answerForm !== null) checkAnswer(gate, caller, answerForm.question, answerForm.body);
@@ -172,7 +171,7 @@ export const ingestVerb = defineVerb({
       // Re-checked inside the transaction: a completion or a concurrent twin may have landed during the scan.
       refuseCompletedPart(gate, caller.identity, space, p.workarea);
       // An erasure during the scan makes these bytes a new row: the id is read again here.
-      artifactId = idOf();
+      ({ id: artifactId, row: ownRow } = idOf());
       const twin = earlierRow();
       if (twin) return duplicateAnswer(twin);
       // Again inside the write: another answer of this writer may have landed during the scan.
