@@ -9,6 +9,7 @@ import { FLAG_EMPTY, placementOf, wantsVector, type Placement, type PlacedRow, t
 import { backendDims, backendLabel, type EmbedBackend, type EmbedTask } from '../workers/embed/backend.js';
 import { hashedNgrams } from '../workers/embed/hashed-ngrams.js';
 import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
+import { POOL_EXEC_ARGV } from './pool-exec-argv.js';
 
 export interface EmbedStageOptions {
   backend: EmbedBackend;
@@ -118,6 +119,7 @@ export class EmbedStage {
     this.blob = db.prepare('SELECT bytes FROM main.blobs WHERE hash = ?').pluck();
     this.pool = new Piscina({
       filename: new URL('../workers/embed/pool-entry.js', import.meta.url).href,
+      execArgv: [...POOL_EXEC_ARGV],
       minThreads: options.threads,
       maxThreads: options.threads,
       idleTimeout: Infinity,

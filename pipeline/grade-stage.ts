@@ -3,6 +3,7 @@ import PQueue from 'p-queue';
 import type { BackendCheck, GradeCall, GradeOutcome, GradeTask } from '../workers/grade/grade-task.js';
 import type { GradeBackend } from '../workers/grade/backend.js';
 import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
+import { POOL_EXEC_ARGV } from './pool-exec-argv.js';
 
 export interface GradeStageOptions {
   threads: number;
@@ -40,6 +41,7 @@ export class GradeStage {
   constructor(private readonly options: GradeStageOptions) {
     this.pool = new Piscina({
       filename: new URL('../workers/grade/pool-entry.js', import.meta.url).href,
+      execArgv: [...POOL_EXEC_ARGV],
       // Started on the first call: a gate that never grades (or not yet) spends nothing on the pool.
       minThreads: 0,
       maxThreads: options.threads,

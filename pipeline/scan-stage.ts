@@ -4,6 +4,7 @@ import { quarantineFull } from '../src/gate-error.js';
 import type { Finding, ScanResult } from '../workers/scan/finding.js';
 import type { ScanTask } from '../workers/scan/pool-entry.js';
 import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
+import { POOL_EXEC_ARGV } from './pool-exec-argv.js';
 
 interface Waiting {
   bytes: Uint8Array;
@@ -38,6 +39,7 @@ export class ScanStage {
   constructor(private readonly options: ScanStageOptions) {
     this.pool = new Piscina({
       filename: new URL('../workers/scan/pool-entry.js', import.meta.url).href,
+      execArgv: [...POOL_EXEC_ARGV],
       minThreads: options.threads,
       maxThreads: options.threads,
       idleTimeout: Infinity,

@@ -315,21 +315,38 @@ export class Gate {
     return [...this.spaceList()];
   }
 
-  /** Drains the pipeline, commits what is queued and closes the database. */
+  /** What close() is waiting for, for a shutdown past its deadline to name; null before it starts. */
+  get closing(): string | null {
+    return this.closeStep;
+  }
+  private closeStep: string | null = null;
+
+  /**
+   * Drains the pipeline, commits what is queued and closes the database, one awaited step
+   * at a time: every thread is gone (pools destroyed, the checkpoint thread exited) before
+   * the connection closes, so nothing of ours runs in native code when the process ends.
+   */
   async close(): Promise<void> {
-    // It uses the scan and image pools and the writer.
-    await this.uploadRecovery;
-    await this.scan.close();
-    await this.review.close();
-    await this.grading.drain();
-    await this.embed.close();
-    await this.partitionCodes.close();
-    await this.images.close();
-    await this.bundles.close();
-    await this.heldText.close();
-    await this.writer.close().catch((error: unknown) => this.log.error('closing the journal', error));
-    await this.checkpointer.close();
-    this.db.close();
-    this.walSync?.close();
+    const steps: Array<[string, () => unknown]> = [
+      // It uses the scan and image pools and the writer.
+      ['the upload recovery', () => this.uploadRecovery],
+      ['the scan pool', () => this.scan.close()],
+      ['the review pool', () => this.review.close()],
+      ['grading', () => this.grading.drain()],
+      ['the embed pool', () => this.embed.close()],
+      ['the partition-code scans', () => this.partitionCodes.close()],
+      ['the image pool', () => this.images.close()],
+      ['the bundle pool', () => this.bundles.close()],
+      ['the held-text index', () => this.heldText.close()],
+      ['the journal writer', () => this.writer.close().catch((error: unknown) => this.log.error('closing the journal', error))],
+      ['the checkpoint thread', () => this.checkpointer.close()],
+      ['the database', () => this.db.close()],
+      ['the WAL sync', () => this.walSync?.close()],
+    ];
+    for (const [name, step] of steps) {
+      this.closeStep = name;
+      await step();
+    }
+    this.closeStep = 'closed';
   }
 }

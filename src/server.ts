@@ -30,6 +30,14 @@ export interface RunningGate {
   url: string;
   socketPath: string;
   shutdown(reason: string): Promise<void>;
+  /** What a shutdown under way is waiting for (null before one starts), for its deadline to name. */
+  shutdownStep(): string | null;
+  /**
+   * What a shutdown past its deadline still does as the process ends: removes the socket
+   * file and the home lock, so the home is free for the next start. Nothing of this
+   * process writes the journal after it: the caller exits at once.
+   */
+  releaseHome(): void;
 }
 
 /** First start makes the home: the directory, gate.toml with every key, then the database and key. */
@@ -115,9 +123,17 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
   gate.log.info('listening', { url, socket: paths.socket, deployment: gate.deploymentId });
 
   let stopping: Promise<void> | null = null;
+  let step: string | null = null;
+  const releaseHome = () => {
+    rmSync(paths.socket, { force: true });
+    releaseLock();
+  };
+  // In order: stop accepting, drain, stop the background work, close the gate (its pools,
+  // the checkpoint thread, the database), and only then free the home.
   const shutdown = (reason: string) =>
     (stopping ??= (async () => {
       gate.log.info(`shutting down (${reason}): answering requests in flight`);
+      step = 'the requests in flight';
       draining = true;
       // Grading (scheduled or asked for) takes no more rows; what it already sent is answered and journaled.
       gate.grading.halt();
@@ -125,16 +141,21 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
       http.closeIdleConnections();
       socketServer.close();
       await inFlight.idle(DRAIN_DEADLINE_MS);
+      step = 'the start scan';
       await startScan;
+      step = 'the review schedule';
       await gate.schedule?.stop();
+      step = 'the gate';
       await gate.close();
+      step = 'the home';
       http.closeAllConnections();
       for (const s of socketConnections) s.destroy();
-      rmSync(paths.socket, { force: true });
-      releaseLock();
+      releaseHome();
+      step = 'stopped';
       gate.log.info('stopped');
       gate.log.flush();
     })());
+  const shutdownStep = () => (step === 'the gate' ? `closing ${gate.closing ?? 'the gate'}` : step === null ? null : `at ${step}`);
 
-  return { gate, url, socketPath: paths.socket, shutdown };
+  return { gate, url, socketPath: paths.socket, shutdown, shutdownStep, releaseHome };
 }

@@ -1,5 +1,11 @@
 import { serve } from '../server.js';
 
+/**
+ * Longest a shutdown may take before the process is ended anyway: past the drain's own
+ * deadline (20 s for requests in flight), with room to close the pools and the database.
+ */
+export const SHUTDOWN_DEADLINE_MS = 30_000;
+
 export async function serveCommand(options: { home?: string; port?: number; logLevel?: string }): Promise<void> {
   let running;
   try {
@@ -10,15 +16,33 @@ export async function serveCommand(options: { home?: string; port?: number; logL
     process.exit(1);
   }
   process.stdout.write(`gate listening on ${running.url} socket ${running.socketPath} deployment ${running.gate.deploymentId}\n`);
+  const served = running;
+  let stopping = false;
   const stop = (signal: string) => {
-    running
+    if (stopping) {
+      // A second signal does not cut the close short (a process killed mid-close leaves its lock); the deadline bounds it.
+      served.gate.log.warn(`${signal} while shutting down: still ${served.shutdownStep() ?? 'starting the shutdown'}; the process ends by ${SHUTDOWN_DEADLINE_MS} ms after the first signal`);
+      return;
+    }
+    stopping = true;
+    // Ref'd on purpose. It holds the event loop through every awaited step: a step that
+    // waits only on an unref'd handle (a thread's exit) would otherwise let Node end the
+    // process with code 0 before the lock is released. And it bounds a step that never ends.
+    setTimeout(() => {
+      served.gate.log.error(`shutdown (${signal}) did not finish within ${SHUTDOWN_DEADLINE_MS} ms: still ${served.shutdownStep()}; the home is released and the process exits with 1`);
+      served.releaseHome();
+      served.gate.log.flush();
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    served
       .shutdown(signal)
       .then(() => process.exit(0))
       .catch((error: unknown) => {
         process.stderr.write(`gate serve: shutdown failed: ${String(error)}\n`);
+        served.releaseHome();
         process.exit(1);
       });
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }

@@ -10,6 +10,8 @@ const EVERY_MS = 10;
  * this many frames (~40 MB) without a restart, i.e. when the thread fell behind or died.
  */
 const FALLBACK_FRAMES = 10_000;
+/** Longest the thread may take to stop (it takes a few ms) before it is terminated. */
+const STOP_MAX_MS = 2_000;
 
 /**
  * Runs WAL checkpoints beside the writer on a thread of their own (see
@@ -55,9 +57,16 @@ export class WalCheckpointer {
   close(): Promise<void> {
     this.stopped ??= new Promise<void>((resolve) => {
       if (this.exited) return resolve();
-      this.worker.once('exit', () => resolve());
+      // A shutdown awaits this: the thread (and the bound on it) must hold the event loop
+      // until it is gone. Unref'd, nothing else held it at this point of a shutdown and Node
+      // ended the process mid-close with code 0, the database open and the home lock left.
+      this.worker.ref();
+      const bound = setTimeout(() => void this.worker.terminate(), STOP_MAX_MS);
+      this.worker.once('exit', () => {
+        clearTimeout(bound);
+        resolve();
+      });
       this.worker.postMessage('stop');
-      setTimeout(() => void this.worker.terminate(), 2_000).unref();
     });
     return this.stopped;
   }

@@ -2,6 +2,7 @@ import { Piscina } from 'piscina';
 import type { TextCheck } from './submission-check.js';
 import { RoundTripBatch } from './round-trip-batch.js';
 import type { SubmissionCheckTask } from '../../workers/submission-check/pool-entry.js';
+import { POOL_EXEC_ARGV } from '../../pipeline/pool-exec-argv.js';
 
 type Item = SubmissionCheckTask['items'][number];
 
@@ -26,6 +27,7 @@ export class SubmissionChecks {
   private started(): Piscina {
     this.pool ??= new Piscina({
       filename: new URL('../../workers/submission-check/pool-entry.js', import.meta.url).href,
+      execArgv: [...POOL_EXEC_ARGV],
       minThreads: this.threads,
       maxThreads: this.threads,
       idleTimeout: Infinity,

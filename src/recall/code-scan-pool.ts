@@ -2,6 +2,7 @@ import { Piscina } from 'piscina';
 import type { CodeScanAnswer, CodeScanTask, StoredVectors } from '../../workers/vector-scan/pool-entry.js';
 import type { BinaryPartition } from './binary-partition.js';
 import type { RankedRow } from './fusion.js';
+import { POOL_EXEC_ARGV } from '../../pipeline/pool-exec-argv.js';
 
 export type { StoredVectors } from '../../workers/vector-scan/pool-entry.js';
 
@@ -18,6 +19,7 @@ export class CodeScanPool {
   constructor(stored: StoredVectors) {
     this.pool = new Piscina({
       filename: new URL('../../workers/vector-scan/pool-entry.js', import.meta.url).href,
+      execArgv: [...POOL_EXEC_ARGV],
       minThreads: 1,
       maxThreads: 1,
       idleTimeout: Infinity,

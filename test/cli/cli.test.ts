@@ -108,26 +108,30 @@ describe('--help everywhere', () => {
 });
 
 describe('shutdown', () => {
-  it('SIGTERM stops cleanly: exit 0, socket and lock removed, journal verifies', async () => {
-    const g = await GateProcess.start();
-    const agent = await g.key('agent');
-    // Settled from the start: requests still in the kernel's accept queue at SIGTERM are reset,
-    // never received and so never promised; what matters is that every answer given is kept.
-    const inflight = Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) =>
-        g.rpc(agent.key, 'gv.ingest', { content: `shutdown claim ${i} ${Date.now()}`, workarea: 'tests/stop', kind: 'memory', source_uri: 'test://stop' }),
-      ),
-    );
-    await new Promise((r) => setTimeout(r, 5));
-    const code = await g.stop();
-    const answers = await inflight;
-    expect(code).toBe(0);
-    expect(existsSync(join(g.home, 'gate.sock'))).toBe(false);
-    expect(existsSync(join(g.home, 'gate.lock'))).toBe(false);
-    const verify = gateCli(['verify', '--home', g.home, '--json']);
-    expect(verify.status).toBe(0);
-    // Every answered ingest is in the journal.
-    const answered = answers.filter((a) => a.status === 'fulfilled' && (a.value as any).result?.artifact_id).length;
-    expect(JSON.parse(verify.stdout).types.ingest ?? 0).toBeGreaterThanOrEqual(answered);
-  });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} stops cleanly: exit 0, socket and lock removed, journal verifies`, async () => {
+      const g = await GateProcess.start();
+      const agent = await g.key('agent');
+      // Settled from the start: requests still in the kernel's accept queue at the signal are reset,
+      // never received and so never promised; what matters is that every answer given is kept.
+      const inflight = Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) =>
+          g.rpc(agent.key, 'gv.ingest', { content: `shutdown claim ${i} ${Date.now()}`, workarea: 'tests/stop', kind: 'memory', source_uri: 'test://stop' }),
+        ),
+      );
+      await new Promise((r) => setTimeout(r, 5));
+      const code = await g.stop(signal);
+      const answers = await inflight;
+      const log = `signal ${g.exitSignal}; the gate's stderr:\n${g.stderr.join('\n')}`;
+      expect(code, log).toBe(0);
+      expect(g.stderr.filter((l) => l.includes('"msg":"stopped"')), log).toHaveLength(1);
+      expect(existsSync(join(g.home, 'gate.sock'))).toBe(false);
+      expect(existsSync(join(g.home, 'gate.lock')), log).toBe(false);
+      const verify = gateCli(['verify', '--home', g.home, '--json']);
+      expect(verify.status).toBe(0);
+      // Every answered ingest is in the journal.
+      const answered = answers.filter((a) => a.status === 'fulfilled' && (a.value as any).result?.artifact_id).length;
+      expect(JSON.parse(verify.stdout).types.ingest ?? 0).toBeGreaterThanOrEqual(answered);
+    });
+  }
 });

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 // The compiled gate: its pools load their worker entries from dist/ beside it.
 import { serve, type RunningGate as Served } from '../../dist/src/server.js';
-import { httpRequest, socketRpc, tempHome, type HttpAnswer, type HttpOptions, type RpcAnswer } from './gate-process.js';
+import { httpRequest, loadFetchParser, socketRpc, tempHome, type HttpAnswer, type HttpOptions, type RpcAnswer } from './gate-process.js';
 import { freePort, issuerOf } from './sign-in.js';
 
 /** A clock the test moves by hand (DESIGN rule 7): code, token and nonce expiry without sleeping. */
@@ -46,6 +46,7 @@ export class InProcessServer {
         flush: () => undefined,
       },
     });
+    await loadFetchParser(server.url);
     return server;
   }
 
