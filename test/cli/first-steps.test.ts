@@ -48,8 +48,10 @@ let browser: Browser | undefined;
 afterAll(async () => {
   await browser?.close();
   if (serve !== undefined && serve.exitCode === null) {
-    serve.kill('SIGTERM');
-    await new Promise((resolve) => serve!.once('exit', resolve));
+    // The gate is bash's child (`gate` is a shell function): stop the whole group, or the gate outlives the test.
+    const exited = new Promise((resolve) => serve!.once('exit', resolve));
+    process.kill(-serve.pid!, 'SIGTERM');
+    await exited;
   }
 });
 
@@ -68,7 +70,7 @@ describe('README first steps', () => {
     for (const name of Object.keys(env)) if (name.startsWith('GATE_')) delete env[name];
     const alias = `gate() { node '${CLI}' "$@"; }`;
     const bash = (command: string, stdin = ''): ChildProcess => {
-      const child = spawn('bash', ['-c', `${alias}\n${command}`], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn('bash', ['-c', `${alias}\n${command}`], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
       child.stdin!.end(stdin);
       return child;
     };
