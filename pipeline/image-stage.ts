@@ -30,10 +30,13 @@ export interface ImageStageOptions extends BoundedPoolOptions {
 export class ImageStage {
   private readonly pool: BoundedPool;
   private readonly maxPixels: number;
+  /** The deadline rounded up to sharp's whole seconds, so sharp never stops an image the deadline would let finish. */
+  private readonly sharpTimeoutSeconds: number;
 
   constructor(options: ImageStageOptions) {
     const { maxPixels, ...pool } = options;
     this.maxPixels = maxPixels;
+    this.sharpTimeoutSeconds = pool.deadlineMs === undefined ? 0 : Math.ceil(pool.deadlineMs / 1000);
     this.pool = new BoundedPool(new URL('../workers/image/pool-entry.js', import.meta.url), pool);
   }
 
@@ -41,7 +44,7 @@ export class ImageStage {
   async prepare(bytes: Uint8Array): Promise<Prepared> {
     // A Buffer's slice() shares its memory (a small one lives in Node's shared pool): copy instead.
     const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : ownBuffer(bytes);
-    const task: ImageTask = { bytes: buffer, maxPixels: this.maxPixels };
+    const task: ImageTask = { bytes: buffer, maxPixels: this.maxPixels, sharpTimeoutSeconds: this.sharpTimeoutSeconds };
     let result: UploadPreparation;
     try {
       result = await this.pool.run<UploadPreparation>(task, [buffer]);

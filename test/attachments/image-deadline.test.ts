@@ -1,24 +1,33 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GateProcess } from '../harness/gate-process.js';
 import { sha256Of, upload } from '../harness/attachments.js';
+import { slowPng } from '../harness/slow-png.js';
 import { cleanImages } from '../../fixtures/hostile-exif.js';
 
-// An image that is honest but slow (16,000 x 16,000 pixels of one colour: 0.8 MB, 1-2.4 s
-// of sharp on this machine) against a 250 ms deadline: the worker is terminated, the
-// upload refused image_deadline, and a clean upload sent just after it is served within
-// the deadline plus a fresh worker's start (which the deadline does not count).
-const DEADLINE_MS = 250;
-const SLACK_MS = 4_000;
+// An image that is honest but slow (50,000 x 50,000 pixels of one colour: 300 KB, some 15 s
+// of sharp on this machine when quiet, longer when loaded) against a 2 s deadline: the
+// worker is terminated, the upload refused image_deadline, and a clean upload queued behind
+// it is served within the deadline plus a fresh worker's start (which the deadline does not
+// count). The deadline sits between the two by a factor of ten or so each way: a 16 x 16
+// image takes 5-90 ms in a warm worker at load 14 on 2 cores, so a loaded machine never
+// pushes an honest small image past it (250 ms did, at load 15-20), and a fast quiet one
+// never brings the slow image under it.
+const DEADLINE_MS = 2_000;
+// Room for what the deadline does not count (the upload's RPC, a fresh worker loading sharp)
+// on a loaded machine; still well under the slow image's own time.
+const SLACK_MS = 8_000;
+const SLOW_SIDE = 50_000;
 
 let gate: GateProcess;
 let agent: { key: string };
 let other: { key: string };
+let reviewer: { key: string };
 
 beforeAll(async () => {
-  gate = await GateProcess.start({ env: { GATE_IMAGE_DEADLINE_MS: String(DEADLINE_MS), GATE_IMAGE_MAX_PIXELS: '300000000' } });
+  gate = await GateProcess.start({ env: { GATE_IMAGE_DEADLINE_MS: String(DEADLINE_MS), GATE_IMAGE_MAX_PIXELS: String(SLOW_SIDE * SLOW_SIDE) } });
   agent = await gate.key('agent');
   other = await gate.key('agent');
+  reviewer = await gate.key('reviewer');
   expect((await upload(gate, other.key, (await cleanImages(200)).jpeg)).error).toBeUndefined();
 });
 afterAll(async () => {
@@ -27,12 +36,14 @@ afterAll(async () => {
 
 describe('the image pool\'s deadline (image.deadline_ms)', () => {
   it('a task past it is refused image_deadline, never -32603; the upload behind it is served; the gate keeps serving', async () => {
-    const slow = await sharp({ create: { width: 16_000, height: 16_000, channels: 3, background: { r: 10, g: 200, b: 30 } } })
-      .png({ compressionLevel: 9 })
-      .toBuffer();
+    const slow = await slowPng(SLOW_SIDE);
     const started = performance.now();
     const refused = upload(gate, agent.key, slow).then((a) => ({ a, ms: performance.now() - started }));
-    await new Promise((r) => setTimeout(r, 100));
+    // The clean upload goes once the slow one holds the pool's one thread, so it waits behind it.
+    await vi.waitFor(async () => {
+      const image = (await gate.rpc(reviewer.key, 'gv.queues')).result.stages.find((s: { stage: string }) => s.stage === 'image');
+      expect(image).toMatchObject({ running: 1, queued: 0 });
+    }, { timeout: 30_000, interval: 20 });
     const cleanStart = performance.now();
     const clean = upload(gate, other.key, (await cleanImages(201)).jpeg).then((a) => ({ a, ms: performance.now() - cleanStart }));
     const [r, c] = await Promise.all([refused, clean]);
@@ -49,5 +60,14 @@ describe('the image pool\'s deadline (image.deadline_ms)', () => {
     const after = await upload(gate, agent.key, (await cleanImages(202)).png);
     expect(after.result).toMatchObject({ complete: true, media_type: 'image/png', prepared: true });
     expect((await gate.rpc(agent.key, 'gv.ping')).error).toBeUndefined();
+  });
+
+  it("the overrun image's own threads stop with it: the gate stops at once, not once sharp would have finished", async () => {
+    // sharp computes on libuv's threadpool, which terminating the worker does not stop, and the
+    // process's exit waits for that work: left running, the slow image (15 s quiet, minutes
+    // loaded) would hold the stop long past the deadline.
+    const stopping = performance.now();
+    expect(await gate.stop()).toBe(0);
+    expect(performance.now() - stopping).toBeLessThan(SLACK_MS);
   });
 });

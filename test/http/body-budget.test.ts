@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GateProcess } from '../harness/gate-process.js';
 import { stalledPost } from '../harness/stalled-request.js';
 
@@ -63,9 +63,17 @@ describe('bytes of request bodies held at once are bounded', () => {
   it('50 parallel 4 MiB ingests: RSS stays bounded, those past the budget are 503 with Retry-After, the rest are served, and so is everyone else', async () => {
     const bodies = Array.from({ length: INGESTS }, (_, i) => ingestBody(i));
     expect(Buffer.byteLength(bodies[0]!)).toBe(BODY_BYTES);
-    // Every head first, so all 50 ask for their bytes at once; then every body.
+    // Every head first, so all 50 ask for their bytes at once; then every body. The bodies go
+    // once the gate has refused a head: the budget is then full of admitted heads waiting for
+    // their bytes (a fixed 500 ms assumed a loaded gate had read every head by then).
     const posts = bodies.map((_, i) => stalledPost(gate.url, '/rpc', { Authorization: `Bearer ${keys[i]}` }, BODY_BYTES, ''));
-    await new Promise((r) => setTimeout(r, 500));
+    let refusedBeforeBodies = 0;
+    for (const p of posts) {
+      void p.answered.then((status) => {
+        if (status === 503) refusedBeforeBodies++;
+      });
+    }
+    await vi.waitFor(() => expect(refusedBeforeBodies).toBeGreaterThan(0), { timeout: 60_000, interval: 20 });
     posts.forEach((p, i) => p.send(bodies[i]!));
 
     const pings: number[] = [];

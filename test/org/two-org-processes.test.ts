@@ -18,6 +18,11 @@ const members = Array.from({ length: MEMBERS }, () => new SimulatedMember());
 const keys = new Map<string, string>();
 let reviewers: string[];
 
+// A PostgreSQL cluster, two org processes and 14 `gate org` CLI runs (each a fresh node):
+// seconds quiet, past 120 s at load 17. The setup and the test get deadlines that fit.
+const SETUP_MS = 300_000;
+const CASE_MS = 180_000;
+
 const cli = (...args: string[]) => JSON.parse(orgCli([...args, '--json', '--home', home, '--database-url', cluster.url]));
 
 beforeAll(async () => {
@@ -27,7 +32,7 @@ beforeAll(async () => {
   orgs = [first, await OrgProcess.start(home, { databaseUrl: cluster.url })];
   for (const m of members) keys.set(m.deploymentId, cli('member', 'add', `--deployment-id=${m.deploymentId}`, '--label', 'm').key);
   reviewers = [cli('key', 'issue', '--scope', 'review', '--label', 'r1').key, cli('key', 'issue', '--scope', 'review', '--label', 'r2').key];
-}, 120_000);
+}, SETUP_MS);
 afterAll(async () => {
   for (const o of orgs ?? []) await o.stop();
   cluster?.stop();
@@ -53,7 +58,7 @@ async function rpc(org: OrgProcess, key: string, method: string, params: unknown
   return body.result;
 }
 
-describe('two org processes on one database', () => {
+describe('two org processes on one database', { timeout: CASE_MS }, () => {
   it('take each submission once, hold none twice, and lose or repeat no outcome', async () => {
     expect(orgs[0]!.deploymentId).toBe(orgs[1]!.deploymentId);
     const submissions = members.flatMap((m) => Array.from({ length: EACH }, (_, i) => ({ m, s: m.submission(`${m.deploymentId} claim ${i}`) })));

@@ -12,6 +12,8 @@ import { isArmed } from '../../src/failpoints.js';
 export interface ImageTask {
   bytes: ArrayBuffer;
   maxPixels: number;
+  /** sharp's own timeout, whole seconds, none before the pool's deadline; 0: none (the pool has no deadline). */
+  sharpTimeoutSeconds: number;
   /** Set by the pool when the task has a deadline; marked as the task starts. */
   startedAt?: BigInt64Array;
 }
@@ -28,7 +30,7 @@ export default async function prepareUpload(task: ImageTask): Promise<UploadPrep
   const bytes = new Uint8Array(task.bytes);
   const media_type = await mediaTypeOf(bytes);
   if (!media_type.startsWith('image/')) return { media_type, outcome: 'not_an_image' };
-  const preparation = await prepareImage(bytes, media_type, task.maxPixels);
+  const preparation = await prepareImage(bytes, media_type, task.maxPixels, task.sharpTimeoutSeconds);
   if (preparation.outcome !== 'prepared') return { media_type, ...preparation };
   // A buffer of its own, so moving it detaches nothing else.
   const served = new Uint8Array(preparation.served.length);

@@ -27,7 +27,15 @@ const ENCODE: Record<ImageFormat, (image: Sharp) => Sharp> = {
   webp: (image) => image.webp({ quality: 90 }),
 };
 
-export async function prepareImage(bytes: Uint8Array, mediaType: string, maxPixels: number): Promise<Preparation> {
+/** sharp's refusal once its own timeout (`.timeout()`) killed the pipeline. */
+const SHARP_TIMEOUT = /^timeout: \d+% complete/;
+
+/**
+ * `timeoutSeconds` (0: none) stops sharp's own threads: the pool's deadline terminates this
+ * worker, but libvips computes on libuv's threadpool, which terminating a worker does not stop;
+ * without it an overrun image kept burning a core until done, and the gate's exit waited for it.
+ */
+export async function prepareImage(bytes: Uint8Array, mediaType: string, maxPixels: number, timeoutSeconds = 0): Promise<Preparation> {
   const walk = walkImage(bytes, mediaType);
   if (!walk.walkable) return { outcome: 'unwalkable', why: walk.why };
   if (walk.width * walk.height > maxPixels || walk.width === 0 || walk.height === 0) {
@@ -46,10 +54,15 @@ export async function prepareImage(bytes: Uint8Array, mediaType: string, maxPixe
   let info: OutputInfo;
   try {
     // The declared size passed the limit; sharp's own limit is the second fence.
-    const image = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', animated: walk.format === 'webp' }).autoOrient();
+    const image = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', animated: walk.format === 'webp' })
+      .autoOrient()
+      .timeout({ seconds: timeoutSeconds });
     ({ data: served, info } = await ENCODE[walk.format](image).toBuffer({ resolveWithObject: true }));
   } catch (error) {
     const message = error instanceof Error ? error.message : '';
+    // The pool's deadline, which sharp's timeout never precedes, has passed or is about to:
+    // it terminates this worker and refuses the upload image_deadline, so the refusal is one.
+    if (timeoutSeconds > 0 && SHARP_TIMEOUT.test(message)) return new Promise<never>(() => {});
     if (/pixel limit/i.test(message)) return { outcome: 'pixel_limit', width: walk.width, height: walk.height };
     return { outcome: 'unwalkable', why: 'decode_failed' };
   }
