@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { hashApiKey, keyIdOf } from '../auth/api-keys.js';
+import { writeFileAtomic } from '../config/atomic-write.js';
 
 export const BUDGET_STATE_FORMAT = 'gate-runner-budget/1';
 
@@ -62,30 +62,8 @@ export class BudgetStateFile {
   }
 
   write(spent: SpentOnDay): void {
-    const dir = dirname(this.path);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const temporary = `${this.path}.${randomBytes(6).toString('hex')}.tmp`;
-    const bytes = `${JSON.stringify({ format: BUDGET_STATE_FORMAT, day: spent.day, spent_ms: Math.round(spent.spentMs) })}\n`;
-    try {
-      const fd = openSync(temporary, 'wx', 0o600);
-      try {
-        writeSync(fd, bytes);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temporary, this.path);
-    } catch (error) {
-      rmSync(temporary, { force: true });
-      throw error;
-    }
-    // The rename itself survives a crash once the directory is on disk too.
-    const dirFd = openSync(dir, 'r');
-    try {
-      fsyncSync(dirFd);
-    } finally {
-      closeSync(dirFd);
-    }
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    writeFileAtomic(this.path, `${JSON.stringify({ format: BUDGET_STATE_FORMAT, day: spent.day, spent_ms: Math.round(spent.spentMs) })}\n`);
   }
 
   private refusal(what: string): RunnerStateError {

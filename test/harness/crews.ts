@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { InProcessServer } from './in-process-server.js';
 import type { RpcAnswer } from './gate-process.js';
@@ -43,6 +44,22 @@ export async function readWhole(g: TestGate, key: string, id: string): Promise<v
     if (page.error) return;
     offset = page.result.masked_next_offset ?? null;
   }
+}
+
+/** A question asked by `askerKey` in `space` and promoted by `reviewerKey`, as a person would; its artifact id. */
+export async function askPromoted(g: TestGate, askerKey: string, reviewerKey: string, space: string, words: string, workarea: string): Promise<string> {
+  const q = await g.rpc(askerKey, 'gv.ingest', {
+    space,
+    workarea,
+    kind: 'question',
+    source_uri: `test://${workarea}`,
+    addressed_to: { kinds: ['person'] },
+    content: JSON.stringify({ format: 'question/1', question: words }),
+  });
+  expect(q.error, JSON.stringify(q.error)).toBeUndefined();
+  await readWhole(g, reviewerKey, q.result.artifact_id);
+  expect((await g.rpc(reviewerKey, 'gv.promote', { artifact_id: q.result.artifact_id })).result?.state).toBe('ACTIVE');
+  return q.result.artifact_id as string;
 }
 
 export async function issueKey(g: TestGate, role: string, extra: Record<string, unknown> = {}) {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { ROOT, uniqueText, type GateProcess } from '../harness/gate-process.js';
-import { issueKey, makeCrew, MODELS, readWhole, type Crew } from '../harness/crews.js';
+import { askPromoted, issueKey, makeCrew, MODELS, type Crew } from '../harness/crews.js';
 import { signIn, startGateWithIssuer } from '../harness/sign-in.js';
 import { runCli, startGateRunner, stopGateRunner } from '../harness/gate-runner-process.js';
 
@@ -94,20 +94,7 @@ const heldHello = (h: HostedCrew) =>
     return v.heard && v.assignments[0]?.keys === 'held' && v.last_hello.serving[0]?.holds === 3 ? v.last_hello : undefined;
   });
 
-async function ask(space: string, words: string): Promise<string> {
-  const q = await gate.rpc(asker.key, 'gv.ingest', {
-    space,
-    workarea: 'asks/budget',
-    kind: 'question',
-    source_uri: 'test://budget',
-    addressed_to: { kinds: ['person'] },
-    content: JSON.stringify({ format: 'question/1', question: words }),
-  });
-  expect(q.error, JSON.stringify(q.error)).toBeUndefined();
-  await readWhole(gate, reviewer.key, q.result.artifact_id);
-  expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: q.result.artifact_id })).result?.state).toBe('ACTIVE');
-  return q.result.artifact_id;
-}
+const ask = (space: string, words: string) => askPromoted(gate, asker.key, reviewer.key, space, words, 'asks/budget');
 
 const questionOf = async (q: string) => (await gate.rpc(asker.key, 'gv.question', { question: q })).result;
 

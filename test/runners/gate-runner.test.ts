@@ -5,7 +5,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, uniqueText, type GateProcess } from '../harness/gate-process.js';
 import { runCli, startGateRunner } from '../harness/gate-runner-process.js';
-import { issueKey, makeCrew, MODELS, readWhole, type Crew } from '../harness/crews.js';
+import { askPromoted, issueKey, makeCrew, MODELS, readWhole, type Crew } from '../harness/crews.js';
 import { signIn, startGateWithIssuer } from '../harness/sign-in.js';
 
 const ANSWERING_SCRIPT = join(ROOT, 'test', 'runners', 'fixtures', 'crew-answer.mjs');
@@ -41,20 +41,7 @@ function startRunner(key: string): ChildProcess {
 
 const runnerView = async (keyId: string) => (await gate.rpc(reviewer.key, 'gv.runners', { runner: keyId })).result.runners[0];
 
-async function ask(words: string): Promise<string> {
-  const q = await gate.rpc(asker.key, 'gv.ingest', {
-    space: crew.space,
-    workarea: 'asks/e2e',
-    kind: 'question',
-    source_uri: 'test://e2e',
-    addressed_to: { kinds: ['person'] },
-    content: JSON.stringify({ format: 'question/1', question: words }),
-  });
-  expect(q.error, JSON.stringify(q.error)).toBeUndefined();
-  await readWhole(gate, reviewer.key, q.result.artifact_id);
-  expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: q.result.artifact_id })).result?.state).toBe('ACTIVE');
-  return q.result.artifact_id;
-}
+const ask = (words: string) => askPromoted(gate, asker.key, reviewer.key, crew.space, words, 'asks/e2e');
 
 const questionOf = async (q: string) => (await gate.rpc(asker.key, 'gv.question', { question: q })).result;
 
