@@ -126,7 +126,6 @@ export class ArtifactReads {
     return (this.s.stateCount!.get(state) as { n: number } | undefined)?.n ?? 0;
   }
 
-
   /** The attachments a row's envelope names (their hashes), as its ingest event recorded them. */
   attachmentHashes(artifactId: string): string[] {
     const body = this.s.ingestEvent!.get(artifactId) as string | undefined;
