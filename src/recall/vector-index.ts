@@ -14,7 +14,7 @@ import type { Log } from '../log.js';
  *                 memory for partitions too large for sqlite-vec's exact KNN.
  *   vector_values the same int8 vectors in a plain rowid table, for reading one by rowid
  *                 (re-ranking, similarTo, gv.rebuild's check): vec0 keeps vectors in
- *                 512 KB chunk blobs and took ~100 us to read one at a million rows
+ *                 chunk blobs (512 KB each before VEC0_CHUNK_ROWS) and took ~100 us to read one at a million rows
  *                 (a plain table ~3 us), which made re-ranking 200 candidates cost 20 ms.
  *   vector_model  the label every stored vector was made by. A different label at start
  *                 drops both tables, and the catch-up embeds every row again.
@@ -29,6 +29,15 @@ export const heldPartition = (writer: string) => `h:${writer}`;
 /** How a vector and its code are stored (quantize.ts); a change of it re-embeds like a change of model. */
 export const STORAGE_FORMAT = 'int8 + two-plane sign code/2';
 export const isSearchable = (part: string) => part.startsWith('s:') || part.startsWith('h:');
+
+/**
+ * Vectors to one vec0 chunk blob (its default is 1,024: 512 KB at 512 dimensions). Each insert
+ * writes its vector into the chunk through SQLite's incremental blob I/O, which walks the blob's
+ * overflow pages from the first: under ingest that walk was ~3% of the main thread, ~0.5% at
+ * 128 (bench/ingest.js under perf). An exact KNN (partitions of at most BRUTE_FORCE_MAX rows)
+ * opens 16 chunks instead of 2, about 0.2 ms more. A table made before keeps its chunk size.
+ */
+const VEC0_CHUNK_ROWS = 128;
 
 export const FLAG_PROVISIONAL = 1;
 export const FLAG_SUPERSEDED = 2;
@@ -100,7 +109,7 @@ export class VectorIndex {
     }
     db.exec(`
       CREATE VIRTUAL TABLE IF NOT EXISTS main.vector_index USING vec0(
-        part text partition key, provisional integer, superseded integer, e int8[${dims}] distance_metric=cosine);
+        part text partition key, provisional integer, superseded integer, e int8[${dims}] distance_metric=cosine, chunk_size=${VEC0_CHUNK_ROWS});
       CREATE TABLE IF NOT EXISTS main.vector_codes (
         rowid INTEGER PRIMARY KEY, part TEXT NOT NULL, flags INTEGER NOT NULL, code BLOB NOT NULL);
       CREATE INDEX IF NOT EXISTS main.vector_codes_part ON vector_codes(part);
