@@ -11,6 +11,7 @@ import { WalCheckpointer } from './journal/wal-checkpointer.js';
 import { WalSync, type FsyncFile } from './journal/wal-sync.js';
 import { JournalWriter } from './journal/group-commit.js';
 import { Journal } from './journal/journal.js';
+import { SigningThread } from './journal/signing-thread.js';
 import { createJournalSchema } from './journal/schema.js';
 import { ArtifactReads, type ArtifactRow } from './projections/artifact-reads.js';
 import { RelationReads } from './projections/relation-reads.js';
@@ -78,6 +79,8 @@ export class Gate {
   readonly journal: Journal;
   readonly writer: JournalWriter;
   readonly checkpointer: WalCheckpointer;
+  /** Signs the events of writes that allow it (the ingest's) beside the main thread's work. */
+  readonly signing: SigningThread;
   private readonly walSync: WalSync | undefined;
   readonly projections: Projections;
   readonly capabilities: Capabilities;
@@ -185,7 +188,8 @@ export class Gate {
       markViewsCurrent(this.db);
       if (events > 0) this.log.info(`views rebuilt from ${events} journal events for view schema ${VIEW_SCHEMA_VERSION}`);
     }
-    this.journal = new Journal(this.db, this.key, this.clock, (event, next) => this.projections.apply(event, next));
+    this.signing = new SigningThread(this.key, this.log);
+    this.journal = new Journal(this.db, this.key, this.clock, (event, next) => this.projections.apply(event, next), this.signing);
     this.writer = new JournalWriter(this.db, this.journal, {
       onListenerError: (error) => this.log.error('a commit listener failed', error),
       maxBatch: config.journal.batch_max,
@@ -339,6 +343,7 @@ export class Gate {
       ['the bundle pool', () => this.bundles.close()],
       ['the held-text index', () => this.heldText.close()],
       ['the journal writer', () => this.writer.close().catch((error: unknown) => this.log.error('closing the journal', error))],
+      ['the signing thread', () => this.signing.close()],
       ['the checkpoint thread', () => this.checkpointer.close()],
       ['the database', () => this.db.close()],
       ['the WAL sync', () => this.walSync?.close()],

@@ -32,7 +32,12 @@ export class DeploymentKey {
   }
 
   sign(data: Uint8Array | string): string {
-    return sign(null, typeof data === 'string' ? Buffer.from(data) : data, this.privateKey).toString('base64url');
+    return signWith(this.privateKey, data);
+  }
+
+  /** The private key, handed once to the journal's signing thread (src/journal/signing-thread.ts). */
+  signingThreadKey(): KeyObject {
+    return this.privateKey;
   }
 
   /** The private key for jose, which signs this gate's sign-in tokens (EdDSA) with it. */
@@ -45,6 +50,11 @@ export class DeploymentKey {
     const jwk = this.privateKey.export({ format: 'jwk' });
     return Buffer.from(jwk.d as string, 'base64url');
   }
+}
+
+/** An Ed25519 signature as the journal stores it (base64url); the signing thread signs with the same function. */
+export function signWith(privateKey: KeyObject, data: Uint8Array | string): string {
+  return sign(null, typeof data === 'string' ? Buffer.from(data) : data, privateKey).toString('base64url');
 }
 
 /** Verifies a signature made by the deployment whose id is given (the id is the public key). */

@@ -4,6 +4,7 @@ import type { WalSync } from './wal-sync.js';
 
 interface Pending<T> {
   work: () => T;
+  signLater: boolean;
   resolve: (value: T) => void;
   reject: (error: unknown) => void;
 }
@@ -16,6 +17,15 @@ class BatchNeedsCare extends Error {
   constructor() {
     super('a write in the batch refused');
   }
+}
+
+export interface WriteOptions {
+  /**
+   * The work's events are signed on the signing thread while the batch's other writes run
+   * (Journal.signingLater): only for work that reads no journal row, since its own rows are
+   * inserted just before the next write that does not sign later, or before COMMIT.
+   */
+  signLater?: boolean;
 }
 
 export interface GroupCommitOptions {
@@ -71,16 +81,32 @@ export class JournalWriter {
     this.rollbackTo = db.prepare('ROLLBACK TO write');
     // Savepoints cost (each makes FTS5 flush its pending index), so a batch first runs
     // without them; a refusal inside it rolls the whole batch back to run carefully.
-    this.fast = db.transaction((batch: Pending<unknown>[]) =>
-      batch.map((item) => {
+    // Rows whose signatures the signing thread makes are written before any write that does
+    // not sign later and before COMMIT, outside any savepoint: their failure fails the commit.
+    this.fast = db.transaction((batch: Pending<unknown>[]) => {
+      const results = batch.map((item) => {
+        if (!item.signLater) journal.writeDeferred();
         try {
-          return { ok: true, value: item.work() };
+          return { ok: true, value: this.run(item) };
         } catch {
           throw new BatchNeedsCare();
         }
-      }),
-    );
-    this.careful = db.transaction((batch: Pending<unknown>[]) => batch.map((item) => this.runOne(item)));
+      });
+      journal.writeDeferred();
+      return results;
+    });
+    this.careful = db.transaction((batch: Pending<unknown>[]) => {
+      const results = batch.map((item) => {
+        if (!item.signLater) journal.writeDeferred();
+        return this.runOne(item);
+      });
+      journal.writeDeferred();
+      return results;
+    });
+  }
+
+  private run(item: Pending<unknown>): unknown {
+    return item.signLater ? this.journal.signingLater(item.work) : item.work();
   }
 
   private commit(batch: Pending<unknown>[]): Array<{ ok: boolean; value: unknown }> {
@@ -98,7 +124,7 @@ export class JournalWriter {
     const head = this.journal.chainHead;
     this.savepoint.run();
     try {
-      const value = item.work();
+      const value = this.run(item);
       this.release.run();
       return { ok: true, value };
     } catch (error) {
@@ -130,12 +156,12 @@ export class JournalWriter {
   }
 
   /** Runs `work` inside the next group transaction; resolves after the commit (and its sync). */
-  write<T>(work: () => T): Promise<T> {
+  write<T>(work: () => T, options: WriteOptions = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the journal writer is closed'));
     const failure = this.options.walSync?.failure;
     if (failure) return Promise.reject(failure);
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve, reject } as Pending<unknown>);
+      this.queue.push({ work, signLater: options.signLater === true, resolve, reject } as Pending<unknown>);
       this.schedule();
     });
   }

@@ -4,6 +4,7 @@ import type { DeploymentKey } from './deployment-key.js';
 import type { EventEnvelope, JournalEvent } from './event.js';
 import type { Clock } from '../clock.js';
 import { ViewChanges } from './view-changes.js';
+import type { SigningThread } from './signing-thread.js';
 
 export interface ChainHead {
   seq: number;
@@ -15,6 +16,13 @@ export interface NewEvent {
   type: string;
   by: string | null;
   data: Record<string, unknown>;
+}
+
+/** One journal call's events, sealed and folded into the views, their rows waiting for the signing thread's signatures. */
+interface Deferred {
+  /** The signing thread's ticket; null when no thread was ready (signed here when inserted). */
+  ticket: number | null;
+  sealed: Array<{ event: JournalEvent; body: string }>;
 }
 
 /** Columns copied out of the event data so reads can filter without parsing bodies. */
@@ -32,6 +40,10 @@ export class Journal {
   private readonly insert: Database.Statement;
   private readonly insertBlob: Database.Statement;
   private readonly deleteBlob: Database.Statement;
+  /** Inside `signingLater`: appends hand their bodies to the signing thread and their rows wait in `deferred`. */
+  private deferring = false;
+  /** Rows of this transaction not yet inserted, in seq order (see signingLater). */
+  private deferred: Deferred[] = [];
 
   constructor(
     private readonly db: Database.Database,
@@ -39,6 +51,8 @@ export class Journal {
     private readonly clock: Clock,
     /** Folds an event into the views; `next` is the event appended right after it in the same call, when there is one. */
     private readonly apply: (event: JournalEvent, next?: JournalEvent) => void,
+    /** Signs events off the main thread for writes that allow it (signingLater); without it every event is signed here. */
+    private readonly signer?: SigningThread,
   ) {
     this.insert = db.prepare(
       `INSERT INTO journal (seq, event_id, prev, ts, type, by, artifact_id, space, workarea, body, sig)
@@ -60,10 +74,69 @@ export class Journal {
     return this.head;
   }
 
-  /** Restores the in-memory head after a rolled-back savepoint or transaction. */
+  /**
+   * Restores the in-memory head after a rolled-back savepoint or transaction; the deferred
+   * rows of the rolled-back events go with them (their views' changes were rolled back).
+   */
   resetHead(head: ChainHead = this.readHead()): void {
     this.head = head;
     this.viewChanges.rolledBack();
+    while (this.deferred.length > 0 && this.deferred.at(-1)!.sealed[0]!.event.seq > head.seq) {
+      const { ticket } = this.deferred.pop()!;
+      if (ticket !== null) this.signer?.abandon(ticket);
+    }
+  }
+
+  /**
+   * Runs `work` (inside the writer's transaction) with its events signed on the signing
+   * thread: each event is sealed here (seq, prev, canonical body, event id; the chain needs
+   * no signature) and folded into the views at once, and its journal row is inserted by
+   * `writeDeferred`, with the signature the thread made meanwhile, before any other work
+   * runs and before COMMIT. Only for work that reads no journal row of its own (a deferred
+   * row is not in the table yet); the views it reads are current.
+   */
+  signingLater<T>(work: () => T): T {
+    this.deferring = true;
+    try {
+      return work();
+    } finally {
+      this.deferring = false;
+    }
+  }
+
+  /**
+   * Inserts every deferred row, in seq order, with its signature. Rows whose signatures the
+   * thread has sent are inserted from the front while the main thread signs the others
+   * itself from the back: the thread works front to back, so the two meet, and the commit
+   * never waits for the thread (a wait for the batch's last bodies cost the main thread more
+   * time than signing them).
+   */
+  writeDeferred(): void {
+    if (this.deferred.length === 0) return;
+    const rows = this.deferred;
+    this.deferred = [];
+    const signer = this.signer!;
+    let front = 0;
+    let back = rows.length;
+    while (front < back) {
+      const { ticket, sealed } = rows[front]!;
+      const sigs = signer.answer(ticket);
+      if (sigs !== undefined) {
+        sealed.forEach((s, i) => (s.event.sig = sigs[i]!));
+        this.insertRows(sealed);
+        front += 1;
+      } else {
+        back -= 1;
+        const last = rows[back]!;
+        const here = signer.signHere(last.ticket, last.sealed.map((s) => s.body));
+        last.sealed.forEach((s, i) => (s.event.sig = here[i]!));
+      }
+    }
+    for (const { sealed } of rows.slice(back)) this.insertRows(sealed);
+  }
+
+  private insertRows(sealed: Deferred['sealed']): void {
+    for (const s of sealed) this.insertRow(s.event, s.body);
   }
 
   append(type: string, by: string | null, data: Record<string, unknown>): JournalEvent {
@@ -81,15 +154,33 @@ export class Journal {
     for (const { type, by, data } of entries) {
       const envelope: EventEnvelope = { v: 1, seq: head.seq + 1, type, ts: this.clock.now(), prev: head.eventId, by, data };
       const body = canonicalJson(envelope);
-      const event: JournalEvent = { ...envelope, event_id: sha256Hex(body), sig: this.key.sign(body) };
+      // The signature is filled below: here, or by writeDeferred before the row is inserted.
+      const event: JournalEvent = { ...envelope, event_id: sha256Hex(body), sig: '' };
       sealed.push({ event, body });
       head = { seq: event.seq, eventId: event.event_id };
     }
-    sealed.forEach(({ event, body }, i) => this.record(event, body, sealed[i + 1]?.event));
+    const deferring = this.deferring && this.signer !== undefined;
+    if (deferring) {
+      // Null when no thread is ready: writeDeferred then signs these here, still in seq order.
+      this.deferred.push({ ticket: this.signer!.ask(sealed.map((s) => s.body)), sealed });
+    } else {
+      // Rows go in seq order (the writer has already written any deferred ones; this keeps it so).
+      this.writeDeferred();
+      for (const s of sealed) s.event.sig = this.key.sign(s.body);
+    }
+    sealed.forEach(({ event, body }, i) => this.record(event, body, sealed[i + 1]?.event, !deferring));
     return sealed.map((s) => s.event);
   }
 
-  private record(event: JournalEvent, body: string, next: JournalEvent | undefined): void {
+  private record(event: JournalEvent, body: string, next: JournalEvent | undefined, insertNow: boolean): void {
+    if (insertNow) this.insertRow(event, body);
+    this.head = { seq: event.seq, eventId: event.event_id };
+    this.viewChanges.applied(event.type);
+    this.apply(event, next);
+    this.viewChanges.applied(event.type);
+  }
+
+  private insertRow(event: JournalEvent, body: string): void {
     const { type, by, data } = event;
     this.insert.run({
       seq: event.seq,
@@ -104,10 +195,6 @@ export class Journal {
       body,
       sig: event.sig,
     });
-    this.head = { seq: event.seq, eventId: event.event_id };
-    this.viewChanges.applied(type);
-    this.apply(event, next);
-    this.viewChanges.applied(type);
   }
 
   /** Content-addressed bytes referenced from events by hash; erasure can drop them without breaking the chain. */

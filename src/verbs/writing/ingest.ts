@@ -234,6 +234,9 @@ export const ingestVerb = defineVerb({
       else answer['content_type'] = contentType;
       if (attachments.length > 0) answer['attachments'] = attachments.map((a) => ({ sha256: a.sha256, media_type: a.media_type, size_bytes: a.size_bytes }));
       return answer;
-    });
+      // Its events are signed on the signing thread: this work and the views' folding of an
+      // ingest and its scan read no journal row. An answer/1 row reads the question's
+      // standing and may append to it, so it signs here as every other write does.
+    }, { signLater: answerForm === null });
   },
 });

@@ -1,0 +1,239 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createPrivateKey, sign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { InProcessGate } from '../recall/in-process-gate.js';
+import { DeploymentKey } from '../../dist/src/journal/deployment-key.js';
+import { SigningThread } from '../../dist/src/journal/signing-thread.js';
+import type { Caller } from '../../dist/src/access/caller.js';
+import type { Log } from '../../dist/src/log.js';
+
+/**
+ * The ingest's two events are signed on the journal's signing thread while the main thread
+ * runs the rest of the batch (src/journal/signing-thread.ts); their rows are inserted before
+ * any other write and before COMMIT. What is stored must be exactly what signing on the main
+ * thread stores, whatever else shares the batch and whatever becomes of the thread.
+ */
+
+let g: InProcessGate | undefined;
+afterEach(async () => {
+  await g?.close();
+  g = undefined;
+});
+
+const agents: Caller[] = Array.from({ length: 4 }, (_, i) => ({
+  identity: `key:signing-agent-${i}`,
+  role: 'agent',
+  kind: 'program',
+  scope: null,
+  demo: false,
+  surface: 'http',
+}));
+
+const claim = (n: number | string) => ({
+  content: `signing thread claim ${n} ${Math.random()}`,
+  workarea: 'tests/signing',
+  kind: 'memory',
+  source_uri: 'test://signing',
+});
+
+async function openReady(): Promise<InProcessGate> {
+  const gate = InProcessGate.open();
+  await vi.waitFor(() => expect(gate.gate.signing.ready).toBe(true), { timeout: 30_000, interval: 20 });
+  return gate;
+}
+
+/** Every stored signature, checked against signing the stored body with the home's key here. */
+function expectSignaturesAsOnMainThread(gate: InProcessGate): number {
+  const key = createPrivateKey(readFileSync(join(gate.home, 'deployment.key')));
+  const rows = gate.gate.db.prepare('SELECT seq, body, sig FROM journal ORDER BY seq').all() as Array<{ seq: number; body: string; sig: string }>;
+  const wrong = rows.filter((r) => r.sig !== sign(null, Buffer.from(r.body), key).toString('base64url')).map((r) => r.seq);
+  expect(wrong).toEqual([]);
+  return rows.length;
+}
+
+/** The whole chain verified by gv.audit_chain, and the views equal to the journal replayed. */
+async function expectChainAndRebuild(gate: InProcessGate, events: number): Promise<void> {
+  const chain = await gate.call(gate.admin, 'gv.audit_chain', {});
+  expect(chain).toMatchObject({ ok: true, events });
+  const rebuilt = await gate.call(gate.admin, 'gv.rebuild', {});
+  expect(rebuilt.equal).toBe(true);
+}
+
+describe('the journal signing thread', () => {
+  it('signs a concurrent ingest burst exactly as the main thread would, and the chain verifies', async () => {
+    g = await openReady();
+    const gate = g;
+    const answers = await Promise.all(Array.from({ length: 240 }, (_, i) => gate.call(agents[i % agents.length]!, 'gv.ingest', claim(i))));
+    expect(answers.every((a) => a.state === 'L1_SCANNED')).toBe(true);
+    // The thread signed (not the main thread's fallback alone), and nothing is left owed.
+    expect(gate.gate.signing.counts.offThread).toBeGreaterThan(0);
+    expect(gate.gate.signing.owed).toBe(0);
+    const events = expectSignaturesAsOnMainThread(gate);
+    expect(gate.gate.db.prepare(`SELECT count(*) FROM journal WHERE type IN ('ingest', 'scan')`).pluck().get()).toBe(480);
+    await expectChainAndRebuild(gate, events);
+  });
+
+  it('a batch mixing ingests, comments and a refused comment keeps seq order and the chain', async () => {
+    g = await openReady();
+    const gate = g;
+    const target = await gate.call(agents[0]!, 'gv.ingest', claim('commented'));
+    // Which commits held both an ingest and another write: the test is about those batches.
+    const ranges: Array<{ after: number; last: number }> = [];
+    gate.gate.writer.onCommit((range) => ranges.push(range));
+    const typesIn = (r: { after: number; last: number }) =>
+      new Set(gate.gate.db.prepare('SELECT type FROM journal WHERE seq > ? AND seq <= ?').pluck().all(r.after, r.last) as string[]);
+    const refused: unknown[] = [];
+    const mixed = () => ranges.some((r) => typesIn(r).has('ingest') && typesIn(r).has('comment'));
+    // Ingests are written once scanned, comments as they arrive: loops of each, side by side, share commits.
+    for (let round = 0; round < 10 && !mixed(); round++) {
+      const ingestLoop = async (n: number) => {
+        for (let i = 0; i < 10; i++) await gate.call(agents[n % agents.length]!, 'gv.ingest', claim(`${round}-${n}-${i}`));
+      };
+      const commentLoop = async (n: number) => {
+        for (let i = 0; i < 20; i++) {
+          if (i % 5 === 4) {
+            // A reply to no comment is refused inside the write: its batch is replayed carefully.
+            await gate
+              .call(agents[0]!, 'gv.comment', { artifact_id: target.artifact_id, body: `reply ${round} ${n} ${i}`, reply_to: `sha256:${'0'.repeat(64)}` })
+              .catch((e: unknown) => refused.push(e));
+          } else {
+            await gate.call(agents[0]!, 'gv.comment', { artifact_id: target.artifact_id, body: `note ${round} ${n} ${i}` });
+          }
+        }
+      };
+      await Promise.all([...Array.from({ length: 8 }, (_, n) => ingestLoop(n)), commentLoop(0), commentLoop(1)]);
+    }
+    expect(ranges.some((r) => typesIn(r).has('ingest') && typesIn(r).has('comment'))).toBe(true);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(gate.gate.signing.owed).toBe(0);
+    const events = expectSignaturesAsOnMainThread(gate);
+    await expectChainAndRebuild(gate, events);
+  });
+
+  it('writes deferred rows before a write that reads the journal, and a refused write leaves no row nor ticket behind', async () => {
+    g = await openReady();
+    const { journal, writer, db, signing } = g.gate;
+    const stored = db.prepare('SELECT max(seq) FROM journal').pluck();
+    const note = (n: number) => journal.append('signing-test', null, { n });
+    const before = journal.chainHead.seq;
+    const signedBefore = signing.counts.offThread + signing.counts.onMain;
+    // Queued in one turn of the event loop: one batch, committed at the next.
+    const writes = [
+      writer.write(() => note(1), { signLater: true }),
+      writer.write(() => note(2), { signLater: true }),
+      // Not signing later: the rows before it are in the table when it runs.
+      writer.write(() => ({ stored: stored.get(), head: journal.chainHead.seq, event: note(3) })),
+      writer.write(
+        () => {
+          note(4);
+          throw new Error('refused after appending');
+        },
+        { signLater: true },
+      ),
+      writer.write(() => note(5), { signLater: true }),
+    ];
+    const settled = await Promise.allSettled(writes);
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    const third = (settled[2] as PromiseFulfilledResult<{ stored: number; head: number }>).value;
+    expect(third.stored).toBe(before + 2);
+    expect(third.head).toBe(before + 2);
+    const rows = db.prepare('SELECT seq, body FROM journal WHERE seq > ? ORDER BY seq').all(before) as Array<{ seq: number; body: string }>;
+    // The refused write's event is gone, and the next one took its seq.
+    expect(rows.map((r) => [r.seq, JSON.parse(r.body).data.n])).toEqual([
+      [before + 1, 1],
+      [before + 2, 2],
+      [before + 3, 3],
+      [before + 4, 5],
+    ]);
+    // Signatures taken, by the thread or here: 1 and 2 by the fast pass (written before 3 ran,
+    // then rolled back with the batch at 4's refusal) and again by the careful one, and 5; 3
+    // signed by its own write, 4 rolled back before it was written.
+    expect(signing.counts.offThread + signing.counts.onMain).toBe(signedBefore + 5);
+    expect(signing.owed).toBe(0);
+    const events = expectSignaturesAsOnMainThread(g);
+    expect((await g.call(g.admin, 'gv.audit_chain', {})).ok).toBe(true);
+    expect(events).toBe(before + 4);
+  });
+
+  it('a thread killed mid-run: the main thread signs what it owed, a new thread takes over, every signature holds', async () => {
+    g = await openReady();
+    const gate = g;
+    const first = gate.gate.signing.thread!;
+    const burst = (from: number) => Array.from({ length: 60 }, (_, i) => gate.call(agents[i % agents.length]!, 'gv.ingest', claim(from + i)));
+    const running = burst(0);
+    // Killed while the burst's writes are queued and in flight.
+    await vi.waitFor(() => expect(gate.gate.signing.counts.offThread).toBeGreaterThan(0), { timeout: 30_000, interval: 1 });
+    void first.terminate();
+    const more = burst(1000);
+    const answers = await Promise.all([...running, ...more]);
+    expect(answers.every((a) => a.state === 'L1_SCANNED')).toBe(true);
+    await vi.waitFor(() => expect(gate.lines.some((l) => l.startsWith('warn the journal signing thread'))).toBe(true), { timeout: 30_000 });
+    // A new thread, and it signs again.
+    await vi.waitFor(() => expect(gate.gate.signing.ready).toBe(true), { timeout: 30_000, interval: 20 });
+    expect(gate.gate.signing.thread).not.toBe(first);
+    const offThread = gate.gate.signing.counts.offThread;
+    await Promise.all(burst(2000));
+    expect(gate.gate.signing.counts.offThread).toBeGreaterThan(offThread);
+    expect(gate.gate.signing.owed).toBe(0);
+    const events = expectSignaturesAsOnMainThread(gate);
+    await expectChainAndRebuild(gate, events);
+  });
+
+  it('a thread stopped just before a commit: the commit signs what it owed on the main thread, and a new thread takes over', async () => {
+    g = await openReady();
+    const { journal, writer, signing } = g.gate;
+    const onMain = signing.counts.onMain;
+    const thread = signing.thread!;
+    // Stopped before it can answer; the commit runs in this same turn, before the thread's exit is seen.
+    void thread.terminate();
+    const written = writer.write(() => journal.append('signing-test', null, { n: 'stopped' }), { signLater: true });
+    writer.flush();
+    await written;
+    expect(signing.counts.onMain).toBe(onMain + 1);
+    expect(signing.owed).toBe(0);
+    await vi.waitFor(() => expect(g!.lines.some((l) => l.startsWith('warn the journal signing thread stopped'))).toBe(true), { timeout: 30_000 });
+    await vi.waitFor(() => expect(signing.ready).toBe(true), { timeout: 30_000, interval: 20 });
+    expect(signing.thread).not.toBe(thread);
+    expectSignaturesAsOnMainThread(g);
+    expect((await g.call(g.admin, 'gv.audit_chain', {})).ok).toBe(true);
+  });
+
+  it('a thread silent past its bound while asked is replaced, and what it owed is signed on the main thread', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'gate-signing-'));
+    const key = DeploymentKey.openOrCreate(join(home, 'deployment.key'));
+    const lines: string[] = [];
+    const log: Log = {
+      info: (m) => lines.push(`info ${m}`),
+      warn: (m) => lines.push(`warn ${m}`),
+      error: (m) => lines.push(`error ${m}`),
+      debug: () => undefined,
+      enabled: () => true,
+      flush: () => undefined,
+    };
+    const signer = new SigningThread(key, log, 20);
+    try {
+      await vi.waitFor(() => expect(signer.ready).toBe(true), { timeout: 30_000, interval: 10 });
+      const first = signer.thread;
+      // 64 MB to sign (SHA-512 over it twice) keeps the thread busy far past the 20 ms bound.
+      const huge = 'x'.repeat(64 * 1024 * 1024);
+      const ticket = signer.ask([huge]);
+      expect(ticket).not.toBeNull();
+      await new Promise((r) => setTimeout(r, 60));
+      expect(signer.answer(ticket)).toBeUndefined();
+      expect(lines.filter((l) => l.startsWith('warn the journal signing thread answered nothing for 20 ms'))).toHaveLength(1);
+      expect(signer.thread).not.toBe(first);
+      const body = 'a body the main thread signs';
+      expect(signer.signHere(ticket, [body])).toEqual([key.sign(body)]);
+      expect(signer.owed).toBe(0);
+      // The new thread answers.
+      await vi.waitFor(() => expect(signer.ready).toBe(true), { timeout: 30_000, interval: 10 });
+      const next = signer.ask([body])!;
+      await vi.waitFor(() => expect(signer.answer(next)).toEqual([key.sign(body)]), { timeout: 30_000, interval: 5 });
+    } finally {
+      await signer.close();
+    }
+  });
+});
