@@ -97,7 +97,7 @@ describe('the journal signing thread', () => {
           if (i % 5 === 4) {
             // A reply to no comment is refused inside the write: its batch is replayed carefully.
             await gate
-              .call(agents[0]!, 'gv.comment', { artifact_id: target.artifact_id, body: `reply ${round} ${n} ${i}`, reply_to: `sha256:${'0'.repeat(64)}` })
+              .call(agents[0]!, 'gv.comment', { artifact_id: target.artifact_id, body: `reply ${round} ${n} ${i}`, reply_to: '0'.repeat(64) })
               .catch((e: unknown) => refused.push(e));
           } else {
             await gate.call(agents[0]!, 'gv.comment', { artifact_id: target.artifact_id, body: `note ${round} ${n} ${i}` });
@@ -107,7 +107,9 @@ describe('the journal signing thread', () => {
       await Promise.all([...Array.from({ length: 8 }, (_, n) => ingestLoop(n)), commentLoop(0), commentLoop(1)]);
     }
     expect(ranges.some((r) => typesIn(r).has('ingest') && typesIn(r).has('comment'))).toBe(true);
+    // Refused inside the write (its params are valid), so its batch took the careful path.
     expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((e) => e instanceof Error && e.message === 'reply_to is not a live comment on this row')).toBe(true);
     expect(gate.gate.signing.owed).toBe(0);
     const events = expectSignaturesAsOnMainThread(gate);
     await expectChainAndRebuild(gate, events);
