@@ -5,7 +5,8 @@ import type { CommittedRange, JournalWriter } from '../src/journal/group-commit.
 import type { Log } from '../src/log.js';
 import type { PartitionCodes, PlacementChange } from '../src/recall/partition-codes.js';
 import { isZero, ternaryCode, toInt8 } from '../src/recall/quantize.js';
-import { FLAG_EMPTY, placementOf, wantsVector, type Placement, type PlacedRow, type VectorIndex } from '../src/recall/vector-index.js';
+import type { FreshBodies } from '../src/recall/fresh-bodies.js';
+import { FLAG_EMPTY, placementOf, storedOf, wantsVector, type Placement, type RowAndVector, type VectorIndex } from '../src/recall/vector-index.js';
 import { backendDims, backendLabel, type EmbedBackend, type EmbedTask } from '../workers/embed/backend.js';
 import { hashedNgrams } from '../workers/embed/hashed-ngrams.js';
 import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
@@ -113,6 +114,7 @@ export class EmbedStage {
     private readonly writer: JournalWriter,
     private readonly log: Log,
     private readonly options: EmbedStageOptions,
+    private readonly fresh: FreshBodies,
   ) {
     this.model = backendLabel(options.backend);
     this.dims = backendDims(options.backend);
@@ -211,7 +213,9 @@ export class EmbedStage {
 
   /** Rows a search found where they no longer belong: re-placed (or embedded) as a commit would have. */
   misplaced(rowids: readonly number[]): void {
-    if (!this.closed) this.reconcile(rowids.map((rowid) => this.index.row(rowid) ?? rowid));
+    if (this.closed) return;
+    const rows = this.index.rows(rowids);
+    this.reconcile(rowids.map((rowid) => rows.get(rowid) ?? rowid));
   }
 
   private committed(range: CommittedRange): void {
@@ -224,11 +228,11 @@ export class EmbedStage {
   }
 
   /** Queues rows that want a vector and have none; re-places stored ones whose state moved (a bare rowid: the row is gone). */
-  private reconcile(rows: ReadonlyArray<PlacedRow | number>): void {
+  private reconcile(rows: ReadonlyArray<RowAndVector | number>): void {
     const moves: number[] = [];
     for (const row of rows) {
       const rowid = typeof row === 'number' ? row : row.rowid;
-      const stored = this.index.stored(rowid);
+      const stored = typeof row === 'number' ? this.index.stored(rowid) : storedOf(row);
       if (stored === undefined) {
         // A vector on its way is placed by the row's state when it is written.
         if (this.queued.has(rowid) || this.unwrittenIds.has(rowid)) continue;
@@ -323,16 +327,21 @@ export class EmbedStage {
   }
 
   private async runBatch(): Promise<void> {
-    const batch: Array<{ rowid: number; bytes: Buffer; since: number }> = [];
-    for (const [rowid, since] of this.queued) {
-      this.queued.delete(rowid);
-      const row = this.index.row(rowid);
-      if (row === undefined || !wantsVector(row.state) || this.index.stored(rowid) !== undefined) continue;
-      const bytes = this.blob.get(row.content_hash) as Buffer | undefined;
-      // An erased body has nothing left to embed.
+    const taken: Array<[rowid: number, since: number]> = [];
+    for (const entry of this.queued) {
+      this.queued.delete(entry[0]);
+      taken.push(entry);
+      if (taken.length === this.options.batchMax) break;
+    }
+    // The rows as they are now, in one statement; an erased row is not among them.
+    const rows = this.index.rows(taken.map(([rowid]) => rowid));
+    const batch: Array<{ rowid: number; bytes: Uint8Array; since: number }> = [];
+    for (const [rowid, since] of taken) {
+      const row = rows.get(rowid);
+      if (row === undefined || !wantsVector(row.state) || row.stored_part !== null) continue;
+      const bytes = this.bytesOf(row.content_hash);
       if (bytes === undefined) continue;
       batch.push({ rowid, bytes, since });
-      if (batch.length === this.options.batchMax) break;
     }
     if (batch.length === 0) return this.progress(0);
     this.inFlight += batch.length;
@@ -365,7 +374,7 @@ export class EmbedStage {
     this.unwritten = [];
     this.inFlight += batch.length;
     const written = this.writer
-      .write(() => batch.map((b) => this.store(b.rowid, b.v)).filter((c) => c !== null))
+      .write(() => this.store(batch))
       .then(
         (changes) => {
           this.codes.apply(changes);
@@ -385,16 +394,33 @@ export class EmbedStage {
     return written;
   }
 
-  /** Writes one new vector where its row now belongs (inside the writer's transaction; safe to run again). */
-  private store(rowid: number, v: Float32Array): PlacementChange | null {
-    const row = this.index.row(rowid);
-    if (row === undefined) return null;
-    const vector = toInt8(v);
-    const code = ternaryCode(vector, this.dims);
-    const from = this.index.stored(rowid) ?? null;
-    const to = placementOf(row, isZero(vector));
-    this.index.put(rowid, vector, code, to, from !== null);
-    return { rowid, from, to, code };
+  /**
+   * Writes new vectors where their rows now belong (inside the writer's transaction; safe to
+   * run again): the rows and their stored placements read in one statement; a row erased or
+   * gone since it was embedded gets none.
+   */
+  private store(vectors: ReadonlyArray<{ rowid: number; v: Float32Array }>): PlacementChange[] {
+    const rows = this.index.rows(vectors.map((b) => b.rowid));
+    // A row embedded twice (queued again while in the pool) is written twice: the second replaces the first.
+    const written = new Map<number, Placement>();
+    const changes: PlacementChange[] = [];
+    for (const { rowid, v } of vectors) {
+      const row = rows.get(rowid);
+      if (row === undefined) continue;
+      const vector = toInt8(v);
+      const code = ternaryCode(vector, this.dims);
+      const from = written.get(rowid) ?? storedOf(row) ?? null;
+      const to = placementOf(row, isZero(vector));
+      this.index.put(rowid, vector, code, to, from !== null);
+      written.set(rowid, to);
+      changes.push({ rowid, from, to, code });
+    }
+    return changes;
+  }
+
+  /** A body's bytes: the ingest's own when still at hand, else the content store's (undefined: gone with an erasure). */
+  private bytesOf(contentHash: string): Uint8Array | undefined {
+    return this.fresh.get(contentHash) ?? (this.blob.get(contentHash) as Buffer | undefined);
   }
 
   /** Texts through the pool; throws when the backend fails or answers something that is not vectors. */
@@ -456,6 +482,7 @@ export class EmbedStage {
         batches.map((batch) =>
           this.tasks.add(async () => {
             const withBytes = batch
+              // The content store's bytes, not the ingest's: this is the check of what is stored.
               .map((r) => ({ rowid: r.rowid, bytes: this.blob.get(r.content_hash) as Buffer | undefined }))
               .filter((r): r is { rowid: number; bytes: Buffer } => r.bytes !== undefined);
             let vectors: Float32Array[];
@@ -480,7 +507,7 @@ export class EmbedStage {
               differing.push({ rowid: r.rowid, v: vectors[i]! });
             });
             if (differing.length === 0) return;
-            const changes = await this.writer.write(() => differing.map((d) => this.store(d.rowid, d.v)).filter((c) => c !== null));
+            const changes = await this.writer.write(() => this.store(differing));
             this.codes.apply(changes);
             check.rewritten += changes.length;
           }),
