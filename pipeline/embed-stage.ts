@@ -4,10 +4,11 @@ import type Database from 'better-sqlite3';
 import type { CommittedRange, JournalWriter } from '../src/journal/group-commit.js';
 import type { Log } from '../src/log.js';
 import type { PartitionCodes, PlacementChange } from '../src/recall/partition-codes.js';
-import { isZero, ternaryCode, toInt8 } from '../src/recall/quantize.js';
+import { isZero } from '../src/recall/quantize.js';
 import type { FreshBodies } from '../src/recall/fresh-bodies.js';
 import { FLAG_EMPTY, placementOf, storedOf, wantsVector, type Placement, type RowAndVector, type VectorIndex } from '../src/recall/vector-index.js';
-import { backendDims, backendLabel, type EmbedBackend, type EmbedTask } from '../workers/embed/backend.js';
+import { backendDims, backendLabel, quantizedLayout, type EmbedBackend, type EmbedTask } from '../workers/embed/backend.js';
+import { packTexts } from '../workers/packed-texts.js';
 import { hashedNgrams } from '../workers/embed/hashed-ngrams.js';
 import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
 import { POOL_EXEC_ARGV } from './pool-exec-argv.js';
@@ -63,6 +64,12 @@ const sameArrays = (a: ArrayLike<number>, b: ArrayLike<number>) => {
 };
 const samePlacement = (a: Placement, b: Placement) => a.part === b.part && a.flags === b.flags;
 
+/** A row's vector as it is stored, quantized in the pool: int8 values and their sign code. */
+interface Embedded {
+  vector: Int8Array;
+  code: Uint8Array;
+}
+
 /**
  * The embed stage: rows that enter ACTIVE (served) or L1_SCANNED (held, for their writer's
  * recall) are embedded in the Piscina embed pool after their commit and written into the
@@ -87,7 +94,7 @@ export class EmbedStage {
   private readonly failed = new Map<number, number>();
   private inFlight = 0;
   /** Embedded, not yet written: the next vector write carries them all. */
-  private unwritten: Array<{ rowid: number; v: Float32Array; since: number }> = [];
+  private unwritten: Array<Embedded & { rowid: number; since: number }> = [];
   private readonly unwrittenIds = new Set<number>();
   /**
    * Stored rows whose move to another partition (a promotion, a demotion) is on its way: from
@@ -207,7 +214,7 @@ export class EmbedStage {
   /** A query's vector: the local embedding is microseconds of hashing, done here so a query never waits behind a batch in the pool. */
   async embedQuery(text: string): Promise<Float32Array> {
     if (this.options.backend.kind === 'local') return hashedNgrams(text, this.options.backend.scheme);
-    const [v] = await this.embed([Buffer.from(text, 'utf8')]);
+    const [v] = await this.embedFloats([Buffer.from(text, 'utf8')]);
     return v!;
   }
 
@@ -345,9 +352,9 @@ export class EmbedStage {
     }
     if (batch.length === 0) return this.progress(0);
     this.inFlight += batch.length;
-    let vectors: Float32Array[];
+    let vectors: Embedded[];
     try {
-      vectors = await this.embed(batch.map((b) => b.bytes));
+      vectors = await this.embedRows(batch.map((b) => b.bytes));
     } catch (error) {
       this.log.error(`embed stage: ${batch.length} rows not embedded (retried in ${Math.round(this.retryMs / 1000)} s)`, error);
       for (const b of batch) this.failed.set(b.rowid, b.since);
@@ -358,7 +365,7 @@ export class EmbedStage {
     }
     this.retryMs = RETRY_FIRST_MS;
     batch.forEach((b, i) => {
-      this.unwritten.push({ rowid: b.rowid, v: vectors[i]!, since: b.since });
+      this.unwritten.push({ rowid: b.rowid, ...vectors[i]!, since: b.since });
       this.unwrittenIds.add(b.rowid);
     });
     if (this.unwritten.length >= WRITE_BATCH || this.closed) void this.writeUnwritten();
@@ -399,16 +406,14 @@ export class EmbedStage {
    * run again): the rows and their stored placements read in one statement; a row erased or
    * gone since it was embedded gets none.
    */
-  private store(vectors: ReadonlyArray<{ rowid: number; v: Float32Array }>): PlacementChange[] {
+  private store(vectors: ReadonlyArray<Embedded & { rowid: number }>): PlacementChange[] {
     const rows = this.index.rows(vectors.map((b) => b.rowid));
     // A row embedded twice (queued again while in the pool) is written twice: the second replaces the first.
     const written = new Map<number, Placement>();
     const changes: PlacementChange[] = [];
-    for (const { rowid, v } of vectors) {
+    for (const { rowid, vector, code } of vectors) {
       const row = rows.get(rowid);
       if (row === undefined) continue;
-      const vector = toInt8(v);
-      const code = ternaryCode(vector, this.dims);
       const from = written.get(rowid) ?? storedOf(row) ?? null;
       const to = placementOf(row, isZero(vector));
       this.index.put(rowid, vector, code, to, from !== null);
@@ -423,18 +428,30 @@ export class EmbedStage {
     return this.fresh.get(contentHash) ?? (this.blob.get(contentHash) as Buffer | undefined);
   }
 
-  /** Texts through the pool; throws when the backend fails or answers something that is not vectors. */
-  private async embed(texts: readonly Uint8Array[]): Promise<Float32Array[]> {
-    // Copy each text into a buffer of its own so it can be transferred, not cloned.
-    const buffers = texts.map((t) => {
-      const copy = new Uint8Array(t.byteLength);
-      copy.set(t);
-      return copy.buffer;
-    });
-    const task: EmbedTask = { backend: this.options.backend, texts: buffers };
-    const out = new Float32Array((await this.pool.run(task, { transferList: buffers })) as ArrayBuffer);
+  /** Texts through the pool as floats (a query); throws when the backend fails or answers something that is not vectors. */
+  private async embedFloats(texts: readonly Uint8Array[]): Promise<Float32Array[]> {
+    const out = new Float32Array(await this.runTask(texts, false));
     if (out.length !== texts.length * this.dims) throw new Error(`the embed pool answered ${out.length} floats for ${texts.length} texts`);
     return texts.map((_, i) => out.subarray(i * this.dims, (i + 1) * this.dims));
+  }
+
+  /** Rows' texts through the pool, answered as stored (int8 and sign code, quantized in the worker). */
+  private async embedRows(texts: readonly Uint8Array[]): Promise<Embedded[]> {
+    const out = await this.runTask(texts, true);
+    const layout = quantizedLayout(texts.length, this.dims);
+    if (out.byteLength !== layout.total) throw new Error(`the embed pool answered ${out.byteLength} bytes for ${texts.length} quantized vectors`);
+    const codesAt = texts.length * this.dims;
+    return texts.map((_, i) => ({
+      vector: new Int8Array(out, i * this.dims, this.dims),
+      code: new Uint8Array(out, codesAt + i * layout.codeBytes, layout.codeBytes),
+    }));
+  }
+
+  /** One pool task: the texts packed into one buffer and moved to the worker, its answer moved back. */
+  private async runTask(texts: readonly Uint8Array[], quantized: boolean): Promise<ArrayBuffer> {
+    const packed = packTexts(texts);
+    const task: EmbedTask = { backend: this.options.backend, texts: packed, ...(quantized ? { quantized } : {}) };
+    return (await this.pool.run(task, { transferList: [packed.bytes] })) as ArrayBuffer;
   }
 
   private retryLater(): void {
@@ -485,9 +502,9 @@ export class EmbedStage {
               // The content store's bytes, not the ingest's: this is the check of what is stored.
               .map((r) => ({ rowid: r.rowid, bytes: this.blob.get(r.content_hash) as Buffer | undefined }))
               .filter((r): r is { rowid: number; bytes: Buffer } => r.bytes !== undefined);
-            let vectors: Float32Array[];
+            let vectors: Embedded[];
             try {
-              vectors = await this.embed(withBytes.map((r) => r.bytes));
+              vectors = await this.embedRows(withBytes.map((r) => r.bytes));
             } catch (error) {
               this.log.error(`gv.rebuild: ${withBytes.length} rows could not be embedded`, error);
               check.failed += withBytes.length;
@@ -495,16 +512,16 @@ export class EmbedStage {
               this.retryLater();
               return;
             }
-            const differing: Array<{ rowid: number; v: Float32Array }> = [];
+            const differing: Array<Embedded & { rowid: number }> = [];
             withBytes.forEach((r, i) => {
               check.checked++;
               const stored = this.index.vector(r.rowid);
               if (stored === undefined) check.missing++;
-              else if (sameArrays(stored, toInt8(vectors[i]!))) {
+              else if (sameArrays(stored, vectors[i]!.vector)) {
                 check.equal++;
                 return;
               }
-              differing.push({ rowid: r.rowid, v: vectors[i]! });
+              differing.push({ rowid: r.rowid, ...vectors[i]! });
             });
             if (differing.length === 0) return;
             const changes = await this.writer.write(() => this.store(differing));
