@@ -4,9 +4,11 @@ import type Database from 'better-sqlite3';
 import type { CommittedRange, JournalWriter } from '../src/journal/group-commit.js';
 import type { Log } from '../src/log.js';
 import type { PartitionCodes, PlacementChange } from '../src/recall/partition-codes.js';
-import { isZero, ternaryCode, toInt8 } from '../src/recall/quantize.js';
-import { FLAG_EMPTY, placementOf, wantsVector, type Placement, type PlacedRow, type VectorIndex } from '../src/recall/vector-index.js';
-import { backendDims, backendLabel, type EmbedBackend, type EmbedTask } from '../workers/embed/backend.js';
+import { isZero } from '../src/recall/quantize.js';
+import type { FreshBodies } from '../src/recall/fresh-bodies.js';
+import { FLAG_EMPTY, placementOf, storedOf, wantsVector, type Placement, type RowAndVector, type VectorIndex } from '../src/recall/vector-index.js';
+import { backendDims, backendLabel, quantizedLayout, type EmbedBackend, type EmbedTask } from '../workers/embed/backend.js';
+import { packTexts } from '../workers/packed-texts.js';
 import { hashedNgrams } from '../workers/embed/hashed-ngrams.js';
 import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
 import { POOL_EXEC_ARGV } from './pool-exec-argv.js';
@@ -62,6 +64,12 @@ const sameArrays = (a: ArrayLike<number>, b: ArrayLike<number>) => {
 };
 const samePlacement = (a: Placement, b: Placement) => a.part === b.part && a.flags === b.flags;
 
+/** A row's vector as it is stored, quantized in the pool: int8 values and their sign code. */
+interface Embedded {
+  vector: Int8Array;
+  code: Uint8Array;
+}
+
 /**
  * The embed stage: rows that enter ACTIVE (served) or L1_SCANNED (held, for their writer's
  * recall) are embedded in the Piscina embed pool after their commit and written into the
@@ -86,7 +94,7 @@ export class EmbedStage {
   private readonly failed = new Map<number, number>();
   private inFlight = 0;
   /** Embedded, not yet written: the next vector write carries them all. */
-  private unwritten: Array<{ rowid: number; v: Float32Array; since: number }> = [];
+  private unwritten: Array<Embedded & { rowid: number; since: number }> = [];
   private readonly unwrittenIds = new Set<number>();
   /**
    * Stored rows whose move to another partition (a promotion, a demotion) is on its way: from
@@ -113,6 +121,7 @@ export class EmbedStage {
     private readonly writer: JournalWriter,
     private readonly log: Log,
     private readonly options: EmbedStageOptions,
+    private readonly fresh: FreshBodies,
   ) {
     this.model = backendLabel(options.backend);
     this.dims = backendDims(options.backend);
@@ -205,13 +214,15 @@ export class EmbedStage {
   /** A query's vector: the local embedding is microseconds of hashing, done here so a query never waits behind a batch in the pool. */
   async embedQuery(text: string): Promise<Float32Array> {
     if (this.options.backend.kind === 'local') return hashedNgrams(text, this.options.backend.scheme);
-    const [v] = await this.embed([Buffer.from(text, 'utf8')]);
+    const [v] = await this.embedFloats([Buffer.from(text, 'utf8')]);
     return v!;
   }
 
   /** Rows a search found where they no longer belong: re-placed (or embedded) as a commit would have. */
   misplaced(rowids: readonly number[]): void {
-    if (!this.closed) this.reconcile(rowids.map((rowid) => this.index.row(rowid) ?? rowid));
+    if (this.closed) return;
+    const rows = this.index.rows(rowids);
+    this.reconcile(rowids.map((rowid) => rows.get(rowid) ?? rowid));
   }
 
   private committed(range: CommittedRange): void {
@@ -224,11 +235,11 @@ export class EmbedStage {
   }
 
   /** Queues rows that want a vector and have none; re-places stored ones whose state moved (a bare rowid: the row is gone). */
-  private reconcile(rows: ReadonlyArray<PlacedRow | number>): void {
+  private reconcile(rows: ReadonlyArray<RowAndVector | number>): void {
     const moves: number[] = [];
     for (const row of rows) {
       const rowid = typeof row === 'number' ? row : row.rowid;
-      const stored = this.index.stored(rowid);
+      const stored = typeof row === 'number' ? this.index.stored(rowid) : storedOf(row);
       if (stored === undefined) {
         // A vector on its way is placed by the row's state when it is written.
         if (this.queued.has(rowid) || this.unwrittenIds.has(rowid)) continue;
@@ -323,22 +334,27 @@ export class EmbedStage {
   }
 
   private async runBatch(): Promise<void> {
-    const batch: Array<{ rowid: number; bytes: Buffer; since: number }> = [];
-    for (const [rowid, since] of this.queued) {
-      this.queued.delete(rowid);
-      const row = this.index.row(rowid);
-      if (row === undefined || !wantsVector(row.state) || this.index.stored(rowid) !== undefined) continue;
-      const bytes = this.blob.get(row.content_hash) as Buffer | undefined;
-      // An erased body has nothing left to embed.
+    const taken: Array<[rowid: number, since: number]> = [];
+    for (const entry of this.queued) {
+      this.queued.delete(entry[0]);
+      taken.push(entry);
+      if (taken.length === this.options.batchMax) break;
+    }
+    // The rows as they are now, in one statement; an erased row is not among them.
+    const rows = this.index.rows(taken.map(([rowid]) => rowid));
+    const batch: Array<{ rowid: number; bytes: Uint8Array; since: number }> = [];
+    for (const [rowid, since] of taken) {
+      const row = rows.get(rowid);
+      if (row === undefined || !wantsVector(row.state) || row.stored_part !== null) continue;
+      const bytes = this.bytesOf(row.content_hash);
       if (bytes === undefined) continue;
       batch.push({ rowid, bytes, since });
-      if (batch.length === this.options.batchMax) break;
     }
     if (batch.length === 0) return this.progress(0);
     this.inFlight += batch.length;
-    let vectors: Float32Array[];
+    let vectors: Embedded[];
     try {
-      vectors = await this.embed(batch.map((b) => b.bytes));
+      vectors = await this.embedRows(batch.map((b) => b.bytes));
     } catch (error) {
       this.log.error(`embed stage: ${batch.length} rows not embedded (retried in ${Math.round(this.retryMs / 1000)} s)`, error);
       for (const b of batch) this.failed.set(b.rowid, b.since);
@@ -349,7 +365,7 @@ export class EmbedStage {
     }
     this.retryMs = RETRY_FIRST_MS;
     batch.forEach((b, i) => {
-      this.unwritten.push({ rowid: b.rowid, v: vectors[i]!, since: b.since });
+      this.unwritten.push({ rowid: b.rowid, ...vectors[i]!, since: b.since });
       this.unwrittenIds.add(b.rowid);
     });
     if (this.unwritten.length >= WRITE_BATCH || this.closed) void this.writeUnwritten();
@@ -365,7 +381,7 @@ export class EmbedStage {
     this.unwritten = [];
     this.inFlight += batch.length;
     const written = this.writer
-      .write(() => batch.map((b) => this.store(b.rowid, b.v)).filter((c) => c !== null))
+      .write(() => this.store(batch))
       .then(
         (changes) => {
           this.codes.apply(changes);
@@ -385,30 +401,57 @@ export class EmbedStage {
     return written;
   }
 
-  /** Writes one new vector where its row now belongs (inside the writer's transaction; safe to run again). */
-  private store(rowid: number, v: Float32Array): PlacementChange | null {
-    const row = this.index.row(rowid);
-    if (row === undefined) return null;
-    const vector = toInt8(v);
-    const code = ternaryCode(vector, this.dims);
-    const from = this.index.stored(rowid) ?? null;
-    const to = placementOf(row, isZero(vector));
-    this.index.put(rowid, vector, code, to, from !== null);
-    return { rowid, from, to, code };
+  /**
+   * Writes new vectors where their rows now belong (inside the writer's transaction; safe to
+   * run again): the rows and their stored placements read in one statement; a row erased or
+   * gone since it was embedded gets none.
+   */
+  private store(vectors: ReadonlyArray<Embedded & { rowid: number }>): PlacementChange[] {
+    const rows = this.index.rows(vectors.map((b) => b.rowid));
+    // A row embedded twice (queued again while in the pool) is written twice: the second replaces the first.
+    const written = new Map<number, Placement>();
+    const changes: PlacementChange[] = [];
+    for (const { rowid, vector, code } of vectors) {
+      const row = rows.get(rowid);
+      if (row === undefined) continue;
+      const from = written.get(rowid) ?? storedOf(row) ?? null;
+      const to = placementOf(row, isZero(vector));
+      this.index.put(rowid, vector, code, to, from !== null);
+      written.set(rowid, to);
+      changes.push({ rowid, from, to, code });
+    }
+    return changes;
   }
 
-  /** Texts through the pool; throws when the backend fails or answers something that is not vectors. */
-  private async embed(texts: readonly Uint8Array[]): Promise<Float32Array[]> {
-    // Copy each text into a buffer of its own so it can be transferred, not cloned.
-    const buffers = texts.map((t) => {
-      const copy = new Uint8Array(t.byteLength);
-      copy.set(t);
-      return copy.buffer;
-    });
-    const task: EmbedTask = { backend: this.options.backend, texts: buffers };
-    const out = new Float32Array((await this.pool.run(task, { transferList: buffers })) as ArrayBuffer);
+  /** A body's bytes: the ingest's own when still at hand, else the content store's (undefined: gone with an erasure). */
+  private bytesOf(contentHash: string): Uint8Array | undefined {
+    return this.fresh.get(contentHash) ?? (this.blob.get(contentHash) as Buffer | undefined);
+  }
+
+  /** Texts through the pool as floats (a query); throws when the backend fails or answers something that is not vectors. */
+  private async embedFloats(texts: readonly Uint8Array[]): Promise<Float32Array[]> {
+    const out = new Float32Array(await this.runTask(texts, false));
     if (out.length !== texts.length * this.dims) throw new Error(`the embed pool answered ${out.length} floats for ${texts.length} texts`);
     return texts.map((_, i) => out.subarray(i * this.dims, (i + 1) * this.dims));
+  }
+
+  /** Rows' texts through the pool, answered as stored (int8 and sign code, quantized in the worker). */
+  private async embedRows(texts: readonly Uint8Array[]): Promise<Embedded[]> {
+    const out = await this.runTask(texts, true);
+    const layout = quantizedLayout(texts.length, this.dims);
+    if (out.byteLength !== layout.total) throw new Error(`the embed pool answered ${out.byteLength} bytes for ${texts.length} quantized vectors`);
+    const codesAt = texts.length * this.dims;
+    return texts.map((_, i) => ({
+      vector: new Int8Array(out, i * this.dims, this.dims),
+      code: new Uint8Array(out, codesAt + i * layout.codeBytes, layout.codeBytes),
+    }));
+  }
+
+  /** One pool task: the texts packed into one buffer and moved to the worker, its answer moved back. */
+  private async runTask(texts: readonly Uint8Array[], quantized: boolean): Promise<ArrayBuffer> {
+    const packed = packTexts(texts);
+    const task: EmbedTask = { backend: this.options.backend, texts: packed, ...(quantized ? { quantized } : {}) };
+    return (await this.pool.run(task, { transferList: [packed.bytes] })) as ArrayBuffer;
   }
 
   private retryLater(): void {
@@ -456,11 +499,12 @@ export class EmbedStage {
         batches.map((batch) =>
           this.tasks.add(async () => {
             const withBytes = batch
+              // The content store's bytes, not the ingest's: this is the check of what is stored.
               .map((r) => ({ rowid: r.rowid, bytes: this.blob.get(r.content_hash) as Buffer | undefined }))
               .filter((r): r is { rowid: number; bytes: Buffer } => r.bytes !== undefined);
-            let vectors: Float32Array[];
+            let vectors: Embedded[];
             try {
-              vectors = await this.embed(withBytes.map((r) => r.bytes));
+              vectors = await this.embedRows(withBytes.map((r) => r.bytes));
             } catch (error) {
               this.log.error(`gv.rebuild: ${withBytes.length} rows could not be embedded`, error);
               check.failed += withBytes.length;
@@ -468,19 +512,19 @@ export class EmbedStage {
               this.retryLater();
               return;
             }
-            const differing: Array<{ rowid: number; v: Float32Array }> = [];
+            const differing: Array<Embedded & { rowid: number }> = [];
             withBytes.forEach((r, i) => {
               check.checked++;
               const stored = this.index.vector(r.rowid);
               if (stored === undefined) check.missing++;
-              else if (sameArrays(stored, toInt8(vectors[i]!))) {
+              else if (sameArrays(stored, vectors[i]!.vector)) {
                 check.equal++;
                 return;
               }
-              differing.push({ rowid: r.rowid, v: vectors[i]! });
+              differing.push({ rowid: r.rowid, ...vectors[i]! });
             });
             if (differing.length === 0) return;
-            const changes = await this.writer.write(() => differing.map((d) => this.store(d.rowid, d.v)).filter((c) => c !== null));
+            const changes = await this.writer.write(() => this.store(differing));
             this.codes.apply(changes);
             check.rewritten += changes.length;
           }),

@@ -3,6 +3,7 @@ import PQueue from 'p-queue';
 import { quarantineFull } from '../src/gate-error.js';
 import type { Finding, ScanResult } from '../workers/scan/finding.js';
 import type { ScanTask } from '../workers/scan/pool-entry.js';
+import { packTexts } from '../workers/packed-texts.js';
 import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
 import { POOL_EXEC_ARGV } from './pool-exec-argv.js';
 
@@ -100,18 +101,14 @@ export class ScanStage {
   private async runBatch(): Promise<void> {
     const batch = this.waiting.splice(0, this.options.batchMax);
     if (batch.length === 0) return;
-    // Copy each claim into a buffer of its own so it can be transferred, not cloned.
-    const buffers = batch.map((w) => {
-      const copy = new Uint8Array(w.bytes.byteLength);
-      copy.set(w.bytes);
-      return copy.buffer;
-    });
+    // Every claim copied into one buffer of the task's own, moved to the worker rather than cloned.
+    const packed = packTexts(batch.map((w) => w.bytes));
     const started = performance.now();
     this.scanning += batch.length;
     try {
-      const task: ScanTask = { batch: buffers, contentTypes: batch.map((w) => w.contentType) };
+      const task: ScanTask = { batch: packed, contentTypes: batch.map((w) => w.contentType) };
       if (batch.some((w) => w.standing !== null)) task.standing = batch.map((w) => w.standing);
-      const results = (await this.pool.run(task, { transferList: buffers })) as ScanResult[];
+      const results = (await this.pool.run(task, { transferList: [packed.bytes] })) as ScanResult[];
       batch.forEach((w, i) => w.resolve(results[i]!));
       const elapsed = Math.max(0.01, performance.now() - started);
       this.scannedPerMs = 0.8 * this.scannedPerMs + 0.2 * (batch.length / elapsed);

@@ -22,6 +22,7 @@ import { Projections } from './projections/projections.js';
 import { secureIndexDeletes } from './projections/artifacts.js';
 import { replayJournal } from './projections/rebuild.js';
 import { VIEW_SCHEMA_VERSION, dropViews, markViewsCurrent, viewsAreCurrent } from './projections/view-version.js';
+import { FreshBodies } from './recall/fresh-bodies.js';
 import { HeldTextIndex } from './recall/held-text-index.js';
 import { LexicalRecall } from './recall/lexical.js';
 import { RankedSearch } from './recall/ranked-search.js';
@@ -95,6 +96,8 @@ export class Gate {
   readonly rankedSearch: RankedSearch;
   /** held_fts, each writer's scanned held rows for its own recall, written after each commit. */
   readonly heldText: HeldTextIndex;
+  /** Bodies an ingest just stored, for the indexes written after its answer (src/recall/fresh-bodies.ts). */
+  readonly freshBodies = new FreshBodies();
   readonly steering: SteeringWalk;
   readonly cursors: CursorSealer;
   readonly verbs: ReadonlyMap<string, Verb>;
@@ -196,7 +199,7 @@ export class Gate {
       windowMs: config.journal.commit_window_ms,
       ...(this.walSync === undefined ? {} : { walSync: this.walSync }),
     });
-    this.heldText = new HeldTextIndex(this.db, this.writer, this.log);
+    this.heldText = new HeldTextIndex(this.db, this.writer, this.log, this.freshBodies);
     secureIndexDeletes(this.db, ['main.recall_fts', 'main.held_fts'], config.journal.secure_delete);
     logDecisions(this.db, this.writer, this.log);
     this.capabilities = new Capabilities(this.db, config.access.open_spaces);
@@ -223,7 +226,7 @@ export class Gate {
       backend,
       threads: config.embed.threads,
       batchMax: config.embed.batch_max,
-    });
+    }, this.freshBodies);
     this.vector = new VectorRecall(
       this.db,
       vectorIndex,

@@ -48,6 +48,8 @@ export function eraseRow(gate: Gate, row: ArtifactRow, by: string, reason: strin
     return true;
   };
   const bytesRemoved = blob(row.content_hash);
+  // Whether or not another row keeps them, the erased words no longer wait in memory for an index.
+  gate.freshBodies.forget(row.content_hash);
   const maskedRemoved = row.masked_hash === null || row.masked_hash === row.content_hash ? null : blob(row.masked_hash);
   for (const hash of distinct(attachments.map((a) => a.metadata_hash))) blob(hash);
   return {

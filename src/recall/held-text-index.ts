@@ -4,6 +4,7 @@ import type { JournalWriter } from '../journal/group-commit.js';
 import type { Log } from '../log.js';
 import { areaTokens } from '../projections/area-tokens.js';
 import { bodyText } from '../projections/body-text.js';
+import type { FreshBodies } from './fresh-bodies.js';
 
 /** What gv.rebuild reports of the held index, beside the views and the vectors. */
 export type HeldEntryChanged = (space: string, change: 'added' | 'removed') => void;
@@ -74,13 +75,16 @@ export class HeldTextIndex {
     private readonly db: Database.Database,
     private readonly writer: JournalWriter,
     private readonly log: Log,
+    private readonly fresh: FreshBodies,
   ) {
     db.exec(heldTextTable());
     const p = (sql: string) => db.prepare(sql);
     this.s = {
-      row: p(`SELECT rowid, state, kind, content_hash, space, workarea, writer_identity, erased_seq FROM main.artifacts WHERE rowid = ?`),
+      // A batch's rows and which of them are indexed, one statement each (a JSON array of rowids).
+      rows: p(`SELECT rowid, state, kind, content_hash, space, workarea, writer_identity, erased_seq FROM main.artifacts
+        WHERE rowid IN (SELECT value FROM json_each(?))`),
+      indexed: p('SELECT j.value FROM json_each(?) j WHERE EXISTS (SELECT 1 FROM main.held_fts f WHERE f.rowid = j.value)').pluck(),
       blob: p('SELECT bytes FROM main.blobs WHERE hash = ?').pluck(),
-      indexed: p('SELECT 1 FROM main.held_fts WHERE rowid = ?').pluck(),
       insert: p('INSERT INTO main.held_fts (rowid, body, areas, space, workarea, writer) VALUES (?, ?, ?, ?, ?, ?)'),
       remove: p('DELETE FROM main.held_fts WHERE rowid = ?'),
       belonging: p(`SELECT rowid, state, kind, content_hash, space, workarea, writer_identity, erased_seq FROM main.artifacts
@@ -146,9 +150,7 @@ export class HeldTextIndex {
     const rowids = [...this.queued];
     this.queued.clear();
     const written = this.writer
-      .write(() => {
-        for (const rowid of rowids) this.sync(rowid);
-      })
+      .write(() => this.sync(rowids))
       .catch((error: unknown) => {
         // The moves stay told: the next batch (or the next start) writes them.
         this.log.error(`held index: writing ${rowids.length} moves`, error);
@@ -158,19 +160,28 @@ export class HeldTextIndex {
     return this.writing;
   }
 
-  /** Makes one row's entry what the views say now (inside the writer's transaction; safe to run again). */
-  private sync(rowid: number): void {
-    const want = this.entryOf(this.s.row!.get(rowid) as HeldRow | undefined);
-    const has = this.s.indexed!.get(rowid) !== undefined;
-    if (has && want === null) this.s.remove!.run(rowid);
-    if (!has && want !== null) this.s.insert!.run(rowid, want.body, want.areas, want.space, want.workarea, want.writer);
+  /**
+   * Makes these rows' entries what the views say now (inside the writer's transaction; safe
+   * to run again): the rows and their presence in the index read in one statement each.
+   */
+  private sync(rowids: readonly number[]): void {
+    const list = JSON.stringify(rowids);
+    const rows = new Map((this.s.rows!.all(list) as HeldRow[]).map((r) => [r.rowid, r]));
+    const indexed = new Set(this.s.indexed!.all(list) as number[]);
+    for (const rowid of rowids) {
+      const want = this.entryOf(rows.get(rowid));
+      const has = indexed.has(rowid);
+      if (has && want === null) this.s.remove!.run(rowid);
+      if (!has && want !== null) this.s.insert!.run(rowid, want.body, want.areas, want.space, want.workarea, want.writer);
+    }
   }
 
   /** The entry a row should have, or null when it does not belong (or its bytes are not text). */
   private entryOf(row: HeldRow | undefined): Entry | null {
     // An erased row has nothing left to index, though another row may share its bytes.
     if (row === undefined || row.state !== 'L1_SCANNED' || row.kind === 'steering' || row.erased_seq !== null) return null;
-    const bytes = this.s.blob!.get(row.content_hash) as Buffer | undefined;
+    // The ingest's own bytes when still at hand (the same bytes the store holds under this hash).
+    const bytes = this.fresh.get(row.content_hash) ?? (this.s.blob!.get(row.content_hash) as Buffer | undefined);
     const body = bytes === undefined ? null : bodyText(bytes);
     if (body === null) return null;
     return { body, areas: areaTokens(row.space, row.workarea), space: row.space, workarea: row.workarea, writer: row.writer_identity };

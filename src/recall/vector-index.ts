@@ -84,7 +84,18 @@ export interface CodeRow {
   code: Buffer;
 }
 
+/** A row beside where its vector is stored (stored_part null: it has none). */
+export interface RowAndVector extends PlacedRow {
+  stored_part: string | null;
+  stored_flags: number | null;
+}
+
+/** The placement of a row's stored vector, or undefined when it has none. */
+export const storedOf = (r: RowAndVector): StoredPlacement | undefined =>
+  r.stored_part === null ? undefined : { rowid: r.rowid, part: r.stored_part, flags: r.stored_flags! };
+
 const ARTIFACT_COLUMNS = 'a.rowid AS rowid, a.state AS state, a.space AS space, a.writer_identity AS writer_identity, a.provisional AS provisional';
+const STORED_COLUMNS = 'c.part AS stored_part, c.flags AS stored_flags';
 
 export class VectorIndex {
   private readonly s: Record<string, Database.Statement>;
@@ -146,14 +157,26 @@ export class VectorIndex {
         WHERE c.rowid > ? ORDER BY c.rowid LIMIT ?`),
       served: p(`SELECT ${ARTIFACT_COLUMNS}, a.content_hash AS content_hash FROM main.artifacts a
         WHERE a.state IN ('ACTIVE', 'SUPERSEDED', 'L1_SCANNED') AND a.erased_seq IS NULL AND a.rowid > ? ORDER BY a.rowid LIMIT ?`),
-      touched: p(`SELECT DISTINCT ${ARTIFACT_COLUMNS} FROM main.journal j JOIN main.artifacts a ON a.artifact_id = j.artifact_id
+      // With each row, its stored vector's placement: the embed stage asked it row by row after every commit.
+      touched: p(`SELECT DISTINCT ${ARTIFACT_COLUMNS}, ${STORED_COLUMNS} FROM main.journal j
+          JOIN main.artifacts a ON a.artifact_id = j.artifact_id LEFT JOIN main.vector_codes c ON c.rowid = a.rowid
         WHERE j.seq > ? AND j.seq <= ? AND j.artifact_id IS NOT NULL AND a.erased_seq IS NULL`),
+      // A batch of rows (a JSON array of rowids) with their content hash and stored placement, in one statement.
+      rows: p(`SELECT ${ARTIFACT_COLUMNS}, a.content_hash AS content_hash, ${STORED_COLUMNS} FROM json_each(?) j
+          JOIN main.artifacts a ON a.rowid = j.value LEFT JOIN main.vector_codes c ON c.rowid = a.rowid
+        WHERE a.erased_seq IS NULL`),
     };
   }
 
   /** The row's current artifacts columns, with its content hash. */
   row(rowid: number): (PlacedRow & { content_hash: string }) | undefined {
     return this.s.row!.get(rowid) as (PlacedRow & { content_hash: string }) | undefined;
+  }
+
+  /** These rows as row() answers them, each beside its stored placement; rows erased or gone are left out. */
+  rows(rowids: readonly number[]): Map<number, RowAndVector & { content_hash: string }> {
+    const found = this.s.rows!.all(JSON.stringify(rowids)) as Array<RowAndVector & { content_hash: string }>;
+    return new Map(found.map((r) => [r.rowid, r]));
   }
 
   stored(rowid: number): StoredPlacement | undefined {
@@ -254,8 +277,8 @@ export class VectorIndex {
   }
 
   /** The rows named by journal events in (after, last]: what a commit may have moved. */
-  touched(after: number, last: number): PlacedRow[] {
-    return this.s.touched!.all(after, last) as PlacedRow[];
+  touched(after: number, last: number): RowAndVector[] {
+    return this.s.touched!.all(after, last) as RowAndVector[];
   }
 
   /**

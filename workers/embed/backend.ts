@@ -1,3 +1,5 @@
+import { codeWords } from '../../src/recall/quantize.js';
+import type { PackedTexts } from '../packed-texts.js';
 import { schemeLabel, type HashedNgramsScheme } from './hashed-ngrams.js';
 
 /** Which embedding a pool task runs; plain data, so it crosses to a worker thread as it is. */
@@ -24,6 +26,17 @@ export const backendDims = (b: EmbedBackend) => (b.kind === 'local' ? b.scheme.d
 
 export interface EmbedTask {
   backend: EmbedBackend;
-  /** UTF-8 texts, each in a buffer of its own so it is transferred, not copied. */
-  texts: ArrayBuffer[];
+  /** UTF-8 texts in one buffer, transferred, not copied. */
+  texts: PackedTexts;
+  /**
+   * Rows to store: answer each vector as stored (int8) with its sign code, not as floats, so
+   * the quantizing runs in the pool rather than on the main thread (quantizedLayout).
+   */
+  quantized?: boolean;
+}
+
+/** Where a quantized answer of `count` vectors keeps them: every int8 vector, then every code. */
+export function quantizedLayout(count: number, dims: number): { vectorBytes: number; codeBytes: number; total: number } {
+  const codeBytes = 2 * codeWords(dims) * 8;
+  return { vectorBytes: dims, codeBytes, total: count * (dims + codeBytes) };
 }

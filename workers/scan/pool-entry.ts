@@ -8,11 +8,13 @@ import { isMaskedKind, type Finding, type ScanResult } from './finding.js';
 import { maskSpans } from './mask.js';
 import { scanText } from './scan-text.js';
 import { isArmed, SCAN_STALL_MS } from '../../src/failpoints.js';
+import { unpackTexts, type PackedTexts } from '../packed-texts.js';
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export interface ScanTask {
-  batch: ArrayBuffer[];
+  /** The claims' bytes, packed into one transferred buffer. */
+  batch: PackedTexts;
   /** The content type of each claim in `batch`, at the same index. */
   contentTypes: string[];
   /**
@@ -28,8 +30,8 @@ export default async function scanBatch(task: ScanTask): Promise<ScanResult[]> {
   // A synchronous hold, as a slow scan holds its thread.
   if (stalls) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SCAN_STALL_MS);
   const results: ScanResult[] = [];
-  for (const [i, buffer] of task.batch.entries()) {
-    const text = decoder.decode(buffer);
+  for (const [i, bytes] of unpackTexts(task.batch).entries()) {
+    const text = decoder.decode(bytes);
     const result = await scanText(text, { contentType: task.contentTypes[i]! });
     const standing = task.standing?.[i] ?? null;
     if (standing !== null && standing.length > 0) {

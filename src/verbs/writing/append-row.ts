@@ -69,6 +69,8 @@ export function appendRow(gate: Gate, caller: Caller, row: NewRow): JournalEvent
   const flagged = row.scan.flagged || (row.gateFindings?.length ?? 0) > 0;
   const enters = row.recorded ? 'RECORDED' : flagged ? 'L1B_FLAGGED' : 'L1_SCANNED';
   gate.journal.putBlob(contentHash, row.bytes);
+  // A scanned held row is embedded and indexed for its writer right after the answer: from these bytes.
+  if (enters === 'L1_SCANNED') gate.freshBodies.offer(contentHash, row.bytes);
   if (maskedHash !== contentHash) gate.journal.putBlob(maskedHash, maskedBytes);
   const ingestData: Record<string, unknown> = {
     artifact_id: row.artifactId,
