@@ -57,8 +57,9 @@ export function Bans({ admin, onNotice }: { admin: boolean; onNotice: (t: string
     try {
       const r = await f();
       setError(null);
-      onNotice(say(r));
+      // Told once the list is read again, so the notice never stands beside a list that does not show it yet.
       await load();
+      onNotice(say(r));
       return r;
     } catch (e) {
       setError(e);

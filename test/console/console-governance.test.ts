@@ -95,7 +95,7 @@ describe('bans', () => {
     await shot(page, 'bans');
     await row.getByRole('button', { name: 'Lift' }).click();
     await page.waitForFunction(() => document.querySelector('#notice')?.textContent?.startsWith('Lifted the ban') === true);
-    expect(await page.locator(`table.bans tr[data-subject="${writer.identity}"]`).count()).toBe(0);
+    await page.locator(`table.bans tr[data-subject="${writer.identity}"]`).waitFor({ state: 'detached' });
     expect((await gate.rpc(writer.key, 'gv.ingest', { content: `After the lift ${Date.now()}.`, workarea: 'tests/console-bans', kind: 'memory', source_uri: 'test://ban' })).error).toBeUndefined();
   });
 });
