@@ -36,7 +36,7 @@ export class TokenMinter {
       .setAudience(audience)
       .setIssuedAt(now)
       .setExpirationTime(now + lifetimeS)
-      .sign(this.key.jwtSigningKey());
+      .sign(this.key.privateKeyObject());
   }
 
   /**

@@ -35,13 +35,11 @@ export class DeploymentKey {
     return signWith(this.privateKey, data);
   }
 
-  /** The private key, handed once to the journal's signing thread (src/journal/signing-thread.ts). */
-  signingThreadKey(): KeyObject {
-    return this.privateKey;
-  }
-
-  /** The private key for jose, which signs this gate's sign-in tokens (EdDSA) with it. */
-  jwtSigningKey(): KeyObject {
+  /**
+   * The private key as a KeyObject, never served: jose signs this gate's sign-in tokens
+   * (EdDSA) with it, and the journal's signing thread is handed it once (signing-thread.ts).
+   */
+  privateKeyObject(): KeyObject {
     return this.privateKey;
   }
 

@@ -83,26 +83,23 @@ export class JournalWriter {
     // without them; a refusal inside it rolls the whole batch back to run carefully.
     // Rows whose signatures the signing thread makes are written before any write that does
     // not sign later and before COMMIT, outside any savepoint: their failure fails the commit.
-    this.fast = db.transaction((batch: Pending<unknown>[]) => {
-      const results = batch.map((item) => {
-        if (!item.signLater) journal.writeDeferred();
-        try {
-          return { ok: true, value: this.run(item) };
-        } catch {
-          throw new BatchNeedsCare();
-        }
+    const inBatch = (runItem: (item: Pending<unknown>) => { ok: boolean; value: unknown }) =>
+      db.transaction((batch: Pending<unknown>[]) => {
+        const results = batch.map((item) => {
+          if (!item.signLater) journal.writeDeferred();
+          return runItem(item);
+        });
+        journal.writeDeferred();
+        return results;
       });
-      journal.writeDeferred();
-      return results;
+    this.fast = inBatch((item) => {
+      try {
+        return { ok: true, value: this.run(item) };
+      } catch {
+        throw new BatchNeedsCare();
+      }
     });
-    this.careful = db.transaction((batch: Pending<unknown>[]) => {
-      const results = batch.map((item) => {
-        if (!item.signLater) journal.writeDeferred();
-        return this.runOne(item);
-      });
-      journal.writeDeferred();
-      return results;
-    });
+    this.careful = inBatch((item) => this.runOne(item));
   }
 
   private run(item: Pending<unknown>): unknown {

@@ -74,7 +74,7 @@ export class SigningThread {
 
   private start(): void {
     const { port1: answers, port2 } = new MessageChannel();
-    const settings: SignerSettings = { key: this.key.signingThreadKey(), answers: port2 };
+    const settings: SignerSettings = { key: this.key.privateKeyObject(), answers: port2 };
     const worker = new Worker(new URL('../../workers/signer/thread-entry.js', import.meta.url), {
       workerData: settings,
       transferList: [port2],

@@ -45,10 +45,6 @@ export class FreshBodies {
     this.bodies.delete(hash);
     this.retained -= retainedBy(kept);
   }
-
-  get size(): number {
-    return this.bodies.size;
-  }
 }
 
 const retainedBy = (bytes: Uint8Array) => Math.max(bytes.byteLength, bytes.buffer.byteLength);
