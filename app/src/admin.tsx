@@ -37,8 +37,9 @@ export function Admin({ onNotice }: { onNotice: (t: string) => void }) {
     try {
       const r = await f();
       setError(null);
-      onNotice(say);
+      // Told once the lists are read again, so the notice never stands beside a list that does not show it yet.
       await load();
+      onNotice(say);
       return r;
     } catch (e) {
       setError(e);
