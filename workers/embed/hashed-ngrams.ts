@@ -40,47 +40,75 @@ export function words(text: string): string[] {
   return text.normalize('NFKD').replace(MARKS, '').toLowerCase().match(WORD) ?? [];
 }
 
-/** FNV-1a over UTF-16 code units of s[start, end), then murmur3's finaliser so low bits mix well. */
-function hash(s: string, start: number, end: number, seed: number): number {
-  let h = (0x811c9dc5 ^ seed) >>> 0;
-  for (let i = start; i < end; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
+/** murmur3's finaliser, so the low bits of an FNV-1a hash mix well. */
+function finish(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
-  return h >>> 0;
+  return h;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** FNV-1a over the UTF-16 code units of s, then the finaliser; a signed 32-bit int (its sign is the feature's). */
+function hash(s: string, seed: number): number {
+  let h = FNV_OFFSET ^ seed;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return finish(h);
 }
 
 const SEED_WORD = 0x57;
 const SEED_BIGRAM = 0xb1;
 const SEED_CHAR = 0xc4;
 
-/** Adds `weight` to the feature's bucket with the feature's sign (the top bit), so collisions cancel on average. */
-function add(v: Float32Array, h: number, weight: number): void {
-  const bucket = (h & 0x7fffffff) % v.length;
-  v[bucket]! += h & 0x80000000 ? -weight : weight;
+/**
+ * Adds `weight` to the feature's bucket with the feature's sign (the top bit), so collisions
+ * cancel on average. `mask` is dims - 1 when dims is a power of two (the same bucket as the
+ * remainder, without a division), else -1.
+ */
+function add(v: Float32Array, h: number, weight: number, mask: number): void {
+  const bucket = mask >= 0 ? h & mask : (h & 0x7fffffff) % v.length;
+  v[bucket]! += h < 0 ? -weight : weight;
 }
 
+/** A word's code units between its boundary marks < and >, reused from word to word (a word is at most MAX_CHARS long). */
+const marked = new Uint16Array(MAX_CHARS + 2);
+const OPEN_MARK = 0x3c;
+const CLOSE_MARK = 0x3e;
+
+/**
+ * The vector of `text`. Every feature is added in a fixed order (words in order of first
+ * appearance; for each, the word, then its character n-grams by n and position), so the
+ * float sums, and the vector, are the same on every run and machine.
+ */
 export function hashedNgrams(text: string, s: HashedNgramsScheme = DEFAULT_SCHEME): Float32Array {
   const v = new Float32Array(s.dims);
+  const mask = (s.dims & (s.dims - 1)) === 0 ? s.dims - 1 : -1;
   const content = words(text.slice(0, MAX_CHARS)).filter((w) => !STOPWORDS.has(w));
   // Repeats count sublinearly (1 + ln tf), so one word said ten times does not drown the rest.
   const counts = new Map<string, number>();
   for (const w of content) counts.set(w, (counts.get(w) ?? 0) + 1);
   for (const [w, tf] of counts) {
     const weight = 1 + Math.log(tf);
-    if (s.word > 0) add(v, hash(w, 0, w.length, SEED_WORD), s.word * weight);
+    if (s.word > 0) add(v, hash(w, SEED_WORD), s.word * weight, mask);
     if (s.chars > 0) {
-      const marked = `<${w}>`;
+      const length = w.length + 2;
+      marked[0] = OPEN_MARK;
+      for (let i = 0; i < w.length; i++) marked[i + 1] = w.charCodeAt(i);
+      marked[length - 1] = CLOSE_MARK;
       let grams = 0;
-      for (let n = s.charMin; n <= s.charMax; n++) grams += Math.max(0, marked.length - n + 1);
+      for (let n = s.charMin; n <= s.charMax; n++) grams += Math.max(0, length - n + 1);
       const each = grams === 0 ? 0 : (s.chars * weight) / Math.sqrt(grams);
       for (let n = s.charMin; n <= s.charMax; n++) {
-        for (let i = 0; i + n <= marked.length; i++) add(v, hash(marked, i, i + n, SEED_CHAR + n), each);
+        const start = FNV_OFFSET ^ (SEED_CHAR + n);
+        for (let i = 0; i + n <= length; i++) {
+          let h = start;
+          for (let k = i; k < i + n; k++) h = Math.imul(h ^ marked[k]!, FNV_PRIME);
+          add(v, finish(h), each, mask);
+        }
       }
     }
   }
@@ -90,7 +118,7 @@ export function hashedNgrams(text: string, s: HashedNgramsScheme = DEFAULT_SCHEM
       const pair = `${content[i]} ${content[i + 1]}`;
       pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
     }
-    for (const [pair, tf] of pairs) add(v, hash(pair, 0, pair.length, SEED_BIGRAM), s.bigram * (1 + Math.log(tf)));
+    for (const [pair, tf] of pairs) add(v, hash(pair, SEED_BIGRAM), s.bigram * (1 + Math.log(tf)), mask);
   }
   return normalised(v);
 }
