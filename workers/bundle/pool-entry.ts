@@ -6,6 +6,10 @@
 import type { ArchiveLimits } from './archive-limits.js';
 import { inspectArchive, type Inspection } from './inspect-archive.js';
 import { transferred } from '../transferred-result.js';
+import { lowerThisThread } from '../thread-priority.js';
+
+// The journal writer and the sockets win a contended core (workers/thread-priority.ts).
+lowerThisThread();
 
 export interface BundleTask {
   archive: ArrayBuffer;

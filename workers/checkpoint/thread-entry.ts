@@ -9,6 +9,10 @@
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThisThread } from '../thread-priority.js';
+
+// The journal writer and the sockets win a contended core (workers/thread-priority.ts).
+lowerThisThread();
 
 export interface CheckpointSettings {
   path: string;

@@ -10,6 +10,10 @@ import { unpackTexts } from '../packed-texts.js';
 import { backendDims, quantizedLayout, type EmbedTask } from './backend.js';
 import { hashedNgrams } from './hashed-ngrams.js';
 import { openaiEmbeddings } from './openai-embeddings.js';
+import { lowerThisThread } from '../thread-priority.js';
+
+// The journal writer and the sockets win a contended core (workers/thread-priority.ts).
+lowerThisThread();
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 

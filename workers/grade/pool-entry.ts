@@ -8,6 +8,10 @@ import type { BackendCheck, GradeOutcome, GradeTask } from './grade-task.js';
 import { localReview } from './local-reviewer.js';
 import { remoteGrade } from './model-call.js';
 import { checkBackend } from './backend-check.js';
+import { lowerThisThread } from '../thread-priority.js';
+
+// The journal writer and the sockets win a contended core (workers/thread-priority.ts).
+lowerThisThread();
 
 export default async function gradeTask(task: GradeTask): Promise<GradeOutcome[] | BackendCheck> {
   if (task.type === 'check') return checkBackend(task.backend);

@@ -8,6 +8,10 @@ import { prepareImage, type Preparation } from './prepare-image.js';
 import { transferred } from '../transferred-result.js';
 import { markStarted } from '../task-started.js';
 import { isArmed } from '../../src/failpoints.js';
+import { lowerThisThread } from '../thread-priority.js';
+
+// The journal writer and the sockets win a contended core (workers/thread-priority.ts).
+lowerThisThread();
 
 export interface ImageTask {
   bytes: ArrayBuffer;

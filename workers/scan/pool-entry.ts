@@ -9,6 +9,10 @@ import { maskSpans } from './mask.js';
 import { scanText } from './scan-text.js';
 import { isArmed, SCAN_STALL_MS } from '../../src/failpoints.js';
 import { unpackTexts, type PackedTexts } from '../packed-texts.js';
+import { lowerThisThread } from '../thread-priority.js';
+
+// The journal writer and the sockets win a contended core (workers/thread-priority.ts).
+lowerThisThread();
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 

@@ -1,0 +1,47 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { WORKER_NICE_STEPS } from '../../dist/workers/thread-priority.js';
+
+/** Each thread of `pid` with its niceness (field 19 of /proc/<pid>/task/<tid>/stat, after the parenthesised name). */
+function threadNiceness(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    out.set(Number(tid), Number(fields[16]));
+  }
+  return out;
+}
+
+let gate: GateProcess;
+
+beforeAll(async () => {
+  gate = await GateProcess.start();
+});
+afterAll(async () => {
+  await gate?.stop();
+});
+
+describe.runIf(process.platform === 'linux')("the gate's worker threads", () => {
+  it('run below the main thread, which keeps the priority the gate was started with', async () => {
+    const agent = await gate.key('agent');
+    // An ingest uses the scan and embed pools and the signing thread; the checkpoint thread runs from the start.
+    const answer = await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText('priority'), workarea: 'tests/priority', kind: 'memory', source_uri: 'test://priority' });
+    expect(answer.error).toBeUndefined();
+    expect(answer.result.state).toBe('L1_SCANNED');
+    const base = threadNiceness(process.pid).get(process.pid)!;
+    let threads = threadNiceness(gate.pid);
+    const until = Date.now() + 10_000;
+    const lowered = () => [...threads.values()].filter((n) => n === Math.min(19, base + WORKER_NICE_STEPS)).length;
+    while (lowered() < 4 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      threads = threadNiceness(gate.pid);
+    }
+    expect(threads.get(gate.pid), 'the main thread').toBe(base);
+    // Scan, embed, signing and checkpoint threads at least.
+    expect(lowered()).toBeGreaterThanOrEqual(4);
+    // V8's platform threads and libuv's pool (the WAL's fdatasync) keep the gate's priority.
+    expect([...threads.values()].filter((n) => n === base).length).toBeGreaterThanOrEqual(5);
+  });
+});
