@@ -4,7 +4,8 @@ import { isMainThread } from 'node:worker_threads';
 
 /**
  * How much lower than the gate's own priority its worker threads run (scan, embed, grade,
- * image and bundle pools, the signing and checkpoint threads). The main thread holds the
+ * image and bundle pools, the checkpoint thread; not the signing thread, whose signatures the
+ * group commit needs before COMMIT, else it signs them itself). The main thread holds the
  * journal, the group commit and every socket: when the two cores are contended, a worker
  * that takes the core from it stalls every request in flight, while a worker that waits a
  * little delays only its own batch. Measured on bench/ingest.js (15,000-20,000 claims,

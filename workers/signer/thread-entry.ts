@@ -9,10 +9,6 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { KeyObject } from 'node:crypto';
 import { signWith } from '../../src/journal/deployment-key.js';
-import { lowerThisThread } from '../thread-priority.js';
-
-// The journal writer and the sockets win a contended core (workers/thread-priority.ts).
-lowerThisThread();
 
 export interface SignerSettings {
   key: KeyObject;
