@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export { canonicalJson } from './canonical-form.js';
 
+/** One-shot crypto.hash: about half the cost of a Hash object for the short inputs the write path hashes. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return hash('sha256', data, 'hex');
 }
