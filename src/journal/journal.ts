@@ -54,9 +54,10 @@ export class Journal {
     /** Signs events off the main thread for writes that allow it (signingLater); without it every event is signed here. */
     private readonly signer?: SigningThread,
   ) {
+    // Positional parameters: better-sqlite3 binds named ones by a property lookup each (~1 µs a row more).
     this.insert = db.prepare(
       `INSERT INTO journal (seq, event_id, prev, ts, type, by, artifact_id, space, workarea, body, sig)
-       VALUES (@seq, @event_id, @prev, @ts, @type, @by, @artifact_id, @space, @workarea, @body, @sig)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertBlob = db.prepare('INSERT OR IGNORE INTO blobs (hash, bytes) VALUES (?, ?)');
     this.deleteBlob = db.prepare('DELETE FROM blobs WHERE hash = ?');
@@ -181,20 +182,20 @@ export class Journal {
   }
 
   private insertRow(event: JournalEvent, body: string): void {
-    const { type, by, data } = event;
-    this.insert.run({
-      seq: event.seq,
-      event_id: event.event_id,
-      prev: event.prev,
-      ts: event.ts,
-      type,
-      by,
-      artifact_id: pick(data, 'artifact_id'),
-      space: pick(data, 'space'),
-      workarea: pick(data, 'workarea'),
+    const { data } = event;
+    this.insert.run(
+      event.seq,
+      event.event_id,
+      event.prev,
+      event.ts,
+      event.type,
+      event.by,
+      pick(data, 'artifact_id'),
+      pick(data, 'space'),
+      pick(data, 'workarea'),
       body,
-      sig: event.sig,
-    });
+      event.sig,
+    );
   }
 
   /** Content-addressed bytes referenced from events by hash; erasure can drop them without breaking the chain. */
