@@ -60,6 +60,8 @@ const TEXTS = [
   'Configure the gate; configured gates, configuration files. Configure again and again and again.',
   'Ünïcödé café naïve façade Straße ǅemal ﬁne 日本語のテキストを読む Ελληνικά κείμενα 😀 emoji 😀 twice',
   'x'.repeat(70_000),
+  // NFKD makes this one word of 140,000 letters, longer than the MAX_CHARS read.
+  '가'.repeat(70_000),
   `${'word '.repeat(500)}tail`,
   Array.from({ length: 300 }, (_, i) => `w${(i * 7919) % 1013} tok${i % 17}`).join(' '),
   'a-b c_d e.f 42 3.14 0xFF 2026-11-25T03:00Z user@example.com https://example.com/a/b?c=d',

@@ -74,8 +74,12 @@ function add(v: Float32Array, h: number, weight: number, mask: number): void {
   v[bucket]! += h < 0 ? -weight : weight;
 }
 
-/** A word's code units between its boundary marks < and >, reused from word to word (a word is at most MAX_CHARS long). */
-const marked = new Uint16Array(MAX_CHARS + 2);
+/**
+ * A word's code units between its boundary marks < and >, reused from word to word and grown
+ * for a longer one (NFKD can make a word longer than the MAX_CHARS read: a Hangul syllable
+ * becomes two or three letters).
+ */
+let marked = new Uint16Array(256);
 const OPEN_MARK = 0x3c;
 const CLOSE_MARK = 0x3e;
 
@@ -96,6 +100,7 @@ export function hashedNgrams(text: string, s: HashedNgramsScheme = DEFAULT_SCHEM
     if (s.word > 0) add(v, hash(w, SEED_WORD), s.word * weight, mask);
     if (s.chars > 0) {
       const length = w.length + 2;
+      if (length > marked.length) marked = new Uint16Array(2 * length);
       marked[0] = OPEN_MARK;
       for (let i = 0; i < w.length; i++) marked[i + 1] = w.charCodeAt(i);
       marked[length - 1] = CLOSE_MARK;
