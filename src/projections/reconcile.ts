@@ -56,8 +56,7 @@ export function reconcileSurfaces(db: Database.Database, scratchPath: string): R
     const events = replayJournal(db, new Projections(db, 'reconcile'));
     const spaces: ReconcileReport['spaces'] = {};
     const spaceNames = (db.prepare('SELECT name FROM main.spaces ORDER BY name').pluck().all() as string[]);
-    const zero = emptySurfaces;
-    for (const name of spaceNames) spaces[name] = zero();
+    for (const name of spaceNames) spaces[name] = emptySurfaces();
     const spaceOfRow = db.prepare('SELECT space FROM main.artifacts WHERE artifact_id = ?').pluck();
     let changed = 0;
     db.transaction(() => {
@@ -77,7 +76,7 @@ export function reconcileSurfaces(db: Database.Database, scratchPath: string): R
         const count = (rows: Row[], field: keyof SurfaceChange) => {
           for (const row of rows) {
             const space = (s.space === null ? spaceOfRow.get(row['artifact_id']) : row[s.space]) as string | undefined;
-            const bucket = (spaces[space ?? '(no space)'] ??= zero());
+            const bucket = (spaces[space ?? '(no space)'] ??= emptySurfaces());
             bucket[s.surface][field] += 1;
             changed += 1;
           }

@@ -6,9 +6,10 @@ import { areaTokens } from '../projections/area-tokens.js';
 import { bodyText } from '../projections/body-text.js';
 import type { FreshBodies } from './fresh-bodies.js';
 
-/** What gv.rebuild reports of the held index, beside the views and the vectors. */
+/** Told of each held-index entry a check added or removed, by the entry's space (gv.reconcile's report). */
 export type HeldEntryChanged = (space: string, change: 'added' | 'removed') => void;
 
+/** What gv.rebuild reports of the held index, beside the views and the vectors. */
 export interface HeldTextCheck {
   /** Rows that belong in the index (scanned, unflagged, held, not steering, text). */
   checked: number;
