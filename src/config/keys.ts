@@ -59,7 +59,7 @@ export const CONFIG_KEYS = {
     },
     cache_mb: {
       schema: z.number().int().min(2).max(65536),
-      default: 16,
+      default: 4,
       doc: "SQLite's page cache in MiB (its own default is 2). Reads go through mmap; a larger cache makes every commit slower (see the README's write path).",
     },
     mmap_mb: {
