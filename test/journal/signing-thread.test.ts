@@ -203,6 +203,27 @@ describe('the journal signing thread', () => {
     expect((await g.call(g.admin, 'gv.audit_chain', {})).ok).toBe(true);
   });
 
+  it('posts two journal calls a message; a call still unposted at its commit is signed on the main thread, never posted', async () => {
+    g = await openReady();
+    const { journal, writer, signing } = g.gate;
+    const note = (n: string) => journal.append('signing-test', null, { n });
+    const { posts, onMain } = signing.counts;
+    // One call alone in its commit: nothing is posted, the commit signs it.
+    const alone = writer.write(() => note('alone'), { signLater: true });
+    writer.flush();
+    await alone;
+    expect(signing.counts.posts).toBe(posts);
+    expect(signing.counts.onMain).toBe(onMain + 1);
+    // Two calls in one commit: one post carries both.
+    const pair = [writer.write(() => note('first'), { signLater: true }), writer.write(() => note('second'), { signLater: true })];
+    writer.flush();
+    await Promise.all(pair);
+    expect(signing.counts.posts).toBe(posts + 1);
+    expect(signing.owed).toBe(0);
+    expectSignaturesAsOnMainThread(g);
+    expect((await g.call(g.admin, 'gv.audit_chain', {})).ok).toBe(true);
+  });
+
   it('a thread silent past its bound while asked is replaced, and what it owed is signed on the main thread', async () => {
     const home = mkdtempSync(join(tmpdir(), 'gate-signing-'));
     const key = DeploymentKey.openOrCreate(join(home, 'deployment.key'));
@@ -219,21 +240,26 @@ describe('the journal signing thread', () => {
     try {
       await vi.waitFor(() => expect(signer.ready).toBe(true), { timeout: 30_000, interval: 10 });
       const first = signer.thread;
-      // 64 MB to sign (SHA-512 over it twice) keeps the thread busy far past the 20 ms bound.
+      // 64 MB to sign (SHA-512 over it twice) keeps the thread busy far past the 20 ms bound;
+      // the second call posts both (two calls a post).
       const huge = 'x'.repeat(64 * 1024 * 1024);
       const ticket = signer.ask([huge]);
       expect(ticket).not.toBeNull();
+      const second = signer.ask(['posted with the huge one'])!;
+      expect(signer.counts.posts).toBe(1);
       await new Promise((r) => setTimeout(r, 60));
       expect(signer.answer(ticket)).toBeUndefined();
       expect(lines.filter((l) => l.startsWith('warn the journal signing thread answered nothing for 20 ms'))).toHaveLength(1);
       expect(signer.thread).not.toBe(first);
       const body = 'a body the main thread signs';
       expect(signer.signHere(ticket, [body])).toEqual([key.sign(body)]);
+      expect(signer.signHere(second, [body])).toEqual([key.sign(body)]);
       expect(signer.owed).toBe(0);
       // The new thread answers.
       await vi.waitFor(() => expect(signer.ready).toBe(true), { timeout: 30_000, interval: 10 });
-      const next = signer.ask([body])!;
-      await vi.waitFor(() => expect(signer.answer(next)).toEqual([key.sign(body)]), { timeout: 30_000, interval: 5 });
+      const next = [signer.ask([body])!, signer.ask([`${body} too`])!];
+      await vi.waitFor(() => expect(signer.answer(next[0]!)).toEqual([key.sign(body)]), { timeout: 30_000, interval: 5 });
+      await vi.waitFor(() => expect(signer.answer(next[1]!)).toEqual([key.sign(`${body} too`)]), { timeout: 30_000, interval: 5 });
     } finally {
       await signer.close();
     }

@@ -26,13 +26,16 @@ export interface SignAnswer {
 }
 
 const { key, answers } = workerData as SignerSettings;
-parentPort!.on('message', (request: SignRequest | 'stop') => {
-  if (request === 'stop') {
+parentPort!.on('message', (requests: SignRequest[] | 'stop') => {
+  if (requests === 'stop') {
     parentPort!.close();
     answers.close();
     return;
   }
-  const answer: SignAnswer = { ticket: request.ticket, sigs: request.bodies.map((body) => signWith(key, body)) };
-  answers.postMessage(answer);
+  // Each request is answered as soon as it is signed: the main thread takes what has come by COMMIT.
+  for (const request of requests) {
+    const answer: SignAnswer = { ticket: request.ticket, sigs: request.bodies.map((body) => signWith(key, body)) };
+    answers.postMessage(answer);
+  }
 });
 parentPort!.postMessage('ready');
