@@ -15,22 +15,33 @@ export function artifactIdOf(gate: Gate, caller: Caller, contentHash: string, sp
   return artifactOf(gate, caller, contentHash, space, extra).id;
 }
 
-/** The id artifactIdOf answers, with the row of that id when there is one (a row not erased), read once. */
+/**
+ * The id artifactIdOf answers, with the row of that id when there is one (a row not erased),
+ * read once. `ids` keeps the ids worked out, by the erased id each follows ('' for the first):
+ * a caller that asks again (an ingest, after its scan) reads the rows again without hashing.
+ */
 export function artifactOf(
   gate: Gate,
   caller: Caller,
   contentHash: string,
   space: string,
   extra: Record<string, unknown> = {},
+  ids: Map<string, string> = new Map(),
 ): { id: string; row: ArtifactRow | undefined } {
-  const idOf = (more: Record<string, unknown>) =>
-    `sha256:${sha256Hex(
+  const idOf = (afterErased: string | null) => {
+    const known = ids.get(afterErased ?? '');
+    if (known !== undefined) return known;
+    const more = afterErased === null ? {} : { after_erased: afterErased };
+    const id = `sha256:${sha256Hex(
       canonicalJson({ ...extra, ...more, content_hash: contentHash, space, writer_identity: caller.identity, deployment_id: gate.deploymentId }),
     )}`;
-  let id = idOf({});
+    ids.set(afterErased ?? '', id);
+    return id;
+  };
+  let id = idOf(null);
   let row = gate.artifacts.byId(id);
   while (row !== undefined && row.erased_seq !== null) {
-    id = idOf({ after_erased: id });
+    id = idOf(id);
     row = gate.artifacts.byId(id);
   }
   return { id, row };

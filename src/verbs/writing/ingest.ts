@@ -153,7 +153,9 @@ export const ingestVerb = defineVerb({
     const contentHash = `sha256:${sha256Hex(bytes)}`;
     // Envelope v2: the attachments are part of what the claim is, so the same words with
     // other files are another row.
-    const idOf = () => artifactOf(gate, caller, contentHash, space, attachments.length === 0 ? {} : { attachments: attachments.map((a) => a.sha256) });
+    // Asked again inside the write: the rows are read again, the ids are not hashed again.
+    const ids = new Map<string, string>();
+    const idOf = () => artifactOf(gate, caller, contentHash, space, attachments.length === 0 ? {} : { attachments: attachments.map((a) => a.sha256) }, ids);
     let { id: artifactId, row: ownRow } = idOf();
     // The duplicate rule: this writer's own row of these bytes here, or a promoted copy of them.
     const earlierRow = () => ownRow ?? (attachments.length === 0 ? gate.artifacts.promotedCopy(contentHash, space) : undefined);
