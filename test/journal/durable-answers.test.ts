@@ -104,8 +104,10 @@ describe('synchronous = full: an answer waits for the WAL fsync covering what it
     await syncs.asked(1);
     const late = g.call(g.agent, 'gv.ingest', claim('late'));
     // The late write commits while the first sync is held; it is not asked a sync of its own yet.
-    await new Promise((r) => setTimeout(r, 100));
-    expect(g.gate.db.prepare('SELECT count(*) FROM artifacts').pluck().get()).toBe(2);
+    // (Waited for, not slept on: under a loaded CI run its scan took more than a fixed 100 ms.)
+    const rows = () => g!.gate.db.prepare('SELECT count(*) FROM artifacts').pluck().get() as number;
+    for (const deadline = Date.now() + 10_000; rows() < 2 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
+    expect(rows()).toBe(2);
     expect(syncs.held.length).toBe(1);
     syncs.releaseAll();
     await early;
