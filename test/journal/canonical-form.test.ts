@@ -5,7 +5,7 @@ import { canonicalJson } from '../../src/journal/canonical-form.js';
 /**
  * The journal's canonical JSON is written by hand for speed (canonical-form.ts); every
  * signed byte depends on it, so it must give exactly the bytes of the `canonicalize`
- * package (RFC 8785), which the console and the org checks still use to verify them.
+ * package (RFC 8785), which the console still uses to verify them in the browser.
  */
 const library = canonicalize as unknown as (value: unknown) => string | undefined;
 
