@@ -107,7 +107,9 @@ describe('the review queue in a browser', () => {
     expect(await stateOf(ids[0]!)).toBe('ACTIVE');
     const approval = (await gate.socket('gv.approval', { artifact_id: ids[0] })).result;
     expect(approval.status).toBe('human_approved');
-    await page.waitForFunction((id) => !document.querySelector(`tr[data-id="${id}"]`), ids[0]);
+    // The queue is drawn again after the promotion: wait for the new rows, not only for the old
+    // row to go (a loaded CI run read the table while it was empty between the two).
+    await page.waitForFunction((id) => !document.querySelector(`tr[data-id="${id}"]`) && document.querySelectorAll('table.queue tbody tr').length > 0, ids[0]);
     expect(await queueIds(page)).toEqual(ids.slice(1));
   });
 
