@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fsync } from 'node:fs';
 import { InProcessGate } from '../recall/in-process-gate.js';
 
@@ -106,8 +106,7 @@ describe('synchronous = full: an answer waits for the WAL fsync covering what it
     // The late write commits while the first sync is held; it is not asked a sync of its own yet.
     // (Waited for, not slept on: under a loaded CI run its scan took more than a fixed 100 ms.)
     const rows = () => g!.gate.db.prepare('SELECT count(*) FROM artifacts').pluck().get() as number;
-    for (const deadline = Date.now() + 10_000; rows() < 2 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
-    expect(rows()).toBe(2);
+    await vi.waitFor(() => expect(rows()).toBe(2), { timeout: 10_000, interval: 5 });
     expect(syncs.held.length).toBe(1);
     syncs.releaseAll();
     await early;

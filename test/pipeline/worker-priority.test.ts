@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GateProcess, uniqueText } from '../harness/gate-process.js';
 import { WORKER_NICE_STEPS } from '../../dist/workers/thread-priority.js';
 
@@ -31,16 +31,12 @@ describe.runIf(process.platform === 'linux')("the gate's worker threads", () => 
     expect(answer.error).toBeUndefined();
     expect(answer.result.state).toBe('L1_SCANNED');
     const base = threadNiceness(process.pid).get(process.pid)!;
-    let threads = threadNiceness(gate.pid);
-    const until = Date.now() + 10_000;
-    const lowered = () => [...threads.values()].filter((n) => n === Math.min(19, base + WORKER_NICE_STEPS)).length;
-    while (lowered() < 3 && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 100));
-      threads = threadNiceness(gate.pid);
-    }
+    const lowered = (threads: Map<number, number>) => [...threads.values()].filter((n) => n === Math.min(19, base + WORKER_NICE_STEPS)).length;
+    // Scan, embed and checkpoint threads at least (a pool's thread lowers itself as it starts).
+    await vi.waitFor(() => expect(lowered(threadNiceness(gate.pid))).toBeGreaterThanOrEqual(3), { timeout: 10_000, interval: 100 });
+    const threads = threadNiceness(gate.pid);
     expect(threads.get(gate.pid), 'the main thread').toBe(base);
-    // Scan, embed and checkpoint threads at least.
-    expect(lowered()).toBeGreaterThanOrEqual(3);
+    expect(lowered(threads)).toBeGreaterThanOrEqual(3);
     // The signing thread, V8's platform threads and libuv's pool (the WAL's fdatasync) keep the gate's priority.
     expect([...threads.values()].filter((n) => n === base).length).toBeGreaterThanOrEqual(6);
   });
