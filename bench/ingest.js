@@ -67,6 +67,7 @@ const opts = parseOptions(
     'wait-quiet': { type: 'number', default: 90, help: 'seconds to wait at most, before measuring, for other processes to use < 0.25 core (0: do not wait)' },
     'skip-floors': { type: 'boolean', default: false, help: 'do not measure the floors' },
     'gate-root': { type: 'string', default: REPO_ROOT, help: 'checkout whose dist/ is run' },
+    'gate-node-args': { type: 'string', default: '', help: "more node flags for the gate, after its bin's launch line's (e.g. '--max-semi-space-size=64')" },
     out: { type: 'string', default: join(BENCH_DIR, 'results', 'ingest.json'), help: 'results file ("" to write none)' },
   },
   USAGE,
@@ -310,6 +311,7 @@ async function main() {
     removeHome: true,
     env: stmtFile ? { ...env, GATE_BENCH_STMT_FILE: stmtFile } : env,
     nodeArgs: [
+      ...opts['gate-node-args'].split(/\s+/).filter(Boolean),
       ...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []),
       ...(stmtFile ? ['--import', join(BENCH_DIR, 'statement-probe.js')] : []),
     ],

@@ -112,16 +112,29 @@ export async function readAndPromote(client, id) {
 }
 
 /**
- * Starts `node dist/src/cli/main.js serve --home HOME --port PORT` (0: any free port) with extra env, waits for
- * its "gate listening on" line and returns {pid, url, socketPath, stop()}. stop() sends
- * SIGTERM, then SIGKILL after 15 s, and removes the home when removeHome is set.
+ * The node flags the gate's bin launches it with: what its first line passes after
+ * `#!/usr/bin/env -S node` (a build before that line carried none). `npm start` runs the
+ * bin, so a bench that starts the gate with these measures what a user starts.
+ */
+export function gateLaunchFlags(main) {
+  const first = readFileSync(main, 'utf8').split('\n', 1)[0];
+  const m = /^#!\/usr\/bin\/env\s+(?:-S\s+)?node(?:\s+(.*))?$/.exec(first);
+  if (!m) throw new Error(`${main} does not start with a node launch line: ${first}`);
+  return (m[1] ?? '').split(/\s+/).filter(Boolean);
+}
+
+/**
+ * Starts `node FLAGS dist/src/cli/main.js serve --home HOME --port PORT` (FLAGS: the bin's
+ * launch line's, then nodeArgs; port 0: any free port) with extra env, waits for its "gate
+ * listening on" line and returns {pid, url, socketPath, stop()}. stop() sends SIGTERM, then
+ * SIGKILL after 15 s, and removes the home when removeHome is set.
  */
 export async function startGate({ home, env = {}, root = REPO_ROOT, nodeArgs = [], removeHome = false, logFile = null, port = 0 }) {
   hookExit();
   const build = gateBuildStatus(root);
   if (!build.ok) throw new Error(`the gate is not built: missing ${build.missing.join(', ')} (run: npx tsc -p tsconfig.json)`);
   mkdirSync(home, { recursive: true });
-  const child = spawn(process.execPath, [...nodeArgs, build.main, 'serve', '--home', home, '--port', String(port)], {
+  const child = spawn(process.execPath, [...gateLaunchFlags(build.main), ...nodeArgs, build.main, 'serve', '--home', home, '--port', String(port)], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

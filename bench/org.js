@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { readdirSync } from 'node:fs';
 import { waitQuiet } from './lib.js';
-import { BENCH_DIR, CLK_TCK, REPO_ROOT, RssSampler, fmtInt, fmtMs, machine, parseOptions, percentiles, pidTicks, printTable, procStatBusy, round, tempDir } from './lib.js';
+import { BENCH_DIR, CLK_TCK, REPO_ROOT, gateLaunchFlags, RssSampler, fmtInt, fmtMs, machine, parseOptions, percentiles, pidTicks, printTable, procStatBusy, round, tempDir } from './lib.js';
 
 const USAGE = `
 node bench/org.js [options]
@@ -101,7 +101,7 @@ const url = `postgres://${connection.user}@localhost/${connection.database}?host
 const pool = new pg.Pool({ ...connection, max: opts.members });
 
 const profileArgs = opts.profile ? ['--cpu-prof', '--cpu-prof-dir', opts.profile] : [];
-const child = spawn(process.execPath, [...profileArgs, join(REPO_ROOT, 'dist/src/cli/main.js'), 'org', 'serve', '--home', home, '--port', '0', '--database-url', url], {
+const child = spawn(process.execPath, [...gateLaunchFlags(join(REPO_ROOT, 'dist/src/cli/main.js')), ...profileArgs, join(REPO_ROOT, 'dist/src/cli/main.js'), 'org', 'serve', '--home', home, '--port', '0', '--database-url', url], {
   stdio: ['ignore', 'pipe', 'inherit'],
   // One member may send as fast as it can here: the bench measures the door, not the limiter.
   env: { ...process.env, GATE_ORG_MEMBER_RATE_PER_S: '1000000' },

@@ -68,7 +68,8 @@ describe('README first steps', () => {
     chmodSync(join(bin, 'xdg-open'), 0o755);
     const env: Record<string, string> = { ...(process.env as Record<string, string>), PATH: `${bin}:${process.env['PATH']}` };
     for (const name of Object.keys(env)) if (name.startsWith('GATE_')) delete env[name];
-    const alias = `gate() { node '${CLI}' "$@"; }`;
+    // As the README's alias: the built bin itself, whose first line launches node with the gate's flags.
+    const alias = `gate() { '${CLI}' "$@"; }`;
     const bash = (command: string, stdin = ''): ChildProcess => {
       const child = spawn('bash', ['-c', `${alias}\n${command}`], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
       child.stdin!.end(stdin);

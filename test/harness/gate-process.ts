@@ -63,18 +63,24 @@ export class GateProcess {
     readonly home: string,
     private readonly env: Record<string, string>,
     private readonly port: number,
+    private readonly asBin: boolean,
   ) {}
 
-  /** `port` 0 (the default) lets the system pick; a fixed one keeps a URL known before start (a sign-in issuer's). */
-  static async start(options: { home?: string; env?: Record<string, string>; port?: number } = {}): Promise<GateProcess> {
+  /**
+   * `port` 0 (the default) lets the system pick; a fixed one keeps a URL known before start (a
+   * sign-in issuer's). `asBin` runs the built file itself, as the `gate` bin and `npm start`
+   * do (its `#!/usr/bin/env -S node …` line chooses node's flags), instead of `node CLI`.
+   */
+  static async start(options: { home?: string; env?: Record<string, string>; port?: number; asBin?: boolean } = {}): Promise<GateProcess> {
     if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm test does)`);
-    const gate = new GateProcess(options.home ?? tempHome(), { ...KEYS_PROMOTE, ...(options.env ?? {}) }, options.port ?? 0);
+    const gate = new GateProcess(options.home ?? tempHome(), { ...KEYS_PROMOTE, ...(options.env ?? {}) }, options.port ?? 0, options.asBin === true);
     await gate.launch();
     return gate;
   }
 
   private launch(): Promise<void> {
-    this.child = spawn(process.execPath, [CLI, 'serve', '--home', this.home, '--port', String(this.port)], {
+    const args = ['serve', '--home', this.home, '--port', String(this.port)];
+    this.child = spawn(this.asBin ? CLI : process.execPath, this.asBin ? args : [CLI, ...args], {
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
