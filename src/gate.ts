@@ -24,6 +24,7 @@ import { replayJournal } from './projections/rebuild.js';
 import { VIEW_SCHEMA_VERSION, dropViews, markViewsCurrent, viewsAreCurrent } from './projections/view-version.js';
 import { FreshBodies } from './recall/fresh-bodies.js';
 import { HeldTextIndex } from './recall/held-text-index.js';
+import { attachHeldIndex } from './recall/held-index-file.js';
 import { LexicalRecall } from './recall/lexical.js';
 import { RankedSearch } from './recall/ranked-search.js';
 import { SteeringWalk } from './recall/steering.js';
@@ -181,6 +182,8 @@ export class Gate {
     this.db.pragma('foreign_keys = OFF');
     this.db.pragma(`cache_size = -${reads.cacheKiB}`);
     this.db.pragma(`mmap_size = ${reads.mmapBytes}`);
+    const heldIndex = { path: paths.heldIndex, synchronous, secureDelete: config.journal.secure_delete, mmapBytes: reads.mmapBytes };
+    attachHeldIndex(this.db, heldIndex);
     createJournalSchema(this.db);
     this.checkpointer = new WalCheckpointer(this.db, this.log);
     const replayViews = !viewsAreCurrent(this.db);
@@ -199,8 +202,8 @@ export class Gate {
       windowMs: config.journal.commit_window_ms,
       ...(this.walSync === undefined ? {} : { walSync: this.walSync }),
     });
-    this.heldText = new HeldTextIndex(this.db, this.writer, this.log, this.freshBodies);
-    secureIndexDeletes(this.db, ['main.recall_fts', 'main.held_fts'], config.journal.secure_delete);
+    this.heldText = new HeldTextIndex(this.db, this.writer, this.log, this.freshBodies, { views: reads.path, index: heldIndex });
+    secureIndexDeletes(this.db, ['main.recall_fts', 'held.held_fts'], config.journal.secure_delete);
     logDecisions(this.db, this.writer, this.log);
     this.capabilities = new Capabilities(this.db, config.access.open_spaces);
     this.visibility = new Visibility(this.capabilities);

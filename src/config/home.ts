@@ -6,6 +6,8 @@ export interface HomePaths {
   home: string;
   config: string;
   db: string;
+  /** The held rows' text index, derived from gate.db's views and written by a thread of its own (recall/held-index-file.ts). */
+  heldIndex: string;
   key: string;
   socket: string;
   lock: string;
@@ -22,6 +24,7 @@ export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env)
     home,
     config: join(home, 'gate.toml'),
     db: join(home, 'gate.db'),
+    heldIndex: join(home, 'held-index.db'),
     key: join(home, 'deployment.key'),
     socket: join(home, 'gate.sock'),
     lock: join(home, 'gate.lock'),

@@ -16,10 +16,10 @@ export function viewsAreCurrent(db: Database.Database): boolean {
  * Indexes derived from the views after each commit (not replayed, put right at start): a
  * replay may give rows other rowids, so they are dropped with the views and written again.
  */
-const DERIVED_FROM_VIEWS = ['held_fts'];
+const DERIVED_FROM_VIEWS = ['held.held_fts'];
 
 export function dropViews(db: Database.Database): void {
-  for (const table of [...Object.keys(digestQueries('main')), ...DERIVED_FROM_VIEWS]) db.exec(`DROP TABLE IF EXISTS main.${table}`);
+  for (const table of [...Object.keys(digestQueries('main')).map((t) => `main.${t}`), ...DERIVED_FROM_VIEWS]) db.exec(`DROP TABLE IF EXISTS ${table}`);
 }
 
 export function markViewsCurrent(db: Database.Database): void {

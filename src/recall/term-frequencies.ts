@@ -25,6 +25,8 @@ export class TermFrequencies {
   private readonly estimates = new Map<string, { df: number; until: number }>();
 
   constructor(db: Database.Database, table: 'recall_fts' | 'held_fts') {
+    // held_fts lives in held-index.db, attached as `held` (held-index-file.ts).
+    const schema = table === 'held_fts' ? 'held' : 'main';
     this.newest = db.prepare(
       `SELECT count(*) AS n, min(rowid) AS low FROM
          (SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ${EXACT_COUNT_MAX})`,
@@ -32,7 +34,7 @@ export class TermFrequencies {
     // The content table's rowid bounds: two b-tree seeks, where the FTS5 table would scan. Each in
     // its own subquery: SQLite seeks for a lone min() or max(), and scans for both in one SELECT.
     this.span = db.prepare(
-      `SELECT (SELECT min(id) FROM main.${table}_content) AS low, (SELECT max(id) FROM main.${table}_content) AS high`,
+      `SELECT (SELECT min(id) FROM ${schema}.${table}_content) AS low, (SELECT max(id) FROM ${schema}.${table}_content) AS high`,
     );
   }
 

@@ -19,7 +19,7 @@ const vectorRows = (gate: InProcessGate, rowid: number) =>
     (table) => gate.gate.db.prepare(`SELECT count(*) FROM main.${table} WHERE rowid = ?`).pluck().get(rowid) as number,
   );
 const heldEntry = (gate: InProcessGate, rowid: number) =>
-  gate.gate.db.prepare('SELECT count(*) FROM main.held_fts WHERE rowid = ?').pluck().get(rowid) as number;
+  gate.gate.db.prepare('SELECT count(*) FROM held.held_fts WHERE rowid = ?').pluck().get(rowid) as number;
 
 async function derivedWritten(gate: InProcessGate): Promise<void> {
   await gate.gate.heldText.current();

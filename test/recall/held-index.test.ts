@@ -42,7 +42,7 @@ describe('the held rows\' text index, written after the answer', () => {
     await g.close();
     // As a crash between a commit and its held batch leaves it: one entry missing, one that no longer belongs.
     const { default: Database } = await import('better-sqlite3');
-    const db = new Database(`${g.home}/gate.db`);
+    const db = new Database(`${g.home}/held-index.db`);
     db.prepare('DELETE FROM held_fts WHERE rowid = ?').run(lost.rowid);
     db.prepare(`INSERT INTO held_fts (rowid, body, areas, space, workarea, writer) VALUES (999, '${w} gone', '', 'main', null, 'key:agent-a')`).run();
     db.close();

@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { existsSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { InProcessGate } from './in-process-gate.js';
+
+/**
+ * The held rows' text index is written by a thread of its own into a file of its own,
+ * held-index.db (src/recall/held-writer-thread.ts, src/recall/held-index-file.ts), so its
+ * writes never hold the journal's write lock.
+ */
+let g: InProcessGate | undefined;
+afterEach(async () => {
+  await g?.close();
+  g = undefined;
+});
+
+const word = () => `threadword${Math.random().toString(36).slice(2, 10)}`;
+const ownHeldHits = async (gate: InProcessGate, query: string) =>
+  ((await gate.call(gate.agent, 'gv.recall', { query, mode: 'lexical' })).hits as Array<{ artifact_id: string; held: boolean }>)
+    .filter((h) => h.held)
+    .map((h) => h.artifact_id);
+const tablesOf = (file: string) => {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
+  } finally {
+    db.close();
+  }
+};
+const entriesIn = (file: string) => {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare('SELECT rowid FROM held_fts ORDER BY rowid').pluck().all() as number[];
+  } finally {
+    db.close();
+  }
+};
+
+describe('the held index in held-index.db, written by its own thread', () => {
+  it('entries are in held-index.db, none in gate.db; a home whose gate.db held the index has it dropped and written anew', async () => {
+    g = InProcessGate.open();
+    const w = word();
+    const rows = [await g.ingest(`${w} first draft`), await g.ingest(`${w} second draft`)];
+    expect((await ownHeldHits(g, w)).sort()).toEqual(rows.map((r) => r.artifact_id).sort());
+    await g.close();
+    expect(entriesIn(`${g.home}/held-index.db`)).toEqual(rows.map((r) => r.rowid));
+    expect(tablesOf(`${g.home}/gate.db`)).not.toContain('held_fts');
+
+    // A home from before the file: the index inside gate.db (here with a stale entry), no held-index.db.
+    const gateDb = new Database(`${g.home}/gate.db`);
+    gateDb.exec(`CREATE VIRTUAL TABLE main.held_fts USING fts5(body, areas, space UNINDEXED, workarea UNINDEXED, writer UNINDEXED);
+      INSERT INTO main.held_fts (rowid, body, areas, space, workarea, writer) VALUES (999, '${w} stale', '', 'main', null, 'key:agent-a')`);
+    gateDb.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${g.home}/held-index.db${suffix}`, { force: true });
+    g.reopen();
+    expect(g.lines).toContainEqual(expect.stringMatching(/^info held index: 2 entries written or removed at start/));
+    expect(tablesOf(`${g.home}/gate.db`)).not.toContain('held_fts');
+    expect(existsSync(`${g.home}/held-index.db`)).toBe(true);
+    expect((await ownHeldHits(g, w)).sort()).toEqual(rows.map((r) => r.artifact_id).sort());
+  });
+
+  it('ingests are answered while another connection holds held-index.db\'s write lock; the batch lands once it is free', async () => {
+    g = InProcessGate.open();
+    const w = word();
+    await g.ingest(`${w} before the lock`);
+    await g.gate.heldText.current();
+    const other = new Database(`${g.home}/held-index.db`);
+    other.exec('BEGIN IMMEDIATE');
+    let rows: Array<{ rowid: number; artifact_id: string }>;
+    try {
+      // The journal's group commits need gate.db's lock only: these are answered while the index waits.
+      rows = await Promise.all([1, 2, 3].map((i) => g!.ingest(`${w} held back ${i}`)));
+      expect(rows.every((r) => r.rowid > 0)).toBe(true);
+      // Their batch is with the thread, which waits in SQLite's busy handler for the lock; the
+      // main thread does not (written there, the batch would stall it for the 5 s busy timeout).
+      const waited = performance.now();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(performance.now() - waited).toBeLessThan(2_000);
+      expect(other.prepare('SELECT count(*) FROM held_fts WHERE rowid IN (?, ?, ?)').pluck().get(...rows.map((r) => r.rowid))).toBe(0);
+    } finally {
+      other.exec('COMMIT');
+      other.close();
+    }
+    await g.gate.heldText.current();
+    expect(g.lines.filter((l) => l.startsWith('error'))).toEqual([]);
+    expect(entriesIn(`${g.home}/held-index.db`)).toEqual(expect.arrayContaining(rows.map((r) => r.rowid)));
+    expect((await ownHeldHits(g, w)).length).toBe(4);
+  });
+
+  it('a thread that stops: a warning says so, and the index is written on the main connection from then on', async () => {
+    g = InProcessGate.open();
+    const gate = g;
+    const w = word();
+    const first = await gate.ingest(`${w} while the thread runs`);
+    expect(await ownHeldHits(gate, w)).toEqual([first.artifact_id]);
+    const thread = gate.gate.heldText.thread!;
+    await thread.worker.terminate();
+    await vi.waitFor(() => expect(gate.lines.some((l) => l.startsWith('warn the held-text index thread stopped'))).toBe(true));
+    expect(thread.available).toBe(false);
+    const second = await gate.ingest(`${w} after the thread`);
+    expect((await ownHeldHits(gate, w)).sort()).toEqual([first.artifact_id, second.artifact_id].sort());
+    const rebuild = await gate.call(gate.admin, 'gv.rebuild', {});
+    expect(rebuild.held).toMatchObject({ checked: 2, equal: 2, rewritten: 0 });
+  });
+});
