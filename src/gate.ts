@@ -201,6 +201,7 @@ export class Gate {
       maxBatch: config.journal.batch_max,
       windowMs: config.journal.commit_window_ms,
       ...(this.walSync === undefined ? {} : { walSync: this.walSync }),
+      pressure: () => this.heldText?.pressure(),
     });
     this.heldText = new HeldTextIndex(this.db, this.writer, this.log, this.freshBodies, { views: reads.path, index: heldIndex });
     secureIndexDeletes(this.db, ['main.recall_fts', 'held.held_fts'], config.journal.secure_delete);

@@ -26,6 +26,11 @@ export interface WriteOptions {
    * inserted just before the next write that does not sign later, or before COMMIT.
    */
   signLater?: boolean;
+  /**
+   * A derived index's own write (the held index written on this connection): never held back
+   * by `pressure`, which may be waiting for that very write.
+   */
+  derived?: boolean;
 }
 
 export interface GroupCommitOptions {
@@ -40,6 +45,12 @@ export interface GroupCommitOptions {
    * returns from it.
    */
   walSync?: WalSync;
+  /**
+   * While it answers a promise, new writes wait for it before they join a batch: a derived
+   * index written beside the writer (the held index's thread) that fell too far behind holds
+   * the writes that would give it more to do (HeldTextIndex.pressure).
+   */
+  pressure?: () => Promise<void> | undefined;
 }
 
 /** The journal events one commit made durable: seq in (after, last]. */
@@ -157,6 +168,8 @@ export class JournalWriter {
     if (this.closed) return Promise.reject(new Error('the journal writer is closed'));
     const failure = this.options.walSync?.failure;
     if (failure) return Promise.reject(failure);
+    const held = options.derived === true ? undefined : this.options.pressure?.();
+    if (held !== undefined) return held.then(() => this.write(work, options));
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, signLater: options.signLater === true, resolve, reject } as Pending<unknown>);
       this.schedule();

@@ -13,6 +13,14 @@ import { HeldWriterThread } from './held-writer-thread.js';
  */
 const WRITE_BATCH = 512;
 const WRITE_LINGER_MS = 100;
+/**
+ * Rows told and not yet written past which new journal writes wait (JournalWriter's
+ * pressure) until half of them are. The thread writes beside the main thread and does not
+ * slow it, so without a bound a writer faster than the index (promotions: each row's entry
+ * leaves with FTS5's secure delete) left it ever further behind: a shutdown waited for the
+ * whole backlog, and a kill left it to the next start's check, before the gate serves.
+ */
+const BACKLOG_MAX = 2_048;
 
 /**
  * held_fts: the lexical index of each writer's scanned, unflagged held rows (L1_SCANNED),
@@ -30,6 +38,9 @@ export class HeldTextIndex {
   private readonly queued = new Set<number>();
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
+  /** Rows in batches not yet written (one batch with the thread at a time, the rest waiting for it). */
+  private backlog = 0;
+  private relief: { promise: Promise<void>; resolve: () => void } | null = null;
   private readonly entries: HeldEntries;
   private writerThread: HeldWriterThread | null = null;
 
@@ -72,6 +83,20 @@ export class HeldTextIndex {
   }
 
   /**
+   * A promise while the rows told and not yet written are more than BACKLOG_MAX, resolved
+   * once they are half as many: the journal writer holds new writes until then.
+   */
+  pressure(): Promise<void> | undefined {
+    if (this.backlog + this.queued.size <= BACKLOG_MAX) return undefined;
+    if (this.relief === null) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.relief = { promise, resolve };
+    }
+    return this.relief.promise;
+  }
+
+  /**
    * Puts right, before the gate serves, every row the index lacks or holds that it should
    * not: moves a crash left unwritten, or a fresh index after the views were replayed.
    */
@@ -96,7 +121,7 @@ export class HeldTextIndex {
    */
   async verify(tell?: HeldEntryChanged): Promise<HeldTextCheck> {
     await this.current();
-    return this.writer.write(() => this.entries.reconcile(tell));
+    return this.writer.write(() => this.entries.reconcile(tell), { derived: true });
   }
 
   async close(): Promise<void> {
@@ -110,14 +135,28 @@ export class HeldTextIndex {
     if (this.queued.size === 0) return this.writing;
     const rowids = [...this.queued];
     this.queued.clear();
-    const thread = this.writerThread?.available === true ? this.writerThread : null;
-    const written = (thread === null ? this.writer.write(() => this.entries.sync(rowids)) : thread.write(rowids))
+    this.backlog += rowids.length;
+    // One batch at a time, each after the one before: the thread's own queue stays one batch long.
+    const write = () => {
+      const thread = this.writerThread?.available === true ? this.writerThread : null;
+      return thread === null ? this.writer.write(() => this.entries.sync(rowids), { derived: true }) : thread.write(rowids);
+    };
+    this.writing = this.writing
+      .then(write)
       .catch((error: unknown) => {
-        // The moves stay told: the next batch (or the next start) writes them.
+        // The moves stay told: the next batch (or the next start) writes them, tried again a
+        // linger later so that writes held by the pressure are not left waiting for a move.
         this.log.error(`held index: writing ${rowids.length} moves`, error);
         for (const rowid of rowids) this.queued.add(rowid);
+        this.timer ??= setTimeout(() => void this.writeQueued(), WRITE_LINGER_MS);
+      })
+      .finally(() => {
+        this.backlog -= rowids.length;
+        if (this.relief !== null && this.backlog + this.queued.size <= BACKLOG_MAX / 2) {
+          this.relief.resolve();
+          this.relief = null;
+        }
       });
-    this.writing = this.writing.then(() => written);
     return this.writing;
   }
 }

@@ -87,6 +87,39 @@ describe('the held index in held-index.db, written by its own thread', () => {
     expect((await ownHeldHits(g, w)).length).toBe(4);
   });
 
+  it('a thread held back past 2,048 rows holds new writes until it has written half of them', async () => {
+    g = InProcessGate.open();
+    const gate = g;
+    const w = word();
+    const other = new Database(`${gate.home}/held-index.db`);
+    other.exec('BEGIN IMMEDIATE');
+    const answered: Array<Promise<unknown>> = [];
+    try {
+      // Held back by the lock, the thread writes nothing; every ingest adds a row to write.
+      // A group's last ingests may be the first the pressure holds: a group is awaited only until it comes.
+      const pressed = () => vi.waitFor(() => expect(gate.gate.heldText.pressure()).toBeDefined(), { timeout: 60_000, interval: 5 });
+      for (let i = 0; i < 3_000 && gate.gate.heldText.pressure() === undefined; i++) {
+        answered.push(gate.ingest(`${w} backlog ${i}`));
+        if (i % 64 === 63) await Promise.race([Promise.all(answered.slice(-64)), pressed()]);
+      }
+      expect(gate.gate.heldText.pressure()).toBeDefined();
+      let late = false;
+      const held = gate.ingest(`${w} held by the pressure`).then(() => (late = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(late).toBe(false);
+      other.exec('COMMIT');
+      await held;
+    } finally {
+      if (other.inTransaction) other.exec('COMMIT');
+      other.close();
+    }
+    await Promise.all(answered);
+    await gate.gate.heldText.current();
+    expect(gate.gate.heldText.pressure()).toBeUndefined();
+    const rebuild = await gate.call(gate.admin, 'gv.rebuild', {});
+    expect(rebuild.held).toMatchObject({ checked: answered.length + 1, missing: 0, rewritten: 0 });
+  });
+
   it('a thread that stops: a warning says so, and the index is written on the main connection from then on', async () => {
     g = InProcessGate.open();
     const gate = g;
