@@ -2,6 +2,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import type { DeploymentKey } from './deployment-key.js';
 import type { Log } from '../log.js';
 import type { SignAnswer, SignerSettings, SignRequest } from '../../workers/signer/thread-entry.js';
+import { stopThread } from '../stop-thread.js';
 
 /**
  * Longest the thread may leave bodies unanswered, while asked for more, before it is taken
@@ -201,15 +202,10 @@ export class SigningThread {
       this.answered.clear();
       this.unposted = [];
       if (thread === null) return resolve();
-      // A shutdown awaits this: the thread must hold the event loop until it is gone.
-      thread.worker.ref();
-      const bound = setTimeout(() => void thread.worker.terminate(), STOP_MAX_MS);
-      thread.worker.once('exit', () => {
-        clearTimeout(bound);
+      void stopThread(thread.worker, STOP_MAX_MS).then(() => {
         thread.answers.close();
         resolve();
       });
-      thread.worker.postMessage('stop');
     });
     return this.closing;
   }

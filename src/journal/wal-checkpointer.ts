@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { CheckpointSettings } from '../../workers/checkpoint/thread-entry.js';
 import type { Log } from '../log.js';
+import { stopThread } from '../stop-thread.js';
 
 /**
  * How often the checkpoint thread copies the WAL into the database. A page written by many
@@ -66,19 +67,7 @@ export class WalCheckpointer {
 
   /** Stops the thread (its connection closed) before the main connection closes and checkpoints the rest. */
   close(): Promise<void> {
-    this.stopped ??= new Promise<void>((resolve) => {
-      if (this.exited) return resolve();
-      // A shutdown awaits this: the thread (and the bound on it) must hold the event loop
-      // until it is gone. Unref'd, nothing else held it at this point of a shutdown and Node
-      // ended the process mid-close with code 0, the database open and the home lock left.
-      this.worker.ref();
-      const bound = setTimeout(() => void this.worker.terminate(), STOP_MAX_MS);
-      this.worker.once('exit', () => {
-        clearTimeout(bound);
-        resolve();
-      });
-      this.worker.postMessage('stop');
-    });
+    this.stopped ??= this.exited ? Promise.resolve() : stopThread(this.worker, STOP_MAX_MS);
     return this.stopped;
   }
 }

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { HeldWriteAnswer, HeldWriteRequest, HeldWriterSettings } from '../../workers/held-writer/thread-entry.js';
 import type { Log } from '../log.js';
+import { stopThread } from '../stop-thread.js';
 
 /** Longest the thread may take to stop (its last batch written, its connection closed) before it is terminated. */
 const STOP_MAX_MS = 5_000;
@@ -57,17 +58,7 @@ export class HeldWriterThread {
 
   /** Stops the thread once what it was given is written; the database closes after. */
   close(): Promise<void> {
-    this.stopped ??= new Promise<void>((resolve) => {
-      if (this.gone !== null) return resolve();
-      // A shutdown awaits this: the thread must hold the event loop until it is gone (as the checkpoint thread's).
-      this.worker.ref();
-      const bound = setTimeout(() => void this.worker.terminate(), STOP_MAX_MS);
-      this.worker.once('exit', () => {
-        clearTimeout(bound);
-        resolve();
-      });
-      this.worker.postMessage('stop');
-    });
+    this.stopped ??= this.gone !== null ? Promise.resolve() : stopThread(this.worker, STOP_MAX_MS);
     return this.stopped;
   }
 }

@@ -12,10 +12,6 @@ afterEach(async () => {
 });
 
 const word = () => `heldword${Math.random().toString(36).slice(2, 10)}`;
-const ownHeldHits = async (gate: InProcessGate, query: string) =>
-  ((await gate.call(gate.agent, 'gv.recall', { query, mode: 'lexical' })).hits as Array<{ artifact_id: string; held: boolean }>)
-    .filter((h) => h.held)
-    .map((h) => h.artifact_id);
 const entries = (gate: InProcessGate) =>
   gate.gate.db.prepare('SELECT rowid FROM held_fts ORDER BY rowid').pluck().all() as number[];
 
@@ -25,11 +21,11 @@ describe('the held rows\' text index, written after the answer', () => {
     const w = word();
     const rows = [];
     for (let i = 0; i < 5; i++) rows.push(await g.ingest(`${w} note ${i} on the held index`));
-    expect((await ownHeldHits(g, w)).sort()).toEqual(rows.map((r) => r.artifact_id).sort());
+    expect((await g.ownHeldHits(w)).sort()).toEqual(rows.map((r) => r.artifact_id).sort());
     expect(entries(g)).toEqual(rows.map((r) => r.rowid));
     await g.call(g.reviewer, 'gv.reject', { artifact_id: rows[0]!.artifact_id, reason: 'test' });
     await g.promote(rows[1]!.artifact_id);
-    expect((await ownHeldHits(g, w)).sort()).toEqual(rows.slice(2).map((r) => r.artifact_id).sort());
+    expect((await g.ownHeldHits(w)).sort()).toEqual(rows.slice(2).map((r) => r.artifact_id).sort());
     expect(entries(g)).toEqual(rows.slice(2).map((r) => r.rowid));
   });
 
@@ -38,7 +34,7 @@ describe('the held rows\' text index, written after the answer', () => {
     const w = word();
     const kept = await g.ingest(`${w} kept through the crash`);
     const lost = await g.ingest(`${w} whose entry the crash lost`);
-    await ownHeldHits(g, w);
+    await g.ownHeldHits(w);
     await g.close();
     // As a crash between a commit and its held batch leaves it: one entry missing, one that no longer belongs.
     const { default: Database } = await import('better-sqlite3');
@@ -49,14 +45,14 @@ describe('the held rows\' text index, written after the answer', () => {
     g.reopen();
     expect(g.lines.filter((l) => l.startsWith('info held index'))).toEqual([expect.stringMatching(/^info held index: 2 entries written or removed at start \(\d+ ms\)$/)]);
     expect(entries(g)).toEqual([kept.rowid, lost.rowid]);
-    expect((await ownHeldHits(g, w)).sort()).toEqual([kept.artifact_id, lost.artifact_id].sort());
+    expect((await g.ownHeldHits(w)).sort()).toEqual([kept.artifact_id, lost.artifact_id].sort());
   });
 
   it('gv.rebuild checks every entry against the views and the content store and rewrites one that differs', async () => {
     g = InProcessGate.open();
     const w = word();
     const rows = [await g.ingest(`${w} one`), await g.ingest(`${w} two`), await g.ingest(`${w} three`)];
-    await ownHeldHits(g, w);
+    await g.ownHeldHits(w);
     const clean = await g.call(g.admin, 'gv.rebuild', {});
     expect(clean.equal).toBe(true);
     expect(clean.held).toMatchObject({ checked: 3, equal: 3, missing: 0, differing: 0, extra: 0, rewritten: 0 });
@@ -65,7 +61,7 @@ describe('the held rows\' text index, written after the answer', () => {
     g.gate.db.prepare('DELETE FROM held_fts WHERE rowid = ?').run(rows[2]!.rowid);
     const found = await g.call(g.admin, 'gv.rebuild', {});
     expect(found.held).toMatchObject({ checked: 3, equal: 1, missing: 1, differing: 1, extra: 0, rewritten: 2 });
-    expect((await ownHeldHits(g, w)).sort()).toEqual(rows.map((r) => r.artifact_id).sort());
+    expect((await g.ownHeldHits(w)).sort()).toEqual(rows.map((r) => r.artifact_id).sort());
     expect((await g.call(g.admin, 'gv.rebuild', {})).held).toMatchObject({ equal: 3, rewritten: 0 });
   });
 });

@@ -15,33 +15,24 @@ afterEach(async () => {
 });
 
 const word = () => `threadword${Math.random().toString(36).slice(2, 10)}`;
-const ownHeldHits = async (gate: InProcessGate, query: string) =>
-  ((await gate.call(gate.agent, 'gv.recall', { query, mode: 'lexical' })).hits as Array<{ artifact_id: string; held: boolean }>)
-    .filter((h) => h.held)
-    .map((h) => h.artifact_id);
-const tablesOf = (file: string) => {
+/** One column of a query's rows, read from a database file opened read-only for it. */
+const columnIn = <T>(file: string, sql: string): T[] => {
   const db = new Database(file, { readonly: true });
   try {
-    return db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
+    return db.prepare(sql).pluck().all() as T[];
   } finally {
     db.close();
   }
 };
-const entriesIn = (file: string) => {
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare('SELECT rowid FROM held_fts ORDER BY rowid').pluck().all() as number[];
-  } finally {
-    db.close();
-  }
-};
+const tablesOf = (file: string) => columnIn<string>(file, "SELECT name FROM sqlite_schema WHERE type = 'table'");
+const entriesIn = (file: string) => columnIn<number>(file, 'SELECT rowid FROM held_fts ORDER BY rowid');
 
 describe('the held index in held-index.db, written by its own thread', () => {
   it('entries are in held-index.db, none in gate.db; a home whose gate.db held the index has it dropped and written anew', async () => {
     g = InProcessGate.open();
     const w = word();
     const rows = [await g.ingest(`${w} first draft`), await g.ingest(`${w} second draft`)];
-    expect((await ownHeldHits(g, w)).sort()).toEqual(rows.map((r) => r.artifact_id).sort());
+    expect((await g.ownHeldHits(w)).sort()).toEqual(rows.map((r) => r.artifact_id).sort());
     await g.close();
     expect(entriesIn(`${g.home}/held-index.db`)).toEqual(rows.map((r) => r.rowid));
     expect(tablesOf(`${g.home}/gate.db`)).not.toContain('held_fts');
@@ -56,7 +47,7 @@ describe('the held index in held-index.db, written by its own thread', () => {
     expect(g.lines).toContainEqual(expect.stringMatching(/^info held index: 2 entries written or removed at start/));
     expect(tablesOf(`${g.home}/gate.db`)).not.toContain('held_fts');
     expect(existsSync(`${g.home}/held-index.db`)).toBe(true);
-    expect((await ownHeldHits(g, w)).sort()).toEqual(rows.map((r) => r.artifact_id).sort());
+    expect((await g.ownHeldHits(w)).sort()).toEqual(rows.map((r) => r.artifact_id).sort());
   });
 
   it('ingests are answered while another connection holds held-index.db\'s write lock; the batch lands once it is free', async () => {
@@ -84,7 +75,7 @@ describe('the held index in held-index.db, written by its own thread', () => {
     await g.gate.heldText.current();
     expect(g.lines.filter((l) => l.startsWith('error'))).toEqual([]);
     expect(entriesIn(`${g.home}/held-index.db`)).toEqual(expect.arrayContaining(rows.map((r) => r.rowid)));
-    expect((await ownHeldHits(g, w)).length).toBe(4);
+    expect((await g.ownHeldHits(w)).length).toBe(4);
   });
 
   it('a thread held back past 2,048 rows holds new writes until it has written half of them', async () => {
@@ -125,13 +116,13 @@ describe('the held index in held-index.db, written by its own thread', () => {
     const gate = g;
     const w = word();
     const first = await gate.ingest(`${w} while the thread runs`);
-    expect(await ownHeldHits(gate, w)).toEqual([first.artifact_id]);
+    expect(await gate.ownHeldHits(w)).toEqual([first.artifact_id]);
     const thread = gate.gate.heldText.thread!;
     await thread.worker.terminate();
     await vi.waitFor(() => expect(gate.lines.some((l) => l.startsWith('warn the held-text index thread stopped'))).toBe(true));
     expect(thread.available).toBe(false);
     const second = await gate.ingest(`${w} after the thread`);
-    expect((await ownHeldHits(gate, w)).sort()).toEqual([first.artifact_id, second.artifact_id].sort());
+    expect((await gate.ownHeldHits(w)).sort()).toEqual([first.artifact_id, second.artifact_id].sort());
     const rebuild = await gate.call(gate.admin, 'gv.rebuild', {});
     expect(rebuild.held).toMatchObject({ checked: 2, equal: 2, rewritten: 0 });
   });

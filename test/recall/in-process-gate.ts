@@ -82,6 +82,12 @@ export class InProcessGate {
     return { ...r, rowid: this.gate.artifacts.byId(r.artifact_id)!.rowid };
   }
 
+  /** The ids of the agent's own held rows a lexical gv.recall of `query` finds. */
+  async ownHeldHits(query: string): Promise<string[]> {
+    const hits = (await this.call(this.agent, 'gv.recall', { query, mode: 'lexical' })).hits as Array<{ artifact_id: string; held: boolean }>;
+    return hits.filter((h) => h.held).map((h) => h.artifact_id);
+  }
+
   /** A reviewer's promotion: the whole masked body read first, as a signature needs. */
   async promote(id: string): Promise<any> {
     await this.call(this.reviewer, 'gv.node', { artifact_id: id, body: true });
