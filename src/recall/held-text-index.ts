@@ -41,6 +41,7 @@ export class HeldTextIndex {
   /** Rows in batches not yet written (one batch with the thread at a time, the rest waiting for it). */
   private backlog = 0;
   private relief: { promise: Promise<void>; resolve: () => void } | null = null;
+  private closed = false;
   private readonly entries: HeldEntries;
   private writerThread: HeldWriterThread | null = null;
 
@@ -126,6 +127,9 @@ export class HeldTextIndex {
 
   async close(): Promise<void> {
     await this.writeQueued();
+    // Moves a failed last batch gave back are left to the next start's check.
+    this.closed = true;
+    if (this.timer !== null) clearTimeout(this.timer);
     await this.writerThread?.close();
   }
 
@@ -148,7 +152,7 @@ export class HeldTextIndex {
         // linger later so that writes held by the pressure are not left waiting for a move.
         this.log.error(`held index: writing ${rowids.length} moves`, error);
         for (const rowid of rowids) this.queued.add(rowid);
-        this.timer ??= setTimeout(() => void this.writeQueued(), WRITE_LINGER_MS);
+        if (!this.closed) this.timer ??= setTimeout(() => void this.writeQueued(), WRITE_LINGER_MS);
       })
       .finally(() => {
         this.backlog -= rowids.length;
