@@ -101,7 +101,8 @@ const url = `postgres://${connection.user}@localhost/${connection.database}?host
 const pool = new pg.Pool({ ...connection, max: opts.members });
 
 const profileArgs = opts.profile ? ['--cpu-prof', '--cpu-prof-dir', opts.profile] : [];
-const child = spawn(process.execPath, [...gateLaunchFlags(join(REPO_ROOT, 'dist/src/cli/main.js')), ...profileArgs, join(REPO_ROOT, 'dist/src/cli/main.js'), 'org', 'serve', '--home', home, '--port', '0', '--database-url', url], {
+const gateMain = join(REPO_ROOT, 'dist/src/cli/main.js');
+const child = spawn(process.execPath, [...gateLaunchFlags(gateMain), ...profileArgs, gateMain, 'org', 'serve', '--home', home, '--port', '0', '--database-url', url], {
   stdio: ['ignore', 'pipe', 'inherit'],
   // One member may send as fast as it can here: the bench measures the door, not the limiter.
   env: { ...process.env, GATE_ORG_MEMBER_RATE_PER_S: '1000000' },

@@ -78,11 +78,6 @@ export class HeldTextIndex {
     return this.writerThread;
   }
 
-  /** Moves told and not yet written (or being written). */
-  get pending(): number {
-    return this.queued.size;
-  }
-
   /**
    * A promise while the rows told and not yet written are more than BACKLOG_MAX, resolved
    * once they are half as many: the journal writer holds new writes until then.
