@@ -62,6 +62,22 @@ async function expectChainAndRebuild(gate: InProcessGate, events: number): Promi
   expect(rebuilt.equal).toBe(true);
 }
 
+/** A home's key and a log that keeps its lines, for a SigningThread made here without a gate. */
+function standaloneSigner(): { key: DeploymentKey; lines: string[]; log: Log } {
+  const home = mkdtempSync(join(tmpdir(), 'gate-signing-'));
+  const key = DeploymentKey.openOrCreate(join(home, 'deployment.key'));
+  const lines: string[] = [];
+  const log: Log = {
+    info: (m) => lines.push(`info ${m}`),
+    warn: (m) => lines.push(`warn ${m}`),
+    error: (m) => lines.push(`error ${m}`),
+    debug: () => undefined,
+    enabled: () => true,
+    flush: () => undefined,
+  };
+  return { key, lines, log };
+}
+
 describe('the journal signing thread', () => {
   it('signs a concurrent ingest burst exactly as the main thread would, and the chain verifies', async () => {
     g = await openReady();
@@ -225,17 +241,7 @@ describe('the journal signing thread', () => {
   });
 
   it('a thread silent past its bound while asked is replaced, and what it owed is signed on the main thread', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'gate-signing-'));
-    const key = DeploymentKey.openOrCreate(join(home, 'deployment.key'));
-    const lines: string[] = [];
-    const log: Log = {
-      info: (m) => lines.push(`info ${m}`),
-      warn: (m) => lines.push(`warn ${m}`),
-      error: (m) => lines.push(`error ${m}`),
-      debug: () => undefined,
-      enabled: () => true,
-      flush: () => undefined,
-    };
+    const { key, lines, log } = standaloneSigner();
     const signer = new SigningThread(key, log, 20);
     try {
       await vi.waitFor(() => expect(signer.ready).toBe(true), { timeout: 30_000, interval: 10 });
@@ -260,6 +266,48 @@ describe('the journal signing thread', () => {
       const next = [signer.ask([body])!, signer.ask([`${body} too`])!];
       await vi.waitFor(() => expect(signer.answer(next[0]!)).toEqual([key.sign(body)]), { timeout: 30_000, interval: 5 });
       await vi.waitFor(() => expect(signer.answer(next[1]!)).toEqual([key.sign(`${body} too`)]), { timeout: 30_000, interval: 5 });
+    } finally {
+      await signer.close();
+    }
+  });
+
+  it('gives up after three failures in a row, counting only failures with no answer between them, and signs on the main thread from then on', async () => {
+    const { key, lines, log } = standaloneSigner();
+    const signer = new SigningThread(key, log);
+    const warned = () => lines.filter((l) => l.startsWith('warn the journal signing thread stopped')).length;
+    /** Waits for a ready thread other than `previous`, then kills it before it answers anything. */
+    const killNext = async (previous: unknown) => {
+      await vi.waitFor(() => expect(signer.ready && signer.thread !== previous).toBe(true), { timeout: 30_000, interval: 10 });
+      const thread = signer.thread!;
+      const seen = warned();
+      await thread.terminate();
+      await vi.waitFor(() => expect(warned() + lines.filter((l) => l.startsWith('error ')).length).toBeGreaterThan(seen), { timeout: 30_000, interval: 10 });
+      return thread;
+    };
+    try {
+      // Two failures, then a thread that answers: the count starts again.
+      let last = await killNext(null);
+      last = await killNext(last);
+      await vi.waitFor(() => expect(signer.ready && signer.thread !== last).toBe(true), { timeout: 30_000, interval: 10 });
+      const tickets = [signer.ask(['answered once'])!, signer.ask(['answered twice'])!];
+      await vi.waitFor(() => expect(signer.answer(tickets[0]!)).toEqual([key.sign('answered once')]), { timeout: 30_000, interval: 5 });
+      expect(signer.answer(tickets[1]!)).toEqual([key.sign('answered twice')]);
+      // Had the answer not reset it, the second of these would be the fourth failure in a row.
+      last = await killNext(null);
+      last = await killNext(last);
+      expect(lines.filter((l) => l.startsWith('error '))).toEqual([]);
+      expect(warned()).toBe(4);
+      // The third in a row: no new thread, an error, and the main thread signs.
+      await killNext(last);
+      expect(lines.filter((l) => l.startsWith('error '))).toEqual([
+        'error the journal signing thread stopped (exit code 1), failure 3 in a row: the main thread signs every event from now on',
+      ]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(signer.thread).toBeNull();
+      expect(signer.ready).toBe(false);
+      expect(signer.ask(['after giving up'])).toBeNull();
+      expect(signer.signHere(null, ['after giving up'])).toEqual([key.sign('after giving up')]);
+      expect(warned()).toBe(4);
     } finally {
       await signer.close();
     }
