@@ -12,7 +12,9 @@ import type { WhyEvent } from './event-check.js';
 
 // One row: its body, why it waits, who signed, the thread, and the signatures a person may
 // add. A reviewer's approval counts only once the whole masked body was served to them, so
-// the body is read here page by page and Approve stays off until the last page arrived.
+// the body is read here page by page and Approve stays off until the last page arrived. It
+// also waits for the row's history to be checked in this page, and a history that failed the
+// check takes a second, deliberate act to approve: what is shown may not be what was signed.
 
 interface BodyRead {
   text: string;
@@ -39,7 +41,8 @@ export function Row({
   const [body, setBody] = useState<BodyRead | null>(null);
   const [approval, setApproval] = useState<any>(null);
   const [comments, setComments] = useState<any[]>([]);
-  const [events, setEvents] = useState<WhyEvent[]>([]);
+  // Null until gv.why answered: the history is checked only once it is the row's own.
+  const [events, setEvents] = useState<WhyEvent[] | null>(null);
   const [checkpoint, setCheckpoint] = useState<string | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
   const [asking, setAsking] = useState<null | 'reject' | 'comment'>(null);
@@ -47,7 +50,9 @@ export function Row({
   // The queue's view of this row: findings, stances and attachment hashes gv.node does not carry.
   const [item, setItem] = useState<any>(null);
   const [attachmentsRead, setAttachmentsRead] = useState(false);
-  const [badSignatures, setBadSignatures] = useState(0);
+  /** The failures of the history's check in this page (signatures, links, inclusion); null while it runs. */
+  const [historyFailures, setHistoryFailures] = useState<number | null>(null);
+  const [approveAnyway, setApproveAnyway] = useState(false);
   const reviewer = you.role === 'reviewer' || you.role === 'admin';
 
   const readPage = async (offset: number, sofar: BodyRead | null): Promise<BodyRead | null> => {
@@ -68,11 +73,15 @@ export function Row({
     setComments(c.comments);
     if (reviewer) setItem((await rpc('gv.review', { cap: 500 }).catch(() => ({ items: [] }))).items.find((i: any) => i.artifact_id === id) ?? null);
     setCheckpoint(w.checkpoint);
+    setHistoryFailures(null);
     setEvents(w.events);
   }, [id]);
 
   useEffect(() => {
     setBody(null);
+    setEvents(null);
+    setHistoryFailures(null);
+    setApproveAnyway(false);
     void (async () => {
       try {
         try {
@@ -118,9 +127,19 @@ export function Row({
   const supersededParent: string | undefined =
     node?.supersedes?.artifact_ids?.[0] ?? (node?.relations ?? []).find((r: any) => r.kind === 'supersedes' && r.direction === 'parent')?.artifact_id;
 
+  const historyFailed = historyFailures !== null && historyFailures > 0;
+  // Why Approve is off, in the words its tooltip says; null when it is on.
+  const approveOff: string | null = !bodyRead
+    ? 'read the whole body first'
+    : historyFailures === null
+      ? "checking this row's history in your browser"
+      : historyFailed && !approveAnyway
+        ? "this row's history failed the check in your browser: tick “approve anyway” to approve it"
+        : null;
+
   const approve = () =>
     canSign &&
-    bodyRead &&
+    approveOff === null &&
     act('Approved.', () => rpc('gv.sign', { artifact_id: id, decision: 'approve', promote: true }), (r) => {
       if (r.promoted) {
         onNotice(`Approved and promoted ${id}.`);
@@ -129,7 +148,7 @@ export function Row({
     });
 
   const keys: Key[] = [
-    { key: 'a', does: 'approve (once the whole body was read)', run: () => void approve() },
+    { key: 'a', does: 'approve (once the whole body was read and its history checked)', run: () => void approve() },
     { key: 'n', does: 'read the next page of the body', run: () => void more() },
     { key: 'r', does: 'reject (asks the category)', run: () => canSign && setAsking('reject') },
     { key: 'e', does: 'archive', run: () => canSign && void act('Archived.', () => rpc('gv.sign', { artifact_id: id, decision: 'archive' })) },
@@ -151,7 +170,7 @@ export function Row({
       </h2>
       {place.query.get('then') === 'approve' && !bodyRead && <p class="hint">Read the whole body, then press a to approve.</p>}
       <Problem error={error} />
-      {badSignatures > 0 && (
+      {historyFailed && (
         <p class="problem sig-alarm">
           This row's history failed the check in your browser (a signature, a link between its events, or an event's place in the signed log): see the events below before you trust or sign
           it.
@@ -215,7 +234,7 @@ export function Row({
       )}
       {canSign && (
         <div class="actions">
-          <button type="button" class="approve" disabled={!bodyRead} title={bodyRead ? '' : 'read the whole body first'} onClick={() => void approve()}>
+          <button type="button" class="approve" disabled={approveOff !== null} title={approveOff ?? ''} onClick={() => void approve()}>
             Approve (a)
           </button>{' '}
           <button type="button" onClick={() => setAsking('reject')}>
@@ -224,6 +243,12 @@ export function Row({
           <button type="button" onClick={() => void act('Archived.', () => rpc('gv.sign', { artifact_id: id, decision: 'archive' }))}>
             Archive (e)
           </button>
+          {historyFailed && (
+            <label class="approve-anyway">
+              <input type="checkbox" checked={approveAnyway} onChange={(e) => setApproveAnyway((e.currentTarget as HTMLInputElement).checked)} /> Approve anyway: I have
+              looked at the failed checks in the events below
+            </label>
+          )}
         </div>
       )}
       {mine && held && (
@@ -300,7 +325,7 @@ export function Row({
           <SupersessionDiff parentId={supersededParent} childText={body!.text} />
         </>
       )}
-      <EventHistory events={events} checkpoint={checkpoint} deploymentId={deploymentId} onFailures={setBadSignatures} />
+      {events !== null && <EventHistory events={events} checkpoint={checkpoint} deploymentId={deploymentId} onFailures={setHistoryFailures} />}
     </section>
   );
 }

@@ -166,5 +166,39 @@ describe('signatures checked in the browser', () => {
     expect(await page.locator('ol.events li.sig-failed').count()).toBe(ingestSeq % 2 === 1 ? 2 : 1);
     expect(await page.locator('.sig-alarm').first().innerText()).toContain('a link between its events');
     await shot(page, 'chain-broken');
+
+    // The row is held and this person may sign it: with its history failed, Approve (button and
+    // key) waits for a deliberate "approve anyway"; Reject and Archive stay as they are.
+    await page.locator('p.read-all').waitFor();
+    const approve = page.locator('button.approve');
+    expect(await approve.isDisabled()).toBe(true);
+    expect(await approve.getAttribute('title')).toContain("this row's history failed the check in your browser");
+    expect(await page.locator('.actions button', { hasText: 'Reject (r)' }).isEnabled()).toBe(true);
+    await page.keyboard.press('a');
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await gate.socket('gv.approval', { artifact_id: rewritten })).result.signers.filter((s: any) => s.decision === 'approve')).toEqual([]);
+    await page.locator('.approve-anyway input[type=checkbox]').check();
+    expect(await approve.isEnabled()).toBe(true);
+    await shot(page, 'approve-anyway');
+    await approve.click();
+    await page.locator('#notice', { hasText: 'Approved' }).waitFor();
+    const signers = (await gate.socket('gv.approval', { artifact_id: rewritten })).result.signers;
+    // The person's signature, the only approval on the row (a person's identity is issuer|subject).
+    expect(signers.filter((s: any) => s.decision === 'approve').map((s: any) => [s.class, s.identity.startsWith(`${gate.url}|`)])).toEqual([['human', true]]);
+  });
+
+  it('Approve waits for the history check: on a row whose history holds it is on once the body is read, with no "approve anyway"', async () => {
+    const fine = await gate.rpc((await gate.key('agent')).key, 'gv.ingest', {
+      content: `The loading dock closes at six ${Date.now()}.`,
+      workarea: 'tests/signatures',
+      kind: 'memory',
+      source_uri: 'https://example.org/signatures',
+    });
+    const checks = await checksOf(fine.result.artifact_id);
+    expect(checks.every((c) => c.check === 'verified')).toBe(true);
+    await page.locator('p.read-all').waitFor();
+    expect(await page.locator('button.approve').isEnabled()).toBe(true);
+    expect(await page.locator('.approve-anyway').count()).toBe(0);
+    expect(await page.locator('.sig-alarm').count()).toBe(0);
   });
 });
