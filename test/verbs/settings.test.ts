@@ -14,6 +14,8 @@ const ENV = {
   GATE_ORG_DATABASE_URL: 'postgres://gate:hunter2pass@db.internal/org',
 };
 
+const OWN_FILE = '# Our gate: bundles stay small here (ops ticket 41).\n[bundle]\nentries_max = 500 # reviewed 2026-11\n';
+
 let home: string;
 let gate: GateProcess;
 let admin: string;
@@ -26,8 +28,8 @@ const configFile = () => readFileSync(join(home, 'gate.toml'), 'utf8');
 beforeAll(async () => {
   home = tempHome();
   mkdirSync(home, { recursive: true });
-  // A value chosen in the file before the first start.
-  writeFileSync(join(home, 'gate.toml'), '[bundle]\nentries_max = 500\n', { mode: 0o600 });
+  // The operator's own file, with a value chosen before the first start and a comment of theirs.
+  writeFileSync(join(home, 'gate.toml'), OWN_FILE, { mode: 0o600 });
   gate = await GateProcess.start({ home, env: ENV });
   admin = (await gate.key('admin')).key;
   agent = (await gate.key('agent')).key;
@@ -119,9 +121,13 @@ describe('gv.settings_save', () => {
     const r = await gate.rpc(admin, 'gv.settings_save', { changes: { 'quarantine.max_depth': 1, 'bundle.entries_max': 300 } });
     expect(r.error).toBeUndefined();
     expect(r.result).toMatchObject({ applied_live: ['quarantine.max_depth'], restart_required: ['bundle.entries_max'], file: join(home, 'gate.toml') });
-    // The file: every key with its doc, the saved values, private to the service account, and no temporary left beside it.
+    // The file: the operator's own, its comments and order kept, the changed value edited in
+    // place and the new key added in its section; private to the service account, and no
+    // temporary left beside it.
     const text = configFile();
-    expect(text).toContain('# Gate configuration.');
+    expect(text).toBe(
+      '# Our gate: bundles stay small here (ops ticket 41).\n[bundle]\nentries_max = 300 # reviewed 2026-11\n\n[quarantine]\nmax_depth = 1\n',
+    );
     const parsed = parseToml(text) as Record<string, Record<string, unknown>>;
     expect(parsed['quarantine']!['max_depth']).toBe(1);
     expect(parsed['bundle']!['entries_max']).toBe(300);

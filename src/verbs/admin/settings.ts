@@ -4,7 +4,7 @@ import { defineVerb } from '../define-verb.js';
 import { invalidParams } from '../../gate-error.js';
 import { CONFIG_KEYS, type KeySpec } from '../../config/keys.js';
 import { LIVE_KEYS } from '../../config/live-keys.js';
-import { configTemplate } from '../../config/config-template.js';
+import { configSaveText } from '../../config/config-save-text.js';
 import { writeFileAtomic } from '../../config/atomic-write.js';
 import { secretNames, shownValue } from '../../config/settings-display.js';
 import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
@@ -71,7 +71,7 @@ export const settingsSaveVerb = defineVerb({
       throw invalidParams(`gv.settings_save: ${checked.refused.map((r) => r.key).join(', ')} refused; nothing was saved`, { refused: checked.refused });
     }
     const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.settings_save');
-    const text = configTemplate(checked.fileValues);
+    const { text, rewritten } = configSaveText(gate.paths.config, checked.fileValues);
     const live = checked.accepted.filter((a) => a.applies === 'live').map((a) => a.key);
     const restart = checked.accepted.filter((a) => a.applies === 'restart').map((a) => a.key);
     // The file is replaced inside the journal's transaction: a write that fails rolls the event back.
@@ -102,6 +102,9 @@ export const settingsSaveVerb = defineVerb({
       }
     }
     gate.log.info('gv.settings_save: gate.toml saved', { by: caller.identity, keys: checked.accepted.map((a) => a.key).join(','), restart_required: restart.join(',') });
+    if (rewritten) {
+      gate.log.warn('gv.settings_save: gate.toml could not be edited in place and was written whole from the template; its own comments and order are gone');
+    }
     return {
       saved: checked.accepted.map((a) => ({ key: a.key, value: shownValue(a.value), applies: a.applies })),
       applied_live: live,
