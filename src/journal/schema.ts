@@ -46,6 +46,9 @@ export function createJournalSchema(db: Database.Database): void {
   if (uniqueIdIndex === undefined) db.exec('CREATE INDEX IF NOT EXISTS journal_event_prefix ON journal(substr(event_id, 1, 8))');
 }
 
+/** The read prepared once a connection (gv.checkpoint asks it for every proof). */
+const eventByIdReads = new WeakMap<Database.Database, Database.Statement>();
+
 /**
  * An event by its id. Event ids are sha256 of bodies that carry their own seq, so they are
  * unique by construction: the index behind this read keys each event by its id's first 8 hex
@@ -54,5 +57,10 @@ export function createJournalSchema(db: Database.Database): void {
  * against ~31). A journal made before keeps its unique index, which serves this read too.
  */
 export function eventById(db: Database.Database, eventId: string): JournalRow | undefined {
-  return db.prepare('SELECT * FROM journal WHERE substr(event_id, 1, 8) = substr(?, 1, 8) AND event_id = ?').get(eventId, eventId) as JournalRow | undefined;
+  let read = eventByIdReads.get(db);
+  if (read === undefined) {
+    read = db.prepare('SELECT * FROM journal WHERE substr(event_id, 1, 8) = substr(?, 1, 8) AND event_id = ?');
+    eventByIdReads.set(db, read);
+  }
+  return read.get(eventId, eventId) as JournalRow | undefined;
 }
