@@ -1,30 +1,40 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { Problem } from './problem.js';
 import { rpc } from './rpc.js';
+import type { VerbAnswer, VerbParams } from '../../src/verbs/verb-types.js';
 import { when } from './when.js';
 
 // An admin's desk: API keys (a new key's raw value is shown once, here, never again),
 // people and their roles, grants on spaces, the spaces themselves and the store's health.
 
-const ROLES = ['reader', 'agent', 'reviewer', 'admin'];
+/** The lists these answers hold, typed by the verbs' own declarations. */
+type KeyRow = NonNullable<VerbAnswer<'gv.keys'>['keys']>[number];
+type PersonRow = Extract<VerbAnswer<'gv.people'>, { people: unknown }>['people'][number];
+
+const ROLES = ['reader', 'agent', 'reviewer', 'admin'] as const;
+type Role = (typeof ROLES)[number];
+/** The words typed as capabilities; the gate refuses one that is not a capability, naming it. */
+const capabilitiesTyped = (typed: string) => typed.split(/[\s,]+/).filter(Boolean) as VerbParams<'gv.grant'>['grants'][number]['capabilities'];
+/** A select's value, which its options made one of ROLES. */
+const roleOf = (select: EventTarget | null) => (select as HTMLSelectElement).value as Role;
 
 export function Admin({ onNotice }: { onNotice: (t: string) => void }) {
-  const [keys, setKeys] = useState<any[]>([]);
-  const [people, setPeople] = useState<any[]>([]);
-  const [grants, setGrants] = useState<any[]>([]);
-  const [spaces, setSpaces] = useState<any[]>([]);
-  const [health, setHealth] = useState<any>(null);
+  const [keys, setKeys] = useState<KeyRow[]>([]);
+  const [people, setPeople] = useState<PersonRow[]>([]);
+  const [grants, setGrants] = useState<VerbAnswer<'gv.grants'>['grants']>([]);
+  const [spaces, setSpaces] = useState<VerbAnswer<'gv.spaces'>['spaces']>([]);
+  const [health, setHealth] = useState<VerbAnswer<'gv.health'> | null>(null);
   const [issued, setIssued] = useState<{ key: string; key_id: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [label, setLabel] = useState('');
-  const [role, setRole] = useState('agent');
+  const [role, setRole] = useState<Role>('agent');
   const [grant, setGrant] = useState({ principal: '', space: 'main', capabilities: 'read' });
 
   const load = useCallback(async () => {
     try {
       const [k, p, g, s] = await Promise.all([rpc('gv.keys'), rpc('gv.people'), rpc('gv.grants', {}), rpc('gv.spaces')]);
-      setKeys(k.keys);
-      setPeople(p.people);
+      setKeys(k.keys ?? []);
+      setPeople('people' in p ? p.people : []);
       setGrants(g.grants);
       setSpaces(s.spaces);
     } catch (e) {
@@ -33,7 +43,7 @@ export function Admin({ onNotice }: { onNotice: (t: string) => void }) {
   }, []);
   useEffect(() => void load(), [load]);
 
-  const act = async (say: string, f: () => Promise<any>) => {
+  const act = async <T,>(say: string, f: () => Promise<T>): Promise<T | null> => {
     try {
       const r = await f();
       setError(null);
@@ -48,7 +58,7 @@ export function Admin({ onNotice }: { onNotice: (t: string) => void }) {
   };
   const issue = async () => {
     const r = await act('Key issued.', () => rpc('gv.keys', { action: 'issue', role, ...(label ? { label } : {}) }));
-    if (r) setIssued({ key: r.key, key_id: r.key_id });
+    if (r?.key !== undefined && r.key_id !== undefined) setIssued({ key: r.key, key_id: r.key_id });
   };
 
   return (
@@ -85,7 +95,7 @@ export function Admin({ onNotice }: { onNotice: (t: string) => void }) {
         </label>
         <label>
           role{' '}
-          <select name="role" value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value)}>
+          <select name="role" value={role} onChange={(e) => setRole(roleOf(e.target))}>
             {ROLES.map((r) => (
               <option value={r}>{r}</option>
             ))}
@@ -118,14 +128,14 @@ export function Admin({ onNotice }: { onNotice: (t: string) => void }) {
         <tbody>
           {people.map((p) => (
             <tr>
-              <td>{p.email ?? p.name ?? ''}</td>
+              <td>{p.source === 'people' ? (p.email ?? p.name ?? '') : ''}</td>
               <td class="id">{p.identity}</td>
               <td>
                 {p.source === 'people' ? (
                   <select
                     aria-label={`role of ${p.email ?? p.identity}`}
                     value={p.role}
-                    onChange={(e) => void act(`Role changed.`, () => rpc('gv.people', { action: 'assign', iss: p.iss, sub: p.sub, role: (e.target as HTMLSelectElement).value }))}
+                    onChange={(e) => void act(`Role changed.`, () => rpc('gv.people', { action: 'assign', iss: p.iss, sub: p.sub, role: roleOf(e.target) }))}
                   >
                     {ROLES.map((r) => (
                       <option value={r}>{r}</option>
@@ -163,7 +173,7 @@ export function Admin({ onNotice }: { onNotice: (t: string) => void }) {
         onSubmit={(e) => {
           e.preventDefault();
           void act('Granted.', () =>
-            rpc('gv.grant', { action: 'issue', grants: [{ principal: grant.principal, space: grant.space, capabilities: grant.capabilities.split(/[\s,]+/).filter(Boolean) }] }),
+            rpc('gv.grant', { action: 'issue', grants: [{ principal: grant.principal, space: grant.space, capabilities: capabilitiesTyped(grant.capabilities) }] }),
           );
         }}
       >

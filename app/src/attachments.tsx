@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { Problem } from './problem.js';
 import { rpc } from './rpc.js';
+import type { VerbAnswer } from '../../src/verbs/verb-types.js';
 
 // A row's attachments as the gate serves them (the served copy: images re-encoded, metadata
 // stripped), read page by page through gv.attachment. A promoting signature counts only from
@@ -23,18 +24,18 @@ const toBase64 = (bytes: Uint8Array) => {
 async function readWhole(artifactId: string, hash: string): Promise<Read> {
   const parts: Uint8Array[] = [];
   let offset: number | null = 0;
-  let head: any = null;
+  let head: { media_type: string; name: string | null } | null = null;
   while (offset !== null) {
-    const page: any = await rpc('gv.attachment', { artifact_id: artifactId, content_hash: hash, offset });
-    head ??= page;
-    if (page.prepared === false) return { media_type: page.media_type, name: page.name, bytes: new Uint8Array(), prepared: false };
+    const page: VerbAnswer<'gv.attachment'> = await rpc('gv.attachment', { artifact_id: artifactId, content_hash: hash, offset });
+    if ('prepared' in page) return { media_type: page.media_type, name: page.name, bytes: new Uint8Array(), prepared: false };
     parts.push(fromBase64(page.content));
     offset = page.next_offset;
+    head ??= page;
   }
   const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) bytes.set(p, (at += p.length) - p.length);
-  return { media_type: head.media_type, name: head.name, bytes, prepared: true };
+  return { media_type: head!.media_type, name: head!.name, bytes, prepared: true };
 }
 
 export function Attachments({ artifactId, hashes, onAllRead }: { artifactId: string; hashes: string[]; onAllRead: (all: boolean) => void }) {

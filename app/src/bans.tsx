@@ -1,30 +1,21 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { Problem } from './problem.js';
 import { rpc } from './rpc.js';
+import type { VerbAnswer } from '../../src/verbs/verb-types.js';
 import { when } from './when.js';
 
 // Bans: who or which sources the write doors turn away, and how many writes they refused.
 // Reviewers read the list; an admin also bans (after a dry run says what it would stop) and lifts.
 
-interface Ban {
-  kind: 'writer' | 'source';
-  subject: string;
-  reason: string | null;
-  until: number | null;
-  by: string | null;
-  ts: number;
-  event_id: string;
-}
-
-interface Refused {
-  writer_identity: string;
-  refused: number;
-  refused_last_7_days: number;
-  last_ts: number;
-}
+/** A ban and the writers refused, as gv.bans answers them (the verb's own declaration). */
+type Ban = VerbAnswer<'gv.bans'>['bans'][number];
+type BanKind = Ban['kind'];
+type Refused = VerbAnswer<'gv.bans'>['refused'][number];
+/** gv.ban's dry run: what the ban would stop. */
+type DryRun = Exclude<VerbAnswer<'gv.ban'>, { changed: boolean }>;
 
 /** What a dry run says a ban would stop, in a sentence. */
-function dryRunSentence(r: any): string {
+function dryRunSentence(r: DryRun): string {
   if (r.kind === 'writer') {
     return `${r.subject} has ${r.promoted} promoted and ${r.held} held rows (kept either way), last wrote ${r.last_write_ts === null ? 'never' : when(r.last_write_ts)}, ${r.refused_last_7_days} writes refused in the last 7 days.`;
   }
@@ -37,8 +28,8 @@ export function Bans({ admin, onNotice }: { admin: boolean; onNotice: (t: string
   const [refused, setRefused] = useState<Refused[]>([]);
   const [truncated, setTruncated] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const [kind, setKind] = useState('writer');
-  const [dry, setDry] = useState<any>(null);
+  const [kind, setKind] = useState<BanKind>('writer');
+  const [dry, setDry] = useState<DryRun | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
 
   const load = useCallback(async () => {
@@ -53,7 +44,7 @@ export function Bans({ admin, onNotice }: { admin: boolean; onNotice: (t: string
   }, []);
   useEffect(() => void load(), [load]);
 
-  const act = async (f: () => Promise<any>, say: (r: any) => string) => {
+  const act = async <T,>(f: () => Promise<T>, say: (r: T) => string): Promise<T | null> => {
     try {
       const r = await f();
       setError(null);
@@ -71,7 +62,7 @@ export function Bans({ admin, onNotice }: { admin: boolean; onNotice: (t: string
     const f = new FormData(formRef.current!);
     const hours = String(f.get('hours') ?? '').trim();
     return {
-      target: { kind: String(f.get('kind')), subject: String(f.get('subject') ?? '').trim() },
+      target: { kind: f.get('kind') === 'source' ? ('source' as const) : ('writer' as const), subject: String(f.get('subject') ?? '').trim() },
       reason: String(f.get('reason') ?? ''),
       until: hours === '' ? {} : { until: Date.now() + Number(hours) * 3_600_000 },
     };
@@ -92,13 +83,13 @@ export function Bans({ admin, onNotice }: { admin: boolean; onNotice: (t: string
             const { target, reason, until } = fields();
             void act(
               () => rpc('gv.ban', { ...target, reason, ...until }),
-              (r) => (r.changed ? `Banned ${r.subject}.` : `${r.subject} was already banned so; nothing changed.`),
+              (r) => ('changed' in r && r.changed ? `Banned ${r.subject}.` : `${r.subject} was already banned so; nothing changed.`),
             ).then((r) => r && setDry(null));
           }}
         >
           <label>
             kind{' '}
-            <select name="kind" value={kind} onChange={(e) => (setKind((e.target as HTMLSelectElement).value), setDry(null))}>
+            <select name="kind" value={kind} onChange={(e) => (setKind((e.target as HTMLSelectElement).value === 'source' ? 'source' : 'writer'), setDry(null))}>
               <option value="writer">writer</option>
               <option value="source">source</option>
             </select>
@@ -112,7 +103,7 @@ export function Bans({ admin, onNotice }: { admin: boolean; onNotice: (t: string
           <label>
             hours (empty: until lifted) <input name="hours" size={4} inputMode="numeric" />
           </label>
-          <button type="button" id="ban-dry-run" onClick={() => void act(() => rpc('gv.ban', { ...fields().target, dry_run: true }), () => 'Dry run: nothing was banned.').then((r) => r && setDry(r))}>
+          <button type="button" id="ban-dry-run" onClick={() => void act(() => rpc('gv.ban', { ...fields().target, dry_run: true }), () => 'Dry run: nothing was banned.').then((r) => r && !('changed' in r) && setDry(r))}>
             Dry run
           </button>
           <button type="submit" id="ban-now">
@@ -125,9 +116,9 @@ export function Bans({ admin, onNotice }: { admin: boolean; onNotice: (t: string
           {dryRunSentence(dry)}
         </p>
       )}
-      {dry?.sources?.length > 0 && (
+      {dry?.kind === 'source' && dry.sources.length > 0 && (
         <ul class="dry-sources">
-          {dry.sources.map((s: string) => (
+          {dry.sources.map((s) => (
             <li class="id">{s}</li>
           ))}
         </ul>

@@ -1,5 +1,6 @@
 import canonicalize from 'canonicalize';
 import { verifyEventSignature } from '../../src/journal/portable-verify.js';
+import type { VerbAnswer } from '../../src/verbs/verb-types.js';
 
 // A row's events checked in this page, not taken on the gate's word: the signed bytes gv.why
 // hands over must be canonical JSON, hash to the event id, say what the served event says,
@@ -11,18 +12,8 @@ export type EventCheck =
   /** The gate keeps the bytes back: the event holds fields this person is not served. */
   | { state: 'withheld'; fields: string[] };
 
-export interface WhyEvent {
-  type: string;
-  event_id: string;
-  seq: number;
-  prev: string | null;
-  ts: number;
-  by: string | null;
-  sig: string;
-  signed: string | null;
-  withheld: string[];
-  [field: string]: unknown;
-}
+/** One event of gv.why's answer, typed by the verb's own declaration. */
+export type WhyEvent = VerbAnswer<'gv.why'>['events'][number];
 
 /** Served fields that are the event's place, its signature or a count made from a list, not a copy of one signed value. */
 const NOT_COPIED = new Set(['type', 'object', 'event_id', 'seq', 'prev', 'ts', 'by', 'sig', 'verified', 'signed', 'withheld', 'parents', 'children', 'asked', 'evidence', 'promoted', 'superseded']);

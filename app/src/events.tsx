@@ -1,6 +1,6 @@
 import { when } from './when.js';
 import { useState } from 'preact/hooks';
-import { useEventTail } from './live.js';
+import { useEventTail, type TailEvent } from './live.js';
 import { replaceQuery, type Place } from './route.js';
 
 // A live tail of gv.events: newest on top, a few hundred kept, each linking to its row.
@@ -8,10 +8,10 @@ import { replaceQuery, type Place } from './route.js';
 const KEEP = 300;
 
 export function Events({ place }: { place: Place }) {
-  const [events, setEvents] = useState<any[]>([]);
+  const [events, setEvents] = useState<TailEvent[]>([]);
   const [paused, setPaused] = useState(false);
   const [filter, setFilter] = useState(() => ({ type: place.query.get('type') ?? '', space: place.query.get('space') ?? '', workarea: place.query.get('workarea') ?? '' }));
-  const params: Record<string, unknown> = {
+  const params = {
     ...(filter.type ? { types: [filter.type] } : {}),
     ...(filter.space ? { space: filter.space } : {}),
     ...(filter.workarea ? { workarea: filter.workarea } : {}),

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { rpc } from './rpc.js';
+import type { VerbAnswer, VerbParams } from '../../src/verbs/verb-types.js';
 
 export const POLL_MS = 3000;
 
@@ -8,7 +9,10 @@ export const POLL_MS = 3000;
  * non-empty page to `onEvents`. The gate keeps no reader position and pushes nothing, so
  * this is the console's only way to learn of change; a hidden tab stops asking.
  */
-export function useEventTail(onEvents: (events: any[]) => void, params: Record<string, unknown> = {}, paused = false): void {
+/** One event of a gv.events page, typed by the verb's own declaration. */
+export type TailEvent = VerbAnswer<'gv.events'>['events'][number];
+
+export function useEventTail(onEvents: (events: TailEvent[]) => void, params: VerbParams<'gv.events'> = {}, paused = false): void {
   const handler = useRef(onEvents);
   handler.current = onEvents;
   const key = JSON.stringify(params);

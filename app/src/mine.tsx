@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Problem } from './problem.js';
 import { rpc } from './rpc.js';
+import type { VerbAnswer } from '../../src/verbs/verb-types.js';
 
 /** Below reviewer: a read-only list of what the caller may read (their own rows and what is promoted). */
 export function Mine({ you }: { you: { identity: string } }) {
-  const [rows, setRows] = useState<any[] | null>(null);
+  const [rows, setRows] = useState<VerbAnswer<'gv.inventory'>['artifacts'] | null>(null);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
     rpc('gv.inventory', { limit: 200 })

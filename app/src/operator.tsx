@@ -3,6 +3,7 @@ import { EngagementChart } from './engagement-chart.js';
 import { PipelineQueues } from './pipeline-queues.js';
 import { Problem } from './problem.js';
 import { rpc } from './rpc.js';
+import type { VerbAnswer } from '../../src/verbs/verb-types.js';
 import { when } from './when.js';
 
 // What an operator watches: grading runs and a way to start one, how deep quarantine is and
@@ -13,12 +14,12 @@ import { when } from './when.js';
 const GRADE_LIMIT = { default: 50, max: 10_000 };
 
 export function Operator({ admin, onNotice }: { admin: boolean; onNotice: (t: string) => void }) {
-  const [runs, setRuns] = useState<any>(null);
-  const [engagement, setEngagement] = useState<any>(null);
-  const [backend, setBackend] = useState<any>(null);
+  const [runs, setRuns] = useState<VerbAnswer<'gv.review_runs'> | null>(null);
+  const [engagement, setEngagement] = useState<VerbAnswer<'gv.engagement'> | null>(null);
+  const [backend, setBackend] = useState<VerbAnswer<'gv.backend_check'> | null>(null);
   const [grading, setGrading] = useState<string | null>(null);
   const [gradeLimit, setGradeLimit] = useState(GRADE_LIMIT.default);
-  const [away, setAway] = useState<any>(null);
+  const [away, setAway] = useState<VerbAnswer<'gv.away'> | VerbAnswer<'gv.back'> | null>(null);
   const [error, setError] = useState<unknown>(null);
 
   const load = useCallback(async () => {
@@ -51,7 +52,7 @@ export function Operator({ admin, onNotice }: { admin: boolean; onNotice: (t: st
       setError(err);
     }
   };
-  const act = async (f: () => Promise<any>, say: (r: any) => string) => {
+  const act = async <T,>(f: () => Promise<T>, say: (r: T) => string): Promise<T | undefined> => {
     try {
       const r = await f();
       onNotice(say(r));
@@ -104,19 +105,19 @@ export function Operator({ admin, onNotice }: { admin: boolean; onNotice: (t: st
           </p>
           <table class="runs">
             <tbody>
-              {runs.runs.map((r: any) => (
+              {runs.runs.map((r) => (
                 <tr>
                   <td>
                     <time>{when(r.ts)}</time>
                   </td>
                   <td>
-                    <a href={`#/row/${encodeURIComponent(r.artifact_id)}`}>{String(r.artifact_id).slice(0, 16)}</a>
+                    {r.artifact_id === null ? '—' : <a href={`#/row/${encodeURIComponent(r.artifact_id)}`}>{r.artifact_id.slice(0, 16)}</a>}
                   </td>
                   <td>{r.stance}</td>
                   <td>{r.model_label ?? r.backend}</td>
                   <td>
                     {r.state}
-                    {r.failure ? ` (${r.failure})` : ''}
+                    {'failure' in r && r.failure ? ` (${r.failure})` : ''}
                   </td>
                   <td>{r.cost_tokens ?? 0} tokens</td>
                 </tr>
@@ -130,17 +131,17 @@ export function Operator({ admin, onNotice }: { admin: boolean; onNotice: (t: st
           <h3>Away</h3>
           <p>
             While you are away nothing is promoted and no review clock runs.{' '}
-            <button type="button" onClick={() => void act(() => rpc('gv.away', {}), (r) => `Away since ${new Date(r.since).toISOString()}.`).then(setAway)}>
+            <button type="button" onClick={() => void act(() => rpc('gv.away', {}), (r) => `Away since ${new Date(r.since).toISOString()}.`).then((r) => setAway(r ?? null))}>
               I am away
             </button>{' '}
-            <button type="button" onClick={() => void act(() => rpc('gv.back'), (r) => `Back; away ${r.held_d} days.`).then(setAway)}>
+            <button type="button" onClick={() => void act(() => rpc('gv.back'), (r) => `Back; away ${r.held_d} days.`).then((r) => setAway(r ?? null))}>
               I am back
             </button>{' '}
             {away && <span>{away.away ? 'Away.' : 'Present.'}</span>}
           </p>
           <h3>Model backend</h3>
           <p>
-            <button type="button" onClick={() => void act(() => rpc('gv.backend_check'), () => 'Backend checked.').then(setBackend)}>
+            <button type="button" onClick={() => void act(() => rpc('gv.backend_check'), () => 'Backend checked.').then((r) => setBackend(r ?? null))}>
               Check the backend
             </button>
           </p>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useWhileShown } from './live.js';
 import { Problem } from './problem.js';
 import { rpc } from './rpc.js';
+import type { VerbAnswer } from '../../src/verbs/verb-types.js';
 
 // How deep the quarantine is and what waits in each pipeline stage, read again every few
 // seconds while the operator screen is shown (the gate pushes nothing).
@@ -9,20 +10,8 @@ import { rpc } from './rpc.js';
 export const HELD = ['L1_SCANNED', 'L1B_FLAGGED', 'L2_SCORED', 'NEEDS_EVIDENCE', 'L3_RATIFIED'];
 export const QUEUES_POLL_MS = 2000;
 
-interface Stage {
-  stage: string;
-  unit: string;
-  queued: number;
-  running: number;
-  threads: number;
-  bound: number | null;
-  room: number | null;
-  oldest_wait_ms: number | null;
-}
-interface Queues {
-  stages: Stage[];
-  quarantine: { held: number; max_depth: number; room: number };
-}
+/** gv.queues' answer, typed by the verb's own declaration. */
+type Queues = VerbAnswer<'gv.queues'>;
 
 /** A wait as a person reads it. */
 export const waited = (ms: number | null): string => {

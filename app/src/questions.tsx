@@ -1,23 +1,15 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { Problem } from './problem.js';
 import { rpc } from './rpc.js';
+import type { VerbAnswer } from '../../src/verbs/verb-types.js';
 import { when } from './when.js';
 
 // Questions waiting for people (gv.review's questions: those naming you first), each with a
 // form to answer it. An answer is an answer/1 row like any other: it is scanned, held and
 // reviewed before the asker reads it.
 
-interface OpenQuestion {
-  question: string;
-  body: string | null;
-  space: string;
-  workarea: string | null;
-  asker: string;
-  named: boolean;
-  promoted_at: number | null;
-  reason: string | null;
-  minutes_left: number | null;
-}
+/** An open question as the queue serves it (gv.review's `questions`, the verb's own declaration). */
+type OpenQuestion = VerbAnswer<'gv.review'>['questions'][number];
 
 /** The question's words from its question/1 body; the body as stored when it is not one. */
 function questionText(body: string | null): { question: string; context?: string } {

@@ -5,6 +5,8 @@ import { Problem } from './problem.js';
 import { CommentForm, RejectForm } from './reject-form.js';
 import { go, replaceQuery, type Place } from './route.js';
 import { rpc } from './rpc.js';
+import type { RejectCategory } from '../../src/domain/rejection-reasons.js';
+import type { VerbAnswer } from '../../src/verbs/verb-types.js';
 
 // The review queue: gv.review's waiting rows, oldest first, worked from the keyboard. The
 // cursor follows a row's id, not its position, so a refresh that adds or removes rows
@@ -12,27 +14,8 @@ import { rpc } from './rpc.js';
 
 const FILTERS = ['space', 'workarea', 'kind', 'blocker', 'trust_class'] as const;
 
-export interface ReviewItem {
-  artifact_id: string;
-  state: string;
-  waits_for?: { blocker: string; code?: string; words?: string; missing?: Record<string, number> };
-  kind?: string;
-  content_type?: string;
-  trust_class?: string;
-  space?: string;
-  workarea?: string;
-  producer?: { name: string; kind: string } | null;
-  writer_identity?: string;
-  findings?: { kind: string; severity: string }[];
-  verdicts?: { stance?: string; decision?: string }[];
-  stances?: { stance: string; decision?: string; last_run?: { state: string } }[];
-  attachments?: unknown[];
-  expires_in_s?: number | null;
-  who_can_sign?: unknown;
-  self_authored?: boolean;
-  preview?: string;
-  content?: string;
-}
+/** One row of gv.review's answer, typed by the verb's own declaration. */
+export type ReviewItem = VerbAnswer<'gv.review'>['items'][number];
 
 function matches(item: ReviewItem, f: URLSearchParams): boolean {
   const space = f.get('space');
@@ -52,16 +35,13 @@ function matches(item: ReviewItem, f: URLSearchParams): boolean {
 const duration = (s: number | null | undefined) =>
   s === null || s === undefined ? '—' : s >= 86400 ? `${Math.floor(s / 86400)} d` : s >= 3600 ? `${Math.floor(s / 3600)} h` : `${Math.max(0, Math.floor(s / 60))} min`;
 
-const signers = (w: unknown): string => {
-  if (Array.isArray(w)) return w.length === 0 ? 'nobody' : `${w.length}`;
-  if (w && typeof w === 'object' && Array.isArray((w as any).people)) return `${(w as any).people.length}`;
-  return w === undefined || w === null ? '—' : String(w);
-};
+/** How many may sign the row now (gv.review's who_can_sign). */
+const signers = (who: string[]): string => (who.length === 0 ? 'nobody' : `${who.length}`);
 
-const stancesOf = (i: ReviewItem) => (i.stances ?? i.verdicts ?? []).map((v: any) => `${v.stance ?? v.model_label ?? '?'}: ${v.decision ?? v.last_run?.state ?? 'not graded'}`).join(', ');
+const stancesOf = (i: ReviewItem) => i.stances.map((v) => `${v.stance}: ${v.decision ?? v.last_run?.state ?? 'not graded'}`).join(', ');
 
 export function Queue({ place, onNotice }: { place: Place; onNotice: (text: string) => void }) {
-  const [answer, setAnswer] = useState<{ items: ReviewItem[]; held_steering: ReviewItem[]; held_back: number; total_waiting: number } | null>(null);
+  const [answer, setAnswer] = useState<VerbAnswer<'gv.review'> | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [cursorId, setCursorId] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -104,7 +84,7 @@ export function Queue({ place, onNotice }: { place: Place; onNotice: (text: stri
       setError(e);
     }
   };
-  const sign = (decision: string, extra: Record<string, unknown> = {}) =>
+  const sign = (decision: 'reject' | 'archive', extra: { category?: RejectCategory; reason?: string } = {}) =>
     current && act(`${decision === 'archive' ? 'Archived' : 'Rejected'} ${current.artifact_id}.`, () => rpc('gv.sign', { artifact_id: current.artifact_id, decision, ...extra }));
   const move = (by: number) => items.length > 0 && setCursorId(items[Math.min(items.length - 1, Math.max(0, index + by))]!.artifact_id);
   const open = () => current && go('row', current.artifact_id);
@@ -243,7 +223,7 @@ export function Queue({ place, onNotice }: { place: Place; onNotice: (text: stri
                     {i.artifact_id.slice(0, 16)}
                   </a>
                   {i.self_authored && <span class="tag">yours</span>}
-                  <div class="preview">{(i.preview ?? i.content ?? '').slice(0, 120)}</div>
+                  <div class="preview">{(i.preview ?? '').slice(0, 120)}</div>
                 </td>
                 <td>
                   {i.state}
@@ -265,7 +245,7 @@ export function Queue({ place, onNotice }: { place: Place; onNotice: (text: stri
                 <td>{stancesOf(i) || '—'}</td>
                 <td>{(i.attachments ?? []).length}</td>
                 <td>{duration(i.expires_in_s)}</td>
-                <td title={Array.isArray(i.who_can_sign) ? i.who_can_sign.join('\n') : ''}>{signers(i.who_can_sign)}</td>
+                <td title={i.who_can_sign.join('\n')}>{signers(i.who_can_sign)}</td>
               </tr>
             ))}
           </tbody>
@@ -277,7 +257,7 @@ export function Queue({ place, onNotice }: { place: Place; onNotice: (text: stri
           <ul class="steering">
             {answer.held_steering.map((s) => (
               <li>
-                <a href={`#/row/${encodeURIComponent(s.artifact_id)}`}>{s.artifact_id.slice(0, 16)}</a> {s.space} · {s.workarea} — {(s.preview ?? s.content ?? '').slice(0, 120)}
+                <a href={`#/row/${encodeURIComponent(s.artifact_id)}`}>{s.artifact_id.slice(0, 16)}</a> {s.space} · {s.workarea} — {(s.preview ?? '').slice(0, 120)}
               </li>
             ))}
           </ul>

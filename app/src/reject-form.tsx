@@ -1,10 +1,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { REJECT_CATEGORIES, type RejectCategory } from '../../src/domain/rejection-reasons.js';
+import type { VerbParams } from '../../src/verbs/verb-types.js';
 
-export const CATEGORIES = ['quality', 'off-scope', 'policy', 'duplicate', 'unreadable'] as const;
+/** The kinds a person posts from here; a resolution replies to a comment, which this form does not. */
+const COMMENT_KINDS = ['note', 'question', 'objection'] as const satisfies ReadonlyArray<NonNullable<VerbParams<'gv.comment'>['kind']>>;
+export type CommentKind = (typeof COMMENT_KINDS)[number];
 
 /** A rejection asks its category (served in the event) and a reason (journal only). */
-export function RejectForm({ onReject, onCancel }: { onReject: (category: string, reason: string) => void; onCancel: () => void }) {
-  const [category, setCategory] = useState<string>('quality');
+export function RejectForm({ onReject, onCancel }: { onReject: (category: RejectCategory, reason: string) => void; onCancel: () => void }) {
+  const [category, setCategory] = useState<RejectCategory>('quality');
   const [reason, setReason] = useState('');
   const first = useRef<HTMLSelectElement>(null);
   useEffect(() => first.current?.focus(), []);
@@ -20,8 +24,8 @@ export function RejectForm({ onReject, onCancel }: { onReject: (category: string
     >
       <label>
         Category{' '}
-        <select ref={first} name="category" value={category} onChange={(e) => setCategory((e.target as HTMLSelectElement).value)}>
-          {CATEGORIES.map((c) => (
+        <select ref={first} name="category" value={category} onChange={(e) => setCategory((e.target as HTMLSelectElement).value as RejectCategory)}>
+          {REJECT_CATEGORIES.map((c) => (
             <option value={c}>{c}</option>
           ))}
         </select>
@@ -40,9 +44,9 @@ export function RejectForm({ onReject, onCancel }: { onReject: (category: string
 /** Who reads a comment: everyone who reads the row, or (a note only) signed-in people alone. */
 export type CommentAudience = 'all' | 'people';
 
-export function CommentForm({ onPost, onCancel }: { onPost: (body: string, kind: string, audience: CommentAudience) => void; onCancel?: () => void }) {
+export function CommentForm({ onPost, onCancel }: { onPost: (body: string, kind: CommentKind, audience: CommentAudience) => void; onCancel?: () => void }) {
   const [body, setBody] = useState('');
-  const [kind, setKind] = useState('note');
+  const [kind, setKind] = useState<CommentKind>('note');
   const [audience, setAudience] = useState<CommentAudience>('all');
   const area = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
@@ -61,8 +65,8 @@ export function CommentForm({ onPost, onCancel }: { onPost: (body: string, kind:
       onKeyDown={(e) => e.key === 'Escape' && onCancel?.()}
     >
       <textarea ref={area} name="comment" rows={2} value={body} onInput={(e) => setBody((e.target as HTMLTextAreaElement).value)} placeholder="Comment" />
-      <select name="kind" value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value)}>
-        {['note', 'question', 'objection'].map((k) => (
+      <select name="kind" value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value as CommentKind)}>
+        {COMMENT_KINDS.map((k) => (
           <option value={k}>{k}</option>
         ))}
       </select>{' '}

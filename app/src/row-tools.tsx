@@ -1,15 +1,15 @@
 import { useState } from 'preact/hooks';
+import { rpc } from './rpc.js';
+import { RELATION_KINDS, type RelationKind } from '../../src/projections/relation-reads.js';
 
 // The less frequent things a reviewer does to a row: hide a promoted row from readers, or from
 // one audience a reader may name (gv.recall's audience), or lift that hide; and relate it to
 // another row. Each asks its words before it calls.
 
-const RELATIONS = ['supersedes', 'restates', 'corrects', 'contradicts', 'extends'];
-
-export function RowTools({ state, act, id }: { state: string; id: string; act: (say: string, verb: string, params: Record<string, unknown>) => void }) {
+export function RowTools({ state, act, id }: { state: string; id: string; act: (say: string, call: () => Promise<unknown>) => void }) {
   const [reason, setReason] = useState('');
   const [audience, setAudience] = useState('all');
-  const [kind, setKind] = useState('extends');
+  const [kind, setKind] = useState<RelationKind>('extends');
   const [parent, setParent] = useState('');
   const who = audience.trim();
   const everyone = who === '' || who === 'all';
@@ -22,7 +22,7 @@ export function RowTools({ state, act, id }: { state: string; id: string; act: (
           aria-label="Hide"
           onSubmit={(e) => {
             e.preventDefault();
-            act(everyone ? 'Hidden from readers.' : `Hidden from the audience ${who}.`, 'gv.hide', { artifact_id: id, reason, ...(everyone ? {} : { audience: who }) });
+            act(everyone ? 'Hidden from readers.' : `Hidden from the audience ${who}.`, () => rpc('gv.hide', { artifact_id: id, reason, ...(everyone ? {} : { audience: who }) }));
           }}
         >
           <label>
@@ -40,7 +40,7 @@ export function RowTools({ state, act, id }: { state: string; id: string; act: (
             Why hide it <input name="hide-reason" required value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} />
           </label>{' '}
           <button type="submit">Hide</button>{' '}
-          <button type="button" onClick={() => act(everyone ? 'Hide lifted.' : `Hide lifted for the audience ${who}.`, 'gv.hide', { artifact_id: id, lift: true, ...(everyone ? {} : { audience: who }) })}>
+          <button type="button" onClick={() => act(everyone ? 'Hide lifted.' : `Hide lifted for the audience ${who}.`, () => rpc('gv.hide', { artifact_id: id, lift: true, ...(everyone ? {} : { audience: who }) }))}>
             Lift a hide
           </button>
           <span class="hint"> (all: every reader; a name: readers recalling for that audience)</span>
@@ -51,12 +51,12 @@ export function RowTools({ state, act, id }: { state: string; id: string; act: (
         aria-label="Relate"
         onSubmit={(e) => {
           e.preventDefault();
-          act(`Related: ${kind}.`, 'gv.relate', { artifact_id: id, kind, parent: parent.trim() });
+          act(`Related: ${kind}.`, () => rpc('gv.relate', { artifact_id: id, kind, parent: parent.trim() }));
         }}
       >
         This row{' '}
-        <select name="relation" value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value)}>
-          {RELATIONS.map((r) => (
+        <select name="relation" value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value as RelationKind)}>
+          {RELATION_KINDS.map((r) => (
             <option value={r}>{r}</option>
           ))}
         </select>{' '}

@@ -9,6 +9,8 @@ import { Attachments } from './attachments.js';
 import { RowTools } from './row-tools.js';
 import { EventHistory } from './event-history.js';
 import type { WhyEvent } from './event-check.js';
+import type { ReviewItem } from './queue.js';
+import type { VerbAnswer } from '../../src/verbs/verb-types.js';
 
 // One row: its body, why it waits, who signed, the thread, and the signatures a person may
 // add. A reviewer's approval counts only once the whole masked body was served to them, so
@@ -37,10 +39,10 @@ export function Row({
   deploymentId: string;
   onNotice: (t: string) => void;
 }) {
-  const [node, setNode] = useState<any>(null);
+  const [node, setNode] = useState<VerbAnswer<'gv.node'> | null>(null);
   const [body, setBody] = useState<BodyRead | null>(null);
-  const [approval, setApproval] = useState<any>(null);
-  const [comments, setComments] = useState<any[]>([]);
+  const [approval, setApproval] = useState<VerbAnswer<'gv.approval'> | null>(null);
+  const [comments, setComments] = useState<VerbAnswer<'gv.comments'>['comments']>([]);
   // Null until gv.why answered: the history is checked only once it is the row's own.
   const [events, setEvents] = useState<WhyEvent[] | null>(null);
   const [checkpoint, setCheckpoint] = useState<string | undefined>(undefined);
@@ -48,7 +50,7 @@ export function Row({
   const [asking, setAsking] = useState<null | 'reject' | 'comment'>(null);
   const [help, setHelp] = useState(false);
   // The queue's view of this row: findings, stances and attachment hashes gv.node does not carry.
-  const [item, setItem] = useState<any>(null);
+  const [item, setItem] = useState<ReviewItem | null>(null);
   const [attachmentsRead, setAttachmentsRead] = useState(false);
   /** The failures of the history's check in this page (signatures, links, inclusion); null while it runs. */
   const [historyFailures, setHistoryFailures] = useState<number | null>(null);
@@ -60,18 +62,18 @@ export function Row({
     setNode(page);
     if (typeof page.body === 'string') return { text: page.body, next: null, chars: page.body.length, masked: false };
     if (page.masked_body === undefined || page.masked_body === null) return { text: '', next: null, chars: 0, masked: true };
-    return { text: (sofar?.text ?? '') + page.masked_body, next: page.masked_next_offset ?? null, chars: page.masked_chars, masked: true };
+    return { text: (sofar?.text ?? '') + page.masked_body, next: page.masked_next_offset ?? null, chars: page.masked_chars ?? 0, masked: true };
   };
 
   const loadSide = useCallback(async () => {
     const [a, c, w] = await Promise.all([
       rpc('gv.approval', { artifact_id: id }),
       rpc('gv.comments', { artifact_id: id }),
-      rpc('gv.why', { artifact_id: id }).catch(() => ({ events: [] })),
+      rpc('gv.why', { artifact_id: id }).catch(() => ({ events: [], checkpoint: undefined })),
     ]);
     setApproval(a);
     setComments(c.comments);
-    if (reviewer) setItem((await rpc('gv.review', { cap: 500 }).catch(() => ({ items: [] }))).items.find((i: any) => i.artifact_id === id) ?? null);
+    if (reviewer) setItem((await rpc('gv.review', { cap: 500 }).catch(() => ({ items: [] }))).items.find((i) => i.artifact_id === id) ?? null);
     setCheckpoint(w.checkpoint);
     setHistoryFailures(null);
     setEvents(w.events);
@@ -105,7 +107,7 @@ export function Row({
       setError(e);
     }
   };
-  const act = async (what: string, f: () => Promise<any>, after?: (r: any) => void) => {
+  const act = async <T,>(what: string, f: () => Promise<T>, after?: (r: T) => void) => {
     try {
       const r = await f();
       setError(null);
@@ -120,12 +122,12 @@ export function Row({
 
   const state: string = node?.status?.state ?? approval?.state ?? '';
   const held = ['L1_SCANNED', 'L1B_FLAGGED', 'L2_SCORED', 'NEEDS_EVIDENCE'].includes(state);
-  const attachmentHashes: string[] = (item?.attachments ?? []).map((a: any) => a.sha256);
+  const attachmentHashes: string[] = (item?.attachments ?? []).map((a) => a.sha256);
   const bodyRead = body !== null && body.next === null && (attachmentHashes.length === 0 || attachmentsRead);
   const mine = node?.self_authored === true;
   const canSign = reviewer && held && !mine;
   const supersededParent: string | undefined =
-    node?.supersedes?.artifact_ids?.[0] ?? (node?.relations ?? []).find((r: any) => r.kind === 'supersedes' && r.direction === 'parent')?.artifact_id;
+    node?.supersedes?.artifact_ids?.[0] ?? (node?.relations ?? []).find((r) => r.kind === 'supersedes' && r.direction === 'parent')?.artifact_id;
 
   const historyFailed = historyFailures !== null && historyFailures > 0;
   // Why Approve is off, in the words its tooltip says; null when it is on.
@@ -141,10 +143,10 @@ export function Row({
     canSign &&
     approveOff === null &&
     act('Approved.', () => rpc('gv.sign', { artifact_id: id, decision: 'approve', promote: true }), (r) => {
-      if (r.promoted) {
+      if ('promoted' in r && r.promoted) {
         onNotice(`Approved and promoted ${id}.`);
         go('queue');
-      } else if (r.waits_for) onNotice(`Approved; the row still waits for ${r.waits_for.words ?? r.waits_for.blocker}.`);
+      } else if ('waits_for' in r && r.waits_for) onNotice(`Approved; the row still waits for ${r.waits_for.words ?? r.waits_for.blocker}.`);
     });
 
   const keys: Key[] = [
@@ -209,7 +211,7 @@ export function Row({
         <>
           <h3>Findings</h3>
           <ul class="findings">
-            {item.findings.map((f: any) => (
+            {item.findings.map((f) => (
               <li>
                 {f.kind} ({f.severity}){f.detail ? `: ${f.detail}` : ''}
               </li>
@@ -221,7 +223,7 @@ export function Row({
         <>
           <h3>Verdicts</h3>
           <ul class="stances">
-            {item.stances.map((v: any) => (
+            {item.stances.map((v) => (
               <li>
                 {v.stance}: {v.decision ?? 'no verdict'}
                 {v.score !== undefined && v.score !== null ? ` · score ${v.score}` : ''}
@@ -268,7 +270,7 @@ export function Row({
           </button>
         </div>
       )}
-      {reviewer && <RowTools id={id} state={state} act={(say, verb, params) => void act(say, () => rpc(verb, params))} />}
+      {reviewer && <RowTools id={id} state={state} act={(say, call) => void act(say, call)} />}
       {asking === 'reject' && (
         <RejectForm
           onCancel={() => setAsking(null)}
@@ -283,9 +285,9 @@ export function Row({
       <ol class="thread">
         {comments.map((c) => (
           <li data-event={c.event_id}>
-            <span class="who">{c.author ?? c.by ?? c.identity}</span> <span class="kind">{c.kind}</span>
+            <span class="who">{c.author}</span> <span class="kind">{c.kind}</span>
             {c.audience === 'people' && <span class="tag audience">people only</span>}: <span class="text">{c.body}</span>{' '}
-            {(c.author ?? c.by ?? c.identity) === you.identity && (
+            {c.author === you.identity && (
               <button type="button" class="link" onClick={() => void act('Comment retracted.', () => rpc('gv.comment_retract', { artifact_id: id, event_id: c.event_id }))}>
                 retract
               </button>
@@ -307,7 +309,7 @@ export function Row({
         <>
           <h3>Relations</h3>
           <ul>
-            {node.relations.map((r: any) => (
+            {node.relations.map((r) => (
               <li>
                 {r.direction === 'parent' ? `${r.kind}` : `${r.kind} by`}{' '}
                 <a class="id" href={`#/row/${encodeURIComponent(r.artifact_id)}`}>
@@ -330,7 +332,7 @@ export function Row({
   );
 }
 
-function Approval({ approval: a }: { approval: any }) {
+function Approval({ approval: a }: { approval: VerbAnswer<'gv.approval'> }) {
   return (
     <>
       <h3>Approval</h3>
@@ -341,16 +343,15 @@ function Approval({ approval: a }: { approval: any }) {
       {a.signers.length > 0 && (
         <table class="signers">
           <tbody>
-            {a.signers.map((s: any) => (
+            {a.signers.map((s) => (
               <tr>
                 <td>{s.identity}</td>
                 <td>{s.class}</td>
                 <td>
                   {s.decision}
                   {s.stance ? ` (${s.stance})` : ''}
-                  {s.score !== undefined && s.score !== null ? ` · ${s.score}` : ''}
                 </td>
-                <td>{s.counts ? 'counts' : `does not count${s.why_not ?? s.why ? `: ${s.why_not ?? s.why}` : ''}`}</td>
+                <td>{s.counts ? 'counts' : `does not count${s.why ? `: ${s.why}` : ''}`}</td>
               </tr>
             ))}
           </tbody>

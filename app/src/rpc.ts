@@ -1,4 +1,5 @@
 import { bearer, dropSession } from './session.js';
+import type { VerbAnswer, VerbName, VerbParams } from '../../src/verbs/verb-types.js';
 
 /** A verb's refusal, kept whole so a person can ask for the code and reason. */
 export class RpcError extends Error {
@@ -20,7 +21,13 @@ export const whenSignedOut = (f: () => void) => {
 
 let next = 1;
 
-export async function rpc<T = any>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+/**
+ * One call of `method` over /rpc with the signed-in person's token. Its params and answer are
+ * typed from the verb's own declaration (the gate's registry), so the page and the gate
+ * cannot drift apart unseen: a field the page reads that the verb does not answer fails
+ * the console's type check.
+ */
+export async function rpc<N extends VerbName>(method: N, params: VerbParams<N> = {} as VerbParams<N>): Promise<VerbAnswer<N>> {
   const res = await fetch('/rpc', {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer()}` },
@@ -34,5 +41,5 @@ export async function rpc<T = any>(method: string, params: Record<string, unknow
   const body = await res.json().catch(() => null);
   if (body === null) throw new RpcError(`The gate answered ${res.status} with no JSON.`, res.status, undefined, method);
   if (body.error) throw new RpcError(body.error.message, body.error.code, body.error.data, method);
-  return body.result as T;
+  return body.result as VerbAnswer<N>;
 }

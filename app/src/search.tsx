@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { Problem } from './problem.js';
 import { replaceQuery, type Place } from './route.js';
 import { rpc } from './rpc.js';
+import type { VerbAnswer } from '../../src/verbs/verb-types.js';
 
 // Recall as an agent asks it, for a person: the same verb, mode and scope. A held row (the
 // caller's own, not yet reviewed) is marked so nobody mistakes it for promoted knowledge.
@@ -9,7 +10,7 @@ import { rpc } from './rpc.js';
 export function Search({ place }: { place: Place }) {
   const q = place.query;
   const [form, setForm] = useState({ query: q.get('q') ?? '', mode: q.get('mode') ?? 'hybrid', scope: q.get('scope') ?? 'space', space: q.get('space') ?? 'main', workarea: q.get('workarea') ?? '' });
-  const [answer, setAnswer] = useState<any>(null);
+  const [answer, setAnswer] = useState<VerbAnswer<'gv.recall'> | null>(null);
   const [error, setError] = useState<unknown>(null);
   const field = (name: keyof typeof form) => (e: Event) => setForm({ ...form, [name]: (e.target as HTMLInputElement).value });
 
@@ -77,7 +78,7 @@ export function Search({ place }: { place: Place }) {
             .
           </p>
           <ol class="hits">
-            {answer.hits.map((h: any) => (
+            {answer.hits.map((h) => (
               <li class={h.held ? 'held' : ''} data-id={h.artifact_id}>
                 <a class="id" href={`#/row/${encodeURIComponent(h.artifact_id)}`}>
                   {h.artifact_id.slice(0, 16)}
@@ -92,7 +93,7 @@ export function Search({ place }: { place: Place }) {
             <>
               <h3>Steering in force</h3>
               <ul>
-                {answer.steering.map((s: any) => (
+                {answer.steering.map((s) => (
                   <li>
                     {s.workarea}: {s.body}
                   </li>

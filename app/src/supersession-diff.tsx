@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { lineDiff } from './line-diff.js';
 import { rpc } from './rpc.js';
+import type { VerbAnswer } from '../../src/verbs/verb-types.js';
 
 /** A superseding row beside the row it replaces, line by line. The parent is read as the caller may read it. */
 export function SupersessionDiff({ parentId, childText }: { parentId: string; childText: string }) {
@@ -12,7 +13,7 @@ export function SupersessionDiff({ parentId, childText }: { parentId: string; ch
         let text = '';
         let offset: number | null = 0;
         while (offset !== null) {
-          const page: any = await rpc('gv.node', { artifact_id: parentId, body: true, ...(offset > 0 ? { offset } : {}) });
+          const page: VerbAnswer<'gv.node'> = await rpc('gv.node', { artifact_id: parentId, body: true, ...(offset > 0 ? { offset } : {}) });
           if (typeof page.body === 'string') {
             text = page.body;
             break;

@@ -105,15 +105,12 @@ export const servedEventSchema = z.object({
   ),
 });
 
-export interface ServedEvent {
-  type: string;
-  event_id: string;
-  [field: string]: unknown;
-}
+/** A served event, typed by the schema the tool catalog serves (the MCP tests check answers against it). */
+export type ServedEvent = z.output<typeof servedEventSchema>;
 
 export function servedEvent(event: JournalEvent): ServedEvent {
   const d = event.data;
-  const out: ServedEvent = {
+  const out: Record<string, unknown> = {
     type: event.type,
     object: objectOf(event.type),
     artifact_id: d['artifact_id'] ?? null,
@@ -130,5 +127,5 @@ export function servedEvent(event: JournalEvent): ServedEvent {
   for (const [key, name] of Object.entries(COUNTED_FIELDS[event.type] ?? {})) {
     if (Array.isArray(d[key])) out[name] = (d[key] as unknown[]).length;
   }
-  return out;
+  return out as ServedEvent;
 }

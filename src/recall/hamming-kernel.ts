@@ -153,7 +153,7 @@ function collectBody(): number[] {
   ];
 }
 
-function assemble(): Uint8Array {
+function assemble(): Uint8Array<ArrayBuffer> {
   const scanType = [0x60, ...vec(Array.from({ length: 8 }, () => [I32])), ...vec([])];
   const collectType = [0x60, ...vec(Array.from({ length: 4 }, () => [I32])), ...vec([[I32]])];
   const scan = scanBody();

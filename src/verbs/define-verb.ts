@@ -32,6 +32,13 @@ export interface Verb<P extends z.ZodType = z.ZodType> {
   handler: (ctx: VerbContext, params: z.output<P>) => unknown;
 }
 
-export function defineVerb<P extends z.ZodType>(verb: Verb<P>): Verb<P> {
+/**
+ * A verb as declared, its name and its handler's answer kept in its type: the console reads
+ * each verb's params and answer from here (`VerbAnswer`, src/verbs/verb-types.ts), so what a
+ * handler returns and what the page expects are one declaration.
+ */
+export type DeclaredVerb<N extends string, P extends z.ZodType, R> = Verb<P> & { name: N; handler: (ctx: VerbContext, params: z.output<P>) => R };
+
+export function defineVerb<const N extends string, P extends z.ZodType, R>(verb: DeclaredVerb<N, P, R>): DeclaredVerb<N, P, R> {
   return verb;
 }

@@ -71,8 +71,11 @@ import { workVerb } from './policy/work.js';
 import { crawlerPolicyVerb } from './policy/crawler-policy.js';
 import { routedQuestionsVerb } from './runners/routed-questions.js';
 
-/** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
-export const VERBS: readonly Verb<any>[] = [
+/**
+ * The verbs as declared, each with its name and answer in its type (VerbAnswer reads them);
+ * VERBS below is the same list, as the dispatcher and catalogs take it.
+ */
+export const DECLARED_VERBS = [
   pingVerb,
   describeVerb,
   ingestVerb,
@@ -172,4 +175,7 @@ export const VERBS: readonly Verb<any>[] = [
   workVerb,
   crawlerPolicyVerb,
   routedQuestionsVerb,
-];
+] as const;
+
+/** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
+export const VERBS: readonly Verb<any>[] = DECLARED_VERBS;

@@ -88,7 +88,7 @@ export const grantsVerb = defineVerb({
       grants: rows.map((r) => ({
         principal: r.principal,
         space: r.space,
-        capabilities: r.capabilities.split(','),
+        capabilities: r.capabilities.split(',') as Capability[],
         issued: r.issued_ts,
         every_process_of_that_user: r.principal.startsWith('uid:'),
       })),

@@ -78,8 +78,9 @@ export const banVerb = defineVerb({
     const lift = p.lift === true;
     const subject = subjectOf(p.kind, p.subject);
     if (p.dry_run === true) {
-      const seen = p.kind === 'writer' ? writerDryRun(gate, subject) : sourceDryRun(gate, subject);
-      return { kind: p.kind, subject, dry_run: true, ...seen };
+      // Each kind's answer says its kind as a literal, so a caller's type tells the two apart.
+      if (p.kind === 'writer') return { kind: 'writer' as const, subject, dry_run: true as const, ...writerDryRun(gate, subject) };
+      return { kind: 'source' as const, subject, dry_run: true as const, ...sourceDryRun(gate, subject) };
     }
     if (lift && p.until !== undefined) throw invalidParams('until is for a ban, not a lift', { field: 'until' });
     if (!lift && p.reason === undefined) throw invalidParams('a ban needs a reason (only a lift may omit it)', { field: 'reason' });

@@ -31,7 +31,7 @@ export const attachmentVerb = defineVerb({
     if (original && !reviewer && row.writer_identity !== caller.identity) throw unknownArtifact(p.artifact_id);
     const copy = original ? 'original' : 'served';
     const head = { content_hash: attachment.content_hash, media_type: attachment.media_type, name: maskedName(attachment.name), copy };
-    if (!original && attachment.prepared === 0) return { ...head, prepared: false };
+    if (!original && attachment.prepared === 0) return { ...head, prepared: false as const };
 
     const hash = original ? attachment.content_hash : attachment.served_hash!;
     const size = original ? attachment.size_bytes : attachment.served_size!;
@@ -58,14 +58,14 @@ export const attachmentVerb = defineVerb({
       });
     });
 
-    const answer: Record<string, unknown> = { ...head, size, offset, content: bytes.toString('base64'), next_offset: last ? null : next };
-    if (last) {
-      answer['served_hash'] = attachment.served_hash;
-      answer['stripped'] = JSON.parse(attachment.stripped) as string[];
-      if (reviewer && attachment.metadata_hash !== null) {
-        answer['metadata'] = JSON.parse(gate.artifacts.body(attachment.metadata_hash) ?? '[]') as unknown;
-      }
-    }
-    return answer;
+    const page = { ...head, size, offset, content: bytes.toString('base64'), next_offset: last ? null : next };
+    if (!last) return page;
+    // The last page also says what the served copy is and what was stripped from it.
+    return {
+      ...page,
+      served_hash: attachment.served_hash,
+      stripped: JSON.parse(attachment.stripped) as string[],
+      ...(reviewer && attachment.metadata_hash !== null ? { metadata: JSON.parse(gate.artifacts.body(attachment.metadata_hash) ?? '[]') as unknown } : {}),
+    };
   },
 });

@@ -14,7 +14,7 @@ const inList = (states: ReadonlySet<string>) => `(${[...states].map((s) => `'${s
 const promotedIn = (a = '') => `${a}state IN ${inList(PROMOTED_STATES)}`;
 const HELD_IN = `state IN ${inList(HELD_STATES)}`;
 
-interface LineageNode {
+export interface LineageNode {
   name: string;
   implicit: boolean;
   writers: string[];

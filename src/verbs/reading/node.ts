@@ -30,6 +30,44 @@ function erasureOf(gate: Gate, seq: number): { event_id: string; ts: number } {
   return gate.db.prepare('SELECT event_id, ts FROM journal WHERE seq = ?').get(seq) as { event_id: string; ts: number };
 }
 
+/** A reviewer's page of a masked body; `masked_body` null when the row has none to serve. */
+export interface MaskedBodyPage {
+  masked_body: string | null;
+  masked_chars: number;
+  masked_hash?: string;
+  masked_offset?: number;
+  masked_next_offset?: number | null;
+}
+
+/** The body itself, to its writer or on a promoted row. */
+export interface WholeBody {
+  body: string | null;
+  body_exact: boolean;
+  content_hash: string;
+  size_bytes: number;
+  source_uri: string;
+  signers: Array<{ identity: string; class: string; decision: string }>;
+}
+
+/** gv.node's answer: the node always, then at most one of the masked page and the whole body. */
+export type NodeAnswer = {
+  artifact_id: string;
+  status: { state: string; reason: ReturnType<typeof reasonOf>; provisional: boolean };
+  approval: ReturnType<typeof approvalOf>;
+  comments: ReturnType<typeof commentsFor>['comments'];
+  relations: ReturnType<typeof visibleRelations>;
+  tip: ReturnType<typeof nodeTip>;
+  members: ReturnType<typeof membersOf>;
+  preview: string | null;
+  preview_chars: number;
+  self_authored: boolean;
+  supersedes: ReturnType<typeof pendingSupersedes>;
+  refusal?: NonNullable<ReturnType<typeof refusalOf>>;
+  erased?: ReturnType<typeof erasureOf>;
+  revision?: string;
+} & Partial<MaskedBodyPage> &
+  Partial<WholeBody>;
+
 /** One page of a reviewer's read of a masked body, in UTF-16 code units (as JavaScript strings index). */
 export const BODY_PAGE_CHARS = 65_536;
 
@@ -38,7 +76,7 @@ export const BODY_PAGE_CHARS = 65_536;
  * in-order read: the read that reaches the end is what lets their promoting or clearing
  * signature count (read-before-signing.ts), as gv.attachment's pages do for attachments.
  */
-async function maskedBodyPage(gate: Gate, identity: string, row: ArtifactRow, offset: number): Promise<Record<string, unknown>> {
+async function maskedBodyPage(gate: Gate, identity: string, row: ArtifactRow, offset: number): Promise<MaskedBodyPage> {
   const hash = readableBodyHash(gate, row);
   if (hash === null) return { masked_body: null, masked_chars: 0 };
   const text = gate.artifacts.text(hash)!;
@@ -87,8 +125,7 @@ export const nodeVerb = defineVerb({
     // Spec 1: the preview is null when erased.
     const masked = row.masked_hash === null ? null : gate.artifacts.servedBody(row, 'masked');
     const approval = approvalOf(gate, caller, row);
-    const signers = approval['signers'] as Array<{ identity: string; class: string; decision: string }>;
-    const answer: Record<string, unknown> = {
+    const answer: NodeAnswer = {
       artifact_id: row.artifact_id,
       status: { state: row.state, reason: reasonOf(row), provisional: row.provisional === 1 },
       approval,
@@ -102,8 +139,8 @@ export const nodeVerb = defineVerb({
       supersedes: pendingSupersedes(gate, caller, row.artifact_id),
     };
     const refusal = refusalOf(gate, caller, row);
-    if (refusal !== null) answer['refusal'] = refusal;
-    if (row.erased_seq !== null) answer['erased'] = erasureOf(gate, row.erased_seq);
+    if (refusal !== null) answer.refusal = refusal;
+    if (row.erased_seq !== null) answer.erased = erasureOf(gate, row.erased_seq);
     if (reviewerRead) {
       Object.assign(answer, await maskedBodyPage(gate, caller.identity, row, p.offset ?? 0));
     } else if (p.body === true) {
@@ -115,10 +152,10 @@ export const nodeVerb = defineVerb({
         content_hash: row.content_hash,
         size_bytes: row.size_bytes,
         source_uri: row.source_uri,
-        signers: signers.map(({ identity, class: c, decision }) => ({ identity, class: c, decision })),
+        signers: approval.signers.map(({ identity, class: c, decision }) => ({ identity, class: c, decision })),
       });
     }
-    answer['revision'] = sha256Hex(canonicalJson(answer));
+    answer.revision = sha256Hex(canonicalJson(answer));
     return answer;
   },
 });

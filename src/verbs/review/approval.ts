@@ -23,7 +23,7 @@ export function approvalOf(gate: Gate, caller: Caller, row: ArtifactRow) {
   const person = caller.kind === 'person' && atLeast(caller.role, 'reviewer') && caller.identity !== row.writer_identity;
   const counted = p.count.signers.filter((s) => s.counts);
   const veto = p.status === 'vetoed' ? [...p.signatures].reverse().find((s) => s.class === 'human' && s.decision === 'reject') : undefined;
-  const answer: Record<string, unknown> = {
+  const answer = {
     artifact_id: row.artifact_id,
     state: row.state,
     status: p.status,
@@ -72,10 +72,10 @@ export function approvalOf(gate: Gate, caller: Caller, row: ArtifactRow) {
     ...(veto === undefined ? {} : { veto: { by: veto.signer, event_id: veto.event_id, ts: veto.ts } }),
     open_objections: p.objections.length,
   };
-  answer['revision'] = gate.visibility.seesEverything(caller)
+  const revision = gate.visibility.seesEverything(caller)
     ? `seq:${gate.db.prepare('SELECT max(seq) FROM journal WHERE artifact_id = ?').pluck().get(row.artifact_id) as number}`
     : sha256Hex(canonicalJson(answer));
-  return answer;
+  return { ...answer, revision };
 }
 
 export const approvalVerb = defineVerb({

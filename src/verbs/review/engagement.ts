@@ -36,6 +36,17 @@ export const deferVerb = defineVerb({
 
 const SIGNED = new Set(['manual-sign', 'disposition']);
 
+/** One day's counts of a person's review work. */
+interface DayCounts {
+  signed: number;
+  promoted: number;
+  rejected: number;
+  demoted: number;
+  comments: number;
+  deferred: number;
+  deferred_in_bulk: number;
+}
+
 export const engagementVerb = defineVerb({
   name: 'gv.engagement',
   role: 'reader',
@@ -46,14 +57,14 @@ export const engagementVerb = defineVerb({
     const now = gate.clock.now();
     const firstDay = utcDay(now - (days - 1) * DAY_MS);
     const since = Date.parse(`${firstDay}T00:00:00Z`);
-    const perDay = new Map<string, Record<string, number>>();
+    const perDay = new Map<string, DayCounts>();
     for (let i = 0; i < days; i++) {
       const day = utcDay(since + i * DAY_MS);
       perDay.set(day, { signed: 0, promoted: 0, rejected: 0, demoted: 0, comments: 0, ...gate.review.deferrals.countsOn(caller.identity, day) });
     }
-    const bump = (ts: number, field: string) => {
+    const bump = (ts: number, field: keyof DayCounts) => {
       const counts = perDay.get(utcDay(ts));
-      if (counts !== undefined) counts[field] = (counts[field] ?? 0) + 1;
+      if (counts !== undefined) counts[field] += 1;
     };
     const signatures = gate.db.prepare('SELECT type, ts FROM signatures WHERE signer = ? AND ts >= ?').all(caller.identity, since) as Array<{ type: string; ts: number }>;
     for (const s of signatures) {
@@ -64,7 +75,7 @@ export const engagementVerb = defineVerb({
     }
     for (const ts of gate.db.prepare('SELECT ts FROM comments WHERE author = ? AND ts >= ?').pluck().all(caller.identity, since) as number[]) bump(ts, 'comments');
     const rows = [...perDay.entries()].map(([day, counts]) => ({ day, ...counts }));
-    const sum = (field: string) => rows.reduce((n, r) => n + ((r as Record<string, unknown>)[field] as number), 0);
+    const sum = (field: keyof DayCounts) => rows.reduce((n, r) => n + r[field], 0);
     return {
       days,
       since,

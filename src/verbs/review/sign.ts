@@ -55,7 +55,7 @@ export const signVerb = defineVerb({
       const event = gate.journal.append(type, caller.identity, rowEventData(row, ENTERS[p.decision], own));
       const signed = gate.artifacts.byId(row.artifact_id)!;
       const picture = gate.review.picture(signed);
-      const answer: Record<string, unknown> = {
+      const answer = {
         artifact_id: row.artifact_id,
         state: signed.state,
         decision: p.decision,

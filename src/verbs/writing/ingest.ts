@@ -37,6 +37,21 @@ const params = z.strictObject({
 });
 type Params = z.output<typeof params>;
 
+/** A new row's answer: its kind, or its recorded content type when it has none. */
+export interface IngestAnswer {
+  artifact_id: string;
+  state: string;
+  space: string;
+  workarea: string;
+  producer: Params['producer'] | null;
+  findings_count: number;
+  scan_event: string;
+  trust_class: string;
+  kind?: string;
+  content_type?: string;
+  attachments?: Array<{ sha256: string; media_type: string; size_bytes: number }>;
+}
+
 function duplicateAnswer(row: ArtifactRow) {
   return {
     artifact_id: row.artifact_id,
@@ -222,7 +237,7 @@ export const ingestVerb = defineVerb({
           answer: artifactId,
         });
       }
-      const answer: Record<string, unknown> = {
+      const answer: IngestAnswer = {
         artifact_id: artifactId,
         state: enteredState(scanEvent),
         space,
@@ -232,9 +247,9 @@ export const ingestVerb = defineVerb({
         scan_event: scanEvent.event_id,
         trust_class: trustClass,
       };
-      if (kind !== null) answer['kind'] = kind;
-      else answer['content_type'] = contentType;
-      if (attachments.length > 0) answer['attachments'] = attachments.map((a) => ({ sha256: a.sha256, media_type: a.media_type, size_bytes: a.size_bytes }));
+      if (kind !== null) answer.kind = kind;
+      else answer.content_type = contentType;
+      if (attachments.length > 0) answer.attachments = attachments.map((a) => ({ sha256: a.sha256, media_type: a.media_type, size_bytes: a.size_bytes }));
       return answer;
       // Its events are signed on the signing thread: this work and the views' folding of an
       // ingest and its scan read no journal row. An answer/1 row reads the question's
