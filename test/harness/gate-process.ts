@@ -50,10 +50,10 @@ export function loadFetchParser(baseUrl: string): Promise<unknown> {
     }));
 }
 
-/** A real `gate serve` process on a loopback port with its socket in a temp home. */
 /** Longest a started gate may take to print its listening line: under vitest's 60 s hook bound, so this error, with the gate's stderr, comes first. */
 const START_MAX_MS = 50_000;
 
+/** A real `gate serve` process on a loopback port with its socket in a temp home. */
 export class GateProcess {
   url = '';
   socketPath = '';
