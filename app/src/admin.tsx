@@ -157,7 +157,7 @@ export function Admin({ onNotice }: { onNotice: (t: string) => void }) {
             <tr>
               <td class="id">{g.principal}</td>
               <td>{g.space}</td>
-              <td>{(g.capabilities ?? []).join(', ')}</td>
+              <td>{g.capabilities.join(', ')}</td>
               <td>
                 <button type="button" onClick={() => void act('Grant revoked.', () => rpc('gv.grant', { action: 'revoke', grants: [{ principal: g.principal, space: g.space, capabilities: g.capabilities }] }))}>
                   Revoke
@@ -215,14 +215,14 @@ export function Admin({ onNotice }: { onNotice: (t: string) => void }) {
       {health && (
         <table class="health">
           <tbody>
-            {Object.entries(health.checks as Record<string, any>).map(([name, c]) => (
+            {Object.entries(health.checks).map(([name, c]) => (
               <tr>
                 <td>{name.replace(/_/g, ' ')}</td>
                 <td>
                   {c.computed === false ? `not computed${c.why_not ? `: ${c.why_not}` : ''}` : `${c.at_least ? 'at least ' : ''}${c.count}`}
                 </td>
                 <td>
-                  {(c.artifact_ids ?? []).slice(0, 5).map((id: string) => (
+                  {c.artifact_ids.slice(0, 5).map((id) => (
                     <a href={`#/row/${encodeURIComponent(id)}`} class="id">
                       {id.slice(0, 16)}{' '}
                     </a>

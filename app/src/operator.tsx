@@ -93,12 +93,12 @@ export function Operator({ admin, onNotice }: { admin: boolean; onNotice: (t: st
         <button type="submit" id="grade-now" disabled={grading !== null}>
           Grade now
         </button>{' '}
-        {grading && <span class="progress">{grading} {runs?.in_flight?.length ?? 0} in flight.</span>}
+        {grading && <span class="progress">{grading} {runs?.in_flight.length ?? 0} in flight.</span>}
       </form>
       {runs && (
         <>
           <p>
-            {Object.entries(runs.counts ?? {})
+            {Object.entries(runs.counts)
               .map(([k, v]) => `${k} ${v}`)
               .join(' · ') || 'No runs yet.'}
             {runs.last_failure ? ` Last failure: ${runs.last_failure.failure ?? runs.last_failure.state} (${runs.last_failure.stance ?? ''}).` : ''}
@@ -114,12 +114,12 @@ export function Operator({ admin, onNotice }: { admin: boolean; onNotice: (t: st
                     {r.artifact_id === null ? '—' : <a href={`#/row/${encodeURIComponent(r.artifact_id)}`}>{r.artifact_id.slice(0, 16)}</a>}
                   </td>
                   <td>{r.stance}</td>
-                  <td>{r.model_label ?? r.backend}</td>
+                  <td>{r.model_label}</td>
                   <td>
                     {r.state}
                     {'failure' in r && r.failure ? ` (${r.failure})` : ''}
                   </td>
-                  <td>{r.cost_tokens ?? 0} tokens</td>
+                  <td>{r.cost_tokens} tokens</td>
                 </tr>
               ))}
             </tbody>

@@ -241,9 +241,9 @@ export function Queue({ place, onNotice }: { place: Place; onNotice: (text: stri
                   {i.producer ? `${i.producer.name} (${i.producer.kind})` : '—'}
                   <div class="writer">{i.writer_identity}</div>
                 </td>
-                <td>{(i.findings ?? []).map((f) => `${f.kind} (${f.severity})`).join(', ') || '—'}</td>
+                <td>{i.findings.map((f) => `${f.kind} (${f.severity})`).join(', ') || '—'}</td>
                 <td>{stancesOf(i) || '—'}</td>
-                <td>{(i.attachments ?? []).length}</td>
+                <td>{i.attachments.length}</td>
                 <td>{duration(i.expires_in_s)}</td>
                 <td title={i.who_can_sign.join('\n')}>{signers(i.who_can_sign)}</td>
               </tr>

@@ -120,7 +120,7 @@ export function Row({
     }
   };
 
-  const state: string = node?.status?.state ?? approval?.state ?? '';
+  const state: string = node?.status.state ?? approval?.state ?? '';
   const held = ['L1_SCANNED', 'L1B_FLAGGED', 'L2_SCORED', 'NEEDS_EVIDENCE'].includes(state);
   const attachmentHashes: string[] = (item?.attachments ?? []).map((a) => a.sha256);
   const bodyRead = body !== null && body.next === null && (attachmentHashes.length === 0 || attachmentsRead);
@@ -207,7 +207,7 @@ export function Row({
         </>
       )}
       {attachmentHashes.length > 0 && <Attachments artifactId={id} hashes={attachmentHashes} onAllRead={setAttachmentsRead} />}
-      {item && (item.findings ?? []).length > 0 && (
+      {item && item.findings.length > 0 && (
         <>
           <h3>Findings</h3>
           <ul class="findings">
@@ -219,7 +219,7 @@ export function Row({
           </ul>
         </>
       )}
-      {item && (item.stances ?? []).length > 0 && (
+      {item && item.stances.length > 0 && (
         <>
           <h3>Verdicts</h3>
           <ul class="stances">
@@ -270,7 +270,7 @@ export function Row({
           </button>
         </div>
       )}
-      {reviewer && <RowTools id={id} state={state} act={(say, call) => void act(say, call)} />}
+      {reviewer && <RowTools id={id} state={state} act={act} />}
       {asking === 'reject' && (
         <RejectForm
           onCancel={() => setAsking(null)}
@@ -337,8 +337,7 @@ function Approval({ approval: a }: { approval: VerbAnswer<'gv.approval'> }) {
     <>
       <h3>Approval</h3>
       <p>
-        {a.status}: {a.k_have} of {a.k_required} signatures
-        {a.people_required !== undefined ? `, ${a.people_have ?? 0} of ${a.people_required} people` : ''}.
+        {a.status}: {a.k_have} of {a.k_required} signatures, {a.people_have} of {a.people_required} people.
       </p>
       {a.signers.length > 0 && (
         <table class="signers">

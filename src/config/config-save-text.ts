@@ -17,18 +17,11 @@ import type { FileValues } from './load-config.js';
 export function configSaveText(file: string, values: FileValues): { text: string; rewritten: boolean } {
   if (!existsSync(file)) return { text: configTemplate(values), rewritten: false };
   const existing = readFileSync(file, 'utf8');
-  let text: string;
   try {
-    text = patch(existing, values);
+    const text = patch(existing, values);
+    if (canonicalJson(parseToml(text)) === canonicalJson(values)) return { text, rewritten: false };
   } catch {
-    return { text: configTemplate(values), rewritten: true };
+    // A shape the patch does not handle: the template below.
   }
-  const same = (() => {
-    try {
-      return canonicalJson(parseToml(text)) === canonicalJson(values);
-    } catch {
-      return false;
-    }
-  })();
-  return same ? { text, rewritten: false } : { text: configTemplate(values), rewritten: true };
+  return { text: configTemplate(values), rewritten: true };
 }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,14 +22,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const waitFor = async (what: string, ok: () => boolean, ms = 30_000) => {
-  const until = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > until) throw new Error(`waited ${ms} ms for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
-
 describe('the shutdown deadline', () => {
   it('a shutdown stuck past it exits 1 with the step named, frees the home, and the home starts again', { timeout: SHUTDOWN_DEADLINE_MS + 60_000 }, async () => {
     server = await new FakeModelServer().start();
@@ -39,12 +31,13 @@ describe('the shutdown deadline', () => {
     const agent = await gate.key('agent');
     const ingest = await gate.rpc(agent.key, 'gv.ingest', { content: `${uniqueText('stuck')} [[slow]]`, workarea: 'tests/shutdown', kind: 'memory', source_uri: 'test://shutdown' });
     expect(ingest.result?.artifact_id).toBeTruthy();
-    await waitFor('the scheduled run to call the model', () => server!.modelCalls().some((c) => c.prompt.includes('[[slow]]')));
+    // The scheduled run has called the model.
+    await vi.waitFor(() => expect(server!.modelCalls().some((c) => c.prompt.includes('[[slow]]'))).toBe(true), { timeout: 30_000, interval: 50 });
 
     const signalled = Date.now();
     const exited = gate.stop('SIGTERM');
     // A second signal while it waits says what it waits for and does not cut the close short.
-    await waitFor('the shutdown to start', () => gate!.stderr.some((l) => l.includes('shutting down (SIGTERM)')));
+    await vi.waitFor(() => expect(gate!.stderr.some((l) => l.includes('shutting down (SIGTERM)'))).toBe(true), { timeout: 30_000, interval: 50 });
     await new Promise((r) => setTimeout(r, 500));
     process.kill(gate.pid, 'SIGINT');
     const code = await exited;
