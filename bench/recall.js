@@ -49,7 +49,8 @@ Queries have 2 or 3 words, of three classes (the mix is reported):
 
 The corpus is built once (ingest over HTTP by agent keys, promotion over the socket by the
 admin) into bench/.cache/recall-<rows>/ and reused while its manifest matches the gate's
-projection code; --rebuild forces a new one. Writes bench/results/recall.json, keeping the
+projection code; --rebuild forces a new one. A finished corpus that other projection code
+built is never rebuilt unasked: the bench stops and names --rebuild and --reuse-stale. Writes bench/results/recall.json, keeping the
 keys of runs at other sizes (lexical_100k, lexical_1m, ...).
 Target: p50 < 5 ms.
 
@@ -71,10 +72,11 @@ const opts = parseOptions(
     queries: { type: 'number', default: 3_000, help: 'measured queries' },
     warmup: { type: 'number', default: 300, help: 'queries before measuring (a different draw, same mix)' },
     k: { type: 'number', default: 10, help: 'hits asked per query' },
-    rebuild: { type: 'boolean', default: false, help: 'build the cached corpus again even if it matches' },
+    rebuild: { type: 'boolean', default: false, help: 'build the cached corpus again even if it matches (a finished corpus built by other projection code is rebuilt only with this flag or used with --reuse-stale)' },
     'reuse-stale': { type: 'boolean', default: false, help: "reuse a cached corpus even if the gate's projection code changed since it was built" },
     'build-clients': { type: 'number', default: 32, help: 'HTTP clients ingesting the corpus' },
     'build-conns': { type: 'number', default: 16, help: 'socket connections promoting the corpus' },
+    'build-round': { type: 'number', default: 20_000, help: 'claims ingested, then promoted, per round of the build (keeps the held index small)' },
     vector: { type: 'boolean', default: true, help: 'also measure vector and hybrid recall (--vector=false: lexical only)' },
     'exact-queries': { type: 'number', default: 0, help: 'queries also run through the exact sqlite-vec KNN floor (0: 300 below 500,000 rows, else 40; it scans every vector)' },
     'cpu-prof': { type: 'boolean', default: false, help: "run the gate under node --cpu-prof while querying and print where its time goes" },
@@ -118,7 +120,7 @@ function cacheState(dir, want) {
   const have = JSON.parse(readFileSync(file, 'utf8'));
   for (const k of Object.keys(want)) {
     if (k === 'gate_code' && opts['reuse-stale']) continue;
-    if (have[k] !== want[k]) return { ok: false, why: `cached corpus has ${k}=${have[k]}, wanted ${want[k]}`, have };
+    if (have[k] !== want[k]) return { ok: false, why: `cached corpus has ${k}=${have[k]}, wanted ${want[k]}`, have, staleCode: k === 'gate_code' };
   }
   if (!have.complete) return { ok: false, why: 'cached corpus build did not finish', have };
   return { ok: true, have };
@@ -141,60 +143,67 @@ async function buildCorpus(dir, want) {
       keys.push((await admin.call('gv.keys', { action: 'issue', role: 'agent', label: `recall-build-${i}` })).key);
     }
     admin.close();
-    // Ingest over HTTP by agent keys.
+    // In rounds: ingest a round over HTTP by agent keys, then promote it over the socket as
+    // the admin (not the writer). Promoting takes each row out of the held index, whose
+    // secure delete costs more the more rows it holds (~4 ms a row with a million held, when
+    // every row was ingested before any was promoted), so rounds keep it small.
     const http = new HttpClient(gate.url, { maxSockets: keys.length });
+    const conns = await Promise.all(Array.from({ length: opts['build-conns'] }, () => SocketClient.open(gate.socketPath)));
     const gen = corpus({ tag: TAG });
     const ids = new Array(opts.rows);
-    let next = 0;
-    let done = 0;
-    let last = performance.now();
-    const ti = performance.now();
-    await Promise.all(
-      keys.map(async (key) => {
-        while (next < opts.rows) {
-          const i = next++;
-          const { status, body } = await http.send(key, 'gv.ingest', {
-            content: gen.claim(i),
-            workarea: `recall/w${i % 16}`,
-            kind: 'memory',
-            source_uri: `bench://recall/${i}`,
-          });
-          if (status !== 200 || body.error) throw new Error(`ingest ${i}: ${status} ${JSON.stringify(body).slice(0, 300)}`);
-          if (body.result.state !== 'L1_SCANNED') throw new Error(`ingest ${i}: state ${body.result.state}, expected L1_SCANNED`);
-          ids[i] = body.result.artifact_id;
-          if (++done % 1000 === 0 && performance.now() - last > 10_000) {
-            last = performance.now();
-            log(`  ... ingested ${fmtInt(done)} (${fmtInt(done / ((last - ti) / 1000))}/s)`);
-          }
-        }
-      }),
-    );
-    http.close();
-    const ingestSeconds = (performance.now() - ti) / 1000;
-    log(`  ingested ${fmtInt(opts.rows)} in ${ingestSeconds.toFixed(0)} s; promoting over the socket`);
-    // Promote over the socket as the admin (not the writer), several connections.
-    const conns = await Promise.all(Array.from({ length: opts['build-conns'] }, () => SocketClient.open(gate.socketPath)));
-    const tp = performance.now();
-    next = 0;
-    done = 0;
-    last = tp;
-    await Promise.all(
-      conns.flatMap((c) =>
-        Array.from({ length: 2 }, async () => {
-          while (next < opts.rows) {
+    const progress = { ingested: 0, promoted: 0, ingestMs: 0, promoteMs: 0, logged: performance.now() };
+    const report = () => {
+      if (performance.now() - progress.logged < 10_000) return;
+      progress.logged = performance.now();
+      log(
+        `  ... ingested ${fmtInt(progress.ingested)} (${fmtInt(progress.ingested / (progress.ingestMs / 1000 || 1))}/s), ` +
+          `promoted ${fmtInt(progress.promoted)}${progress.promoteMs > 0 ? ` (${fmtInt(progress.promoted / (progress.promoteMs / 1000))}/s)` : ''}`,
+      );
+    };
+    for (let from = 0; from < opts.rows; from += opts['build-round']) {
+      const to = Math.min(opts.rows, from + opts['build-round']);
+      let next = from;
+      const ti = performance.now();
+      await Promise.all(
+        keys.map(async (key) => {
+          while (next < to) {
             const i = next++;
-            const r = await readAndPromote(c, ids[i]);
-            if (r.state !== 'ACTIVE') throw new Error(`promote ${i}: state ${r.state}`);
-            if (++done % 1000 === 0 && performance.now() - last > 10_000) {
-              last = performance.now();
-              log(`  ... promoted ${fmtInt(done)} (${fmtInt(done / ((last - tp) / 1000))}/s)`);
-            }
+            const { status, body } = await http.send(key, 'gv.ingest', {
+              content: gen.claim(i),
+              workarea: `recall/w${i % 16}`,
+              kind: 'memory',
+              source_uri: `bench://recall/${i}`,
+            });
+            if (status !== 200 || body.error) throw new Error(`ingest ${i}: ${status} ${JSON.stringify(body).slice(0, 300)}`);
+            if (body.result.state !== 'L1_SCANNED') throw new Error(`ingest ${i}: state ${body.result.state}, expected L1_SCANNED`);
+            ids[i] = body.result.artifact_id;
+            progress.ingested++;
+            report();
           }
         }),
-      ),
-    );
+      );
+      progress.ingestMs += performance.now() - ti;
+      next = from;
+      const tp = performance.now();
+      await Promise.all(
+        conns.flatMap((c) =>
+          Array.from({ length: 2 }, async () => {
+            while (next < to) {
+              const i = next++;
+              const r = await readAndPromote(c, ids[i]);
+              if (r.state !== 'ACTIVE') throw new Error(`promote ${i}: state ${r.state}`);
+              progress.promoted++;
+              report();
+            }
+          }),
+        ),
+      );
+      progress.promoteMs += performance.now() - tp;
+    }
+    http.close();
     for (const c of conns) c.close();
-    const promoteSeconds = (performance.now() - tp) / 1000;
+    const ingestSeconds = progress.ingestMs / 1000;
+    const promoteSeconds = progress.promoteMs / 1000;
     await gate.stop();
     const manifest = {
       ...want,
@@ -205,7 +214,7 @@ async function buildCorpus(dir, want) {
       build_seconds: Math.round((performance.now() - t0) / 1000),
     };
     writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    log(`  promoted ${fmtInt(opts.rows)} in ${promoteSeconds.toFixed(0)} s; corpus cached in ${dir}`);
+    log(`  ingested ${fmtInt(opts.rows)} in ${ingestSeconds.toFixed(0)} s and promoted them in ${promoteSeconds.toFixed(0)} s; corpus cached in ${dir}`);
     return manifest;
   } catch (error) {
     process.stderr.write(`corpus build failed; gate stderr (tail):\n${gate.stderrTail()}\n`);
@@ -277,6 +286,10 @@ function summarize(samples, classes) {
 
 async function main() {
   const root = opts['gate-root'];
+  if (!Number.isInteger(opts['build-round']) || opts['build-round'] < 1) {
+    process.stderr.write(`recall bench: --build-round must be a whole number of claims, at least 1 (got ${opts['build-round']})\n`);
+    process.exit(2);
+  }
   const build = gateBuildStatus(root);
   if (!build.ok) {
     process.stderr.write(`recall bench: the gate is not built (missing ${build.missing.join(', ')}); run: npx tsc -p tsconfig.json\n`);
@@ -288,6 +301,15 @@ async function main() {
   const want = wanted(root);
   let state = opts.rebuild ? { ok: false, why: '--rebuild' } : cacheState(dir, want);
   let manifest;
+  if (!state.ok && state.staleCode && state.have?.complete) {
+    // A finished corpus is hours of work at a million rows: never thrown away unasked.
+    const took = state.have.build_seconds ? ` (its build took ${Math.round(state.have.build_seconds / 60)} min)` : '';
+    process.stderr.write(
+      `recall bench: the corpus cached in ${dir}, built ${state.have.built_at}${took}, was built by other projection or journal code ` +
+        `(gate_code ${state.have.gate_code}, now ${want.gate_code}). Pass --reuse-stale to measure on it as it is, or --rebuild to build it again.\n`,
+    );
+    process.exit(2);
+  }
   if (!state.ok) {
     log(`building the corpus (${state.why}): ${fmtInt(opts.rows)} claims into ${dir}`);
     manifest = await buildCorpus(dir, want);

@@ -1,4 +1,4 @@
-import { MAX_PAGES } from './hamming-kernel.js';
+import { MAX_PAGES, writeScanForm } from './hamming-kernel.js';
 import { GONE, nearestSlots, type PartitionLayout, type ScanTarget } from './nearest-slots.js';
 
 export { GONE } from './nearest-slots.js';
@@ -53,7 +53,7 @@ export class BinaryPartition {
       this.rowids[slot] = rowid;
       this.live++;
     }
-    new Uint8Array(this.memory.buffer, this.layout.codes + slot * this.bytes, this.bytes).set(code);
+    writeScanForm(code, new Uint8Array(this.memory.buffer, this.layout.codes + slot * this.bytes, this.bytes));
     new Uint8Array(this.memory.buffer)[this.layout.flags + slot] = flags & ~GONE;
   }
 

@@ -1,4 +1,4 @@
-import { hammingKernel, type HammingKernel } from './hamming-kernel.js';
+import { hammingKernel, writeScanForm, type HammingKernel } from './hamming-kernel.js';
 
 /** A flag of a slot whose row left the partition; the slot waits for reuse. */
 export const GONE = 0x80;
@@ -37,12 +37,12 @@ const kernels = new WeakMap<WebAssembly.Memory, HammingKernel>();
 export function nearestSlots(target: ScanTarget, query: Uint8Array, mask: number, want: number): Uint32Array {
   const { memory, layout, used, words } = target;
   let kernel = kernels.get(memory);
-  if (kernel === undefined) kernels.set(memory, (kernel = hammingKernel(memory)));
+  if (kernel === undefined) kernels.set(memory, (kernel = hammingKernel(memory, words)));
   const bytes = words * 16;
   const bits = bytes * 8;
-  new Uint8Array(memory.buffer, layout.query, bytes).set(query);
+  writeScanForm(query, new Uint8Array(memory.buffer, layout.query, bytes));
   new Uint32Array(memory.buffer, layout.hist, bits + 1).fill(0);
-  kernel.scan(layout.codes, layout.flags, used, words, layout.query, mask | GONE, layout.dist, layout.hist);
+  kernel.scan(layout.codes, layout.flags, used, layout.query, mask | GONE, layout.dist, layout.hist);
   const counts = new Uint32Array(memory.buffer, layout.hist, bits + 1);
   let cut = -1;
   for (let seen = 0; cut < bits && seen < want; ) seen += counts[++cut]!;

@@ -135,6 +135,8 @@ export class VectorIndex {
       vecDelete: p('DELETE FROM main.vector_index WHERE rowid = ?'),
       vecFlags: p('UPDATE main.vector_index SET provisional = ?, superseded = ? WHERE rowid = ?'),
       valueGet: p('SELECT e FROM main.vector_values WHERE rowid = ?').pluck(),
+      // One statement for many (a JSON array of rowids): a single-row read costs more in the call than in SQLite.
+      values: p('SELECT v.rowid, v.e FROM json_each(?) j JOIN main.vector_values v ON v.rowid = j.value').raw(),
       valuePut: p('INSERT INTO main.vector_values (rowid, e) VALUES (?, ?) ON CONFLICT(rowid) DO UPDATE SET e = excluded.e'),
       valueDelete: p('DELETE FROM main.vector_values WHERE rowid = ?'),
       codePut: p(`INSERT INTO main.vector_codes (rowid, part, flags, code) VALUES (?, ?, ?, ?)
@@ -196,6 +198,12 @@ export class VectorIndex {
   vector(rowid: number): Int8Array | undefined {
     const bytes = this.s.valueGet!.get(rowid) as Buffer | undefined;
     return bytes === undefined ? undefined : new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  /** The stored vectors of these rows; rows without one are left out. */
+  vectors(rowids: readonly number[]): Array<{ rowid: number; vector: Int8Array }> {
+    const found = this.s.values!.all(JSON.stringify(rowids)) as Array<[number, Buffer]>;
+    return found.map(([rowid, bytes]) => ({ rowid, vector: new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) }));
   }
 
   /**

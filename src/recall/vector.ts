@@ -126,10 +126,7 @@ export class VectorRecall {
   /** The `limit` rows of a small set nearest the query, each compared exactly; rows not embedded yet are left out. */
   private exactly(rowids: readonly number[], v: Float32Array, limit: number, accept: (row: CurrentRow) => boolean): RankedRow[] {
     const scored: RankedRow[] = [];
-    for (const rowid of rowids) {
-      const stored = this.index.vector(rowid);
-      if (stored !== undefined && !isZero(stored)) scored.push({ rowid, score: cosine(v, stored) });
-    }
+    for (const { rowid, vector } of this.index.vectors(rowids)) if (!isZero(vector)) scored.push({ rowid, score: cosine(v, vector) });
     scored.sort(byScore);
     const kept: RankedRow[] = [];
     for (const r of scored) {
