@@ -11,8 +11,9 @@
  * scans them rewritten (writeScanForm) as the dimensions set either way, then the positive
  * plane. Zero stays zero, which matters: hashed n-gram vectors are sparse (a short query
  * sets a few dozen of 512 dimensions), and plain sign bits would count every dimension both
- * leave empty as agreement, preferring short claims over similar ones (measured on the labelled set: the
- * true top 10 inside the 200 nearest by sign bits 50% of the time, by two planes 98%).
+ * leave empty as agreement, preferring short claims over similar ones (measured on the
+ * labelled set: the true top 10 inside the 200 nearest by sign bits 50% of the time, by
+ * two planes 98%).
  *
  *   scan(codes, flags, n, query, mask, dist, hist)   (the module is built for one `words`)
  *     for each slot i < n: if flags[i] & mask the slot is skipped (dist = 0xFFFF);
@@ -198,7 +199,6 @@ export function hammingKernel(memory: WebAssembly.Memory, words: number): Hammin
   if (module === undefined) compiled.set(words, (module = new WebAssembly.Module(assemble(words))));
   return new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as HammingKernel;
 }
-
 
 /**
  * Writes a stored code (positive plane, negative plane) to `to` in the form the kernel scans:
