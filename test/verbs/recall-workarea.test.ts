@@ -117,3 +117,59 @@ describe('gv.recall with a work area', () => {
     expect(r.result.hits.some((h: { provenance: { kind: string } }) => h.provenance.kind === 'steering')).toBe(false);
   });
 });
+
+/** Vectors are written after the commit by the embed pool: waits (bounded) until a vector recall of the space finds every row. */
+async function embedded(query: string, wanted: string[]) {
+  for (let i = 0; i < 100; i++) {
+    const found = ids(await gate.rpc(agent.key, 'gv.recall', { query, mode: 'vector', k: 50 }));
+    if (wanted.every((id) => found.includes(id))) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('rows were not embedded within 10 s');
+}
+
+async function heldByAgent(content: string, workarea: string): Promise<string> {
+  const r = await gate.rpc(agent.key, 'gv.ingest', { content, workarea, kind: 'memory', source_uri: 'test://w' });
+  expect(r.error, JSON.stringify(r)).toBeUndefined();
+  return r.result.artifact_id as string;
+}
+
+// A vector recall held to a work area compares the area's own rows exactly (VectorRecall's
+// `exactly`, reading their stored vectors in one statement) instead of scanning the space.
+describe('gv.recall mode vector within a work area', () => {
+  it('answers only the area and the areas below it, nearest first, and the caller\'s own held rows of that area after them', async () => {
+    const query = 'Session tokens are dropped from the cache when the user logs out.';
+    const mid = await promoted('Logging out drops the session tokens held in the cache.', 'vec/api');
+    const deep = await promoted(query, 'vec/api/auth');
+    const plants = await promoted('The office plants are watered on Tuesdays by whoever arrives first.', 'vec/api');
+    // A sibling whose name starts with the area's is not below it.
+    const sibling = await promoted('Session tokens are dropped from the cache when a user logs out of the apiary.', 'vec/apiary');
+    const web = await promoted('Session tokens are dropped from the cache when the user logs out of the web page.', 'vec/web');
+    const myHeld = await heldByAgent('My draft: session tokens leave the cache at logout.', 'vec/api');
+    const myHeldElsewhere = await heldByAgent('My draft: session tokens leave the cache at logout, for the web.', 'vec/web');
+    await embedded(query, [mid, deep, plants, sibling, web]);
+    await embedded(query, [myHeld, myHeldElsewhere]);
+
+    const r = await gate.rpc(agent.key, 'gv.recall', { query, mode: 'vector', scope: 'workarea', workarea: 'vec/api', k: 10 });
+    expect(r.error, JSON.stringify(r)).toBeUndefined();
+    const hits = r.result.hits as { artifact_id: string; workarea: string; held: boolean; signals: { vector: { rank: number; score: number } } }[];
+    const ranked = hits.filter((h) => !h.held);
+    expect(new Set(ranked.map((h) => h.artifact_id))).toEqual(new Set([deep, mid, plants]));
+    // The row whose text is the query's is nearest; the unrelated one comes last.
+    expect(ranked.map((h) => h.artifact_id)[0]).toBe(deep);
+    expect(ranked.at(-1)!.artifact_id).toBe(plants);
+    expect(ranked.map((h) => h.signals.vector.rank)).toEqual([1, 2, 3]);
+    const scores = ranked.map((h) => h.signals.vector.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(scores[0]).toBeGreaterThan(0.99);
+    expect(hits.filter((h) => h.held).map((h) => h.artifact_id)).toEqual([myHeld]);
+    for (const h of hits) expect(h.workarea === 'vec/api' || h.workarea.startsWith('vec/api/')).toBe(true);
+    expect(ids(r)).not.toContain(sibling);
+    expect(ids(r)).not.toContain(web);
+    expect(ids(r)).not.toContain(myHeldElsewhere);
+
+    // k below the area's size keeps the nearest.
+    const top2 = await gate.rpc(agent.key, 'gv.recall', { query, mode: 'vector', scope: 'workarea', workarea: 'vec/api', k: 2 });
+    expect(ids(top2).filter((id) => id !== myHeld)).toEqual([deep, mid]);
+  });
+});
