@@ -481,7 +481,9 @@ async function main() {
   log(`\nverdict: gate p50 ${fmtMs(gateSum.p50_ms)} ms ${gateSum.p50_ms < 5 ? 'meets' : 'MISSES'} the target (< 5 ms)`);
   if (vector) {
     const f = vector.floor;
-    const vrow = (name, m, floorName, fl) => [name, fmtInt(m.queries), fmtMs(m.p50_ms), fmtMs(m.p99_ms), floorName, fmtMs(fl.p50_ms), fmtMs(fl.p99_ms)];
+    // A row without a floor (or a floor without a p99) shows a dash, not NaN.
+    const floorMs = (x) => (Number.isNaN(x) ? '—' : fmtMs(x));
+    const vrow = (name, m, floorName, fl) => [name, fmtInt(m.queries), fmtMs(m.p50_ms), fmtMs(m.p99_ms), floorName, floorMs(fl.p50_ms), floorMs(fl.p99_ms)];
     printTable(
       [
         ['recall', 'n', 'p50', 'p99', 'floor (same vectors, same run)', 'floor p50', 'floor p99'],
