@@ -48,9 +48,10 @@ Queries have 2 or 3 words, of three classes (the mix is reported):
   mixed     one Zipf-drawn word and one or two uncommon words
 
 The corpus is built once (in rounds of --build-round claims: ingest over HTTP by agent keys,
-then promotion over the socket by the admin) into bench/.cache/recall-<rows>/ and reused while its manifest matches the gate's
-projection code; --rebuild forces a new one. A finished corpus that other projection code
-built is never rebuilt unasked: the bench stops and names --rebuild and --reuse-stale.
+then promotion over the socket by the admin) into bench/.cache/recall-<rows>/ and reused
+while its manifest matches the gate's projection code; --rebuild forces a new one. A
+finished corpus that other projection code built is never rebuilt unasked: the bench stops
+and names --rebuild and --reuse-stale.
 Writes bench/results/recall.json, keeping the keys of runs at other sizes (lexical_100k,
 lexical_1m, ...).
 Target: p50 < 5 ms.
