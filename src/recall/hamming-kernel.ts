@@ -85,8 +85,8 @@ const name = (s: string): number[] => [...uleb(s.length), ...Buffer.from(s, 'utf
 const get = (local: number) => [OP.localGet, local];
 const set = (local: number) => [OP.localSet, local];
 const i32 = (n: number) => [OP.i32Const, ...sleb(n)];
-/** A memory access: alignment as a power of two, offset 0. */
-const mem = (op: number, align: number) => [op, align, 0];
+/** A memory access: alignment as a power of two, and a constant offset added to the address. */
+const mem = (op: number, align: number, offset = 0) => [op, align, ...uleb(offset)];
 
 /**
  * The scan, written for one code width: the query's planes are loaded once into locals, and
@@ -103,7 +103,7 @@ function scanBody(words: number): number[] {
   const qNz = (j: number) => 13 + j;
   const qSign = (j: number) => 13 + words + j;
   const half = words * 8;
-  const load64 = (offset: number) => [OP.i64Load, 3, ...uleb(offset)];
+  const load64 = (offset: number) => mem(OP.i64Load, 3, offset);
   const distAddr = [...get(dist), ...get(i), ...i32(1), OP.i32Shl, OP.i32Add];
   const queryPlanes: number[] = [];
   const rowWords: number[] = [];

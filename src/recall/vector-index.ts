@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import type { Log } from '../log.js';
+import { storedVectorsReader, type StoredVector } from './stored-vectors.js';
 
 /**
  * The stored vectors of vector recall: a derived index like the FTS tables, never a journal
@@ -100,6 +101,7 @@ const STORED_COLUMNS = 'c.part AS stored_part, c.flags AS stored_flags';
 export class VectorIndex {
   private readonly s: Record<string, Database.Statement>;
   private readonly knn = new Map<number, Database.Statement>();
+  private readonly storedVectors: (rowids: readonly number[]) => StoredVector[];
 
   constructor(
     private readonly db: Database.Database,
@@ -135,8 +137,6 @@ export class VectorIndex {
       vecDelete: p('DELETE FROM main.vector_index WHERE rowid = ?'),
       vecFlags: p('UPDATE main.vector_index SET provisional = ?, superseded = ? WHERE rowid = ?'),
       valueGet: p('SELECT e FROM main.vector_values WHERE rowid = ?').pluck(),
-      // One statement for many (a JSON array of rowids): a single-row read costs more in the call than in SQLite.
-      values: p('SELECT v.rowid, v.e FROM json_each(?) j JOIN main.vector_values v ON v.rowid = j.value').raw(),
       valuePut: p('INSERT INTO main.vector_values (rowid, e) VALUES (?, ?) ON CONFLICT(rowid) DO UPDATE SET e = excluded.e'),
       valueDelete: p('DELETE FROM main.vector_values WHERE rowid = ?'),
       codePut: p(`INSERT INTO main.vector_codes (rowid, part, flags, code) VALUES (?, ?, ?, ?)
@@ -168,6 +168,7 @@ export class VectorIndex {
           JOIN main.artifacts a ON a.rowid = j.value LEFT JOIN main.vector_codes c ON c.rowid = a.rowid
         WHERE a.erased_seq IS NULL`),
     };
+    this.storedVectors = storedVectorsReader(db);
   }
 
   /** The row's current artifacts columns, with its content hash. */
@@ -201,9 +202,8 @@ export class VectorIndex {
   }
 
   /** The stored vectors of these rows; rows without one are left out. */
-  vectors(rowids: readonly number[]): Array<{ rowid: number; vector: Int8Array }> {
-    const found = this.s.values!.all(JSON.stringify(rowids)) as Array<[number, Buffer]>;
-    return found.map(([rowid, bytes]) => ({ rowid, vector: new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) }));
+  vectors(rowids: readonly number[]): StoredVector[] {
+    return this.storedVectors(rowids);
   }
 
   /**

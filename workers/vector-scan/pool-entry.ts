@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { workerData } from 'node:worker_threads';
 import { nearestSlots, type ScanTarget } from '../../src/recall/nearest-slots.js';
 import { cosine } from '../../src/recall/quantize.js';
+import { storedVectorsReader, type StoredVector } from '../../src/recall/stored-vectors.js';
 
 /** Where the stored vectors are: gate.db and how the gate reads it. */
 export interface StoredVectors {
@@ -35,21 +36,15 @@ export interface CodeScanAnswer {
   candidates: number;
 }
 
-let storedVectors: Database.Statement | null = null;
-/**
- * The stored vectors of a JSON list of rowids, in the list's order, in one statement: at
- * 100,000 rows, 500 vectors took 1.1 ms against 3.3 ms as 500 single-row reads, whose
- * cost is mostly each call's own (bind, step, reset, a Buffer) rather than SQLite's lookup.
- */
-function vectorReader(): Database.Statement {
+let storedVectors: ((rowids: ArrayLike<number>) => StoredVector[]) | null = null;
+function vectorReader(): (rowids: ArrayLike<number>) => StoredVector[] {
   if (storedVectors !== null) return storedVectors;
   const where = workerData as StoredVectors;
   const db = new Database(where.path, { fileMustExist: true });
   db.pragma('query_only = ON');
   db.pragma(`cache_size = -${where.cacheKiB}`);
   db.pragma(`mmap_size = ${where.mmapBytes}`);
-  storedVectors = db.prepare('SELECT v.rowid, v.e FROM json_each(?) AS wanted JOIN main.vector_values AS v ON v.rowid = wanted.value').raw();
-  return storedVectors;
+  return (storedVectors = storedVectorsReader(db));
 }
 
 export default function scanCodes(task: CodeScanTask): CodeScanAnswer {
@@ -58,9 +53,7 @@ export default function scanCodes(task: CodeScanTask): CodeScanAnswer {
   const rowids = Float64Array.from(slots, (slot) => task.target.rowids[slot]!).sort();
   const found: { rowid: number; score: number }[] = [];
   // A row removed since the scan was asked for has no vector, so it is not read: the main thread re-checks every row anyway.
-  for (const [rowid, bytes] of vectorReader().all(JSON.stringify(Array.from(rowids))) as Array<[number, Buffer]>) {
-    found.push({ rowid, score: cosine(task.vector, new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)) });
-  }
+  for (const { rowid, vector } of vectorReader()(rowids)) found.push({ rowid, score: cosine(task.vector, vector) });
   found.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
   const kept = found.slice(0, task.keep);
   return { rowids: Float64Array.from(kept, (r) => r.rowid), scores: Float64Array.from(kept, (r) => r.score), candidates: slots.length };
