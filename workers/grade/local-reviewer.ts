@@ -4,8 +4,18 @@
  * the same rubric a model uses. It needs no network and costs no tokens; its verdicts
  * carry LOCAL_MODEL_LABEL, so nobody mistakes them for a language model's.
  */
+import { attackScore } from '../scan/attack-classifier.js';
+import { isPromptShaped } from '../scan/addressed-to-reader.js';
+import { stakesOf } from '../scan/executable-stakes.js';
 import type { GradeAnswer } from './answer.js';
 import type { GradeInput } from './grade-task.js';
+
+/**
+ * The attack classifier's score from which the embedded reviewer finds a row suspicious: lower
+ * than the scanner's threshold (a finding), so that what reads a little like an attack is not
+ * promoted by rules alone but waits for a person's disposition.
+ */
+export const SUSPICIOUS_ATTACK_SCORE = 0.25;
 
 const KNOWN_SCHEMES = /^(https?|file|git|ssh|s3|chat|mailto|urn|test|doc|repo|slack|jira|issue|session|agent|tool):/i;
 const RETIRED = new Set(['REJECTED', 'DEMOTED', 'ARCHIVED', 'SUPERSEDED']);
@@ -18,6 +28,8 @@ interface Criterion {
   evidence: string[];
   counter: string[];
   redFlag: boolean;
+  /** A reason no stance approves: the row waits for a person whatever the score. */
+  suspicious?: boolean;
 }
 
 const criterion = (): Criterion => ({ points: 0, evidence: [], counter: [], redFlag: false });
@@ -54,6 +66,19 @@ function provenance(input: GradeInput): Criterion {
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
+/**
+ * A short text that opens with an order to its reader or is one question is a prompt, not a
+ * claim: a knowledge row states something, and text that asks the agent reading it to do
+ * something is what an attack on that agent looks like. Not promoted unread.
+ */
+const PROMPT_LENGTH = 500;
+
+function readsAsPrompt(input: GradeInput): boolean {
+  if (stakesOf(input.content_type) !== 'read' || input.kind === 'question' || input.kind === 'answer') return false;
+  const text = input.text.trim();
+  return text.length <= PROMPT_LENGTH && isPromptShaped(text);
+}
+
 function form(input: GradeInput): Criterion {
   const c = criterion();
   const words = input.text.match(WORD)?.length ?? 0;
@@ -85,6 +110,11 @@ function form(input: GradeInput): Criterion {
   } else {
     c.points += 5;
   }
+  if (readsAsPrompt(input)) {
+    c.redFlag = true;
+    c.suspicious = true;
+    c.counter.push('reads as a question or an order to the agent reading it, not as a claim; a person decides');
+  }
   if (masked > 0 && masked / Math.max(1, input.text.length) > 0.1) {
     c.points = Math.max(0, c.points - 10);
     c.counter.push('more than a tenth of the text is masked');
@@ -94,9 +124,18 @@ function form(input: GradeInput): Criterion {
 
 function safety(input: GradeInput): Criterion {
   const c = criterion();
+  const suspicion = attackScore(input.text);
+  if (suspicion >= SUSPICIOUS_ATTACK_SCORE) {
+    c.points = 0;
+    c.redFlag = true;
+    c.suspicious = true;
+    c.counter.push(`reads like text written to attack an agent (classifier score ${suspicion.toFixed(2)}); a person decides`);
+  }
   if (input.findings.length === 0) {
-    c.points = 25;
-    c.evidence.push('the scanner found nothing');
+    if (!c.suspicious) {
+      c.points = 25;
+      c.evidence.push('the scanner found nothing');
+    }
   } else {
     c.points = Math.max(0, 25 - 8 * input.findings.length);
     c.redFlag = true;
@@ -129,7 +168,10 @@ export function localReview(input: GradeInput, stance: string): GradeAnswer {
   const parts = [provenance(input), form(input), safety(input), novelty(input)];
   const score = Math.min(100, parts.reduce((n, p) => n + p.points, 0));
   const redFlag = parts.some((p) => p.redFlag);
-  const approve = stance === 'positive' ? score >= 60 : score >= 70 && !redFlag;
+  // A scanner finding or a suspicious reading means no stance approves: in an auto space a
+  // model's approval would promote it, and what might attack its readers is a person's call.
+  const withheld = parts.some((p) => p.suspicious) || input.findings.some((f) => !f.kind.startsWith('secret.'));
+  const approve = !withheld && (stance === 'positive' ? score >= 60 : score >= 70 && !redFlag);
   const evidence = parts.flatMap((p) => p.evidence).slice(0, 8);
   const counterevidence = parts.flatMap((p) => p.counter).slice(0, 8);
   const rationale = approve

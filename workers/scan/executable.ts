@@ -15,12 +15,7 @@ import { EXECUTABLE_RULES, FETCH_TO_FILE, VERIFIES, type ExecutableRule } from '
 import { stakesOf, type Stakes } from './executable-stakes.js';
 import { maskExcerpt } from './mask.js';
 
-interface Hit {
-  kind: ExecutableRule['kind'];
-  detail: string;
-  start: number;
-  end: number;
-}
+type Hit = CommandHit & { kind: ExecutableRule['kind'] };
 
 const GIVEN: Record<Stakes, Severity> = { 'acted-on': 'high', read: 'medium' };
 const SHOWN: Record<Stakes, Severity> = { 'acted-on': 'medium', read: 'low' };
@@ -80,6 +75,20 @@ export function findExecutables(text: string, contentType?: string): Finding[] {
   hits.push(...downloadThenRun(text));
   if (hits.length === 0) return [];
 
+  return judgeCommands(text, contentType, hits);
+}
+
+/** A command found in `text`, to be weighed by what the row is for and how the command is put. */
+export interface CommandHit {
+  kind: string;
+  detail: string;
+  start: number;
+  end: number;
+}
+
+/** Severity from the row's stakes and whether each command is shown or given (the table above). */
+export function judgeCommands(text: string, contentType: string | undefined, hits: readonly CommandHit[]): Finding[] {
+  if (hits.length === 0) return [];
   const stakes = stakesOf(contentType);
   const context = commandContext(text);
   return hits.map((hit) => {

@@ -10,6 +10,24 @@ import { PHRASE_RULES, PROMPT_LIKE, SYSTEM_TAG } from './injection-phrases.js';
 import { maskExcerpt } from './mask.js';
 import { mentionContext } from './mention-context.js';
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const CUES = [...new Set(PHRASE_RULES.flatMap((rule) => rule.cues ?? []))].sort((a, b) => b.length - a.length);
+/**
+ * Every rule's cues in one pattern, run once a text: a pass of one alternation costs a
+ * quarter of a substring search per cue. A match consumes its text, so a cue found also
+ * counts the shorter cues it contains ("overridden" holds "overrid").
+ */
+const CUE_PATTERN = new RegExp(CUES.map(escape).join('|'), 'g');
+const CONTAINED = new Map(CUES.map((cue) => [cue, CUES.filter((other) => cue.includes(other))]));
+
+function cuesIn(lower: string): Set<string> {
+  const found = new Set<string>();
+  for (const m of lower.matchAll(CUE_PATTERN)) for (const cue of CONTAINED.get(m[0])!) found.add(cue);
+  return found;
+}
+
 interface Hit {
   kind: string;
   severity: Severity;
@@ -18,14 +36,53 @@ interface Hit {
   end: number;
 }
 
-export function findInjections(text: string): Finding[] {
-  const folded = foldForMatching(text);
+// A letter beside a digit or symbol standing for one, inside a word.
+const LEET_CUE = /[a-z][013457@$!]|[013457@$!][a-z]/i;
+const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's', '!': 'i' };
+const LEET_WORD = /[a-z0-9@$!]+/gi;
+const LETTERS = /[a-z]/gi;
+
+/**
+ * The text with the digits and symbols of words that also hold letters read as letters
+ * ("pr3v10us" as "previous"); numbers and words without them stay. An identifier such as
+ * sha256 changes too, harmlessly: only the phrase rules read this copy.
+ */
+function unleet(text: string): string {
+  return text.replace(LEET_WORD, (word) => ((word.match(LETTERS)?.length ?? 0) >= 2 ? word.replace(/[013457@$!]/g, (ch) => LEET[ch]!) : word));
+}
+
+const RESPELL_CUE = new RegExp(`${LEET_CUE.source}|[a-z]_[a-z]|\\\\n`, 'i');
+
+function respell(text: string): string {
+  return unleet(text)
+    .replace(/(?<=[a-z])_(?=[a-z])/gi, ' ')
+    .replace(/\\n/g, '\n ');
+}
+
+function phraseHits(folded: string): Hit[] {
   const hits: Hit[] = [];
+  // Whitespace is made single spaces so that a cue of two words meets them across a line break.
+  const lower = folded.toLowerCase().replace(/\s+/g, ' ');
+  const nonAscii = NON_ASCII.test(lower);
+  const cues = cuesIn(lower);
   for (const rule of PHRASE_RULES) {
-    for (const m of folded.text.matchAll(rule.pattern)) {
+    if (rule.cues !== undefined && !(nonAscii && rule.anyScript === true) && !rule.cues.some((cue) => cues.has(cue))) continue;
+    for (const m of folded.matchAll(rule.pattern)) {
       if (m[0].length === 0) continue;
       hits.push({ kind: rule.kind, severity: rule.severity, detail: rule.detail, start: m.index, end: m.index + m[0].length });
     }
+  }
+  return hits;
+}
+
+export function findInjections(text: string): Finding[] {
+  const folded = foldForMatching(text);
+  const hits: Hit[] = phraseHits(folded.text);
+  // Respelled text is read again: leetspeak ("1gn0re @ll pr3v10us") with its digits and
+  // symbols as the letters they stand for, snake_case words as words, and a written "\n" as
+  // the line break it stands for. One unit for one, so offsets stay those of the folded text.
+  if (RESPELL_CUE.test(folded.text)) {
+    hits.push(...phraseHits(respell(folded.text)).map((hit) => ({ ...hit, detail: `${hit.detail} (read with its disguise undone: digits or symbols for letters, underscores for spaces, or a written \\n)` })));
   }
   for (const m of folded.text.matchAll(SYSTEM_TAG)) {
     if (!PROMPT_LIKE.test(m[1]!)) continue;

@@ -4,7 +4,12 @@
  */
 import type { Finding, ScanResult } from './finding.js';
 import { isFlagging, isMaskedKind, SEVERITY_RANK } from './finding.js';
+import { findAttackLike } from './attack-classifier.js';
+import type { AttackModel } from './attack-model.js';
+import { ATTACK_MODEL } from './attack-weights.js';
+import { findCommandsToRun } from './commands-to-run.js';
 import { findDeceptiveUnicode } from './deceptive-unicode.js';
+import { findEncodedPayloads } from './encoded-payloads.js';
 import { findExecutables } from './executable.js';
 import { findInjections } from './injection.js';
 import { findJwts } from './jwt.js';
@@ -13,7 +18,7 @@ import { findMixedScriptWords } from './mixed-script.js';
 import { findSecretAssignments } from './secret-assignments.js';
 import { findKnownSecrets, SECRETLINT_PRESET_VERSION } from './secretlint-secrets.js';
 
-export const SCANNER_LABEL = `gate-scan/2 secretlint-preset-recommend/${SECRETLINT_PRESET_VERSION}`;
+export const SCANNER_LABEL = `gate-scan/3 ${ATTACK_MODEL.label} secretlint-preset-recommend/${SECRETLINT_PRESET_VERSION}`;
 
 const overlaps = (a: Finding, b: Finding): boolean => a.start < b.end && b.start < a.end;
 
@@ -64,6 +69,8 @@ export interface ScanOptions {
    * weighs (executable-stakes.ts). Without one the strictest reading applies.
    */
   contentType?: string;
+  /** The attack classifier to read with; the committed model by default (a bench passes others). */
+  attackModel?: AttackModel;
 }
 
 export async function scanText(text: string, options: ScanOptions = {}): Promise<ScanResult> {
@@ -73,6 +80,9 @@ export async function scanText(text: string, options: ScanOptions = {}): Promise
     ...secrets,
     ...findInjections(text),
     ...findExecutables(text, options.contentType),
+    ...findCommandsToRun(text, options.contentType),
+    ...findEncodedPayloads(text, options.attackModel, options.contentType),
+    ...findAttackLike(text, options.attackModel),
     ...findDeceptiveUnicode(text),
     ...findMixedScriptWords(text),
   ]);

@@ -1,0 +1,60 @@
+/**
+ * Findings of the attack classifier: text that reads like what attackers write to an agent
+ * (instruction overrides, persona switches, requests for the agent's instructions or
+ * memory, commands to run) in wordings no phrase rule lists. A window that speaks to its
+ * reader (addressed-to-reader.ts) needs less of the model's evidence than one that does not:
+ * out of fold on the training data, that kept nearly all of the attacks found at the lower
+ * threshold with a third of the false positives on notes and documentation. The phrase rules say exactly
+ * what matched; the classifier generalises from the examples it was trained on
+ * (training/attack-model.js), and says which window of the text read as an attack and how
+ * strongly. Its severity is capped the same way as a phrase's when the window is a quoted
+ * or discussed mention (mention-context.ts), so a note about attacks is not held as one.
+ */
+import { AttackModel } from './attack-model.js';
+import { ATTACK_MODEL } from './attack-weights.js';
+import { speaksToReader } from './addressed-to-reader.js';
+import { attackWindows } from './attack-windows.js';
+import type { Finding, Severity } from './finding.js';
+import { maskExcerpt } from './mask.js';
+import { mentionContext } from './mention-context.js';
+
+let shared: AttackModel | null = null;
+
+/** The committed model, built once a thread. */
+export function attackModel(): AttackModel {
+  shared ??= new AttackModel(ATTACK_MODEL);
+  return shared;
+}
+
+export const CLASSIFIER_KIND = 'injection.classifier';
+
+export function findAttackLike(text: string, model: AttackModel = attackModel()): Finding[] {
+  const findings: Finding[] = [];
+  let context: ReturnType<typeof mentionContext> | null = null;
+  for (const [start, end] of attackWindows(text)) {
+    const window = text.slice(start, end);
+    const p = model.probability(window);
+    if (p < model.threshold || (p < model.unaddressedThreshold && !speaksToReader(window))) continue;
+    context ??= mentionContext(text);
+    const base: Severity = p >= model.high ? 'high' : 'medium';
+    findings.push({
+      kind: CLASSIFIER_KIND,
+      severity: context.severity(base, start, end),
+      detail: `Reads like text written to attack an agent that reads it (model ${model.label}, score ${p.toFixed(2)} of 1).`,
+      start,
+      end,
+      excerpt: maskExcerpt(text.slice(start, end)),
+    });
+  }
+  return findings;
+}
+
+/**
+ * The highest score of any window, for the built-in reviewer: a row the classifier found
+ * suspicious but below the scanner's threshold still should not be promoted by a model.
+ */
+export function attackScore(text: string, model: AttackModel = attackModel()): number {
+  let best = 0;
+  for (const [start, end] of attackWindows(text)) best = Math.max(best, model.probability(text.slice(start, end)));
+  return best;
+}

@@ -1,0 +1,57 @@
+/**
+ * The attack classifier's model: a logistic regression over hashed features
+ * (attack-features.ts), its weights quantised to one signed byte each. The trained model is
+ * committed as attack-weights.ts (written by training/attack-model.js), so a fresh clone
+ * scans without the data it was trained on.
+ */
+import { FeatureExtractor } from './attack-features.js';
+
+export interface SerializedAttackModel {
+  /** Names the weights: a finding says which model spoke. */
+  label: string;
+  bits: number;
+  bias: number;
+  /** A weight is its byte times `scale`. */
+  scale: number;
+  /** Probability at or above which a window that speaks to its reader reads as an attack. */
+  threshold: number;
+  /** The same for a window that does not (no order, question, "you" or "your"): more evidence asked. */
+  unaddressedThreshold: number;
+  /** Probability at or above which the finding is high rather than medium. */
+  high: number;
+  /** The `2^bits` signed bytes, base64. */
+  weights: string;
+}
+
+export class AttackModel {
+  readonly label: string;
+  readonly threshold: number;
+  readonly unaddressedThreshold: number;
+  readonly high: number;
+  private readonly bias: number;
+  private readonly weights: Float32Array;
+  private readonly extractor: FeatureExtractor;
+
+  constructor(model: SerializedAttackModel) {
+    const bytes = Buffer.from(model.weights, 'base64');
+    if (bytes.length !== 1 << model.bits) throw new Error(`attack model ${model.label}: ${bytes.length} weights for ${model.bits} bits`);
+    const signed = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+    this.weights = Float32Array.from(signed, (q) => q * model.scale);
+    this.bias = model.bias;
+    this.label = model.label;
+    this.threshold = model.threshold;
+    this.unaddressedThreshold = model.unaddressedThreshold;
+    this.high = model.high;
+    this.extractor = new FeatureExtractor(model.bits);
+  }
+
+  /** The probability that `text` is written to attack an agent that reads it. */
+  probability(text: string): number {
+    const features = this.extractor.features(text);
+    if (features.length === 0) return 1 / (1 + Math.exp(-this.bias));
+    const unit = 1 / Math.sqrt(features.length);
+    let sum = 0;
+    for (let i = 0; i < features.length; i++) sum += this.weights[features[i]!]!;
+    return 1 / (1 + Math.exp(-(this.bias + sum * unit)));
+  }
+}
