@@ -47,7 +47,7 @@ const { isFlagging } = await dist('workers/scan/finding.js');
 
 const FIXTURES = join(REPO_ROOT, 'fixtures', 'scan');
 const expected = JSON.parse(readFileSync(join(FIXTURES, 'expected.json'), 'utf8'));
-const FAMILIES = ['secret', 'injection', 'unicode', 'executable'];
+const FAMILIES = ['secret', 'injection', 'unicode', 'executable', 'personal'];
 const fixtures = readdirSync(FIXTURES)
   .filter((name) => name !== 'expected.json')
   .sort()

@@ -4,12 +4,14 @@
  */
 import type { Finding, ScanResult } from './finding.js';
 import { isFlagging, isMaskedKind, SEVERITY_RANK } from './finding.js';
+import { findCredentialGaps } from './credential-gaps.js';
 import { findDeceptiveUnicode } from './deceptive-unicode.js';
 import { findExecutables } from './executable.js';
 import { findInjections } from './injection.js';
 import { findJwts } from './jwt.js';
 import { maskExcerpt, maskSpans } from './mask.js';
 import { findMixedScriptWords } from './mixed-script.js';
+import { findPersonalData, type PersonalDataSeverity } from './personal-data.js';
 import { findSecretAssignments } from './secret-assignments.js';
 import { findKnownSecrets, SECRETLINT_PRESET_VERSION } from './secretlint-secrets.js';
 
@@ -64,10 +66,12 @@ export interface ScanOptions {
    * weighs (executable-stakes.ts). Without one the strictest reading applies.
    */
   contentType?: string;
+  /** The severity of personal data about someone (`scan.personal_data_severity`); default high. */
+  personalDataSeverity?: PersonalDataSeverity;
 }
 
 export async function scanText(text: string, options: ScanOptions = {}): Promise<ScanResult> {
-  const known = [...(await findKnownSecrets(text)), ...findJwts(text)];
+  const known = [...(await findKnownSecrets(text)), ...findJwts(text), ...findCredentialGaps(text)];
   const secrets = withoutShadowedGuesses(known, findSecretAssignments(text));
   const findings = mergeSameKind(text, [
     ...secrets,
@@ -75,6 +79,7 @@ export async function scanText(text: string, options: ScanOptions = {}): Promise
     ...findExecutables(text, options.contentType),
     ...findDeceptiveUnicode(text),
     ...findMixedScriptWords(text),
+    ...findPersonalData(text, options.personalDataSeverity),
   ]);
   findings.sort((a, b) => a.start - b.start || a.end - b.end || a.kind.localeCompare(b.kind));
   return {
