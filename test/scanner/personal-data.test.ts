@@ -109,6 +109,17 @@ describe('checksum negatives and look-alikes', () => {
     expect(kinds('invoice 287654321')).toEqual([]);
   });
 
+  it("a float's digits, a hex id and ids glued from numbers of other lengths are no card", () => {
+    expect(kinds('score 0.4539148803436467, n = 4539148803436467.5')).toEqual([]);
+    expect(kinds('object 4539148803436467abc')).toEqual([]);
+    expect(kinds('claim 41234-1732812345678-3: the build')).toEqual([]);
+  });
+
+  it('a card printed in its groups is found beside a trailing number, and is card data by its grouping', () => {
+    expect(kinds('4539 1488 0343 6467 12')).toEqual([['personal.card-number', 'high', '4539 1488 0343 6467']]);
+    expect(kinds('Card 4539-1488-0343-6467 09/28 417')).toEqual([['personal.card-number', 'high', '4539-1488-0343-6467']]);
+  });
+
   it('a Luhn-valid number with nothing about a card near it is low', () => {
     expect(kinds('Reference number 4024007171854630 in the log.')).toEqual([['personal.card-number', 'low', '4024007171854630']]);
   });

@@ -37,11 +37,12 @@ function around(text: string, start: number, end: number, window: number): strin
 // ---------------------------------------------------------------------------------------
 // Payment cards
 
-// 13 to 19 digits, optionally grouped by single spaces or dashes, not part of a longer run
-// of digits nor of a word (a hex hash, an id).
-const CARD_CANDIDATE = /(?<![A-Za-z0-9_]|\d[ -])\d(?:[ -]?\d){12,18}(?![A-Za-z0-9_]|[ -]\d)/g;
+// Groups of digits joined by single spaces or dashes, not inside a word and not the fraction
+// of a decimal (a random float's digits pass Luhn one time in ten).
+const DIGIT_RUN = /(?<![A-Za-z0-9_]|\d\.)\d+(?:[ -]\d+)*/g;
+const DIGIT_GROUP = /\d+/g;
+const RUN_CONTINUES = /^(?:[A-Za-z_]|\.\d)/;
 const THIRTEEN_DIGITS = /\d(?:[ -]?\d){12}/;
-const GROUPED_CARD = /^\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?$|^\d{4}([ -])\d{6}\2\d{4,5}$/;
 const CARD_CUE =
   /\b(?:card|visa|master ?card|amex|american express|discover|diners|jcb|unionpay|maestro|credit|debit|cvv2?|cvc2?|csc|cid|security code|exp(?:iry|ires|iration)?|valid thru|billing|payment|pay with|charged?)\b/i;
 const EXPIRY = /\b(?:0[1-9]|1[0-2]) ?\/ ?(?:20)?\d{2}\b/;
@@ -117,32 +118,55 @@ export function cardBrandFits(digits: string): boolean {
   return false;
 }
 
+/**
+ * Where in a run of digit groups a card number may stand: one group of 13 to 19 digits, or
+ * the groupings cards are printed in (4-4-4-4, 4-4-4-1..4, 4-4-4-4-1..3, Amex and Diners
+ * 4-6-4/5). Longest first, so `4539 1488 0343 6467 417` is tried whole and then without the
+ * trailing group. Ids glued from numbers of other lengths (`12345-1732812345678-3`) are none.
+ */
+function cardCandidates(groups: ReadonlyArray<{ at: number; len: number }>, i: number): number[] {
+  const len = (k: number) => groups[i + k]?.len ?? 0;
+  if (len(0) >= 13 && len(0) <= 19) return [1];
+  if (len(0) !== 4) return [];
+  if (len(1) === 6 && (len(2) === 4 || len(2) === 5)) return [3];
+  if (len(1) !== 4 || len(2) !== 4 || len(3) < 1 || len(3) > 4) return [];
+  return len(3) === 4 && len(4) >= 1 && len(4) <= 3 ? [5, 4] : [4];
+}
+
 function findCards(text: string, severity: PersonalDataSeverity): Finding[] {
   if (!THIRTEEN_DIGITS.test(text)) return [];
   const findings: Finding[] = [];
-  for (const match of text.matchAll(CARD_CANDIDATE)) {
-    const raw = match[0];
-    const digits = raw.replace(/[ -]/g, '');
-    if (!cardBrandFits(digits) || !luhnValid(digits)) continue;
-    const start = match.index;
-    const end = start + raw.length;
-    if (TEST_CARD_NUMBERS.has(digits)) {
-      findings.push(finding('personal.card-number', 'low', 'A published test card number.', start, end, text));
-      continue;
+  for (const run of text.matchAll(DIGIT_RUN)) {
+    if (run[0].length < 13 || RUN_CONTINUES.test(text.slice(run.index + run[0].length, run.index + run[0].length + 2))) continue;
+    const groups = [...run[0].matchAll(DIGIT_GROUP)].map((g) => ({ at: run.index + g.index, len: g[0].length }));
+    for (let i = 0; i < groups.length; ) {
+      let taken = 0;
+      for (const take of cardCandidates(groups, i)) {
+        const start = groups[i]!.at;
+        const end = groups[i + take - 1]!.at + groups[i + take - 1]!.len;
+        const digits = text.slice(start, end).replace(/[ -]/g, '');
+        if (!cardBrandFits(digits) || !luhnValid(digits)) continue;
+        findings.push(...cardFindings(text, start, end, digits, take > 1, severity));
+        taken = take;
+        break;
+      }
+      i += Math.max(1, taken);
     }
-    const near = around(text, start, end, CONTEXT_WINDOW);
-    const carded = GROUPED_CARD.test(raw) || CARD_CUE.test(near) || EXPIRY.test(near);
-    findings.push(
-      carded
-        ? finding('personal.card-number', severity, 'A payment card number (Luhn-valid, of a card brand) with card details around it.', start, end, text)
-        : finding('personal.card-number', 'low', 'A Luhn-valid number of a card brand and length, with nothing about a card near it.', start, end, text),
-    );
-    if (!carded) continue;
-    const from = Math.max(0, start - CONTEXT_WINDOW);
-    for (const code of around(text, start, end, CONTEXT_WINDOW).matchAll(SECURITY_CODE)) {
-      const codeStart = from + code.index + code[0].length - code[1]!.length;
-      findings.push(finding('personal.card-security-code', severity, 'A card security code (CVV/CVC) beside a card number.', codeStart, codeStart + code[1]!.length, text));
-    }
+  }
+  return findings;
+}
+
+function cardFindings(text: string, start: number, end: number, digits: string, grouped: boolean, severity: PersonalDataSeverity): Finding[] {
+  if (TEST_CARD_NUMBERS.has(digits)) return [finding('personal.card-number', 'low', 'A published test card number.', start, end, text)];
+  const near = around(text, start, end, CONTEXT_WINDOW);
+  if (!grouped && !CARD_CUE.test(near) && !EXPIRY.test(near)) {
+    return [finding('personal.card-number', 'low', 'A Luhn-valid number of a card brand and length, with nothing about a card near it.', start, end, text)];
+  }
+  const findings = [finding('personal.card-number', severity, 'A payment card number (Luhn-valid, of a card brand) with card details around it.', start, end, text)];
+  const from = Math.max(0, start - CONTEXT_WINDOW);
+  for (const code of near.matchAll(SECURITY_CODE)) {
+    const codeStart = from + code.index + code[0].length - code[1]!.length;
+    findings.push(finding('personal.card-security-code', severity, 'A card security code (CVV/CVC) beside a card number.', codeStart, codeStart + code[1]!.length, text));
   }
   return findings;
 }
