@@ -145,6 +145,19 @@ describe('checksum negatives and look-alikes', () => {
     expect(kinds('Be patient and call me at 415-867-5309; hearing aids are on sale.')).toEqual([]);
   });
 
+  it('phone numbers in their usual forms count beside a diagnosis; dates, measurements and short runs do not', () => {
+    const t = 'Our patient (diagnosed in May): (415) 867-5309, 415.867.5309, +44 20 7946 0958; seen 2023-04-01, HbA1c 7.2, ref 12345678.';
+    expect(kinds(t).map(([, , span]) => span)).toEqual(['(415) 867-5309', '415.867.5309', '+44 20 7946 0958']);
+  });
+
+  it('a long medical text full of numbers but no contact stays cheap', () => {
+    const para = 'The cohort with diabetes had HbA1c 7.2 and follow-up at 6 and 12 months (n = 5678901); 2023-04-01 to 2024-03-31. ';
+    const text = para.repeat(600);
+    const started = performance.now();
+    expect(findPersonalData(text)).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
   it('a text with no digit and no @ costs one test', () => {
     expect(kinds('Plain words about cards, social security and diagnoses.')).toEqual([]);
   });

@@ -15,7 +15,7 @@
  * nine digits, no IBAN-shaped word and no medical word.
  */
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
-import { findPhoneNumbersInText } from 'libphonenumber-js';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Finding, Severity } from './finding.js';
 import { maskExcerpt } from './mask.js';
 import { DEFAULT_PERSONAL_DATA_SEVERITY, type PersonalDataSeverity } from './personal-data-severity.js';
@@ -326,26 +326,52 @@ const SEVEN_DIGITS = /\d(?:[\s().-]{0,2}\d){6}/;
 const ROLE_MAILBOX = /^(?:info|support|help|helpline|contact|enquiries|inquiries|admin|office|hello|team|sales|press|media|noreply|no-reply|appointments|reception|billing|privacy)@/i;
 const TOLL_FREE = /^\+1(?:800|833|844|855|866|877|888)/;
 
+// Shaped like a phone number: 7 to 15 digits in at most six groups, an optional +country
+// code and (area code). Only these, and only near a medical word, go to libphonenumber-js,
+// whose search over a whole text costs milliseconds per KB.
+const PHONE_SHAPE = /(?<![\w.+-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{1,5}(?:[ .-]?\d{1,5}){1,5}(?![\w-]|\.\d)/g;
+const PHONE_DIGITS_MIN = 7;
+const PHONE_DIGITS_MAX = 15;
+
+// Dates and bare runs short of a full national number are not worth asking about.
+const DATE_SHAPE = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})$/;
+const BARE_DIGITS = /^\d+$/;
+
+function isPhone(candidate: string): boolean {
+  const digits = candidate.replace(/\D/g, '').length;
+  if (digits < PHONE_DIGITS_MIN || digits > PHONE_DIGITS_MAX || DATE_SHAPE.test(candidate)) return false;
+  if (BARE_DIGITS.test(candidate) && (digits < 10 || digits > 11)) return false;
+  const phone = parsePhoneNumberFromString(candidate, 'US');
+  return phone !== undefined && phone.isValid() && !TOLL_FREE.test(phone.number);
+}
+
 function findHealthContacts(text: string, severity: PersonalDataSeverity): Finding[] {
   const mail = text.includes('@');
   const digits = SEVEN_DIGITS.test(text);
   if ((!mail && !digits) || !MEDICAL_CUE.test(text)) return [];
+  const cues = [...text.matchAll(MEDICAL_CUE_ALL)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  // Cues and candidates both come in text order, so one pointer finds the cues in reach.
+  let first = 0;
+  const nearCue = (start: number, end: number): boolean => {
+    while (first < cues.length && cues[first]!.end <= start - HEALTH_WINDOW) first++;
+    return first < cues.length && cues[first]!.start < end + HEALTH_WINDOW;
+  };
   const contacts: Array<{ start: number; end: number; what: string }> = [];
   if (mail) {
-    for (const m of text.matchAll(EMAIL)) if (!ROLE_MAILBOX.test(m[0])) contacts.push({ start: m.index, end: m.index + m[0].length, what: 'An email address' });
+    for (const m of text.matchAll(EMAIL)) {
+      if (nearCue(m.index, m.index + m[0].length) && !ROLE_MAILBOX.test(m[0])) contacts.push({ start: m.index, end: m.index + m[0].length, what: 'An email address' });
+    }
   }
   if (digits) {
-    for (const p of findPhoneNumbersInText(text, { defaultCountry: 'US' })) if (!TOLL_FREE.test(p.number.number)) contacts.push({ start: p.startsAt, end: p.endsAt, what: 'A phone number' });
+    first = 0;
+    for (const m of text.matchAll(PHONE_SHAPE)) {
+      if (nearCue(m.index, m.index + m[0].length) && isPhone(m[0])) contacts.push({ start: m.index, end: m.index + m[0].length, what: 'A phone number' });
+    }
   }
-  if (contacts.length === 0) return [];
-  const cues = [...text.matchAll(MEDICAL_CUE_ALL)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
-  const findings: Finding[] = [];
-  for (const c of contacts) {
-    const near = cues.some((m) => m.end > c.start - HEALTH_WINDOW && m.start < c.end + HEALTH_WINDOW);
-    if (!near) continue;
-    findings.push(finding('personal.health-contact', severity, `${c.what} beside a diagnosis or medical condition: health data about a reachable person.`, c.start, c.end, text));
-  }
-  return findings;
+  contacts.sort((a, b) => a.start - b.start);
+  return contacts.map((c) =>
+    finding('personal.health-contact', severity, `${c.what} beside a diagnosis or medical condition: health data about a reachable person.`, c.start, c.end, text),
+  );
 }
 
 // ---------------------------------------------------------------------------------------
