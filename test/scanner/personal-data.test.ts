@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CONFIG_KEYS } from '../../src/config/keys.js';
 import { cardBrandFits, findPersonalData, luhnValid, ssnValid } from '../../workers/scan/personal-data.js';
 import { scanText } from '../../workers/scan/scan-text.js';
 
@@ -176,5 +177,14 @@ describe('cost', () => {
       await scanText(text);
       expect(performance.now() - started, text.slice(0, 30)).toBeLessThan(3_000);
     }
+  });
+});
+
+describe('scan.personal_data_severity', () => {
+  it('takes low, medium or high, defaults to high, and refuses veto', () => {
+    const spec = CONFIG_KEYS.scan.personal_data_severity;
+    expect(spec.default).toBe('high');
+    for (const v of ['low', 'medium', 'high']) expect(spec.schema.safeParse(v).success).toBe(true);
+    for (const v of ['veto', 'none', '']) expect(spec.schema.safeParse(v).success).toBe(false);
   });
 });
