@@ -71,7 +71,7 @@ const { SUSPICIOUS_ATTACK_SCORE } = await dist('workers/grade/local-reviewer.js'
 
 const FIXTURES = join(REPO_ROOT, 'fixtures', 'scan');
 const expected = JSON.parse(readFileSync(join(FIXTURES, 'expected.json'), 'utf8'));
-const FAMILIES = ['secret', 'injection', 'unicode', 'executable'];
+const FAMILIES = ['secret', 'injection', 'unicode', 'executable', 'personal'];
 const fixtures = readdirSync(FIXTURES)
   .filter((name) => name !== 'expected.json')
   .sort()

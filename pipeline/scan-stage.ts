@@ -3,6 +3,7 @@ import PQueue from 'p-queue';
 import { quarantineFull } from '../src/gate-error.js';
 import type { Finding, ScanResult } from '../workers/scan/finding.js';
 import type { ScanTask } from '../workers/scan/pool-entry.js';
+import type { PersonalDataSeverity } from '../workers/scan/personal-data-severity.js';
 import { packTexts } from '../workers/packed-texts.js';
 import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
 import { POOL_EXEC_ARGV } from './pool-exec-argv.js';
@@ -21,6 +22,8 @@ export interface ScanStageOptions {
   threads: number;
   batchMax: number;
   queueMax: number;
+  /** `scan.personal_data_severity`, handed to the worker with every task (absent: high). */
+  personalDataSeverity?: PersonalDataSeverity;
 }
 
 /**
@@ -107,6 +110,7 @@ export class ScanStage {
     this.scanning += batch.length;
     try {
       const task: ScanTask = { batch: packed, contentTypes: batch.map((w) => w.contentType) };
+      if (this.options.personalDataSeverity !== undefined) task.personalDataSeverity = this.options.personalDataSeverity;
       if (batch.some((w) => w.standing !== null)) task.standing = batch.map((w) => w.standing);
       const results = (await this.pool.run(task, { transferList: [packed.bytes] })) as ScanResult[];
       batch.forEach((w, i) => w.resolve(results[i]!));

@@ -222,6 +222,7 @@ export class Gate {
       threads: config.scan.threads,
       batchMax: config.scan.batch_max,
       queueMax: config.quarantine.scan_queue,
+      personalDataSeverity: config.scan.personal_data_severity,
     });
     const backend = embedBackend(config.embed);
     const vectorIndex = new VectorIndex(this.db, backendLabel(backend), backendDims(backend), this.log);

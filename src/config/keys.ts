@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { backendsSchema, durationSchema, quorumProfilesSchema, stancesSchema } from './review-backends.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../log-levels.js';
+import { DEFAULT_PERSONAL_DATA_SEVERITY, PERSONAL_DATA_SEVERITIES } from '../../workers/scan/personal-data-severity.js';
 
 /**
  * Every configuration key, once. The TOML template written on first start, the
@@ -89,6 +90,11 @@ export const CONFIG_KEYS = {
   scan: {
     threads: { schema: z.number().int().min(1).max(64), default: 1, doc: 'Worker threads of the scan pool.' },
     batch_max: { schema: positive, default: 64, doc: 'Most claims handed to one scan task (a pool round trip costs about one 1 KB scan).' },
+    personal_data_severity: {
+      schema: z.enum(PERSONAL_DATA_SEVERITIES),
+      default: DEFAULT_PERSONAL_DATA_SEVERITY,
+      doc: 'Severity of a personal-data finding about someone (a card number with card details, an SSN beside words about a person, a valid IBAN, contact details beside a diagnosis): medium or high holds the row in L1B_FLAGGED for a person; low lets it through with the finding shown to its reviewers. Published test numbers are always low. Read at start.',
+    },
   },
   embed: {
     backend: {

@@ -64,6 +64,12 @@ describe('fixture inventory', () => {
       'executable.download-execute',
       'executable.decode-execute',
       'executable.reverse-shell',
+      'secret.github-token-malformed',
+      'personal.card-number',
+      'personal.card-security-code',
+      'personal.ssn',
+      'personal.iban',
+      'personal.health-contact',
     ]) {
       expect(kinds, kind).toContain(kind);
     }
@@ -97,7 +103,7 @@ describe.each(files)('fixture %s', (name) => {
     const { findings } = await scan(name);
     for (let i = 1; i < findings.length; i++) expect(findings[i]!.start).toBeGreaterThanOrEqual(findings[i - 1]!.start);
     for (const f of findings) {
-      expect(f.kind).toMatch(/^(?:secret|injection|executable|unicode)\.[a-z0-9-]+$/);
+      expect(f.kind).toMatch(/^(?:secret|injection|executable|unicode|personal)\.[a-z0-9-]+$/);
       expect(0 <= f.start && f.start < f.end && f.end <= text.length).toBe(true);
       const span = text.slice(f.start, f.end);
       expect(f.excerpt).toMatch(/…\(\d+ more\)$/);

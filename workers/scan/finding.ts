@@ -1,7 +1,7 @@
 export type Severity = 'low' | 'medium' | 'high' | 'veto';
 
 export interface Finding {
-  /** Dotted family.rule; the family is one of secret | injection | executable | unicode. */
+  /** Dotted family.rule; the family is one of secret | injection | executable | unicode | personal. */
   kind: string;
   /** Medium or above holds the row in L1B_FLAGGED; veto keeps it there across a reopen. */
   severity: Severity;

@@ -29,7 +29,7 @@ function hasSequence(value: string): boolean {
 }
 
 /** Well-known public documentation samples (AWS, jwt.io) that scanners everywhere ignore. */
-const PUBLISHED_SAMPLES = new Set([
+export const PUBLISHED_SAMPLES: ReadonlySet<string> = new Set([
   'AKIAIOSFODNN7EXAMPLE',
   'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',

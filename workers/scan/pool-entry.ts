@@ -6,6 +6,7 @@
  */
 import { isMaskedKind, type Finding, type ScanResult } from './finding.js';
 import { maskSpans } from './mask.js';
+import type { PersonalDataSeverity } from './personal-data-severity.js';
 import { scanText } from './scan-text.js';
 import { isArmed, SCAN_STALL_MS } from '../../src/failpoints.js';
 import { unpackTexts, type PackedTexts } from '../packed-texts.js';
@@ -26,6 +27,8 @@ export interface ScanTask {
    * they stand until a person disposes of them, so the masked body still masks their spans.
    */
   standing?: Array<Finding[] | null>;
+  /** `scan.personal_data_severity`: the severity of personal data about someone (absent: the default, high). */
+  personalDataSeverity?: PersonalDataSeverity;
 }
 
 const stalls = isArmed('scan-worker-stalls');
@@ -36,7 +39,7 @@ export default async function scanBatch(task: ScanTask): Promise<ScanResult[]> {
   const results: ScanResult[] = [];
   for (const [i, bytes] of unpackTexts(task.batch).entries()) {
     const text = decoder.decode(bytes);
-    const result = await scanText(text, { contentType: task.contentTypes[i]! });
+    const result = await scanText(text, { contentType: task.contentTypes[i]!, personalDataSeverity: task.personalDataSeverity });
     const standing = task.standing?.[i] ?? null;
     if (standing !== null && standing.length > 0) {
       result.masked = maskSpans(text, [...result.findings, ...standing].filter((f) => isMaskedKind(f.kind)));

@@ -8,6 +8,7 @@ import { findAttackLike } from './attack-classifier.js';
 import type { AttackModel } from './attack-model.js';
 import { ATTACK_MODEL } from './attack-weights.js';
 import { findCommandsToRun } from './commands-to-run.js';
+import { findCredentialGaps } from './credential-gaps.js';
 import { findDeceptiveUnicode } from './deceptive-unicode.js';
 import { findEncodedPayloads } from './encoded-payloads.js';
 import { findExecutables } from './executable.js';
@@ -15,6 +16,7 @@ import { findInjections } from './injection.js';
 import { findJwts } from './jwt.js';
 import { maskExcerpt, maskSpans } from './mask.js';
 import { findMixedScriptWords } from './mixed-script.js';
+import { findPersonalData, type PersonalDataSeverity } from './personal-data.js';
 import { findSecretAssignments } from './secret-assignments.js';
 import { findKnownSecrets, SECRETLINT_PRESET_VERSION } from './secretlint-secrets.js';
 
@@ -71,10 +73,12 @@ export interface ScanOptions {
   contentType?: string;
   /** The attack classifier to read with; the committed model by default (a bench passes others). */
   attackModel?: AttackModel;
+  /** The severity of personal data about someone (`scan.personal_data_severity`); default high. */
+  personalDataSeverity?: PersonalDataSeverity;
 }
 
 export async function scanText(text: string, options: ScanOptions = {}): Promise<ScanResult> {
-  const known = [...(await findKnownSecrets(text)), ...findJwts(text)];
+  const known = [...(await findKnownSecrets(text)), ...findJwts(text), ...findCredentialGaps(text)];
   const secrets = withoutShadowedGuesses(known, findSecretAssignments(text));
   const findings = mergeSameKind(text, [
     ...secrets,
@@ -85,6 +89,7 @@ export async function scanText(text: string, options: ScanOptions = {}): Promise
     ...findAttackLike(text, options.attackModel),
     ...findDeceptiveUnicode(text),
     ...findMixedScriptWords(text),
+    ...findPersonalData(text, options.personalDataSeverity),
   ]);
   findings.sort((a, b) => a.start - b.start || a.end - b.end || a.kind.localeCompare(b.kind));
   return {
