@@ -65,7 +65,7 @@ describe('gv.scan_pending', () => {
     expect((await status(first)).state).toBe('L0_RAW');
     const page = (await server.rpc(reviewer, 'gv.scan_pending', { limit: 2 })).result;
     expect(page).toMatchObject({ examined: 2, raw: 2, outdated: 0, scanned: 2, unchanged: 0, flagged: 1, truncated: true });
-    expect(page.scanner).toMatch(/^gate-scan\/2 /);
+    expect(page.scanner).toMatch(/^gate-scan\/3 /);
     expect((await status(first)).state).toBe('L1_SCANNED');
     expect(await status(second)).toMatchObject({ state: 'L1B_FLAGGED', findings_count: 1 });
     const rest = (await server.rpc(reviewer, 'gv.scan_pending', {})).result;
