@@ -20,6 +20,10 @@ export const assertionKeyVerb = defineVerb({
       throw invalidParams('gv.assertion_key binds a key to an API key: call it with the API key (Bearer gk_...) whose holder will sign assertions', { reason: 'not_an_api_key' });
     }
     if (p.public_key !== undefined && p.remove === true) throw invalidParams('give public_key or remove, not both', { field: 'remove' });
+    if ((p.public_key !== undefined || p.remove === true) && caller.byAssertion === true) {
+      // An assertion lives five minutes; a key it bound would outlive it until the API key is revoked.
+      throw invalidParams('binding, replacing or removing the assertion key needs the API key itself (Bearer gk_...), never an assertion', { reason: 'needs_api_key' });
+    }
     if (p.public_key !== undefined) {
       try {
         createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: p.public_key }, format: 'jwk' });
@@ -27,22 +31,30 @@ export const assertionKeyVerb = defineVerb({
         throw invalidParams('public_key is not an Ed25519 public key', { field: 'public_key' });
       }
     }
-    const bound = () => gate.db.prepare('SELECT assertion_key FROM api_keys WHERE key_id = ?').pluck().get(keyId) as string | null;
+    const row = () =>
+      gate.db.prepare('SELECT assertion_key, assertion_key_at, assertion_key_event FROM api_keys WHERE key_id = ?').get(keyId) as
+        | { assertion_key: string | null; assertion_key_at: number | null; assertion_key_event: string | null }
+        | undefined;
     const wanted = p.remove === true ? null : (p.public_key ?? undefined);
-    const answer = (publicKey: string | null, extra: Record<string, unknown>) => ({
-      key_id: keyId,
-      public_key: publicKey,
-      // What an assertion must carry to be accepted as this key (README "An agent's own assertion").
-      assertion: { typ: 'at+jwt', alg: 'EdDSA', kid: keyId, iss: caller.identity, sub: caller.identity, client_id: keyId, aud: gate.deploymentId, max_lifetime_s: ASSERTION_MAX_SECONDS, clock_tolerance_s: ASSERTION_CLOCK_TOLERANCE_S },
-      ...extra,
-    });
-    if (wanted === undefined) return answer(bound(), {});
+    const answer = (extra: Record<string, unknown> = {}) => {
+      const now = row();
+      return {
+        key_id: keyId,
+        public_key: now?.assertion_key ?? null,
+        // The last change (a binding, a replacement or a removal), so the key's holder sees one it did not make.
+        changed_at: now?.assertion_key_at ?? null,
+        change_event_id: now?.assertion_key_event ?? null,
+        // What an assertion must carry to be accepted as this key (README "An agent's own assertion").
+        assertion: { typ: 'at+jwt', alg: 'EdDSA', kid: keyId, iss: caller.identity, sub: caller.identity, client_id: keyId, aud: gate.deploymentId, max_lifetime_s: ASSERTION_MAX_SECONDS, clock_tolerance_s: ASSERTION_CLOCK_TOLERANCE_S },
+        ...extra,
+      };
+    };
+    if (wanted === undefined) return answer();
     return gate.writer.write(() => {
-      const before = bound();
       // Binding what is bound, or removing what is not, journals nothing.
-      if (before === wanted) return answer(before, { changed: false });
+      if ((row()?.assertion_key ?? null) === wanted) return answer({ changed: false });
       const event = gate.journal.append('apikey-assertion-key', caller.identity, { key_id: keyId, public_key: wanted });
-      return answer(wanted, { changed: true, event_id: event.event_id });
+      return answer({ changed: true, event_id: event.event_id });
     });
   },
 });
