@@ -1,8 +1,8 @@
-import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { invalidParams } from '../../gate-error.js';
 import { ASSERTION_ISSUER } from '../../auth/agent-assertions.js';
+import { ed25519KeyTextProblem } from '../../journal/strict-ed25519.js';
 import { ASSERTION_CLOCK_TOLERANCE_S, ASSERTION_MAX_SECONDS } from '../../auth/sign-in-lifetimes.js';
 
 /** An Ed25519 public key as the deployment id is written: base64url of its 32 raw bytes (the JWK x). */
@@ -25,11 +25,8 @@ export const assertionKeyVerb = defineVerb({
       throw invalidParams('binding, replacing or removing the assertion key needs the API key itself (Bearer gk_...), never an assertion', { reason: 'needs_api_key' });
     }
     if (p.public_key !== undefined) {
-      try {
-        createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: p.public_key }, format: 'jwk' });
-      } catch {
-        throw invalidParams('public_key is not an Ed25519 public key', { field: 'public_key' });
-      }
+      const problem = ed25519KeyTextProblem(p.public_key);
+      if (problem !== null) throw invalidParams(`public_key is not a usable Ed25519 public key: ${problem}`, { field: 'public_key', reason: 'weak_key' });
     }
     const row = () =>
       gate.db.prepare('SELECT assertion_key, assertion_key_at, assertion_key_event FROM api_keys WHERE key_id = ?').get(keyId) as
