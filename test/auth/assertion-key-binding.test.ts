@@ -69,4 +69,23 @@ describe('the assertion key is bound with the long-lived credential only', () =>
     const removed = (await server.rpc(owner.key, 'gv.assertion_key', { remove: true })).result;
     expect(removed).toMatchObject({ public_key: null, changed: true, change_event_id: removed.event_id });
   });
+
+  it('the operator on the socket, the other long-lived credential, may bind, replace or remove it for a named key', async () => {
+    const owner = await agentKey();
+    const pair = assertionKeyPair();
+    const opts = { keyId: owner.keyId, deploymentId, now: () => server.clock.now() };
+    const bound = await server.socket('gv.assertion_key', { key_id: owner.keyId, public_key: pair.publicKey });
+    expect(bound.result).toMatchObject({ key_id: owner.keyId, public_key: pair.publicKey, changed: true, assertion: { iss: `key:${owner.keyId}` } });
+    const token = await mintAgentAssertion({ ...opts, privateKey: pair.privateKey });
+    expect(await takenAs(token)).toBe(`key:${owner.keyId}`);
+    // The holder sees the change the operator made.
+    expect((await server.rpc(owner.key, 'gv.assertion_key', {})).result).toMatchObject({ public_key: pair.publicKey, change_event_id: bound.result.event_id });
+    // Neither an API key nor its assertion may name another key.
+    const other = await agentKey();
+    expect((await server.rpc(other.key, 'gv.assertion_key', { key_id: owner.keyId, remove: true })).error).toMatchObject({ code: -32602, data: { field: 'key_id' } });
+    expect((await server.rpc(token, 'gv.assertion_key', { key_id: owner.keyId, remove: true })).error).toMatchObject({ code: -32602, data: { field: 'key_id' } });
+    expect((await server.socket('gv.assertion_key', { key_id: 'ffffffffffff', remove: true })).error).toMatchObject({ code: -32602, data: { field: 'key_id' } });
+    expect((await server.socket('gv.assertion_key', { key_id: owner.keyId, remove: true })).result).toMatchObject({ public_key: null, changed: true });
+    expect(await takenAs(await mintAgentAssertion({ ...opts, privateKey: pair.privateKey }))).toBe('signature');
+  });
 });

@@ -4,20 +4,40 @@ import { invalidParams } from '../../gate-error.js';
 import { ASSERTION_ISSUER } from '../../auth/agent-assertions.js';
 import { ed25519KeyTextProblem } from '../../journal/strict-ed25519.js';
 import { ASSERTION_CLOCK_TOLERANCE_S, ASSERTION_MAX_SECONDS } from '../../auth/sign-in-lifetimes.js';
+import type { Gate } from '../../gate.js';
+import type { Caller } from '../../access/caller.js';
 
 /** An Ed25519 public key as the deployment id is written: base64url of its 32 raw bytes (the JWK x). */
 const publicKeyParam = z.string().regex(/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/, 'an Ed25519 public key is the base64url of its 32 bytes (43 characters, the JWK x)');
+
+/**
+ * The other long-lived credential: the service's own account on the socket (admin there) may
+ * name any live API key, to bind, replace or remove its assertion key for it (a holder who
+ * lost the private key, a binding the operator wants gone).
+ */
+function socketNamedKey(gate: Gate, caller: Caller, keyId: string): string {
+  if (caller.surface !== 'socket' || caller.role !== 'admin') {
+    throw invalidParams("key_id names another API key's binding: only the operator on the socket may; an API key binds its own", { field: 'key_id' });
+  }
+  const row = gate.db.prepare('SELECT revoked_at FROM api_keys WHERE key_id = ?').get(keyId) as { revoked_at: number | null } | undefined;
+  if (row === undefined || row.revoked_at !== null) throw invalidParams(`no live API key ${keyId}`, { field: 'key_id' });
+  return keyId;
+}
 
 export const assertionKeyVerb = defineVerb({
   name: 'gv.assertion_key',
   role: 'agent',
   summary:
     "Bind the Ed25519 public key an API key's holder signs its own short-lived assertions with (RFC 9068 at+jwt, at most 300 s), replace it, remove it (remove: true), or read the binding and what an assertion must say.",
-  params: z.strictObject({ public_key: publicKeyParam.optional(), remove: z.boolean().optional() }),
+  params: z.strictObject({
+    public_key: publicKeyParam.optional(),
+    remove: z.boolean().optional(),
+    key_id: z.string().regex(/^[0-9a-f]{12}$/, 'a key id is 12 lower-case hex characters').optional(),
+  }),
   async handler({ gate, caller }, p) {
-    const keyId = ASSERTION_ISSUER.exec(caller.identity)?.[1];
+    const keyId = p.key_id === undefined ? ASSERTION_ISSUER.exec(caller.identity)?.[1] : socketNamedKey(gate, caller, p.key_id);
     if (keyId === undefined) {
-      throw invalidParams('gv.assertion_key binds a key to an API key: call it with the API key (Bearer gk_...) whose holder will sign assertions', { reason: 'not_an_api_key' });
+      throw invalidParams('gv.assertion_key binds a key to an API key: call it with the API key (Bearer gk_...) whose holder will sign assertions, or as the operator on the socket with key_id', { reason: 'not_an_api_key' });
     }
     if (p.public_key !== undefined && p.remove === true) throw invalidParams('give public_key or remove, not both', { field: 'remove' });
     if ((p.public_key !== undefined || p.remove === true) && caller.byAssertion === true) {
@@ -42,7 +62,7 @@ export const assertionKeyVerb = defineVerb({
         changed_at: now?.assertion_key_at ?? null,
         change_event_id: now?.assertion_key_event ?? null,
         // What an assertion must carry to be accepted as this key (README "An agent's own assertion").
-        assertion: { typ: 'at+jwt', alg: 'EdDSA', kid: keyId, iss: caller.identity, sub: caller.identity, client_id: keyId, aud: gate.deploymentId, max_lifetime_s: ASSERTION_MAX_SECONDS, clock_tolerance_s: ASSERTION_CLOCK_TOLERANCE_S },
+        assertion: { typ: 'at+jwt', alg: 'EdDSA', kid: keyId, iss: `key:${keyId}`, sub: `key:${keyId}`, client_id: keyId, aud: gate.deploymentId, max_lifetime_s: ASSERTION_MAX_SECONDS, clock_tolerance_s: ASSERTION_CLOCK_TOLERANCE_S },
         ...extra,
       };
     };
