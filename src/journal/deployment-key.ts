@@ -74,7 +74,8 @@ export function publicKeyOf(deploymentId: string): KeyObject | null {
   if (key === undefined) {
     // A weak key (small-order or non-canonical) verifies forgeries, so it verifies nothing. With
     // the key strong, node:crypto's check (s below L, R compared as canonical bytes) is RFC 8032's
-    // strict one, at a tenth of @noble/ed25519's cost on the org's busiest path.
+    // strict one, at about a tenth of @noble/ed25519's cost on the org's busiest path (0.11 ms
+    // against 1.26 ms a verify of 1 KB, one run side by side on the 2026-11-28 build machine).
     if (ed25519KeyTextProblem(deploymentId) !== null) return null;
     key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: deploymentId }, format: 'jwk' });
     if (knownKeys.size >= KNOWN_KEYS_MAX) knownKeys.delete(knownKeys.keys().next().value!);
