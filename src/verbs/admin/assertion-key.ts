@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { invalidParams } from '../../gate-error.js';
+import { requireLongLivedCredential } from '../long-lived-credential.js';
 import { ASSERTION_ISSUER } from '../../auth/agent-assertions.js';
 import { ed25519KeyTextProblem } from '../../journal/strict-ed25519.js';
 import { ASSERTION_CLOCK_TOLERANCE_S, ASSERTION_MAX_SECONDS } from '../../auth/sign-in-lifetimes.js';
@@ -40,10 +41,7 @@ export const assertionKeyVerb = defineVerb({
       throw invalidParams('gv.assertion_key binds a key to an API key: call it with the API key (Bearer gk_...) whose holder will sign assertions, or as the operator on the socket with key_id', { reason: 'not_an_api_key' });
     }
     if (p.public_key !== undefined && p.remove === true) throw invalidParams('give public_key or remove, not both', { field: 'remove' });
-    if ((p.public_key !== undefined || p.remove === true) && caller.byAssertion === true) {
-      // An assertion lives five minutes; a key it bound would outlive it until the API key is revoked.
-      throw invalidParams('binding, replacing or removing the assertion key needs the API key itself (Bearer gk_...), never an assertion', { reason: 'needs_api_key' });
-    }
+    if (p.public_key !== undefined || p.remove === true) requireLongLivedCredential(caller, 'binding, replacing or removing the assertion key');
     if (p.public_key !== undefined) {
       const problem = ed25519KeyTextProblem(p.public_key);
       if (problem !== null) throw invalidParams(`public_key is not a usable Ed25519 public key: ${problem}`, { field: 'public_key', reason: 'weak_key' });
