@@ -59,15 +59,17 @@ function member(index) {
       const content = `member ${index} claim ${i} `.padEnd(opts.bytes, 'lorem ipsum dolor sit amet ');
       const artifactId = `sha256:${sha256Hex(content)}`;
       const promote = canonicalJson({ v: 1, seq: i + 1, type: 'promote', ts: Date.now(), prev: null, by: 'key:bench', data: { artifact_id: artifactId, enters: 'ACTIVE', trust_class: 'T-1' } });
+      const ingest = canonicalJson({ v: 1, seq: i + 1, type: 'ingest', ts: Date.now(), prev: null, by: 'key:bench', data: { artifact_id: artifactId, content_hash: artifactId, size_bytes: Buffer.byteLength(content), enters: 'L0_RAW', trust_class: 'T-1' } });
       const submission = {
         contract: SUBMISSION_CONTRACT,
         artifact_id: artifactId,
         deployment_id: id,
-        envelope: { content_hash: artifactId, content_type: 'memory', kind: 'memory', trust_class: 'T-1', source_uri: 'bench:org', writer_identity: 'key:bench', deployment_id: id, ingest_ts: Date.now(), size_bytes: opts.bytes, derives_from: [], space: 'main', workarea: null },
+        envelope: { content_hash: artifactId, content_type: 'memory', kind: 'memory', trust_class: 'T-1', source_uri: 'bench:org', writer_identity: 'key:bench', deployment_id: id, ingest_ts: Date.now(), size_bytes: Buffer.byteLength(content), derives_from: [], space: 'main', workarea: null },
         content: { encoding: 'base64', bytes: Buffer.from(content).toString('base64') },
         approval: { status: 'ai_approved', approved_by: { model: 1, human: 0, authority: 0 }, signers: [] },
         decisions: [],
         promotions: [{ event_id: sha256Hex(promote), event: promote, sig: signed(promote) }],
+        ingest: { event_id: sha256Hex(ingest), event: ingest, sig: signed(ingest) },
       };
       const canonical = canonicalJson(submission);
       return { artifactId, text: JSON.stringify({ submission, id: `sha256:${sha256Hex(canonical)}`, sig: signed(SUBMISSION_SIGNING_PREFIX + canonical) }) };

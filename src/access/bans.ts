@@ -1,8 +1,8 @@
 import type { Caller } from './caller.js';
 import type { Gate } from '../gate.js';
-import { banned } from '../gate-error.js';
+import { banned, invalidParams } from '../gate-error.js';
 import { BanReads, type BanRow } from '../projections/ban-reads.js';
-import { sourceMatches } from './source-prefix.js';
+import { SourceUriError, normalPrefix, normalSource, sourceMatches } from './source-prefix.js';
 import { BAN_EVENTS } from '../projections/bans.js';
 
 export const BAN_KINDS = ['writer', 'source'] as const;
@@ -18,13 +18,22 @@ export function banOnWrite(gate: Gate, writer: string, sourceUri: string | undef
   const own = kept.writer(writer);
   if (own !== undefined && isActive(own, now)) return own;
   if (sourceUri === undefined) return undefined;
-  return kept.sources().find((ban) => isActive(ban, now) && sourceMatches(ban.subject, sourceUri));
+  return kept.sources().find(({ ban, prefix }) => isActive(ban, now) && sourceMatches(prefix, sourceUri))?.ban;
+}
+
+/** A ban's stored subject in today's normal form: one stood under older rules (a prefix keeping userinfo) still holds. */
+function currentPrefix(subject: string): string {
+  try {
+    return normalPrefix(subject);
+  } catch {
+    return subject;
+  }
 }
 
 interface KeptBans {
   writer: (identity: string) => BanRow | undefined;
   /** Every source ban ever stood and not lifted, the longest prefix first; the caller judges which are active. */
-  sources: () => readonly BanRow[];
+  sources: () => ReadonlyArray<{ ban: BanRow; prefix: string }>;
 }
 
 /**
@@ -41,7 +50,7 @@ function keptBans(gate: Gate): KeptBans {
     kept = {
       writer: changes.memoByKey(BAN_EVENTS, (identity: string) => reads.one('writer', identity)),
       // Time 0: every source ban whose until has not passed by then, which is all of them.
-      sources: changes.memo(BAN_EVENTS, () => reads.standingSources(0)),
+      sources: changes.memo(BAN_EVENTS, () => reads.standingSources(0).map((ban) => ({ ban, prefix: currentPrefix(ban.subject) }))),
     };
     keptByGate.set(gate, kept);
   }
@@ -54,6 +63,15 @@ function keptBans(gate: Gate): KeptBans {
  * which door, by which kind of ban; never what it tried to write.
  */
 export async function refuseBannedWrite(gate: Gate, caller: Caller, door: string, sourceUri: string | undefined): Promise<void> {
+  if (sourceUri !== undefined) {
+    // A source naming a scheme that does not parse could be compared only as text, and so past any ban.
+    try {
+      normalSource(sourceUri);
+    } catch (error) {
+      if (error instanceof SourceUriError) throw invalidParams(`source_uri is refused: ${error.message}`, { field: 'source_uri', reason: 'source_uri_unparseable' });
+      throw error;
+    }
+  }
   const ban = banOnWrite(gate, caller.identity, sourceUri);
   if (ban === undefined) return;
   await gate.writer.write(() => gate.journal.append('ban-refused', caller.identity, { door, ban_kind: ban.kind, ban_event: ban.event_id }));

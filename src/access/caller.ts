@@ -10,6 +10,12 @@ export interface Caller {
   scope: 'events' | null;
   demo: boolean;
   surface: 'socket' | 'http' | 'mcp';
+  /**
+   * Set when an API key's caller came as its holder's short-lived assertion rather than the
+   * key itself: what only the long-lived credential may do (bind or replace the assertion
+   * key) refuses it, or five minutes of one assertion would buy a credential that never expires.
+   */
+  byAssertion?: true;
   /** The peer's uid, for socket callers: grants to `uid:<n>` cover every process of that user. */
   uid?: number;
 }

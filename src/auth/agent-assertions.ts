@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { createPublicKey, type KeyObject } from 'node:crypto';
+import { ed25519KeyTextProblem, jwsHoldsStrictly } from '../journal/strict-ed25519.js';
 import type { JWTPayload } from 'jose';
 import { jose } from './sign-in-support.js';
 import type { Clock } from '../clock.js';
@@ -63,6 +64,8 @@ export class AgentAssertions {
     if (row === undefined || row.revoked_at !== null) throw new CredentialError('signature', 'the key is not one this gate holds, or it was revoked');
     if (row.expires_at !== null && row.expires_at <= this.clock.now()) throw new CredentialError('expired', 'the key has expired');
     if (row.assertion_key === null) throw new CredentialError('signature', 'no assertion key is bound to this key (gv.assertion_key)');
+    // A key bound before weak keys were refused at binding is refused here.
+    if (ed25519KeyTextProblem(row.assertion_key) !== null) throw new CredentialError('signature', 'the bound assertion key is a weak Ed25519 key; bind another');
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, this.publicKey(row.assertion_key), {
@@ -78,6 +81,8 @@ export class AgentAssertions {
     } catch (error) {
       throw credentialErrorOf(error);
     }
+    // jose verifies with node:crypto, which has no strict mode; the signature must also hold under RFC 8032's strict rules.
+    if (!jwsHoldsStrictly(token, Buffer.from(row.assertion_key, 'base64url'))) throw new CredentialError('signature', 'the signature does not verify');
     if (payload['client_id'] !== keyId) throw new CredentialError('malformed', "the assertion's client_id is not its key id");
     const now = this.clock.now() / 1000;
     if (payload.iat! > now + ASSERTION_CLOCK_TOLERANCE_S) throw new CredentialError('expired', 'the assertion is not valid yet (iat is ahead of this clock)');

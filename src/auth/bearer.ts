@@ -70,7 +70,7 @@ export class BearerAuth {
     if (JWT_SHAPE.test(token)) {
       if (installedJose === null) throw new CredentialError('unsupported', SIGN_IN_SUPPORT_MISSING);
       const claims = claimsOf(token);
-      if (claims !== null && isAgentAssertion(claims)) return this.keyCaller(await this.assertions.verify(token), surface);
+      if (claims !== null && isAgentAssertion(claims)) return { ...this.keyCaller(await this.assertions.verify(token), surface), byAssertion: true };
       return this.personCaller(token, surface);
     }
     throw new CredentialError('malformed', 'the bearer is neither an API key nor a token');

@@ -1,4 +1,5 @@
-import { createPublicKey, randomBytes, verify, type KeyObject } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { ed25519KeyProblem, verifyEd25519Strict } from '../journal/strict-ed25519.js';
 import type { Clock } from '../clock.js';
 
 export type NonceState = 'fresh' | 'used' | 'expired' | 'unknown';
@@ -20,10 +21,11 @@ const MAX_NONCES = 10_000;
 const MAX_PER_IDENTITY = 16;
 
 /** An operator key is listed as the raw Ed25519 public key in base64url (43) or hex (64). */
-export function operatorKeyOf(listed: string): { id: string; key: KeyObject } {
+export function operatorKeyOf(listed: string): { id: string; key: Uint8Array } {
   const raw = listed.length === 64 ? Buffer.from(listed, 'hex') : Buffer.from(listed, 'base64url');
-  const id = raw.toString('base64url');
-  return { id, key: createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: id }, format: 'jwk' }) };
+  const problem = ed25519KeyProblem(raw);
+  if (problem !== null) throw new Error(`operator key ${listed} is refused: ${problem}`);
+  return { id: raw.toString('base64url'), key: raw };
 }
 
 /**
@@ -34,7 +36,7 @@ export function operatorKeyOf(listed: string): { id: string; key: KeyObject } {
  * told apart from a nonce that never existed. Nonces live in memory; a restart voids them.
  */
 export class OperatorProofs {
-  private readonly keys: Array<{ id: string; key: KeyObject }>;
+  private readonly keys: Array<{ id: string; key: Uint8Array }>;
   private readonly nonces = new Map<string, Nonce>();
 
   constructor(
@@ -73,7 +75,7 @@ export class OperatorProofs {
   private signer(nonce: string, sig: string): string | undefined {
     if (!/^[0-9a-fA-F]{128}$/.test(sig)) return undefined;
     const bytes = Buffer.from(sig, 'hex');
-    return this.keys.find((k) => verify(null, Buffer.from(nonce, 'ascii'), k.key, bytes))?.id;
+    return this.keys.find((k) => verifyEd25519Strict(bytes, Buffer.from(nonce, 'ascii'), k.key))?.id;
   }
 
   private stateOf(nonce: Nonce | undefined, identity: string, now: number): NonceState {

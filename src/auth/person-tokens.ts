@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import { CredentialError } from './credential-error.js';
 import { TOKEN_CLOCK_TOLERANCE_S } from './sign-in-lifetimes.js';
 import { readUnverifiedJwt } from './unverified-jwt.js';
+import { ed25519KeyProblem, jwsHoldsStrictly, rawEd25519Key } from '../journal/strict-ed25519.js';
 import type { TrustedIssuers } from './trusted-issuers.js';
 
 /** Algorithms a trusted issuer may sign with: asymmetric only (a shared-secret or `none` token proves nothing). */
@@ -80,7 +81,7 @@ export class PersonTokens {
       throw new CredentialError('issuer', `tokens from ${iss} are not accepted here`);
     }
     try {
-      const { payload } = await jwtVerify(token, key as JWTVerifyGetKey, {
+      const { payload, key: used } = await jwtVerify(token, key as JWTVerifyGetKey, {
         issuer: iss,
         audience: this.clientId,
         algorithms,
@@ -89,6 +90,14 @@ export class PersonTokens {
         currentDate: new Date(this.clock.now()),
         requiredClaims: ['sub', 'exp'],
       });
+      // jose verifies with node:crypto, which has no strict mode: an issuer's Ed25519 key must be
+      // a strong point, and its signature must hold under RFC 8032's strict rules as well.
+      // jose names the key only when it found it through a key set; otherwise it is the one given.
+      const verifiedWith = used ?? (key as KeyObject);
+      const raw = verifiedWith instanceof Uint8Array ? null : rawEd25519Key(verifiedWith);
+      if (raw !== null && (ed25519KeyProblem(raw) !== null || !jwsHoldsStrictly(token, raw))) {
+        throw new CredentialError('signature', "the signature does not verify strictly, or the issuer's key is a weak Ed25519 key");
+      }
       return { iss, sub: payload.sub!, claims: payload };
     } catch (error) {
       throw credentialErrorOf(error);

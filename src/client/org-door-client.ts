@@ -25,14 +25,18 @@ export interface OutcomesPage {
 }
 
 
+/** The 4xx answers that say "later", not "never": a timeout, too early, too fast. */
+const RETRIED = new Set([408, 425, 429]);
+
 const errorText = (json: unknown, text: string, status: number) =>
   isJsonObject(json) && typeof json['error'] === 'string' ? json['error'] : text.trim().slice(0, 200) || `HTTP ${status}`;
 
 /**
  * The client of an organization gate's doors. A submission's answer is classified, never
- * retried here: accepted (200, 202), retry (429, 503 and other 5xx, with the door's
- * Retry-After), stopped (401, 403: a key problem, stop sending), refused (400, 413, 422:
- * this body will never be taken). Outcomes are paged by cursor.
+ * retried here: accepted (200, 202), retry (408, 425, 429, and 5xx, with the door's
+ * Retry-After), stopped (401, 403: a key problem, stop sending), refused (every other 4xx:
+ * 400, 413 and 422 among them, an answer that will not change however often the same body
+ * is sent). Outcomes are paged by cursor.
  */
 export class OrgDoorClient {
   private readonly limits: TransportLimits;
@@ -61,11 +65,12 @@ export class OrgDoorClient {
       if (!isJsonObject(res.json)) throw new GateClientError('invalid_response', `the door accepted (${status}) with no JSON object`, { status, outcome_unknown: true });
       return { outcome: 'accepted', status, answer: res.json };
     }
-    if (status === 429 || status >= 500) {
+    if (RETRIED.has(status) || status >= 500) {
       return { outcome: 'retry', status, retry_after_ms: retryAfterMs(res.headers['retry-after'] as string | undefined) ?? null };
     }
     if (status === 401 || status === 403) return { outcome: 'stopped', status, error: errorText(res.json, res.text, status) };
-    if (status === 400 || status === 413 || status === 422) return { outcome: 'refused', status, error: errorText(res.json, res.text, status) };
+    // Any other 4xx is about this request, and the same PUT will get the same answer: a drain that retried it would send it forever.
+    if (status >= 400 && status < 500) return { outcome: 'refused', status, error: errorText(res.json, res.text, status) };
     throw new GateClientError('remote_error', `the door answered ${status}: ${errorText(res.json, res.text, status)}`, { status, outcome_unknown: true });
   }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { backendsSchema, durationSchema, quorumProfilesSchema, stancesSchema } from './review-backends.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../log-levels.js';
 import { DEFAULT_PERSONAL_DATA_SEVERITY, PERSONAL_DATA_SEVERITIES } from '../../workers/scan/personal-data-severity.js';
+import { ed25519KeyProblem, ed25519KeyTextProblem } from '../journal/strict-ed25519.js';
 
 /**
  * Every configuration key, once. The TOML template written on first start, the
@@ -297,7 +298,15 @@ export const CONFIG_KEYS = {
       doc: 'The answer origin token exchange mints tickets for (its exact resource); empty: token exchange is refused.',
     },
     operator_keys: {
-      schema: z.array(z.string().regex(/^([A-Za-z0-9_-]{43}|[0-9a-fA-F]{64})$/, 'an operator key is a raw Ed25519 public key, 43 base64url or 64 hex characters')),
+      schema: z.array(
+        z
+          .string()
+          .regex(/^([A-Za-z0-9_-]{43}|[0-9a-fA-F]{64})$/, 'an operator key is a raw Ed25519 public key, 43 base64url or 64 hex characters')
+          .superRefine((listed, ctx) => {
+            const problem = ed25519KeyProblem(listed.length === 64 ? Buffer.from(listed, 'hex') : Buffer.from(listed, 'base64url'));
+            if (problem !== null) ctx.addIssue({ code: 'custom', message: `an operator key must be a usable Ed25519 public key: ${problem}` });
+          }),
+      ),
       default: [] as string[],
       doc: 'Ed25519 public keys of the operator (`gate operator keygen` prints one). When any is listed, operator verbs need a proof {nonce, sig}; empty: they need none.',
     },
@@ -354,7 +363,16 @@ export const CONFIG_KEYS = {
       doc: 'How long a submission waits before its next attempt when the door asked for a retry without a Retry-After, or could not be reached.',
     },
     deployment_id: {
-      schema: z.union([z.literal(''), z.string().regex(/^[A-Za-z0-9_-]{43}$/)]),
+      schema: z.union([
+        z.literal(''),
+        z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{43}$/)
+          .superRefine((id, ctx) => {
+            const problem = ed25519KeyTextProblem(id);
+            if (problem !== null) ctx.addIssue({ code: 'custom', message: `the organization's deployment id must be a usable Ed25519 public key: ${problem}` });
+          }),
+      ]),
       default: '',
       doc: "The organization gate's deployment id (its Ed25519 public key), against which every outcome's signature is checked; empty: the first one met is pinned (journaled org-pinned) and a change is refused.",
     },

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { canonicalJson } from '../journal/canonical-json.js';
 import { parse as parseToml } from 'smol-toml';
 import { CONFIG_KEYS, type GateConfig, type KeySpec } from './keys.js';
+import { KNOWN_KEYS, KNOWN_SECTIONS } from './known-keys.js';
 
 export type ValueSource = 'default' | 'file' | `env ${string}` | `flag ${string}`;
 
@@ -36,11 +37,10 @@ export type FileValues = Record<string, Record<string, unknown>>;
 export function readConfigFile(file: string): FileValues {
   const fileValues: FileValues = existsSync(file) ? (parseToml(readFileSync(file, 'utf8')) as FileValues) : {};
   for (const [section, values] of Object.entries(fileValues)) {
-    const known = (CONFIG_KEYS as Record<string, Record<string, KeySpec>>)[section];
-    if (!known) throw new Error(`${file}: unknown section [${section}]`);
+    if (!KNOWN_SECTIONS.has(section)) throw new Error(`${file}: unknown section [${section}]`);
     if (typeof values !== 'object' || values === null) throw new Error(`${file}: [${section}] is not a table`);
     for (const key of Object.keys(values)) {
-      if (!(key in known)) throw new Error(`${file}: unknown key ${section}.${key}`);
+      if (!KNOWN_KEYS.has(`${section}.${key}`)) throw new Error(`${file}: unknown key ${section}.${key}`);
     }
   }
   return fileValues;

@@ -12,5 +12,5 @@ const fromBase64url = (s: string): Uint8Array => {
  * canonical JSON; the deployment id is the base64url public key.
  */
 export function verifyEventSignature(deploymentId: string, canonicalBody: string, signature: string): Promise<boolean> {
-  return verifyAsync(fromBase64url(signature), new TextEncoder().encode(canonicalBody), fromBase64url(deploymentId));
+  return verifyAsync(fromBase64url(signature), new TextEncoder().encode(canonicalBody), fromBase64url(deploymentId), { zip215: false });
 }

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { mintApiKey } from '../auth/api-keys.js';
 import type { DeploymentKey } from '../journal/deployment-key.js';
 import { inTransaction } from './org-database.js';
+import { ed25519KeyTextProblem } from '../journal/strict-ed25519.js';
 import { appendOrgLog } from './org-log.js';
 
 export type OrgScope = 'submit' | 'review' | 'admin';
@@ -15,6 +16,8 @@ export const DEPLOYMENT_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
  */
 export async function addMember(pool: Pool, key: DeploymentKey, deploymentId: string, label: string, by: string) {
   if (!DEPLOYMENT_ID_PATTERN.test(deploymentId)) throw new Error('a deployment id is 43 base64url characters (a gate prints it at start: "deployment <id>")');
+  const problem = ed25519KeyTextProblem(deploymentId);
+  if (problem !== null) throw new Error(`a deployment id is an Ed25519 public key, and this one is refused: ${problem}`);
   const minted = mintApiKey();
   await inTransaction(pool, async (client) => {
     const had = await client.query('SELECT revoked_at FROM members WHERE deployment_id = $1 FOR UPDATE', [deploymentId]);

@@ -82,7 +82,7 @@ async function route(ctx: OrgContext, req: IncomingMessage, res: ServerResponse)
   } catch {
     return send(res, { status: 400, body: { error: 'the artifact id in the path is not readable' } });
   }
-  return send(res, await putSubmission(ctx, caller.deployment_id, pathId, bytes.toString('utf8')));
+  return send(res, await putSubmission(ctx, caller.deployment_id, pathId, bytes));
 }
 
 export interface OrgServer {

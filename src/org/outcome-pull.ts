@@ -4,6 +4,7 @@ import { GateClientError } from '../client/client-error.js';
 import { verifyOutcomeLine, type Outcome } from './outcome-line.js';
 import { orgDoorClient } from './org-door.js';
 import { rowEventData } from '../verbs/row-event.js';
+import { ed25519KeyTextProblem } from '../journal/strict-ed25519.js';
 import { AUTHORITY_EVENTS } from '../journal/schema.js';
 
 /** The organization's key: [org].deployment_id, else the one journaled when the gate first met it. */
@@ -91,6 +92,8 @@ export async function pullOutcomes(gate: Gate, maxPages = 20): Promise<PullTally
     for (let page = 0; page < maxPages; page++) {
       const answer = await door.outcomes(tally.cursor);
       if (answer.deployment_id === null) throw refused('the organization gate named no deployment id');
+      const weak = ed25519KeyTextProblem(answer.deployment_id);
+      if (weak !== null) throw refused(`the organization gate's deployment id is not a usable Ed25519 key: ${weak}`);
       if (tally.org_deployment_id === null) {
         await gate.writer.write(() => {
           if (pinnedOrg(gate) === null) gate.journal.append('org-pinned', null, { org_deployment_id: answer.deployment_id, url: gate.config.org.url });

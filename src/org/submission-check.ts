@@ -1,6 +1,7 @@
 import { canonicalJson, sha256Hex } from '../journal/canonical-json.js';
 import { verifyWithDeploymentId } from '../journal/deployment-key.js';
 import { isJsonObject } from '../domain/json-object.js';
+import { jsonBodyFaultReason, jsonObjectBody } from '../surfaces/json-object-body.js';
 import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from './submission-contract.js';
 
 /** The local events that promote a row: promote (ACTIVE) or ratify (L3_RATIFIED, waiting for us). */
@@ -51,7 +52,49 @@ export function checkSubmission(pathId: string, body: unknown, member: string): 
   if (!hasSignedPromotion(submission['promotions'], artifactId, deploymentId)) {
     return refused('no local promotion: no promote or ratify event of this row signed by the submitting deployment');
   }
+  const content = contentMismatch(submission, envelope, artifactId, deploymentId);
+  if (content !== null) return content;
   return { submission_id: id, artifact_id: artifactId, deployment_id: deploymentId, trust_class: envelope['trust_class'] };
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * What an org reviewer countersigns is the bytes in `content`, and what becomes ACTIVE at the
+ * member is the row named by the artifact id: both must be the same. The bytes must hash to
+ * `envelope.content_hash` (and be `size_bytes` long), and the row's ingest event, signed by
+ * the deployment, must name this artifact id with this content hash (an artifact id is a hash
+ * over the content hash and more the org cannot see, so the signed ingest is what ties them).
+ */
+function contentMismatch(submission: Record<string, unknown>, envelope: Record<string, unknown>, artifactId: string, deploymentId: string) {
+  const content = submission['content'];
+  if (!isJsonObject(content) || content['encoding'] !== 'base64' || typeof content['bytes'] !== 'string' || !BASE64.test(content['bytes'])) {
+    return { status: 400 as const, error: "submission.content is {encoding: \"base64\", bytes}, the row's bytes in base64" };
+  }
+  const bytes = Buffer.from(content['bytes'], 'base64');
+  if (bytes.toString('base64') !== content['bytes']) return { status: 400 as const, error: 'submission.content.bytes is not canonical base64' };
+  const contentHash = `sha256:${sha256Hex(bytes)}`;
+  if (envelope['content_hash'] !== contentHash) {
+    return { status: 422 as const, error: `content mismatch: the bytes in submission.content hash to ${contentHash}, not envelope.content_hash` };
+  }
+  if (envelope['size_bytes'] !== bytes.length) return { status: 422 as const, error: `content mismatch: the bytes are ${bytes.length} long, not envelope.size_bytes` };
+  if (!ingestNames(submission['ingest'], artifactId, contentHash, deploymentId)) {
+    return { status: 422 as const, error: "artifact mismatch: submission.ingest is not this artifact's ingest event naming this content hash, signed by the submitting deployment" };
+  }
+  return null;
+}
+
+/** Whether `ingest` is `{event_id, event, sig}`: the row's ingest event as journaled, signed by the deployment, naming both the artifact and its content hash. */
+function ingestNames(ingest: unknown, artifactId: string, contentHash: string, deploymentId: string): boolean {
+  if (!isJsonObject(ingest) || typeof ingest['event'] !== 'string' || typeof ingest['sig'] !== 'string') return false;
+  if (ingest['event_id'] !== sha256Hex(ingest['event'])) return false;
+  try {
+    if (!verifyWithDeploymentId(deploymentId, ingest['event'], ingest['sig'])) return false;
+    const event = JSON.parse(ingest['event']) as { type?: unknown; data?: { artifact_id?: unknown; content_hash?: unknown } };
+    return event.type === 'ingest' && event.data?.artifact_id === artifactId && event.data?.content_hash === contentHash;
+  } catch {
+    return false;
+  }
 }
 
 function hasSignedPromotion(promotions: unknown, artifactId: string, deploymentId: string): boolean {
@@ -86,14 +129,19 @@ export interface TextCheck {
   personSigned: boolean;
 }
 
-/** A PUT body as sent, parsed and checked: what the check pool's workers run (untrusted bytes never parsed on the main thread). */
-export function checkSubmissionText(pathId: string, text: string, member: string): TextCheck {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return { verdict: { status: 400, error: 'the body is not JSON' }, personSigned: false };
+/**
+ * A PUT body's bytes as sent, read and checked: what the check pool's workers run (untrusted
+ * bytes never parsed on the main thread). Read as every gate door reads JSON
+ * (json-object-body.ts): not UTF-8, a lone surrogate, a repeated key in any spelling or a
+ * nesting past the depth limit is refused 400 with why, so the body stored is the one checked.
+ */
+export function checkSubmissionBody(pathId: string, bytes: Uint8Array, member: string): TextCheck {
+  const read = jsonObjectBody(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  if ('fault' in read) {
+    const error = read.fault === 'not_object' ? 'the body is {submission, id, sig}' : jsonBodyFaultReason(read);
+    return { verdict: { status: 400, error }, personSigned: false };
   }
+  const body = read.value;
   const verdict = checkSubmission(pathId, body, member);
   return { verdict, personSigned: !('status' in verdict) && personSigned((body as { submission: Record<string, unknown> }).submission) };
 }

@@ -20,8 +20,8 @@ export class SubmissionChecks {
     this.batch = new RoundTripBatch((items) => this.started().run({ items } satisfies SubmissionCheckTask) as Promise<TextCheck[]>, 64, threads);
   }
 
-  check(pathId: string, member: string, text: string): Promise<TextCheck> {
-    return this.batch.submit({ pathId, member, text });
+  check(pathId: string, member: string, body: Uint8Array): Promise<TextCheck> {
+    return this.batch.submit({ pathId, member, body });
   }
 
   private started(): Piscina {

@@ -17,7 +17,7 @@ const answer = (status: number, row: { artifact_id: string; state: string; attem
 });
 
 /**
- * PUT /submissions/{artifact_id} for a member's submit key, `text` the body as sent. New:
+ * PUT /submissions/{artifact_id} for a member's submit key, `bytes` the body as sent. New:
  * 202 leased (taken into the inbox). Seen before: 200 with its state; the same submission
  * again changes nothing, a new submission id for an undecided row replaces the body (the
  * member's newer state) and counts one more attempt; a decided row never reopens.
@@ -28,9 +28,11 @@ const answer = (status: number, row: { artifact_id: string; state: string; attem
  * so a member sending bad bodies fast is slowed too. A repeat, or one a policy countersigns,
  * takes the locking path.
  */
-export async function putSubmission(ctx: OrgContext, member: string, pathId: string, text: string): Promise<DoorAnswer> {
-  const { verdict: checked, personSigned } = await ctx.checks.check(pathId, member, text);
+export async function putSubmission(ctx: OrgContext, member: string, pathId: string, bytes: Buffer): Promise<DoorAnswer> {
+  const { verdict: checked, personSigned } = await ctx.checks.check(pathId, member, bytes);
   const valid = 'status' in checked ? null : checked;
+  // Checked as UTF-8 with no lone surrogate and no repeated key: the text stored reads as the value checked.
+  const text = valid === null ? '' : bytes.toString('utf8');
   const policy = valid !== null && autoCountersigns(ctx, valid, personSigned);
   // A full inbox still answers a repeat 200: that is the locking path's to tell apart.
   const insertNow = valid !== null && !policy && !(await ctx.inbox.full());

@@ -17,6 +17,14 @@ export function promotionsOf(gate: Gate, artifactId: string) {
   return rows.map((r) => ({ event_id: r.event_id, event: r.body, sig: r.sig }));
 }
 
+/** The row's ingest event exactly as journaled, with its signature: it ties the artifact id to the content hash for the org. */
+export function ingestOf(gate: Gate, artifactId: string) {
+  const r = gate.db.prepare(`SELECT event_id, body, sig FROM journal WHERE artifact_id = ? AND type = 'ingest' ORDER BY seq LIMIT 1`).get(artifactId) as
+    | Pick<JournalRow, 'event_id' | 'body' | 'sig'>
+    | undefined;
+  return r === undefined ? null : { event_id: r.event_id, event: r.body, sig: r.sig };
+}
+
 /**
  * Who the approval block is read as: the deployment itself, which sees every signature and
  * is no person (so nothing in the block depends on who asked to submit).
@@ -43,7 +51,7 @@ function approvalBlock(gate: Gate, row: ArtifactRow) {
 /**
  * The body of PUT /submissions/{artifact_id} (README "submission/1"): the promoted row's
  * envelope and bytes, its approval as gv.approval gives it, its decisions as gv.audit gives
- * them, and its promote events verbatim
+ * them, its promote events and its ingest event verbatim
  * (canonical bytes and deployment signature, verifiable against the deployment id alone).
  * Its id is sha256 over the canonical JSON (RFC 8785); its signature Ed25519 over the
  * signing prefix and those bytes. Nothing time-dependent is in it, so the same state gives
@@ -60,6 +68,7 @@ export function buildSubmission(gate: Gate, row: ArtifactRow) {
     approval: approvalBlock(gate, row),
     decisions: signedHistory(gate, row.artifact_id).filter((e) => DECISIONS.has(e.type)),
     promotions: promotionsOf(gate, row.artifact_id),
+    ingest: ingestOf(gate, row.artifact_id),
   };
   const canonical = canonicalJson(submission);
   return {

@@ -14,7 +14,10 @@ export function apiKeyTables(schema: string): string {
       revoked_at INTEGER,
       revoke_reason TEXT,
       scope TEXT,
-      assertion_key TEXT
+      assertion_key TEXT,
+      -- When the assertion key last changed and by which event, so the key's holder sees a replacement.
+      assertion_key_at INTEGER,
+      assertion_key_event TEXT
     ) WITHOUT ROWID;
   `;
 }
@@ -37,7 +40,7 @@ export class ApiKeyReducer {
       `INSERT INTO ${schema}.api_keys (key_id, key_hash, role, label, issued_by, issued_at, expires_at, scope)
        VALUES (@key_id, @key_hash, @role, @label, @issued_by, @issued_at, @expires_at, @scope)`,
     );
-    this.bind = db.prepare(`UPDATE ${schema}.api_keys SET assertion_key = ? WHERE key_id = ?`);
+    this.bind = db.prepare(`UPDATE ${schema}.api_keys SET assertion_key = ?, assertion_key_at = ?, assertion_key_event = ? WHERE key_id = ?`);
     this.revoke = db.prepare(
       `UPDATE ${schema}.api_keys SET revoked_at = ?, revoke_reason = ? WHERE key_id = ? AND revoked_at IS NULL`,
     );
@@ -58,7 +61,7 @@ export class ApiKeyReducer {
       });
     } else if (event.type === 'apikey-assertion-key') {
       // The Ed25519 public key the key's holder signs its short-lived assertions with (null: none any more).
-      this.bind.run(d['public_key'] ?? null, d['key_id']);
+      this.bind.run(d['public_key'] ?? null, event.ts, event.event_id, d['key_id']);
     } else {
       this.revoke.run(event.ts, d['reason'] ?? null, d['key_id']);
     }

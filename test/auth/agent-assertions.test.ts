@@ -117,8 +117,8 @@ describe("an agent's own short-lived assertion (RFC 9068 at+jwt, EdDSA, at most 
     const opts = { keyId: extra.key_id, deploymentId, now: () => server.clock.now() };
     const byFirst = await mintAgentAssertion({ ...opts, privateKey: first.privateKey });
     expect(await rpcWith(byFirst)).toMatch(/^accepted/);
-    // An assertion may itself rebind (it is the key's caller); the same binding again changes nothing.
-    expect((await server.rpc(byFirst, 'gv.assertion_key', { public_key: second.publicKey })).result).toMatchObject({ changed: true, public_key: second.publicKey });
+    // Only the API key itself rebinds (test/auth/assertion-key-binding.test.ts); the same binding again changes nothing.
+    expect((await server.rpc(extra.key, 'gv.assertion_key', { public_key: second.publicKey })).result).toMatchObject({ changed: true, public_key: second.publicKey });
     expect((await server.rpc(extra.key, 'gv.assertion_key', { public_key: second.publicKey })).result.changed).toBe(false);
     expect(await rpcWith(byFirst)).toBe('signature');
     expect(await rpcWith(await mintAgentAssertion({ ...opts, privateKey: second.privateKey }))).toMatch(/^accepted/);

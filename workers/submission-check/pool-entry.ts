@@ -4,12 +4,13 @@
  * signatures verified here, off the thread that serves the doors. Bodies arrive in batches,
  * since one pool round trip costs about as much as one check.
  */
-import { checkSubmissionText, type TextCheck } from '../../src/org/submission-check.js';
+import { checkSubmissionBody, type TextCheck } from '../../src/org/submission-check.js';
 
 export interface SubmissionCheckTask {
-  items: { pathId: string; member: string; text: string }[];
+  /** `body`: the bytes as sent, read here as the gate's doors read JSON. */
+  items: { pathId: string; member: string; body: Uint8Array }[];
 }
 
 export default function checkBatch(task: SubmissionCheckTask): TextCheck[] {
-  return task.items.map((item) => checkSubmissionText(item.pathId, item.text, item.member));
+  return task.items.map((item) => checkSubmissionBody(item.pathId, item.body, item.member));
 }

@@ -1,48 +1,75 @@
-import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { invalidParams } from '../../gate-error.js';
+import { requireLongLivedCredential } from '../long-lived-credential.js';
 import { ASSERTION_ISSUER } from '../../auth/agent-assertions.js';
+import { ed25519KeyTextProblem } from '../../journal/strict-ed25519.js';
 import { ASSERTION_CLOCK_TOLERANCE_S, ASSERTION_MAX_SECONDS } from '../../auth/sign-in-lifetimes.js';
+import type { Gate } from '../../gate.js';
+import type { Caller } from '../../access/caller.js';
 
 /** An Ed25519 public key as the deployment id is written: base64url of its 32 raw bytes (the JWK x). */
 const publicKeyParam = z.string().regex(/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/, 'an Ed25519 public key is the base64url of its 32 bytes (43 characters, the JWK x)');
+
+/**
+ * The other long-lived credential: the service's own account on the socket (admin there) may
+ * name any live API key, to bind, replace or remove its assertion key for it (a holder who
+ * lost the private key, a binding the operator wants gone).
+ */
+function socketNamedKey(gate: Gate, caller: Caller, keyId: string): string {
+  if (caller.surface !== 'socket' || caller.role !== 'admin') {
+    throw invalidParams("key_id names another API key's binding: only the operator on the socket may; an API key binds its own", { field: 'key_id' });
+  }
+  const row = gate.db.prepare('SELECT revoked_at FROM api_keys WHERE key_id = ?').get(keyId) as { revoked_at: number | null } | undefined;
+  if (row === undefined || row.revoked_at !== null) throw invalidParams(`no live API key ${keyId}`, { field: 'key_id' });
+  return keyId;
+}
 
 export const assertionKeyVerb = defineVerb({
   name: 'gv.assertion_key',
   role: 'agent',
   summary:
     "Bind the Ed25519 public key an API key's holder signs its own short-lived assertions with (RFC 9068 at+jwt, at most 300 s), replace it, remove it (remove: true), or read the binding and what an assertion must say.",
-  params: z.strictObject({ public_key: publicKeyParam.optional(), remove: z.boolean().optional() }),
+  params: z.strictObject({
+    public_key: publicKeyParam.optional(),
+    remove: z.boolean().optional(),
+    key_id: z.string().regex(/^[0-9a-f]{12}$/, 'a key id is 12 lower-case hex characters').optional(),
+  }),
   async handler({ gate, caller }, p) {
-    const keyId = ASSERTION_ISSUER.exec(caller.identity)?.[1];
+    const keyId = p.key_id === undefined ? ASSERTION_ISSUER.exec(caller.identity)?.[1] : socketNamedKey(gate, caller, p.key_id);
     if (keyId === undefined) {
-      throw invalidParams('gv.assertion_key binds a key to an API key: call it with the API key (Bearer gk_...) whose holder will sign assertions', { reason: 'not_an_api_key' });
+      throw invalidParams('gv.assertion_key binds a key to an API key: call it with the API key (Bearer gk_...) whose holder will sign assertions, or as the operator on the socket with key_id', { reason: 'not_an_api_key' });
     }
     if (p.public_key !== undefined && p.remove === true) throw invalidParams('give public_key or remove, not both', { field: 'remove' });
+    if (p.public_key !== undefined || p.remove === true) requireLongLivedCredential(caller, 'binding, replacing or removing the assertion key');
     if (p.public_key !== undefined) {
-      try {
-        createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: p.public_key }, format: 'jwk' });
-      } catch {
-        throw invalidParams('public_key is not an Ed25519 public key', { field: 'public_key' });
-      }
+      const problem = ed25519KeyTextProblem(p.public_key);
+      if (problem !== null) throw invalidParams(`public_key is not a usable Ed25519 public key: ${problem}`, { field: 'public_key', reason: 'weak_key' });
     }
-    const bound = () => gate.db.prepare('SELECT assertion_key FROM api_keys WHERE key_id = ?').pluck().get(keyId) as string | null;
+    const row = () =>
+      gate.db.prepare('SELECT assertion_key, assertion_key_at, assertion_key_event FROM api_keys WHERE key_id = ?').get(keyId) as
+        | { assertion_key: string | null; assertion_key_at: number | null; assertion_key_event: string | null }
+        | undefined;
     const wanted = p.remove === true ? null : (p.public_key ?? undefined);
-    const answer = (publicKey: string | null, extra: Record<string, unknown>) => ({
-      key_id: keyId,
-      public_key: publicKey,
-      // What an assertion must carry to be accepted as this key (README "An agent's own assertion").
-      assertion: { typ: 'at+jwt', alg: 'EdDSA', kid: keyId, iss: caller.identity, sub: caller.identity, client_id: keyId, aud: gate.deploymentId, max_lifetime_s: ASSERTION_MAX_SECONDS, clock_tolerance_s: ASSERTION_CLOCK_TOLERANCE_S },
-      ...extra,
-    });
-    if (wanted === undefined) return answer(bound(), {});
+    const answer = (extra: Record<string, unknown> = {}) => {
+      const now = row();
+      return {
+        key_id: keyId,
+        public_key: now?.assertion_key ?? null,
+        // The last change (a binding, a replacement or a removal), so the key's holder sees one it did not make.
+        changed_at: now?.assertion_key_at ?? null,
+        change_event_id: now?.assertion_key_event ?? null,
+        // What an assertion must carry to be accepted as this key (README "An agent's own assertion").
+        assertion: { typ: 'at+jwt', alg: 'EdDSA', kid: keyId, iss: `key:${keyId}`, sub: `key:${keyId}`, client_id: keyId, aud: gate.deploymentId, max_lifetime_s: ASSERTION_MAX_SECONDS, clock_tolerance_s: ASSERTION_CLOCK_TOLERANCE_S },
+        ...extra,
+      };
+    };
+    if (wanted === undefined) return answer();
     return gate.writer.write(() => {
-      const before = bound();
       // Binding what is bound, or removing what is not, journals nothing.
-      if (before === wanted) return answer(before, { changed: false });
+      if ((row()?.assertion_key ?? null) === wanted) return answer({ changed: false });
       const event = gate.journal.append('apikey-assertion-key', caller.identity, { key_id: keyId, public_key: wanted });
-      return answer(wanted, { changed: true, event_id: event.event_id });
+      return answer({ changed: true, event_id: event.event_id });
     });
   },
 });

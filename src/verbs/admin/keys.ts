@@ -3,6 +3,7 @@ import { defineVerb, type VerbContext } from '../define-verb.js';
 import { invalidParams } from '../../gate-error.js';
 import { ROLES, atLeast, roleRank, type Role } from '../../domain/roles.js';
 import { mintApiKey } from '../../auth/api-keys.js';
+import { requireLongLivedCredential } from '../long-lived-credential.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
 
 interface KeyRow {
@@ -72,6 +73,7 @@ export const keysVerb = defineVerb({
     const now = gate.clock.now();
     if (action === 'list') return { keys: visibleKeys(ctx).map((k) => keyView(k, now)) };
     if (action === 'issue') {
+      requireLongLivedCredential(caller, 'issuing an API key');
       const role = p.role ?? 'agent';
       if (role === 'runner' && !atLeast(caller.role, 'admin')) {
         throw invalidParams('runner keys are issued by an admin only', { field: 'role' });

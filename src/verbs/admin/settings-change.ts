@@ -1,4 +1,4 @@
-import { CONFIG_KEYS, type KeySpec } from '../../config/keys.js';
+import { KNOWN_KEYS } from '../../config/known-keys.js';
 import { readConfigFile, resolveConfig, type FileValues } from '../../config/load-config.js';
 import type { ConfigOrigin } from '../../config/config-origin.js';
 import { LIVE_KEYS } from '../../config/live-keys.js';
@@ -13,8 +13,6 @@ export interface CheckedChanges {
   /** gate.toml's values with the accepted changes made: what a save writes. */
   fileValues: FileValues;
 }
-
-const KEYS = CONFIG_KEYS as Record<string, Record<string, KeySpec>>;
 
 /** Checks across keys that start checks too: a section whose keys must agree, and the check that reads them. */
 const SECTION_CHECKS: Record<string, (config: ReturnType<typeof resolveConfig>['config']) => unknown> = {
@@ -33,8 +31,7 @@ export function checkChanges(file: string, origin: ConfigOrigin, changes: Record
   const accepted: CheckedChanges['accepted'] = [];
   const refused: CheckedChanges['refused'] = [];
   for (const [name, value] of Object.entries(changes)) {
-    const [section, key, ...rest] = name.split('.');
-    const spec = section !== undefined && key !== undefined && rest.length === 0 ? KEYS[section]?.[key] : undefined;
+    const spec = KNOWN_KEYS.get(name);
     if (spec === undefined) {
       refused.push({ key: name, reason: 'unknown key: keys are section.key, as gv.settings lists them' });
       continue;
@@ -49,7 +46,8 @@ export function checkChanges(file: string, origin: ConfigOrigin, changes: Record
       refused.push({ key: name, reason: `${source} sets it, and wins over gate.toml: a saved value would not take effect` });
       continue;
     }
-    (fileValues[section!] ??= {})[key!] = value;
+    const [section, key] = name.split('.') as [string, string];
+    (fileValues[section] ??= {})[key] = value;
     accepted.push({ key: name, value, parsed: parsed.data, applies: LIVE_KEYS.has(name) ? 'live' : 'restart' });
   }
   if (accepted.length > 0) {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { defineVerb } from '../define-verb.js';
 import { invalidParams } from '../../gate-error.js';
 import { CONFIG_KEYS, type KeySpec } from '../../config/keys.js';
+import { KNOWN_KEYS } from '../../config/known-keys.js';
 import { LIVE_KEYS } from '../../config/live-keys.js';
 import { configSaveText } from '../../config/config-save-text.js';
 import { writeFileAtomic } from '../../config/atomic-write.js';
@@ -90,7 +91,7 @@ export const settingsSaveVerb = defineVerb({
     const origin = gate.configOrigin;
     for (const a of checked.accepted) {
       const [section, key] = a.key.split('.') as [string, string];
-      const source = canonicalJson(a.value) === canonicalJson(KEYS[section]![key]!.default) ? 'default' : 'file';
+      const source = canonicalJson(a.value) === canonicalJson(KNOWN_KEYS.get(a.key)!.default) ? 'default' : 'file';
       if (a.applies === 'live') {
         (gate.config as Record<string, Record<string, unknown>>)[section]![key] = a.parsed;
         origin.sources[a.key] = source;

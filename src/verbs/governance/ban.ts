@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { invalidParams } from '../../gate-error.js';
 import { BAN_KINDS, isActive, type BanKind } from '../../access/bans.js';
-import { normalPrefix, sourceMatches } from '../../access/source-prefix.js';
+import { SourceUriError, normalPrefix, sourceMatches } from '../../access/source-prefix.js';
 import { BanReads } from '../../projections/ban-reads.js';
 import { HELD_STATES, PROMOTED_STATES } from '../../domain/states.js';
 import type { Gate } from '../../gate.js';
@@ -23,7 +23,13 @@ function subjectOf(kind: BanKind, raw: string): string {
     }
     return raw;
   }
-  const prefix = normalPrefix(raw);
+  let prefix: string;
+  try {
+    prefix = normalPrefix(raw);
+  } catch (error) {
+    if (error instanceof SourceUriError) throw invalidParams(`a source ban's prefix must parse as a URL when it names a scheme: ${error.message}`, { field: 'subject' });
+    throw error;
+  }
   if (prefix === '') throw invalidParams('a source ban names a source_uri prefix with something in it', { field: 'subject' });
   return prefix;
 }
