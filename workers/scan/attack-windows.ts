@@ -28,17 +28,22 @@ const LETTER_RUN = /\p{L}+/gu;
 const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 const MIN_LETTERS = 10;
 const MIN_WORDS = 3;
+/** Words of at least CONTENT_LETTERS letters: "the and of it" has four words and nothing to say. */
+const MIN_CONTENT_WORDS = 2;
+const CONTENT_LETTERS = 4;
 
 /**
  * Whether a window holds enough words for the model to read: greeting-sized text ("Go 🏴!",
- * "hello world") gives it a handful of features and its bias, no evidence. Scripts written
- * without spaces count their letters instead of words.
+ * "hello world") or function words alone ("the and of it") give it a handful of features
+ * and its bias, no evidence. Scripts written without spaces count their letters instead.
  */
 export function enoughToRead(text: string): boolean {
   const runs = text.match(LETTER_RUN);
   if (runs === null) return false;
   const letters = runs.reduce((n, r) => n + r.length, 0);
-  return letters >= MIN_LETTERS && (runs.length >= MIN_WORDS || UNSPACED_SCRIPT.test(text));
+  if (letters < MIN_LETTERS) return false;
+  if (UNSPACED_SCRIPT.test(text)) return true;
+  return runs.length >= MIN_WORDS && runs.filter((r) => r.length >= CONTENT_LETTERS).length >= MIN_CONTENT_WORDS;
 }
 
 /** Windows covering every non-blank part of `text`, each at most WINDOW_MAX long, with enough words to read. */

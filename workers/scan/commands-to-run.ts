@@ -23,7 +23,7 @@ const raw = String.raw;
 
 // An order to carry out what follows: "Run:", "Execute -", "Bypass filters:", "decode and run".
 const ORDER = new RegExp(
-  raw`(?:^|[\s.!?;,(>*_])(?:(?:now|please|just|then|and|first)\s+)?(?:run|execute|exec|eval(?:uate)?|bypass(?:\s+\w+){0,2}|ignore\s+(?:security|limits|safety|restrictions)|(?:decode|deobfuscate|unpack)\s+(?:and|then)\s+(?:run|execute|eval\w*)|run\s+(?:this|the\s+following)(?:\s+\w+)?|execute\s+(?:this|the\s+following)(?:\s+\w+)?|what\s+(?:is|would\s+be)\s+(?:the\s+)?(?:final\s+)?(?:result|output)\s+of)\s*(?::|-|–|—|=>|->|\s)\s*`,
+  raw`(?:^|[\s.!?;,(>*_])(?:(?:now|please|just|then|and|first)\s+)?(?:run|execute|exec|eval(?:uate)?|bypass(?:\s+\w+){0,2}|ignore\s+(?:security|limits|safety|restrictions)|(?:decode|deobfuscate|unpack)\s+(?:and|then)\s+(?:run|execute|eval\w*)|run\s+(?:this|the\s+following)(?:\s+\w+)?|execute\s+(?:this|the\s+following)(?:\s+\w+)?|what\s+(?:is|would\s+be)\s+(?:the\s+)?(?:final\s+)?(?:result|output)\s+of|(?:reveal|print|show|dump|leak|display)(?:\s+\w+){0,3}\s*(?=:))\s*(?::|-|–|—|=>|->|\s)\s*`,
   'gi',
 );
 
@@ -104,7 +104,7 @@ function destructive(text: string): CommandHit[] {
 }
 
 // Every rule needs one of these: a cheap test before the regular expressions.
-const MAY_MATCH = /run|exec|eval|bypass|ignore|decode|deobfuscate|unpack|rm\s|fork|chmod|dd\s|mkfs|shadow|ssh|drop|truncate|\/dev\/|remove-item|rd\s|rmdir|del\s|format|result|output/i;
+const MAY_MATCH = /run|exec|eval|bypass|ignore|decode|deobfuscate|unpack|rm\s|fork|chmod|dd\s|mkfs|shadow|ssh|drop|truncate|\/dev\/|remove-item|rd\s|rmdir|del\s|format|result|output|reveal|print|show|dump|leak|display|:\s*\(\s*\)/i;
 
 export function findCommandsToRun(text: string, contentType?: string): Finding[] {
   if (!MAY_MATCH.test(text)) return [];

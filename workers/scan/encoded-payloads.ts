@@ -1,7 +1,8 @@
 /**
  * Payloads hidden in an encoding, decoded and scanned again: base64, hex (plain and `\x41`),
  * character codes (`[119,104,…]`, `chr(115)+chr(121)`), HTML entities, percent-encoding,
- * `\u0041` escapes, and rot13 where the text names it. An agent decodes these as readily
+ * `\u0041` escapes, Morse code, markers splitting words (`Exec<SPLIT>ute`), and rot13 or
+ * reversed text where the text names rot13 or holds an override's words so spelled. An agent decodes these as readily
  * as it reads plain text, so "SWdub3JlIGFsbCBwcmV2aW91cyBpbnN0cnVjdGlvbnM=" is the same
  * instruction as "Ignore all previous instructions". Only what decodes to readable text is
  * scanned (hashes, keys and images decode to bytes, not words), one level deep and then once
@@ -56,7 +57,7 @@ function runs(text: string, inRun: (c: number) => boolean, min = RUN_MIN): Array
 const isHexOrSeparator = (c: number): boolean => isHexUnit(c) || c === 32 || c === 58;
 
 const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){6,}/g;
-const HEX_PLAIN = /^(?:[0-9a-fA-F]{2}[ :]?){8,}$/;
+const HEX_PAIRS = /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}[ :]?){8,}(?![0-9a-fA-F])/g;
 const CHAR_CODE_LIST = /(?:fromCharCode|chr|char|\bmap)\b[^\n]{0,40}?[[(]\s*((?:\d{2,3}\s*,\s*){3,}\d{2,3})\s*[\])]|[[(]\s*((?:\d{2,3}\s*,\s*){3,}\d{2,3})\s*[\])][^\n]{0,60}?fromCharCode/g;
 const CHR_SUM = /\bchr\s*\(\s*\d{2,3}\s*\)(?:\s*\+\s*chr\s*\(\s*\d{2,3}\s*\)){3,}/g;
 const ENTITIES = /(?:&#(?:x[0-9a-fA-F]{1,6}|\d{1,7});){3,}/g;
@@ -130,11 +131,10 @@ function encodedSpans(text: string): Encoded[] {
     if (BASE64_SHAPE.test(run)) push('base64', start, end, fromBase64(run));
   }
   for (const [start, end] of runs(text, isHexOrSeparator)) {
-    const whole = text.slice(start, end);
-    const run = whole.replace(/^[ :]+|[ :]+$/g, '');
-    if (HEX_PLAIN.test(run)) {
-      const at = start + whole.indexOf(run);
-      push('hex', at, at + run.length, utf8.decode(Buffer.from(run.replace(/[ :]/g, ''), 'hex')));
+    // A run may start inside a word ("Data: 4967…" runs from its "a"): the pairs are found in it.
+    for (const m of text.slice(start, end).matchAll(HEX_PAIRS)) {
+      const run = m[0].replace(/[ :]+$/, '');
+      push('hex', start + m.index, start + m.index + run.length, utf8.decode(Buffer.from(run.replace(/[ :]/g, ''), 'hex')));
     }
   }
   if (text.includes('\\x')) {

@@ -6,11 +6,12 @@
 import type { Finding, Severity } from './finding.js';
 import { foldForMatching } from './fold-for-matching.js';
 import { findHiddenText } from './hidden-markup.js';
-import { PHRASE_RULES, PROMPT_LIKE, SYSTEM_TAG } from './injection-phrases.js';
+import { PHRASE_RULES, PROMPT_LIKE, SYSTEM_TAG, type PhraseRule } from './injection-phrases.js';
 import { maskExcerpt } from './mask.js';
 import { mentionContext } from './mention-context.js';
 
 const NON_ASCII = /[^\x00-\x7f]/;
+const ANY_SCRIPT_RULES = PHRASE_RULES.filter((rule) => rule.anyScript === true);
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const CUES = [...new Set(PHRASE_RULES.flatMap((rule) => rule.cues ?? []))].sort((a, b) => b.length - a.length);
@@ -59,13 +60,13 @@ function respell(text: string): string {
     .replace(/\\n/g, '\n ');
 }
 
-function phraseHits(folded: string): Hit[] {
+function phraseHits(folded: string, rules: readonly PhraseRule[] = PHRASE_RULES): Hit[] {
   const hits: Hit[] = [];
   // Whitespace is made single spaces so that a cue of two words meets them across a line break.
   const lower = folded.toLowerCase().replace(/\s+/g, ' ');
   const nonAscii = NON_ASCII.test(lower);
   const cues = cuesIn(lower);
-  for (const rule of PHRASE_RULES) {
+  for (const rule of rules) {
     if (rule.cues !== undefined && !(nonAscii && rule.anyScript === true) && !rule.cues.some((cue) => cues.has(cue))) continue;
     for (const m of folded.matchAll(rule.pattern)) {
       if (m[0].length === 0) continue;
@@ -96,12 +97,18 @@ export function findInjections(text: string): Finding[] {
     });
   }
   hits.push(...findHiddenText(folded.text));
-  if (hits.length === 0) return [];
+  // Folding turns Cyrillic and Greek look-alikes into Latin letters, which is what unmasks
+  // a disguised English phrase and garbles a Russian one: the rules written in other
+  // scripts also read the text as written. Their offsets are the original's already.
+  const asWritten = NON_ASCII.test(text) ? phraseHits(text, ANY_SCRIPT_RULES) : [];
+  if (hits.length === 0 && asWritten.length === 0) return [];
 
   const context = mentionContext(text);
-  return hits.map((hit) => {
-    const start = folded.startOf(hit.start);
-    const end = folded.endOf(hit.end);
+  const placed = [
+    ...hits.map((hit) => ({ ...hit, start: folded.startOf(hit.start), end: folded.endOf(hit.end) })),
+    ...asWritten,
+  ];
+  return placed.map(({ start, end, ...hit }) => {
     return {
       kind: hit.kind,
       severity: context.severity(hit.severity, start, end),

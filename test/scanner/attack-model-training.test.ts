@@ -1,0 +1,44 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// The committed weights are what a fresh clone scans with; retraining from the same data
+// must give them back, or nobody can say what the scanner was trained on.
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DATA = join(ROOT, '..', 'shared', 'data', 'promptshield', 'train.jsonl');
+const COMMITTED = join(ROOT, 'workers', 'scan', 'attack-weights.ts');
+
+// The Node.js version the file records is the one thing allowed to differ between machines.
+const withoutNode = (file: string) => readFileSync(file, 'utf8').replace(/"node": "v[\d.]+"/, '"node": "…"');
+
+describe('training/attack-model.js', () => {
+  it('reproduces the committed weights byte for byte from the shared data', () => {
+    if (!existsSync(DATA)) throw new Error(`PromptShield's train split is not at ${DATA}: the public data sets live in ../shared/data beside the checkout`);
+    const dir = mkdtempSync(join(tmpdir(), 'gate-attack-model-'));
+    try {
+      const out = join(dir, 'attack-weights.ts');
+      const printed = execFileSync(process.execPath, [join(ROOT, 'training', 'attack-model.js'), '--out', out], { cwd: ROOT, encoding: 'utf8' });
+      expect(printed).toMatch(/epoch 12\/12/);
+      expect(withoutNode(out)).toBe(withoutNode(COMMITTED));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('explains itself and refuses a bad option', () => {
+    expect(execFileSync(process.execPath, [join(ROOT, 'training', 'attack-model.js'), '--help'], { encoding: 'utf8' })).toMatch(/Trains the attack classifier/);
+    let status = 0;
+    let stderr = '';
+    try {
+      execFileSync(process.execPath, [join(ROOT, 'training', 'attack-model.js'), '--bits', '40'], { encoding: 'utf8', stdio: 'pipe' });
+    } catch (error) {
+      status = (error as { status: number }).status;
+      stderr = String((error as { stderr: string }).stderr);
+    }
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/--bits must be an integer from 10 to 22/);
+  });
+});
