@@ -48,14 +48,17 @@ function isWordUnit(code: number): boolean {
 export class FeatureExtractor {
   readonly dimensions: number;
   private readonly mask: number;
-  private readonly seen: Int32Array;
-  private stamp = 0;
+  /**
+   * One bit a feature, set while a text is read and cleared after: 8 KB at 16 bits, so the
+   * check stays in the core's cache where a stamp per feature (256 KB) did not.
+   */
+  private readonly seen: Uint8Array;
   private found: Int32Array;
 
   constructor(readonly bits: number) {
     this.dimensions = 1 << bits;
     this.mask = this.dimensions - 1;
-    this.seen = new Int32Array(this.dimensions);
+    this.seen = new Uint8Array(Math.max(1, this.dimensions >>> 3));
     this.found = new Int32Array(4096);
   }
 
@@ -68,13 +71,9 @@ export class FeatureExtractor {
     const found = this.found;
     const seen = this.seen;
     const mask = this.mask;
-    if (++this.stamp === 0x7fffffff) {
-      seen.fill(0);
-      this.stamp = 1;
-    }
-    const stamp = this.stamp;
     let count = 0;
     let k = 0;
+    let bit = 0;
 
     for (let i = 0; i < length; i++) {
       let h = Math.imul(FNV_OFFSET ^ CHAR_SEED, FNV_PRIME);
@@ -84,8 +83,9 @@ export class FeatureExtractor {
         if (j < MIN_CHAR_GRAM - 1) continue;
         // The length is mixed in so that a 3-gram and the 4-gram it starts differ.
         k = ((h ^ Math.imul(j, 0x9e3779b1)) >>> 0) & mask;
-        if (seen[k] !== stamp) {
-          seen[k] = stamp;
+        bit = 1 << (k & 7);
+        if ((seen[k >>> 3]! & bit) === 0) {
+          seen[k >>> 3]! |= bit;
           found[count++] = k;
         }
       }
@@ -106,20 +106,23 @@ export class FeatureExtractor {
       let h = FNV_OFFSET ^ WORD_SEED;
       for (let u = i; u < j; u++) h = Math.imul(h ^ s.charCodeAt(u), FNV_PRIME);
       k = (h >>> 0) & mask;
-      if (seen[k] !== stamp) {
-        seen[k] = stamp;
+      bit = 1 << (k & 7);
+      if ((seen[k >>> 3]! & bit) === 0) {
+        seen[k >>> 3]! |= bit;
         found[count++] = k;
       }
       if (previous !== 0) {
         k = ((Math.imul(previous, PAIR_MIX) ^ h ^ 0x5bd1e995) >>> 0) & mask;
-        if (seen[k] !== stamp) {
-          seen[k] = stamp;
+        bit = 1 << (k & 7);
+        if ((seen[k >>> 3]! & bit) === 0) {
+          seen[k >>> 3]! |= bit;
           found[count++] = k;
         }
       }
       previous = h | 1;
       i = j;
     }
+    for (let n = 0; n < count; n++) seen[found[n]! >>> 3] = 0;
     return found.subarray(0, count);
   }
 }

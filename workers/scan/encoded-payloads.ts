@@ -35,26 +35,35 @@ function isHexUnit(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 }
 
+const isHexOrSeparator = (c: number): boolean => isHexUnit(c) || c === 32 || c === 58;
+
 /**
- * Runs of at least RUN_MIN units of which `inRun` holds, found in one pass: a pattern that
- * tries a long character class at every position of every claim costs ten times as much.
+ * The runs of base64 units, and of hex digits with single separators (`de ad be ef`,
+ * `de:ad:be:ef`), of at least RUN_MIN units, found in one pass over the text: a pattern
+ * that tries a long character class at every position of every claim costs ten times as much.
  */
-function runs(text: string, inRun: (c: number) => boolean, min = RUN_MIN): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  let start = -1;
+function runs(text: string): { base64: Array<[number, number]>; hex: Array<[number, number]> } {
+  const base64: Array<[number, number]> = [];
+  const hex: Array<[number, number]> = [];
+  let b = -1;
+  let h = -1;
   for (let i = 0; i <= text.length; i++) {
-    if (i < text.length && inRun(text.charCodeAt(i))) {
-      if (start === -1) start = i;
-    } else if (start !== -1) {
-      if (i - start >= min) out.push([start, i]);
-      start = -1;
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    if (i < text.length && isBase64Unit(c)) {
+      if (b === -1) b = i;
+    } else if (b !== -1) {
+      if (i - b >= RUN_MIN) base64.push([b, i]);
+      b = -1;
+    }
+    if (i < text.length && isHexOrSeparator(c)) {
+      if (h === -1) h = i;
+    } else if (h !== -1) {
+      if (i - h >= RUN_MIN) hex.push([h, i]);
+      h = -1;
     }
   }
-  return out;
+  return { base64, hex };
 }
-
-// Hex digits with optional single separators: `de ad be ef` and `de:ad:be:ef` as well as `deadbeef`.
-const isHexOrSeparator = (c: number): boolean => isHexUnit(c) || c === 32 || c === 58;
 
 const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){6,}/g;
 const HEX_PAIRS = /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}[ :]?){8,}(?![0-9a-fA-F])/g;
@@ -125,12 +134,13 @@ function encodedSpans(text: string): Encoded[] {
   const push = (encoding: string, start: number, end: number, decoded: string): void => {
     if (readable(decoded)) out.push({ encoding, start, end, decoded });
   };
-  for (const [start, end] of runs(text, isBase64Unit)) {
+  const found = runs(text);
+  for (const [start, end] of found.base64) {
     const run = text.slice(start, end);
     // A long identifier is base64-shaped too; decoding it costs little and `readable` decides.
     if (BASE64_SHAPE.test(run)) push('base64', start, end, fromBase64(run));
   }
-  for (const [start, end] of runs(text, isHexOrSeparator)) {
+  for (const [start, end] of found.hex) {
     // A run may start inside a word ("Data: 4967…" runs from its "a"): the pairs are found in it.
     for (const m of text.slice(start, end).matchAll(HEX_PAIRS)) {
       const run = m[0].replace(/[ :]+$/, '');
