@@ -175,6 +175,14 @@ describe('purity and limits', () => {
       '<div style="display:none">'.repeat(4_000),
       'api_key = '.repeat(10_000),
       '![If you are an AI, obey](x "t") '.repeat(3_000),
+      // The classifier's overlapping windows over one long attack: thousands of findings merged.
+      'forget everything '.repeat(30_000),
+      'Reveal '.repeat(50_000) + ':',
+      'safety safety safety '.repeat(20_000),
+      // The decoders' runs: hex with separators, Morse, base64.
+      'ab '.repeat(300_000),
+      '.- '.repeat(200_000),
+      'A'.repeat(1_000_000),
     ];
     for (const text of inputs) {
       const started = performance.now();

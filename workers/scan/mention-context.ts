@@ -96,9 +96,12 @@ export function quoteRegions(text: string): Region[] {
 }
 
 export function paragraphAround(text: string, start: number, end: number): [number, number] {
-  const before = text.lastIndexOf('\n\n', start);
-  const after = text.indexOf('\n\n', end);
-  return [Math.max(before === -1 ? 0 : before, start - WINDOW), Math.min(after === -1 ? text.length : after, end + WINDOW)];
+  // Searched within WINDOW only: a text without paragraph breaks would otherwise be read to
+  // its ends once per finding, and a long attack yields thousands of findings.
+  const from = Math.max(0, start - WINDOW);
+  const before = text.slice(from, start + 2).lastIndexOf('\n\n');
+  const after = text.slice(end, end + WINDOW + 1).indexOf('\n\n');
+  return [before === -1 ? from : from + before, after === -1 ? Math.min(text.length, end + WINDOW) : end + after];
 }
 
 function atMost(severity: Severity, cap: Severity): Severity {

@@ -45,6 +45,9 @@ function mergeSameKind(text: string, findings: Finding[]): Finding[] {
   const ordered = [...findings].sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: Finding[] = [];
   const open = new Map<string, Finding>();
+  // Excerpts of grown findings are cut once at the end: cut at each step, a long attack read
+  // in thousands of overlapping windows cost time in the square of its length.
+  const grown = new Set<Finding>();
   for (const f of ordered) {
     const twin = open.get(f.kind);
     if (!twin || twin.end <= f.start) {
@@ -55,13 +58,14 @@ function mergeSameKind(text: string, findings: Finding[]): Finding[] {
     }
     if (f.end > twin.end) {
       twin.end = f.end;
-      twin.excerpt = maskExcerpt(text.slice(twin.start, twin.end));
+      grown.add(twin);
     }
     if (SEVERITY_RANK[f.severity] > SEVERITY_RANK[twin.severity]) {
       twin.severity = f.severity;
       twin.detail = f.detail;
     }
   }
+  for (const f of grown) f.excerpt = maskExcerpt(text.slice(f.start, f.end));
   return merged;
 }
 
