@@ -11,6 +11,7 @@ const PLAN = [
   ['ingest', 'ingest.js', 'claims/s, latency and memory of gv.ingest over /rpc and the socket'],
   ['recall', 'recall.js', 'lexical, vector and hybrid gv.recall at --rows promoted rows (100,000 by default)'],
   ['quality', 'recall-quality-gate.js', 'the labelled set through gv.recall: recall@10 and MRR@10 in each mode'],
+  ['locomo', 'recall-quality-public.js', 'LoCoMo dev half (../shared/data/locomo-dev) through gv.recall: evidence recall@10 a mode and category, plain BM25 beside it'],
   ['steering', 'steering.js', 'work-area recall with steering eight levels deep'],
   ['graph', 'graph.js', 'gv.graph at its 2,000-node ceiling'],
   ['bundle', 'bundle.js', 'the bundle and image pools'],
@@ -178,6 +179,12 @@ const scanner = read('scanner-quality.json');
 if (scanner?.overall) {
   rows.push(['scanner on fixtures/scan', `precision ${scanner.overall.precision}, recall ${scanner.overall.recall} (${scanner.fixtures} fixtures); ${fmtMs(scanner.cost.plain_1kb_ms_per_kb)} ms per KB of plain claims`,
     '', `executable detector alone ${fmtMs(scanner.cost.plain_1kb_executable_ms_per_kb)} ms per KB`, scanner.measured_at]);
+}
+const locomo = read('recall-quality-public.json');
+if (locomo?.modes) {
+  const m = locomo.modes;
+  rows.push(['LoCoMo evidence recall@10', `lexical ${m.lexical.recall_at_10}, vector ${m.vector.recall_at_10}, hybrid ${m.hybrid.recall_at_10} (${locomo.counts.questions} questions)`,
+    '', `plain BM25 ${locomo.bm25_reference.recall_at_10}`, locomo.measured_at]);
 }
 const merkle = read('merkle.json');
 if (merkle?.append) {
