@@ -10,7 +10,7 @@ afterEach(async () => {
 
 /**
  * -32002, -32012 and -32013: spec 1 leaves their meaning open and this gate never answers
- * them (README "Error codes spec 1 leaves open"), but another gate may: the client still
+ * them (docs/requests.md, "Error codes spec 1 leaves open"), but another gate may: the client still
  * reads them by spec 3 rule 4, keeping the code and data for the caller.
  */
 describe('the error codes this gate never sends, as the client reads them', () => {

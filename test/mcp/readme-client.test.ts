@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { GateProcess, ROOT } from '../harness/gate-process.js';
 
 /**
- * The README's client snippet, run as it stands (node, from the checkout so its imports
+ * The client snippet of docs/tool-endpoint.md, run as it stands (node, from the checkout so its imports
  * resolve) against a real gate: the official client negotiates and its calls pass its own
- * output-schema check. A client with default settings is refused, as the README says.
+ * output-schema check. A client with default settings is refused, as the page says.
  */
 let gate: GateProcess;
 beforeAll(async () => {
@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 function readmeSnippet(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'tool-endpoint.md'), 'utf8');
   const marker = readme.indexOf('<!-- readme-client-snippet -->');
   expect(marker).toBeGreaterThan(0);
   const block = /```js\n([\s\S]*?)```/.exec(readme.slice(marker));
@@ -40,7 +40,7 @@ const runModule = (code: string) =>
     });
   });
 
-describe("the README's MCP client snippet", () => {
+describe("docs/tool-endpoint.md's MCP client snippet", () => {
   it('runs as written: lists the tools and remembers a claim through the official client', async () => {
     const out = await runModule(readmeSnippet());
     expect(out.stderr).toBe('');
@@ -50,7 +50,7 @@ describe("the README's MCP client snippet", () => {
     expect(out.stdout).toMatch(/state: 'L1_SCANNED'/);
   }, CHILD_MS + 10_000);
 
-  it('without negotiation the default client is refused -32022, as the README says', async () => {
+  it('without negotiation the default client is refused -32022, as the page says', async () => {
     const code = readmeSnippet().replace(", { versionNegotiation: { mode: 'auto' } }", '');
     const out = await runModule(code);
     expect(out.status).not.toBe(0);

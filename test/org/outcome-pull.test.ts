@@ -61,7 +61,7 @@ const SETTLES_WITHIN = { timeout: 30_000, interval: 100 };
 
 /**
  * gv.outcomes_pull on demand. The schedule pulls every 200 ms and one pull runs at a time, so the
- * verb may meet the schedule's pull and answer its documented refusal -32010 pull_running (README,
+ * verb may meet the schedule's pull and answer its documented refusal -32010 pull_running (docs/organization.md,
  * "Reading the organization's outcomes"): then it is asked again. Any other answer is returned.
  */
 const pullNow = () =>

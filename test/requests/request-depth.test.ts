@@ -3,7 +3,7 @@ import { GateProcess, uniqueText } from '../harness/gate-process.js';
 import { lines, postBytes, socketExchange } from '../harness/raw-requests.js';
 import { toolsOf } from '../../src/tools/tool-catalog.js';
 
-// A request may nest 64 levels, the request object counting as 1 (README "Limits"). Deeper is
+// A request may nest 64 levels, the request object counting as 1 (docs/requests.md, "Requests: how every door reads one"). Deeper is
 // refused -32602 naming the limit before anything walks it: 4,000 levels used to overflow the
 // stack in the null check and answer -32603.
 
