@@ -36,9 +36,49 @@ export function normalizeForFeatures(text: string): string {
   return ` ${plain.replace(SPACE, ' ').trim()} `;
 }
 
+// ASCII units that belong to words once the text is lower-cased and its digits are 0.
+const ASCII_WORD = new Uint8Array(128);
+for (let c = 97; c <= 122; c++) ASCII_WORD[c] = 1;
+ASCII_WORD[48] = 1;
+ASCII_WORD[95] = 1;
+
 function isWordUnit(code: number): boolean {
-  if (code < 128) return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 95 || (code >= 65 && code <= 90);
+  if (code < 128) return ASCII_WORD[code] === 1;
   return WORD_CHAR.test(String.fromCharCode(code));
+}
+
+const isAsciiSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
+
+/**
+ * normalizeForFeatures(text) as UTF-16 units in `out`, its length returned. An ASCII text is
+ * written in one pass (lower case, digits as 0, whitespace runs as one space, the ends
+ * trimmed and padded), where the string functions took four passes and as many copies.
+ */
+function normalizedUnits(text: string, out: Uint16Array): number {
+  let n = 0;
+  if (NON_ASCII.test(text)) {
+    const s = normalizeForFeatures(text);
+    for (let i = 0; i < s.length; i++) out[n++] = s.charCodeAt(i);
+    return n;
+  }
+  out[n++] = 32;
+  let space = false;
+  let started = false;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (isAsciiSpace(c)) {
+      space = started;
+      continue;
+    }
+    if (space) out[n++] = 32;
+    space = false;
+    started = true;
+    if (c >= 65 && c <= 90) c += 32;
+    else if (c >= 48 && c <= 57) c = 48;
+    out[n++] = c;
+  }
+  out[n++] = 32;
+  return n;
 }
 
 /**
@@ -54,6 +94,7 @@ export class FeatureExtractor {
    */
   private readonly seen: Uint8Array;
   private found: Int32Array;
+  private units = new Uint16Array(2048);
 
   constructor(readonly bits: number) {
     this.dimensions = 1 << bits;
@@ -64,8 +105,12 @@ export class FeatureExtractor {
 
   /** The distinct feature indices of `text` (unordered). */
   features(text: string): Int32Array {
-    const s = normalizeForFeatures(text);
-    const length = s.length;
+    // A normalised text is at most two units longer than the text (NFKC can lengthen, so
+    // the slow path sizes by the normalised string itself).
+    const room = NON_ASCII.test(text) ? normalizeForFeatures(text).length : text.length + 2;
+    if (this.units.length < room) this.units = new Uint16Array(room * 2);
+    const u = this.units;
+    const length = normalizedUnits(text, u);
     // At most three character n-grams a position, two word features a word.
     if (this.found.length < length * 5) this.found = new Int32Array(length * 5);
     const found = this.found;
@@ -75,19 +120,35 @@ export class FeatureExtractor {
     let k = 0;
     let bit = 0;
 
-    for (let i = 0; i < length; i++) {
-      let h = Math.imul(FNV_OFFSET ^ CHAR_SEED, FNV_PRIME);
-      const last = Math.min(MAX_CHAR_GRAM, length - i);
-      for (let j = 0; j < last; j++) {
-        h = Math.imul(h ^ s.charCodeAt(i + j), FNV_PRIME);
-        if (j < MIN_CHAR_GRAM - 1) continue;
-        // The length is mixed in so that a 3-gram and the 4-gram it starts differ.
-        k = ((h ^ Math.imul(j, 0x9e3779b1)) >>> 0) & mask;
-        bit = 1 << (k & 7);
-        if ((seen[k >>> 3]! & bit) === 0) {
-          seen[k >>> 3]! |= bit;
-          found[count++] = k;
-        }
+    // Character 3-, 4- and 5-grams, unrolled: the length is mixed in so that a 3-gram and
+    // the 4-gram it starts differ.
+    const start = Math.imul(FNV_OFFSET ^ CHAR_SEED, FNV_PRIME);
+    const mix3 = Math.imul(2, 0x9e3779b1);
+    const mix4 = Math.imul(3, 0x9e3779b1);
+    const mix5 = Math.imul(4, 0x9e3779b1);
+    for (let i = 0; i + 2 < length; i++) {
+      let h = Math.imul(Math.imul(Math.imul(start ^ u[i]!, FNV_PRIME) ^ u[i + 1]!, FNV_PRIME) ^ u[i + 2]!, FNV_PRIME);
+      k = ((h ^ mix3) >>> 0) & mask;
+      bit = 1 << (k & 7);
+      if ((seen[k >>> 3]! & bit) === 0) {
+        seen[k >>> 3]! |= bit;
+        found[count++] = k;
+      }
+      if (i + 3 >= length) continue;
+      h = Math.imul(h ^ u[i + 3]!, FNV_PRIME);
+      k = ((h ^ mix4) >>> 0) & mask;
+      bit = 1 << (k & 7);
+      if ((seen[k >>> 3]! & bit) === 0) {
+        seen[k >>> 3]! |= bit;
+        found[count++] = k;
+      }
+      if (i + 4 >= length) continue;
+      h = Math.imul(h ^ u[i + 4]!, FNV_PRIME);
+      k = ((h ^ mix5) >>> 0) & mask;
+      bit = 1 << (k & 7);
+      if ((seen[k >>> 3]! & bit) === 0) {
+        seen[k >>> 3]! |= bit;
+        found[count++] = k;
       }
     }
 
@@ -96,15 +157,16 @@ export class FeatureExtractor {
     let previous = 0;
     let i = 0;
     while (i < length) {
-      const code = s.charCodeAt(i);
+      const code = u[i]!;
       if (code === 32) {
         i++;
         continue;
       }
+      let h = Math.imul((FNV_OFFSET ^ WORD_SEED) ^ code, FNV_PRIME);
       let j = i + 1;
-      if (isWordUnit(code)) while (j < length && isWordUnit(s.charCodeAt(j))) j++;
-      let h = FNV_OFFSET ^ WORD_SEED;
-      for (let u = i; u < j; u++) h = Math.imul(h ^ s.charCodeAt(u), FNV_PRIME);
+      if (isWordUnit(code)) {
+        while (j < length && isWordUnit(u[j]!)) h = Math.imul(h ^ u[j++]!, FNV_PRIME);
+      }
       k = (h >>> 0) & mask;
       bit = 1 << (k & 7);
       if ((seen[k >>> 3]! & bit) === 0) {
