@@ -24,9 +24,6 @@ const CHAR_SEED = 0x63;
 const WORD_SEED = 0x77;
 const PAIR_MIX = 0x2545f491;
 
-export const MIN_CHAR_GRAM = 3;
-export const MAX_CHAR_GRAM = 5;
-
 const NON_ASCII = /[^\x00-\x7f]/;
 const ASCII_DIGIT = /[0-9]/g;
 
@@ -50,17 +47,13 @@ function isWordUnit(code: number): boolean {
 const isAsciiSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
 
 /**
- * normalizeForFeatures(text) as UTF-16 units in `out`, its length returned. An ASCII text is
- * written in one pass (lower case, digits as 0, whitespace runs as one space, the ends
- * trimmed and padded), where the string functions took four passes and as many copies.
+ * An ASCII text normalised as normalizeForFeatures does it, written as UTF-16 units into
+ * `out` (which has room for text.length + 2), its length returned: one pass (lower case,
+ * digits as 0, whitespace runs as one space, the ends trimmed and padded) where the string
+ * functions took four passes and as many copies.
  */
-function normalizedUnits(text: string, out: Uint16Array): number {
+function asciiNormalizedUnits(text: string, out: Uint16Array): number {
   let n = 0;
-  if (NON_ASCII.test(text)) {
-    const s = normalizeForFeatures(text);
-    for (let i = 0; i < s.length; i++) out[n++] = s.charCodeAt(i);
-    return n;
-  }
   out[n++] = 32;
   let space = false;
   let started = false;
@@ -105,12 +98,14 @@ export class FeatureExtractor {
 
   /** The distinct feature indices of `text` (unordered). */
   features(text: string): Int32Array {
-    // A normalised text is at most two units longer than the text (NFKC can lengthen, so
-    // the slow path sizes by the normalised string itself).
-    const room = NON_ASCII.test(text) ? normalizeForFeatures(text).length : text.length + 2;
+    // Other scripts take the string functions (NFKC can lengthen a text); ASCII, one pass.
+    const normalized = NON_ASCII.test(text) ? normalizeForFeatures(text) : null;
+    const room = normalized === null ? text.length + 2 : normalized.length;
     if (this.units.length < room) this.units = new Uint16Array(room * 2);
     const u = this.units;
-    const length = normalizedUnits(text, u);
+    let length = room;
+    if (normalized === null) length = asciiNormalizedUnits(text, u);
+    else for (let i = 0; i < length; i++) u[i] = normalized.charCodeAt(i);
     // At most three character n-grams a position, two word features a word.
     if (this.found.length < length * 5) this.found = new Int32Array(length * 5);
     const found = this.found;
