@@ -1,7 +1,7 @@
 // Shared helpers of the Gate benchmarks: start and stop a gate, talk to it over the
 // socket and over HTTP, sample its memory, make an English-like corpus, and print tables.
 // Plain ESM JavaScript, no build step; loopback and the unix socket only.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, mkdirSync, createWriteStream } from 'node:fs';
 import { connect } from 'node:net';
 import http from 'node:http';
@@ -386,6 +386,33 @@ export class RssSampler {
   stop() {
     clearInterval(this.timer);
   }
+}
+
+// ---------------------------------------------------------------- the build and the shared data
+
+/** The checkout's HEAD as a short hash, or null outside a git checkout. */
+export function gitShortHead(root = REPO_ROOT) {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * ../shared/data beside the project's checkout. A git worktree stands elsewhere than the
+ * main checkout, so the main checkout's neighbour is tried too; the first that exists wins.
+ */
+export function sharedDataDir(root = REPO_ROOT) {
+  const beside = (dir) => resolve(dir, '..', 'shared', 'data');
+  const candidates = [beside(root)];
+  try {
+    const common = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    candidates.push(beside(dirname(common)));
+  } catch {
+    // not a git checkout: only the first place
+  }
+  return candidates.find((dir) => existsSync(dir)) ?? candidates[0];
 }
 
 // ---------------------------------------------------------------- statistics and printing

@@ -4,13 +4,13 @@
 // computed in the same run, so a figure can be told apart from what any keyword index gets.
 // The data is read from ../shared/data/locomo-dev/ (outside the repository) and never copied
 // into it: the results file holds counts and figures only.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { ADMIN_PROMOTES_ENV, BENCH_DIR, HttpClient, REPO_ROOT, SocketClient, machine, parseOptions, percentiles, printTable, readAndPromote, round, startGate, tempDir } from './lib.js';
+import { ADMIN_PROMOTES_ENV, BENCH_DIR, HttpClient, REPO_ROOT, SocketClient, gitShortHead, machine, parseOptions, percentiles, printTable, readAndPromote, round, sharedDataDir, startGate, tempDir } from './lib.js';
+import { locomoClaim } from './locomo-claim.js';
 
-const DEFAULT_DATA = defaultDataDir();
+const DEFAULT_DATA = join(sharedDataDir(), 'locomo-dev');
 const DEFAULT_CONVERSATIONS = '26,30,41,42,43';
 const MODES = ['lexical', 'vector', 'hybrid'];
 const CATEGORIES = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
@@ -55,28 +55,6 @@ const log = (s) => process.stdout.write(`${s}\n`);
 
 // ---------------------------------------------------------------- reading the data
 
-/**
- * ../shared/data/locomo-dev/ beside the project's checkout. A git worktree stands elsewhere
- * than the main checkout, so its main checkout's neighbour is tried too.
- */
-function defaultDataDir() {
-  const beside = (root) => resolve(root, '..', 'shared', 'data', 'locomo-dev');
-  const candidates = [beside(REPO_ROOT)];
-  try {
-    const common = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    candidates.push(beside(dirname(common)));
-  } catch {
-    // not a git checkout: only the first place
-  }
-  return candidates.find((dir) => existsSync(dir)) ?? candidates[0];
-}
-
-/** The claim text of one turn, in the form the data folder's README gives for this measure. */
-function claimText(turn, date) {
-  const shares = turn.blip_caption ? ` [shares ${turn.blip_caption}]` : '';
-  return `${turn.speaker} (${date}): ${turn.text}${shares}`;
-}
-
 /** Every turn of a conversation in session order: {diaId, text}. Sessions with a date but no turns are skipped. */
 function turnsOf(conversation) {
   const sessions = Object.keys(conversation)
@@ -84,7 +62,7 @@ function turnsOf(conversation) {
     .filter((m) => m && Array.isArray(conversation[m[0]]))
     .map((m) => Number(m[1]))
     .sort((a, b) => a - b);
-  return sessions.flatMap((n) => conversation[`session_${n}`].map((turn) => ({ diaId: turn.dia_id, text: claimText(turn, conversation[`session_${n}_date_time`]) })));
+  return sessions.flatMap((n) => conversation[`session_${n}`].map((turn) => ({ diaId: turn.dia_id, text: locomoClaim(turn, conversation[`session_${n}_date_time`]) })));
 }
 
 /**
@@ -287,14 +265,6 @@ async function askAll(rpc, conversations, spaces, mode) {
 }
 
 // ---------------------------------------------------------------- reporting
-
-function gitShortHead() {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-  } catch {
-    return null;
-  }
-}
 
 function report(results, bm25) {
   const rows = [['', 'recall@10', ...Object.values(CATEGORIES), 'p50 ms', 'p99 ms', 'issue (all 5)']];

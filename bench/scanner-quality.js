@@ -3,10 +3,10 @@
 // per family and overall, and what a scan costs per KB. In-process: the compiled scanner
 // (dist/workers/scan/) is called the way the scan pool's worker calls it.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { collectSamples, readLocomo, trainAttackModel } from '../training/attack-training.js';
+import { collectSamples, readJsonLines, readLocomo, trainAttackModel } from '../training/attack-training.js';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BENCH_DIR, REPO_ROOT, corpus, fmtMs, gateBuildStatus, machine, parseOptions, printTable, round } from './lib.js';
+import { BENCH_DIR, REPO_ROOT, corpus, fmtMs, gateBuildStatus, gitShortHead, machine, parseOptions, printTable, round, sharedDataDir } from './lib.js';
 
 const USAGE = `
 node bench/scanner-quality.js [options]
@@ -48,7 +48,7 @@ const opts = parseOptions(
     rounds: { type: 'number', default: 20, help: 'timed passes over the fixture corpus' },
     claims: { type: 'number', default: 2000, help: '1 KB claims scanned for the plain-claim cost' },
     out: { type: 'string', default: join(BENCH_DIR, 'results', 'scanner-quality.json'), help: 'results file ("" to write none)' },
-    data: { type: 'string', default: join(REPO_ROOT, '..', 'shared', 'data'), help: 'the shared data folder holding promptshield/ and locomo-dev/' },
+    data: { type: 'string', default: sharedDataDir(), help: 'the shared data folder holding promptshield/ and locomo-dev/' },
     'fixtures-only': { type: 'boolean', default: false, help: 'measure our fixtures only, without the public sets' },
   },
   USAGE,
@@ -130,17 +130,6 @@ async function timeScans(items, rounds, scan) {
   return { kb: round((bytes * rounds) / 1024, 1), ms: round(ms, 1), ms_per_kb: round(ms / ((bytes * rounds) / 1024), 4) };
 }
 
-function gitBuild() {
-  try {
-    const head = readFileSync(join(REPO_ROOT, '.git', 'HEAD'), 'utf8').trim();
-    const ref = head.startsWith('ref: ') ? readFileSync(join(REPO_ROOT, '.git', head.slice(5)), 'utf8').trim() : head;
-    return ref.slice(0, 7);
-  } catch {
-    return null;
-  }
-}
-
-const readJsonLines = (file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
 
 /** Scans `texts` as memory claims; counts those held and those the reviewer finds suspicious, and the CPU it took. */
 async function scanSet(texts, attackModel) {
@@ -275,7 +264,7 @@ async function main() {
       agree_with_expected: q.agree_with_expected,
       public: pub,
       attack_model: { label: ATTACK_MODEL.label, bits: ATTACK_MODEL.bits, weights_bytes: 2 ** ATTACK_MODEL.bits, threshold: ATTACK_MODEL.threshold },
-      build: gitBuild(),
+      build: gitShortHead(),
       cost: {
         fixture_corpus_ms_per_kb: whole.ms_per_kb,
         fixture_corpus_executable_ms_per_kb: executable.ms_per_kb,

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sharedDataDir } from '../bench/lib.js';
 import { collectSamples, DEFAULTS, trainAttackModel } from './attack-training.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,7 +30,7 @@ Options:
   --help            this text`;
 
 function parse(argv) {
-  const o = { data: resolve(ROOT, '..', 'shared', 'data'), out: join(ROOT, 'workers', 'scan', 'attack-weights.ts'), bits: DEFAULTS.bits, epochs: DEFAULTS.epochs, threshold: DEFAULTS.threshold };
+  const o = { data: sharedDataDir(ROOT), out: join(ROOT, 'workers', 'scan', 'attack-weights.ts'), bits: DEFAULTS.bits, epochs: DEFAULTS.epochs, threshold: DEFAULTS.threshold };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') {

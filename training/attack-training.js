@@ -17,6 +17,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { locomoClaim } from '../bench/locomo-claim.js';
 
 export const DEFAULTS = Object.freeze({ bits: 16, epochs: 12, learningRate: 0.5, l2: 1e-6, seed: 20261128, threshold: 0.5, unaddressedThreshold: 0.8, high: 0.95 });
 
@@ -33,14 +34,13 @@ const PARAGRAPH_MAX = 1500;
 const CODE_LINE_MIN = 15;
 const CODE_LINE_MAX = 200;
 
-const readJsonLines = (file) =>
+/** A JSON Lines file's objects, blank lines skipped. */
+export const readJsonLines = (file) =>
   readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line));
 
-/** One LoCoMo turn as the gate stores it (the LoCoMo README's claim form). */
-export const locomoClaim = (turn, date) => `${turn.speaker} (${date}): ${turn.text}${turn.blip_caption ? ` [shares ${turn.blip_caption}]` : ''}`;
 
 /** The LoCoMo conversations of `dir`: {id, turns (claim texts), notes (observations and summaries)}. */
 export function readLocomo(dir) {

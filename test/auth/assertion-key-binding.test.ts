@@ -13,10 +13,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function agentKey(): Promise<{ key: string; keyId: string }> {
-  const issued = (await server.socket('gv.keys', { action: 'issue', role: 'agent' })).result;
-  return { key: issued.key, keyId: issued.key_id };
-}
+const agentKey = () => server.issueKey('agent');
 
 /** The identity /rpc takes a bearer as, or its 401 kind. */
 async function takenAs(bearer: string): Promise<string> {

@@ -41,10 +41,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function agentKey(): Promise<{ key: string; keyId: string }> {
-  const issued = (await server.socket('gv.keys', { action: 'issue', role: 'agent' })).result;
-  return { key: issued.key, keyId: issued.key_id };
-}
+const agentKey = () => server.issueKey('agent');
 
 describe('weak Ed25519 public keys are refused wherever the gate accepts one', () => {
   it.each(WEAK)('gv.assertion_key refuses %s', async (hex) => {

@@ -10,21 +10,26 @@ import { ROOT } from '../harness/gate-process.js';
  * http(s) and mailto links are not followed.
  */
 
-/** The lines outside fenced code blocks, with inline code spans blanked. */
-function proseLines(text: string): string[] {
-  const out: string[] = [];
+/** Each line of the text, or null for a line inside (or opening or closing) a fenced code block. */
+function linesOutsideFences(text: string): Array<string | null> {
+  const out: Array<string | null> = [];
   let fence: string | undefined;
   for (const line of text.split('\n')) {
     const opened = /^\s*(`{3,}|~{3,})/.exec(line);
     if (opened !== null) {
       if (fence === undefined) fence = opened[1]![0]!;
       else if (opened[1]![0] === fence) fence = undefined;
-      out.push('');
+      out.push(null);
       continue;
     }
-    out.push(fence === undefined ? line.replace(/(`+)[\s\S]*?\1/g, (m) => ' '.repeat(m.length)) : '');
+    out.push(fence === undefined ? line : null);
   }
   return out;
+}
+
+/** The lines outside fenced code blocks, with inline code spans blanked. */
+function proseLines(text: string): string[] {
+  return linesOutsideFences(text).map((line) => (line === null ? '' : line.replace(/(`+)[\s\S]*?\1/g, (m) => ' '.repeat(m.length))));
 }
 
 /** GitHub's heading slug: markup dropped, lower case, punctuation but hyphens and underscores removed, spaces to hyphens. */
@@ -43,15 +48,8 @@ export function slug(heading: string): string {
 export function anchorsOf(text: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
-  let fence: string | undefined;
-  for (const line of text.split('\n')) {
-    const opened = /^\s*(`{3,}|~{3,})/.exec(line);
-    if (opened !== null) {
-      if (fence === undefined) fence = opened[1]![0]!;
-      else if (opened[1]![0] === fence) fence = undefined;
-      continue;
-    }
-    if (fence !== undefined) continue;
+  for (const line of linesOutsideFences(text)) {
+    if (line === null) continue;
     const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (heading === null) continue;
     const base = slug(heading[1]!);

@@ -76,6 +76,12 @@ export class InProcessServer {
     return (await this.http('POST', '/rpc', { key, body: { jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) } })).json as RpcAnswer;
   }
 
+  /** A new API key of `role`, issued over the socket: the key and its id. */
+  async issueKey(role: string): Promise<{ key: string; keyId: string }> {
+    const issued = (await this.socket('gv.keys', { action: 'issue', role })).result;
+    return { key: issued.key, keyId: issued.key_id };
+  }
+
   stop(): Promise<void> {
     return this.running.shutdown('test over');
   }
