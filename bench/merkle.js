@@ -48,7 +48,7 @@ const dist = (p) => join(REPO_ROOT, 'dist', 'src', p);
 const { Journal } = await import(dist('journal/journal.js'));
 const { DeploymentKey } = await import(dist('journal/deployment-key.js'));
 const { createJournalSchema } = await import(dist('journal/schema.js'));
-const { signCheckpoint } = await import(dist('journal/checkpoint.js'));
+const { signCheckpoint } = await import(dist('forms/checkpoint.js'));
 const { LogTreeReducer, logTreeTables } = await import(dist('projections/log-tree.js'));
 const { LogTreeReads } = await import(dist('projections/log-tree-reads.js'));
 const { verifyCheckpoint, verifyInclusion, verifyConsistency } = await import(dist('client/proofs.js'));

@@ -42,14 +42,14 @@ const opts = parseOptions(
 const log = (s) => process.stdout.write(`${s}\n`);
 const dist = (p) => import(join(REPO_ROOT, 'dist', p));
 
-const { canonicalJson, sha256Hex } = await dist('src/journal/canonical-json.js');
+const { canonicalJson, sha256Hex } = await dist('src/forms/canonical-json.js');
 const { startEmbedded, stopEmbedded } = await dist('src/org/embedded-postgres.js');
 const { DeploymentKey } = await dist('src/journal/deployment-key.js');
 const { addMember, issueStaffKey } = await dist('src/org/org-members.js');
-const { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } = await dist('src/org/submission-contract.js');
+const { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } = await dist('src/forms/submission-contract.js');
 const pg = (await import('pg')).default;
 
-/** A member gate: its key, and submissions built as src/org/submission.ts builds them. */
+/** A member gate: its key, and submissions built as src/submission/submission.ts builds them. */
 function member(index) {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const id = publicKey.export({ format: 'jwk' }).x;

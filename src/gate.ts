@@ -60,8 +60,6 @@ import { ImageStage } from '../pipeline/image-stage.js';
 import { Crews } from './crews/crews.js';
 import { CrewSheets } from './crews/crew-sheets.js';
 
-export const SERVICE_VERSION = '0.1.0';
-
 export interface GateOptions {
   clock?: Clock;
   log?: Log;

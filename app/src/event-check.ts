@@ -1,5 +1,5 @@
 import canonicalize from 'canonicalize';
-import { verifyEventSignature } from '../../src/journal/portable-verify.js';
+import { verifyEventSignature } from '../../src/forms/portable-verify.js';
 import type { VerbAnswer } from '../../src/verbs/verb-types.js';
 
 // A row's events checked in this page, not taken on the gate's word: the signed bytes gv.why

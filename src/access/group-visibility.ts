@@ -1,6 +1,6 @@
 import type { Caller } from './caller.js';
 import type { Gate } from '../gate.js';
-import type { JournalEvent } from '../journal/event.js';
+import type { JournalEvent } from '../forms/event.js';
 import { namedRows, ReplacementGroupReads, type Group } from '../projections/replacement-group-reads.js';
 
 /**

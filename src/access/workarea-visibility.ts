@@ -1,6 +1,6 @@
 import type { Caller } from './caller.js';
 import type { Gate } from '../gate.js';
-import type { JournalEvent } from '../journal/event.js';
+import type { JournalEvent } from '../forms/event.js';
 import { WorkareaReads } from '../projections/workarea-reads.js';
 
 /**

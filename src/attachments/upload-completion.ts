@@ -2,7 +2,7 @@ import type { Prepared } from '../../pipeline/image-stage.js';
 import type { Gate } from '../gate.js';
 import { ErrorCode, GateError, invalidParams } from '../gate-error.js';
 import { failpoint } from '../failpoints.js';
-import { sha256Hex } from '../journal/canonical-json.js';
+import { sha256Hex } from '../forms/canonical-json.js';
 import type { UploadRow } from '../projections/attachment-reads.js';
 import { maskedMetadata } from './reviewer-metadata.js';
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { ed25519KeyTextProblem, jwsHoldsStrictly } from '../journal/strict-ed25519.js';
+import { ed25519KeyTextProblem, jwsHoldsStrictly } from '../forms/strict-ed25519.js';
 import type { JWTPayload } from 'jose';
 import { jose } from './sign-in-support.js';
 import type { Clock } from '../clock.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ed25519KeyProblem, verifyEd25519Strict } from '../journal/strict-ed25519.js';
+import { ed25519KeyProblem, verifyEd25519Strict } from '../forms/strict-ed25519.js';
 import type { Clock } from '../clock.js';
 
 export type NonceState = 'fresh' | 'used' | 'expired' | 'unknown';

@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import { CredentialError } from './credential-error.js';
 import { TOKEN_CLOCK_TOLERANCE_S } from './sign-in-lifetimes.js';
 import { readUnverifiedJwt } from './unverified-jwt.js';
-import { ed25519KeyProblem, jwsHoldsStrictly, rawEd25519Key } from '../journal/strict-ed25519.js';
+import { ed25519KeyProblem, jwsHoldsStrictly, rawEd25519Key } from '../forms/strict-ed25519.js';
 import type { TrustedIssuers } from './trusted-issuers.js';
 
 /** Algorithms a trusted issuer may sign with: asymmetric only (a shared-secret or `none` token proves nothing). */

@@ -6,22 +6,13 @@
 // "Performance"). V8 sizes its heap once, at start, so this cannot be set from inside.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { LOG_LEVELS } from '../log-levels.js';
-import { SERVICE_VERSION } from '../gate.js';
-import { serveCommand } from './serve-command.js';
-import { callCommand } from './call-command.js';
+import { SERVICE_VERSION } from '../version.js';
+import { later } from './later-action.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 import { DEFAULT_CALL_TIMEOUT_MS, timeoutOption } from './socket-call.js';
-import { verifyCommand } from './verify-command.js';
-import { spaceCreateCommand } from './space-command.js';
-import { configCommand } from './config-command.js';
-import { pluginCommand } from './plugin-command.js';
-import { operatorCallCommand, operatorKeygenCommand } from './operator-command.js';
 import { orgCommand } from './org-command.js';
-import { peopleAddCommand, peopleListCommand, peopleRemoveCommand } from './people-command.js';
-import { grantChangeCommand, grantListCommand } from './grant-command.js';
-import { signCommand } from './sign-command.js';
-import { PROOF_EXIT_HELP, proofVerifyCommand } from './proof-command.js';
-import { count, runnerCommand } from './runner-command.js';
+import { PROOF_EXIT_HELP } from './proof-exit-help.js';
+import { count } from './count-option.js';
 
 const port = (value: string) => {
   const n = Number(value);
@@ -46,7 +37,7 @@ program
   .option('--home <dir>', 'the gate home (default: $GATE_HOME, else ~/.local/share/gate)')
   .option('--port <n>', 'TCP port (default: the config, else 8480; 0 picks a free port)', port)
   .addOption(new Option('--log-level <level>', 'least level logged (default: [log] level, else info; debug adds a line per request)').choices(LOG_LEVELS))
-  .action(serveCommand);
+  .action(later(() => import('./serve-command.js'), 'serveCommand'));
 
 program
   .command('call')
@@ -55,14 +46,14 @@ program
   .argument('[params]', 'the params as a JSON object')
   .option('--home <dir>', 'the gate home whose socket to use')
   .option('--timeout <ms>', `how long to wait for the answer, in ms (0: as long as it takes)`, timeoutOption, DEFAULT_CALL_TIMEOUT_MS)
-  .action(callCommand);
+  .action(later(() => import('./call-command.js'), 'callCommand'));
 
 program
   .command('verify')
   .description('Verify the whole journal chain and every signature offline; report the first bad seq.')
   .option('--home <dir>', 'the gate home to verify')
   .option('--json', 'print the report as JSON')
-  .action(verifyCommand);
+  .action(later(() => import('./verify-command.js'), 'verifyCommand'));
 
 program
   .command('proof')
@@ -81,7 +72,7 @@ program
   .argument('<file>', 'the saved answer or checkpoint note')
   .requiredOption('--deployment-id <id>', "the deployment's id (its public key, as gv.ping and GET /identity say)")
   .option('--since <file>', 'an older checkpoint kept earlier (a note, or a saved answer carrying one): prove the newer extends it')
-  .action(proofVerifyCommand);
+  .action(later(() => import('./proof-command.js'), 'proofVerifyCommand'));
 
 program
   .command('space')
@@ -92,7 +83,7 @@ program
   .requiredOption('--policy <policy>', 'review policy: human, model or auto')
   .option('--owner <owner>', 'the owner (default: the calling identity)')
   .option('--home <dir>', 'the gate home whose socket to use')
-  .action(spaceCreateCommand);
+  .action(later(() => import('./space-command.js'), 'spaceCreateCommand'));
 
 program
   .command('config')
@@ -102,7 +93,7 @@ program
   .option('--home <dir>', 'the gate home')
   .option('--json', 'print as JSON')
   .option('--diff', 'only the values that differ from the defaults')
-  .action(configCommand);
+  .action(later(() => import('./config-command.js'), 'configCommand'));
 
 const seconds = (value: string) => {
   const n = Number(value);
@@ -121,7 +112,7 @@ program
   .option('--url <url>', "forward over POST /rpc of this gate instead of the socket")
   .option('--key-env <name>', 'with --url: the environment variable holding the API key')
   .option('--forward-every <seconds>', 'how often to look for a gate while something waits to be forwarded', seconds, 5)
-  .action(pluginCommand);
+  .action(later(() => import('./plugin-command.js'), 'pluginCommand'));
 program
   .command('runner')
   .description(
@@ -141,7 +132,7 @@ program
   .option('--members <n>', 'members this host can run at once (reported as capacity)', count(64), 16)
   .option('--harness <command>', 'the agent harness command to look for on PATH and report', 'claude')
   .option('--state-dir <dir>', "where the day's spending is kept, budget-<key id>.json (default: $GATE_RUNNER_STATE_DIR, else ~/.local/state/gate-runner)")
-  .action(runnerCommand);
+  .action(later(() => import('./runner-command.js'), 'runnerCommand'));
 
 const people = program.command('people').description('Operator commands for people who sign in (admin, through the socket).');
 
@@ -154,14 +145,14 @@ people
   .option('--name <name>', 'the name shown for the person')
   .option('--password-stdin', 'read the password from standard input instead of asking (for scripts)')
   .option('--home <dir>', 'the gate home whose socket to use')
-  .action(peopleAddCommand);
+  .action(later(() => import('./people-command.js'), 'peopleAddCommand'));
 
 people
   .command('list')
   .description('List people and their roles (gv.people).')
   .option('--json', 'print the answer as JSON')
   .option('--home <dir>', 'the gate home whose socket to use')
-  .action(peopleListCommand);
+  .action(later(() => import('./people-command.js'), 'peopleListCommand'));
 
 people
   .command('remove')
@@ -169,7 +160,7 @@ people
   .argument('<who>', "the person's email, or their subject (the part after | in their identity)")
   .option('--iss <issuer>', 'their issuer (default: this gate)')
   .option('--home <dir>', 'the gate home whose socket to use')
-  .action(peopleRemoveCommand);
+  .action(later(() => import('./people-command.js'), 'peopleRemoveCommand'));
 
 const operator = program.command('operator').description('Operator proofs: a key of your own signs a fresh nonce for each operator-signed verb.');
 
@@ -177,7 +168,7 @@ operator
   .command('keygen')
   .description('Make an Ed25519 operator key: the private half to FILE (0600), the public half printed for [auth].operator_keys.')
   .requiredOption('--out <file>', 'where to write the private key (never overwritten)')
-  .action(operatorKeygenCommand);
+  .action(later(() => import('./operator-command.js'), 'operatorKeygenCommand'));
 
 operator
   .command('call')
@@ -187,7 +178,7 @@ operator
   .requiredOption('--key <file>', 'the operator private key (from gate operator keygen)')
   .option('--home <dir>', 'the gate home whose socket to use')
   .option('--timeout <ms>', `how long to wait for the answer, in ms (0: as long as it takes)`, timeoutOption, DEFAULT_CALL_TIMEOUT_MS)
-  .action(operatorCallCommand);
+  .action(later(() => import('./operator-command.js'), 'operatorCallCommand'));
 
 const grant = program
   .command('grant')
@@ -207,7 +198,10 @@ for (const action of ['issue', 'revoke'] as const) {
     .option('--json', "print gv.grant's answer as JSON")
     .option('--home <dir>', 'the gate home whose socket to use')
     .option('--timeout <ms>', 'how long to wait for the answer, in ms (0: as long as it takes)', timeoutOption, DEFAULT_CALL_TIMEOUT_MS)
-    .action(grantChangeCommand(action));
+    .action(async (...args: Parameters<ReturnType<typeof import('./grant-command.js').grantChangeCommand>>) => {
+      const { grantChangeCommand } = await import('./grant-command.js');
+      await grantChangeCommand(action)(...args);
+    });
 }
 
 grant
@@ -219,7 +213,7 @@ grant
   .option('--json', 'print the answer as JSON')
   .option('--home <dir>', 'the gate home whose socket to use')
   .option('--timeout <ms>', 'how long to wait for the answer, in ms (0: as long as it takes)', timeoutOption, DEFAULT_CALL_TIMEOUT_MS)
-  .action(grantListCommand);
+  .action(later(() => import('./grant-command.js'), 'grantListCommand'));
 
 const decision = (value: string) => {
   if (!['approve', 'reject', 'archive'].includes(value)) throw new InvalidArgumentError('approve, reject or archive');
@@ -248,7 +242,7 @@ program
   .option('--no-browser', 'print the sign-in address without trying to open a browser')
   .option('--yes', 'sign without asking once the body is shown (needed when there is no terminal)')
   .option('--timeout <ms>', 'how long to wait for the browser sign-in, in ms', timeoutOption, 300_000)
-  .action(signCommand);
+  .action(later(() => import('./sign-command.js'), 'signCommand'));
 
 program.addCommand(orgCommand());
 

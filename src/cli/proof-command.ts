@@ -5,7 +5,6 @@ import { ProofError } from '../client/proof-error.js';
 import { verifyCollection } from '../client/collection-check.js';
 import { EXIT, exitAfterWriting } from './exit-codes.js';
 
-export const PROOF_EXIT_HELP = 'Exit 0 when everything verified, 1 when a proof or signature was refused (its code and why printed), 3 on a bad argument (an unreadable file, not an answer this command knows).';
 
 class BadArgument extends Error {}
 

@@ -12,12 +12,6 @@ export interface RunnerCommandOptions {
   stateDir?: string;
 }
 
-export const count = (max: number) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new InvalidArgumentError(`an integer from 1 to ${max}`);
-  return n;
-};
-
 /** One JSON object a line on stderr: keys and tokens never reach it (the runner logs none). */
 const jsonLog: RunnerLog = (level, message, fields = {}) => {
   process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields })}\n`);

@@ -1,5 +1,5 @@
 import { verifyAsync } from '@noble/ed25519';
-import { checkpointOrigin, noteKeyHashInput, parseCheckpoint } from '../journal/checkpoint-note.js';
+import { checkpointOrigin, noteKeyHashInput, parseCheckpoint } from '../forms/checkpoint-note.js';
 import { ProofError } from './proof-error.js';
 import { fromBase64, sameBytes, sha256 } from './web-hash.js';
 
@@ -15,7 +15,7 @@ export interface VerifiedCheckpoint {
  * Checks a checkpoint note against the deployment id alone (the id is the Ed25519 public
  * key): the origin and key name must be this deployment's log, the key hash must be the
  * key's, and the signature must verify over the body (@noble/ed25519, which needs only
- * WebCrypto's SHA-512, as src/journal/portable-verify.ts does for events).
+ * WebCrypto's SHA-512, as src/forms/portable-verify.ts does for events).
  */
 export async function verifyCheckpoint(deploymentId: string, note: string): Promise<VerifiedCheckpoint> {
   const parsed = parseCheckpoint(note);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { patch } from '@decimalturn/toml-patch';
 import { parse as parseToml } from 'smol-toml';
 import { configTemplate } from './config-template.js';
-import { canonicalJson } from '../journal/canonical-json.js';
+import { canonicalJson } from '../forms/canonical-json.js';
 import type { FileValues } from './load-config.js';
 
 /**

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { backendsSchema, durationSchema, quorumProfilesSchema, stancesSchema } from './review-backends.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../log-levels.js';
 import { DEFAULT_PERSONAL_DATA_SEVERITY, PERSONAL_DATA_SEVERITIES } from '../../workers/scan/personal-data-severity.js';
-import { ed25519KeyProblem, ed25519KeyTextProblem } from '../journal/strict-ed25519.js';
+import { ed25519KeyProblem, ed25519KeyTextProblem } from '../forms/strict-ed25519.js';
 
 /**
  * Every configuration key, once. The TOML template written on first start, the

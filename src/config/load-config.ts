@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { canonicalJson } from '../journal/canonical-json.js';
+import { canonicalJson } from '../forms/canonical-json.js';
 import { parse as parseToml } from 'smol-toml';
 import { CONFIG_KEYS, type GateConfig, type KeySpec } from './keys.js';
 import { KNOWN_KEYS, KNOWN_SECTIONS } from './known-keys.js';

@@ -4,7 +4,7 @@ import { atLeast } from '../domain/roles.js';
 import { invalidParams } from '../gate-error.js';
 import type { Gate } from '../gate.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
-import { requireSpace } from '../verbs/require-space.js';
+import { requireSpace } from '../projections/require-space.js';
 import { slotsOf } from './crews.js';
 
 /** What a runner that has not said hello yet is assumed to hold: the hello format's ceilings. */

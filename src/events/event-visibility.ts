@@ -1,6 +1,6 @@
 import type { Caller } from '../access/caller.js';
 import type { Gate } from '../gate.js';
-import { eventFromRow, type JournalRow } from '../journal/event.js';
+import { eventFromRow, type JournalRow } from '../forms/event.js';
 import { workareaEventShown } from '../access/workarea-visibility.js';
 import { groupEventShown } from '../access/group-visibility.js';
 import { isServedType, isSpaceRegistryEvent } from './served-event.js';

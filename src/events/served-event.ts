@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JournalEvent } from '../journal/event.js';
+import type { JournalEvent } from '../forms/event.js';
 import { SERVED_FIELD_TYPES, type ServedField } from './served-event-fields.js';
 
 /** Event types served by gv.events (spec 1 Events); every other journal type stays inside. */

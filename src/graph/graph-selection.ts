@@ -1,7 +1,7 @@
 import type { Caller } from '../access/caller.js';
 import type { Gate } from '../gate.js';
 import { invalidParams } from '../gate-error.js';
-import { visibleRowsClause } from '../verbs/visible-rows.js';
+import { visibleRowsClause } from '../access/visible-rows.js';
 import { NEWEST_GRAPH_ROWS, graphRowsById, type GraphRow } from './graph-rows.js';
 
 /** The rows a graph answer serves, and what it says about the ones it leaves out. */

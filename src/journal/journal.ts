@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
-import { canonicalJson, sha256Hex } from './canonical-json.js';
+import { canonicalJson, sha256Hex } from '../forms/canonical-json.js';
 import type { DeploymentKey } from './deployment-key.js';
-import type { EventEnvelope, JournalEvent } from './event.js';
+import type { EventEnvelope, JournalEvent } from '../forms/event.js';
 import type { Clock } from '../clock.js';
 import { ViewChanges } from './view-changes.js';
 import type { SigningThread } from './signing-thread.js';

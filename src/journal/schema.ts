@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalRow } from './event.js';
+import type { JournalRow } from '../forms/event.js';
 
 /**
  * The journal and the content store are the gate's only truth; every other table is a

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { JournalRow } from './event.js';
-import { linkProblem, signatureHolds } from './event-link.js';
-import { MerkleFrontier } from './merkle-frontier.js';
-import { eventLeafHash } from './merkle-hash.js';
+import type { JournalRow } from '../forms/event.js';
+import { linkProblem, signatureHolds } from '../forms/event-link.js';
+import { MerkleFrontier } from '../forms/merkle-frontier.js';
+import { eventLeafHash } from '../forms/merkle-hash.js';
 
 export interface ChainReport {
   ok: boolean;

@@ -3,18 +3,11 @@ import type { DeploymentKey } from '../journal/deployment-key.js';
 import { COUNTERSIGN_CLASSES } from '../review/quorum.js';
 import { inTransaction } from './org-database.js';
 import { appendOrgLogMany, type OrgLogEntry } from './org-log.js';
-import { OUTCOME_CONTRACT, signOutcome, type Outcome } from './outcome-line.js';
+import { OUTCOME_CONTRACT, signOutcome, type AuthorityClass, type Outcome } from '../forms/outcome-line.js';
 import { RoundTripBatch } from './round-trip-batch.js';
 
 /** The submitter is told one of these (FACTS "Scanner"); the reason text stays in the org's log. */
 export const REFUSAL_CATEGORIES = ['off-scope', 'quality', 'policy', 'duplicate', 'unreadable'] as const;
-
-/**
- * The deciding authority's signer class, in the gate's vocabulary: human (a signed-in
- * person at the org), agent (the holder of an org review or admin key: a program), deployment
- * (an org policy).
- */
-export type AuthorityClass = 'human' | 'agent' | 'deployment';
 
 export interface Decision {
   deployment_id: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SERVICE_VERSION } from '../gate.js';
+import { SERVICE_VERSION } from '../version.js';
 import { defineOrgVerb } from './define-org-verb.js';
 import { ORG_VERBS } from './org-registry.js';
 

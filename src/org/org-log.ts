@@ -1,8 +1,8 @@
 import type { PoolClient, Pool } from 'pg';
-import { canonicalJson, sha256Hex } from '../journal/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../forms/canonical-json.js';
 import type { DeploymentKey } from '../journal/deployment-key.js';
-import { linkProblem, signatureHolds } from '../journal/event-link.js';
-import type { EventEnvelope } from '../journal/event.js';
+import { linkProblem, signatureHolds } from '../forms/event-link.js';
+import type { EventEnvelope } from '../forms/event.js';
 
 /** Serializes appends across every org process: the chain has one head. Any fixed number. */
 const LOG_LOCK = 0x6f72676c;

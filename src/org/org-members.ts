@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import { mintApiKey } from '../auth/api-keys.js';
 import type { DeploymentKey } from '../journal/deployment-key.js';
 import { inTransaction } from './org-database.js';
-import { ed25519KeyTextProblem } from '../journal/strict-ed25519.js';
+import { ed25519KeyTextProblem } from '../forms/strict-ed25519.js';
 import { appendOrgLog } from './org-log.js';
 
 export type OrgScope = 'submit' | 'review' | 'admin';

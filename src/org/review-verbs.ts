@@ -3,7 +3,8 @@ import { invalidParams, lifecycle } from '../gate-error.js';
 import { defineOrgVerb } from './define-org-verb.js';
 import type { OrgStaffCaller } from './org-bearer.js';
 import { inTransaction } from './org-database.js';
-import { DecisionRefused, REFUSAL_CATEGORIES, type AuthorityClass } from './org-decision.js';
+import { DecisionRefused, REFUSAL_CATEGORIES } from './org-decision.js';
+import type { AuthorityClass } from '../forms/outcome-line.js';
 
 const artifactId = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'an artifact id is sha256:<64 hex>');
 const memberDeploymentId = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "a member gate's deployment id is 43 base64url characters");

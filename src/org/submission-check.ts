@@ -1,8 +1,8 @@
-import { canonicalJson, sha256Hex } from '../journal/canonical-json.js';
-import { verifyWithDeploymentId } from '../journal/deployment-key.js';
+import { canonicalJson, sha256Hex } from '../forms/canonical-json.js';
+import { verifyWithDeploymentId } from '../forms/ed25519.js';
 import { isJsonObject } from '../domain/json-object.js';
 import { jsonBodyFaultReason, jsonObjectBody } from '../surfaces/json-object-body.js';
-import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from './submission-contract.js';
+import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../forms/submission-contract.js';
 
 /** The local events that promote a row: promote (ACTIVE) or ratify (L3_RATIFIED, waiting for us). */
 const PROMOTING = new Set(['promote', 'ratify']);

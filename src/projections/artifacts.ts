@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../journal/event.js';
+import type { JournalEvent } from '../forms/event.js';
 import { isPromoted } from '../domain/states.js';
 import { areaTokens } from './area-tokens.js';
 import { bodyText } from './body-text.js';
-import { canonicalJson } from '../journal/canonical-json.js';
+import { canonicalJson } from '../forms/canonical-json.js';
 
 /**
  * The artifacts view: one row per claim, its state, and the served rows' FTS index recall

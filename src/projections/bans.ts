@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../journal/event.js';
+import type { JournalEvent } from '../forms/event.js';
 
 /**
  * Bans (spec 1 "Ban"): `ban` events stand a ban or lift it; `ban-refused` events are the

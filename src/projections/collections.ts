@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../journal/event.js';
+import type { JournalEvent } from '../forms/event.js';
 import { COLLECTION_EVENT } from '../domain/collection-form.js';
-import { canonicalJson } from '../journal/canonical-json.js';
+import { canonicalJson } from '../forms/canonical-json.js';
 
 /**
  * Published collections (gv.publish): one row per version of a named collection of a space,

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../journal/event.js';
+import type { JournalEvent } from '../forms/event.js';
 
 /**
  * Comments on rows: kind, body, the comment replied to, findings referred to, audience.

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ChainReport } from '../journal/verify-chain.js';
-import { MerkleFrontier } from '../journal/merkle-frontier.js';
-import { eventLeafHash } from '../journal/merkle-hash.js';
+import { MerkleFrontier } from '../forms/merkle-frontier.js';
+import { eventLeafHash } from '../forms/merkle-hash.js';
 import { nodePosition } from './log-tree.js';
 
 export type TreeCheck = { tree: 'agrees' | 'absent' } | { tree: 'differs'; problem: string };

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { eventLeafHash, nodeHash, splitPoint } from '../journal/merkle-hash.js';
+import { eventLeafHash, nodeHash, splitPoint } from '../forms/merkle-hash.js';
 import { nodePosition } from './log-tree.js';
 
 /** An RFC 9162 inclusion proof: the audit path of one leaf, bottom up, in a tree of `tree_size` leaves. */

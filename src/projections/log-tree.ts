@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../journal/event.js';
-import { eventLeafHash, nodeHash } from '../journal/merkle-hash.js';
+import type { JournalEvent } from '../forms/event.js';
+import { eventLeafHash, nodeHash } from '../forms/merkle-hash.js';
 
 const popcount = (n: number) => {
   let count = 0;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../journal/event.js';
+import type { JournalEvent } from '../forms/event.js';
 
 /** The people table (spec 1 "Person / role entry"): each signed-in person's assigned role and demo flag. */
 export function peopleTables(schema: string): string {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import type { JournalEvent } from '../journal/event.js';
+import type { JournalEvent } from '../forms/event.js';
 import { ArtifactReducer, artifactDigestQueries, artifactTables, type HeldMoved } from './artifacts.js';
 import { SpaceReducer, spaceDigestQueries, spaceTables } from './spaces.js';
 import { GrantReducer, grantDigestQueries, grantTables } from './grants.js';

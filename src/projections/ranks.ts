@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../journal/event.js';
+import type { JournalEvent } from '../forms/event.js';
 
 /** Standing weights callers gave rows for an audience: one per row, audience and identity; the latest wins. */
 export function rankTables(schema: string): string {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
-import { eventFromRow, type JournalRow } from '../journal/event.js';
+import { eventFromRow, type JournalRow } from '../forms/event.js';
 import { Projections, digestTables } from './projections.js';
 import { createHash } from 'node:crypto';
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../journal/event.js';
-import { canonicalJson } from '../journal/canonical-json.js';
+import type { JournalEvent } from '../forms/event.js';
+import { canonicalJson } from '../forms/canonical-json.js';
 
 /**
  * Runners and crews as the journal tells them (spec 1 runner events): each runner's

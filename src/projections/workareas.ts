@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../journal/event.js';
+import type { JournalEvent } from '../forms/event.js';
 
 /**
  * The work-area view. An area exists once some identity wrote into it, so "the areas of a

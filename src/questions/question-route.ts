@@ -1,5 +1,5 @@
 import type { Gate } from '../gate.js';
-import type { JournalEvent } from '../journal/event.js';
+import type { JournalEvent } from '../forms/event.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 
 /** Where a promoted question goes (spec 1 "Question routing state"); `question-routed` carries it. */

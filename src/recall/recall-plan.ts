@@ -1,7 +1,7 @@
 import type { Caller } from '../access/caller.js';
 import type { Gate } from '../gate.js';
 import { invalidParams } from '../gate-error.js';
-import { requireSpace } from '../verbs/require-space.js';
+import { requireSpace } from '../projections/require-space.js';
 import { placesAbove } from './steering.js';
 
 export const RECALL_SCOPES = ['closest', 'workarea', 'space', 'all'] as const;

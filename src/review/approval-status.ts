@@ -21,7 +21,7 @@ export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
  * A row's approval status from its state and signatures: a person's rejecting signature
  * is a veto; a promotion a person counted toward is human_approved, else ai_approved; a
  * held row a model rejected is escalated to people. countersigned and refused come from a
- * second authority's outcomes (an org gate's, src/org/outcome-pull.ts).
+ * second authority's outcomes (an org gate's, src/submission/outcome-pull.ts).
  */
 export function approvalStatus(state: string, signatures: readonly SignatureRow[], count: QuorumCount): ApprovalStatus {
   const last = (types: readonly string[]) => [...signatures].reverse().find((s) => types.includes(s.type));

@@ -1,5 +1,5 @@
 import type { Gate } from '../gate.js';
-import { rowEventData } from '../verbs/row-event.js';
+import { rowEventData } from '../projections/row-event.js';
 import { EXPIRING_STATES } from './review-board.js';
 
 const SWEEP_MAX = 1000;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import PQueue from 'p-queue';
 import type { Gate } from '../gate.js';
 import { derivesFromOf, type ArtifactRow } from '../projections/artifact-reads.js';
-import { rowEventData } from '../verbs/row-event.js';
+import { rowEventData } from '../projections/row-event.js';
 import { modelLabel } from '../../workers/grade/backend.js';
 import { RUBRIC_VERSION } from '../../workers/grade/rubric.js';
 import type { GradeInput, GradeOutcome } from '../../workers/grade/grade-task.js';

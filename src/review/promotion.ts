@@ -1,7 +1,7 @@
 import type { Gate } from '../gate.js';
-import type { JournalEvent } from '../journal/event.js';
+import type { JournalEvent } from '../forms/event.js';
 import { ReplacementGroupReads } from '../projections/replacement-group-reads.js';
-import { rowEventData } from '../verbs/row-event.js';
+import { rowEventData } from '../projections/row-event.js';
 import { routeQuestion } from '../questions/question-route.js';
 import { noteCrewAnswer } from '../questions/crew-answer.js';
 import type { ReviewPicture } from './review-board.js';

@@ -4,7 +4,7 @@ import { questionWaitsOver } from '../questions/wait-over.js';
 import { crewQuestionsMoved } from '../questions/crew-moves.js';
 import { gradePending } from './pending-grading.js';
 import { settlePending } from './settlement.js';
-import { pullOutcomes } from '../org/outcome-pull.js';
+import { pullOutcomes } from '../submission/outcome-pull.js';
 
 /** The expiry sweep's period: cheap (one indexed query), so often enough that a deadline is met within a minute. */
 const EXPIRY_EVERY_MS = 60_000;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { KINDS, RECORDED_CLASSES } from '../domain/kinds.js';
 import { answerBody, questionBody } from '../domain/body-forms.js';
 import { CREW_SHEET_FORMAT, crewSheetBody } from '../domain/crew-sheet.js';
-import { SERVICE_VERSION } from '../gate.js';
+import { SERVICE_VERSION } from '../version.js';
 import { TIERS } from '../tools/define-tool.js';
 import { TOOLS, toolListing, toolsOf } from '../tools/tool-catalog.js';
 import { VERBS } from '../verbs/registry.js';

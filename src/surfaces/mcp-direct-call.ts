@@ -1,4 +1,4 @@
-import { SERVICE_VERSION } from '../gate.js';
+import { SERVICE_VERSION } from '../version.js';
 import { ToolProtocolError, type ToolResult } from '../tools/call-tool.js';
 import { toolsOf } from '../tools/tool-catalog.js';
 import { META_CAPABILITIES, META_VERSION, MCP_PROTOCOL_VERSION } from './mcp-tool-server.js';

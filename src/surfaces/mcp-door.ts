@@ -3,7 +3,7 @@ import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/ser
 import type { Caller } from '../access/caller.js';
 import { BearerAuth, CredentialError } from '../auth/bearer.js';
 import type { Gate } from '../gate.js';
-import { SERVICE_VERSION } from '../gate.js';
+import { SERVICE_VERSION } from '../version.js';
 import { callClientTool, ToolProtocolError, type ToolResult } from '../tools/call-tool.js';
 import { toolsOf } from '../tools/tool-catalog.js';
 import { directCallAnswer, directCallOf, type DirectCall } from './mcp-direct-call.js';

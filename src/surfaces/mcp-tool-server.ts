@@ -1,5 +1,5 @@
 import { ProtocolError, Server } from '@modelcontextprotocol/server';
-import { SERVICE_VERSION } from '../gate.js';
+import { SERVICE_VERSION } from '../version.js';
 import type { Tier } from '../tools/define-tool.js';
 import { toolListing, toolsOf } from '../tools/tool-catalog.js';
 import { ToolProtocolError, type ToolResult } from '../tools/call-tool.js';

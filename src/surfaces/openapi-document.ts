@@ -1,5 +1,5 @@
 import type { Gate } from '../gate.js';
-import { SERVICE_VERSION } from '../gate.js';
+import { SERVICE_VERSION } from '../version.js';
 import { errorBody, jsonContent, type Route } from './route.js';
 
 const credentialError = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineVerb } from './define-verb.js';
-import { SERVICE_VERSION } from '../gate.js';
+import { SERVICE_VERSION } from '../version.js';
 
 export const pingVerb = defineVerb({
   name: 'gv.ping',

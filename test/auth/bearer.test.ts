@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { BearerAuth, CredentialError } from '../../src/auth/bearer.js';
 import { mintApiKey } from '../../src/auth/api-keys.js';
 import { ApiKeyReducer, apiKeyTables } from '../../src/projections/api-keys.js';
-import type { JournalEvent } from '../../src/journal/event.js';
+import type { JournalEvent } from '../../src/forms/event.js';
 import { ViewChanges } from '../../src/journal/view-changes.js';
 
 function keyStore() {

@@ -1,10 +1,10 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { canonicalJson, sha256Hex } from '../../src/journal/canonical-json.js';
-import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../../src/org/submission-contract.js';
+import { canonicalJson, sha256Hex } from '../../src/forms/canonical-json.js';
+import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../../src/forms/submission-contract.js';
 
 /**
  * A simulated member gate: its own Ed25519 key (the public half is its deployment id) and
- * submission/1 bodies built as src/org/submission.ts builds them, with a promote event
+ * submission/1 bodies built as src/submission/submission.ts builds them, with a promote event
  * journaled and signed the way the gate's journal signs one.
  */
 export class SimulatedMember {

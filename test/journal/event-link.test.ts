@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeploymentKey } from '../../src/journal/deployment-key.js';
-import { canonicalJson, sha256Hex } from '../../src/journal/canonical-json.js';
-import { linkProblem, signatureHolds, type StoredEvent } from '../../src/journal/event-link.js';
+import { canonicalJson, sha256Hex } from '../../src/forms/canonical-json.js';
+import { linkProblem, signatureHolds, type StoredEvent } from '../../src/forms/event-link.js';
 
 /**
  * The one link check behind `gate verify` and `gate org verify`, on a row shaped like the

@@ -4,9 +4,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ed from '@noble/ed25519';
-import { DeploymentKey, verifyWithDeploymentId } from '../../src/journal/deployment-key.js';
-import { verifyEventSignature } from '../../src/journal/portable-verify.js';
-import { canonicalJson } from '../../src/journal/canonical-json.js';
+import { DeploymentKey } from '../../src/journal/deployment-key.js';
+import { verifyWithDeploymentId } from '../../src/forms/ed25519.js';
+import { verifyEventSignature } from '../../src/forms/portable-verify.js';
+import { canonicalJson } from '../../src/forms/canonical-json.js';
 
 ed.hashes.sha512 = (m: Uint8Array) => new Uint8Array(createHash('sha512').update(m).digest());
 

@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { request as httpRequest } from 'node:http';
 import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
 import { SimulatedMember } from '../harness/member-submission.js';
-import { verifyOutcomeLine } from '../../src/org/outcome-line.js';
+import { verifyOutcomeLine } from '../../src/forms/outcome-line.js';
 
 let cluster: PostgresCluster;
 let org: OrgProcess;

@@ -11,7 +11,7 @@ import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
 import { SimulatedMember } from '../harness/member-submission.js';
 import { signInWithOpenidClient, type IssuedPerson } from '../harness/openid-sign-in.js';
 import { startGateWithIssuer } from '../harness/sign-in.js';
-import { verifyOutcomeLine } from '../../src/org/outcome-line.js';
+import { verifyOutcomeLine } from '../../src/forms/outcome-line.js';
 
 /**
  * People at the organization gate's /rpc: the org trusts an issuer ([auth].trusted_issuers;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { OrgProcess, orgCli } from '../harness/org-process.js';
 import { SimulatedMember } from '../harness/member-submission.js';
-import { verifyOutcomeLine } from '../../src/org/outcome-line.js';
+import { verifyOutcomeLine } from '../../src/forms/outcome-line.js';
 import { embeddedPaths, embeddedRunning } from '../../src/org/embedded-postgres.js';
 
 // No --database-url: the org gate runs the embedded PostgreSQL in its home, started and stopped with it.

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { request } from 'undici';
 import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
 import { SimulatedMember } from '../harness/member-submission.js';
-import { verifyOutcomeLine } from '../../src/org/outcome-line.js';
+import { verifyOutcomeLine } from '../../src/forms/outcome-line.js';
 
 /**
  * GET /outcomes read from a real streaming replica ([org].replica_url): a second PostgreSQL

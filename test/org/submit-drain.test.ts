@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { GateProcess, uniqueText } from '../harness/gate-process.js';
 import { OrgDoorServer } from '../harness/org-door-server.js';
-import { canonicalJson } from '../../src/journal/canonical-json.js';
-import { verifyWithDeploymentId } from '../../src/journal/deployment-key.js';
+import { canonicalJson } from '../../src/forms/canonical-json.js';
+import { verifyWithDeploymentId } from '../../src/forms/ed25519.js';
 
 let gate: GateProcess;
 let door: OrgDoorServer;

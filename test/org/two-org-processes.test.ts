@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
 import { SimulatedMember } from '../harness/member-submission.js';
-import { verifyOutcomeLine } from '../../src/org/outcome-line.js';
+import { verifyOutcomeLine } from '../../src/forms/outcome-line.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'org-two-'));
 chmodSync(dir, 0o755);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GateProcess, uniqueText } from '../harness/gate-process.js';
 import { OrgDoorServer } from '../harness/org-door-server.js';
-import { OUTCOME_CONTRACT, type Outcome } from '../../src/org/outcome-line.js';
+import { OUTCOME_CONTRACT, type Outcome } from '../../src/forms/outcome-line.js';
 
 /** The identity point: for this "key" the signature 01 00...00 verifies over anything. */
 const IDENTITY = Buffer.concat([Buffer.from([1]), Buffer.alloc(31)]).toString('base64url');

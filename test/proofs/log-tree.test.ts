@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createJournalSchema } from '../../dist/src/journal/schema.js';
 import { LogTreeReducer, logTreeTables, nodePosition } from '../../dist/src/projections/log-tree.js';
 import { LogTreeReads } from '../../dist/src/projections/log-tree-reads.js';
-import { MerkleFrontier } from '../../dist/src/journal/merkle-frontier.js';
+import { MerkleFrontier } from '../../dist/src/forms/merkle-frontier.js';
 
 /** RFC 9162 2.1.1 written out again from the text, to check the gate's tree against. */
 const sha = (...parts: Uint8Array[]) => parts.reduce((h, p) => h.update(p), createHash('sha256')).digest();

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GateProcess, uniqueText } from '../harness/gate-process.js';
-import { verifyEventSignature } from '../../src/journal/portable-verify.js';
+import { verifyEventSignature } from '../../src/forms/portable-verify.js';
 
 // gv.why hands a caller the exact bytes the deployment signed for each event of a row, so
 // the caller checks the signature itself, but only where the caller may already read every

@@ -8,7 +8,7 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { KeyObject } from 'node:crypto';
-import { signWith } from '../../src/journal/deployment-key.js';
+import { signWith } from '../../src/forms/ed25519.js';
 
 export interface SignerSettings {
   key: KeyObject;

@@ -3,7 +3,7 @@ import { defineVerb } from '../define-verb.js';
 import { invalidParams } from '../../gate-error.js';
 import { requireLongLivedCredential } from '../long-lived-credential.js';
 import { ASSERTION_ISSUER } from '../../auth/agent-assertions.js';
-import { ed25519KeyTextProblem } from '../../journal/strict-ed25519.js';
+import { ed25519KeyTextProblem } from '../../forms/strict-ed25519.js';
 import { ASSERTION_CLOCK_TOLERANCE_S, ASSERTION_MAX_SECONDS } from '../../auth/sign-in-lifetimes.js';
 import type { Gate } from '../../gate.js';
 import type { Caller } from '../../access/caller.js';

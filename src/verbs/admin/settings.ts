@@ -8,7 +8,7 @@ import { LIVE_KEYS } from '../../config/live-keys.js';
 import { configSaveText } from '../../config/config-save-text.js';
 import { writeFileAtomic } from '../../config/atomic-write.js';
 import { secretNames, shownValue } from '../../config/settings-display.js';
-import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
 import { checkChanges } from './settings-change.js';
 import type { Gate } from '../../gate.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { invalidParams } from '../../gate-error.js';
 import { isSpaceName } from '../../domain/names.js';
-import { visibleRowsClause } from '../visible-rows.js';
+import { visibleRowsClause } from '../../access/visible-rows.js';
 
 export const SPACE_POLICIES = ['human', 'model', 'auto'] as const;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { routeQuestion } from '../../questions/question-route.js';
 import { defineVerb } from '../define-verb.js';
-import { rowEventData } from '../row-event.js';
+import { rowEventData } from '../../projections/row-event.js';
 import { tipOf } from './tip.js';
 import { GROUP_ID_PATTERN, groupReads, groupRevision, groupStatus, knownGroup } from './replacement-group-view.js';
 import { GateError, ErrorCode } from '../../gate-error.js';

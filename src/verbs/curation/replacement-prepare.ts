@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
-import { rowEventData } from '../row-event.js';
+import { rowEventData } from '../../projections/row-event.js';
 import { GROUP_ID_PATTERN, groupReads, groupStatus, knownGroup } from './replacement-group-view.js';
 import { invalidParams, lifecycle } from '../../gate-error.js';
 import { PROMOTABLE_STATES, type ArtifactState } from '../../domain/states.js';

@@ -4,7 +4,7 @@ import { artifactIdParam } from '../param-types.js';
 import { GROUP_ID_PATTERN, groupReads, groupStatus } from './replacement-group-view.js';
 import { invalidParams, lifecycle } from '../../gate-error.js';
 import { PROMOTABLE_STATES, type ArtifactState } from '../../domain/states.js';
-import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import { GROUP_OPERATIONS, type GroupOperation } from '../../projections/replacement-group-reads.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Gate } from '../../gate.js';

@@ -3,7 +3,7 @@ import { defineVerb } from '../define-verb.js';
 import { limitParam } from '../param-types.js';
 import { GROUP_ID_PATTERN, groupReads, groupStatus } from './replacement-group-view.js';
 import { groupVisible } from '../../access/group-visibility.js';
-import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import { GROUP_STATES, type Group } from '../../projections/replacement-group-reads.js';
 
 const LIMIT_MAX = 200;

@@ -3,11 +3,11 @@ import { defineVerb } from '../define-verb.js';
 import { artifactIdParam, limitParam } from '../param-types.js';
 import { invalidParams, lifecycle } from '../../gate-error.js';
 import type { Gate } from '../../gate.js';
-import { buildSubmission, promotionsOf } from '../../org/submission.js';
-import { orgDoorClient } from '../../org/org-door.js';
+import { buildSubmission, promotionsOf } from '../../submission/submission.js';
+import { orgDoorClient } from '../../submission/org-door.js';
 import { GateClientError } from '../../client/client-error.js';
 import type { SubmitOutcome } from '../../client/org-door-client.js';
-import { pullOutcomes } from '../../org/outcome-pull.js';
+import { pullOutcomes } from '../../submission/outcome-pull.js';
 
 interface SubmissionRow {
   artifact_id: string;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineVerb, type VerbContext } from '../define-verb.js';
 import { invalidParams, roleTooLow } from '../../gate-error.js';
 import { atLeast } from '../../domain/roles.js';
-import { eventFromRow, type JournalRow } from '../../journal/event.js';
+import { eventFromRow, type JournalRow } from '../../forms/event.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
 import type { Gate } from '../../gate.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { spaceParam } from '../param-types.js';
-import { requireSpace } from '../require-space.js';
+import { requireSpace } from '../../projections/require-space.js';
 import { TRUST_CLASSES } from '../../domain/kinds.js';
 import { classCounts, quorumRule, settlerProblem } from '../../review/quorum.js';
 import { SIGNER_CLASSES } from '../../review/signer-class.js';

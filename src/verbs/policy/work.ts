@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { limitParam, spaceParam } from '../param-types.js';
-import { requireSpace } from '../require-space.js';
+import { requireSpace } from '../../projections/require-space.js';
 import { QUARANTINE_STATES } from '../../domain/states.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { artifactIdParam, spaceParam } from '../param-types.js';
-import { requireSpace } from '../require-space.js';
+import { requireSpace } from '../../projections/require-space.js';
 import { invalidParams } from '../../gate-error.js';
-import type { JournalRow } from '../../journal/event.js';
-import { MerkleList } from '../../journal/merkle-list.js';
+import type { JournalRow } from '../../forms/event.js';
+import { MerkleList } from '../../forms/merkle-list.js';
 import { collectionSigningText, rowLeaf } from '../../domain/collection-form.js';
 import { answerProofs } from '../reading/log-proofs.js';
 import { collectionNameParam } from './publish.js';

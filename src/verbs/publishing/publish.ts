@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { spaceParam } from '../param-types.js';
-import { requireSpace } from '../require-space.js';
+import { requireSpace } from '../../projections/require-space.js';
 import { invalidParams } from '../../gate-error.js';
 import { isNameSegment } from '../../domain/names.js';
-import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
-import { MerkleList } from '../../journal/merkle-list.js';
+import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
+import { MerkleList } from '../../forms/merkle-list.js';
 import { COLLECTION_EVENT, COLLECTION_FORMAT, rowLeaf, type CollectionHeader, type CollectionRow } from '../../domain/collection-form.js';
 import { checkpointAt } from '../reading/log-proofs.js';
 

@@ -3,7 +3,7 @@ import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
 import { signedHistory } from './status.js';
 import { derivesFromOf, type ArtifactRow } from '../../projections/artifact-reads.js';
-import { eventFromRow, type JournalRow } from '../../journal/event.js';
+import { eventFromRow, type JournalRow } from '../../forms/event.js';
 import { answerProofs } from './log-proofs.js';
 
 /** Event types that are decisions about a row (who let it in, kept it out, moved it). */

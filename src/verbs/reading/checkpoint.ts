@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { invalidParams } from '../../gate-error.js';
-import type { JournalRow } from '../../journal/event.js';
+import type { JournalRow } from '../../forms/event.js';
 import { eventVisible } from '../../events/event-visibility.js';
 import { isServedType } from '../../events/served-event.js';
 import type { Gate } from '../../gate.js';

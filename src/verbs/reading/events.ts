@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { spaceParam, workareaParam } from '../param-types.js';
-import { requireSpace } from '../require-space.js';
+import { requireSpace } from '../../projections/require-space.js';
 import { invalidParams } from '../../gate-error.js';
-import { eventFromRow, type JournalRow } from '../../journal/event.js';
+import { eventFromRow, type JournalRow } from '../../forms/event.js';
 import { eventVisible } from '../../events/event-visibility.js';
 import { isServedType, servedEvent, type ServedEvent } from '../../events/served-event.js';
 

@@ -3,7 +3,7 @@ import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';
 import { defineVerb } from '../define-verb.js';
 import { spaceParam, workareaParam } from '../param-types.js';
-import { requireSpace } from '../require-space.js';
+import { requireSpace } from '../../projections/require-space.js';
 import { WorkareaReads } from '../../projections/workarea-reads.js';
 import { HELD_STATES, PROMOTED_STATES } from '../../domain/states.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Gate } from '../../gate.js';
-import { signCheckpoint } from '../../journal/checkpoint.js';
+import { signCheckpoint } from '../../forms/checkpoint.js';
 
 /** How proofs leave the gate: hashes in standard base64, as the checkpoint writes its root. */
 export const inclusionSchema = z

@@ -1,4 +1,4 @@
-import { eventFromRow, type JournalRow } from '../../journal/event.js';
+import { eventFromRow, type JournalRow } from '../../forms/event.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';

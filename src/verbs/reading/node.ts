@@ -4,7 +4,7 @@ import { artifactIdParam } from '../param-types.js';
 import { reasonOf } from '../row-metadata.js';
 import { invalidParams } from '../../gate-error.js';
 import { isPromoted } from '../../domain/states.js';
-import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import type { Gate } from '../../gate.js';
 import { approvalOf } from '../review/approval.js';
 import { commentsFor } from '../review/comments.js';

@@ -1,5 +1,5 @@
 import type { Caller } from '../../access/caller.js';
-import type { JournalEvent } from '../../journal/event.js';
+import type { JournalEvent } from '../../forms/event.js';
 import { maskedName } from '../../attachments/masked-name.js';
 import { isClosedReason } from '../../domain/rejection-reasons.js';
 

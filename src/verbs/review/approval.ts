@@ -3,7 +3,7 @@ import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
 import { reasonOf } from '../row-metadata.js';
 import { atLeast } from '../../domain/roles.js';
-import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';

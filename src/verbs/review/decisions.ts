@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb, type VerbContext } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
-import { rowEventData } from '../row-event.js';
+import { rowEventData } from '../../projections/row-event.js';
 import { requireSupersession, supersedesEventData } from '../writing/supersedes-rule.js';
 import { GateError, ErrorCode, invalidParams, lifecycle } from '../../gate-error.js';
 import { QUARANTINE_STATES, type ArtifactState } from '../../domain/states.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
-import { rowEventData } from '../row-event.js';
+import { rowEventData } from '../../projections/row-event.js';
 import { GateError, ErrorCode, invalidParams, lifecycle } from '../../gate-error.js';
 import { requirePerson } from '../../access/person-only.js';
 import { isPromoted } from '../../domain/states.js';

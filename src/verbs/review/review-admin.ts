@@ -1,9 +1,9 @@
 import { AUTHORITY_EVENTS } from '../../journal/schema.js';
-import { pinnedOrg } from '../../org/outcome-pull.js';
+import { pinnedOrg } from '../../submission/outcome-pull.js';
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { artifactIdParam, limitParam } from '../param-types.js';
-import { visibleRowsClause } from '../visible-rows.js';
+import { visibleRowsClause } from '../../access/visible-rows.js';
 import { invalidParams } from '../../gate-error.js';
 import { COUNTERSIGN_CLASSES } from '../../review/quorum.js';
 import { settlePending } from '../../review/settlement.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
-import { visibleRowsClause } from '../visible-rows.js';
+import { visibleRowsClause } from '../../access/visible-rows.js';
 import type { RunRow } from '../../projections/review-reads.js';
 
 const RUN_STATES = ['queued', 'running', 'completed', 'failed', 'blocked'] as const;

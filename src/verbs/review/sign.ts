@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
-import { rowEventData } from '../row-event.js';
+import { rowEventData } from '../../projections/row-event.js';
 import { decidedRow } from './decisions.js';
 import { REJECT_CATEGORIES } from '../../domain/rejection-reasons.js';
 import { invalidParams, lifecycle } from '../../gate-error.js';

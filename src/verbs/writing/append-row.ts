@@ -1,7 +1,7 @@
 import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';
-import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
-import type { JournalEvent } from '../../journal/event.js';
+import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
+import type { JournalEvent } from '../../forms/event.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Finding, ScanResult } from '../../../workers/scan/finding.js';
 

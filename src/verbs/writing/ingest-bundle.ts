@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { defineVerb, type VerbContext } from '../define-verb.js';
 import { producerParam, spaceParam, workareaParam } from '../param-types.js';
-import { requireSpace } from '../require-space.js';
+import { requireSpace } from '../../projections/require-space.js';
 import { TRUST_CLASS_REFUSED } from './ingest.js';
 import { decodeBase64 } from './content-decoding.js';
 import { refuseCompletedPart } from '../curation/work-complete.js';
 import { refuseFullQuarantine } from './quarantine-depth.js';
 import { appendRow, artifactIdOf, enteredState } from './append-row.js';
-import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import { BUNDLE_CONTENT_TYPES, bundleManifest, type BundleManifest } from '../../bundles/bundle-manifest.js';
 import { archiveFinding, memberFindings, UNSCANNED_ARCHIVE } from '../../bundles/archive-findings.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb, type VerbContext } from '../define-verb.js';
 import { artifactIdParam, producerParam, spaceParam, workareaParam } from '../param-types.js';
-import { requireSpace } from '../require-space.js';
+import { requireSpace } from '../../projections/require-space.js';
 import { TRUST_CLASS_REFUSED } from './ingest.js';
 import { decodeBase64 } from './content-decoding.js';
 import { refuseCompletedPart } from '../curation/work-complete.js';
@@ -9,10 +9,10 @@ import { refuseFullQuarantine } from './quarantine-depth.js';
 import { appendRow, artifactIdOf, enteredState } from './append-row.js';
 import { BUNDLE_TRUST_CLASS } from './ingest-bundle.js';
 import { invalidParams } from '../../gate-error.js';
-import { canonicalJson, sha256Hex } from '../../journal/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import { MAP_CONTENT_TYPES, type ProjectMap } from '../../domain/project-map.js';
 import { checkMapStructure } from '../../bundles/map-structure.js';
-import { eventFromRow, type JournalRow } from '../../journal/event.js';
+import { eventFromRow, type JournalRow } from '../../forms/event.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
 import type { BundleMember } from '../../../pipeline/bundle-stage.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { sha256Hex } from '../../journal/canonical-json.js';
+import { sha256Hex } from '../../forms/canonical-json.js';
 import { defineVerb, type VerbContext } from '../define-verb.js';
 import { addressedToParam, artifactIdParam, producerParam, spaceParam, workareaParam } from '../param-types.js';
-import { requireSpace } from '../require-space.js';
+import { requireSpace } from '../../projections/require-space.js';
 import { decodeContent } from './content-decoding.js';
 import { KINDS, isKind, isRecordedClass, stricterClass, trustClassOfKind, type Kind } from '../../domain/kinds.js';
 import { answerBody, questionBody, type AnswerBody } from '../../domain/body-forms.js';

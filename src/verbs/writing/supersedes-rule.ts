@@ -1,4 +1,4 @@
-import { rowEventData } from '../row-event.js';
+import { rowEventData } from '../../projections/row-event.js';
 import { pendingGroupNaming } from '../../review/promotion.js';
 import { GateError, ErrorCode } from '../../gate-error.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';

@@ -1,10 +1,10 @@
 import type { Gate } from '../gate.js';
 import { ErrorCode, GateError, lifecycle } from '../gate-error.js';
 import { GateClientError } from '../client/client-error.js';
-import { verifyOutcomeLine, type Outcome } from './outcome-line.js';
+import { verifyOutcomeLine, type Outcome } from '../forms/outcome-line.js';
 import { orgDoorClient } from './org-door.js';
-import { rowEventData } from '../verbs/row-event.js';
-import { ed25519KeyTextProblem } from '../journal/strict-ed25519.js';
+import { rowEventData } from '../projections/row-event.js';
+import { ed25519KeyTextProblem } from '../forms/strict-ed25519.js';
 import { AUTHORITY_EVENTS } from '../journal/schema.js';
 
 /** The organization's key: [org].deployment_id, else the one journaled when the gate first met it. */

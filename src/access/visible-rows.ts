@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller.js';
+import type { Caller } from './caller.js';
 import type { Gate } from '../gate.js';
 
 /**

@@ -1,7 +1,11 @@
-import { canonicalJson } from '../journal/canonical-json.js';
-import type { DeploymentKey } from '../journal/deployment-key.js';
-import { verifyWithDeploymentId } from '../journal/deployment-key.js';
-import type { AuthorityClass } from './org-decision.js';
+import { canonicalJson } from './canonical-json.js';
+import { verifyWithDeploymentId } from './ed25519.js';
+
+/**
+ * Who decided, by signer class: human (a person at the org), agent (the holder of an org
+ * review or admin key: a program), deployment (an org policy).
+ */
+export type AuthorityClass = 'human' | 'agent' | 'deployment';
 
 export const OUTCOME_CONTRACT = 'outcome/1';
 /** Signed bytes are this prefix and the canonical outcome, so the signature means nothing elsewhere. */
@@ -23,7 +27,7 @@ export interface Outcome {
 /** A line of GET /outcomes: the outcome, its cursor (seq, not signed: a position, not a claim) and the org's signature. */
 export type OutcomeLine = Outcome & { seq: number; sig: string };
 
-export function signOutcome(key: DeploymentKey, outcome: Outcome): string {
+export function signOutcome(key: { sign(data: string): string }, outcome: Outcome): string {
   return key.sign(OUTCOME_SIGNING_PREFIX + canonicalJson(outcome));
 }
 

@@ -1,4 +1,4 @@
-import type { ArtifactRow } from '../projections/artifact-reads.js';
+import type { ArtifactRow } from './artifact-reads.js';
 
 /** The common fields of every event about a row: what it concerns and the move it makes. */
 export function rowEventData(row: ArtifactRow, enters: string, own: Record<string, unknown> = {}): Record<string, unknown> {

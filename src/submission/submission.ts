@@ -1,12 +1,12 @@
-import { canonicalJson, sha256Hex } from '../journal/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../forms/canonical-json.js';
 import type { Gate } from '../gate.js';
-import type { JournalRow } from '../journal/event.js';
+import type { JournalRow } from '../forms/event.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import { DECISIONS, envelopeOf } from '../verbs/reading/audit.js';
 import { signedHistory } from '../verbs/reading/status.js';
 import { approvalOf } from '../verbs/review/approval.js';
 import type { Caller } from '../access/caller.js';
-import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from './submission-contract.js';
+import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../forms/submission-contract.js';
 
 
 /** The local signed promotion(s) of a row: each promote (or ratify, for a T-3/T-5 row) event exactly as journaled, with its signature. */

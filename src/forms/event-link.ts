@@ -1,5 +1,5 @@
 import { canonicalJson, sha256Hex } from './canonical-json.js';
-import { verifyWithDeploymentId } from './deployment-key.js';
+import { verifyWithDeploymentId } from './ed25519.js';
 import type { EventEnvelope } from './event.js';
 
 /** One stored event of a signed chain: the gate's journal row, or the org gate's log row. */

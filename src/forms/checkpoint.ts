@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { DeploymentKey } from './deployment-key.js';
 import { checkpointBody, checkpointOrigin, noteKeyHashInput, signatureLine } from './checkpoint-note.js';
+
+/** What signs a checkpoint: the deployment key (src/journal/deployment-key.ts) or a test's. */
+export interface CheckpointSigner {
+  readonly deploymentId: string;
+  sign(data: string): string;
+}
 
 /**
  * The deployment's signed checkpoint of the journal's tree at `size` (checkpoint-note.ts).
@@ -9,7 +14,7 @@ import { checkpointBody, checkpointOrigin, noteKeyHashInput, signatureLine } fro
  * taken for anything else the deployment key signs: event bodies and submissions are JSON
  * (a submission behind its own prefix), sign-in tokens are dot-joined base64url.
  */
-export function signCheckpoint(key: DeploymentKey, size: number, root: Buffer): string {
+export function signCheckpoint(key: CheckpointSigner, size: number, root: Buffer): string {
   const origin = checkpointOrigin(key.deploymentId);
   const body = checkpointBody(origin, size, root.toString('base64'));
   const publicKey = Buffer.from(key.deploymentId, 'base64url');
