@@ -107,7 +107,7 @@ function appender(name, withTree) {
   db.exec(logTreeTables('main'));
   const key = DeploymentKey.openOrCreate(join(dir, `${name}.key`));
   const reducer = new LogTreeReducer(db, 'main');
-  const journal = new Journal(db, key, { now: () => Date.now() }, withTree ? (e) => reducer.apply(e) : () => {});
+  const journal = new Journal(db, key, { now: () => Date.now() }, withTree ? reducer : { apply: () => {} });
   let n = 0;
   const pad = 'p'.repeat(400);
   const batch = db.transaction((count) => {

@@ -1,7 +1,8 @@
 import { Piscina } from 'piscina';
 import PQueue from 'p-queue';
 import type Database from 'better-sqlite3';
-import type { CommittedRange, JournalWriter } from '../src/journal/group-commit.js';
+import type { JournalWriter } from '../src/journal/group-commit.js';
+import type { CommitFollower, CommittedRange } from '../src/journal/followers.js';
 import type { Log } from '../src/log.js';
 import type { PartitionCodes, PlacementChange } from '../src/recall/partition-codes.js';
 import { isZero } from '../src/recall/quantize.js';
@@ -82,7 +83,7 @@ interface Embedded {
  * bounded by the rows that want a vector, and ingest is bounded upstream (scan queue,
  * quarantine depth); a backlog only delays vectors, and a restart finds it again.
  */
-export class EmbedStage {
+export class EmbedStage implements CommitFollower {
   private readonly pool: Piscina;
   private readonly tasks: PQueue;
   /**
@@ -173,7 +174,7 @@ export class EmbedStage {
       `vector index (${this.model}): ${this.codes.searchable} searchable vectors, ${moved} re-placed, ${missing} rows to embed (checked in ${ms} ms)`,
     );
     if (missing > 0) this.catchUp = { total: missing, done: 0, started: performance.now(), lastLog: performance.now() };
-    this.writer.onCommit((range) => this.committed(range));
+    this.writer.follow(this);
     this.schedule();
   }
 
@@ -225,7 +226,7 @@ export class EmbedStage {
     this.reconcile(rowids.map((rowid) => rows.get(rowid) ?? rowid));
   }
 
-  private committed(range: CommittedRange): void {
+  committed(range: CommittedRange): void {
     if (this.closed) return;
     try {
       this.reconcile(this.index.touched(range.after, range.last));

@@ -107,10 +107,10 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
   });
   const port = (http.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
-  gate.endpoints.http = url;
-  gate.endpoints.socket = paths.socket;
-  gate.schedule = new ReviewSchedule(gate);
-  gate.schedule.start();
+  gate.deployment.endpoints.http = url;
+  gate.deployment.endpoints.socket = paths.socket;
+  gate.review.schedule = new ReviewSchedule(gate);
+  gate.review.schedule.start();
   // What the scanner still owes (rows left in L0_RAW, rows an older scanner saw) is scanned
   // beside serving, with the deployment signing; a shutdown stops it after its current page.
   const startScan = scanPending(gate, Infinity, null, isDraining).then(
@@ -120,7 +120,7 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
     (error: unknown) => gate.log.error('the start scan failed', error),
   );
   // The same facts as the start line on stdout, for whoever collects only the log.
-  gate.log.info('listening', { url, socket: paths.socket, deployment: gate.deploymentId });
+  gate.log.info('listening', { url, socket: paths.socket, deployment: gate.deployment.deploymentId });
 
   let stopping: Promise<void> | null = null;
   let step: string | null = null;
@@ -136,7 +136,7 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
       step = 'the requests in flight';
       draining = true;
       // Grading (scheduled or asked for) takes no more rows; what it already sent is answered and journaled.
-      gate.grading.halt();
+      gate.review.grading.halt();
       http.close();
       http.closeIdleConnections();
       socketServer.close();
@@ -144,7 +144,7 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
       step = 'the start scan';
       await startScan;
       step = 'the review schedule';
-      await gate.schedule?.stop();
+      await gate.review.schedule?.stop();
       step = 'the gate';
       await gate.close();
       step = 'the home';
@@ -155,7 +155,7 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
       gate.log.info('stopped');
       gate.log.flush();
     })());
-  const shutdownStep = () => (step === 'the gate' ? `closing ${gate.closing ?? 'the gate'}` : step === null ? null : `at ${step}`);
+  const shutdownStep = () => (step === 'the gate' ? `closing ${gate.deployment.closing ?? 'the gate'}` : step === null ? null : `at ${step}`);
 
   return { gate, url, socketPath: paths.socket, shutdown, shutdownStep, releaseHome };
 }

@@ -45,8 +45,8 @@ const keptByGate = new WeakMap<Gate, KeptBans>();
 function keptBans(gate: Gate): KeptBans {
   let kept = keptByGate.get(gate);
   if (kept === undefined) {
-    const reads = BanReads.of(gate.db);
-    const changes = gate.journal.viewChanges;
+    const reads = gate.store.bans;
+    const changes = gate.store.journal.viewChanges;
     kept = {
       writer: changes.memoByKey(BAN_EVENTS, (identity: string) => reads.one('writer', identity)),
       // Time 0: every source ban whose until has not passed by then, which is all of them.
@@ -74,6 +74,6 @@ export async function refuseBannedWrite(gate: Gate, caller: Caller, door: string
   }
   const ban = banOnWrite(gate, caller.identity, sourceUri);
   if (ban === undefined) return;
-  await gate.writer.write(() => gate.journal.append('ban-refused', caller.identity, { door, ban_kind: ban.kind, ban_event: ban.event_id }));
+  await gate.store.writer.write(() => gate.store.journal.append('ban-refused', caller.identity, { door, ban_kind: ban.kind, ban_event: ban.event_id }));
   throw banned(ban.kind, ban.subject, ban.until);
 }

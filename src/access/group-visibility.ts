@@ -9,10 +9,10 @@ import { namedRows, ReplacementGroupReads, type Group } from '../projections/rep
  * another identity's held row (nor, through its id, that such a row is being replaced).
  */
 export function groupVisible(gate: Gate, caller: Caller, group: Group): boolean {
-  if (gate.visibility.seesEverything(caller)) return true;
+  if (gate.access.visibility.seesEverything(caller)) return true;
   return namedRows(group).every((id) => {
-    const row = gate.artifacts.byId(id);
-    return row !== undefined && gate.visibility.canRead(caller, row);
+    const row = gate.store.artifacts.byId(id);
+    return row !== undefined && gate.access.visibility.canRead(caller, row);
   });
 }
 
@@ -23,8 +23,8 @@ export function groupVisible(gate: Gate, caller: Caller, group: Group): boolean 
 export function groupEventShown(gate: Gate, caller: Caller, event: JournalEvent): boolean {
   const d = event.data;
   if (event.type === 'replacement-prepared' && typeof d['artifact_id'] === 'string') {
-    if (gate.artifacts.byId(d['artifact_id'])?.writer_identity === caller.identity) return true;
+    if (gate.store.artifacts.byId(d['artifact_id'])?.writer_identity === caller.identity) return true;
   }
-  const group = typeof d['group_id'] === 'string' ? ReplacementGroupReads.of(gate.db).byId(d['group_id']) : undefined;
+  const group = typeof d['group_id'] === 'string' ? gate.store.replacementGroups.byId(d['group_id']) : undefined;
   return group !== undefined && groupVisible(gate, caller, group);
 }

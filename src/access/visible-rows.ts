@@ -6,8 +6,8 @@ import type { Gate } from '../gate.js';
  * everything; below, its own rows and promoted rows of spaces it may read.
  */
 export function visibleRowsClause(gate: Gate, caller: Caller): { sql: string; args: unknown[] } {
-  if (gate.visibility.seesEverything(caller)) return { sql: '1', args: [] };
-  const readable = gate.spaceNames().filter((s) => gate.capabilities.has(caller, s, 'read'));
+  if (gate.access.visibility.seesEverything(caller)) return { sql: '1', args: [] };
+  const readable = gate.store.spaceNames().filter((s) => gate.access.capabilities.has(caller, s, 'read'));
   const marks = readable.map(() => '?').join(',');
   return {
     sql: `(writer_identity = ? OR (state IN ('ACTIVE', 'SUPERSEDED')${readable.length ? ` AND space IN (${marks})` : ' AND 0'}))`,

@@ -11,15 +11,15 @@ import { WorkareaReads } from '../projections/workarea-reads.js';
  * rows only is never named, or a completion or relation would tell that those rows exist.
  */
 export function areaShown(gate: Gate, caller: Caller, space: string, workarea: string): boolean {
-  if (gate.visibility.seesEverything(caller)) return true;
-  const reads = WorkareaReads.of(gate.db);
+  if (gate.access.visibility.seesEverything(caller)) return true;
+  const reads = gate.store.workareas;
   if (reads.part(space, workarea, caller.identity) !== undefined) return true;
-  return gate.capabilities.has(caller, space, 'read') && reads.hasPromotedRow(space, workarea);
+  return gate.access.capabilities.has(caller, space, 'read') && reads.hasPromotedRow(space, workarea);
 }
 
 export function identityShown(gate: Gate, caller: Caller, space: string, workarea: string, identity: string): boolean {
-  if (gate.visibility.seesEverything(caller) || identity === caller.identity) return true;
-  return gate.capabilities.has(caller, space, 'read') && WorkareaReads.of(gate.db).hasPromotedRowBy(space, workarea, identity);
+  if (gate.access.visibility.seesEverything(caller) || identity === caller.identity) return true;
+  return gate.access.capabilities.has(caller, space, 'read') && gate.store.workareas.hasPromotedRowBy(space, workarea, identity);
 }
 
 /** A declared relation shows where both its areas show and its declarer shows in its source. */

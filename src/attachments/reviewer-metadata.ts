@@ -17,7 +17,7 @@ const jsonBytes = (entries: MetadataEntry[]) => Buffer.byteLength(JSON.stringify
  */
 export async function maskedMetadata(gate: Gate, entries: readonly MetadataEntry[]): Promise<MetadataEntry[]> {
   const masked = await Promise.all(
-    entries.map(async (e) => ({ kind: e.kind, text: (await gate.scan.scan(Buffer.from(e.text, 'utf8'), 'attachment_metadata')).masked })),
+    entries.map(async (e) => ({ kind: e.kind, text: (await gate.pipeline.scan.scan(Buffer.from(e.text, 'utf8'), 'attachment_metadata')).masked })),
   );
   while (jsonBytes(masked) > METADATA_JSON_MAX) {
     const longest = masked.reduce((a, b) => (b.text.length > a.text.length ? b : a));

@@ -12,7 +12,7 @@ export function checkUploadBounds(gate: Gate, writer: string, size: number): voi
     gate.config.attachments;
   if (size > quota) throw invalidParams(`an upload of ${size} bytes is larger than the per-writer quota of ${quota} bytes`, { field: 'size_bytes' });
   const now = gate.clock.now();
-  const counted = gate.attachments.writerWindow(writer, now - window);
+  const counted = gate.store.attachments.writerWindow(writer, now - window);
   let used = counted.reduce((n, u) => n + u.size_bytes, 0);
   if (used + size > quota) {
     // The soonest moment enough of the oldest uploads have left the window.
@@ -26,5 +26,5 @@ export function checkUploadBounds(gate: Gate, writer: string, size: number): voi
     }
     throw uploadQuota(Math.max(1, freesAt - now));
   }
-  if (gate.attachments.storedBytes(now - ttl) + size > budget) throw attachmentBudget();
+  if (gate.store.attachments.storedBytes(now - ttl) + size > budget) throw attachmentBudget();
 }

@@ -16,13 +16,13 @@ export type Completion = { completed: UploadRow } | { discarded: string; refusal
  * once and answering the second from the journal.
  */
 export function underUploadLock<T>(gate: Gate, writer: string, sha256: string, work: () => Promise<T>): Promise<T> {
-  return gate.uploadLocks.run(`${writer}\n${sha256}`, work);
+  return gate.pipeline.uploadLocks.run(`${writer}\n${sha256}`, work);
 }
 
 /** The journal records the discard first; the bytes go after, so a crash between leaves only a file the start sweeps away. */
 async function discard(gate: Gate, writer: string, sha256: string, reason: string, refusal: GateError): Promise<Completion> {
-  await gate.writer.write(() => gate.journal.append('upload-abandoned', writer, { sha256, reason }));
-  gate.attachmentStore.dropPart(writer, sha256);
+  await gate.store.writer.write(() => gate.store.journal.append('upload-abandoned', writer, { sha256, reason }));
+  gate.pipeline.attachmentStore.dropPart(writer, sha256);
   return { discarded: reason, refusal };
 }
 
@@ -38,9 +38,9 @@ export function isLive(gate: Gate, row: UploadRow | undefined): row is UploadRow
  * caller has either finished (and the row says completed) or not begun.
  */
 export async function owedCompletion(gate: Gate, writer: string, sha256: string): Promise<UploadRow | null> {
-  const row = gate.attachments.upload(writer, sha256);
+  const row = gate.store.attachments.upload(writer, sha256);
   if (!isLive(gate, row)) return null;
-  return (await gate.attachmentStore.partSize(writer, sha256)) === row.size_bytes ? row : null;
+  return (await gate.pipeline.attachmentStore.partSize(writer, sha256)) === row.size_bytes ? row : null;
 }
 
 /**
@@ -57,7 +57,7 @@ export async function owedCompletion(gate: Gate, writer: string, sha256: string)
  */
 export async function completeUpload(gate: Gate, upload: UploadRow): Promise<Completion> {
   const { writer, sha256, size_bytes: size } = upload;
-  const store = gate.attachmentStore;
+  const store = gate.pipeline.attachmentStore;
   const actual = await store.partHash(writer, sha256);
   if (actual !== sha256) {
     return discard(gate, writer, sha256, 'hash_mismatch', invalidParams(
@@ -68,7 +68,7 @@ export async function completeUpload(gate: Gate, upload: UploadRow): Promise<Com
   const bytes = await store.readPart(writer, sha256);
   let prepared: Prepared;
   try {
-    prepared = await gate.images.prepare(bytes);
+    prepared = await gate.pipeline.images.prepare(bytes);
   } catch (error) {
     // A full queue passes as the answer to retry; anything else is the worker dying or failing on these
     // bytes, which a second try would repeat: the upload ends rather than stays unfinishable.
@@ -111,10 +111,10 @@ export async function completeUpload(gate: Gate, upload: UploadRow): Promise<Com
   }
   store.linkPart(writer, sha256);
   failpoint('upload-between-object-and-journal');
-  await gate.writer.write(() => {
-    if (metadata !== null) gate.journal.putBlob(data['metadata_hash'] as string, metadata);
-    gate.journal.append('upload-completed', writer, data);
+  await gate.store.writer.write(() => {
+    if (metadata !== null) gate.store.journal.putBlob(data['metadata_hash'] as string, metadata);
+    gate.store.journal.append('upload-completed', writer, data);
   });
   store.dropPart(writer, sha256);
-  return { completed: gate.attachments.upload(writer, sha256)! };
+  return { completed: gate.store.attachments.upload(writer, sha256)! };
 }

@@ -18,7 +18,7 @@ export interface Recovery {
 export async function recoverUploads(gate: Gate): Promise<Recovery> {
   const recovery: Recovery = { completed: 0, discarded: 0, deferred: 0 };
   const since = gate.clock.now() - gate.config.attachments.upload_ttl_ms;
-  for (const { writer, sha256 } of gate.attachments.liveUploads(since)) {
+  for (const { writer, sha256 } of gate.store.attachments.liveUploads(since)) {
     try {
       await underUploadLock(gate, writer, sha256, async () => {
         const owed = await owedCompletion(gate, writer, sha256);

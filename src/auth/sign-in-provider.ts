@@ -48,7 +48,7 @@ export class SignInProvider {
     this.issuer = issuer;
     this.base = stripSlash(issuer);
     this.clientId = auth.client_id;
-    this.minter = new TokenMinter(gate.key, issuer, auth.client_id, gate.clock);
+    this.minter = new TokenMinter(gate.deployment.key, issuer, auth.client_id, gate.clock);
     this.codes = new AuthorizationCodes(gate.clock);
     this.throttle = new LoginThrottle(
       {
@@ -59,7 +59,7 @@ export class SignInProvider {
       },
       gate.clock,
     );
-    this.ownTokens = new PersonTokens({ issuer, publicKey: gate.key.publicKey }, new TrustedIssuers([]), auth.client_id, gate.clock);
+    this.ownTokens = new PersonTokens({ issuer, publicKey: gate.deployment.key.publicKey }, new TrustedIssuers([]), auth.client_id, gate.clock);
     this.answerOrigin = auth.answer_origin === '' ? null : stripSlash(auth.answer_origin);
   }
 
@@ -95,7 +95,7 @@ export class SignInProvider {
    */
   ownOrigins(): string[] {
     const origins = [new URL(this.issuer).origin];
-    const listening = this.gate.endpoints.http;
+    const listening = this.gate.deployment.endpoints.http;
     if (listening !== undefined) {
       const port = new URL(listening).port;
       for (const name of LOOPBACK_NAMES) origins.push(new URL(`http://${name}:${port}`).origin);
@@ -112,16 +112,16 @@ export class SignInProvider {
     const verdict = this.throttle.check(email, client);
     const { log } = this.gate;
     if (verdict.refused) {
-      log.warn('sign-in refused: throttled', { email: emailPseudonym(this.gate.key.seed(), email), client, retry_after_s: verdict.retryAfterS });
+      log.warn('sign-in refused: throttled', { email: emailPseudonym(this.gate.deployment.key.seed(), email), client, retry_after_s: verdict.retryAfterS });
       return { kind: 'throttled', retryAfterS: verdict.retryAfterS };
     }
     if (verdict.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, verdict.delayMs));
-    const person = this.gate.people.byEmail(this.issuer, email);
+    const person = this.gate.auth.people.byEmail(this.issuer, email);
     const right = person === undefined ? await verifyAgainstDecoy(password) : await verifyPassword(password, person.password);
     if (!right || person === undefined) {
       this.throttle.failed(email, client);
       // An unknown email and a wrong password are one outcome here as on the form.
-      log.info('sign-in failed: wrong email or password', { email: emailPseudonym(this.gate.key.seed(), email), client, delayed_ms: verdict.delayMs });
+      log.info('sign-in failed: wrong email or password', { email: emailPseudonym(this.gate.deployment.key.seed(), email), client, delayed_ms: verdict.delayMs });
       return { kind: 'wrong' };
     }
     this.throttle.succeeded(email);
@@ -152,6 +152,6 @@ export class SignInProvider {
   }
 
   jwks() {
-    return { keys: [{ kty: 'OKP', crv: 'Ed25519', x: this.gate.deploymentId, kid: this.gate.deploymentId, alg: 'EdDSA', use: 'sig' }] };
+    return { keys: [{ kty: 'OKP', crv: 'Ed25519', x: this.gate.deployment.deploymentId, kid: this.gate.deployment.deploymentId, alg: 'EdDSA', use: 'sig' }] };
   }
 }

@@ -50,8 +50,8 @@ export class SigninSessions {
     const family = randomBytes(16).toString('base64url');
     const refreshToken = mintRefreshToken();
     const expiresAt = this.gate.clock.now() + REFRESH_TOKEN_MS;
-    await this.gate.writer.write(() =>
-      this.gate.journal.append('signin-started', `${s.iss}|${s.sub}`, {
+    await this.gate.store.writer.write(() =>
+      this.gate.store.journal.append('signin-started', `${s.iss}|${s.sub}`, {
         family,
         iss: s.iss,
         sub: s.sub,
@@ -69,29 +69,29 @@ export class SigninSessions {
     const presentedHash = hashOf(presented);
     const next = mintRefreshToken();
     const now = this.gate.clock.now();
-    return this.gate.writer.write((): Rotation => {
+    return this.gate.store.writer.write((): Rotation => {
       const known = this.byToken.get(presentedHash) as { family: string } | undefined;
       if (known === undefined) return { ok: false, why: 'the refresh token is unknown' };
       const session = this.session(known.family)!;
       const by = `${session.iss}|${session.sub}`;
       if (session.ended_at !== null) return { ok: false, why: 'the sign-in session has ended' };
       if (session.token_hash !== presentedHash) {
-        this.gate.journal.append('signin-ended', by, { family: session.family, reason: 'refresh_reuse', token_hash: presentedHash });
+        this.gate.store.journal.append('signin-ended', by, { family: session.family, reason: 'refresh_reuse', token_hash: presentedHash });
         return { ok: false, why: 'the refresh token was already used; the sign-in session is ended' };
       }
       if (session.token_expires_at <= now) return { ok: false, why: 'the refresh token has expired' };
       if (clientId !== undefined && clientId !== session.client_id) return { ok: false, why: 'the refresh token was issued to another client_id' };
-      this.gate.journal.append('signin-refreshed', by, { family: session.family, token_hash: hashOf(next), expires_at: now + REFRESH_TOKEN_MS });
+      this.gate.store.journal.append('signin-refreshed', by, { family: session.family, token_hash: hashOf(next), expires_at: now + REFRESH_TOKEN_MS });
       return { ok: true, session: this.session(session.family)!, refreshToken: next };
     });
   }
 
   /** Ends a family; answers whether it was open. */
   end(family: string, reason: string): Promise<boolean> {
-    return this.gate.writer.write(() => {
+    return this.gate.store.writer.write(() => {
       const session = this.session(family);
       if (session === undefined || session.ended_at !== null) return false;
-      this.gate.journal.append('signin-ended', `${session.iss}|${session.sub}`, { family, reason });
+      this.gate.store.journal.append('signin-ended', `${session.iss}|${session.sub}`, { family, reason });
       return true;
     });
   }
@@ -105,7 +105,7 @@ export class SigninSessions {
   /** Inside a journal write: ends every open session of a person (removal). */
   endAllOf(iss: string, sub: string, reason: string): void {
     for (const { family } of this.openOf.all(iss, sub) as { family: string }[]) {
-      this.gate.journal.append('signin-ended', `${iss}|${sub}`, { family, reason });
+      this.gate.store.journal.append('signin-ended', `${iss}|${sub}`, { family, reason });
     }
   }
 }

@@ -15,7 +15,7 @@ export async function serveCommand(options: { home?: string; port?: number; logL
     process.stderr.write(`gate serve: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
-  process.stdout.write(`gate listening on ${running.url} socket ${running.socketPath} deployment ${running.gate.deploymentId}\n`);
+  process.stdout.write(`gate listening on ${running.url} socket ${running.socketPath} deployment ${running.gate.deployment.deploymentId}\n`);
   const served = running;
   let stopping = false;
   const stop = (signal: string) => {

@@ -15,7 +15,7 @@ export function changeGrant(gate: Gate, by: string, action: 'issue' | 'revoke', 
   const before = held(gate, principal, space);
   const after = CAPABILITIES.filter((c) => (action === 'issue' ? before.includes(c) || capabilities.includes(c) : before.includes(c) && !capabilities.includes(c)));
   if (after.join(',') === CAPABILITIES.filter((c) => before.includes(c)).join(',')) return;
-  gate.journal.append(action === 'issue' ? 'space-grant-issued' : 'space-grant-revoked', by, {
+  gate.store.journal.append(action === 'issue' ? 'space-grant-issued' : 'space-grant-revoked', by, {
     principal,
     space,
     capabilities: after,
@@ -28,7 +28,7 @@ export function changeGrant(gate: Gate, by: string, action: 'issue' | 'revoke', 
  * its grants taken back so gv.grants lists no dead member.
  */
 export function revokeMemberKey(gate: Gate, by: string, keyId: string, reason: string): void {
-  gate.journal.append('apikey-revoked', by, { key_id: keyId, reason });
+  gate.store.journal.append('apikey-revoked', by, { key_id: keyId, reason });
   const principal = `key:${keyId}`;
   const spaces = gate.db.prepare('SELECT space, capabilities FROM grants WHERE principal = ? ORDER BY space').all(principal) as { space: string; capabilities: string }[];
   for (const g of spaces) changeGrant(gate, by, 'revoke', principal, g.space, g.capabilities.split(',') as Capability[]);

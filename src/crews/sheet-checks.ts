@@ -12,7 +12,7 @@ const CAPACITY_CEILING = { crews: 16, members: 64 };
 
 /** The runner's capacity as its newest hello reports it. */
 export function capacityOf(gate: Gate, runner: string): { crews: number; members: number } {
-  return gate.crews.hellos.newestOf(runner)?.report.capacity ?? CAPACITY_CEILING;
+  return gate.crews.runners.hellos.newestOf(runner)?.report.capacity ?? CAPACITY_CEILING;
 }
 
 /**
@@ -21,12 +21,12 @@ export function capacityOf(gate: Gate, runner: string): { crews: number; members
  * and its members beside the crews it already hosts (runner_full).
  */
 export function requireRunnerFits(gate: Gate, runner: string, space: string, sheet: CrewSheet, slotCount: number): void {
-  const settings = gate.crews.settingsOf(runner)?.settings;
+  const settings = gate.crews.runners.settingsOf(runner)?.settings;
   const missing = ROLE_TYPES.filter((t) => sheet.roles.some((r) => r.type === t) && settings?.models[t] === undefined);
   if (missing.length > 0) {
     throw invalidParams(`runner ${runner} has no model for role type ${missing.join(', ')}`, { reason: 'runner_lacks_type', missing });
   }
-  const others = gate.crews.assignmentsOf(runner).filter((a) => a.space !== space);
+  const others = gate.crews.runners.assignmentsOf(runner).filter((a) => a.space !== space);
   const capacity = capacityOf(gate, runner);
   const crews = others.length + 1;
   const members = others.reduce((n, a) => n + slotsOf(a).length, 0) + slotCount;
@@ -42,7 +42,7 @@ export function requireRunnerFits(gate: Gate, runner: string, space: string, she
 
 /** Spaces whose served sheet sends their questions to `crew`. */
 function answeredBy(gate: Gate, crew: string): string[] {
-  return gate.spaceNames().filter((s) => s !== crew && gate.crewSheets.servedSheet(s)?.sheet.answering === crew);
+  return gate.store.spaceNames().filter((s) => s !== crew && gate.crews.sheets.servedSheet(s)?.sheet.answering === crew);
 }
 
 /**
@@ -59,7 +59,7 @@ export function requireSheetPromotable(gate: Gate, caller: Caller, row: Artifact
   const answering = sheet.answering;
   if (answering !== undefined && answering !== row.space) {
     requireSpace(gate, answering);
-    const target = gate.crewSheets.servedSheet(answering);
+    const target = gate.crews.sheets.servedSheet(answering);
     if (target === null) {
       throw invalidParams(`space ${answering} has no served crew sheet: it is not a crew and cannot answer`, { reason: 'answering_not_a_crew', answering });
     }
@@ -72,6 +72,6 @@ export function requireSheetPromotable(gate: Gate, caller: Caller, row: Artifact
       throw invalidParams(`crew ${row.space} answers for ${askers.join(', ')}: it cannot send its own questions on`, { reason: 'answering_chain', answering });
     }
   }
-  const assigned = gate.crews.assignment(row.space);
+  const assigned = gate.crews.runners.assignment(row.space);
   if (assigned !== undefined) requireRunnerFits(gate, assigned.runner, row.space, sheet, sheetMembers(sheet));
 }

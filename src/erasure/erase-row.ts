@@ -25,7 +25,7 @@ const distinct = (hashes: Array<string | null>) => [...new Set(hashes.filter((h)
  * refused write never loses bytes a live row needs.
  */
 export function eraseRow(gate: Gate, row: ArtifactRow, by: string, reason: string, proven: Record<string, unknown>): Erasure {
-  const attachments = gate.attachments.ofRow(row.artifact_id);
+  const attachments = gate.store.attachments.ofRow(row.artifact_id);
   const data: Record<string, unknown> = {
     artifact_id: row.artifact_id,
     space: row.space,
@@ -38,18 +38,18 @@ export function eraseRow(gate: Gate, row: ArtifactRow, by: string, reason: strin
   if (row.workarea !== null) data['workarea'] = row.workarea;
   // The event names the objects that go, so the uploads view can let go of them too.
   const objectsRemoved = distinct(attachments.flatMap((a) => [a.content_hash, a.served_hash]))
-    .filter((h) => !gate.contentReferences.objectNamed(h, row.artifact_id));
+    .filter((h) => !gate.store.contentReferences.objectNamed(h, row.artifact_id));
   data['objects_removed'] = objectsRemoved;
   // From here the views hold the row erased, so "named by a live row" leaves it out.
-  const event = gate.journal.append('content_erased', by, data);
+  const event = gate.store.journal.append('content_erased', by, data);
   const blob = (hash: string | null) => {
-    if (hash === null || gate.contentReferences.blobNamed(hash, objectsRemoved)) return false;
-    gate.journal.dropBlob(hash);
+    if (hash === null || gate.store.contentReferences.blobNamed(hash, objectsRemoved)) return false;
+    gate.store.journal.dropBlob(hash);
     return true;
   };
   const bytesRemoved = blob(row.content_hash);
   // Whether or not another row keeps them, the erased words no longer wait in memory for an index.
-  gate.freshBodies.forget(row.content_hash);
+  gate.pipeline.freshBodies.forget(row.content_hash);
   const maskedRemoved = row.masked_hash === null || row.masked_hash === row.content_hash ? null : blob(row.masked_hash);
   for (const hash of distinct(attachments.map((a) => a.metadata_hash))) blob(hash);
   return {
@@ -57,13 +57,13 @@ export function eraseRow(gate: Gate, row: ArtifactRow, by: string, reason: strin
     bytes_removed: bytesRemoved,
     masked_removed: maskedRemoved,
     objects_removed: objectsRemoved,
-    vector_dropped: gate.embed.dropVector(row.rowid),
+    vector_dropped: gate.pipeline.embed.dropVector(row.rowid),
   };
 }
 
 /** Removes attachment objects from disk (after their erasure committed); answers those that were there. */
 export function removeObjects(gate: Gate, hashes: readonly string[]): string[] {
-  return hashes.filter((h) => gate.attachmentStore.removeObject(h));
+  return hashes.filter((h) => gate.pipeline.attachmentStore.removeObject(h));
 }
 
 /**
@@ -72,10 +72,10 @@ export function removeObjects(gate: Gate, hashes: readonly string[]): string[] {
  */
 export function sweepErasedObjects(gate: Gate): number {
   let removed = 0;
-  for (const id of gate.contentReferences.erasedRows()) {
-    for (const a of gate.attachments.ofRow(id)) {
+  for (const id of gate.store.contentReferences.erasedRows()) {
+    for (const a of gate.store.attachments.ofRow(id)) {
       for (const hash of distinct([a.content_hash, a.served_hash])) {
-        if (!gate.contentReferences.objectNamed(hash) && gate.attachmentStore.removeObject(hash)) removed++;
+        if (!gate.store.contentReferences.objectNamed(hash) && gate.pipeline.attachmentStore.removeObject(hash)) removed++;
       }
     }
   }

@@ -13,17 +13,17 @@ import { isServedType, isSpaceRegistryEvent } from './served-event.js';
  */
 export function eventVisible(gate: Gate, caller: Caller, row: JournalRow): boolean {
   if (!isServedType(row.type) || row.space === null) return false;
-  if (gate.visibility.seesEverything(caller)) return true;
+  if (gate.access.visibility.seesEverything(caller)) return true;
   if (isSpaceRegistryEvent(row.type)) return true;
   if (row.type.startsWith('workarea-')) return workareaEventShown(gate, caller, eventFromRow(row));
   if (row.type.startsWith('replacement-')) return groupEventShown(gate, caller, eventFromRow(row));
   if (row.artifact_id === null) return false;
-  const artifact = gate.artifacts.byId(row.artifact_id);
+  const artifact = gate.store.artifacts.byId(row.artifact_id);
   if (!artifact) return false;
   if (artifact.writer_identity === caller.identity) return true;
   return (
     artifact.promoted_seq !== null &&
     row.seq >= artifact.promoted_seq &&
-    gate.capabilities.has(caller, artifact.space, 'read')
+    gate.access.capabilities.has(caller, artifact.space, 'read')
   );
 }

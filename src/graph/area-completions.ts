@@ -9,7 +9,7 @@ import { WorkareaReads } from '../projections/workarea-reads.js';
  * row): a completion by a writer of held rows alone would tell that those rows exist.
  */
 export function areaCompletions(gate: Gate, caller: Caller, space: string, workarea: string) {
-  return WorkareaReads.of(gate.db)
+  return gate.store.workareas
     .partsOfSpace(space)
     .filter((p) => p.workarea === workarea && p.completed_ts !== null)
     .filter((p) => identityShown(gate, caller, space, workarea, p.identity))

@@ -10,7 +10,7 @@ const withPrefix = (id: string) => (id.startsWith('sha256:') ? id : `sha256:${id
  * naming another identity's held answer would tell that it exists.
  */
 function answerMoves(gate: Gate, caller: Caller, row: ArtifactRow): { replaces?: string; cancels?: string } {
-  const text = gate.artifacts.servedBody(row);
+  const text = gate.store.artifacts.servedBody(row);
   if (text === null) return {};
   let parsed;
   try {
@@ -23,18 +23,18 @@ function answerMoves(gate: Gate, caller: Caller, row: ArtifactRow): { replaces?:
   for (const field of ['replaces', 'cancels'] as const) {
     const id = parsed.data[field];
     if (id === undefined) continue;
-    const named = gate.artifacts.byId(withPrefix(id));
-    if (named !== undefined && gate.visibility.canRead(caller, named)) out[field] = named.artifact_id;
+    const named = gate.store.artifacts.byId(withPrefix(id));
+    if (named !== undefined && gate.access.visibility.canRead(caller, named)) out[field] = named.artifact_id;
   }
   return out;
 }
 
 /** The rows the viewer may read that name a question in their derives_from, oldest first. */
 export function citedBy(gate: Gate, caller: Caller, questionId: string) {
-  return gate.relations
+  return gate.store.relations
     .derivedFrom(questionId)
-    .map((id) => gate.artifacts.byId(id))
-    .filter((row): row is ArtifactRow => row !== undefined && gate.visibility.canRead(caller, row))
+    .map((id) => gate.store.artifacts.byId(id))
+    .filter((row): row is ArtifactRow => row !== undefined && gate.access.visibility.canRead(caller, row))
     .sort((a, b) => a.ts - b.ts || a.rowid - b.rowid)
     .map((row) => ({
       artifact_id: row.artifact_id,

@@ -21,7 +21,7 @@ export function graphEdges(gate: Gate, rows: readonly GraphRow[]) {
       if (ids.has(parent)) edges.push({ child: r.artifact_id, parent, kind: 'derives_from', ts: r.ts });
     }
   }
-  const pins = gate.relations.anyPins()
+  const pins = gate.store.relations.anyPins()
     ? (gate.db.prepare('SELECT * FROM tip_pins ORDER BY seq').all() as PinRow[])
         .filter((p) => ids.has(p.artifact_id))
         .map((p) => ({ artifact_id: p.artifact_id, by: p.by, ts: p.ts, event_id: p.event_id }))

@@ -13,7 +13,7 @@ export interface AreaFocus {
 /** Audiences each row is hidden for; read in one go, and skipped when no hide stands anywhere. */
 function hiddenFor(gate: Gate, rows: readonly GraphRow[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  if (!gate.relations.anyHides()) return out;
+  if (!gate.store.relations.anyHides()) return out;
   const promoted = rows.filter((r) => isPromoted(r.state)).map((r) => r.artifact_id);
   const hides = gate.db
     .prepare(`SELECT artifact_id, audience FROM hides WHERE artifact_id IN (SELECT value FROM json_each(?)) ORDER BY artifact_id, audience`)

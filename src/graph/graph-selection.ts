@@ -100,7 +100,7 @@ export function areaSelection(
           .prepare(`SELECT artifact_id, rowid, state, space, writer_identity FROM artifacts WHERE artifact_id IN (SELECT value FROM json_each(?))`)
           .all(JSON.stringify(outside)) as Brief[])
   )
-    .filter((r) => gate.visibility.canRead(caller, r))
+    .filter((r) => gate.access.visibility.canRead(caller, r))
     .sort((a, b) => b.rowid - a.rowid);
   const all = [...area, ...foreign];
   const wanted = q.states === undefined ? null : new Set(q.states);

@@ -10,8 +10,8 @@ import type { Finding } from './check-finding.js';
  * in the chain). The same filters recall uses decide, so the two cannot disagree.
  */
 export function notServed(gate: Gate, rows: readonly CheckedRow[]): Finding {
-  const hides = new HideFilter(gate.relations, undefined);
-  const chains = new ChainFilter(gate.relations, false);
+  const hides = new HideFilter(gate.store.relations, undefined);
+  const chains = new ChainFilter(gate.store.relations, false);
   return {
     flagged: rows.filter((r) => hides.verdict(r.artifact_id) === 'hidden' || !chains.served(r)).map((r) => r.artifact_id),
   };

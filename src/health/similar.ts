@@ -44,8 +44,8 @@ export async function similar(gate: Gate, rows: readonly CheckedRow[]): Promise<
   const words = (rowid: number) => {
     let w = wordsOf.get(rowid);
     if (w === undefined) {
-      const row = gate.artifacts.byRowid(rowid);
-      const body = row === undefined ? null : gate.artifacts.servedBody(row);
+      const row = gate.store.artifacts.byRowid(rowid);
+      const body = row === undefined ? null : gate.store.artifacts.servedBody(row);
       w = body === null ? '' : wordSequence(body);
       wordsOf.set(rowid, w);
     }
@@ -65,7 +65,7 @@ export async function similar(gate: Gate, rows: readonly CheckedRow[]): Promise<
     if (at > 0) await new Promise((resolve) => setImmediate(resolve));
     const started = performance.now();
     for (const row of searched.slice(at, at + ROWS_PER_TURN)) {
-      const near = await gate.vector.similarTo(row.rowid, [row.space], NEIGHBOURS, SIMILAR_MIN_COSINE);
+      const near = await gate.recall.vector.similarTo(row.rowid, [row.space], NEIGHBOURS, SIMILAR_MIN_COSINE);
       const own = words(row.rowid);
       if (near.some((n) => words(n.rowid) !== own)) flagged.push(row.artifact_id);
       else if (near.length === NEIGHBOURS) stoppedAtBound = true;
@@ -74,10 +74,10 @@ export async function similar(gate: Gate, rows: readonly CheckedRow[]): Promise<
   }
   // Read after the searches: a row promoted meanwhile, its vector still on its way to the promoted
   // rows' partition, may have been missed by every other row's search.
-  const unplaced = new Set(gate.embed.unplaced(rows.map((r) => r.rowid)));
+  const unplaced = new Set(gate.pipeline.embed.unplaced(rows.map((r) => r.rowid)));
   const missing = rows.filter((r) => !embedded.has(r.rowid)).length;
   const moving = rows.filter((r) => embedded.has(r.rowid) && unplaced.has(r.rowid)).length;
-  const pending = gate.vector.ready.pending;
+  const pending = gate.recall.vector.ready.pending;
   if (missing > 0 || moving > 0) {
     const notYet = [
       ...(missing > 0 ? [`${missing} of the ${rows.length} checked rows are not embedded yet`] : []),

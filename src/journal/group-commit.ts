@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Journal } from './journal.js';
 import type { WalSync } from './wal-sync.js';
+import type { CommitFollower, CommittedRange, WritePressure } from './followers.js';
 
 interface Pending<T> {
   work: () => T;
@@ -37,26 +38,14 @@ export interface GroupCommitOptions {
   maxBatch: number;
   /** Under load, commits are at least this far apart, so each fsync carries more writes. */
   windowMs: number;
-  /** Where a commit listener's exception goes; the commit it was told of has landed regardless. */
+  /** Where a commit follower's exception goes; the commit it was told of has landed regardless. */
   onListenerError?: (error: unknown) => void;
   /**
    * With synchronous = full: the off-thread WAL fsync a commit's writes wait for before
-   * they are answered and its listeners told. Without it, a commit is answered when SQLite
+   * they are answered and its followers told. Without it, a commit is answered when SQLite
    * returns from it.
    */
   walSync?: WalSync;
-  /**
-   * While it answers a promise, new writes wait for it before they join a batch: a derived
-   * index written beside the writer (the held index's thread) that fell too far behind holds
-   * the writes that would give it more to do (HeldTextIndex.pressure).
-   */
-  pressure?: () => Promise<void> | undefined;
-}
-
-/** The journal events one commit made durable: seq in (after, last]. */
-export interface CommittedRange {
-  after: number;
-  last: number;
 }
 
 /**
@@ -70,7 +59,8 @@ export interface CommittedRange {
  */
 export class JournalWriter {
   private queue: Pending<unknown>[] = [];
-  private readonly listeners: Array<(range: CommittedRange) => void> = [];
+  private readonly followers: CommitFollower[] = [];
+  private readonly pressures: WritePressure[] = [];
   private timer: { cancel: () => void } | null = null;
   private closed = false;
   private lastCommitAt = 0;
@@ -144,23 +134,39 @@ export class JournalWriter {
   }
 
   /**
-   * Tells `listener` of every commit that appended journal events, after it commits, so a
+   * Tells `follower` of every commit that appended journal events, after it commits, so a
    * derived index (vectors) follows the journal without polling it. A rolled-back write
    * never appears: a refused write resets the chain head, so the seqs it used are
    * reused by the next write, and a failed commit announces nothing.
    */
-  onCommit(listener: (range: CommittedRange) => void): void {
-    this.listeners.push(listener);
+  follow(follower: CommitFollower): void {
+    this.followers.push(follower);
+  }
+
+  /**
+   * A derived index written beside the writer (the held index's thread) that fell too far
+   * behind holds the writes that would give it more to do (HeldTextIndex.pressure).
+   */
+  holdWritesFor(pressure: WritePressure): void {
+    this.pressures.push(pressure);
   }
 
   private announce(range: CommittedRange): void {
-    for (const listener of this.listeners) {
+    for (const follower of this.followers) {
       try {
-        listener(range);
+        follower.committed(range);
       } catch (error) {
         this.options.onListenerError?.(error);
       }
     }
+  }
+
+  private held(): Promise<void> | undefined {
+    for (const p of this.pressures) {
+      const held = p.pressure();
+      if (held !== undefined) return held;
+    }
+    return undefined;
   }
 
   /** Runs `work` inside the next group transaction; resolves after the commit (and its sync). */
@@ -168,7 +174,7 @@ export class JournalWriter {
     if (this.closed) return Promise.reject(new Error('the journal writer is closed'));
     const failure = this.options.walSync?.failure;
     if (failure) return Promise.reject(failure);
-    const held = options.derived === true ? undefined : this.options.pressure?.();
+    const held = options.derived === true ? undefined : this.held();
     if (held !== undefined) return held.then(() => this.write(work, options));
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, signLater: options.signLater === true, resolve, reject } as Pending<unknown>);

@@ -5,6 +5,7 @@ import type { EventEnvelope, JournalEvent } from '../forms/event.js';
 import type { Clock } from '../clock.js';
 import { ViewChanges } from './view-changes.js';
 import type { SigningThread } from './signing-thread.js';
+import type { AppendFollower } from './followers.js';
 
 export interface ChainHead {
   seq: number;
@@ -49,8 +50,8 @@ export class Journal {
     private readonly db: Database.Database,
     private readonly key: DeploymentKey,
     private readonly clock: Clock,
-    /** Folds an event into the views; `next` is the event appended right after it in the same call, when there is one. */
-    private readonly apply: (event: JournalEvent, next?: JournalEvent) => void,
+    /** The views, folding each event inside the write's transaction. */
+    private readonly views: AppendFollower,
     /** Signs events off the main thread for writes that allow it (signingLater); without it every event is signed here. */
     private readonly signer?: SigningThread,
   ) {
@@ -177,7 +178,7 @@ export class Journal {
     if (insertNow) this.insertRow(event, body);
     this.head = { seq: event.seq, eventId: event.event_id };
     this.viewChanges.applied(event.type);
-    this.apply(event, next);
+    this.views.apply(event, next);
     this.viewChanges.applied(event.type);
   }
 

@@ -79,7 +79,11 @@ export const artifactDigestQueries = (schema: string) => ({
 
 type Data = Record<string, unknown>;
 
-export type HeldMoved = (rowid: number, erased?: boolean) => void;
+/** Follows rows entering or leaving L1_SCANNED as the live views fold them: the held-text index, written after the commit. */
+export interface HeldRowsFollower {
+  /** `erased` when the row's words must leave that index in this commit. */
+  moved(rowid: number, erased?: boolean): void;
+}
 
 
 interface ReducedRow {
@@ -102,15 +106,10 @@ export class ArtifactReducer {
   /** The scan (or record) event already folded with its row's ingest, skipped when it is applied. */
   private folded: string | null = null;
 
-  /**
-   * `heldMoved`: told of each row entering or leaving L1_SCANNED, for the held index written
-   * after the commit; `erased` when the row's words must leave that index in this commit.
-   */
-  constructor(
-    db: Database.Database,
-    schema: string,
-    private readonly heldMoved: HeldMoved = () => undefined,
-  ) {
+  /** Told of each row entering or leaving L1_SCANNED (Projections.followHeldRows). */
+  readonly heldRows: HeldRowsFollower[] = [];
+
+  constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       insert: p(`INSERT INTO ${schema}.artifacts (artifact_id, state, space, workarea, producer_name, producer_kind, kind,
@@ -210,7 +209,7 @@ export class ArtifactReducer {
     } else if (servedBefore && servedAfter && row.state !== enters) {
       this.s.recallSuperseded!.run(enters === 'SUPERSEDED' ? 1 : 0, row.rowid);
     }
-    if ((row.state === 'L1_SCANNED') !== (enters === 'L1_SCANNED')) this.heldMoved(row.rowid);
+    if ((row.state === 'L1_SCANNED') !== (enters === 'L1_SCANNED')) for (const f of this.heldRows) f.moved(row.rowid);
   }
 
   /**
@@ -293,7 +292,7 @@ export class ArtifactReducer {
     if (!row) throw new Error(`event ${event.seq} (content_erased) names a row the view does not hold`);
     this.s.erased!.run(event.seq, row.rowid);
     this.s.recallOut!.run(row.rowid);
-    this.heldMoved(row.rowid, true);
+    for (const f of this.heldRows) f.moved(row.rowid, true);
   }
 
   /**

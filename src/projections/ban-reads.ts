@@ -27,22 +27,11 @@ export interface BanAct {
   by: string | null;
 }
 
-const cache = new WeakMap<Database.Database, BanReads>();
-
 /** Prepared reads of the bans view. Whether a ban is active is the caller's to judge against its clock. */
 export class BanReads {
   private readonly s: Record<string, Database.Statement>;
 
-  static of(db: Database.Database): BanReads {
-    let reads = cache.get(db);
-    if (reads === undefined) {
-      reads = new BanReads(db);
-      cache.set(db, reads);
-    }
-    return reads;
-  }
-
-  private constructor(db: Database.Database) {
+  constructor(db: Database.Database) {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       one: p('SELECT * FROM bans WHERE kind = ? AND subject = ?'),

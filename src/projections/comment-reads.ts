@@ -18,22 +18,11 @@ export interface CommentRow {
   retract_reason: string | null;
 }
 
-const cache = new WeakMap<Database.Database, CommentReads>();
-
 /** Prepared reads of the comments view. */
 export class CommentReads {
   private readonly s: Record<string, Database.Statement>;
 
-  static of(db: Database.Database): CommentReads {
-    let reads = cache.get(db);
-    if (reads === undefined) {
-      reads = new CommentReads(db);
-      cache.set(db, reads);
-    }
-    return reads;
-  }
-
-  private constructor(db: Database.Database) {
+  constructor(db: Database.Database) {
     this.s = {
       byId: db.prepare('SELECT * FROM comments WHERE event_id = ?'),
       ofRow: db.prepare('SELECT * FROM comments WHERE artifact_id = ? ORDER BY seq'),

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import type { JournalEvent } from '../forms/event.js';
-import { ArtifactReducer, artifactDigestQueries, artifactTables, type HeldMoved } from './artifacts.js';
+import type { AppendFollower } from '../journal/followers.js';
+import { ArtifactReducer, artifactDigestQueries, artifactTables, type HeldRowsFollower } from './artifacts.js';
 import { SpaceReducer, spaceDigestQueries, spaceTables } from './spaces.js';
 import { GrantReducer, grantDigestQueries, grantTables } from './grants.js';
 import { ApiKeyReducer, apiKeyDigestQueries, apiKeyTables } from './api-keys.js';
@@ -87,16 +88,18 @@ export function digestQueries(schema: string): Record<string, string> {
  * `main`, inside the append transaction) and in rebuild (a fresh attached schema).
  * Events of types no view reads (the genesis event, for one) reach only the log tree.
  */
-export class Projections {
+export class Projections implements AppendFollower {
   private readonly byType = new Map<string, Reducer[]>();
   /** The journal's Merkle tree takes every event, whatever its type. */
   private readonly logTree: LogTreeReducer;
 
-  /** `heldMoved`: the live views tell the held index (written after each commit) of rows entering or leaving L1_SCANNED. */
-  constructor(db: Database.Database, schema: string, heldMoved?: HeldMoved) {
+  private readonly artifacts: ArtifactReducer;
+
+  constructor(db: Database.Database, schema: string) {
     createProjectionTables(db, schema);
+    this.artifacts = new ArtifactReducer(db, schema);
     const reducers: Reducer[] = [
-      new ArtifactReducer(db, schema, heldMoved),
+      this.artifacts,
       new SpaceReducer(db, schema),
       new GrantReducer(db, schema),
       new ApiKeyReducer(db, schema),
@@ -121,6 +124,11 @@ export class Projections {
       for (const type of reducer.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), reducer]);
     }
     this.logTree = new LogTreeReducer(db, schema);
+  }
+
+  /** The live views tell `follower` (the held index, written after each commit) of rows entering or leaving L1_SCANNED. */
+  followHeldRows(follower: HeldRowsFollower): void {
+    this.artifacts.heldRows.push(follower);
   }
 
   /**

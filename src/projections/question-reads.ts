@@ -49,22 +49,11 @@ const NOT_ANSWERED_BY_A_PERSON = `NOT EXISTS (SELECT 1 FROM answers a JOIN artif
   WHERE a.question = q.artifact_id AND a.writer_kind = 'person' AND a.cancels IS NULL AND ar.state = 'ACTIVE'
     AND NOT EXISTS (SELECT 1 FROM answers c WHERE c.cancels = a.artifact_id AND c.writer = a.writer))`;
 
-const cache = new WeakMap<Database.Database, QuestionReads>();
-
 /** Prepared reads of the questions and answers views. */
 export class QuestionReads {
   private readonly s: Record<string, Database.Statement>;
 
-  static of(db: Database.Database): QuestionReads {
-    let reads = cache.get(db);
-    if (reads === undefined) {
-      reads = new QuestionReads(db);
-      cache.set(db, reads);
-    }
-    return reads;
-  }
-
-  private constructor(db: Database.Database) {
+  constructor(db: Database.Database) {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       routing: p('SELECT * FROM questions WHERE artifact_id = ?'),

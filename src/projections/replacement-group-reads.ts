@@ -40,23 +40,11 @@ export interface Group extends GroupRow {
   children: MemberRow[];
 }
 
-const cache = new WeakMap<Database.Database, ReplacementGroupReads>();
-
 /** Prepared reads of the replacement-group view. */
 export class ReplacementGroupReads {
   private readonly s: Record<string, Database.Statement>;
 
-  /** One set of prepared statements per database, made on first use. */
-  static of(db: Database.Database): ReplacementGroupReads {
-    let reads = cache.get(db);
-    if (reads === undefined) {
-      reads = new ReplacementGroupReads(db);
-      cache.set(db, reads);
-    }
-    return reads;
-  }
-
-  private constructor(db: Database.Database) {
+  constructor(db: Database.Database) {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       byId: p('SELECT * FROM replacement_groups WHERE group_id = ?'),
@@ -105,6 +93,5 @@ export class ReplacementGroupReads {
     for (const row of rows) yield this.withMembers(row)!;
   }
 }
-
 
 export const namedRows = (group: Group): string[] => [...group.parents, ...group.children.map((c) => c.artifact_id)];

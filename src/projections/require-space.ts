@@ -3,7 +3,7 @@ import { invalidParams } from '../gate-error.js';
 
 /** C7: a space must already exist; the refusal names the spaces that do. */
 export function requireSpace(gate: Gate, space: string): string {
-  const names = gate.spaceNames();
+  const names = gate.store.spaceNames();
   if (!names.includes(space)) {
     throw invalidParams(`unknown space ${JSON.stringify(space)}; the spaces are: ${names.join(', ')}`, {
       field: 'space',

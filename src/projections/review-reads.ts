@@ -56,22 +56,20 @@ export interface RunRow {
   ts: number;
 }
 
-const cache = new WeakMap<Database.Database, ReviewReads>();
+/** A promotion, ratification or demotion, as the decision log reports it. */
+export interface Decision {
+  seq: number;
+  type: 'promote' | 'ratify' | 'demote';
+  by: string | null;
+  artifact_id: string | null;
+  space: string | null;
+}
 
 /** Prepared reads of the review views. */
 export class ReviewReads {
   private readonly s: Record<string, Database.Statement>;
 
-  static of(db: Database.Database): ReviewReads {
-    let reads = cache.get(db);
-    if (reads === undefined) {
-      reads = new ReviewReads(db);
-      cache.set(db, reads);
-    }
-    return reads;
-  }
-
-  private constructor(db: Database.Database) {
+  constructor(db: Database.Database) {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       row: p('SELECT r.* FROM artifacts a JOIN review_rows r ON r.row = a.rowid WHERE a.artifact_id = ?'),
@@ -79,6 +77,9 @@ export class ReviewReads {
       cached: p(`SELECT * FROM signatures WHERE type = 'verdict' AND content_hash = ? AND signer = ? AND stance = ? AND rubric = ?
         ORDER BY seq DESC LIMIT 1`),
       assessment: p('SELECT * FROM assessments WHERE event_id = ?'),
+      // One small row per decision, keyed by seq: a commit's range costs one empty seek when it holds none.
+      decisions: p(`SELECT s.seq, s.type, s.signer AS by, s.artifact_id, a.space FROM signatures s LEFT JOIN artifacts a ON a.artifact_id = s.artifact_id
+        WHERE s.seq > ? AND s.seq <= ? AND s.type IN ('promote', 'ratify', 'demote')`),
       spent: p('SELECT spent FROM review_budget WHERE day = ?').pluck(),
       runsOfRow: p('SELECT * FROM review_runs WHERE artifact_id = ? AND ts >= ? ORDER BY seq'),
     };
@@ -109,5 +110,10 @@ export class ReviewReads {
 
   spentOn(day: string): number {
     return (this.s.spent!.get(day) as number | undefined) ?? 0;
+  }
+
+  /** Promotions, ratifications and demotions journaled in seq (after, last]. */
+  decisionsIn(after: number, last: number): IterableIterator<Decision> {
+    return this.s.decisions!.iterate(after, last) as IterableIterator<Decision>;
   }
 }

@@ -26,24 +26,12 @@ export interface DeclaredRelation {
 const PROMOTED = `state IN ('ACTIVE', 'SUPERSEDED')`;
 
 /**
- * Prepared reads of the work-area view. The Gate holds no accessor for it, so one instance
- * per database is made on first use (`WorkareaReads.of(gate.db)`) and its statements kept.
+ * Prepared reads of the work-area view, made once by the store (`store.workareas`).
  */
 export class WorkareaReads {
-  private static readonly byDb = new WeakMap<Database.Database, WorkareaReads>();
-
-  static of(db: Database.Database): WorkareaReads {
-    let reads = WorkareaReads.byDb.get(db);
-    if (reads === undefined) {
-      reads = new WorkareaReads(db);
-      WorkareaReads.byDb.set(db, reads);
-    }
-    return reads;
-  }
-
   private readonly s: Record<string, Database.Statement>;
 
-  private constructor(db: Database.Database) {
+  constructor(db: Database.Database) {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       part: p('SELECT * FROM workarea_parts WHERE space = ? AND workarea = ? AND identity = ?'),

@@ -58,11 +58,11 @@ export function checkAnswer(gate: Gate, caller: Caller, question: ArtifactRow, b
   }
   // While a crew holds the question, its member keys alone answer or refer it, and as one answerer.
   const crew = standing.state === 'with_crew' ? standing.crew : null;
-  const member = gate.crews.crewOf(caller.identity);
+  const member = gate.crews.runners.crewOf(caller.identity);
   const ofTheCrew = crew !== null && member?.space === crew;
   if (crew !== null && !ofTheCrew) throw notTheCrew(`the question is with crew ${crew}: only its member keys answer it until it goes to people`);
   if (body.refer === true && !ofTheCrew) throw notTheCrew('only the crew a question is routed to refers it to people');
-  const own = (ofTheCrew ? standing.answers.standingOfAny(gate.crews.everyMember(crew)) : standing.answers.standingOf(caller.identity)).map((a) => a.artifact_id);
+  const own = (ofTheCrew ? standing.answers.standingOfAny(gate.crews.runners.everyMember(crew)) : standing.answers.standingOf(caller.identity)).map((a) => a.artifact_id);
   for (const [field, named] of [['replaces', replaces], ['cancels', cancels]] as const) {
     if (named !== undefined && !own.includes(named)) {
       throw invalidParams(`${field} names no standing answer of yours to this question`, { field });

@@ -11,13 +11,13 @@ import { QuestionReads } from '../projections/question-reads.js';
 export function noteCrewAnswer(gate: Gate, answer: ArtifactRow): void {
   const questionId = derivesFromOf(answer)[0];
   if (questionId === undefined) return;
-  const reads = QuestionReads.of(gate.db);
+  const reads = gate.store.questions;
   const routing = reads.routing(questionId);
   if (routing === undefined || routing.route !== 'with_crew' || routing.crew === null || routing.crew_answer !== null) return;
   const row = reads.answers(questionId).find((a) => a.artifact_id === answer.artifact_id);
-  if (row === undefined || row.refer === 1 || row.cancels !== null || !gate.crews.everyMember(routing.crew).has(row.writer)) return;
-  const question = gate.artifacts.byId(questionId)!;
-  gate.journal.append('question-answered-by-crew', null, {
+  if (row === undefined || row.refer === 1 || row.cancels !== null || !gate.crews.runners.everyMember(routing.crew).has(row.writer)) return;
+  const question = gate.store.artifacts.byId(questionId)!;
+  gate.store.journal.append('question-answered-by-crew', null, {
     artifact_id: question.artifact_id,
     space: question.space,
     workarea: question.workarea,

@@ -7,8 +7,8 @@ type Move = 'wait_over' | 'crew_gone';
 /** Why a question still with its crew must go to people now, or null while it may stay. */
 function moveOf(gate: Gate, routing: QuestionRouting, now: number): Move | null {
   if (routing.wait_until !== null && routing.wait_until <= now) return 'wait_over';
-  const assignment = routing.crew === null ? undefined : gate.crews.assignment(routing.crew);
-  if (assignment === undefined || !gate.crews.heard(assignment.runner)) return 'crew_gone';
+  const assignment = routing.crew === null ? undefined : gate.crews.runners.assignment(routing.crew);
+  if (assignment === undefined || !gate.crews.runners.heard(assignment.runner)) return 'crew_gone';
   return null;
 }
 
@@ -20,7 +20,7 @@ function moveOf(gate: Gate, routing: QuestionRouting, now: number): Move | null 
  * then. `gate serve` runs this every minute beside the other waits. Returns how many moved.
  */
 export async function crewQuestionsMoved(gate: Gate): Promise<{ wait_over: number; crew_gone: number }> {
-  const reads = QuestionReads.of(gate.db);
+  const reads = gate.store.questions;
   const due = () => {
     const now = gate.clock.now();
     return reads
@@ -30,17 +30,17 @@ export async function crewQuestionsMoved(gate: Gate): Promise<{ wait_over: numbe
   };
   const moved = { wait_over: 0, crew_gone: 0 };
   if (due().length === 0) return moved;
-  return gate.writer.write(() => {
+  return gate.store.writer.write(() => {
     const now = gate.clock.now();
     const wait = gate.config.questions.people_wait_minutes;
     for (const { routing, move } of due()) {
-      const row = gate.artifacts.byId(routing.artifact_id);
+      const row = gate.store.artifacts.byId(routing.artifact_id);
       if (row === undefined || questionStanding(gate, row, now).state !== 'with_crew') continue;
       const where = { artifact_id: row.artifact_id, space: row.space, workarea: row.workarea };
       if (move === 'wait_over') {
-        gate.journal.append('question-wait-over', null, { ...where, from: 'with_crew', to: 'with_people', wait_minutes: wait });
+        gate.store.journal.append('question-wait-over', null, { ...where, from: 'with_crew', to: 'with_people', wait_minutes: wait });
       } else {
-        gate.journal.append('question-routed', null, { ...where, route: 'with_people', reason: 'crew_gone', wait_minutes: wait });
+        gate.store.journal.append('question-routed', null, { ...where, route: 'with_people', reason: 'crew_gone', wait_minutes: wait });
       }
       moved[move] += 1;
     }

@@ -9,11 +9,11 @@ import { questionStanding } from './question-state.js';
  * member keys (one waiting for review is the crew's word given).
  */
 export function crewQueue(gate: Gate, crew: string, now: number): ArtifactRow[] {
-  const members = gate.crews.everyMember(crew);
-  return QuestionReads.of(gate.db)
+  const members = gate.crews.runners.everyMember(crew);
+  return gate.store.questions
     .routedTo('with_crew')
     .filter((r) => r.crew === crew)
-    .map((r) => gate.artifacts.byId(r.artifact_id))
+    .map((r) => gate.store.artifacts.byId(r.artifact_id))
     .filter((row): row is ArtifactRow => {
       if (row === undefined) return false;
       const standing = questionStanding(gate, row, now);

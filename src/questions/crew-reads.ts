@@ -11,8 +11,8 @@ import { QuestionReads } from '../projections/question-reads.js';
  * while it is served. Nothing held and nothing else.
  */
 export function crewReadable(gate: Gate, question: ArtifactRow): ArtifactRow[] {
-  const charter = gate.crewSheets.servedSheet(question.space)?.row;
-  const cited = derivesFromOf(question).map((id) => gate.artifacts.byId(id));
+  const charter = gate.crews.sheets.servedSheet(question.space)?.row;
+  const cited = derivesFromOf(question).map((id) => gate.store.artifacts.byId(id));
   return [question, ...cited, ...(charter === undefined ? [] : [charter])].filter(
     (row): row is ArtifactRow => row !== undefined && isPromoted(row.state),
   );
@@ -23,11 +23,11 @@ export function crewReadable(gate: Gate, question: ArtifactRow): ArtifactRow[] {
  * not reach it, or undefined: the question must be with the caller's crew right now.
  */
 export function crewCitable(gate: Gate, caller: Caller, questionId: string, id: string): ArtifactRow | undefined {
-  const member = gate.crews.crewOf(caller.identity);
+  const member = gate.crews.runners.crewOf(caller.identity);
   if (member === null) return undefined;
-  const routing = QuestionReads.of(gate.db).routing(questionId);
+  const routing = gate.store.questions.routing(questionId);
   if (routing === undefined || routing.route !== 'with_crew' || routing.crew !== member.space) return undefined;
-  const question = gate.artifacts.byId(questionId);
+  const question = gate.store.artifacts.byId(questionId);
   if (question === undefined) return undefined;
   return crewReadable(gate, question).find((row) => row.artifact_id === id);
 }

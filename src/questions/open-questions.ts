@@ -16,15 +16,15 @@ export function openQuestionsFor(gate: Gate, caller: Caller) {
   const now = gate.clock.now();
   const keys = personNameKeys(gate.db, caller);
   const open = [];
-  for (const routing of QuestionReads.of(gate.db).routedTo('with_people')) {
-    const row = gate.artifacts.byId(routing.artifact_id);
-    if (row === undefined || !gate.visibility.canRead(caller, row)) continue;
+  for (const routing of gate.store.questions.routedTo('with_people')) {
+    const row = gate.store.artifacts.byId(routing.artifact_id);
+    if (row === undefined || !gate.access.visibility.canRead(caller, row)) continue;
     const standing = questionStanding(gate, row, now);
     if (standing.state !== 'with_people') continue;
     const addressedTo = row.addressed_to === null ? null : (JSON.parse(row.addressed_to) as { names?: string[]; kinds?: string[] });
     open.push({
       question: row.artifact_id,
-      body: gate.artifacts.servedBody(row),
+      body: gate.store.artifacts.servedBody(row),
       space: row.space,
       workarea: row.workarea,
       producer: producerOf(row),

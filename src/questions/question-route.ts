@@ -20,18 +20,18 @@ export type QuestionRoute =
  */
 export function decideRoute(gate: Gate, question: ArtifactRow): QuestionRoute {
   const people = gate.config.questions.people_wait_minutes;
-  const crew = gate.crewSheets.answeringCrew(question.space);
-  const assignment = crew === null ? undefined : gate.crews.assignment(crew);
+  const crew = gate.crews.sheets.answeringCrew(question.space);
+  const assignment = crew === null ? undefined : gate.crews.runners.assignment(crew);
   if (crew === null || assignment === undefined) return { route: 'with_people', reason: 'no_crew', wait_minutes: people };
-  if (!gate.crews.heard(assignment.runner)) return { route: 'with_people', reason: 'crew_gone', wait_minutes: people };
-  const sheet = gate.crewSheets.servedSheet(crew)?.sheet;
+  if (!gate.crews.runners.heard(assignment.runner)) return { route: 'with_people', reason: 'crew_gone', wait_minutes: people };
+  const sheet = gate.crews.sheets.servedSheet(crew)?.sheet;
   return { route: 'with_crew', crew, wait_minutes: sheet?.wait_minutes ?? gate.config.runners.wait_minutes };
 }
 
 /** Journals the route of a question being promoted, inside the promotion's write; the deployment signs it. */
 export function routeQuestion(gate: Gate, question: ArtifactRow): JournalEvent {
   const route = decideRoute(gate, question);
-  return gate.journal.append('question-routed', null, {
+  return gate.store.journal.append('question-routed', null, {
     artifact_id: question.artifact_id,
     space: question.space,
     workarea: question.workarea,

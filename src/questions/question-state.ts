@@ -28,7 +28,7 @@ const MINUTE_MS = 60_000;
  * with people, no_crew, and waits for no time.
  */
 export function questionStanding(gate: Gate, row: ArtifactRow, now: number): QuestionStanding {
-  const reads = QuestionReads.of(gate.db);
+  const reads = gate.store.questions;
   const routing = reads.routing(row.artifact_id);
   const answers = new AnswerStanding(reads.answers(row.artifact_id));
   const standing = (state: QuestionState, reason: string | null = null): QuestionStanding => ({

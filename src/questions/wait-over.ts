@@ -11,15 +11,15 @@ const SWEEP_MAX = 1000;
  * `gate serve` runs this every minute beside the review expiry. Returns how many ended.
  */
 export async function questionWaitsOver(gate: Gate): Promise<number> {
-  const reads = QuestionReads.of(gate.db);
+  const reads = gate.store.questions;
   if (reads.waitOver('with_people', gate.clock.now(), 1).length === 0) return 0;
-  return gate.writer.write(() => {
+  return gate.store.writer.write(() => {
     const now = gate.clock.now();
     let ended = 0;
     for (const routing of reads.waitOver('with_people', now, SWEEP_MAX)) {
-      const row = gate.artifacts.byId(routing.artifact_id);
+      const row = gate.store.artifacts.byId(routing.artifact_id);
       if (row === undefined || questionStanding(gate, row, now).state !== 'with_people') continue;
-      gate.journal.append('question-wait-over', null, {
+      gate.store.journal.append('question-wait-over', null, {
         artifact_id: row.artifact_id,
         space: row.space,
         workarea: row.workarea,

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { JournalWriter } from '../journal/group-commit.js';
+import type { WritePressure } from '../journal/followers.js';
+import type { HeldRowsFollower } from '../projections/artifacts.js';
 import type { Log } from '../log.js';
 import type { HeldWriterSettings } from '../../workers/held-writer/thread-entry.js';
 import type { FreshBodies } from './fresh-bodies.js';
@@ -34,7 +36,7 @@ const BACKLOG_MAX = 2_048;
  * holds wrongly (a crash between a commit and its batch, a lost file) are put right, before
  * the thread starts; gv.rebuild checks it row by row.
  */
-export class HeldTextIndex {
+export class HeldTextIndex implements HeldRowsFollower, WritePressure {
   private readonly queued = new Set<number>();
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();

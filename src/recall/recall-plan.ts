@@ -48,7 +48,7 @@ export function planRecall(gate: Gate, caller: Caller, p: ScopeParams): RecallPl
     if (p.space !== undefined) throw invalidParams('spaces is refused beside space', { field: 'spaces' });
     refuseUnder('spaces', p, ['workarea', 'producer', 'steering_k']);
     const spaces = [...new Set(p.spaces)].map((s) => requireSpace(gate, s));
-    for (const s of spaces) gate.capabilities.require(caller, s, 'read');
+    for (const s of spaces) gate.access.capabilities.require(caller, s, 'read');
     return { scope: 'spaces', spaces, space: null, workarea: null, levels: [{ workarea: null, distance: null }] };
   }
   const scope = p.scope ?? (p.workarea !== undefined ? 'closest' : 'space');
@@ -57,17 +57,17 @@ export function planRecall(gate: Gate, caller: Caller, p: ScopeParams): RecallPl
   }
   if (scope === 'all') {
     refuseUnder(scope, p, ['space', 'workarea', 'producer', 'steering_k']);
-    const spaces = gate.spaceNames().filter((s) => gate.visibility.seesEverything(caller) || gate.capabilities.has(caller, s, 'read'));
+    const spaces = gate.store.spaceNames().filter((s) => gate.access.visibility.seesEverything(caller) || gate.access.capabilities.has(caller, s, 'read'));
     return { scope, spaces, space: null, workarea: null, levels: [{ workarea: null, distance: null }] };
   }
   const space = requireSpace(gate, p.space ?? 'main');
   if (scope === 'space') {
     refuseUnder(scope, p, ['workarea', 'producer', 'steering_k']);
-    gate.capabilities.require(caller, space, 'read');
+    gate.access.capabilities.require(caller, space, 'read');
     return { scope, spaces: [space], space, workarea: null, levels: [{ workarea: null, distance: null }] };
   }
   if (p.workarea === undefined) throw invalidParams(`scope ${scope} needs a workarea`, { field: 'workarea' });
-  gate.capabilities.require(caller, space, 'read');
+  gate.access.capabilities.require(caller, space, 'read');
   const workarea = p.workarea;
   if (scope === 'workarea') return { scope, spaces: [space], space, workarea, levels: [{ workarea, distance: 0 }] };
   const places = placesAbove(workarea);

@@ -10,7 +10,7 @@ const SWEEP_MAX = 1000;
  */
 export async function expireOverdue(gate: Gate): Promise<number> {
   const now = gate.clock.now();
-  const ttl = gate.review.settings.ttlMs;
+  const ttl = gate.review.board.settings.ttlMs;
   const states = [...EXPIRING_STATES];
   // Away time only lengthens a deadline, so rows waiting longer than the time-to-live are the candidates.
   const candidates = gate.db
@@ -19,14 +19,14 @@ export async function expireOverdue(gate: Gate): Promise<number> {
        WHERE a.state IN (${states.map(() => '?').join(',')}) AND r.review_since <= ? ORDER BY r.review_since LIMIT ?`,
     )
     .all(...states, now - ttl, SWEEP_MAX) as Array<{ artifact_id: string; review_since: number }>;
-  const due = candidates.filter((c) => c.review_since + ttl + gate.review.away.awayBetween(c.review_since, now) <= now);
+  const due = candidates.filter((c) => c.review_since + ttl + gate.review.board.away.awayBetween(c.review_since, now) <= now);
   if (due.length === 0) return 0;
-  return gate.writer.write(() => {
+  return gate.store.writer.write(() => {
     let expired = 0;
     for (const c of due) {
-      const row = gate.artifacts.byId(c.artifact_id)!;
+      const row = gate.store.artifacts.byId(c.artifact_id)!;
       if (!EXPIRING_STATES.has(row.state)) continue;
-      gate.journal.append('expire', null, rowEventData(row, 'REJECTED', { reason: 'expired', signer_class: 'deployment' }));
+      gate.store.journal.append('expire', null, rowEventData(row, 'REJECTED', { reason: 'expired', signer_class: 'deployment' }));
       expired += 1;
     }
     return expired;

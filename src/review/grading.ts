@@ -46,14 +46,14 @@ const newRunId = () => `run:${randomBytes(12).toString('hex')}`;
 export async function gradeInput(gate: Gate, row: ArtifactRow): Promise<GradeInput> {
   return {
     artifact_id: row.artifact_id,
-    text: gate.artifacts.servedBody(row, 'masked') ?? '',
+    text: gate.store.artifacts.servedBody(row, 'masked') ?? '',
     kind: row.kind,
     content_type: row.content_type,
     trust_class: row.trust_class,
     source_uri: row.source_uri,
-    findings: gate.artifacts.findings(row.artifact_id).map((f) => ({ kind: f.kind, severity: f.severity })),
-    parents: derivesFromOf(row).map((id) => gate.artifacts.byId(id)?.state ?? null),
-    nearest_promoted: await gate.vector.nearestPromoted(row.rowid, row.space),
+    findings: gate.store.artifacts.findings(row.artifact_id).map((f) => ({ kind: f.kind, severity: f.severity })),
+    parents: derivesFromOf(row).map((id) => gate.store.artifacts.byId(id)?.state ?? null),
+    nearest_promoted: await gate.recall.vector.nearestPromoted(row.rowid, row.space),
   };
 }
 
@@ -120,7 +120,7 @@ export class Grading {
     this.recordTimer = null;
     const batch = this.toRecord.splice(0);
     if (batch.length === 0) return;
-    const written = this.gate.writer.write(() => batch.map((b) => b.record())).then(
+    const written = this.gate.store.writer.write(() => batch.map((b) => b.record())).then(
       (runs) => batch.forEach((b, i) => b.resolve(runs[i]!)),
       (error: unknown) => batch.forEach((b) => b.reject(error)),
     );
@@ -140,7 +140,7 @@ export class Grading {
   }
 
   private get board() {
-    return this.gate.review;
+    return this.gate.review.board;
   }
 
   /** A blocked run is journaled too, so operators see in gv.review_runs why grading stopped. */
@@ -158,7 +158,7 @@ export class Grading {
       detail: why,
     };
     this.gate.log.warn('grading blocked', { backend: run.backend, stance: run.stance, failure, artifact_id: row?.artifact_id });
-    await this.gate.writer.write(() => this.gate.journal.append('review-run', by, runData(row, plan, run)));
+    await this.gate.store.writer.write(() => this.gate.store.journal.append('review-run', by, runData(row, plan, run)));
     return run;
   }
 
@@ -209,22 +209,22 @@ export class Grading {
   /** Inside the writer's transaction: the run, and for a good answer on a row still gradable its assessment and verdict. */
   private record(id: string, plan: StancePlan, runId: string, outcome: GradeOutcome, by: string | null): StanceRun {
     const { gate } = this;
-    const row = gate.artifacts.byId(id)!;
+    const row = gate.store.artifacts.byId(id)!;
     const label = modelLabel(plan.backend.backend);
     const base = { stance: plan.stance, backend: plan.backend.backend.name, model_label: label, run_id: runId, from_record: false, cost_tokens: outcome.cost_tokens };
     if (!outcome.ok) {
       const run: StanceRun = { ...base, state: 'failed', failure: outcome.failure, detail: outcome.detail };
-      gate.journal.append('review-run', by, runData(row, plan, { ...run, ms: outcome.ms }));
+      gate.store.journal.append('review-run', by, runData(row, plan, { ...run, ms: outcome.ms }));
       return run;
     }
     const a = outcome.answer;
     if (!GRADABLE_STATES.has(row.state)) {
       const run: StanceRun = { ...base, state: 'completed', detail: `the row moved to ${row.state} before the answer; no verdict recorded` };
-      gate.journal.append('review-run', by, runData(row, plan, { ...run, ms: outcome.ms }));
+      gate.store.journal.append('review-run', by, runData(row, plan, { ...run, ms: outcome.ms }));
       return run;
     }
     // The assessment is the completed run's record too (its backend, tokens and time): one event fewer per call.
-    const assessment = gate.journal.append('assessment', by, {
+    const assessment = gate.store.journal.append('assessment', by, {
       ...runData(row, plan, { ...base, state: 'completed', ms: outcome.ms }),
       content_hash: row.content_hash,
       score: a.score,
@@ -232,7 +232,7 @@ export class Grading {
       evidence: a.evidence,
       counterevidence: a.counterevidence,
     });
-    const verdict = gate.journal.append(
+    const verdict = gate.store.journal.append(
       'verdict',
       by,
       rowEventData(row, 'L2_SCORED', {
@@ -258,8 +258,8 @@ export class Grading {
   private async fromRecord(row: ArtifactRow, plan: StancePlan, by: string | null): Promise<StanceRun> {
     const { gate, board } = this;
     const label = modelLabel(plan.backend.backend);
-    return gate.writer.write(() => {
-      const now = gate.artifacts.byId(row.artifact_id)!;
+    return gate.store.writer.write(() => {
+      const now = gate.store.artifacts.byId(row.artifact_id)!;
       const epoch = board.reads.row(now.artifact_id)?.epoch ?? 0;
       const recorded = board.reads.recordedVerdict(now.content_hash, label, plan.stance, RUBRIC_VERSION)!;
       const assessment = board.reads.assessment(recorded.assessment_id ?? '');
@@ -284,9 +284,9 @@ export class Grading {
         return { ...base, run_id: null, verdict_event_id: recorded.event_id };
       }
       const runId = newRunId();
-      gate.journal.append('review-run', by, runData(now, plan, { ...base, run_id: runId }));
+      gate.store.journal.append('review-run', by, runData(now, plan, { ...base, run_id: runId }));
       if (!GRADABLE_STATES.has(now.state)) return { ...base, run_id: runId, detail: `the row is ${now.state}; no verdict recorded` };
-      const verdict = gate.journal.append(
+      const verdict = gate.store.journal.append(
         'verdict',
         by,
         rowEventData(now, 'L2_SCORED', {
@@ -323,7 +323,7 @@ export class Grading {
     const window = new PQueue({ concurrency: Math.max(2, this.gate.config.review.concurrency * 2) });
     const one = async (row: ArtifactRow) => {
       if (summary.paused !== null || this.halted) return;
-      const current = this.gate.artifacts.byId(row.artifact_id);
+      const current = this.gate.store.artifacts.byId(row.artifact_id);
       if (current === undefined || !GRADABLE_STATES.has(current.state) || this.board.runs.holds(row.artifact_id)) return;
       const runs = await this.gradeRow(current, plans, { fresh: false, by });
       for (const r of runs) summary.cost_tokens += r.cost_tokens;
@@ -380,8 +380,8 @@ export function rowsToGrade(gate: Gate, afterRowid: number, limit: number): Arti
 }
 
 function owedGrading(gate: Gate, row: ArtifactRow): boolean {
-  const review = gate.review.reads.row(row.artifact_id);
+  const review = gate.review.board.reads.row(row.artifact_id);
   if (review === undefined) return false;
-  const current = gate.review.reads.signatures(row.artifact_id).filter((s) => s.epoch === review.epoch);
-  return gate.review.stancesOf(row.artifact_id, review, current).some((s) => s.decision === null && s.failed_in_a_row < RETRIES_BEFORE_EXHAUSTED);
+  const current = gate.review.board.reads.signatures(row.artifact_id).filter((s) => s.epoch === review.epoch);
+  return gate.review.board.stancesOf(row.artifact_id, review, current).some((s) => s.decision === null && s.failed_in_a_row < RETRIES_BEFORE_EXHAUSTED);
 }

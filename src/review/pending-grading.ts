@@ -8,31 +8,31 @@ import { settleRow } from './settlement.js';
  * and one blocked run says so.
  */
 async function budgetSpent(gate: Gate, plans: readonly StancePlan[], by: string | null): Promise<string | null> {
-  const plan = plans.find((p) => p.backend.backend.kind !== 'local' && !gate.review.budget.affords(p.backend));
+  const plan = plans.find((p) => p.backend.backend.kind !== 'local' && !gate.review.board.budget.affords(p.backend));
   if (plan === undefined) return null;
-  const run = await gate.grading.blocked(null, plan, `the day's token budget of ${gate.review.budget.perDay} is spent`, 'budget_spent', by);
+  const run = await gate.review.grading.blocked(null, plan, `the day's token budget of ${gate.review.board.budget.perDay} is spent`, 'budget_spent', by);
   return run.detail!;
 }
 
 /** After a row's verdicts land in an auto space, the row is settled at once if it can be. */
 async function settleAfterGrading(gate: Gate, row: ArtifactRow): Promise<void> {
-  if (gate.review.modeOf(row.space) === 'auto') await gate.writer.write(() => settleRow(gate, row.artifact_id));
+  if (gate.review.board.modeOf(row.space) === 'auto') await gate.store.writer.write(() => settleRow(gate, row.artifact_id));
 }
 
 /** gv.grade_pending and the schedule: held L1 rows, oldest first, within the day's budget. */
 export async function gradePending(gate: Gate, limit: number, by: string | null) {
-  const plans = gate.review.settings.stances;
+  const plans = gate.review.board.settings.stances;
   const spent = await budgetSpent(gate, plans, by);
   if (spent !== null) {
-    return { graded: 0, failed: 0, blocked: 0, cost_tokens: 0, budget_remaining: gate.review.budget.remaining(), paused: true, why_paused: spent };
+    return { graded: 0, failed: 0, blocked: 0, cost_tokens: 0, budget_remaining: gate.review.board.budget.remaining(), paused: true, why_paused: spent };
   }
-  const summary = await gate.grading.gradeMany((after, n) => rowsToGrade(gate, after, n), limit, plans, by, (row) => settleAfterGrading(gate, row));
+  const summary = await gate.review.grading.gradeMany((after, n) => rowsToGrade(gate, after, n), limit, plans, by, (row) => settleAfterGrading(gate, row));
   return {
     graded: summary.graded,
     failed: summary.failed,
     blocked: summary.blocked,
     cost_tokens: summary.cost_tokens,
-    budget_remaining: gate.review.budget.remaining(),
+    budget_remaining: gate.review.board.budget.remaining(),
     paused: summary.paused !== null,
     ...(summary.paused === null ? {} : { why_paused: summary.paused }),
   };
@@ -54,15 +54,15 @@ function rowsForSecondOpinion(gate: Gate, afterRowid: number, limit: number): Ar
 
 /** gv.review_pending: second-opinion verdicts from review.second_opinion's backend. */
 export async function reviewPending(gate: Gate, limit: number, by: string | null) {
-  const backend = gate.review.settings.secondOpinion;
-  if (backend === null) return { reviewed: 0, cost_tokens: 0, paused: false, budget_remaining: gate.review.budget.remaining() };
+  const backend = gate.review.board.settings.secondOpinion;
+  if (backend === null) return { reviewed: 0, cost_tokens: 0, paused: false, budget_remaining: gate.review.board.budget.remaining() };
   const plans: StancePlan[] = [{ stance: 'second-opinion', backend }];
-  if ((await budgetSpent(gate, plans, by)) !== null) return { reviewed: 0, cost_tokens: 0, paused: true, budget_remaining: gate.review.budget.remaining() };
-  const summary = await gate.grading.gradeMany((after, n) => rowsForSecondOpinion(gate, after, n), limit, plans, by, (row) => settleAfterGrading(gate, row));
+  if ((await budgetSpent(gate, plans, by)) !== null) return { reviewed: 0, cost_tokens: 0, paused: true, budget_remaining: gate.review.board.budget.remaining() };
+  const summary = await gate.review.grading.gradeMany((after, n) => rowsForSecondOpinion(gate, after, n), limit, plans, by, (row) => settleAfterGrading(gate, row));
   return {
     reviewed: summary.graded + summary.failed,
     cost_tokens: summary.cost_tokens,
     paused: summary.paused !== null,
-    budget_remaining: gate.review.budget.remaining(),
+    budget_remaining: gate.review.board.budget.remaining(),
   };
 }

@@ -9,7 +9,7 @@ import type { SignerClass } from './signer-class.js';
 
 /** A pending replacement group that names the row (as parent or child, or in the one role asked), if any. */
 export function pendingGroupNaming(gate: Gate, artifactId: string, role?: 'parent' | 'child'): string | null {
-  return ReplacementGroupReads.of(gate.db).naming(artifactId).find((g) => g.state === 'PENDING' && (role === undefined || g.member_role === role))?.group_id ?? null;
+  return gate.store.replacementGroups.naming(artifactId).find((g) => g.state === 'PENDING' && (role === undefined || g.member_role === role))?.group_id ?? null;
 }
 
 /** A pending replacement group the row is a child of: such a child is promoted only by its group's activation. */
@@ -30,14 +30,14 @@ export function promotionEnters(p: ReviewPicture): 'ACTIVE' | 'L3_RATIFIED' {
 export function appendPromotion(gate: Gate, p: ReviewPicture, by: string | null, cls: SignerClass): { event: JournalEvent; enters: 'ACTIVE' | 'L3_RATIFIED' } {
   const own = {
     signer_class: cls,
-    quorum_profile: gate.review.settings.profileName,
+    quorum_profile: gate.review.board.settings.profileName,
     k_required: p.count.k_required,
     k_have: p.count.k_have,
   };
   if (promotionEnters(p) === 'L3_RATIFIED') {
-    return { event: gate.journal.append('ratify', by, rowEventData(p.row, 'L3_RATIFIED', own)), enters: 'L3_RATIFIED' };
+    return { event: gate.store.journal.append('ratify', by, rowEventData(p.row, 'L3_RATIFIED', own)), enters: 'L3_RATIFIED' };
   }
-  const event = gate.journal.append('promote', by, rowEventData(p.row, 'ACTIVE', { ...own, provisional: true }));
+  const event = gate.store.journal.append('promote', by, rowEventData(p.row, 'ACTIVE', { ...own, provisional: true }));
   // A question is routed as it is promoted, in the same write: it is never served unrouted.
   if (p.row.kind === 'question') routeQuestion(gate, p.row);
   if (p.row.kind === 'answer') noteCrewAnswer(gate, p.row);

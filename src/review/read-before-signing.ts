@@ -11,7 +11,7 @@ import type { SignerClass } from './signer-class.js';
 export function readableBodyHash(gate: Gate, row: ArtifactRow): string | null {
   if (row.erased_seq !== null) return null;
   const hash = row.masked_hash ?? row.content_hash;
-  return gate.artifacts.text(hash) === null ? null : hash;
+  return gate.store.artifacts.text(hash) === null ? null : hash;
 }
 
 /**
@@ -22,10 +22,10 @@ export function readableBodyHash(gate: Gate, row: ArtifactRow): string | null {
  */
 export function unreadBeforeSigning(gate: Gate, identity: string, row: ArtifactRow): { reason: 'body_unread' | 'attachments_unread'; words: string; unread?: string[] } | null {
   const body = readableBodyHash(gate, row);
-  if (body !== null && !gate.bodyReads.progress(identity, row.artifact_id, body).toEnd) {
+  if (body !== null && !gate.store.bodyReads.progress(identity, row.artifact_id, body).toEnd) {
     return { reason: 'body_unread', words: 'read the whole body first (gv.node with body: true, page by page to its end)' };
   }
-  const unread = gate.attachments.unreadBy(identity, row.artifact_id);
+  const unread = gate.store.attachments.unreadBy(identity, row.artifact_id);
   if (unread.length > 0) {
     return { reason: 'attachments_unread', words: `read every attachment to its end with gv.attachment first (${unread.length} not yet served whole)`, unread };
   }
@@ -45,6 +45,6 @@ export function requireEverythingRead(gate: Gate, identity: string, row: Artifac
  * so on a row with attachments its verdict never counts.
  */
 export function notCountedUnread(gate: Gate, identity: string, cls: SignerClass, row: ArtifactRow): string | null {
-  if (cls === 'model') return gate.attachments.ofRow(row.artifact_id).length > 0 ? 'not served every attachment to its end' : null;
+  if (cls === 'model') return gate.store.attachments.ofRow(row.artifact_id).length > 0 ? 'not served every attachment to its end' : null;
   return unreadBeforeSigning(gate, identity, row)?.words ?? null;
 }

@@ -2,8 +2,8 @@ import type Database from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import type { RelationReads } from '../projections/relation-reads.js';
-import { ReviewReads, type ReviewRow, type SignatureRow } from '../projections/review-reads.js';
-import { CommentReads, openObjections, type CommentRow } from '../projections/comment-reads.js';
+import type { ReviewReads, ReviewRow, SignatureRow } from '../projections/review-reads.js';
+import { openObjections, type CommentReads, type CommentRow } from '../projections/comment-reads.js';
 import { QUARANTINE_STATES, type ArtifactState } from '../domain/states.js';
 import { GradeStage } from '../../pipeline/grade-stage.js';
 import { RUBRIC_VERSION } from '../../workers/grade/rubric.js';
@@ -60,8 +60,6 @@ export const toSignature = (s: SignatureRow): Signature => ({
  * stage. `picture` answers, for one row, who counts, what is missing and what it waits for.
  */
 export class ReviewBoard {
-  readonly reads: ReviewReads;
-  readonly comments: CommentReads;
   readonly away: AwayClock;
   readonly budget: TokenBudget;
   readonly runs = new RunBoard();
@@ -74,14 +72,14 @@ export class ReviewBoard {
     db: Database.Database,
     readonly settings: ReviewSettings,
     private readonly relations: RelationReads,
+    readonly reads: ReviewReads,
+    readonly comments: CommentReads,
     private readonly byId: (id: string) => ArtifactRow | undefined,
     /** Why the identity's approval does not count yet for what it was not served whole, or null (read-before-signing.ts). */
     private readonly unread: (identity: string, cls: SignerClass, row: ArtifactRow) => string | null,
     readonly clock: Clock,
     stage: { threads: number; concurrency: number; batchMax: number },
   ) {
-    this.reads = ReviewReads.of(db);
-    this.comments = CommentReads.of(db);
     this.away = new AwayClock(db, clock);
     this.budget = new TokenBudget(this.reads, settings.budgetPerDay, clock);
     for (const [name, b] of settings.backends) if (b.circuit) this.circuits.set(name, new Circuit(b.circuit.failures, b.circuit.openMs, clock));

@@ -37,7 +37,7 @@ export class ReviewSchedule {
 
   constructor(private readonly gate: Gate) {
     this.state = {
-      every_ms: gate.review.settings.gradeEveryMs,
+      every_ms: gate.review.board.settings.gradeEveryMs,
       running: false,
       runs: 0,
       overlaps_skipped: 0,
@@ -80,8 +80,8 @@ export class ReviewSchedule {
     this.state.last_started = this.gate.clock.now();
     this.current = (async () => {
       try {
-        const graded = await gradePending(this.gate, this.gate.review.settings.gradeLimit, null);
-        const settled = await settlePending(this.gate, this.gate.review.settings.gradeLimit);
+        const graded = await gradePending(this.gate, this.gate.review.board.settings.gradeLimit, null);
+        const settled = await settlePending(this.gate, this.gate.review.board.settings.gradeLimit);
         this.state.last_result = { ...graded, settled: settled.promoted + settled.ratified };
         this.state.last_error = null;
       } catch (error) {
@@ -102,7 +102,7 @@ export class ReviewSchedule {
     if (this.expiryTimer !== null) clearInterval(this.expiryTimer);
     if (this.outcomesTimer !== null) clearInterval(this.outcomesTimer);
     await this.pulling;
-    this.gate.grading.halt();
+    this.gate.review.grading.halt();
     await this.current;
   }
 }

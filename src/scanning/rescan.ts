@@ -68,13 +68,13 @@ export async function rescanRow(gate: Gate, row: ArtifactRow, by: string | null)
   if (archive && row.state !== 'L0_RAW') {
     throw lifecycle("an archive's own row is not scanned as text: its members are rows of their own, each scanned", 'archive');
   }
-  const bytes = gate.artifacts.bodyBytes(row.content_hash);
+  const bytes = gate.store.artifacts.bodyBytes(row.content_hash);
   if (bytes === null) throw lifecycle('the content of this row is erased: there is nothing to scan', 'content_erased');
   const before = standingScan(gate, row.artifact_id);
-  const result = archive ? { ...UNSCANNED_ARCHIVE, findings: [ARCHIVE_UNCHECKED] } : await gate.scan.scan(bytes, row.content_type, before?.findings ?? null);
-  return gate.writer.write(() => {
+  const result = archive ? { ...UNSCANNED_ARCHIVE, findings: [ARCHIVE_UNCHECKED] } : await gate.pipeline.scan.scan(bytes, row.content_type, before?.findings ?? null);
+  return gate.store.writer.write(() => {
     // Read again inside the transaction: the row may have moved, or been scanned, while the worker ran.
-    const now = gate.artifacts.byId(row.artifact_id)!;
+    const now = gate.store.artifacts.byId(row.artifact_id)!;
     const standing = standingScan(gate, row.artifact_id)?.findings ?? [];
     const standingKeys = new Set(standing.map(keyOf));
     const freshKeys = new Set(result.findings.map(keyOf));
@@ -97,8 +97,8 @@ export async function rescanRow(gate: Gate, row: ArtifactRow, by: string | null)
     // As at ingest: with no finding the masked body is the body itself, one stored copy for both.
     const maskedBytes = findings.length === 0 || archive ? null : Buffer.from(result.masked, 'utf8');
     const maskedHash = maskedBytes === null ? now.content_hash : `sha256:${sha256Hex(maskedBytes)}`;
-    if (maskedBytes !== null && maskedHash !== now.content_hash) gate.journal.putBlob(maskedHash, maskedBytes);
-    const event = gate.journal.append(
+    if (maskedBytes !== null && maskedHash !== now.content_hash) gate.store.journal.putBlob(maskedHash, maskedBytes);
+    const event = gate.store.journal.append(
       recorded ? 'record' : 'scan',
       by,
       rowEventData(now, enters, { findings_count: findings.length, findings, masked_hash: maskedHash, scanner: result.scanner, rescan: !firstScan }),

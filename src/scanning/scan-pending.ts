@@ -54,7 +54,7 @@ function* pendingRows(gate: Gate): Generator<{ row: ArtifactRow; raw: boolean }>
   after = 0;
   for (;;) {
     const rows = outdated.all(after, ...REVIEW_STATES, CURRENT_SCANNER, LOOK_AHEAD) as ArtifactRow[];
-    for (const row of rows) if (!gate.rescannedUnchanged.has(row.artifact_id)) yield { row, raw: false };
+    for (const row of rows) if (!gate.pipeline.rescannedUnchanged.has(row.artifact_id)) yield { row, raw: false };
     if (rows.length < LOOK_AHEAD) break;
     after = rows[rows.length - 1]!.rowid;
   }
@@ -95,7 +95,7 @@ export async function scanPending(gate: Gate, limit: number, by: string | null, 
         if (outcome.state === 'L1B_FLAGGED' && row.state !== 'L1B_FLAGGED') report.flagged += 1;
       } else {
         report.unchanged += 1;
-        gate.rescannedUnchanged.add(row.artifact_id);
+        gate.pipeline.rescannedUnchanged.add(row.artifact_id);
       }
     });
     if (report.examined >= limit || stop()) {

@@ -47,8 +47,8 @@ const refused = (message: string) => lifecycle(message, 'outcome_refused');
  * countersigns); refuse takes the row to DEMOTED. Both sign as the authority class.
  */
 function applyOutcome(gate: Gate, org: string, line: Record<string, unknown>, outcome: Outcome): 'countersigned' | 'refused' | 'duplicates' | 'skipped' {
-  const row = gate.artifacts.byId(outcome.artifact_id);
-  if (row === undefined || outcome.member_deployment_id !== gate.deploymentId) return 'skipped';
+  const row = gate.store.artifacts.byId(outcome.artifact_id);
+  if (row === undefined || outcome.member_deployment_id !== gate.deployment.deploymentId) return 'skipped';
   const seen = gate.db
     .prepare(`SELECT 1 FROM journal WHERE ${AUTHORITY_EVENTS} AND type IN ('countersign', 'refuse') AND artifact_id = ? AND json_extract(body, '$.data.org_deployment_id') = ? LIMIT 1`)
     .get(row.artifact_id, org);
@@ -66,11 +66,11 @@ function applyOutcome(gate: Gate, org: string, line: Record<string, unknown>, ou
   if (outcome.type === 'countersign') {
     const enters = row.state === 'L3_RATIFIED' ? 'ACTIVE' : row.state === 'ACTIVE' || row.state === 'SUPERSEDED' ? row.state : null;
     if (enters === null) return 'skipped';
-    gate.journal.append('countersign', `org:${org}`, rowEventData(row, enters, { ...own, provisional: false }));
+    gate.store.journal.append('countersign', `org:${org}`, rowEventData(row, enters, { ...own, provisional: false }));
     return 'countersigned';
   }
   if (!['ACTIVE', 'SUPERSEDED', 'L3_RATIFIED'].includes(row.state)) return 'skipped';
-  gate.journal.append('refuse', `org:${org}`, rowEventData(row, 'DEMOTED', own));
+  gate.store.journal.append('refuse', `org:${org}`, rowEventData(row, 'DEMOTED', own));
   return 'refused';
 }
 
@@ -95,8 +95,8 @@ export async function pullOutcomes(gate: Gate, maxPages = 20): Promise<PullTally
       const weak = ed25519KeyTextProblem(answer.deployment_id);
       if (weak !== null) throw refused(`the organization gate's deployment id is not a usable Ed25519 key: ${weak}`);
       if (tally.org_deployment_id === null) {
-        await gate.writer.write(() => {
-          if (pinnedOrg(gate) === null) gate.journal.append('org-pinned', null, { org_deployment_id: answer.deployment_id, url: gate.config.org.url });
+        await gate.store.writer.write(() => {
+          if (pinnedOrg(gate) === null) gate.store.journal.append('org-pinned', null, { org_deployment_id: answer.deployment_id, url: gate.config.org.url });
         });
         tally.org_deployment_id = pinnedOrg(gate);
       }
@@ -109,7 +109,7 @@ export async function pullOutcomes(gate: Gate, maxPages = 20): Promise<PullTally
         return { line, outcome };
       });
       for (const { line, outcome } of verified) {
-        const applied = await gate.writer.write(() => applyOutcome(gate, org, line, outcome));
+        const applied = await gate.store.writer.write(() => applyOutcome(gate, org, line, outcome));
         tally[applied] += 1;
         tally.pulled += 1;
         tally.cursor = Math.max(tally.cursor, line['seq'] as number);

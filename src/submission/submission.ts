@@ -30,7 +30,7 @@ export function ingestOf(gate: Gate, artifactId: string) {
  * is no person (so nothing in the block depends on who asked to submit).
  */
 const deploymentView = (gate: Gate): Caller => ({
-  identity: gate.deploymentId,
+  identity: gate.deployment.deploymentId,
   role: 'admin',
   kind: 'local',
   scope: null,
@@ -58,12 +58,12 @@ function approvalBlock(gate: Gate, row: ArtifactRow) {
  * the same id on every attempt.
  */
 export function buildSubmission(gate: Gate, row: ArtifactRow) {
-  const content = gate.artifacts.bodyBytes(row.content_hash);
+  const content = gate.store.artifacts.bodyBytes(row.content_hash);
   const submission = {
     contract: SUBMISSION_CONTRACT,
     artifact_id: row.artifact_id,
-    deployment_id: gate.deploymentId,
-    envelope: { ...envelopeOf(row, gate.deploymentId), kind: row.kind, space: row.space, workarea: row.workarea },
+    deployment_id: gate.deployment.deploymentId,
+    envelope: { ...envelopeOf(row, gate.deployment.deploymentId), kind: row.kind, space: row.space, workarea: row.workarea },
     content: { encoding: 'base64', bytes: content === null ? null : content.toString('base64') },
     approval: approvalBlock(gate, row),
     decisions: signedHistory(gate, row.artifact_id).filter((e) => DECISIONS.has(e.type)),
@@ -74,6 +74,6 @@ export function buildSubmission(gate: Gate, row: ArtifactRow) {
   return {
     submission,
     id: `sha256:${sha256Hex(canonical)}`,
-    sig: gate.key.sign(SUBMISSION_SIGNING_PREFIX + canonical),
+    sig: gate.deployment.key.sign(SUBMISSION_SIGNING_PREFIX + canonical),
   };
 }

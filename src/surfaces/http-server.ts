@@ -38,18 +38,18 @@ const BUSY_RETRY_AFTER_S = '1';
  * reached through the one dispatcher, exactly as from the socket.
  */
 export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Server {
-  const issuer = gate.issuer;
+  const issuer = gate.auth.issuer;
   const trusted = new TrustedIssuers(gate.config.auth.trusted_issuers);
   const peopleAuth =
     issuer === null && trusted.size === 0
       ? null
       : {
-          tokens: new PersonTokens(issuer === null ? null : { issuer, publicKey: gate.key.publicKey }, trusted, gate.config.auth.client_id, gate.clock),
+          tokens: new PersonTokens(issuer === null ? null : { issuer, publicKey: gate.deployment.key.publicKey }, trusted, gate.config.auth.client_id, gate.clock),
           localIssuer: issuer,
-          peopleFile: gate.people,
+          peopleFile: gate.auth.people,
           admins: gate.config.auth.admins,
         };
-  const auth = new BearerAuth(gate.db, gate.journal.viewChanges, gate.clock, gate.deploymentId, peopleAuth);
+  const auth = new BearerAuth(gate.db, gate.store.journal.viewChanges, gate.clock, gate.deployment.deploymentId, peopleAuth);
   const provider = issuer === null ? null : new SignInProvider(gate, issuer);
   const perIdentity = new IdentityInFlight(identityShare(options.maxInFlightPerIdentity, options.maxInFlight));
   const budget = new BodyBudget(

@@ -4,7 +4,7 @@ import type { Gate } from '../gate.js';
 export function identityDocument(gate: Gate) {
   const issuer = gate.config.auth.issuer;
   return {
-    deployment_id: gate.deploymentId,
+    deployment_id: gate.deployment.deploymentId,
     role: 'solo',
     auth: {
       issuer: issuer === '' ? null : issuer,

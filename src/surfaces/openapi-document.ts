@@ -67,7 +67,7 @@ export function openApiDocument(gate: Gate, routes: readonly Route[]): Record<st
       description:
         'The HTTP surface of the gate. Verbs have no REST mapping: every verb is one JSON-RPC 2.0 message to POST /rpc (its request body lists each verb with its params and least role). Routes guarded local_issuer answer 404 unless the gate is its own sign-in provider.',
     },
-    servers: [{ url: gate.endpoints.http ?? gate.issuer ?? 'http://127.0.0.1:8480' }],
+    servers: [{ url: gate.deployment.endpoints.http ?? gate.auth.issuer ?? 'http://127.0.0.1:8480' }],
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A person\'s sign-in access token (JWT) or an API key gk_...' },

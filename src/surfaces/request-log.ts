@@ -1,3 +1,4 @@
+import { VERBS_BY_NAME } from '../verbs/registry.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../gate-error.js';
 import type { Log } from '../log.js';
@@ -65,7 +66,7 @@ export function logHttpRequest(log: Log, req: IncomingMessage, res: ServerRespon
 /** The verb a message names, for its log line, when this gate serves it: any other method string is the caller's own text. */
 export function servedVerb(gate: Gate, message: Record<string, unknown>): string | undefined {
   const method = message['method'];
-  return typeof method === 'string' && gate.verbs.has(method) ? method : undefined;
+  return typeof method === 'string' && VERBS_BY_NAME.has(method) ? method : undefined;
 }
 
 /** The socket's line, per message answered. */

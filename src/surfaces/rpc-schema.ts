@@ -1,3 +1,4 @@
+import { VERBS_BY_NAME } from '../verbs/registry.js';
 import { z } from 'zod';
 import type { Gate } from '../gate.js';
 
@@ -12,7 +13,7 @@ export function paramsSchema(params: z.ZodType): Record<string, unknown> {
  * verb, told apart by `method`, each with its params' schema and least role.
  */
 export function rpcRequestSchema(gate: Gate): Record<string, unknown> {
-  const alternatives = [...gate.verbs.values()].map((verb) => ({
+  const alternatives = [...VERBS_BY_NAME.values()].map((verb) => ({
     title: verb.name,
     description: `${verb.summary} Least role: ${verb.role}.${verb.surfaces ? ` Served on the ${verb.surfaces.join(' and ')} surface only.` : ''}`,
     type: 'object',

@@ -1,3 +1,4 @@
+import { VERBS_BY_NAME } from './registry.js';
 import type { Caller } from '../access/caller.js';
 import { atLeast } from '../domain/roles.js';
 import { ErrorCode, GateError, invalidParams, roleTooLow } from '../gate-error.js';
@@ -78,7 +79,7 @@ export async function answerMessage(
 
 /** Resolves the verb, applies C1 (role), the scope and surface limits, C3 (params) and a write door's bans, then runs it. */
 export async function call(gate: Gate, caller: Caller, method: string, rawParams: unknown): Promise<unknown> {
-  const verb = gate.verbs.get(method);
+  const verb = VERBS_BY_NAME.get(method);
   if (!verb) throw new GateError(ErrorCode.methodNotFound, `method not found: ${method}`);
   if (verb.role === 'runner') {
     if (caller.role !== 'runner') throw roleTooLow(method, 'runner', caller.role);
@@ -101,10 +102,10 @@ export async function call(gate: Gate, caller: Caller, method: string, rawParams
     if (verb.door !== undefined) await refuseBannedWrite(gate, caller, method, verb.door.sourceUri?.(params));
     answer = await verb.handler({ gate, caller }, params);
   } catch (error) {
-    await gate.writer.durable(error);
+    await gate.store.writer.durable(error);
     throw error;
   }
-  await gate.writer.durable(answer);
+  await gate.store.writer.durable(answer);
   return answer;
 }
 

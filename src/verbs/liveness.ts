@@ -1,3 +1,4 @@
+import { VERBS_BY_NAME } from './registry.js';
 import { z } from 'zod';
 import { defineVerb } from './define-verb.js';
 import { SERVICE_VERSION } from '../version.js';
@@ -10,11 +11,11 @@ export const pingVerb = defineVerb({
   handler({ gate, caller }) {
     return {
       pong: true,
-      deployment_id: gate.deploymentId,
+      deployment_id: gate.deployment.deploymentId,
       role: caller.role,
-      paths: { http: gate.endpoints.http ?? null, socket: gate.endpoints.socket ?? null },
+      paths: { http: gate.deployment.endpoints.http ?? null, socket: gate.deployment.endpoints.socket ?? null },
       degraded: false,
-      quorum_profile: gate.review.settings.profileName,
+      quorum_profile: gate.review.board.settings.profileName,
     };
   },
 });
@@ -28,7 +29,7 @@ export const describeVerb = defineVerb({
     return {
       service: 'gate',
       version: SERVICE_VERSION,
-      verbs: [...gate.verbs.values()].map((v) => ({ name: v.name, role: v.role, summary: v.summary })),
+      verbs: [...VERBS_BY_NAME.values()].map((v) => ({ name: v.name, role: v.role, summary: v.summary })),
       documents: { identity: '/identity' },
       you: { identity: caller.identity, role: caller.role, kind: caller.kind, demo: caller.demo },
       deployment_mode: gate.config.deployment.mode,

@@ -17,11 +17,11 @@ export type Proof = z.infer<typeof proofParam>;
  * proof_expired, proof_replayed or proof_invalid.
  */
 export function requireOperatorProof({ gate, caller }: VerbContext, proof: Proof | undefined, act: string): string | null {
-  if (!gate.operatorProofs.required) return null;
+  if (!gate.auth.operatorProofs.required) return null;
   if (proof === undefined) {
     throw invalidParams(`${act} is operator-signed: send proof {nonce, sig} from a fresh gv.challenge`, { reason: 'proof_required', field: 'proof' });
   }
-  const spent = gate.operatorProofs.spend(caller.identity, proof);
+  const spent = gate.auth.operatorProofs.spend(caller.identity, proof);
   if (!spent.ok) throw invalidParams(spent.why, { reason: spent.reason, field: 'proof' });
   return spent.operatorKey;
 }

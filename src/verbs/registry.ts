@@ -179,3 +179,6 @@ export const DECLARED_VERBS = [
 
 /** The one registry: gv.describe, and later the OpenAPI and tool catalogs, are generated from it. */
 export const VERBS: readonly Verb<any>[] = DECLARED_VERBS;
+
+/** The registry by verb name: the dispatcher's lookup. */
+export const VERBS_BY_NAME: ReadonlyMap<string, Verb> = new Map(VERBS.map((v) => [v.name, v as Verb]));

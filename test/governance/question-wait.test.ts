@@ -83,9 +83,9 @@ describe("a question's wait for people, on the injected clock", () => {
 
   it("a crew's referral (question-referred, appended as issue 19 will) routes to people, reason referred; its words go to a person alone", async () => {
     const q = await askAndPromote();
-    const row = server.gate.artifacts.byId(q)!;
-    await server.gate.writer.write(() =>
-      server.gate.journal.append('question-referred', null, {
+    const row = server.gate.store.artifacts.byId(q)!;
+    await server.gate.store.writer.write(() =>
+      server.gate.store.journal.append('question-referred', null, {
         artifact_id: q,
         space: row.space,
         workarea: row.workarea,

@@ -98,7 +98,7 @@ describe('the journal signing thread', () => {
     const target = await gate.call(agents[0]!, 'gv.ingest', claim('commented'));
     // Which commits held both an ingest and another write: the test is about those batches.
     const ranges: Array<{ after: number; last: number }> = [];
-    gate.gate.writer.onCommit((range) => ranges.push(range));
+    gate.gate.store.writer.onCommit((range) => ranges.push(range));
     const typesIn = (r: { after: number; last: number }) =>
       new Set(gate.gate.db.prepare('SELECT type FROM journal WHERE seq > ? AND seq <= ?').pluck().all(r.after, r.last) as string[]);
     const refused: unknown[] = [];

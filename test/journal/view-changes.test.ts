@@ -24,7 +24,7 @@ function store() {
   const db = new Database(join(home, 'gate.db'));
   createJournalSchema(db);
   const projections = new Projections(db, 'main');
-  const journal = new Journal(db, DeploymentKey.openOrCreate(join(home, 'deployment.key')), systemClock, (e) => projections.apply(e));
+  const journal = new Journal(db, DeploymentKey.openOrCreate(join(home, 'deployment.key')), systemClock, projections);
   const writer = new JournalWriter(db, journal, { maxBatch: 64, windowMs: 0 });
   const read = db.prepare('SELECT name FROM spaces ORDER BY name').pluck();
   let reads = 0;

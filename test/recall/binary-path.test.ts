@@ -41,7 +41,7 @@ afterAll(async () => {
 
 describe('a partition above BRUTE_FORCE_MAX is searched by binary codes, then re-ranked exactly', () => {
   it('answers nearly what the exact sqlite-vec KNN answers', async () => {
-    expect(g.gate.vector.ready.indexed).toBe(ROWS);
+    expect(g.gate.recall.vector.ready.indexed).toBe(ROWS);
     const exact = g.gate.db.prepare(
       `SELECT rowid, distance FROM vector_index WHERE e MATCH vec_int8(?) AND k = 10 AND part = 's:main' AND superseded = 0`,
     );
@@ -53,7 +53,7 @@ describe('a partition above BRUTE_FORCE_MAX is searched by binary codes, then re
     const sample = queries.slice(0, 60);
     for (const q of sample) {
       const truth = exact.all(Buffer.from(toInt8(hashedNgrams(q.text)).buffer)) as Array<{ rowid: number; distance: number }>;
-      const got = await g.gate.vector.promoted(query(q.text));
+      const got = await g.gate.recall.vector.promoted(query(q.text));
       expect(got).toHaveLength(10);
       found += got.reduce((sum, r) => sum + r.score, 0);
       there += truth.reduce((sum, r) => sum + 1 - r.distance, 0);

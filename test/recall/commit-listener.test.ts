@@ -12,14 +12,14 @@ afterAll(async () => {
 describe('the journal writer announces committed events to its listeners', () => {
   it('announces the seqs a commit made durable, and nothing of a refused write', async () => {
     const heard: Array<{ after: number; last: number }> = [];
-    g.gate.writer.onCommit((range) => heard.push(range));
-    const before = g.gate.journal.chainHead.seq;
+    g.gate.store.writer.onCommit((range) => heard.push(range));
+    const before = g.gate.store.journal.chainHead.seq;
     // Two writes in one group commit: the first refuses after appending, the second lands.
-    const refused = g.gate.writer.write(() => {
-      g.gate.journal.append('test-note', 'test', { note: 'rolled back' });
+    const refused = g.gate.store.writer.write(() => {
+      g.gate.store.journal.append('test-note', 'test', { note: 'rolled back' });
       throw new Error('refused on purpose');
     });
-    const landed = g.gate.writer.write(() => g.gate.journal.append('test-note', 'test', { note: 'kept' }));
+    const landed = g.gate.store.writer.write(() => g.gate.store.journal.append('test-note', 'test', { note: 'kept' }));
     await expect(refused).rejects.toThrow('refused on purpose');
     const event = await landed;
     expect(event.seq).toBe(before + 1);
@@ -30,8 +30,8 @@ describe('the journal writer announces committed events to its listeners', () =>
 
   it('announces nothing for a commit that appended no event', async () => {
     const heard: unknown[] = [];
-    g.gate.writer.onCommit((range) => heard.push(range));
-    await g.gate.writer.write(() => g.gate.db.prepare('SELECT 1').get());
+    g.gate.store.writer.onCommit((range) => heard.push(range));
+    await g.gate.store.writer.write(() => g.gate.db.prepare('SELECT 1').get());
     expect(heard).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 const word = () => `erasedword${Math.random().toString(36).slice(2, 10)}`;
-const hashOf = (gate: InProcessGate, id: string) => gate.gate.artifacts.byId(id)!.content_hash;
+const hashOf = (gate: InProcessGate, id: string) => gate.gate.store.artifacts.byId(id)!.content_hash;
 const vectorRows = (gate: InProcessGate, rowid: number) =>
   ['vector_codes', 'vector_values', 'vector_index'].map(
     (table) => gate.gate.db.prepare(`SELECT count(*) FROM main.${table} WHERE rowid = ?`).pluck().get(rowid) as number,
@@ -22,7 +22,7 @@ const heldEntry = (gate: InProcessGate, rowid: number) =>
   gate.gate.db.prepare('SELECT count(*) FROM held.held_fts WHERE rowid = ?').pluck().get(rowid) as number;
 
 async function derivedWritten(gate: InProcessGate): Promise<void> {
-  await gate.gate.heldText.current();
+  await gate.gate.recall.heldText.current();
   await gate.settled();
 }
 
@@ -35,13 +35,13 @@ describe('a row erased right after its ingest', () => {
     // The erased one is waiting for its vector and its held entry, its bytes at hand in memory
     // (nothing ran between its answer and here; the kept one may already be written, as a
     // loaded machine showed: its embedding had the whole second ingest to finish).
-    expect(g.gate.freshBodies.get(hashOf(g, erased.artifact_id))).toBeDefined();
-    expect(g.gate.embed.unplaced([erased.rowid])).toEqual([erased.rowid]);
+    expect(g.gate.pipeline.freshBodies.get(hashOf(g, erased.artifact_id))).toBeDefined();
+    expect(g.gate.pipeline.embed.unplaced([erased.rowid])).toEqual([erased.rowid]);
     expect(heldEntry(g, erased.rowid)).toBe(0);
 
     const r = await g.call(g.admin, 'gv.erase', { artifact_id: erased.artifact_id, reason: 'personal data' });
     expect(r).toMatchObject({ erased: true, changed: true, bytes_removed: true });
-    expect(g.gate.freshBodies.get(hashOf(g, erased.artifact_id))).toBeUndefined();
+    expect(g.gate.pipeline.freshBodies.get(hashOf(g, erased.artifact_id))).toBeUndefined();
     await derivedWritten(g);
 
     expect(vectorRows(g, kept.rowid)).toEqual([1, 1, 1]);
@@ -62,7 +62,7 @@ describe('a row erased right after its ingest', () => {
     const r = await g.call(g.admin, 'gv.erase', { artifact_id: erased.artifact_id, reason: 'personal data' });
     // The bytes stay for the twin, but no longer wait in memory.
     expect(r).toMatchObject({ changed: true, bytes_removed: false });
-    expect(g.gate.freshBodies.get(hashOf(g, twin.artifact_id))).toBeUndefined();
+    expect(g.gate.pipeline.freshBodies.get(hashOf(g, twin.artifact_id))).toBeUndefined();
     await derivedWritten(g);
 
     expect(vectorRows(g, erased.rowid)).toEqual([0, 0, 0]);

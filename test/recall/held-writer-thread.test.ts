@@ -54,7 +54,7 @@ describe('the held index in held-index.db, written by its own thread', () => {
     g = InProcessGate.open();
     const w = word();
     await g.ingest(`${w} before the lock`);
-    await g.gate.heldText.current();
+    await g.gate.recall.heldText.current();
     const other = new Database(`${g.home}/held-index.db`);
     other.exec('BEGIN IMMEDIATE');
     let rows: Array<{ rowid: number; artifact_id: string }>;
@@ -72,7 +72,7 @@ describe('the held index in held-index.db, written by its own thread', () => {
       other.exec('COMMIT');
       other.close();
     }
-    await g.gate.heldText.current();
+    await g.gate.recall.heldText.current();
     expect(g.lines.filter((l) => l.startsWith('error'))).toEqual([]);
     expect(entriesIn(`${g.home}/held-index.db`)).toEqual(expect.arrayContaining(rows.map((r) => r.rowid)));
     expect((await g.ownHeldHits(w)).length).toBe(4);
@@ -88,12 +88,12 @@ describe('the held index in held-index.db, written by its own thread', () => {
     try {
       // Held back by the lock, the thread writes nothing; every ingest adds a row to write.
       // A group's last ingests may be the first the pressure holds: a group is awaited only until it comes.
-      const pressed = () => vi.waitFor(() => expect(gate.gate.heldText.pressure()).toBeDefined(), { timeout: 60_000, interval: 5 });
-      for (let i = 0; i < 3_000 && gate.gate.heldText.pressure() === undefined; i++) {
+      const pressed = () => vi.waitFor(() => expect(gate.gate.recall.heldText.pressure()).toBeDefined(), { timeout: 60_000, interval: 5 });
+      for (let i = 0; i < 3_000 && gate.gate.recall.heldText.pressure() === undefined; i++) {
         answered.push(gate.ingest(`${w} backlog ${i}`));
         if (i % 64 === 63) await Promise.race([Promise.all(answered.slice(-64)), pressed()]);
       }
-      expect(gate.gate.heldText.pressure()).toBeDefined();
+      expect(gate.gate.recall.heldText.pressure()).toBeDefined();
       let late = false;
       const held = gate.ingest(`${w} held by the pressure`).then(() => (late = true));
       await new Promise((r) => setTimeout(r, 300));
@@ -105,8 +105,8 @@ describe('the held index in held-index.db, written by its own thread', () => {
       other.close();
     }
     await Promise.all(answered);
-    await gate.gate.heldText.current();
-    expect(gate.gate.heldText.pressure()).toBeUndefined();
+    await gate.gate.recall.heldText.current();
+    expect(gate.gate.recall.heldText.pressure()).toBeUndefined();
     const rebuild = await gate.call(gate.admin, 'gv.rebuild', {});
     expect(rebuild.held).toMatchObject({ checked: answered.length + 1, missing: 0, rewritten: 0 });
   });
@@ -117,7 +117,7 @@ describe('the held index in held-index.db, written by its own thread', () => {
     const w = word();
     const first = await gate.ingest(`${w} while the thread runs`);
     expect(await gate.ownHeldHits(w)).toEqual([first.artifact_id]);
-    const thread = gate.gate.heldText.thread!;
+    const thread = gate.gate.recall.heldText.thread!;
     await thread.worker.terminate();
     await vi.waitFor(() => expect(gate.lines.some((l) => l.startsWith('warn the held-text index thread stopped'))).toBe(true));
     expect(thread.available).toBe(false);

@@ -79,7 +79,7 @@ export class InProcessGate {
 
   async ingest(text: string, who: Caller = this.agent, extra: Record<string, unknown> = {}): Promise<{ artifact_id: string; state: string; rowid: number }> {
     const r = await this.call(who, 'gv.ingest', { content: text, workarea: 'tests/vector', kind: 'memory', source_uri: 'test://vector', ...extra });
-    return { ...r, rowid: this.gate.artifacts.byId(r.artifact_id)!.rowid };
+    return { ...r, rowid: this.gate.store.artifacts.byId(r.artifact_id)!.rowid };
   }
 
   /** The ids of the agent's own held rows a lexical gv.recall of `query` finds. */
@@ -97,8 +97,8 @@ export class InProcessGate {
   /** Waits until the embed stage has nothing left to embed. */
   async settled(timeoutMs = 20_000): Promise<void> {
     const until = Date.now() + timeoutMs;
-    while (this.gate.vector.ready.pending > 0) {
-      if (Date.now() > until) throw new Error(`the embed stage still has ${this.gate.vector.ready.pending} rows after ${timeoutMs} ms`);
+    while (this.gate.recall.vector.ready.pending > 0) {
+      if (Date.now() > until) throw new Error(`the embed stage still has ${this.gate.recall.vector.ready.pending} rows after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 20));
     }
     // Placement moves ride the next group commit.

@@ -21,12 +21,12 @@ describe('the openai embeddings backend', () => {
     const tomato = await g.ingest('Tomato plants need six hours of direct sunlight a day to ripen.');
     await g.ingest('Rotate the deploy credentials every ninety days and revoke the old ones.');
     await g.settled();
-    expect(g.gate.vector.ready).toEqual({ model: `openai-compatible test-model d${DIMS}`, indexed: 2, pending: 0 });
+    expect(g.gate.recall.vector.ready).toEqual({ model: `openai-compatible test-model d${DIMS}`, indexed: 2, pending: 0 });
     const first = server.requests[0]!;
     expect(first.authorization).toBe('Bearer sk-test-only-not-a-real-key');
     expect(first.body).toMatchObject({ model: 'test-model', dimensions: DIMS, encoding_format: 'float' });
     const asked = server.requests.length;
-    const hits = await g.gate.vector.ownHeld(query('how much sun do tomatoes need'), g.agent.identity);
+    const hits = await g.gate.recall.vector.ownHeld(query('how much sun do tomatoes need'), g.agent.identity);
     expect(hits[0]!.rowid).toBe(tomato.rowid);
     // The query itself went to the server.
     expect(server.requests.slice(asked).map((r) => r.body.input)).toEqual([['how much sun do tomatoes need']]);

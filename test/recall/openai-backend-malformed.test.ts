@@ -33,16 +33,16 @@ describe('a malformed embeddings answer', () => {
     await g.ingest('Never commit API keys to the repository; load them from the environment.');
     await waitFor(() => g.lines.some((l) => l.includes('not embedded')), 10_000);
     expect(g.lines.join('\n')).toMatch(/1 rows not embedded \(retried in 5 s\): embeddings answer refused: an embedding of 2 dimensions, 16 configured/);
-    expect(g.gate.vector.ready).toMatchObject({ indexed: 0, pending: 1 });
+    expect(g.gate.recall.vector.ready).toMatchObject({ indexed: 0, pending: 1 });
     // gv.queues counts the row waiting for its retry as queued, aging from when it first queued.
-    const failed = g.gate.embed.reading();
+    const failed = g.gate.pipeline.embed.reading();
     expect(failed).toMatchObject({ queued: 1, running: 0, bound: null, room: null });
     await new Promise((r) => setTimeout(r, 50));
-    expect(g.gate.embed.reading().oldest_wait_ms).toBeGreaterThanOrEqual(failed.oldest_wait_ms! + 40);
+    expect(g.gate.pipeline.embed.reading().oldest_wait_ms).toBeGreaterThanOrEqual(failed.oldest_wait_ms! + 40);
     server.behaviour = (req) => ({ status: 200, body: goodAnswer(req, DIMS) });
-    await waitFor(() => g.gate.vector.ready.indexed === 1, 20_000);
-    expect(g.gate.vector.ready.pending).toBe(0);
-    expect(g.gate.embed.reading()).toMatchObject({ queued: 0, running: 0, oldest_wait_ms: null });
+    await waitFor(() => g.gate.recall.vector.ready.indexed === 1, 20_000);
+    expect(g.gate.recall.vector.ready.pending).toBe(0);
+    expect(g.gate.pipeline.embed.reading()).toMatchObject({ queued: 0, running: 0, oldest_wait_ms: null });
     expect(server.requests).toHaveLength(2);
   }, 30_000);
 });

@@ -25,7 +25,7 @@ describe('an embeddings server answering 429 with Retry-After', () => {
   it('is asked again after the wait, and the row gets its vector', async () => {
     await g.ingest('Return 429 with a Retry-After header when a client exceeds its rate limit.');
     await g.settled(15_000);
-    expect(g.gate.vector.ready).toMatchObject({ indexed: 1, pending: 0 });
+    expect(g.gate.recall.vector.ready).toMatchObject({ indexed: 1, pending: 0 });
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(950);
     expect(server.requests[1]!.body).toEqual(server.requests[0]!.body);

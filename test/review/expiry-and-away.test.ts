@@ -29,7 +29,7 @@ const ingest = async () => {
   n += 1;
   return (await g.ingest(`Ledger note ${n} for the expiry test: the west dock reopens on day ${n}.`, g.agent, { workarea: 'tests/expiry' })).artifact_id;
 };
-const stateOf = (id: string) => g.gate.artifacts.byId(id)!.state;
+const stateOf = (id: string) => g.gate.store.artifacts.byId(id)!.state;
 const itemOf = async (id: string) => (await g.call(g.reviewer, 'gv.review', { cap: 500 })).items.find((i: any) => i.artifact_id === id);
 
 describe('the human-review time-to-live', () => {

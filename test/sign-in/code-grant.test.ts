@@ -49,7 +49,7 @@ describe('POST /oauth/token, grant authorization_code', () => {
   it('the access token is an EdDSA JWT by the deployment key: iss this issuer, aud the client id, one hour, typ at+jwt', async () => {
     const res = await exchange(codeFields(await freshCode()));
     const header = decodeProtectedHeader(res.json.access_token);
-    expect(header).toEqual({ alg: 'EdDSA', typ: 'at+jwt', kid: server.gate.deploymentId });
+    expect(header).toEqual({ alg: 'EdDSA', typ: 'at+jwt', kid: server.gate.deployment.deploymentId });
     const claims = decodeJwt(res.json.access_token);
     expect(claims).toMatchObject({ iss: server.url, aud: CLIENT_ID, client_id: CLIENT_ID });
     expect(claims.exp! - claims.iat!).toBe(3600);

@@ -72,11 +72,11 @@ describe('gv.health similar and the vector partition a promotion moves a row to'
       const writes: Promise<boolean>[] = [];
       while (!vectorStored(candidate)) {
         writes.push(
-          server.gate.writer.write(() => {
-            const row = server.gate.artifacts.byId(candidate)!;
+          server.gate.store.writer.write(() => {
+            const row = server.gate.store.artifacts.byId(candidate)!;
             // Inside the transaction: stored now means the stage's write ran earlier in this same commit.
             if (row.state !== 'L1_SCANNED' || !vectorStored(candidate)) return false;
-            appendPromotion(server.gate, server.gate.review.picture(row), reviewer.identity, 'agent');
+            appendPromotion(server.gate, server.gate.review.board.picture(row), reviewer.identity, 'agent');
             return true;
           }),
         );

@@ -213,8 +213,8 @@ describe('gv.health later: the same home reopened with a clock moved forward', (
 
   it('a row the deployment alone promoted is not reviewed once stale_days have passed since', async () => {
     const { rowEventData } = await import(pathToFileURL(join(ROOT, 'dist/src/projections/row-event.js')).href);
-    const row = later.artifacts.byId(ids.heldForDeployment!)!;
-    later.db.transaction(() => later.journal.append('promote', null, rowEventData(row, 'ACTIVE', { provisional: true })))();
+    const row = later.store.artifacts.byId(ids.heldForDeployment!)!;
+    later.db.transaction(() => later.store.journal.append('promote', null, rowEventData(row, 'ACTIVE', { provisional: true })))();
     expect((await ask()).checks.not_reviewed.count).toBe(0);
     now += 31 * 86_400_000;
     const h = await ask();

@@ -26,7 +26,7 @@ describe('gv.promote with supersedes refuses a cycle', () => {
     // The edge parent -> child is appended with the real journal and reducers, signed by the deployment key.
     const db = new Database(join(gate.home, 'gate.db'));
     const projections = new Projections(db, 'main');
-    const journal = new Journal(db, DeploymentKey.openOrCreate(join(gate.home, 'deployment.key')), systemClock, (e) => projections.apply(e));
+    const journal = new Journal(db, DeploymentKey.openOrCreate(join(gate.home, 'deployment.key')), systemClock, projections);
     db.transaction(() => journal.append('relation', null, { artifact_id: parent, space: 'main', child: parent, parent: child, kind: 'supersedes' }))();
     db.close();
     await gate.restart();

@@ -54,7 +54,7 @@ describe('gv.reconcile', () => {
   it('puts every consumer surface right from the journal and says, per space, what it changed', async () => {
     // A clean gate has nothing to put right, once the embed stage has written every vector it owes.
     const deadline = Date.now() + 20_000;
-    while (server.gate.embed.pending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (server.gate.pipeline.embed.pending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const clean = await reconcile();
     expect(clean, JSON.stringify(clean)).toMatchObject({ changed: 0 });
     // Drift the journal does not say: what a crash of an older build or a bug in a view could leave.
@@ -65,7 +65,7 @@ describe('gv.reconcile', () => {
     db.prepare(`UPDATE relations SET by = 'key:forged' WHERE child = ? AND kind = 'supersedes'`).run(ids.newer);
     db.prepare('UPDATE vector_values SET e = zeroblob(length(e)) WHERE rowid = ?').run(rowid(ids.unhidden));
     // The held index is written after the answer: once written, its entry is lost.
-    await server.gate.heldText.current();
+    await server.gate.recall.heldText.current();
     expect(db.prepare('DELETE FROM held_fts WHERE rowid = ?').run(rowid(ids.held)).changes).toBe(1);
     expect(await found('indexed')).toBe(false);
     expect(await found('unhidden', 'second')).toBe(false);

@@ -286,7 +286,7 @@ describe('gv.replacement_activate refuses a cycle', () => {
       // The edge parent -> child is appended with the real journal and reducers, signed by the deployment key.
       const db = new Database(join(home.home, 'gate.db'));
       const projections = new Projections(db, 'main');
-      const journal = new Journal(db, DeploymentKey.openOrCreate(join(home.home, 'deployment.key')), systemClock, (e) => projections.apply(e));
+      const journal = new Journal(db, DeploymentKey.openOrCreate(join(home.home, 'deployment.key')), systemClock, projections);
       db.transaction(() => journal.append('relation', null, { artifact_id: parent, space: 'main', child: parent, parent: child, kind: 'supersedes' }))();
       db.close();
       await home.restart();

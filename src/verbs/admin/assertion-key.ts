@@ -60,15 +60,15 @@ export const assertionKeyVerb = defineVerb({
         changed_at: now?.assertion_key_at ?? null,
         change_event_id: now?.assertion_key_event ?? null,
         // What an assertion must carry to be accepted as this key (README "An agent's own assertion").
-        assertion: { typ: 'at+jwt', alg: 'EdDSA', kid: keyId, iss: `key:${keyId}`, sub: `key:${keyId}`, client_id: keyId, aud: gate.deploymentId, max_lifetime_s: ASSERTION_MAX_SECONDS, clock_tolerance_s: ASSERTION_CLOCK_TOLERANCE_S },
+        assertion: { typ: 'at+jwt', alg: 'EdDSA', kid: keyId, iss: `key:${keyId}`, sub: `key:${keyId}`, client_id: keyId, aud: gate.deployment.deploymentId, max_lifetime_s: ASSERTION_MAX_SECONDS, clock_tolerance_s: ASSERTION_CLOCK_TOLERANCE_S },
         ...extra,
       };
     };
     if (wanted === undefined) return answer();
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       // Binding what is bound, or removing what is not, journals nothing.
       if ((row()?.assertion_key ?? null) === wanted) return answer({ changed: false });
-      const event = gate.journal.append('apikey-assertion-key', caller.identity, { key_id: keyId, public_key: wanted });
+      const event = gate.store.journal.append('apikey-assertion-key', caller.identity, { key_id: keyId, public_key: wanted });
       return answer({ changed: true, event_id: event.event_id });
     });
   },

@@ -21,7 +21,7 @@ export const challengeVerb = defineVerb({
   summary: 'A fresh single-use nonce for an operator proof {nonce, sig}.',
   params: z.strictObject({}),
   handler({ gate, caller }) {
-    return gate.operatorProofs.challenge(caller.identity);
+    return gate.auth.operatorProofs.challenge(caller.identity);
   },
 });
 
@@ -32,10 +32,10 @@ export const operatorProofVerb = defineVerb({
   params: z.strictObject({}),
   handler({ gate }) {
     return {
-      required: gate.operatorProofs.required,
-      operator_keys: gate.operatorProofs.keyIds,
+      required: gate.auth.operatorProofs.required,
+      operator_keys: gate.auth.operatorProofs.keyIds,
       verbs: OPERATOR_SIGNED,
-      ttl_ms: gate.operatorProofs.ttlMs,
+      ttl_ms: gate.auth.operatorProofs.ttlMs,
       signs: 'the nonce string as ASCII bytes, Ed25519, sig in hex',
     };
   },
@@ -47,6 +47,6 @@ export const verifyVerb = defineVerb({
   summary: 'Check a proof {nonce, sig} against the operator keys without spending the nonce.',
   params: z.strictObject({ proof: proofParam }),
   handler({ gate, caller }, p) {
-    return gate.operatorProofs.check(caller.identity, p.proof);
+    return gate.auth.operatorProofs.check(caller.identity, p.proof);
   },
 });

@@ -15,7 +15,7 @@ const TRUNCATE_WAIT_MS = 50;
 /** The WAL emptied after the commit; a reader holding it is waited for a few times, then the answer says so. */
 async function truncateWal(gate: Gate): Promise<boolean> {
   for (let i = 0; i < TRUNCATE_TRIES; i++) {
-    if (gate.checkpointer.truncate()) return true;
+    if (gate.store.truncateWal()) return true;
     await sleep(TRUNCATE_WAIT_MS);
   }
   return false;
@@ -33,10 +33,10 @@ export const eraseVerb = defineVerb({
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500), proof: proofParam.optional() }),
   async handler(ctx, p) {
     const { gate, caller } = ctx;
-    gate.readableArtifact(caller, p.artifact_id);
+    gate.access.readableArtifact(caller, p.artifact_id);
     const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.erase');
-    const done = await gate.writer.write((): { row: ArtifactRow; erasure: Erasure | null } => {
-      const row = gate.readableArtifact(caller, p.artifact_id);
+    const done = await gate.store.writer.write((): { row: ArtifactRow; erasure: Erasure | null } => {
+      const row = gate.access.readableArtifact(caller, p.artifact_id);
       // Erasing what is erased changes nothing and journals nothing.
       if (row.erased_seq !== null) return { row, erasure: null };
       return { row, erasure: eraseRow(gate, row, caller.identity, p.reason, provenBy(operatorKey)) };
@@ -45,7 +45,7 @@ export const eraseVerb = defineVerb({
     if (erasure === null) {
       return { artifact_id: row.artifact_id, erased: true, changed: false, event_id: eventIdAt(gate, row.erased_seq!), content_hash: row.content_hash };
     }
-    if (erasure.vector_dropped !== null) gate.embed.dropped([erasure.vector_dropped]);
+    if (erasure.vector_dropped !== null) gate.pipeline.embed.dropped([erasure.vector_dropped]);
     const attachmentsRemoved = removeObjects(gate, erasure.objects_removed);
     const walTruncated = await truncateWal(gate);
     gate.log.info('gv.erase: a row\'s content left the gate', { by: caller.identity, artifact_id: row.artifact_id, wal_truncated: walTruncated });
@@ -58,7 +58,7 @@ export const eraseVerb = defineVerb({
       bytes_removed: erasure.bytes_removed,
       ...(erasure.masked_removed === null ? {} : { masked_removed: erasure.masked_removed }),
       attachments_removed: attachmentsRemoved,
-      bytes_kept_for: erasure.bytes_removed ? [] : gate.contentReferences.rowsWithBytes(row.content_hash, ROWS_NAMED),
+      bytes_kept_for: erasure.bytes_removed ? [] : gate.store.contentReferences.rowsWithBytes(row.content_hash, ROWS_NAMED),
       vector_dropped: erasure.vector_dropped !== null,
       secure_delete: gate.config.journal.secure_delete,
       wal_truncated: walTruncated,

@@ -40,7 +40,7 @@ export const grantVerb = defineVerb({
       seen.add(key);
     }
     const operatorKey = requireOperatorProof(ctx, p.proof, `gv.grant ${p.action}`);
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       const results = p.grants.map((g) => {
         const before = heldBy(gate, g.principal, g.space);
         const after =
@@ -49,7 +49,7 @@ export const grantVerb = defineVerb({
             : ordered(before.filter((c) => !g.capabilities.includes(c)));
         const changed = after.join(',') !== ordered(before).join(',');
         if (!changed) return { principal: g.principal, space: g.space, capabilities: g.capabilities, changed: false, held: after };
-        const event = gate.journal.append(p.action === 'issue' ? 'space-grant-issued' : 'space-grant-revoked', caller.identity, {
+        const event = gate.store.journal.append(p.action === 'issue' ? 'space-grant-issued' : 'space-grant-revoked', caller.identity, {
           principal: g.principal,
           space: g.space,
           capabilities: after,
@@ -82,7 +82,7 @@ export const grantsVerb = defineVerb({
     const rows = gate.db
       .prepare(`SELECT * FROM grants ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY principal, space`)
       .all(...args) as { principal: string; space: string; capabilities: string; issued_ts: number }[];
-    const refused = Object.fromEntries(gate.capabilities.refusals);
+    const refused = Object.fromEntries(gate.access.capabilities.refusals);
     const granted = new Set(rows.map((r) => r.principal));
     return {
       grants: rows.map((r) => ({

@@ -44,7 +44,7 @@ function visibleKeys({ gate, caller }: VerbContext): KeyRow[] {
   if (atLeast(caller.role, 'admin')) return all;
   const grantedSpaces = gate.db.prepare('SELECT space FROM grants WHERE principal = ?').pluck();
   const withinReadableSpaces = (k: KeyRow) =>
-    (grantedSpaces.all(`key:${k.key_id}`) as string[]).every((space) => gate.capabilities.has(caller, space, 'read'));
+    (grantedSpaces.all(`key:${k.key_id}`) as string[]).every((space) => gate.access.capabilities.has(caller, space, 'read'));
   return all.filter(
     (k) =>
       k.issued_by === caller.identity ||
@@ -87,8 +87,8 @@ export const keysVerb = defineVerb({
       const operatorKey = role === 'admin' || role === 'runner' ? requireOperatorProof(ctx, p.proof, `gv.keys issue of a${role === 'admin' ? 'n admin' : ' runner'} key`) : null;
       const minted = mintApiKey();
       const expiresAt = p.expires_in_days === undefined ? null : now + p.expires_in_days * DAY_MS;
-      const event = await gate.writer.write(() =>
-        gate.journal.append('apikey-issued', caller.identity, {
+      const event = await gate.store.writer.write(() =>
+        gate.store.journal.append('apikey-issued', caller.identity, {
           key_id: minted.keyId,
           key_hash: minted.hash,
           role,
@@ -116,8 +116,8 @@ export const keysVerb = defineVerb({
     if (target.revoked_at !== null) {
       return { key_id: keyId, revoked: true, already: true, keys: visibleKeys(ctx).map((k) => keyView(k, now)) };
     }
-    const event = await gate.writer.write(() =>
-      gate.journal.append('apikey-revoked', caller.identity, { key_id: keyId, reason: p.reason ?? null }),
+    const event = await gate.store.writer.write(() =>
+      gate.store.journal.append('apikey-revoked', caller.identity, { key_id: keyId, reason: p.reason ?? null }),
     );
     return { key_id: keyId, revoked: true, event_id: event.event_id, keys: visibleKeys(ctx).map((k) => keyView(k, now)) };
   },

@@ -35,7 +35,7 @@ function entryView(gate: VerbContext['gate'], r: PersonRow) {
     name: r.name,
     assigned_by: r.assigned_by,
     assigned_at: r.assigned_at,
-    signs_in_here: gate.issuer === r.iss && gate.people.bySubject(r.iss, r.sub) !== undefined,
+    signs_in_here: gate.auth.issuer === r.iss && gate.auth.people.bySubject(r.iss, r.sub) !== undefined,
   };
 }
 
@@ -49,7 +49,7 @@ function peopleList({ gate }: VerbContext) {
       const cut = identity.lastIndexOf('|');
       return { iss: identity.slice(0, cut), sub: identity.slice(cut + 1), identity, role: 'admin' as const, source: 'config' as const, demo: false };
     });
-  return { issuer: gate.issuer, people: [...rows.map((r) => entryView(gate, r)), ...fromConfig] };
+  return { issuer: gate.auth.issuer, people: [...rows.map((r) => entryView(gate, r)), ...fromConfig] };
 }
 
 function assignable(ctx: VerbContext, role: OrderedRole): void {
@@ -60,8 +60,8 @@ function assignable(ctx: VerbContext, role: OrderedRole): void {
 
 function issuerOf(ctx: VerbContext, iss: string | undefined): string {
   if (iss !== undefined) return iss;
-  if (ctx.gate.issuer === null) throw invalidParams('missing field: iss (this gate is not a sign-in provider, so there is no default issuer)', { field: 'iss' });
-  return ctx.gate.issuer;
+  if (ctx.gate.auth.issuer === null) throw invalidParams('missing field: iss (this gate is not a sign-in provider, so there is no default issuer)', { field: 'iss' });
+  return ctx.gate.auth.issuer;
 }
 
 export const peopleVerb = defineVerb({
@@ -91,7 +91,7 @@ export const peopleVerb = defineVerb({
       const role = p.role;
       assignable(ctx, role);
       const before = current();
-      const credential = gate.issuer === iss ? gate.people.bySubject(iss, sub) : undefined;
+      const credential = gate.auth.issuer === iss ? gate.auth.people.bySubject(iss, sub) : undefined;
       const entry = {
         iss,
         sub,
@@ -110,23 +110,23 @@ export const peopleVerb = defineVerb({
         return { iss, sub, role, event_id: before.event_id, changed: false, ...peopleList(ctx) };
       }
       const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.people assign');
-      const event = await gate.writer.write(() => gate.journal.append('person-assigned', caller.identity, { ...entry, ...provenBy(operatorKey) }));
+      const event = await gate.store.writer.write(() => gate.store.journal.append('person-assigned', caller.identity, { ...entry, ...provenBy(operatorKey) }));
       return { iss, sub, role, event_id: event.event_id, changed: true, ...peopleList(ctx) };
     }
     for (const field of ['role', 'demo', 'email', 'name'] as const) {
       if (p[field] !== undefined) throw invalidParams(`field ${field} is for assign, not remove`, { field });
     }
     const before = current();
-    const signsInHere = gate.issuer === iss && gate.people.bySubject(iss, sub) !== undefined;
+    const signsInHere = gate.auth.issuer === iss && gate.auth.people.bySubject(iss, sub) !== undefined;
     if (before === undefined && !signsInHere) return { iss, sub, removed: false };
     const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.people remove');
     // The role entry goes and every open sign-in session ends in one journal write; then
     // the sign-in itself is forgotten, so the person's tokens are refused from here on.
-    const event = await gate.writer.write(() => {
-      gate.signinSessions.endAllOf(iss, sub, 'person_removed');
-      return gate.journal.append('person-removed', caller.identity, { iss, sub, ...provenBy(operatorKey) });
+    const event = await gate.store.writer.write(() => {
+      gate.auth.signinSessions.endAllOf(iss, sub, 'person_removed');
+      return gate.store.journal.append('person-removed', caller.identity, { iss, sub, ...provenBy(operatorKey) });
     });
-    if (signsInHere) gate.people.remove(iss, sub);
+    if (signsInHere) gate.auth.people.remove(iss, sub);
     return { iss, sub, removed: true, ...(before === undefined ? {} : { was: before.role }), event_id: event.event_id };
   },
 });
@@ -151,18 +151,18 @@ export const personAddVerb = defineVerb({
   }),
   async handler(ctx, p) {
     const { gate, caller } = ctx;
-    const iss = gate.issuer;
+    const iss = gate.auth.issuer;
     if (iss === null) throw invalidParams('this gate is not a sign-in provider: set [auth].issuer first', { reason: 'no_issuer' });
     const email = normalEmail(p.email);
     const role = p.role ?? 'reader';
     assignable(ctx, role);
-    if (gate.people.byEmail(iss, email) !== undefined) throw invalidParams(`a person with email ${email} already signs in here`, { field: 'email' });
+    if (gate.auth.people.byEmail(iss, email) !== undefined) throw invalidParams(`a person with email ${email} already signs in here`, { field: 'email' });
     const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.person_add');
     const sub = randomUUID();
     const password = await hashPassword(p.password);
     const demo = p.demo ?? false;
-    const event = await gate.writer.write(() =>
-      gate.journal.append('person-assigned', caller.identity, {
+    const event = await gate.store.writer.write(() =>
+      gate.store.journal.append('person-assigned', caller.identity, {
         iss,
         sub,
         role,
@@ -172,7 +172,7 @@ export const personAddVerb = defineVerb({
         ...provenBy(operatorKey),
       }),
     );
-    gate.people.add({ email, iss, sub, password, ...(p.name === undefined ? {} : { name: p.name }), created_at: gate.clock.now() });
+    gate.auth.people.add({ email, iss, sub, password, ...(p.name === undefined ? {} : { name: p.name }), created_at: gate.clock.now() });
     return { iss, sub, identity: `${iss}|${sub}`, email, role, demo, event_id: event.event_id };
   },
 });

@@ -6,11 +6,11 @@ import type { QueueReading } from '../../../pipeline/queue-reading.js';
 /** The pipeline's stages in the order a row meets them, each with the unit it counts. */
 function stages(gate: Gate): Array<{ stage: string; unit: string; reading: QueueReading }> {
   return [
-    { stage: 'scan', unit: 'claims', reading: gate.scan.reading() },
-    { stage: 'image', unit: 'uploads', reading: gate.images.reading() },
-    { stage: 'bundle', unit: 'archives', reading: gate.bundles.reading() },
-    { stage: 'grade', unit: 'model calls', reading: gate.review.stage.reading() },
-    { stage: 'embed', unit: 'rows', reading: gate.embed.reading() },
+    { stage: 'scan', unit: 'claims', reading: gate.pipeline.scan.reading() },
+    { stage: 'image', unit: 'uploads', reading: gate.pipeline.images.reading() },
+    { stage: 'bundle', unit: 'archives', reading: gate.pipeline.bundles.reading() },
+    { stage: 'grade', unit: 'model calls', reading: gate.review.board.stage.reading() },
+    { stage: 'embed', unit: 'rows', reading: gate.pipeline.embed.reading() },
   ];
 }
 
@@ -25,7 +25,7 @@ export const queuesVerb = defineVerb({
   summary: "Each pipeline stage's queued and running items, its bound and its oldest wait; the quarantine's depth against max_depth.",
   params: z.strictObject({}),
   handler({ gate }) {
-    const held = gate.artifacts.countHeld();
+    const held = gate.store.artifacts.countHeld();
     const maxDepth = gate.config.quarantine.max_depth;
     return {
       stages: stages(gate).map(({ stage, unit, reading }) => ({ stage, unit, ...reading })),

@@ -12,8 +12,8 @@ export const rebuildVerb = defineVerb({
   async handler({ gate, caller }) {
     const started = performance.now();
     // Whatever is queued commits first, so the comparison sees one settled journal.
-    gate.writer.flush();
-    const report = rebuildAndCompare(gate.db, join(gate.paths.home, 'rebuild-scratch.db'));
+    gate.store.writer.flush();
+    const report = rebuildAndCompare(gate.db, join(gate.deployment.paths.home, 'rebuild-scratch.db'));
     if (!report.equal) {
       const differing = Object.entries(report.tables).filter(([, t]) => !t.equal).map(([name]) => name);
       gate.log.error(`rebuild differs from live state in: ${differing.join(', ')}`, undefined, { by: caller.identity });
@@ -21,8 +21,8 @@ export const rebuildVerb = defineVerb({
     }
     // Vectors and the held index are derived, not journaled: they are recomputed rather than
     // replayed, and a stale or missing entry is rewritten rather than refused.
-    const held = await gate.heldText.verify();
-    const vectors = await gate.embed.verify();
+    const held = await gate.recall.heldText.verify();
+    const vectors = await gate.pipeline.embed.verify();
     gate.log.info('gv.rebuild: the views equal the journal replayed', {
       by: caller.identity,
       rewritten: vectors.rewritten,

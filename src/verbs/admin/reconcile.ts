@@ -11,18 +11,18 @@ export const reconcileVerb = defineVerb({
   async handler({ gate, caller }) {
     const started = performance.now();
     // Whatever is queued commits first, so the surfaces are put right against one settled journal.
-    gate.writer.flush();
+    gate.store.writer.flush();
     // Rows the embed stage has not given a vector yet are counted missing below, like drift: say how many were on their way.
-    const pending = gate.embed.pending;
-    const report = reconcileSurfaces(gate.db, join(gate.paths.home, 'reconcile-scratch.db'));
+    const pending = gate.pipeline.embed.pending;
+    const report = reconcileSurfaces(gate.db, join(gate.deployment.paths.home, 'reconcile-scratch.db'));
     // The held rows' index is derived from the views after each commit, not replayed: put right against them.
-    await gate.heldText.verify((space, change) => {
+    await gate.recall.heldText.verify((space, change) => {
       const bucket = (report.spaces[space] ??= emptySurfaces());
       bucket.held_index[change] += 1;
       report.changed += 1;
     });
     // Vectors are derived by the embed stage, not replayed: each served row is embedded again and a stale or missing vector rewritten.
-    const vectors = await gate.embed.verify();
+    const vectors = await gate.pipeline.embed.verify();
     const answer = {
       changed: report.changed + vectors.rewritten,
       spaces: report.spaces,

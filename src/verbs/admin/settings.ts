@@ -26,7 +26,7 @@ export const settingsVerb = defineVerb({
   summary: 'The configuration in force, each value with its source as gate config prints it; secrets only by the variable holding them.',
   params: z.strictObject({}),
   handler({ gate }) {
-    const origin = gate.configOrigin;
+    const origin = gate.deployment.configOrigin;
     const values = Object.entries(KEYS).flatMap(([section, keys]) =>
       Object.keys(keys).map((key) => {
         const name = `${section}.${key}`;
@@ -35,8 +35,8 @@ export const settingsVerb = defineVerb({
       }),
     );
     return {
-      file: gate.paths.config,
-      exists: existsSync(gate.paths.config),
+      file: gate.deployment.paths.config,
+      exists: existsSync(gate.deployment.paths.config),
       values,
       secrets: secretNames(gate.config),
       restart_required: [...origin.savedForRestart.keys()],
@@ -50,7 +50,7 @@ export const settingsValidateVerb = defineVerb({
   summary: 'Check a proposed change to gate.toml as the next start would, naming each refused key and why; nothing is written.',
   params: z.strictObject({ changes: changesParam }),
   handler({ gate }, p) {
-    const checked = checkChanges(gate.paths.config, gate.configOrigin, p.changes);
+    const checked = checkChanges(gate.deployment.paths.config, gate.deployment.configOrigin, p.changes);
     return {
       valid: checked.refused.length === 0,
       accepted: checked.accepted.map((a) => ({ key: a.key, value: shownValue(a.value), applies: a.applies })),
@@ -67,17 +67,17 @@ export const settingsSaveVerb = defineVerb({
   params: z.strictObject({ changes: changesParam, proof: proofParam.optional() }),
   async handler(ctx, p) {
     const { gate, caller } = ctx;
-    const checked = checkChanges(gate.paths.config, gate.configOrigin, p.changes);
+    const checked = checkChanges(gate.deployment.paths.config, gate.deployment.configOrigin, p.changes);
     if (checked.refused.length > 0) {
       throw invalidParams(`gv.settings_save: ${checked.refused.map((r) => r.key).join(', ')} refused; nothing was saved`, { refused: checked.refused });
     }
     const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.settings_save');
-    const { text, rewritten } = configSaveText(gate.paths.config, checked.fileValues);
+    const { text, rewritten } = configSaveText(gate.deployment.paths.config, checked.fileValues);
     const live = checked.accepted.filter((a) => a.applies === 'live').map((a) => a.key);
     const restart = checked.accepted.filter((a) => a.applies === 'restart').map((a) => a.key);
     // The file is replaced inside the journal's transaction: a write that fails rolls the event back.
-    const event = await gate.writer.write(() => {
-      const appended = gate.journal.append('settings-saved', caller.identity, {
+    const event = await gate.store.writer.write(() => {
+      const appended = gate.store.journal.append('settings-saved', caller.identity, {
         keys: checked.accepted.map((a) => a.key),
         values: Object.fromEntries(checked.accepted.map((a) => [a.key, shownValue(a.value)])),
         applied_live: live,
@@ -85,10 +85,10 @@ export const settingsSaveVerb = defineVerb({
         file_sha256: sha256Hex(text),
         ...provenBy(operatorKey),
       });
-      writeFileAtomic(gate.paths.config, text);
+      writeFileAtomic(gate.deployment.paths.config, text);
       return appended;
     });
-    const origin = gate.configOrigin;
+    const origin = gate.deployment.configOrigin;
     for (const a of checked.accepted) {
       const [section, key] = a.key.split('.') as [string, string];
       const source = canonicalJson(a.value) === canonicalJson(KNOWN_KEYS.get(a.key)!.default) ? 'default' : 'file';
@@ -110,7 +110,7 @@ export const settingsSaveVerb = defineVerb({
       saved: checked.accepted.map((a) => ({ key: a.key, value: shownValue(a.value), applies: a.applies })),
       applied_live: live,
       restart_required: restart,
-      file: gate.paths.config,
+      file: gate.deployment.paths.config,
       event_id: event.event_id,
     };
   },

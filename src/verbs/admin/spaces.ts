@@ -21,9 +21,9 @@ export const spaceCreateVerb = defineVerb({
     owner: z.string().min(1).max(256).optional(),
   }),
   handler({ gate, caller }, p) {
-    return gate.writer.write(() => {
-      if (gate.spaceNames().includes(p.name)) throw invalidParams(`space ${p.name} already exists`, { field: 'name' });
-      const event = gate.journal.append('space-created', caller.identity, {
+    return gate.store.writer.write(() => {
+      if (gate.store.spaceNames().includes(p.name)) throw invalidParams(`space ${p.name} already exists`, { field: 'name' });
+      const event = gate.store.journal.append('space-created', caller.identity, {
         space: p.name,
         owner: p.owner ?? caller.identity,
         policy: p.policy,

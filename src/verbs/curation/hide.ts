@@ -15,8 +15,8 @@ const audienceParam = z
 
 /** Served rows that name this one in derives_from: what a hide would leave citing a hidden row. */
 function derivedServed(gate: Gate, id: string): string[] {
-  return gate.relations.derivedFrom(id).filter((child) => {
-    const row = gate.artifacts.byId(child);
+  return gate.store.relations.derivedFrom(id).filter((child) => {
+    const row = gate.store.artifacts.byId(child);
     return row !== undefined && isPromoted(row.state);
   });
 }
@@ -38,11 +38,11 @@ export const hideVerb = defineVerb({
     if (!lift && p.reason === undefined && p.dry_run !== true) {
       throw invalidParams('a hide needs a reason (only a lift may omit it)', { field: 'reason' });
     }
-    const row = gate.readableArtifact(caller, p.artifact_id);
+    const row = gate.access.readableArtifact(caller, p.artifact_id);
     if (!isPromoted(row.state)) {
       throw invalidParams(`gv.hide: a row in ${row.state} is not served; only a promoted row can be hidden`, { field: 'artifact_id' });
     }
-    const hiddenFor = () => gate.relations.hidesOf(row.artifact_id).map((h) => h.audience);
+    const hiddenFor = () => gate.store.relations.hidesOf(row.artifact_id).map((h) => h.audience);
     if (p.dry_run === true) {
       const derived = derivedServed(gate, row.artifact_id);
       return {
@@ -54,8 +54,8 @@ export const hideVerb = defineVerb({
         derived_ids: derived.slice(0, DERIVED_IDS_SHOWN),
       };
     }
-    return gate.writer.write(() => {
-      const standing = gate.relations.hidesOf(row.artifact_id).find((h) => h.audience === audience);
+    return gate.store.writer.write(() => {
+      const standing = gate.store.relations.hidesOf(row.artifact_id).find((h) => h.audience === audience);
       if ((standing !== undefined) !== lift) {
         // Hiding what is hidden, or lifting what is not, changes nothing and journals nothing.
         return {
@@ -75,7 +75,7 @@ export const hideVerb = defineVerb({
       if (lift) data['lift'] = true;
       if (lowered) data['lowered'] = true;
       if (p.reason !== undefined) data['reason'] = p.reason;
-      const event = gate.journal.append('hide', caller.identity, data);
+      const event = gate.store.journal.append('hide', caller.identity, data);
       return {
         artifact_id: row.artifact_id,
         audience,

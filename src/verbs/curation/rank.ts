@@ -18,8 +18,8 @@ export const rankVerb = defineVerb({
   }),
   handler({ gate, caller }, p) {
     const audience = p.audience ?? 'all';
-    return gate.writer.write(() => {
-      const row = gate.readableArtifact(caller, p.artifact_id);
+    return gate.store.writer.write(() => {
+      const row = gate.access.readableArtifact(caller, p.artifact_id);
       if (!isPromoted(row.state)) throw invalidParams(`gv.rank: a row in ${row.state} is not served; only a promoted row is weighted`);
       const standing = gate.db
         .prepare('SELECT weight, seq FROM ranks WHERE artifact_id = ? AND audience = ? AND by = ?')
@@ -29,7 +29,7 @@ export const rankVerb = defineVerb({
       if (changed) {
         const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, audience, weight: p.weight };
         if (row.workarea !== null) data['workarea'] = row.workarea;
-        eventId = gate.journal.append('rank', caller.identity, data).event_id;
+        eventId = gate.store.journal.append('rank', caller.identity, data).event_id;
       }
       const totals = gate.db
         .prepare('SELECT coalesce(sum(weight), 0) AS sum, count(*) AS n FROM ranks WHERE artifact_id = ? AND audience = ?')

@@ -16,10 +16,10 @@ export const relateVerb = defineVerb({
   }),
   handler({ gate, caller }, p) {
     if (p.artifact_id === p.parent) throw invalidParams('a row cannot relate to itself', { field: 'parent' });
-    return gate.writer.write(() => {
-      const child = gate.readableArtifact(caller, p.artifact_id);
-      const parent = gate.readableArtifact(caller, p.parent);
-      const standing = gate.relations.relation(child.artifact_id, parent.artifact_id, p.kind);
+    return gate.store.writer.write(() => {
+      const child = gate.access.readableArtifact(caller, p.artifact_id);
+      const parent = gate.access.readableArtifact(caller, p.parent);
+      const standing = gate.store.relations.relation(child.artifact_id, parent.artifact_id, p.kind);
       if (standing) {
         return { artifact_id: child.artifact_id, relation: p.kind, parent: parent.artifact_id, event_id: standing.event_id, changed: false };
       }
@@ -32,7 +32,7 @@ export const relateVerb = defineVerb({
         data = { artifact_id: child.artifact_id, space: child.space, ...base };
         if (child.workarea !== null) data['workarea'] = child.workarea;
       }
-      const event = gate.journal.append('relation', caller.identity, data);
+      const event = gate.store.journal.append('relation', caller.identity, data);
       return { artifact_id: child.artifact_id, relation: p.kind, parent: parent.artifact_id, event_id: event.event_id, changed: true };
     });
   },

@@ -18,20 +18,20 @@ export const replacementAbortVerb = defineVerb({
   }),
   handler({ gate, caller }, p) {
     const reason = p.reason ?? 'cancelled';
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       const group = knownGroup(gate, p.group_id);
       if (group.state === 'ACTIVATED') {
         throw lifecycle('gv.replacement_abort: the group is ACTIVATED; an activation is never undone by an abort', 'activated');
       }
       // Aborting what is aborted changes nothing and journals nothing.
       if (group.state === 'ABORTED') return { ...groupStatus(gate, group), recorded: true };
-      for (const id of p.evidence ?? []) gate.readableArtifact(caller, id);
-      if (reason === 'child_rejected' && !group.children.some((c) => gate.artifacts.byId(c.artifact_id)?.state === 'REJECTED')) {
+      for (const id of p.evidence ?? []) gate.access.readableArtifact(caller, id);
+      if (reason === 'child_rejected' && !group.children.some((c) => gate.store.artifacts.byId(c.artifact_id)?.state === 'REJECTED')) {
         throw invalidParams('gv.replacement_abort: reason child_rejected needs a child of the group in REJECTED', { field: 'reason' });
       }
       const data: Record<string, unknown> = { group_id: group.group_id, space: group.space, reason };
       if (p.evidence !== undefined) data['evidence'] = p.evidence;
-      const event = gate.journal.append('replacement-aborted', caller.identity, data);
+      const event = gate.store.journal.append('replacement-aborted', caller.identity, data);
       return { ...groupStatus(gate, groupReads(gate).byId(group.group_id)!), event_id: event.event_id };
     });
   },

@@ -21,7 +21,7 @@ export function groupEdges(group: Group): Array<{ child: string; parent: string 
 }
 
 const row = (gate: Gate, id: string): ArtifactRow => {
-  const found = gate.artifacts.byId(id);
+  const found = gate.store.artifacts.byId(id);
   if (found === undefined) throw new Error(`replacement group names ${id}, which the artifacts view does not hold`);
   return found;
 };
@@ -69,7 +69,7 @@ function checkActivation(gate: Gate, caller: Caller, group: Group, graphRevision
     }
   }
   for (const { child, parent } of groupEdges(group)) {
-    if (gate.relations.supersedesTransitively(parent, child)) {
+    if (gate.store.relations.supersedesTransitively(parent, child)) {
       const loop = `parent ${parent.slice(0, 16)} already supersedes child ${child.slice(0, 16)}`;
       throw refused(`${loop}; the group would make a cycle`, 'cycle');
     }
@@ -86,7 +86,7 @@ export const replacementActivateVerb = defineVerb({
     graph_revision: z.string().min(1).max(128),
   }),
   handler({ gate, caller }, p) {
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       const group = knownGroup(gate, p.group_id);
       const { selfSigned } = checkActivation(gate, caller, group, p.graph_revision);
       const promoted: string[] = [];
@@ -94,7 +94,7 @@ export const replacementActivateVerb = defineVerb({
         // As gv.promote: a solo gate's promotion is provisional until an org gate countersigns (spec 1).
         const own = { provisional: true, group_id: group.group_id };
         const childRow = row(gate, child.artifact_id);
-        gate.journal.append('promote', caller.identity, rowEventData(childRow, 'ACTIVE', own));
+        gate.store.journal.append('promote', caller.identity, rowEventData(childRow, 'ACTIVE', own));
         if (childRow.kind === 'question') routeQuestion(gate, childRow);
         promoted.push(child.artifact_id);
       }
@@ -105,19 +105,19 @@ export const replacementActivateVerb = defineVerb({
         const parentRow = row(gate, parent);
         if (parentRow.state === 'ACTIVE') {
           // The first edge to a parent moves it, so the event concerns the parent (as gv.relate).
-          gate.journal.append('relation', caller.identity, rowEventData(parentRow, 'SUPERSEDED', base));
+          gate.store.journal.append('relation', caller.identity, rowEventData(parentRow, 'SUPERSEDED', base));
           superseded.push(parent);
         } else {
           // A split's later edges find the parent already SUPERSEDED: they move nothing and concern the child.
           const childRow = row(gate, child);
           const data: Record<string, unknown> = { artifact_id: child, space: childRow.space, ...base };
           if (childRow.workarea !== null) data['workarea'] = childRow.workarea;
-          gate.journal.append('relation', caller.identity, data);
+          gate.store.journal.append('relation', caller.identity, data);
         }
       }
       const data: Record<string, unknown> = { group_id: group.group_id, space: group.space, promoted, superseded };
       if (selfSigned) data['self_signed'] = true;
-      const event = gate.journal.append('replacement-activated', caller.identity, data);
+      const event = gate.store.journal.append('replacement-activated', caller.identity, data);
       const frontier = [...new Set(promoted.map((id) => tipOf(gate, caller, id).head).filter((h): h is string => h !== null))];
       return {
         ...groupStatus(gate, groupReads(gate).byId(group.group_id)!),

@@ -5,7 +5,7 @@ import { groupVisible } from '../../access/group-visibility.js';
 import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';
 
-export const groupReads = (gate: Gate) => ReplacementGroupReads.of(gate.db);
+export const groupReads = (gate: Gate) => gate.store.replacementGroups;
 
 /** A group's id as the verbs take it: a derived `rg:<hex>` or a caller's own name. */
 export const GROUP_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
@@ -13,12 +13,12 @@ export const GROUP_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 /** Rows the given row supersedes, directly or through older supersessions. */
 function ancestors(gate: Gate, id: string): string[] {
   const seen = new Set<string>();
-  const stack = gate.relations.supersededParents(id);
+  const stack = gate.store.relations.supersededParents(id);
   while (stack.length > 0) {
     const next = stack.pop()!;
     if (seen.has(next)) continue;
     seen.add(next);
-    stack.push(...gate.relations.supersededParents(next));
+    stack.push(...gate.store.relations.supersededParents(next));
   }
   return [...seen].sort();
 }
@@ -33,7 +33,7 @@ export function groupRevision(gate: Gate, group: Group): string {
   const named = namedRows(group);
   const edges = new Set<string>();
   for (const id of named) {
-    for (const e of gate.relations.edgesOf(id)) {
+    for (const e of gate.store.relations.edgesOf(id)) {
       if (e.kind === 'supersedes') edges.add(canonicalJson([e.child, e.parent, e.group_id]));
     }
   }
@@ -48,7 +48,7 @@ export function groupRevision(gate: Gate, group: Group): string {
       group_id: group.group_id,
       state: group.state,
       prepared: group.children.filter((c) => c.prepared_seq !== null).map((c) => c.artifact_id),
-      rows: named.map((id) => [id, gate.artifacts.byId(id)?.state ?? null]),
+      rows: named.map((id) => [id, gate.store.artifacts.byId(id)?.state ?? null]),
       edges: [...edges].sort(),
       reach: group.parents.map((id) => [id, ancestors(gate, id)]),
       competing: [...competing.entries()].sort(([a], [b]) => (a < b ? -1 : 1)),
@@ -59,7 +59,7 @@ export function groupRevision(gate: Gate, group: Group): string {
 /** A group as every replacement verb answers it. */
 export function groupStatus(gate: Gate, group: Group) {
   const prepared = group.children.filter((c) => c.prepared_seq !== null).map((c) => c.artifact_id);
-  const row = (id: string, role: string) => ({ artifact_id: id, role, state: gate.artifacts.byId(id)?.state ?? null });
+  const row = (id: string, role: string) => ({ artifact_id: id, role, state: gate.store.artifacts.byId(id)?.state ?? null });
   return {
     group_id: group.group_id,
     state: group.state,

@@ -67,7 +67,7 @@ function rowsProblem(parents: ArtifactRow[], children: ArtifactRow[]): { message
 }
 
 function readRows(gate: Gate, caller: Caller, list: string[]): ArtifactRow[] {
-  return list.map((id) => gate.readableArtifact(caller, id));
+  return list.map((id) => gate.access.readableArtifact(caller, id));
 }
 
 export const replacementProposeVerb = defineVerb({
@@ -90,7 +90,7 @@ export const replacementProposeVerb = defineVerb({
     const shape = shapeProblem(p.operation, p.parent_ids, p.child_ids);
     if (shape !== null) throw invalidParams(`gv.replacement_propose: ${shape.why}`, { field: shape.field });
     const digest = manifestDigest(p.operation, p.parent_ids, p.child_ids);
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       const reads = groupReads(gate);
       const named = p.group_id === undefined ? undefined : reads.byId(p.group_id);
       if (named !== undefined && named.manifest_digest !== digest) {
@@ -122,7 +122,7 @@ export const replacementProposeVerb = defineVerb({
         manifest_digest: digest,
       };
       if (p.policy_revision !== undefined) data['policy_revision'] = p.policy_revision;
-      const event = gate.journal.append('replacement-proposed', caller.identity, data);
+      const event = gate.store.journal.append('replacement-proposed', caller.identity, data);
       return { ...groupStatus(gate, reads.byId(groupId)!), event_id: event.event_id };
     });
   },

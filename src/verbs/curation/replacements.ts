@@ -42,7 +42,7 @@ export const replacementsVerb = defineVerb({
       total: matching.length,
       counts,
       revision,
-      scope: gate.visibility.seesEverything(caller) ? 'all' : 'readable',
+      scope: gate.access.visibility.seesEverything(caller) ? 'all' : 'readable',
     };
   },
 });

@@ -12,12 +12,12 @@ import type { Gate } from '../../gate.js';
  * headless while an older member is served).
  */
 export function tipOf(gate: Gate, caller: Caller, id: string) {
-  const chain = gate.relations.chain(id);
+  const chain = gate.store.relations.chain(id);
   const members = chain.members
-    .map((m) => gate.artifacts.byId(m))
-    .filter((row) => row !== undefined && gate.visibility.canRead(caller, row))
+    .map((m) => gate.store.artifacts.byId(m))
+    .filter((row) => row !== undefined && gate.access.visibility.canRead(caller, row))
     .map((row) => ({ artifact_id: row!.artifact_id, state: row!.state, promoted_at: row!.promoted_ts, state_ts: row!.state_ts }));
-  const pin = gate.relations.pinIn(chain);
+  const pin = gate.store.relations.pinIn(chain);
   const newestActive = [...members].reverse().find((m) => m.state === 'ACTIVE');
   const served = pin !== undefined && members.some((m) => m.artifact_id === pin.artifact_id) ? pin.artifact_id : (newestActive?.artifact_id ?? null);
   return {
@@ -35,7 +35,7 @@ export const tipVerb = defineVerb({
   summary: 'The served head of a row’s supersession chain, the chain root to head, and any pin in effect.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
-    const row = gate.readableArtifact(caller, p.artifact_id);
+    const row = gate.access.readableArtifact(caller, p.artifact_id);
     return tipOf(gate, caller, row.artifact_id);
   },
 });
@@ -46,21 +46,21 @@ export const overrideTipVerb = defineVerb({
   summary: 'Pin the served head of a supersession chain to this row; a second override on the same row lifts the pin.',
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500).optional() }),
   handler({ gate, caller }, p) {
-    return gate.writer.write(() => {
-      const row = gate.readableArtifact(caller, p.artifact_id);
+    return gate.store.writer.write(() => {
+      const row = gate.access.readableArtifact(caller, p.artifact_id);
       if (!isPromoted(row.state)) {
         throw invalidParams(`gv.override_tip: a row in ${row.state} is not served and cannot head a chain`, { field: 'artifact_id' });
       }
-      if (gate.crewSheets.sheetOf(row) !== null) {
+      if (gate.crews.sheets.sheetOf(row) !== null) {
         throw invalidParams("gv.override_tip: a crew sheet is never pinned; the crew's newest promoted sheet is its sheet", { reason: 'crew_sheet_not_pinned' });
       }
-      const standing = gate.relations.pinIn(gate.relations.chain(row.artifact_id));
+      const standing = gate.store.relations.pinIn(gate.store.relations.chain(row.artifact_id));
       const pinned = standing?.artifact_id !== row.artifact_id;
       const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, pinned };
       if (row.workarea !== null) data['workarea'] = row.workarea;
       if (pinned && standing !== undefined) data['unpins'] = standing.artifact_id;
       if (p.reason !== undefined) data['reason'] = p.reason;
-      const event = gate.journal.append('tip-override', caller.identity, data);
+      const event = gate.store.journal.append('tip-override', caller.identity, data);
       return { ...tipOf(gate, caller, row.artifact_id), pinned, event_id: event.event_id };
     });
   },

@@ -13,8 +13,8 @@ const keptByGate = new WeakMap<Gate, (key: string) => boolean>();
 function partComplete(gate: Gate, space: string, workarea: string, identity: string): boolean {
   let kept = keptByGate.get(gate);
   if (kept === undefined) {
-    const reads = WorkareaReads.of(gate.db);
-    kept = gate.journal.viewChanges.memoByKey(PART_COMPLETING_EVENTS, (key: string) => {
+    const reads = gate.store.workareas;
+    kept = gate.store.journal.viewChanges.memoByKey(PART_COMPLETING_EVENTS, (key: string) => {
       const [s, w, i] = JSON.parse(key) as [string, string, string];
       return (reads.part(s, w, i)?.completed_seq ?? null) !== null;
     });

@@ -26,16 +26,16 @@ export const completeVerb = defineVerb({
   handler({ gate, caller }, p) {
     const space = requireSpace(gate, p.space ?? 'main');
     const identity = p.identity ?? caller.identity;
-    if (identity !== caller.identity && !gate.visibility.seesEverything(caller)) {
+    if (identity !== caller.identity && !gate.access.visibility.seesEverything(caller)) {
       throw invalidParams(`completing another identity's part needs role reviewer; the caller has role ${caller.role}`, {
         field: 'identity',
         required: 'reviewer',
         role: caller.role,
       });
     }
-    gate.capabilities.require(caller, space, 'contribute');
-    const reads = WorkareaReads.of(gate.db);
-    return gate.writer.write(() => {
+    gate.access.capabilities.require(caller, space, 'contribute');
+    const reads = gate.store.workareas;
+    return gate.store.writer.write(() => {
       const part = reads.part(space, p.workarea, identity);
       if (part === undefined) {
         const who = identity === caller.identity ? 'you never wrote' : `${identity} never wrote`;
@@ -43,7 +43,7 @@ export const completeVerb = defineVerb({
       }
       const answer = { space, name: p.workarea, identity, state: 'complete' as const };
       if (part.completed_seq !== null) return { ...answer, changed: false };
-      const event = gate.journal.append('workarea-completed', caller.identity, {
+      const event = gate.store.journal.append('workarea-completed', caller.identity, {
         space,
         workarea: p.workarea,
         identity,
@@ -68,11 +68,11 @@ export const workareaRelateVerb = defineVerb({
   }),
   handler({ gate, caller }, p) {
     const space = requireSpace(gate, p.space ?? 'main');
-    gate.capabilities.require(caller, space, 'contribute');
+    gate.access.capabilities.require(caller, space, 'contribute');
     if (p.workarea === p.target) throw invalidParams('a work area is not related to itself', { field: 'target' });
-    const reads = WorkareaReads.of(gate.db);
+    const reads = gate.store.workareas;
     const answer = { space, workarea: p.workarea, kind: p.kind, target: p.target };
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       if (reads.part(space, p.workarea, caller.identity) === undefined) {
         throw invalidParams(`you never wrote into work area ${p.workarea} in space ${space}`, { field: 'workarea' });
       }
@@ -81,7 +81,7 @@ export const workareaRelateVerb = defineVerb({
       if (p.kind === 'derived_from' && !wroteTarget) {
         throw invalidParams(`derived_from names a work area you wrote into; you never wrote into ${p.target}`, { field: 'target' });
       }
-      const readable = gate.visibility.seesEverything(caller) || gate.capabilities.has(caller, space, 'read');
+      const readable = gate.access.visibility.seesEverything(caller) || gate.access.capabilities.has(caller, space, 'read');
       const promotedTarget = readable && reads.hasPromotedRow(space, p.target);
       if (!wroteTarget && !promotedTarget) {
         // One sentence for an area that does not exist and one holding only others' held rows.
@@ -95,7 +95,7 @@ export const workareaRelateVerb = defineVerb({
           reason: 'cycle',
         });
       }
-      const event = gate.journal.append('workarea-related', caller.identity, {
+      const event = gate.store.journal.append('workarea-related', caller.identity, {
         space,
         workarea: p.workarea,
         kind: p.kind,
@@ -127,12 +127,12 @@ export const workareaVerb = defineVerb({
   params: z.strictObject({ workarea: workareaParam, space: spaceParam.optional() }),
   handler({ gate, caller }, p) {
     const space = requireSpace(gate, p.space ?? 'main');
-    const part = WorkareaReads.of(gate.db).part(space, p.workarea, caller.identity);
+    const part = gate.store.workareas.part(space, p.workarea, caller.identity);
     if (part === undefined) {
       throw invalidParams(`you never wrote into work area ${p.workarea} in space ${space}`, { field: 'workarea' });
     }
-    const all = gate.visibility.seesEverything(caller);
-    const readable = all || gate.capabilities.has(caller, space, 'read');
+    const all = gate.access.visibility.seesEverything(caller);
+    const readable = all || gate.access.capabilities.has(caller, space, 'read');
     const list = (where: string, ...args: unknown[]) =>
       gate.db
         .prepare(`SELECT * FROM artifacts WHERE space = ? AND workarea = ? AND ${where} ORDER BY rowid DESC LIMIT ?`)

@@ -18,9 +18,9 @@ const served = (b: BanRow) => ({
  * gv.graph serve this one list.
  */
 export function visibleBans(gate: Gate, caller: Caller, limit: number): { bans: ReturnType<typeof served>[]; truncated: boolean } {
-  const reads = BanReads.of(gate.db);
+  const reads = gate.store.bans;
   const now = gate.clock.now();
-  if (!gate.visibility.seesEverything(caller)) {
+  if (!gate.access.visibility.seesEverything(caller)) {
     const own = reads.one('writer', caller.identity);
     return { bans: own !== undefined && (own.until === null || own.until > now) ? [served(own)] : [], truncated: false };
   }
@@ -29,7 +29,7 @@ export function visibleBans(gate: Gate, caller: Caller, limit: number): { bans: 
 
 /** Writes bans turned away, counted per writer; below reviewer only the caller's own. */
 export function visibleRefusals(gate: Gate, caller: Caller, limit: number) {
-  const reads = BanReads.of(gate.db);
+  const reads = gate.store.bans;
   const now = gate.clock.now();
   const shown = (r: RefusalCount) => ({
     writer_identity: r.writer,
@@ -37,7 +37,7 @@ export function visibleRefusals(gate: Gate, caller: Caller, limit: number) {
     refused_last_7_days: reads.refusedLast7Days(r.writer, now),
     last_ts: r.last_ts,
   });
-  if (!gate.visibility.seesEverything(caller)) {
+  if (!gate.access.visibility.seesEverything(caller)) {
     const own = reads.refusalsOf(caller.identity);
     return { refused: own === undefined ? [] : [shown(own)], truncated: false };
   }

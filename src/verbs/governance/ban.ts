@@ -43,7 +43,7 @@ function writerDryRun(gate: Gate, subject: string) {
     promoted: count(promoted),
     held: count(held),
     last_write_ts: last,
-    refused_last_7_days: BanReads.of(gate.db).refusedLast7Days(subject, gate.clock.now()),
+    refused_last_7_days: gate.store.bans.refusedLast7Days(subject, gate.clock.now()),
   };
 }
 
@@ -90,10 +90,10 @@ export const banVerb = defineVerb({
     }
     if (lift && p.until !== undefined) throw invalidParams('until is for a ban, not a lift', { field: 'until' });
     if (!lift && p.reason === undefined) throw invalidParams('a ban needs a reason (only a lift may omit it)', { field: 'reason' });
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       const now = gate.clock.now();
       if (p.until !== undefined && p.until <= now) throw invalidParams('until must be in the future (ms since epoch)', { field: 'until' });
-      const found = BanReads.of(gate.db).one(p.kind, subject);
+      const found = gate.store.bans.one(p.kind, subject);
       const standing = found !== undefined && isActive(found, now) ? found : undefined;
       const until = p.until ?? null;
       if (lift ? standing === undefined : standing !== undefined && standing.until === until) {
@@ -111,7 +111,7 @@ export const banVerb = defineVerb({
       if (lift) data['lift'] = true;
       if (p.reason !== undefined) data['reason'] = p.reason;
       if (until !== null) data['until'] = until;
-      const event = gate.journal.append('ban', caller.identity, data);
+      const event = gate.store.journal.append('ban', caller.identity, data);
       return { kind: p.kind, subject, active: !lift, event_id: event.event_id, ...(until === null ? {} : { until }), changed: true };
     });
   },

@@ -11,8 +11,8 @@ import type { Gate } from '../../gate.js';
 function referralOf(gate: Gate, referral: string | null) {
   if (referral === null) return null;
   const said = JSON.parse(referral) as { artifact_id: string; crew: string; slot: string };
-  const row = gate.artifacts.byId(said.artifact_id);
-  const text = row === undefined ? null : gate.artifacts.servedBody(row);
+  const row = gate.store.artifacts.byId(said.artifact_id);
+  const text = row === undefined ? null : gate.store.artifacts.servedBody(row);
   let words: string | null = null;
   try {
     words = text === null ? null : (answerBody.safeParse(JSON.parse(text)).data?.answer ?? null);
@@ -28,12 +28,12 @@ export const questionVerb = defineVerb({
   summary: "A question's routing state, its wait, the answers served for it and a person's answer; referral only to a person.",
   params: z.strictObject({ question: artifactIdParam }),
   handler({ gate, caller }, p) {
-    const row = gate.readableArtifact(caller, p.question);
+    const row = gate.access.readableArtifact(caller, p.question);
     if (row.kind !== 'question') throw invalidParams('not a question: gv.question reads a row of kind question', { field: 'question' });
     const standing = questionStanding(gate, row, gate.clock.now());
     // Only answers this caller may read: a served answer in a space it cannot read is not told.
-    const readable = (a: AnswerRow) => gate.visibility.canRead(caller, { artifact_id: a.artifact_id, state: a.state, space: a.space, writer_identity: a.writer });
-    const shown = (a: AnswerRow) => ({ artifact_id: a.artifact_id, body: gate.artifacts.servedBody(a), space: a.space, promoted_at: a.promoted_ts });
+    const readable = (a: AnswerRow) => gate.access.visibility.canRead(caller, { artifact_id: a.artifact_id, state: a.state, space: a.space, writer_identity: a.writer });
+    const shown = (a: AnswerRow) => ({ artifact_id: a.artifact_id, body: gate.store.artifacts.servedBody(a), space: a.space, promoted_at: a.promoted_ts });
     const personAnswer = standing.answers.personAnswer();
     return {
       question: row.artifact_id,

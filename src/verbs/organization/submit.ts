@@ -34,8 +34,8 @@ export const submitVerb = defineVerb({
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
     requireOrg(gate);
-    return gate.writer.write(() => {
-      const row = gate.readableArtifact(caller, p.artifact_id);
+    return gate.store.writer.write(() => {
+      const row = gate.access.readableArtifact(caller, p.artifact_id);
       // A T-3/T-5 row waits ratified for exactly this: the org's countersign.
       if ((row.state !== 'ACTIVE' && row.state !== 'L3_RATIFIED') || promotionsOf(gate, row.artifact_id).length === 0) {
         throw lifecycle(`only a claim this gate promoted or ratified is submitted; this one is ${row.state}`, 'not_promoted');
@@ -48,7 +48,7 @@ export const submitVerb = defineVerb({
       if (standing && (standing.state !== 'refused' || standing.submission_id === id)) {
         return { ...answer, state: standing.state, changed: false };
       }
-      const event = gate.journal.append('submission-queued', caller.identity, { artifact_id: row.artifact_id, space: row.space, submission_id: id });
+      const event = gate.store.journal.append('submission-queued', caller.identity, { artifact_id: row.artifact_id, space: row.space, submission_id: id });
       return { ...answer, state: 'queued', changed: true, event_id: event.event_id };
     });
   },
@@ -73,7 +73,7 @@ export const submitDrainVerb = defineVerb({
         .prepare(`SELECT * FROM submissions WHERE state = 'queued' AND next_attempt_ts <= ? ORDER BY queued_seq LIMIT ?`)
         .all(gate.clock.now(), p.limit ?? 20) as SubmissionRow[];
       for (const s of due) {
-        const row = gate.artifacts.byId(s.artifact_id)!;
+        const row = gate.store.artifacts.byId(s.artifact_id)!;
         const body = buildSubmission(gate, row);
         let outcome: SubmitOutcome | { outcome: 'retry'; status: null; retry_after_ms: null; error: string };
         try {
@@ -95,7 +95,7 @@ export const submitDrainVerb = defineVerb({
         if (outcome.outcome === 'retry') data['retry_after_ms'] = outcome.retry_after_ms ?? gate.config.org.retry_after_ms;
         if (outcome.outcome === 'accepted' && typeof outcome.answer['state'] === 'string') data['org_state'] = outcome.answer['state'];
         if ('error' in outcome) data['error'] = outcome.error.slice(0, 500);
-        await gate.writer.write(() => gate.journal.append('submission-outcome', caller.identity, data));
+        await gate.store.writer.write(() => gate.store.journal.append('submission-outcome', caller.identity, data));
         if (outcome.outcome === 'stopped') {
           tally.stopped = true;
           break;

@@ -103,10 +103,10 @@ export const crawlerPolicyVerb = defineVerb({
     if (action === 'revoke' && p.until !== undefined) throw invalidParams('until is for issue', { field: 'until' });
     if (p.until !== undefined && p.until <= gate.clock.now()) throw invalidParams('until is already past', { field: 'until' });
     const operatorKey = requireOperatorProof(ctx, p.proof, `gv.crawler_policy ${action}`);
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       const standing = standingExceptions(gate).find((e) => e.origin === origin && e.path_prefix === pathPrefix);
       if (action === 'revoke' && standing === undefined) return { action, origin, path_prefix: pathPrefix, changed: false };
-      const event = gate.journal.append(action === 'issue' ? ISSUED : REVOKED, caller.identity, {
+      const event = gate.store.journal.append(action === 'issue' ? ISSUED : REVOKED, caller.identity, {
         origin,
         path_prefix: pathPrefix,
         ...(p.reason === undefined ? {} : { reason: p.reason }),

@@ -19,8 +19,8 @@ export const policyVerb = defineVerb({
   params: z.strictObject({ space: spaceParam.optional(), trust_class: z.enum(TRUST_CLASSES).optional() }),
   handler({ gate }, p) {
     const space = requireSpace(gate, p.space ?? 'main');
-    const settings = gate.review.settings;
-    const mode = gate.review.modeOf(space);
+    const settings = gate.review.board.settings;
+    const mode = gate.review.board.modeOf(space);
     const classes = (p.trust_class === undefined ? TRUST_CLASSES : [p.trust_class]).map((trustClass) => {
       const rule = quorumRule(settings.profile, trustClass, mode);
       return {
@@ -37,7 +37,7 @@ export const policyVerb = defineVerb({
         settled_by: SIGNER_CLASSES.filter((cls) => cls !== 'authority' && cls !== 'model' && settlerProblem(mode, cls) === null),
       };
     });
-    const away = gate.review.away.current();
+    const away = gate.review.board.away.current();
     return {
       space,
       mode,

@@ -65,7 +65,7 @@ export const workVerb = defineVerb({
       areas: areas.slice(0, limit),
       areas_truncated: areas.length > limit,
       held: held.slice(0, limit).map((row) => {
-        const waits = gate.review.picture(row).waitsFor;
+        const waits = gate.review.board.picture(row).waitsFor;
         return {
           artifact_id: row.artifact_id,
           state: row.state,

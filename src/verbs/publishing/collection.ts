@@ -33,23 +33,23 @@ export const collectionVerb = defineVerb({
   }),
   handler({ gate, caller }, p) {
     requireSpace(gate, p.space);
-    if (!gate.visibility.seesEverything(caller)) gate.capabilities.require(caller, p.space, 'read');
+    if (!gate.access.visibility.seesEverything(caller)) gate.access.capabilities.require(caller, p.space, 'read');
     if (p.artifact_id !== undefined && (p.offset !== undefined || p.limit !== undefined)) {
       throw invalidParams('gv.collection: artifact_id answers one row; offset and limit page the rows: give one or the other', { field: 'artifact_id' });
     }
     const name = p.name ?? p.space;
-    const published = gate.collections.find(p.space, name, p.version);
+    const published = gate.store.collections.find(p.space, name, p.version);
     if (published === null) {
       const what = p.version === undefined ? `collection ${name}` : `version ${p.version} of collection ${name}`;
       throw invalidParams(`gv.collection: no ${what} is published in space ${p.space}`, { field: p.version === undefined ? 'name' : 'version' });
     }
-    const rows = gate.collections.rows(published);
+    const rows = gate.store.collections.rows(published);
     const event = gate.db.prepare('SELECT event_id, body, sig FROM journal WHERE seq = ?').get(published.seq) as Pick<JournalRow, 'event_id' | 'body' | 'sig'>;
     const proofs = answerProofs(gate);
     const common = {
       collection_id: published.collection_id,
       collection: published.header,
-      signature: gate.key.sign(collectionSigningText(published.header)),
+      signature: gate.deployment.key.sign(collectionSigningText(published.header)),
       publish: { seq: published.seq, event_id: event.event_id, body: event.body, sig: event.sig, inclusion: proofs.inclusion(published.seq) },
       checkpoint: proofs.checkpoint,
     };

@@ -37,18 +37,18 @@ export const publishVerb = defineVerb({
       `SELECT artifact_id, content_hash, size_bytes, content_type, trust_class, provisional FROM artifacts
        WHERE space = ? AND state = 'ACTIVE' ORDER BY artifact_id`,
     );
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       const count = active.get(p.space)!.n;
       if (count > PUBLISH_MAX_ROWS) throw invalidParams(`gv.publish: space ${p.space} has ${count} ACTIVE rows; a collection holds at most ${PUBLISH_MAX_ROWS}`, { field: 'space' });
       const rows: CollectionRow[] = select.all(p.space).map((r) => ({ ...r, provisional: r.provisional === 1 }));
       // Inside the write: the position, its checkpoint and the rows are one state of the journal.
-      const size = gate.journal.chainHead.seq;
+      const size = gate.store.journal.chainHead.seq;
       const header: CollectionHeader = {
         format: COLLECTION_FORMAT,
-        deployment_id: gate.deploymentId,
+        deployment_id: gate.deployment.deploymentId,
         space: p.space,
         name,
-        version: gate.collections.nextVersion(p.space, name),
+        version: gate.store.collections.nextVersion(p.space, name),
         published_at: gate.clock.now(),
         journal_size: size,
         checkpoint: checkpointAt(gate, size),
@@ -57,9 +57,9 @@ export const publishVerb = defineVerb({
       };
       const rowsBytes = Buffer.from(canonicalJson(rows));
       const rowsBlob = `sha256:${sha256Hex(rowsBytes)}`;
-      gate.journal.putBlob(rowsBlob, rowsBytes);
+      gate.store.journal.putBlob(rowsBlob, rowsBytes);
       const collectionId = `sha256:${sha256Hex(canonicalJson(header))}`;
-      const event = gate.journal.append(COLLECTION_EVENT, caller.identity, { space: p.space, collection_id: collectionId, header, rows_blob: rowsBlob });
+      const event = gate.store.journal.append(COLLECTION_EVENT, caller.identity, { space: p.space, collection_id: collectionId, header, rows_blob: rowsBlob });
       return {
         collection_id: collectionId,
         space: p.space,

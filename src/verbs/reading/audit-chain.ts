@@ -13,8 +13,8 @@ export const auditChainVerb = defineVerb({
   summary: 'Verify the whole journal chain and every signature against the deployment key, and the log tree against the chain.',
   params: z.strictObject({}),
   handler({ gate }) {
-    gate.writer.flush();
-    const report = verifyChain(gate.db, gate.deploymentId);
+    gate.store.writer.flush();
+    const report = verifyChain(gate.db, gate.deployment.deploymentId);
     return withTreeCheck(report, checkStoredTree(gate.db, report));
   },
 });

@@ -31,11 +31,11 @@ export const auditVerb = defineVerb({
   summary: "A row's envelope and its decisions, each with a verified signature and its inclusion proof in the signed checkpoint answered beside them.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
-    const row = gate.readableArtifact(caller, p.artifact_id);
+    const row = gate.access.readableArtifact(caller, p.artifact_id);
     const readableId = (id: unknown) => {
       if (typeof id !== 'string') return null;
-      const other = gate.artifacts.byId(id);
-      return other && gate.visibility.canRead(caller, other) ? id : null;
+      const other = gate.store.artifacts.byId(id);
+      return other && gate.access.visibility.canRead(caller, other) ? id : null;
     };
     const parents = derivesFromOf(row);
     const shownParents = parents.filter((id) => readableId(id) !== null);
@@ -55,10 +55,10 @@ export const auditVerb = defineVerb({
       });
     return {
       artifact_id: row.artifact_id,
-      deployment_id: gate.deploymentId,
+      deployment_id: gate.deployment.deploymentId,
       checkpoint: proofs.checkpoint,
       envelope: {
-        ...envelopeOf(row, gate.deploymentId),
+        ...envelopeOf(row, gate.deployment.deploymentId),
         derives_from: shownParents,
         derives_from_withheld: parents.length - shownParents.length,
       },

@@ -22,8 +22,8 @@ const treeSize = z.number().int().min(1);
 function eventServed(gate: Gate, caller: Caller, row: JournalRow): boolean {
   if (eventVisible(gate, caller, row)) return true;
   if (row.artifact_id === null || !isServedType(row.type)) return false;
-  const artifact = gate.artifacts.byId(row.artifact_id);
-  return artifact !== undefined && gate.visibility.canRead(caller, artifact);
+  const artifact = gate.store.artifacts.byId(row.artifact_id);
+  return artifact !== undefined && gate.access.visibility.canRead(caller, artifact);
 }
 
 export const checkpointVerb = defineVerb({
@@ -36,7 +36,7 @@ export const checkpointVerb = defineVerb({
     event_id: z.string().regex(/^[0-9a-f]{64}$/, 'an event id is 64 lower-case hex').optional().describe('an event the caller may read: answers its inclusion proof'),
   }),
   handler({ gate, caller }, p) {
-    const head = gate.logTree.size();
+    const head = gate.store.logTree.size();
     if (p.size !== undefined && p.size > head) throw invalidParams(`gv.checkpoint: the journal holds ${head} events, not ${p.size}`, { field: 'size' });
     const size = p.size ?? head;
     if (p.from_size !== undefined && p.from_size > size) {
@@ -47,15 +47,15 @@ export const checkpointVerb = defineVerb({
       const row = eventById(gate.db, p.event_id);
       if (row === undefined || !eventServed(gate, caller, row)) throw invalidParams(`unknown event: ${p.event_id.slice(0, 16)}`, { field: 'event_id' });
       if (row.seq > size) throw invalidParams(`gv.checkpoint: the event is seq ${row.seq}, past the checkpoint's ${size} events`, { field: 'event_id' });
-      const proof = gate.logTree.inclusion(row.seq - 1, size);
+      const proof = gate.store.logTree.inclusion(row.seq - 1, size);
       inclusion = { event_id: row.event_id, seq: row.seq, leaf_index: proof.leaf_index, hashes: proof.hashes.map((h) => h.toString('base64')) };
     }
     return {
-      deployment_id: gate.deploymentId,
+      deployment_id: gate.deployment.deploymentId,
       size,
-      root: gate.logTree.root(size).toString('base64'),
+      root: gate.store.logTree.root(size).toString('base64'),
       checkpoint: checkpointAt(gate, size),
-      ...(p.from_size === undefined ? {} : { consistency: { from_size: p.from_size, hashes: gate.logTree.consistency(p.from_size, size).map((h) => h.toString('base64')) } }),
+      ...(p.from_size === undefined ? {} : { consistency: { from_size: p.from_size, hashes: gate.store.logTree.consistency(p.from_size, size).map((h) => h.toString('base64')) } }),
       ...(inclusion === undefined ? {} : { inclusion }),
     };
   },

@@ -33,10 +33,10 @@ export const eventsVerb = defineVerb({
     const unserved = (p.types ?? []).find((t) => !isServedType(t));
     if (unserved !== undefined) throw invalidParams(`unserved event type: ${unserved}`, { field: 'types' });
     if (p.space !== undefined) requireSpace(gate, p.space);
-    const opened = p.since === undefined ? null : gate.cursors.open(p.since, caller.identity);
+    const opened = p.since === undefined ? null : gate.store.cursors.open(p.since, caller.identity);
     if (p.since !== undefined && opened === null) throw invalidParams('since is not a usable cursor', { field: 'since' });
     const direction = p.direction ?? opened?.direction ?? 'forward';
-    const tipSeq = gate.journal.chainHead.seq;
+    const tipSeq = gate.store.journal.chainHead.seq;
     const position = opened?.seq ?? (direction === 'forward' ? 0 : tipSeq + 1);
 
     const filters: string[] = [];
@@ -69,8 +69,8 @@ export const eventsVerb = defineVerb({
     const caughtUp = read.exhausted || walk(read.position, () => true).exhausted;
     return {
       events,
-      next: gate.cursors.seal({ seq: read.position, direction }, caller.identity),
-      tip: gate.cursors.seal({ seq: tipSeq, direction: 'forward' }, caller.identity),
+      next: gate.store.cursors.seal({ seq: read.position, direction }, caller.identity),
+      tip: gate.store.cursors.seal({ seq: tipSeq, direction: 'forward' }, caller.identity),
       caught_up: caughtUp,
       format_version: EVENTS_FORMAT_VERSION,
     };

@@ -54,14 +54,14 @@ export const graphVerb = defineVerb({
     const limit = Math.min(p.limit ?? GRAPH_LIMIT, GRAPH_LIMIT);
     // Unknown state names are ignored (spec 2), not refused.
     const states = p.states?.filter((s) => (ARTIFACT_STATES as readonly string[]).includes(s));
-    const seesAll = gate.visibility.seesEverything(caller);
+    const seesAll = gate.access.visibility.seesEverything(caller);
     let focus: { space: string; workarea: string } | undefined;
     let selection;
     if (p.workarea !== undefined) {
       focus = { space: requireSpace(gate, p.space ?? 'main'), workarea: p.workarea };
       selection = areaSelection(gate, caller, { ...focus, states, limit });
     } else {
-      const spaces = p.spaces === undefined ? gate.spaceNames() : [...new Set(p.spaces)].map((s) => requireSpace(gate, s));
+      const spaces = p.spaces === undefined ? gate.store.spaceNames() : [...new Set(p.spaces)].map((s) => requireSpace(gate, s));
       selection = spaceSelection(gate, caller, { spaces, kinds: p.kinds, states, limit });
     }
     const { edges, pins } = graphEdges(gate, selection.rows);
@@ -74,7 +74,7 @@ export const graphVerb = defineVerb({
       total: selection.total,
       truncated: selection.truncated,
       counts: selection.counts,
-      spaces: gate.spaceNames().filter((s) => seesAll || gate.capabilities.has(caller, s, 'read')),
+      spaces: gate.store.spaceNames().filter((s) => seesAll || gate.access.capabilities.has(caller, s, 'read')),
       states: [...ARTIFACT_STATES],
       viewer: { identity: caller.identity, role: caller.role, sees: seesAll ? 'all' : 'promoted_and_own' },
     };

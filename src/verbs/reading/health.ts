@@ -23,7 +23,7 @@ export const healthVerb = defineVerb({
     limit: z.number().int().min(1).max(100).optional(),
   }),
   async handler({ gate }, p) {
-    const spaces = p.spaces === undefined ? gate.spaceNames() : [...new Set(p.spaces)].map((s) => requireSpace(gate, s));
+    const spaces = p.spaces === undefined ? gate.store.spaceNames() : [...new Set(p.spaces)].map((s) => requireSpace(gate, s));
     const limit = p.limit ?? 20;
     const checkedAt = gate.clock.now();
     const staleBefore = checkedAt - (p.stale_days ?? 30) * DAY_MS;

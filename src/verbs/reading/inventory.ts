@@ -56,7 +56,7 @@ export const inventoryVerb = defineVerb({
       offset,
       limit,
       counts,
-      spaces: gate.spaceNames().filter((s) => gate.visibility.seesEverything(caller) || gate.capabilities.has(caller, s, 'read')),
+      spaces: gate.store.spaceNames().filter((s) => gate.access.visibility.seesEverything(caller) || gate.access.capabilities.has(caller, s, 'read')),
       states: [...ARTIFACT_STATES],
     };
   },

@@ -44,8 +44,8 @@ interface LineageEdge {
  * own rows and, where it may read the space, promoted rows.
  */
 function visibleInSpace(gate: Gate, caller: Caller, space: string, a = ''): { sql: string; args: unknown[]; readable: boolean } {
-  if (gate.visibility.seesEverything(caller)) return { sql: '1', args: [], readable: true };
-  const readable = gate.capabilities.has(caller, space, 'read');
+  if (gate.access.visibility.seesEverything(caller)) return { sql: '1', args: [], readable: true };
+  const readable = gate.access.capabilities.has(caller, space, 'read');
   const own = `${a}writer_identity = ?`;
   return { sql: readable ? `(${own} OR ${promotedIn(a)})` : own, args: [caller.identity], readable };
 }
@@ -54,9 +54,9 @@ const parentOf = (name: string) => (name.includes('/') ? name.slice(0, name.last
 
 /** The space's areas as the caller may see them: every node and edge, before any focus on one area. */
 function spaceGraph(gate: Gate, caller: Caller, space: string): { nodes: Map<string, LineageNode>; edges: LineageEdge[] } {
-  const all = gate.visibility.seesEverything(caller);
+  const all = gate.access.visibility.seesEverything(caller);
   const vis = visibleInSpace(gate, caller, space);
-  const reads = WorkareaReads.of(gate.db);
+  const reads = gate.store.workareas;
   const inSpace = `space = ? AND workarea IS NOT NULL AND ${vis.sql}`;
   const args = [space, ...vis.args];
 

@@ -16,9 +16,9 @@ export function membersOf(gate: Gate, caller: Caller, row: ArtifactRow) {
   if (row.content_type !== 'skill_archive' && row.content_type !== 'project_map') return [];
   const ingest = gate.db.prepare(`SELECT * FROM journal WHERE artifact_id = ? AND type = 'ingest' ORDER BY seq LIMIT 1`);
   const members: Array<{ path: string; artifact_id: string; content_type: string; state: string; size_bytes: number }> = [];
-  for (const id of gate.relations.derivedFrom(row.artifact_id)) {
-    const member = gate.artifacts.byId(id);
-    if (member === undefined || !gate.visibility.canRead(caller, member)) continue;
+  for (const id of gate.store.relations.derivedFrom(row.artifact_id)) {
+    const member = gate.store.artifacts.byId(id);
+    if (member === undefined || !gate.access.visibility.canRead(caller, member)) continue;
     const journalRow = ingest.get(id) as JournalRow | undefined;
     if (journalRow === undefined) continue;
     const data = eventFromRow(journalRow).data;

@@ -16,12 +16,12 @@ export function refusalOf(gate: Gate, caller: Caller, row: ArtifactRow) {
     const event = eventFromRow(journalRow);
     const d = event.data;
     if (d['enters'] !== 'REJECTED') continue;
-    const favoured = typeof d['in_favour_of'] === 'string' ? gate.artifacts.byId(d['in_favour_of']) : undefined;
+    const favoured = typeof d['in_favour_of'] === 'string' ? gate.store.artifacts.byId(d['in_favour_of']) : undefined;
     return {
       type: event.type,
       category: typeof d['category'] === 'string' ? d['category'] : null,
       signer_class: typeof d['signer_class'] === 'string' ? d['signer_class'] : null,
-      ...(favoured !== undefined && gate.visibility.canRead(caller, favoured) ? { in_favour_of: favoured.artifact_id } : {}),
+      ...(favoured !== undefined && gate.access.visibility.canRead(caller, favoured) ? { in_favour_of: favoured.artifact_id } : {}),
       event_id: event.event_id,
       ts: event.ts,
     };

@@ -79,16 +79,16 @@ export const BODY_PAGE_CHARS = 65_536;
 async function maskedBodyPage(gate: Gate, identity: string, row: ArtifactRow, offset: number): Promise<MaskedBodyPage> {
   const hash = readableBodyHash(gate, row);
   if (hash === null) return { masked_body: null, masked_chars: 0 };
-  const text = gate.artifacts.text(hash)!;
+  const text = gate.store.artifacts.text(hash)!;
   if (offset > 0 && offset >= text.length) throw invalidParams(`offset ${offset} is past the end of the masked body (${text.length} characters)`, { field: 'offset', size: text.length });
   let end = Math.min(text.length, offset + BODY_PAGE_CHARS);
   // Never end a page between the two halves of a surrogate pair.
   if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end -= 1;
   const toEnd = end >= text.length;
-  await gate.writer.write(() => {
-    const progress = gate.bodyReads.progress(identity, row.artifact_id, hash);
+  await gate.store.writer.write(() => {
+    const progress = gate.store.bodyReads.progress(identity, row.artifact_id, hash);
     if (progress.toEnd || progress.next !== offset) return;
-    gate.journal.append('body-served', identity, {
+    gate.store.journal.append('body-served', identity, {
       artifact_id: row.artifact_id,
       space: row.space,
       ...(row.workarea === null ? {} : { workarea: row.workarea }),
@@ -108,7 +108,7 @@ export const nodeVerb = defineVerb({
   summary: 'One row as a node: status, approval, relations, a bounded masked preview; with body, its content.',
   params: z.strictObject({ artifact_id: artifactIdParam, body: z.boolean().optional(), offset: z.number().int().min(0).optional() }),
   async handler({ gate, caller }, p) {
-    const row = gate.readableArtifact(caller, p.artifact_id);
+    const row = gate.access.readableArtifact(caller, p.artifact_id);
     if (p.body === true && row.erased_seq !== null) {
       throw invalidParams("this row's content was erased: only its existence and metadata are served (gv.node without body)", { reason: 'erased' });
     }
@@ -123,7 +123,7 @@ export const nodeVerb = defineVerb({
       throw invalidParams("offset pages a reviewer's read of the masked body of a row that is not promoted (with body: true)", { field: 'offset' });
     }
     // Spec 1: the preview is null when erased.
-    const masked = row.masked_hash === null ? null : gate.artifacts.servedBody(row, 'masked');
+    const masked = row.masked_hash === null ? null : gate.store.artifacts.servedBody(row, 'masked');
     const approval = approvalOf(gate, caller, row);
     const answer: NodeAnswer = {
       artifact_id: row.artifact_id,
@@ -145,7 +145,7 @@ export const nodeVerb = defineVerb({
       Object.assign(answer, await maskedBodyPage(gate, caller.identity, row, p.offset ?? 0));
     } else if (p.body === true) {
       // A body that is not UTF-8 text (an archive, a bundle's image) is not served as if it were.
-      const body = gate.artifacts.text(row.content_hash);
+      const body = gate.store.artifacts.text(row.content_hash);
       Object.assign(answer, {
         body,
         body_exact: body !== null,

@@ -47,7 +47,7 @@ function hitOf(gate: Gate, { candidate, hidden }: Shown, held: boolean, distance
   return {
     artifact_id: r.artifact_id,
     score: candidate.score,
-    body: gate.artifacts.body(r.content_hash),
+    body: gate.store.artifacts.body(r.content_hash),
     space: r.space,
     workarea: r.workarea,
     producer: producerOf(r),
@@ -117,8 +117,8 @@ async function rankLevel(
 
 async function answerHits(gate: Gate, caller: Caller, p: Params, plan: RecallPlan, mode: RecallMode, k: number) {
   if (p.query === undefined) return { level: plan.levels[0]!, ranked: [] as Shown[], held: [] as Shown[] };
-  const chain = new ChainFilter(gate.relations, p.include_superseded ?? false);
-  const hides = new HideFilter(gate.relations, p.audience);
+  const chain = new ChainFilter(gate.store.relations, p.include_superseded ?? false);
+  const hides = new HideFilter(gate.store.relations, p.audience);
   const filters = { chain, hides, includeHidden: p.include_hidden ?? false, minSimilarity: p.min_similarity };
   const base = {
     mode,
@@ -130,7 +130,7 @@ async function answerHits(gate: Gate, caller: Caller, p: Params, plan: RecallPla
   let level = plan.levels[plan.levels.length - 1]!;
   let ranked: Shown[] = [];
   for (const candidateLevel of plan.levels) {
-    ranked = await rankLevel(base, candidateLevel, k, filters, (req) => gate.rankedSearch.promoted(req));
+    ranked = await rankLevel(base, candidateLevel, k, filters, (req) => gate.recall.rankedSearch.promoted(req));
     level = candidateLevel;
     if (ranked.length > 0) break;
   }
@@ -138,7 +138,7 @@ async function answerHits(gate: Gate, caller: Caller, p: Params, plan: RecallPla
   const held =
     p.include_own_pending === false
       ? []
-      : (await gate.rankedSearch.ownHeld({ ...base, includeSuperseded: false, workarea: level.workarea, limit: k }, caller.identity))
+      : (await gate.recall.rankedSearch.ownHeld({ ...base, includeSuperseded: false, workarea: level.workarea, limit: k }, caller.identity))
           .candidates.filter((c) => c.row.kind !== 'steering' && (p.min_similarity === undefined || !isWeak(c.signals, p.min_similarity)))
           .map((candidate) => ({ candidate, hidden: 'shown' as const }));
   return { level, ranked, held };
@@ -172,12 +172,12 @@ export const recallVerb = defineVerb({
     const steering =
       plan.workarea === null
         ? { steering: [], steering_omitted: 0 }
-        : gate.steering.inForce({
+        : gate.recall.steering.inForce({
             space: plan.space!,
             workarea: plan.workarea,
             k: steeringK ?? STEERING_K_DEFAULT,
             includeProvisional: p.include_provisional ?? true,
-            hides: new HideFilter(gate.relations, p.audience),
+            hides: new HideFilter(gate.store.relations, p.audience),
             ...(producer !== undefined ? { producer } : {}),
           });
     return {

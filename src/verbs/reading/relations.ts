@@ -10,11 +10,11 @@ import type { Gate } from '../../gate.js';
  */
 export function visibleRelations(gate: Gate, caller: Caller, id: string) {
   const out = [];
-  for (const edge of gate.relations.edgesOf(id)) {
+  for (const edge of gate.store.relations.edgesOf(id)) {
     const asChild = edge.child === id;
     const other = asChild ? edge.parent : edge.child;
-    const row = gate.artifacts.byId(other);
-    if (!row || !gate.visibility.canRead(caller, row)) continue;
+    const row = gate.store.artifacts.byId(other);
+    if (!row || !gate.access.visibility.canRead(caller, row)) continue;
     out.push({
       kind: edge.kind,
       direction: asChild ? 'parent' : 'child',
@@ -35,7 +35,7 @@ export const relationsVerb = defineVerb({
   summary: "A row's relations: supersedes, restates, corrects, contradicts, extends, each way.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
-    const row = gate.readableArtifact(caller, p.artifact_id);
+    const row = gate.access.readableArtifact(caller, p.artifact_id);
     return { artifact_id: row.artifact_id, relations: visibleRelations(gate, caller, row.artifact_id) };
   },
 });

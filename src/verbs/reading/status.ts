@@ -18,7 +18,7 @@ export const statusVerb = defineVerb({
   summary: "A row's position and the reason it is there.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
-    const row = gate.readableArtifact(caller, p.artifact_id);
+    const row = gate.access.readableArtifact(caller, p.artifact_id);
     return {
       artifact_id: row.artifact_id,
       state: row.state,
@@ -48,7 +48,7 @@ function signedEntry(gate: Gate, row: JournalRow, event = eventFromRow(row)) {
     seq: row.seq,
     prev: row.prev,
     sig: row.sig,
-    verified: verifyWithDeploymentId(gate.deploymentId, row.body, row.sig),
+    verified: verifyWithDeploymentId(gate.deployment.deploymentId, row.body, row.sig),
   };
 }
 
@@ -61,12 +61,12 @@ export function signedHistory(gate: Gate, artifactId: string) {
 function readerOf(gate: Gate, caller: Caller, row: ArtifactRow): Reader {
   return {
     caller,
-    reviewer: gate.visibility.seesEverything(caller),
+    reviewer: gate.access.visibility.seesEverything(caller),
     writer: row.writer_identity === caller.identity,
     contentHash: row.content_hash,
     canReadId: (id) => {
-      const other = gate.artifacts.byId(id);
-      return other !== undefined && gate.visibility.canRead(caller, other);
+      const other = gate.store.artifacts.byId(id);
+      return other !== undefined && gate.access.visibility.canRead(caller, other);
     },
   };
 }
@@ -77,13 +77,13 @@ export const whyVerb = defineVerb({
   summary: 'Every journal event that moved a row, in order, with signatures, the signed bytes where the caller may read all they hold, and each event\'s inclusion proof in the signed checkpoint answered beside them.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
-    const row = gate.readableArtifact(caller, p.artifact_id);
+    const row = gate.access.readableArtifact(caller, p.artifact_id);
     const reader = readerOf(gate, caller, row);
     const proofs = answerProofs(gate);
     return {
       artifact_id: row.artifact_id,
       state: row.state,
-      deployment_id: gate.deploymentId,
+      deployment_id: gate.deployment.deploymentId,
       checkpoint: proofs.checkpoint,
       events: servedRowsOf(gate, row.artifact_id).map((stored) => {
         const event = eventFromRow(stored);

@@ -18,7 +18,7 @@ function standing(p: ReviewPicture, i: number): boolean {
 
 /** gv.approval's answer (also gv.node's approval): every field spec 2 lists. */
 export function approvalOf(gate: Gate, caller: Caller, row: ArtifactRow) {
-  const p = gate.review.picture(row);
+  const p = gate.review.board.picture(row);
   const counts = new Map(p.count.signers.map((s) => [s.signer, s]));
   const person = caller.kind === 'person' && atLeast(caller.role, 'reviewer') && caller.identity !== row.writer_identity;
   const counted = p.count.signers.filter((s) => s.counts);
@@ -30,7 +30,7 @@ export function approvalOf(gate: Gate, caller: Caller, row: ArtifactRow) {
     reason: p.waitsFor?.blocker ?? reasonOf(row),
     ...(p.waitsFor === null ? {} : { waits_for: p.waitsFor }),
     mode: p.mode,
-    quorum_profile: gate.review.settings.profileName,
+    quorum_profile: gate.review.board.settings.profileName,
     k_required: p.count.k_required,
     k_have: p.count.k_have,
     people_required: p.count.people_required,
@@ -72,7 +72,7 @@ export function approvalOf(gate: Gate, caller: Caller, row: ArtifactRow) {
     ...(veto === undefined ? {} : { veto: { by: veto.signer, event_id: veto.event_id, ts: veto.ts } }),
     open_objections: p.objections.length,
   };
-  const revision = gate.visibility.seesEverything(caller)
+  const revision = gate.access.visibility.seesEverything(caller)
     ? `seq:${gate.db.prepare('SELECT max(seq) FROM journal WHERE artifact_id = ?').pluck().get(row.artifact_id) as number}`
     : sha256Hex(canonicalJson(answer));
   return { ...answer, revision };
@@ -84,6 +84,6 @@ export const approvalVerb = defineVerb({
   summary: "A row's approval: status, quorum (k required and had), every signer with its class and whether it counts.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
-    return approvalOf(gate, caller, gate.readableArtifact(caller, p.artifact_id));
+    return approvalOf(gate, caller, gate.access.readableArtifact(caller, p.artifact_id));
   },
 });

@@ -15,9 +15,9 @@ export const whoCanSignVerb = defineVerb({
   summary: 'The signed-in people who may sign a row (reviewers and admins, never its writer), and whether you may.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
-    const row = gate.readableArtifact(caller, p.artifact_id);
+    const row = gate.access.readableArtifact(caller, p.artifact_id);
     const people = whoCanSign(gate, row);
-    const review = gate.review.reads.row(row.artifact_id);
+    const review = gate.review.board.reads.row(row.artifact_id);
     return {
       artifact_id: row.artifact_id,
       state: row.state,
@@ -35,19 +35,19 @@ export const askToSignVerb = defineVerb({
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
     requirePerson(caller, 'gv.ask_to_sign');
-    return gate.writer.write(() => {
-      const row = gate.readableArtifact(caller, p.artifact_id);
+    return gate.store.writer.write(() => {
+      const row = gate.access.readableArtifact(caller, p.artifact_id);
       if (row.writer_identity !== caller.identity) throw invalidParams('gv.ask_to_sign: only the author of the row may ask', { reason: 'not_the_author' });
       if (!EXPIRING_STATES.has(row.state)) throw lifecycle(`gv.ask_to_sign: the row is ${row.state}, not held`, 'not_held');
       const now = gate.clock.now();
-      if (gate.review.reads.row(row.artifact_id)?.asked_day === utcDay(now)) {
+      if (gate.review.board.reads.row(row.artifact_id)?.asked_day === utcDay(now)) {
         throw lifecycle('gv.ask_to_sign: you asked about this row today already; ask again tomorrow (UTC)', 'asked_today');
       }
       const to = whoCanSign(gate, row);
       // Asking moves nothing: the event names the row and the people asked, no state.
       const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, to };
       if (row.workarea !== null) data['workarea'] = row.workarea;
-      const event = gate.journal.append('sign-asked', caller.identity, data);
+      const event = gate.store.journal.append('sign-asked', caller.identity, data);
       return { artifact_id: row.artifact_id, to, asked_at: new Date(now).toISOString().slice(11, 16), event_id: event.event_id };
     });
   },

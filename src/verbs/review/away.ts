@@ -11,14 +11,14 @@ export const awayVerb = defineVerb({
   summary: 'The operator is away (until a time, or until gv.back): human-review clocks stop and nothing is promoted.',
   params: z.strictObject({ until: z.number().int().min(0).optional(), note: z.string().min(1).max(500).optional() }),
   handler({ gate, caller }, p) {
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       const now = gate.clock.now();
       if (p.until !== undefined && p.until <= now) throw invalidParams('until must be in the future (ms since epoch)', { field: 'until' });
       const data: Record<string, unknown> = {};
       if (p.until !== undefined) data['until'] = p.until;
       if (p.note !== undefined) data['note'] = p.note;
-      gate.journal.append('away', caller.identity, data);
-      const period = gate.review.away.current(now)!;
+      gate.store.journal.append('away', caller.identity, data);
+      const period = gate.review.board.away.current(now)!;
       return {
         away: true,
         declared: true,
@@ -37,11 +37,11 @@ export const backVerb = defineVerb({
   summary: 'The operator is back: human-review clocks restart with the time away subtracted.',
   params: z.strictObject({}),
   handler({ gate, caller }) {
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       const now = gate.clock.now();
-      const period = gate.review.away.current(now);
+      const period = gate.review.board.away.current(now);
       if (period === undefined) return { away: false, held_d: 0, declared: false };
-      gate.journal.append('back', caller.identity, {});
+      gate.store.journal.append('back', caller.identity, {});
       return { away: false, held_d: days(now - period.since), declared: true };
     });
   },

@@ -40,7 +40,7 @@ function served(c: CommentRow) {
 
 /** The comments a caller may read on a row it may read: audience people only for signed-in people. */
 export function commentsFor(gate: Gate, caller: Caller, row: ArtifactRow, includeRetracted: boolean) {
-  const all = CommentReads.of(gate.db).ofRow(row.artifact_id);
+  const all = gate.store.comments.ofRow(row.artifact_id);
   const shown = all.filter((c) => c.audience === 'all' || caller.kind === 'person');
   const live = shown.filter((c) => c.retract_event_id === null);
   return {
@@ -69,11 +69,11 @@ export const commentVerb = defineVerb({
       throw invalidParams('audience people is for a note by a signed-in person', { field: 'audience' });
     }
     if (kind === 'resolution' && p.reply_to === undefined) throw invalidParams('a resolution replies to a comment: reply_to is required', { field: 'reply_to' });
-    return gate.writer.write(() => {
-      const row = gate.readableArtifact(caller, p.artifact_id);
-      gate.capabilities.require(caller, row.space, 'contribute');
+    return gate.store.writer.write(() => {
+      const row = gate.access.readableArtifact(caller, p.artifact_id);
+      gate.access.capabilities.require(caller, row.space, 'contribute');
       if (p.reply_to !== undefined) {
-        const parent = CommentReads.of(gate.db).byId(p.reply_to);
+        const parent = gate.store.comments.byId(p.reply_to);
         if (parent === undefined || parent.artifact_id !== row.artifact_id || parent.retract_event_id !== null) {
           throw invalidParams('reply_to is not a live comment on this row', { field: 'reply_to' });
         }
@@ -89,8 +89,8 @@ export const commentVerb = defineVerb({
       };
       if (row.workarea !== null) data['workarea'] = row.workarea;
       if (p.reply_to !== undefined) data['reply_to'] = p.reply_to;
-      const event = gate.journal.append('comment', caller.identity, data);
-      const comment = served(CommentReads.of(gate.db).byId(event.event_id)!);
+      const event = gate.store.journal.append('comment', caller.identity, data);
+      const comment = served(gate.store.comments.byId(event.event_id)!);
       return { artifact_id: row.artifact_id, event_id: event.event_id, comment, counts: commentsFor(gate, caller, row, false).counts };
     });
   },
@@ -102,9 +102,9 @@ export const commentRetractVerb = defineVerb({
   summary: 'Retract a comment (its author or the operator); it stays as a tombstone and an objection stops holding.',
   params: z.strictObject({ artifact_id: artifactIdParam, event_id: eventIdParam, reason: z.string().min(1).max(500).optional() }),
   handler({ gate, caller }, p) {
-    return gate.writer.write(() => {
-      const row = gate.readableArtifact(caller, p.artifact_id);
-      const comment = CommentReads.of(gate.db).byId(p.event_id);
+    return gate.store.writer.write(() => {
+      const row = gate.access.readableArtifact(caller, p.artifact_id);
+      const comment = gate.store.comments.byId(p.event_id);
       if (comment === undefined || comment.artifact_id !== row.artifact_id) throw invalidParams('no such comment on this row', { field: 'event_id' });
       if (comment.retract_event_id !== null) throw invalidParams('the comment is already retracted', { field: 'event_id' });
       if (comment.author !== caller.identity && caller.role !== 'admin') {
@@ -113,7 +113,7 @@ export const commentRetractVerb = defineVerb({
       const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, comment: comment.event_id };
       if (row.workarea !== null) data['workarea'] = row.workarea;
       if (p.reason !== undefined) data['reason'] = p.reason;
-      const event = gate.journal.append('comment-retract', caller.identity, data);
+      const event = gate.store.journal.append('comment-retract', caller.identity, data);
       return { artifact_id: row.artifact_id, event_id: comment.event_id, retract_event_id: event.event_id };
     });
   },
@@ -125,7 +125,7 @@ export const commentsVerb = defineVerb({
   summary: "A row's comments, oldest first, with counts; retracted ones as tombstones when asked.",
   params: z.strictObject({ artifact_id: artifactIdParam, include_retracted: z.boolean().optional() }),
   handler({ gate, caller }, p) {
-    const row = gate.readableArtifact(caller, p.artifact_id);
+    const row = gate.access.readableArtifact(caller, p.artifact_id);
     return { artifact_id: row.artifact_id, ...commentsFor(gate, caller, row, p.include_retracted === true) };
   },
 });

@@ -19,7 +19,7 @@ import { requireSheetPromotable } from '../../crews/sheet-checks.js';
  */
 export function decidedRow(ctx: VerbContext, id: string, verb: string, mayMoveGroupChild = false): ArtifactRow {
   const { gate, caller } = ctx;
-  const row = gate.readableArtifact(caller, id);
+  const row = gate.access.readableArtifact(caller, id);
   if (row.writer_identity === caller.identity) throw lifecycle(`${verb}: a reviewer never decides a row they wrote`, 'self_authored');
   const group = mayMoveGroupChild ? null : pendingGroupChild(gate, row.artifact_id);
   if (group !== null) {
@@ -40,16 +40,16 @@ export const promoteVerb = defineVerb({
   handler(ctx, p) {
     const { gate, caller } = ctx;
     if (p.supersedes === p.artifact_id) throw invalidParams('gv.promote: a row cannot supersede itself', { field: 'supersedes' });
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       const row = decidedRow(ctx, p.artifact_id, 'gv.promote');
-      const parent = p.supersedes === undefined ? null : gate.readableArtifact(caller, p.supersedes);
+      const parent = p.supersedes === undefined ? null : gate.access.readableArtifact(caller, p.supersedes);
       if (row.state === 'L1B_FLAGGED') throw lifecycle("gv.promote: a flagged row needs a person's disposition before it can be promoted", 'wrong_state');
       if (row.state === 'L3_RATIFIED') throw lifecycle('gv.promote: the row is ratified and waits for a second authority to countersign', 'countersign');
       if (row.state !== 'L1_SCANNED' && row.state !== 'L2_SCORED') throw lifecycle(`gv.promote: a row in ${row.state} cannot be promoted`, 'wrong_state');
       requireEverythingRead(gate, caller.identity, row, 'gv.promote');
       const cls = signerClassOf(caller);
-      const picture = gate.review.picture(row, { signer: caller.identity, class: cls, type: 'promote', decision: 'promote', stance: null, seq: Number.MAX_SAFE_INTEGER });
-      const problem = gate.review.promotionProblem(picture, cls);
+      const picture = gate.review.board.picture(row, { signer: caller.identity, class: cls, type: 'promote', decision: 'promote', stance: null, seq: Number.MAX_SAFE_INTEGER });
+      const problem = gate.review.board.promotionProblem(picture, cls);
       if (problem !== null) {
         throw new GateError(ErrorCode.lifecycle, `gv.promote: ${problem.words}`, {
           reason: problem.reason,
@@ -60,10 +60,10 @@ export const promoteVerb = defineVerb({
       }
       // Every check runs before the first append, so a refused supersession leaves the row unpromoted.
       if (parent !== null) requireSupersession(gate, 'gv.promote', row, parent, promotionEnters(picture));
-      const sheet = gate.crewSheets.sheetOf(row);
+      const sheet = gate.crews.sheets.sheetOf(row);
       if (sheet !== null) requireSheetPromotable(gate, caller, row, sheet);
       const done = appendPromotion(gate, picture, caller.identity, cls);
-      const relation = parent === null ? null : gate.journal.append('relation', caller.identity, supersedesEventData(row, parent));
+      const relation = parent === null ? null : gate.store.journal.append('relation', caller.identity, supersedesEventData(row, parent));
       return {
         artifact_id: row.artifact_id,
         state: done.enters,
@@ -91,9 +91,9 @@ export const rejectVerb = defineVerb({
     const { gate, caller } = ctx;
     if (p.in_favour_of !== undefined) {
       if (p.in_favour_of === p.artifact_id) throw lifecycle('gv.reject: a row cannot lose to itself', 'in_favour_of_self');
-      gate.readableArtifact(caller, p.in_favour_of);
+      gate.access.readableArtifact(caller, p.in_favour_of);
     }
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       const row = decidedRow(ctx, p.artifact_id, 'gv.reject');
       if (!QUARANTINE_STATES.has(row.state as ArtifactState)) throw lifecycle(`gv.reject: a row in ${row.state} is not in quarantine`, 'wrong_state');
       const category = p.category ?? (p.in_favour_of !== undefined ? 'duplicate' : undefined);
@@ -103,7 +103,7 @@ export const rejectVerb = defineVerb({
       if (category !== undefined) own['category'] = category;
       if (p.reason !== undefined) own['words'] = p.reason;
       if (p.in_favour_of !== undefined) own['in_favour_of'] = p.in_favour_of;
-      const event = gate.journal.append('reject', caller.identity, rowEventData(row, 'REJECTED', own));
+      const event = gate.store.journal.append('reject', caller.identity, rowEventData(row, 'REJECTED', own));
       return { artifact_id: row.artifact_id, state: 'REJECTED', event_id: event.event_id, ...(category ? { category } : {}) };
     });
   },
@@ -116,7 +116,7 @@ export const demoteVerb = defineVerb({
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500).optional() }),
   handler(ctx, p) {
     const { gate, caller } = ctx;
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       // A demote may take a prepared child back to L2_SCORED: its group's activation then refuses child_moved.
       const row = decidedRow(ctx, p.artifact_id, 'gv.demote', true);
       // An ACTIVE row leaves readers; a ratified row awaiting its countersign goes back to review.
@@ -125,7 +125,7 @@ export const demoteVerb = defineVerb({
       const own: Record<string, unknown> = { signer_class: signerClassOf(caller), decision: 'demote' };
       // The reviewer's words stay in the journal: the row's status reason is its state's (demoted).
       if (p.reason) own['words'] = p.reason;
-      const event = gate.journal.append('demote', caller.identity, rowEventData(row, enters, own));
+      const event = gate.store.journal.append('demote', caller.identity, rowEventData(row, enters, own));
       return { artifact_id: row.artifact_id, state: enters, event_id: event.event_id };
     });
   },

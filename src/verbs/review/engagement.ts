@@ -19,8 +19,8 @@ export const deferVerb = defineVerb({
     }
     const now = gate.clock.now();
     if (p.artifact_id !== undefined) {
-      const row = gate.readableArtifact(caller, p.artifact_id);
-      gate.review.deferrals.defer(caller.identity, [row.artifact_id], false, now);
+      const row = gate.access.readableArtifact(caller, p.artifact_id);
+      gate.review.board.deferrals.defer(caller.identity, [row.artifact_id], false, now);
       return { artifact_id: row.artifact_id, deferred: true };
     }
     const ids = p.artifact_ids!;
@@ -28,8 +28,8 @@ export const deferVerb = defineVerb({
     if (ids.length === 0 || ids.length > MAX_BULK) throw invalidParams(`artifact_ids holds 1 to ${MAX_BULK} ids`, { field: 'artifact_ids' });
     if (new Set(ids).size !== ids.length) throw invalidParams('artifact_ids repeats an id', { field: 'artifact_ids' });
     // Every id is checked readable before anything is marked.
-    const rows = ids.map((id) => gate.readableArtifact(caller, id));
-    gate.review.deferrals.defer(caller.identity, rows.map((r) => r.artifact_id), true, now);
+    const rows = ids.map((id) => gate.access.readableArtifact(caller, id));
+    gate.review.board.deferrals.defer(caller.identity, rows.map((r) => r.artifact_id), true, now);
     return { artifact_ids: rows.map((r) => r.artifact_id), deferred: rows.length };
   },
 });
@@ -60,7 +60,7 @@ export const engagementVerb = defineVerb({
     const perDay = new Map<string, DayCounts>();
     for (let i = 0; i < days; i++) {
       const day = utcDay(since + i * DAY_MS);
-      perDay.set(day, { signed: 0, promoted: 0, rejected: 0, demoted: 0, comments: 0, ...gate.review.deferrals.countsOn(caller.identity, day) });
+      perDay.set(day, { signed: 0, promoted: 0, rejected: 0, demoted: 0, comments: 0, ...gate.review.board.deferrals.countsOn(caller.identity, day) });
     }
     const bump = (ts: number, field: keyof DayCounts) => {
       const counts = perDay.get(utcDay(ts));

@@ -18,7 +18,7 @@ import { RUBRIC_VERSION } from '../../../workers/grade/rubric.js';
 export function isTestHome(gate: Gate): boolean {
   try {
     const tmp = realpathSync(tmpdir());
-    return realpathSync(gate.paths.home).startsWith(tmp + sep);
+    return realpathSync(gate.deployment.paths.home).startsWith(tmp + sep);
   } catch {
     return false;
   }
@@ -35,23 +35,23 @@ export const gradeVerb = defineVerb({
         reason: 'socket_peer',
       });
     }
-    const row = gate.readableArtifact(caller, p.artifact_id);
+    const row = gate.access.readableArtifact(caller, p.artifact_id);
     if (row.state === 'RECORDED') throw lifecycle('gv.grade: a recorded row is evidence and is never graded', 'recorded');
     if (row.erased_seq !== null) throw lifecycle('gv.grade: the content of this row was erased; there is nothing left to grade', 'erased');
-    if (row.writer_identity === caller.identity && gate.review.reads.signatures(row.artifact_id).some((s) => s.type === 'verdict')) {
+    if (row.writer_identity === caller.identity && gate.review.board.reads.signatures(row.artifact_id).some((s) => s.type === 'verdict')) {
       throw invalidParams('gv.grade: the author of a row holding a verdict may not grade it', { reason: 'self_authored' });
     }
     if (row.state === 'L1B_FLAGGED') {
       throw semanticRefusal('gv.grade: a scanner finding holds the row; no score clears it, a person disposes of it', { blocker: 'hard_constraint' });
     }
     if (!GRADABLE_STATES.has(row.state)) throw lifecycle(`gv.grade: a row in ${row.state} is not graded`, 'wrong_state');
-    if (gate.review.runs.holds(row.artifact_id)) throw lifecycle('gv.grade: the row is being graded now', 'in_flight');
-    const runs = await gate.grading.gradeRow(row, gate.review.settings.stances, { fresh: p.fresh === true, by: caller.identity });
+    if (gate.review.board.runs.holds(row.artifact_id)) throw lifecycle('gv.grade: the row is being graded now', 'in_flight');
+    const runs = await gate.review.grading.gradeRow(row, gate.review.board.settings.stances, { fresh: p.fresh === true, by: caller.identity });
     if (runs.every((r) => r.state === 'blocked')) {
       throw semanticRefusal(`gv.grade: no reviewer could run: ${runs[0]!.detail}`, { blocker: 'reviewer_unavailable', code: runs[0]!.failure, runs });
     }
-    if (gate.review.modeOf(row.space) === 'auto') await gate.writer.write(() => settleRow(gate, row.artifact_id));
-    const after = gate.artifacts.byId(row.artifact_id)!;
+    if (gate.review.board.modeOf(row.space) === 'auto') await gate.store.writer.write(() => settleRow(gate, row.artifact_id));
+    const after = gate.store.artifacts.byId(row.artifact_id)!;
     return {
       artifact_id: row.artifact_id,
       content_hash: row.content_hash,

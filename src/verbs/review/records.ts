@@ -30,7 +30,7 @@ type BodyRefusal = 'too_large' | 'not_json' | 'not_text' | 'content_erased';
  * bytes. Anything else is null, with the reason in closed words.
  */
 function recordBody(gate: Gate, row: ArtifactRow): { body: unknown } | { body: null; body_refused: BodyRefusal } {
-  const bytes = gate.artifacts.servedBytes(row, 'masked');
+  const bytes = gate.store.artifacts.servedBytes(row, 'masked');
   if (bytes === null) return { body: null, body_refused: 'content_erased' };
   if (bytes.length > RECORD_BODY_MAX_BYTES) return { body: null, body_refused: 'too_large' };
   const text = bodyText(bytes);
@@ -49,7 +49,7 @@ export const recordsVerb = defineVerb({
   params,
   handler({ gate, caller }, p) {
     requireSpace(gate, p.space);
-    gate.capabilities.require(caller, p.space, 'read');
+    gate.access.capabilities.require(caller, p.space, 'read');
     const filters = [`space = ?`, `state = 'RECORDED'`, `content_type IN (${p.classes.map(() => '?').join(',')})`];
     const args: unknown[] = [p.space, ...p.classes];
     if (p.workarea !== undefined) {

@@ -14,13 +14,13 @@ export const backendCheckVerb = defineVerb({
   summary: "Probe a model backend: reachable, credential, model, effort, structured outputs (default: the positive stance's backend).",
   params: z.strictObject({ backend: z.string().min(1).max(64).optional() }),
   async handler({ gate }, p) {
-    const settings = gate.review.settings;
+    const settings = gate.review.board.settings;
     const name = p.backend ?? settings.stances[0]!.backend.backend.name;
     const backend = settings.backends.get(name);
     if (backend === undefined) {
       throw invalidParams(`unknown backend table ${JSON.stringify(name)}; the backends are: ${[...settings.backends.keys()].join(', ')}`, { field: 'backend' });
     }
-    const check = await gate.review.stage.check(backend.backend);
+    const check = await gate.review.board.stage.check(backend.backend);
     return { backend: name, ...check };
   },
 });
@@ -49,7 +49,7 @@ export const countersignStatusVerb = defineVerb({
     const countersignedRow = (id: string) =>
       gate.db.prepare(`SELECT 1 FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'countersign' AND artifact_id = ? LIMIT 1`).get(id) !== undefined;
     if (p.artifact_id !== undefined) {
-      const row = gate.readableArtifact(caller, p.artifact_id);
+      const row = gate.access.readableArtifact(caller, p.artifact_id);
       const requires = COUNTERSIGN_CLASSES.has(row.trust_class);
       return {
         artifact_id: row.artifact_id,

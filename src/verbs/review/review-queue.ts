@@ -13,12 +13,12 @@ const WAITING_STATES = ['L1_SCANNED', 'L1B_FLAGGED', 'L2_SCORED', 'NEEDS_EVIDENC
 const HELD_STEERING_SHOWN = 50;
 
 function item(gate: Gate, caller: Caller, row: ArtifactRow) {
-  const p = gate.review.picture(row);
-  const masked = gate.artifacts.servedBody(row, 'masked');
+  const p = gate.review.board.picture(row);
+  const masked = gate.store.artifacts.servedBody(row, 'masked');
   const verdicts = p.current
     .filter((s) => s.type === 'verdict')
     .map((s) => {
-      const a = s.assessment_id === null ? undefined : gate.review.reads.assessment(s.assessment_id);
+      const a = s.assessment_id === null ? undefined : gate.review.board.reads.assessment(s.assessment_id);
       return { model_label: s.signer, stance: s.stance, decision: s.decision, score: a?.score ?? null, rubric: s.rubric, ts: s.ts, event_id: s.event_id };
     });
   // Each configured stance as the picture counts it, with how its last run failed when it has not answered.
@@ -40,7 +40,7 @@ function item(gate: Gate, caller: Caller, row: ArtifactRow) {
     ingest_ts: row.ts,
     source_uri: row.source_uri,
     // What was found and where, never the matched text (the excerpt stays inside).
-    findings: gate.artifacts.findings(row.artifact_id).map((f) => ({ kind: f.kind, severity: f.severity, detail: f.detail, start: f.start, end: f.end })),
+    findings: gate.store.artifacts.findings(row.artifact_id).map((f) => ({ kind: f.kind, severity: f.severity, detail: f.detail, start: f.start, end: f.end })),
     verdicts,
     expires_at: p.expires?.at ?? null,
     expires_in_s: p.expires?.in_s ?? null,
@@ -48,7 +48,7 @@ function item(gate: Gate, caller: Caller, row: ArtifactRow) {
     workarea: row.workarea,
     producer: producerOf(row),
     kind: row.kind,
-    attachments: gate.artifacts.attachmentHashes(row.artifact_id).map((sha256) => ({ sha256 })),
+    attachments: gate.store.artifacts.attachmentHashes(row.artifact_id).map((sha256) => ({ sha256 })),
     who_can_sign: whoCanSign(gate, row),
     self_authored: row.writer_identity === caller.identity,
   };
@@ -70,8 +70,8 @@ export const reviewVerb = defineVerb({
       .all(...WAITING_STATES, HELD_STEERING_SHOWN + 1) as ArtifactRow[];
     // Rows this reviewer deferred since they last moved are held back; the queue reads past them to fill the cap.
     const heldBack = new Set<string>();
-    for (const [id, at] of gate.review.deferrals.marksOf(caller.identity)) {
-      const row = gate.artifacts.byId(id);
+    for (const [id, at] of gate.review.board.deferrals.marksOf(caller.identity)) {
+      const row = gate.store.artifacts.byId(id);
       if (row !== undefined && (WAITING_STATES as readonly string[]).includes(row.state) && row.kind !== 'steering' && at >= row.state_ts) heldBack.add(id);
     }
     const items = (

@@ -35,7 +35,7 @@ export const reviewRunsVerb = defineVerb({
     const offset = p.offset ?? 0;
     const limit = p.limit ?? 25;
     const state = p.state ?? 'all';
-    const everything = gate.visibility.seesEverything(caller);
+    const everything = gate.access.visibility.seesEverything(caller);
     const visible = visibleRowsClause(gate, caller);
     // Below reviewer, only runs on rows the caller may read (runs on no row are the gate's own business).
     const where = [everything ? '1' : `artifact_id IN (SELECT artifact_id FROM artifacts WHERE ${visible.sql})`];
@@ -45,11 +45,11 @@ export const reviewRunsVerb = defineVerb({
       args.push(p.q, p.q, p.q, p.q);
     }
     const clause = where.join(' AND ');
-    const live = gate.review.runs
+    const live = gate.review.board.runs
       .list()
       .filter((r) => {
-        const row = gate.artifacts.byId(r.artifact_id);
-        return everything || (row !== undefined && gate.visibility.canRead(caller, row));
+        const row = gate.store.artifacts.byId(r.artifact_id);
+        return everything || (row !== undefined && gate.access.visibility.canRead(caller, row));
       })
       .filter((r) => p.q === undefined || p.q === '' || [r.artifact_id, r.backend, r.model_label].some((f) => f.includes(p.q!)));
     const counts: Record<string, number> = { queued: 0, running: 0, completed: 0, failed: 0, blocked: 0 };
@@ -78,7 +78,7 @@ export const reviewRunsVerb = defineVerb({
       counts,
       in_flight: live,
       last_failure: lastFailure === undefined ? null : served(lastFailure),
-      ...(everything && gate.schedule !== null ? { detail: { schedule: gate.schedule.status, budget: { per_day: gate.review.budget.perDay, spent_today: gate.review.budget.spentToday(), remaining: gate.review.budget.remaining() } } } : {}),
+      ...(everything && gate.review.schedule !== null ? { detail: { schedule: gate.review.schedule.status, budget: { per_day: gate.review.board.budget.perDay, spent_today: gate.review.board.budget.spentToday(), remaining: gate.review.board.budget.remaining() } } } : {}),
     };
   },
 });

@@ -10,7 +10,7 @@ export const scanVerb = defineVerb({
   summary: 'Scan one row again with the current scanner; a scan event is journaled only when the result differs, and no finding is ever cleared.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
   handler({ gate, caller }, p) {
-    return rescanRow(gate, gate.readableArtifact(caller, p.artifact_id), caller.identity);
+    return rescanRow(gate, gate.access.readableArtifact(caller, p.artifact_id), caller.identity);
   },
 });
 

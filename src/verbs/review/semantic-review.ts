@@ -29,9 +29,9 @@ export const semanticReviewVerb = defineVerb({
         reason: 'socket_peer',
       });
     }
-    const row = gate.readableArtifact(caller, p.artifact_id);
+    const row = gate.access.readableArtifact(caller, p.artifact_id);
     if (row.state === 'RECORDED') throw lifecycle('gv.semantic_review: a recorded row is evidence and is never reviewed', 'recorded');
-    if (row.writer_identity === caller.identity && gate.review.reads.signatures(row.artifact_id).some((s) => s.type === 'verdict')) {
+    if (row.writer_identity === caller.identity && gate.review.board.reads.signatures(row.artifact_id).some((s) => s.type === 'verdict')) {
       throw invalidParams('gv.semantic_review: the author of a row holding a verdict may not ask for its review', { reason: 'self_authored' });
     }
     if (row.state === 'L1B_FLAGGED') {
@@ -41,8 +41,8 @@ export const semanticReviewVerb = defineVerb({
       });
     }
     if (!GRADABLE_STATES.has(row.state)) throw lifecycle(`gv.semantic_review: a row in ${row.state} is not reviewed`, 'wrong_state');
-    if (gate.review.runs.holds(row.artifact_id)) throw lifecycle('gv.semantic_review: the row is being graded now', 'in_flight');
-    const runs = await gate.grading.gradeRow(row, gate.review.settings.stances, { fresh: false, by: caller.identity });
+    if (gate.review.board.runs.holds(row.artifact_id)) throw lifecycle('gv.semantic_review: the row is being graded now', 'in_flight');
+    const runs = await gate.review.grading.gradeRow(row, gate.review.board.settings.stances, { fresh: false, by: caller.identity });
     const unanswered = runs.find((r) => r.state !== 'completed');
     if (unanswered !== undefined) {
       throw semanticRefusal(`gv.semantic_review: the ${unanswered.stance} stance could not review the row: ${unanswered.detail ?? unanswered.failure}`, {
@@ -61,15 +61,15 @@ export const semanticReviewVerb = defineVerb({
         stances: stanceWords(runs),
       });
     }
-    const settled = p.settle === true ? (await gate.writer.write(() => settleRow(gate, row.artifact_id))) !== null : false;
-    const after = gate.artifacts.byId(row.artifact_id)!;
+    const settled = p.settle === true ? (await gate.store.writer.write(() => settleRow(gate, row.artifact_id))) !== null : false;
+    const after = gate.store.artifacts.byId(row.artifact_id)!;
     return {
       artifact_id: after.artifact_id,
       state: after.state,
       approved: true,
       settled,
       stances: runs,
-      waits_for: gate.review.picture(after).waitsFor,
+      waits_for: gate.review.board.picture(after).waitsFor,
       cost_tokens: runs.reduce((n, r) => n + r.cost_tokens, 0),
     };
   },

@@ -26,8 +26,8 @@ function roleOf(gate: Gate, identity: string): string {
 
 /** Spec 2: an unrevoked member key of a slot of the space, or a person at reviewer or above who reads it. */
 function mayRead(gate: Gate, caller: Caller, space: string): boolean {
-  if (gate.crews.crewOf(caller.identity)?.space === space) return true;
-  return caller.kind === 'person' && atLeast(caller.role, 'reviewer') && gate.capabilities.has(caller, space, 'read');
+  if (gate.crews.runners.crewOf(caller.identity)?.space === space) return true;
+  return caller.kind === 'person' && atLeast(caller.role, 'reviewer') && gate.access.capabilities.has(caller, space, 'read');
 }
 
 function shown(gate: Gate, row: ArtifactRow, now: number, sheet: { id: string; brief: string; instructions: string | null }) {
@@ -35,7 +35,7 @@ function shown(gate: Gate, row: ArtifactRow, now: number, sheet: { id: string; b
   const readable = new Map(crewReadable(gate, row).map((r) => [r.artifact_id, r]));
   return {
     question: row.artifact_id,
-    body: gate.artifacts.servedBody(row),
+    body: gate.store.artifacts.servedBody(row),
     space: row.space,
     asker: { producer: producerOf(row), role: roleOf(gate, row.writer_identity) },
     promoted_at: row.promoted_ts,
@@ -49,7 +49,7 @@ function shown(gate: Gate, row: ArtifactRow, now: number, sheet: { id: string; b
       .slice(0, CITATIONS_SHOWN)
       .map((id) => {
         const cited = readable.get(id);
-        const body = cited === undefined ? null : gate.artifacts.servedBody(cited);
+        const body = cited === undefined ? null : gate.store.artifacts.servedBody(cited);
         return cited === undefined || body === null ? null : { artifact_id: id, body };
       }),
   };
@@ -66,9 +66,9 @@ export const routedQuestionsVerb = defineVerb({
       throw invalidParams(`only the member keys of crew ${space}, or a person reviewing who reads it, read its routed questions`, { reason: 'not_the_answering_crew' });
     }
     const now = gate.clock.now();
-    const served = gate.crewSheets.servedSheet(space);
+    const served = gate.crews.sheets.servedSheet(space);
     const sheet = {
-      id: served?.row.artifact_id ?? gate.crews.assignment(space)?.sheet ?? '',
+      id: served?.row.artifact_id ?? gate.crews.runners.assignment(space)?.sheet ?? '',
       brief: served?.sheet.brief ?? '',
       instructions: served?.sheet.instructions ?? null,
     };

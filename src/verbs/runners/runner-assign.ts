@@ -20,12 +20,12 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 /** The sheet an assignment names: the one given (an ACTIVE crew sheet of the space) or the space's served sheet. */
 function assignedSheet({ gate, caller }: VerbContext, space: string, id: string | undefined): SheetRow {
   if (id === undefined) {
-    const served = gate.crewSheets.servedSheet(space);
+    const served = gate.crews.sheets.servedSheet(space);
     if (served === null) throw invalidParams(`space ${space} has no served crew sheet: promote one (a crew_sheet/1 prompt_template) first`, { field: 'sheet' });
     return served;
   }
-  const row = gate.readableArtifact(caller, id);
-  const sheet = gate.crewSheets.sheetOf(row);
+  const row = gate.access.readableArtifact(caller, id);
+  const sheet = gate.crews.sheets.sheetOf(row);
   if (sheet === null || row.state !== 'ACTIVE' || row.space !== space) {
     throw invalidParams(`sheet ${id.slice(0, 16)} is not a served crew sheet of space ${space}`, { field: 'sheet' });
   }
@@ -53,7 +53,7 @@ export const runnerAssignVerb = defineVerb({
     let plan: { sheet: SheetRow; slots: string[] } | null = null;
     if (to !== null) {
       requireRunner(gate, to);
-      if (!configured(gate.crews.settingsOf(to)?.settings ?? null)) {
+      if (!configured(gate.crews.runners.settingsOf(to)?.settings ?? null)) {
         throw invalidParams(`runner ${to} has no command or no model yet: configure it with gv.runner_set first`, { reason: 'runner_unconfigured', field: 'runner' });
       }
       const sheet = assignedSheet(ctx, space, p.sheet);
@@ -66,8 +66,8 @@ export const runnerAssignVerb = defineVerb({
       plan = { sheet, slots: every.filter((s) => slots.includes(s)) };
     }
     const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.runner_assign');
-    return gate.writer.write(() => {
-      const current = gate.crews.assignment(space);
+    return gate.store.writer.write(() => {
+      const current = gate.crews.runners.assignment(space);
       const from = current?.runner ?? null;
       if (to !== null) requireRunnerFits(gate, to, space, plan!.sheet.sheet, plan!.slots.length);
       const keyDays = to === null ? null : (p.key_days ?? current?.key_days ?? DEFAULT_KEY_DAYS);
@@ -76,11 +76,11 @@ export const runnerAssignVerb = defineVerb({
         restartsKeys || (to !== null && (current === undefined || current.sheet !== plan!.sheet.row.artifact_id || current.key_days !== keyDays));
       if (!changed) return { space, from, to, changed: false, revoked: [] };
       // The old batch ends here: its keys stop working with the reassignment.
-      const revoked = restartsKeys ? gate.crews.liveMembersOfSpace(space).map((k) => k.key_id) : [];
+      const revoked = restartsKeys ? gate.crews.runners.liveMembersOfSpace(space).map((k) => k.key_id) : [];
       for (const keyId of revoked) revokeMemberKey(gate, caller.identity, keyId, 'reassigned');
       if (from !== null && from !== to) changeGrant(gate, caller.identity, 'revoke', `key:${from}`, space, ['read', 'contribute']);
       if (to !== null) changeGrant(gate, caller.identity, 'issue', `key:${to}`, space, ['read', 'contribute']);
-      const event = gate.journal.append('runner-assigned', caller.identity, {
+      const event = gate.store.journal.append('runner-assigned', caller.identity, {
         space,
         from,
         runner: to,

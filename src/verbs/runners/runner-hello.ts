@@ -15,23 +15,23 @@ import { ROUTED_QUESTIONS_SHOWN } from './routed-questions.js';
  * serves after a reassignment (released), and a token it took and now holds.
  */
 function settle(gate: Gate, runner: string, by: string, hello: RunnerHello, now: number): void {
-  for (const a of gate.crews.assignmentsOf(runner)) {
+  for (const a of gate.crews.runners.assignmentsOf(runner)) {
     if (a.keys_state !== 'issued') continue;
     const serving = hello.serving.find((s) => s.space === a.space);
     if (serving === undefined) continue;
-    const live = gate.crews.liveMembers(a.space, a.batch);
+    const live = gate.crews.runners.liveMembers(a.space, a.batch);
     const missing = live.map((k) => k.slot).filter((slot) => hello.instance !== a.batch_instance || !serving.holds.includes(slot));
     if (missing.length === 0) {
-      gate.journal.append('runner-keys-acknowledged', by, { runner, space: a.space, batch: a.batch, instance: hello.instance });
+      gate.store.journal.append('runner-keys-acknowledged', by, { runner, space: a.space, batch: a.batch, instance: hello.instance });
       continue;
     }
     for (const k of live) revokeMemberKey(gate, by, k.key_id, 'refused');
-    gate.journal.append('runner-keys-refused', by, { runner, space: a.space, batch: a.batch, instance: hello.instance, missing });
+    gate.store.journal.append('runner-keys-refused', by, { runner, space: a.space, batch: a.batch, instance: hello.instance, missing });
   }
-  for (const space of gate.crews.pendingReleases(runner)) {
-    if (!hello.serving.some((s) => s.space === space)) gate.journal.append('runner-released', by, { runner, space });
+  for (const space of gate.crews.runners.pendingReleases(runner)) {
+    if (!hello.serving.some((s) => s.space === space)) gate.store.journal.append('runner-released', by, { runner, space });
   }
-  const token = gate.crews.tokenRow(runner);
+  const token = gate.crews.runners.tokenRow(runner);
   if (
     token?.state === 'served' &&
     hello.token.held &&
@@ -39,7 +39,7 @@ function settle(gate: Gate, runner: string, by: string, hello: RunnerHello, now:
     hello.instance === token.served_instance &&
     now - token.served_ts! <= TOKEN_ACK_MS
   ) {
-    gate.crews.vault.acknowledge(runner, token.version, now);
+    gate.crews.runners.vault.acknowledge(runner, token.version, now);
   }
 }
 
@@ -49,7 +49,7 @@ function settle(gate: Gate, runner: string, by: string, hello: RunnerHello, now:
  * a member key). Absent while the runner hosts no crew.
  */
 function questionsOf(gate: Gate, runner: string, now: number) {
-  const crews = gate.crews.assignmentsOf(runner);
+  const crews = gate.crews.runners.assignmentsOf(runner);
   if (crews.length === 0) return {};
   return {
     questions: crews.map((a) => {
@@ -77,26 +77,26 @@ export const runnerHelloVerb = defineVerb({
     const runner = callingRunner(caller.identity);
     const now = gate.clock.now();
     // Heard even when refused below: two instances on one key must be seen to be refused.
-    gate.crews.hellos.hear(runner, hello.instance, now);
-    const wait = gate.crews.hellos.waitBeforeNext(runner, now, gate.crews.timings.helloIntervalMs);
+    gate.crews.runners.hellos.hear(runner, hello.instance, now);
+    const wait = gate.crews.runners.hellos.waitBeforeNext(runner, now, gate.crews.runners.timings.helloIntervalMs);
     if (wait > 0) {
-      throw invalidParams(`at most one hello per ${gate.crews.timings.helloIntervalMs / 1000} s on a runner key`, { reason: 'too_soon', retry_after_ms: wait });
+      throw invalidParams(`at most one hello per ${gate.crews.runners.timings.helloIntervalMs / 1000} s on a runner key`, { reason: 'too_soon', retry_after_ms: wait });
     }
-    return gate.writer.write(() => {
-      if (gate.crews.firstSeen(runner) === null) {
-        gate.journal.append('runner-first-seen', caller.identity, { runner, instance: hello.instance, runner_version: hello.runner, host: hello.host });
+    return gate.store.writer.write(() => {
+      if (gate.crews.runners.firstSeen(runner) === null) {
+        gate.store.journal.append('runner-first-seen', caller.identity, { runner, instance: hello.instance, runner_version: hello.runner, host: hello.host });
       }
       settle(gate, runner, caller.identity, hello, now);
-      gate.crews.hellos.keep(runner, hello, now);
-      const configured = gate.crews.settingsOf(runner);
+      gate.crews.runners.hellos.keep(runner, hello, now);
+      const configured = gate.crews.runners.settingsOf(runner);
       const version = configured?.version ?? 0;
       return {
         now,
         settings_version: version,
         ...(configured !== null && configured.version !== hello.settings_version ? { settings: configured.settings } : {}),
-        label: configured?.settings.label ?? gate.crews.keyRow(runner)?.label ?? runner,
-        token: gate.crews.tokenState(runner),
-        assignments: gate.crews.assignmentsOf(runner).map((a) => ({ space: a.space, slots: slotsOf(a), sheet: a.sheet, keys: a.keys_state })),
+        label: configured?.settings.label ?? gate.crews.runners.keyRow(runner)?.label ?? runner,
+        token: gate.crews.runners.tokenState(runner),
+        assignments: gate.crews.runners.assignmentsOf(runner).map((a) => ({ space: a.space, slots: slotsOf(a), sheet: a.sheet, keys: a.keys_state })),
         ...questionsOf(gate, runner, now),
       };
     });

@@ -16,7 +16,7 @@ const DAY_MS = 86_400_000;
  * and tokens go to a runner only while exactly one program speaks for its key.
  */
 export function soleInstance(gate: Gate, runner: string): string {
-  const heard = gate.crews.hellos.instancesHeard(runner, gate.clock.now());
+  const heard = gate.crews.runners.hellos.instancesHeard(runner, gate.clock.now());
   if (heard.length > 1) {
     throw invalidParams(`${heard.length} instances said hello on this runner key within 120 s: stop all but one`, { reason: 'two_instances', instances: heard.length });
   }
@@ -32,22 +32,22 @@ export const runnerKeysVerb = defineVerb({
   handler({ gate, caller }, p) {
     const runner = callingRunner(caller.identity);
     const space = requireSpace(gate, p.space);
-    return gate.writer.write(() => {
-      const a = gate.crews.assignment(space);
+    return gate.store.writer.write(() => {
+      const a = gate.crews.runners.assignment(space);
       if (a === undefined || a.runner !== runner) throw invalidParams(`space ${space} is not assigned to this runner`, { reason: 'not_assigned', field: 'space' });
       const instance = soleInstance(gate, runner);
       if (a.keys_state === 'held') {
         throw invalidParams('this batch was acknowledged by a hello: it is served; ask the admin to reissue', { reason: 'already_served' });
       }
       // A second call before the hello acknowledges: the first answer may never have arrived.
-      for (const k of gate.crews.liveMembers(space, a.batch)) revokeMemberKey(gate, caller.identity, k.key_id, 'superseded');
-      const sheetRow = gate.artifacts.byId(a.sheet);
-      const connections = (sheetRow === undefined ? null : gate.crewSheets.sheetOf(sheetRow))?.connections ?? [];
+      for (const k of gate.crews.runners.liveMembers(space, a.batch)) revokeMemberKey(gate, caller.identity, k.key_id, 'superseded');
+      const sheetRow = gate.store.artifacts.byId(a.sheet);
+      const connections = (sheetRow === undefined ? null : gate.crews.sheets.sheetOf(sheetRow))?.connections ?? [];
       const batch = a.batch + 1;
       const expiresAt = gate.clock.now() + a.key_days * DAY_MS;
       const members = slotsOf(a).map((slot) => {
         const minted = mintApiKey();
-        gate.journal.append('apikey-issued', caller.identity, {
+        gate.store.journal.append('apikey-issued', caller.identity, {
           key_id: minted.keyId,
           key_hash: minted.hash,
           role: 'agent',

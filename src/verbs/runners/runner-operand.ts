@@ -8,7 +8,7 @@ export const runnerParam = z.string().regex(/^[0-9a-f]{12}$/, 'a runner is named
 
 /** The runner key, unrevoked and unexpired; anything else is refused `not_a_runner`. */
 export function requireRunner(gate: Gate, keyId: string): RunnerKeyRow {
-  const key = gate.crews.activeRunner(keyId);
+  const key = gate.crews.runners.activeRunner(keyId);
   if (key === undefined) throw invalidParams(`key ${keyId} is not a usable runner key`, { reason: 'not_a_runner', field: 'runner' });
   return key;
 }

@@ -20,24 +20,24 @@ export const runnerSetVerb = defineVerb({
   handler({ gate, caller }, p) {
     const { runner, ...sent } = p;
     const key = requireRunner(gate, runner);
-    return gate.writer.write(() => {
-      const before = gate.crews.settingsOf(runner);
+    return gate.store.writer.write(() => {
+      const before = gate.crews.runners.settingsOf(runner);
       const current = before?.settings ?? settingsDefaults(key.label ?? key.key_id);
       const settings: RunnerSettings = { ...current, ...(sent as RunnerSettingsPatch) };
       const problem = settingsProblem(settings, sent as RunnerSettingsPatch);
       if (problem !== null) throw invalidParams(problem.message, { ...(problem.reason === undefined ? {} : { reason: problem.reason }), field: problem.field });
       const version = (before?.version ?? 0) + 1;
-      const event = gate.journal.append('runner-settings-set', caller.identity, {
+      const event = gate.store.journal.append('runner-settings-set', caller.identity, {
         runner,
         settings_version: version,
         settings,
         fields: Object.keys(sent).sort(),
       });
       // A token is bound to the origin it was set for: another origin must not receive it.
-      const token = gate.crews.tokenRow(runner);
+      const token = gate.crews.runners.tokenRow(runner);
       if (token !== undefined && token.state !== 'none' && endpointOrigin(current) !== endpointOrigin(settings)) {
-        gate.journal.append('runner-token-cleared', caller.identity, { runner, version: token.version, reason: 'origin_changed' });
-        gate.crews.vault.clear(runner);
+        gate.store.journal.append('runner-token-cleared', caller.identity, { runner, version: token.version, reason: 'origin_changed' });
+        gate.crews.runners.vault.clear(runner);
       }
       return { runner, settings_version: version, settings, event_id: event.event_id };
     });

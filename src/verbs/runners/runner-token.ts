@@ -11,17 +11,17 @@ export const runnerTokenVerb = defineVerb({
   params: z.strictObject({}),
   handler({ gate, caller }) {
     const runner = callingRunner(caller.identity);
-    return gate.writer.write(() => {
-      const row = gate.crews.tokenRow(runner);
+    return gate.store.writer.write(() => {
+      const row = gate.crews.runners.tokenRow(runner);
       if (row === undefined || row.state === 'none') throw invalidParams('no token is set for this runner', { reason: 'no_token' });
       const instance = soleInstance(gate, runner);
       if (row.state === 'served') throw invalidParams(`token version ${row.version} was already served`, { reason: 'already_served', version: row.version });
-      const sealed = gate.crews.vault.open(runner, row.version);
+      const sealed = gate.crews.runners.vault.open(runner, row.version);
       if (sealed === 'unreadable' || sealed === null) {
         throw invalidParams('the sealed token does not open under this deployment key: set it again', { reason: 'unreadable', version: row.version });
       }
-      gate.journal.append('runner-token-served', caller.identity, { runner, version: row.version, instance });
-      gate.crews.vault.forget(runner);
+      gate.store.journal.append('runner-token-served', caller.identity, { runner, version: row.version, instance });
+      gate.crews.runners.vault.forget(runner);
       return { version: row.version, token: sealed.token, origin: row.origin };
     });
   },

@@ -7,7 +7,7 @@ import { crewQueue } from '../../questions/crew-queue.js';
 
 /** What the newest hello said, without paths or host facts a reviewer has no use for. */
 function helloSummary(gate: Gate, runner: string) {
-  const kept = gate.crews.hellos.newestOf(runner);
+  const kept = gate.crews.runners.hellos.newestOf(runner);
   if (kept === undefined) return null;
   const h = kept.report;
   return {
@@ -32,23 +32,23 @@ function helloSummary(gate: Gate, runner: string) {
 /** One runner as gv.runners shows it (the README documents each field). */
 export function runnerView(gate: Gate, runner: string) {
   const now = gate.clock.now();
-  const inFlight = new Map(gate.crews.assignmentsOf(runner).map((a) => [a.space, crewQueue(gate, a.space, now).length]));
-  const key = gate.crews.keyRow(runner);
-  const configured = gate.crews.settingsOf(runner);
-  const token = gate.crews.tokenRow(runner);
+  const inFlight = new Map(gate.crews.runners.assignmentsOf(runner).map((a) => [a.space, crewQueue(gate, a.space, now).length]));
+  const key = gate.crews.runners.keyRow(runner);
+  const configured = gate.crews.runners.settingsOf(runner);
+  const token = gate.crews.runners.tokenRow(runner);
   return {
     runner,
     label: configured?.settings.label ?? key?.label ?? runner,
-    active: gate.crews.activeRunner(runner) !== undefined,
+    active: gate.crews.runners.activeRunner(runner) !== undefined,
     settings_version: configured?.version ?? 0,
     paused: configured?.settings.paused ?? false,
-    first_seen: gate.crews.firstSeen(runner),
-    heard: gate.crews.heard(runner),
-    instances: gate.crews.hellos.instancesHeard(runner, gate.clock.now()).length,
+    first_seen: gate.crews.runners.firstSeen(runner),
+    heard: gate.crews.runners.heard(runner),
+    instances: gate.crews.runners.hellos.instancesHeard(runner, gate.clock.now()).length,
     last_hello: helloSummary(gate, runner),
-    token: gate.crews.tokenState(runner),
+    token: gate.crews.runners.tokenState(runner),
     token_version: token?.version ?? 0,
-    assignments: gate.crews.assignmentsOf(runner).map((a) => ({
+    assignments: gate.crews.runners.assignmentsOf(runner).map((a) => ({
       space: a.space,
       slots: slotsOf(a),
       sheet: a.sheet,
@@ -56,11 +56,11 @@ export function runnerView(gate: Gate, runner: string) {
       assigned_at: a.assigned_ts,
       keys: a.keys_state,
       batch: a.batch,
-      keys_expire_at: gate.crews.batchExpiry(a.space, a.batch),
+      keys_expire_at: gate.crews.runners.batchExpiry(a.space, a.batch),
       questions_in_flight: inFlight.get(a.space) ?? 0,
     })),
     questions_in_flight: [...inFlight.values()].reduce((n, q) => n + q, 0),
-    releasing: gate.crews.pendingReleases(runner),
+    releasing: gate.crews.runners.pendingReleases(runner),
   };
 }
 
@@ -70,7 +70,7 @@ export const runnersVerb = defineVerb({
   summary: 'Every runner key: its label, settings version, newest hello, token state, crews with their key states.',
   params: z.strictObject({ runner: runnerParam.optional() }),
   handler({ gate }, p) {
-    const ids = gate.crews.runnerIds().filter((id) => p.runner === undefined || id === p.runner);
+    const ids = gate.crews.runners.runnerIds().filter((id) => p.runner === undefined || id === p.runner);
     return { runners: ids.map((id) => runnerView(gate, id)) };
   },
 });

@@ -33,16 +33,16 @@ export function artifactOf(
     if (known !== undefined) return known;
     const more = afterErased === null ? {} : { after_erased: afterErased };
     const id = `sha256:${sha256Hex(
-      canonicalJson({ ...extra, ...more, content_hash: contentHash, space, writer_identity: caller.identity, deployment_id: gate.deploymentId }),
+      canonicalJson({ ...extra, ...more, content_hash: contentHash, space, writer_identity: caller.identity, deployment_id: gate.deployment.deploymentId }),
     )}`;
     ids.set(afterErased ?? '', id);
     return id;
   };
   let id = idOf(null);
-  let row = gate.artifacts.byId(id);
+  let row = gate.store.artifacts.byId(id);
   while (row !== undefined && row.erased_seq !== null) {
     id = idOf(id);
-    row = gate.artifacts.byId(id);
+    row = gate.store.artifacts.byId(id);
   }
   return { id, row };
 }
@@ -79,10 +79,10 @@ export function appendRow(gate: Gate, caller: Caller, row: NewRow): JournalEvent
   const maskedHash = row.scan.findings.length === 0 ? contentHash : `sha256:${sha256Hex(maskedBytes)}`;
   const flagged = row.scan.flagged || (row.gateFindings?.length ?? 0) > 0;
   const enters = row.recorded ? 'RECORDED' : flagged ? 'L1B_FLAGGED' : 'L1_SCANNED';
-  gate.journal.putBlob(contentHash, row.bytes);
+  gate.store.journal.putBlob(contentHash, row.bytes);
   // A scanned held row is embedded and indexed for its writer right after the answer: from these bytes.
-  if (enters === 'L1_SCANNED') gate.freshBodies.offer(contentHash, row.bytes);
-  if (maskedHash !== contentHash) gate.journal.putBlob(maskedHash, maskedBytes);
+  if (enters === 'L1_SCANNED') gate.pipeline.freshBodies.offer(contentHash, row.bytes);
+  if (maskedHash !== contentHash) gate.store.journal.putBlob(maskedHash, maskedBytes);
   const ingestData: Record<string, unknown> = {
     artifact_id: row.artifactId,
     space: row.space,
@@ -114,7 +114,7 @@ export function appendRow(gate: Gate, caller: Caller, row: NewRow): JournalEvent
     ...(row.reason === undefined ? {} : { reason: row.reason }),
   };
   // One journal call, so the views fold the row and its scan together (Journal.appendAll).
-  const [, scanEvent] = gate.journal.appendAll([
+  const [, scanEvent] = gate.store.journal.appendAll([
     { type: 'ingest', by: caller.identity, data: ingestData },
     { type: row.recorded ? 'record' : 'scan', by: caller.identity, data: scanData },
   ]);

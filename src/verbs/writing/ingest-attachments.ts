@@ -36,7 +36,7 @@ export function envelopeAttachments(gate: Gate, caller: Caller, given: Given, ki
   return given.map((a, i) => {
     if (seen.has(a.sha256)) throw invalidParams(`attachments names ${a.sha256} twice`, { field: `attachments.${i}.sha256` });
     seen.add(a.sha256);
-    const upload = gate.attachments.upload(caller.identity, a.sha256);
+    const upload = gate.store.attachments.upload(caller.identity, a.sha256);
     if (upload?.state !== 'completed') {
       throw invalidParams(`attachment ${a.sha256.slice(0, 23)} is not an upload this caller completed`, { field: `attachments.${i}.sha256` });
     }

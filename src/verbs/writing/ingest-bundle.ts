@@ -47,7 +47,7 @@ function retainedAnswer(ctx: VerbContext, archive: ArtifactRow) {
   const manifestRow = gate.db
     .prepare(`SELECT artifact_id, content_hash, masked_hash, erased_seq FROM artifacts WHERE derives_from = ? AND content_type = 'bundle_manifest'`)
     .get(JSON.stringify([archive.artifact_id])) as { artifact_id: string; content_hash: string; masked_hash: string | null; erased_seq: number | null };
-  const text = gate.artifacts.servedBody(manifestRow);
+  const text = gate.store.artifacts.servedBody(manifestRow);
   // An erased manifest no longer says which members there were: the answer names none.
   if (text === null) return { ...common, validation: 'valid', manifest_artifact_id: manifestRow.artifact_id, members: [] };
   const manifest = JSON.parse(text) as BundleManifest;
@@ -57,7 +57,7 @@ function retainedAnswer(ctx: VerbContext, archive: ArtifactRow) {
     manifest_artifact_id: manifestRow.artifact_id,
     members: manifest.members.map((m) => {
       const id = memberId(gate, caller, manifest, m.path, m.content_hash, archive.space);
-      return { ...m, artifact_id: id, state: gate.artifacts.byId(id)?.state ?? null, scan_event: scanEventOf(gate, id) };
+      return { ...m, artifact_id: id, state: gate.store.artifacts.byId(id)?.state ?? null, scan_event: scanEventOf(gate, id) };
     }),
   };
 }
@@ -73,15 +73,15 @@ export const ingestBundleVerb = defineVerb({
   async handler(ctx, p) {
     const { gate, caller } = ctx;
     const space = requireSpace(gate, p.space ?? 'main');
-    gate.capabilities.require(caller, space, 'contribute');
+    gate.access.capabilities.require(caller, space, 'contribute');
     refuseCompletedPart(gate, caller.identity, space, p.workarea);
     const archive = decodeBase64(p.content, 'content');
     const archiveHash = `sha256:${sha256Hex(archive)}`;
     const archiveId = artifactIdOf(gate, caller, archiveHash, space);
-    const earlier = gate.artifacts.byId(archiveId);
+    const earlier = gate.store.artifacts.byId(archiveId);
     if (earlier) return retainedAnswer(ctx, earlier);
 
-    const inspection = await gate.bundles.inspect(archive, true);
+    const inspection = await gate.pipeline.bundles.inspect(archive, true);
     let failure = inspection.valid ? null : inspection.detail;
     const manifest = inspection.valid ? bundleManifest(inspection, inspection.members) : null;
     // A manifest the caller sent is recomputed in full: any difference fails the archive.
@@ -91,13 +91,13 @@ export const ingestBundleVerb = defineVerb({
     const manifestBytes = manifest === null ? null : Buffer.from(canonicalJson(manifest), 'utf8');
     const [manifestScan, ...memberScans] = await Promise.all(
       failure === null && manifestBytes !== null
-        ? [gate.scan.scan(manifestBytes, 'bundle_manifest'), ...members.map((m) => gate.scan.scan(m.bytes, BUNDLE_CONTENT_TYPES[m.classification!]))]
+        ? [gate.pipeline.scan.scan(manifestBytes, 'bundle_manifest'), ...members.map((m) => gate.pipeline.scan.scan(m.bytes, BUNDLE_CONTENT_TYPES[m.classification!]))]
         : [],
     );
 
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       refuseCompletedPart(gate, caller.identity, space, p.workarea);
-      const twin = gate.artifacts.byId(archiveId);
+      const twin = gate.store.artifacts.byId(archiveId);
       if (twin) return retainedAnswer(ctx, twin);
       const producer = p.producer ? { producer: p.producer } : {};
       const common = { space, workarea: p.workarea, kind: null, trustClass: BUNDLE_TRUST_CLASS, sourceUri: p.source_uri };

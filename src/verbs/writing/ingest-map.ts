@@ -41,12 +41,12 @@ type Check = { validation: 'valid' | 'structural'; map: ProjectMap; members: Map
  */
 async function checkMap(ctx: VerbContext, p: Params): Promise<Check> {
   const { gate } = ctx;
-  const structure = checkMapStructure(p.manifest, gate.bundles.limits);
+  const structure = checkMapStructure(p.manifest, gate.pipeline.bundles.limits);
   if ('detail' in structure) return { reason: `map_invalid:${structure.detail}` };
   const map = structure.map;
   if (p.content === undefined) return { validation: 'structural', map, members: [] };
   if (map.archive_hash === undefined) return { reason: 'map_invalid:archive_fields_missing' };
-  const inspection = await gate.bundles.inspect(decodeBase64(p.content, 'content'), false);
+  const inspection = await gate.pipeline.bundles.inspect(decodeBase64(p.content, 'content'), false);
   if (!inspection.valid) return { reason: `archive_invalid:${inspection.detail}` };
   if (inspection.archive_hash !== map.archive_hash || inspection.archive_size !== map.archive_size) return { reason: 'map_invalid:archive_mismatch' };
   const declared = map.members.map(memberKey).sort();
@@ -79,14 +79,14 @@ function duplicateAnswer(ctx: VerbContext, row: ArtifactRow) {
   const { gate, caller } = ctx;
   const ingest = gate.db.prepare(`SELECT * FROM journal WHERE artifact_id = ? AND type = 'ingest'`).get(row.artifact_id) as JournalRow;
   const validation = ((eventFromRow(ingest).data['map'] ?? {}) as { validation?: string }).validation ?? 'structural';
-  const map = JSON.parse(gate.artifacts.body(row.content_hash)!) as ProjectMap;
+  const map = JSON.parse(gate.store.artifacts.body(row.content_hash)!) as ProjectMap;
   return {
     ...mapAnswer(map, { validation, space: row.space, workarea: row.workarea, producer: producerOf(row) }),
     map_artifact_id: row.artifact_id,
     artifact_state: row.state,
     members: map.members.map((m) => {
       const id = validation === 'valid' ? artifactIdOf(gate, caller, m.content_hash, row.space, { map_hash: row.content_hash, path: m.path }) : null;
-      const member = id === null ? undefined : gate.artifacts.byId(id);
+      const member = id === null ? undefined : gate.store.artifacts.byId(id);
       return { ...m, artifact_id: member ? id : null, state: member?.state ?? null };
     }),
     duplicate: true,
@@ -106,11 +106,11 @@ export const ingestMapVerb = defineVerb({
     const space = requireSpace(gate, p.space ?? 'main');
     if (p.content !== undefined && p.encoding === undefined) throw invalidParams('content needs encoding: "base64"', { field: 'encoding' });
     if (p.content === undefined && p.encoding !== undefined) throw invalidParams('encoding goes with content', { field: 'encoding' });
-    gate.capabilities.require(caller, space, 'contribute');
+    gate.access.capabilities.require(caller, space, 'contribute');
     refuseCompletedPart(gate, caller.identity, space, p.workarea);
     const parents = p.derives_from ?? [];
     if (new Set(parents).size !== parents.length) throw invalidParams('derives_from repeats an id', { field: 'derives_from' });
-    for (const id of parents) gate.readableArtifact(caller, id);
+    for (const id of parents) gate.access.readableArtifact(caller, id);
 
     const check = await checkMap(ctx, p);
     const common = { space, workarea: p.workarea, producer: p.producer ?? null };
@@ -122,16 +122,16 @@ export const ingestMapVerb = defineVerb({
     const mapHash = `sha256:${sha256Hex(mapBytes)}`;
     // A map whose row was erased meanwhile is written again under a new id (artifactIdOf), so the id is read again inside the write.
     let mapId = artifactIdOf(gate, caller, mapHash, space);
-    const earlier = () => gate.artifacts.byId(mapId) ?? gate.artifacts.promotedCopy(mapHash, space);
+    const earlier = () => gate.store.artifacts.byId(mapId) ?? gate.store.artifacts.promotedCopy(mapHash, space);
     const first = earlier();
     if (first) return duplicateAnswer(ctx, first);
     refuseFullQuarantine(gate, 1 + check.members.length);
     const [mapScan, ...memberScans] = await Promise.all([
-      gate.scan.scan(mapBytes, 'project_map'),
-      ...check.members.map((m) => gate.scan.scan(m.bytes, MAP_CONTENT_TYPES[m.declared])),
+      gate.pipeline.scan.scan(mapBytes, 'project_map'),
+      ...check.members.map((m) => gate.pipeline.scan.scan(m.bytes, MAP_CONTENT_TYPES[m.declared])),
     ]);
 
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       refuseCompletedPart(gate, caller.identity, space, p.workarea);
       mapId = artifactIdOf(gate, caller, mapHash, space);
       const twin = earlier();

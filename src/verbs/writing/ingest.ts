@@ -111,7 +111,7 @@ function checkParents(ctx: VerbContext, p: Params, kind: Kind | null, text: stri
   const parents = p.derives_from ?? [];
   if (new Set(parents).size !== parents.length) throw invalidParams('derives_from repeats an id', { field: 'derives_from' });
   // An answer's crew exceptions: a member key cites what its crew's routed question lets it read.
-  const rows = parents.map((id) => (kind === 'answer' && parents[0] !== undefined ? crewCitable(gate, caller, parents[0], id) : undefined) ?? gate.readableArtifact(caller, id));
+  const rows = parents.map((id) => (kind === 'answer' && parents[0] !== undefined ? crewCitable(gate, caller, parents[0], id) : undefined) ?? gate.access.readableArtifact(caller, id));
   if (kind === 'question') {
     const parsed = questionBody.safeParse(parseJson(text));
     if (!parsed.success) throw invalidParams(`a question body must be question/1: ${parsed.error.issues[0]!.message}`, { field: 'content' });
@@ -152,17 +152,17 @@ export const ingestVerb = defineVerb({
     const space = requireSpace(gate, p.space ?? 'main');
     const { kind, contentType } = classOf(p);
     checkAddressing(p, kind);
-    gate.capabilities.require(caller, space, 'contribute');
+    gate.access.capabilities.require(caller, space, 'contribute');
     refuseCompletedPart(gate, caller.identity, space, p.workarea);
     const { bytes, text } = decodeContent(p.content, p.encoding);
     const answerForm = checkParents(ctx, p, kind, text);
     const sheetProblem = crewSheetProblem(kind, text);
     if (sheetProblem !== null) throw invalidParams(`a crew sheet body must be crew_sheet/1: ${sheetProblem}`, { field: 'content' });
-    if (kind === 'question' && gate.artifacts.questionsBy(caller.identity, space, p.workarea) >= QUESTIONS_PER_WRITER_PER_AREA) {
+    if (kind === 'question' && gate.store.artifacts.questionsBy(caller.identity, space, p.workarea) >= QUESTIONS_PER_WRITER_PER_AREA) {
       throw invalidParams(`at most ${QUESTIONS_PER_WRITER_PER_AREA} questions per writer per work area`, { reason: 'question_limit' });
     }
     // An upload a crash cut at its last chunk is completed by the start: an ingest naming uploads waits for that.
-    if (p.attachments !== undefined && p.attachments.length > 0) await gate.uploadRecovery;
+    if (p.attachments !== undefined && p.attachments.length > 0) await gate.pipeline.uploadRecovery;
     const attachments = envelopeAttachments(gate, caller, p.attachments ?? [], kind);
 
     const contentHash = `sha256:${sha256Hex(bytes)}`;
@@ -173,18 +173,18 @@ export const ingestVerb = defineVerb({
     const idOf = () => artifactOf(gate, caller, contentHash, space, attachments.length === 0 ? {} : { attachments: attachments.map((a) => a.sha256) }, ids);
     let { id: artifactId, row: ownRow } = idOf();
     // The duplicate rule: this writer's own row of these bytes here, or a promoted copy of them.
-    const earlierRow = () => ownRow ?? (attachments.length === 0 ? gate.artifacts.promotedCopy(contentHash, space) : undefined);
+    const earlierRow = () => ownRow ?? (attachments.length === 0 ? gate.store.artifacts.promotedCopy(contentHash, space) : undefined);
     const earlier = earlierRow();
     if (earlier) return duplicateAnswer(earlier);
     if (answerForm !== null) checkAnswer(gate, caller, answerForm.question, answerForm.body);
     refuseFullQuarantine(gate);
 
-    const scan = await gate.scan.scan(bytes, contentType);
+    const scan = await gate.pipeline.scan.scan(bytes, contentType);
     const baseClass = kind === null ? 'T-1' : trustClassOfKind(kind);
     // An attachment fetched from somewhere is third-party content: the claim rises to T-4.
     const trustClass = attachments.some((a) => a.source_uri !== undefined) ? stricterClass(baseClass, 'T-4') : baseClass;
 
-    return gate.writer.write(() => {
+    return gate.store.writer.write(() => {
       // Re-checked inside the transaction: a completion or a concurrent twin may have landed during the scan.
       refuseCompletedPart(gate, caller.identity, space, p.workarea);
       // An erasure during the scan makes these bytes a new row: the id is read again here.
@@ -192,7 +192,7 @@ export const ingestVerb = defineVerb({
       const twin = earlierRow();
       if (twin) return duplicateAnswer(twin);
       // Again inside the write: another answer of this writer may have landed during the scan.
-      const answerMove = answerForm === null ? null : checkAnswer(gate, caller, gate.artifacts.byId(answerForm.question.artifact_id)!, answerForm.body);
+      const answerMove = answerForm === null ? null : checkAnswer(gate, caller, gate.store.artifacts.byId(answerForm.question.artifact_id)!, answerForm.body);
       const ingest: Record<string, unknown> = {};
       if (answerMove !== null) ingest['answer'] = answerMove.answer;
       if (p.producer) ingest['producer'] = p.producer;
@@ -216,7 +216,7 @@ export const ingestVerb = defineVerb({
       if (answerMove?.refers != null) {
         // The crew gives the question back: it goes to people from this ingest on, its wait starting now.
         const question = answerForm!.question;
-        gate.journal.append('question-referred', caller.identity, {
+        gate.store.journal.append('question-referred', caller.identity, {
           artifact_id: question.artifact_id,
           space: question.space,
           workarea: question.workarea,
@@ -229,7 +229,7 @@ export const ingestVerb = defineVerb({
       if (answerMove?.endsQuestion === true) {
         // The asker's answer/1 cancelling its own question ends it from this ingest on.
         const question = answerForm!.question;
-        gate.journal.append('question-ended', caller.identity, {
+        gate.store.journal.append('question-ended', caller.identity, {
           artifact_id: question.artifact_id,
           space: question.space,
           workarea: question.workarea,

@@ -36,7 +36,7 @@ export function supersedesProblem(gate: Gate, child: ArtifactRow, parent: Artifa
       };
     }
   }
-  if (gate.relations.supersedesTransitively(parent.artifact_id, child.artifact_id)) {
+  if (gate.store.relations.supersedesTransitively(parent.artifact_id, child.artifact_id)) {
     return refused('the relation would make a cycle: the parent already supersedes the child');
   }
   return null;

@@ -56,7 +56,7 @@ export const uploadVerb = defineVerb({
         }
         return completedAnswer(done.completed);
       }
-      const row = gate.attachments.upload(caller.identity, p.sha256);
+      const row = gate.store.attachments.upload(caller.identity, p.sha256);
       if (row?.state === 'completed') {
         if (row.size_bytes !== p.size_bytes) {
           throw invalidParams(`this upload completed with size_bytes ${row.size_bytes}`, { field: 'size_bytes' });
@@ -67,7 +67,7 @@ export const uploadVerb = defineVerb({
       if (live && row.size_bytes !== p.size_bytes) {
         throw invalidParams(`an upload of this hash with size_bytes ${row.size_bytes} is under way`, { field: 'size_bytes' });
       }
-      const received = live ? await gate.attachmentStore.partSize(caller.identity, p.sha256) : 0;
+      const received = live ? await gate.pipeline.attachmentStore.partSize(caller.identity, p.sha256) : 0;
       if (p.content === undefined) {
         if (p.offset !== undefined) throw invalidParams('offset goes with content', { field: 'offset' });
         const discarded = row?.state === 'abandoned' && row.discard_reason !== null ? { reason: row.discard_reason } : {};
@@ -83,17 +83,17 @@ export const uploadVerb = defineVerb({
         throw invalidParams(`the chunk runs past size_bytes (${received} + ${chunk.length} > ${p.size_bytes})`, { field: 'content' });
       }
       if (!live) {
-        await gate.writer.write(() => {
+        await gate.store.writer.write(() => {
           checkUploadBounds(gate, caller.identity, p.size_bytes);
-          gate.journal.append('upload-started', caller.identity, { sha256: p.sha256, size_bytes: p.size_bytes });
+          gate.store.journal.append('upload-started', caller.identity, { sha256: p.sha256, size_bytes: p.size_bytes });
         });
       }
-      await gate.attachmentStore.appendChunk(caller.identity, p.sha256, received, chunk);
+      await gate.pipeline.attachmentStore.appendChunk(caller.identity, p.sha256, received, chunk);
       if (received + chunk.length < p.size_bytes) {
         return { sha256: p.sha256, size_bytes: p.size_bytes, received: received + chunk.length, complete: false };
       }
       failpoint('upload-before-completion');
-      const done = await completeUpload(gate, gate.attachments.upload(caller.identity, p.sha256)!);
+      const done = await completeUpload(gate, gate.store.attachments.upload(caller.identity, p.sha256)!);
       if ('discarded' in done) throw done.refusal;
       return completedAnswer(done.completed);
     });

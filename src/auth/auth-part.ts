@@ -1,0 +1,15 @@
+import type { OperatorProofs } from './operator-proofs.js';
+import type { PeopleFile } from './people-file.js';
+import type { SigninSessions } from './signin-sessions.js';
+
+/** The auth part: this gate's own sign-in provider and the operator's proofs. */
+export interface AuthPart {
+  /** Who may sign in at this gate's own issuer (password hashes; never in the journal). */
+  readonly people: PeopleFile;
+  /** Refresh-token families of the sign-in provider, journaled. */
+  readonly signinSessions: SigninSessions;
+  /** gv.challenge nonces and the operator keys that sign them. */
+  readonly operatorProofs: OperatorProofs;
+  /** This gate's own sign-in issuer, or null when it is not a sign-in provider. */
+  readonly issuer: string | null;
+}

@@ -1,0 +1,81 @@
+import type Database from 'better-sqlite3';
+import type { Journal } from '../journal/journal.js';
+import type { JournalWriter } from '../journal/group-commit.js';
+import type { CursorSealer } from '../journal/cursor.js';
+import type { WalCheckpointer } from '../journal/wal-checkpointer.js';
+import { ArtifactReads } from '../projections/artifact-reads.js';
+import { AttachmentReads } from '../projections/attachment-reads.js';
+import { BanReads } from '../projections/ban-reads.js';
+import { BodyReads } from '../projections/body-reads.js';
+import { CollectionReads } from '../projections/collection-reads.js';
+import { CommentReads } from '../projections/comment-reads.js';
+import { ContentReferences } from '../projections/content-references.js';
+import { LogTreeReads } from '../projections/log-tree-reads.js';
+import { QuestionReads } from '../projections/question-reads.js';
+import { RelationReads } from '../projections/relation-reads.js';
+import { ReplacementGroupReads } from '../projections/replacement-group-reads.js';
+import { ReviewReads } from '../projections/review-reads.js';
+import { SPACE_EVENTS } from '../projections/spaces.js';
+import { WorkareaReads } from '../projections/workarea-reads.js';
+
+/**
+ * The store part: the one way to the journal and its views. Writes go through `writer`
+ * (a journal write, grouped into commits) and `journal` (the appends inside one); every
+ * read model of the views is a field here, made once with its prepared statements. The
+ * database handle stays inside: no verb, surface or layer above reaches SQL but through
+ * a read model (docs/architecture.md).
+ */
+export class Store {
+  readonly artifacts: ArtifactReads;
+  readonly relations: RelationReads;
+  /** Roots and proofs of the journal's Merkle tree (checkpoints, inclusion, consistency). */
+  readonly logTree: LogTreeReads;
+  /** Published collections (gv.publish, gv.collection). */
+  readonly collections: CollectionReads;
+  readonly attachments: AttachmentReads;
+  readonly bodyReads: BodyReads;
+  /** Who still names stored bytes (an erasure removes only what no live row names). */
+  readonly contentReferences: ContentReferences;
+  readonly bans: BanReads;
+  readonly comments: CommentReads;
+  readonly questions: QuestionReads;
+  readonly replacementGroups: ReplacementGroupReads;
+  readonly reviews: ReviewReads;
+  readonly workareas: WorkareaReads;
+  /** The space names, read again only once a space event is applied (requireSpace asks on every ingest). */
+  private readonly spaceList: () => readonly string[];
+
+  constructor(
+    db: Database.Database,
+    readonly journal: Journal,
+    readonly writer: JournalWriter,
+    /** Seals the cursors of paged answers to the identity they were given to. */
+    readonly cursors: CursorSealer,
+    private readonly checkpointer: WalCheckpointer,
+  ) {
+    this.artifacts = new ArtifactReads(db, journal.viewChanges);
+    this.relations = new RelationReads(db);
+    this.logTree = new LogTreeReads(db);
+    this.collections = new CollectionReads(db);
+    this.attachments = new AttachmentReads(db);
+    this.bodyReads = new BodyReads(db);
+    this.contentReferences = new ContentReferences(db);
+    this.bans = new BanReads(db);
+    this.comments = new CommentReads(db);
+    this.questions = new QuestionReads(db);
+    this.replacementGroups = new ReplacementGroupReads(db);
+    this.reviews = new ReviewReads(db);
+    this.workareas = new WorkareaReads(db);
+    const spaceList = db.prepare('SELECT name FROM spaces ORDER BY name').pluck();
+    this.spaceList = journal.viewChanges.memo(SPACE_EVENTS, () => spaceList.all() as string[]);
+  }
+
+  /** Empties the WAL now (gv.erase: erased bytes leave the files); false while a reader holds it. */
+  truncateWal(): boolean {
+    return this.checkpointer.truncate();
+  }
+
+  spaceNames(): string[] {
+    return [...this.spaceList()];
+  }
+}

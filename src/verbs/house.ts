@@ -1,0 +1,30 @@
+import type { AccessPart } from '../access/access-part.js';
+import type { AuthPart } from '../auth/auth-part.js';
+import type { Clock } from '../clock.js';
+import type { GateConfig } from '../config/keys.js';
+import type { Deployment } from '../config/deployment.js';
+import type { CrewsPart } from '../crews/crews-part.js';
+import type { Log } from '../log.js';
+import type { RecallPart } from '../recall/recall-part.js';
+import type { ReviewPart } from '../review/review-part.js';
+import type { Store } from '../store/store.js';
+import type { PipelinePart } from '../../pipeline/pipeline-part.js';
+
+/**
+ * The parts of the house a verb may enter, each an interface owned by its layer and built
+ * by the root (src/gate.ts). A verb takes the parts it names (VerbContext); a helper takes
+ * a Pick of them, so its signature says which rooms it uses.
+ */
+export interface House {
+  readonly store: Store;
+  readonly access: AccessPart;
+  readonly auth: AuthPart;
+  readonly recall: RecallPart;
+  readonly pipeline: PipelinePart;
+  readonly review: ReviewPart;
+  readonly crews: CrewsPart;
+  readonly deployment: Deployment;
+  readonly config: GateConfig;
+  readonly clock: Clock;
+  readonly log: Log;
+}
