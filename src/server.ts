@@ -10,6 +10,9 @@ import { createHttpSurface } from './surfaces/http-server.js';
 import { createSocketSurface } from './surfaces/socket-server.js';
 import { InFlight } from './surfaces/in-flight.js';
 import { ReviewSchedule } from './review/review-schedule.js';
+import { questionWaitsOver } from './questions/wait-over.js';
+import { crewQuestionsMoved } from './questions/crew-moves.js';
+import { pullOutcomes } from './submission/outcome-pull.js';
 import { scanPending } from './scanning/scan-pending.js';
 import type { Clock } from './clock.js';
 import type { Log } from './log.js';
@@ -109,7 +112,17 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
   const url = `http://127.0.0.1:${port}`;
   gate.deployment.endpoints.http = url;
   gate.deployment.endpoints.socket = paths.socket;
-  gate.review.schedule = new ReviewSchedule(gate);
+  const { url: orgUrl, poll_every_ms: orgPollMs } = config.org;
+  gate.review.schedule = new ReviewSchedule(gate, {
+    minutely: [
+      { failure: "the questions' wait sweep failed", run: () => questionWaitsOver(gate) },
+      { failure: "the crews' questions sweep failed", run: () => crewQuestionsMoved(gate) },
+    ],
+    outcomes:
+      orgUrl !== '' && orgPollMs > 0
+        ? { failure: "pulling the organization gate's outcomes failed", everyMs: orgPollMs, run: () => pullOutcomes(gate) }
+        : null,
+  });
   gate.review.schedule.start();
   // What the scanner still owes (rows left in L0_RAW, rows an older scanner saw) is scanned
   // beside serving, with the deployment signing; a shutdown stops it after its current page.

@@ -1,10 +1,7 @@
 import type { Gate } from '../gate.js';
 import { expireOverdue } from './expiry.js';
-import { questionWaitsOver } from '../questions/wait-over.js';
-import { crewQuestionsMoved } from '../questions/crew-moves.js';
 import { gradePending } from './pending-grading.js';
 import { settlePending } from './settlement.js';
-import { pullOutcomes } from '../submission/outcome-pull.js';
 
 /** The expiry sweep's period: cheap (one indexed query), so often enough that a deadline is met within a minute. */
 const EXPIRY_EVERY_MS = 60_000;
@@ -18,6 +15,20 @@ export interface ScheduleStatus {
   last_finished: number | null;
   last_result: Record<string, unknown> | null;
   last_error: string | null;
+}
+
+/** A job the schedule runs for another layer, named for the log line of its failure. */
+export interface ScheduledJob {
+  failure: string;
+  run: () => Promise<unknown>;
+}
+
+/** What the root hands the schedule beside its own grading and expiry (src/server.ts). */
+export interface ScheduleJobs {
+  /** Run every minute with the expiry sweep: the questions' waits, the crews' questions moved. */
+  minutely: ScheduledJob[];
+  /** The organization's outcomes, pulled every `everyMs` (a member gate only). */
+  outcomes: (ScheduledJob & { everyMs: number }) | null;
 }
 
 /**
@@ -35,7 +46,10 @@ export class ReviewSchedule {
   private current: Promise<void> | null = null;
   private readonly state: ScheduleStatus;
 
-  constructor(private readonly gate: Gate) {
+  constructor(
+    private readonly gate: Gate,
+    private readonly jobs: ScheduleJobs,
+  ) {
     this.state = {
       every_ms: gate.review.board.settings.gradeEveryMs,
       running: false,
@@ -56,18 +70,18 @@ export class ReviewSchedule {
     if (this.state.every_ms > 0) this.gradeTimer = setInterval(() => this.tick(), this.state.every_ms);
     this.expiryTimer = setInterval(() => {
       expireOverdue(this.gate).catch((error: unknown) => this.gate.log.error('the expiry sweep failed', error));
-      questionWaitsOver(this.gate).catch((error: unknown) => this.gate.log.error("the questions' wait sweep failed", error));
-      crewQuestionsMoved(this.gate).catch((error: unknown) => this.gate.log.error("the crews' questions sweep failed", error));
+      for (const job of this.jobs.minutely) job.run().catch((error: unknown) => this.gate.log.error(job.failure, error));
     }, EXPIRY_EVERY_MS);
-    const { url, poll_every_ms } = this.gate.config.org;
-    if (url !== '' && poll_every_ms > 0) {
+    const outcomes = this.jobs.outcomes;
+    if (outcomes !== null) {
       this.outcomesTimer = setInterval(() => {
         // A pull still going (a slow door) is not doubled; gv.outcomes_pull meanwhile is refused pull_running.
         if (this.pulling !== null) return;
-        this.pulling = pullOutcomes(this.gate)
-          .catch((error: unknown) => this.gate.log.error("pulling the organization gate's outcomes failed", error))
+        this.pulling = outcomes
+          .run()
+          .catch((error: unknown) => this.gate.log.error(outcomes.failure, error))
           .finally(() => (this.pulling = null));
-      }, poll_every_ms);
+      }, outcomes.everyMs);
     }
   }
 

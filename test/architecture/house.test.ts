@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { declaredLayers, importCircles, importGraph, layerOf } from './import-graph.js';
+
+/**
+ * The house as docs/architecture.md draws it, checked against the code's own imports (issue 34):
+ * the gate is a composition root, the layers import downward, no import circle, no SQL in verbs,
+ * pure forms apart from the journal.
+ */
+const ROOT = join(import.meta.dirname, '../..');
+const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+const { files, imports } = importGraph(ROOT, ['src', 'pipeline', 'workers', 'test']);
+const sourceFiles = files.filter((f) => !f.startsWith('test/'));
+const sourceImports = imports.filter((i) => !i.from.startsWith('test/'));
+const layers = declaredLayers(doc);
+
+/** The imports the document lists as running upward, each with its reason: `from` → `to`. */
+const declaredUpward = new Set(
+  [...doc.matchAll(/^- `([^`]+)` → `([^`]+)`/gm)].map((m) => `${m[1]} → ${m[2]}`),
+);
+
+describe('the house', () => {
+  it('only the server, the CLI and the test harness import the gate', () => {
+    const importers = [...new Set(imports.filter((i) => i.to === 'src/gate.ts').map((i) => i.from))].sort();
+    const allowed = (f: string) => f === 'src/server.ts' || f.startsWith('src/cli/') || f.startsWith('test/harness/');
+    expect(importers.filter((f) => !allowed(f))).toEqual([]);
+    expect(importers.length).toBeGreaterThan(0);
+  });
+
+  it('has no import circle of more than two files, type imports counted', () => {
+    const circles = importCircles(sourceFiles, sourceImports).filter((c) => c.length > 2);
+    expect(circles).toEqual([]);
+  });
+
+  it('places every source file in a layer of the document', () => {
+    expect(layers.length).toBeGreaterThan(5);
+    expect(sourceFiles.filter((f) => layerOf(layers, f) === null)).toEqual([]);
+  });
+
+  it('imports downward, but for the few the document lists with their reasons (fewer than 10)', () => {
+    const upward = sourceImports
+      .filter((i) => layerOf(layers, i.from)!.rank < layerOf(layers, i.to)!.rank)
+      .map((i) => `${i.from} → ${i.to}`);
+    expect(new Set(upward)).toEqual(declaredUpward);
+    expect(upward.length).toBeLessThan(10);
+  });
+
+  it('keeps SQL out of the verbs: no prepare() in src/verbs', () => {
+    const withSql = sourceFiles.filter((f) => f.startsWith('src/verbs/') && readFileSync(join(ROOT, f), 'utf8').includes('prepare('));
+    expect(withSql).toEqual([]);
+  });
+
+  it('keeps the client, the domain, the workers and the tools off the journal', () => {
+    const offJournal = (f: string) => ['src/client/', 'src/domain/', 'workers/', 'src/tools/'].some((p) => f.startsWith(p));
+    expect(sourceImports.filter((i) => offJournal(i.from) && i.to.startsWith('src/journal/'))).toEqual([]);
+  });
+});

@@ -1,0 +1,121 @@
+import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+/** One import of the tree: from a file to a file, both relative to the repository root. */
+export interface Import {
+  from: string;
+  to: string;
+  typeOnly: boolean;
+}
+
+const SOURCE = /\.(ts|tsx|mts)$/;
+
+function filesUnder(root: string, dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (SOURCE.test(e.name) && !e.name.endsWith('.d.ts')) out.push(relative(root, p));
+    }
+  };
+  if (existsSync(join(root, dir))) walk(join(root, dir));
+  return out;
+}
+
+/** A specifier's target file, as the compiler resolves `./x.js` to `./x.ts`. */
+function resolveSpecifier(root: string, from: string, spec: string): string | null {
+  const base = resolve(root, dirname(from), spec);
+  for (const candidate of [base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), base.replace(/\.mjs$/, '.mts'), base]) {
+    if (existsSync(candidate) && statSync(candidate).isFile()) return relative(root, candidate);
+  }
+  return null;
+}
+
+// Static imports and re-exports, type-only ones included (they tie files together for a reader
+// as much as value imports do); `import('…')` inside a function is a lazy load, not a layer edge.
+const IMPORT = /^\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?'(\.[^']+)'/gm;
+
+/** Every relative import among the source files under `dirs`. */
+export function importGraph(root: string, dirs: string[]): { files: string[]; imports: Import[] } {
+  const files = dirs.flatMap((d) => filesUnder(root, d));
+  const imports: Import[] = [];
+  for (const from of files) {
+    const text = readFileSync(join(root, from), 'utf8');
+    for (const m of text.matchAll(IMPORT)) {
+      const to = resolveSpecifier(root, from, m[3]!);
+      if (to !== null) imports.push({ from, to, typeOnly: m[2] !== undefined });
+    }
+  }
+  return { files, imports };
+}
+
+/** Strongly connected groups of more than one file (Tarjan): each is an import circle. */
+export function importCircles(files: string[], imports: Import[]): string[][] {
+  const next = new Map<string, string[]>(files.map((f) => [f, []]));
+  for (const i of imports) next.get(i.from)?.push(i.to);
+  let index = 0;
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string) => {
+    order.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!order.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, order.get(w)!));
+    }
+    if (low.get(v) === order.get(v)) {
+      const group: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        group.push(w);
+      } while (w !== v);
+      if (group.length > 1) circles.push(group.sort());
+    }
+  };
+  for (const f of files) if (!order.has(f)) visit(f);
+  return circles;
+}
+
+/** A layer of the house as docs/architecture.md's table declares it: its rank and where its files are. */
+export interface Layer {
+  rank: number;
+  name: string;
+  paths: string[];
+}
+
+/**
+ * The table of layers in docs/architecture.md: rows `| rank | layer | paths |`, the paths in
+ * backticks (a folder ends in `/`). The document is the rule; the test checks the code against it.
+ */
+export function declaredLayers(markdown: string): Layer[] {
+  const layers: Layer[] = [];
+  for (const line of markdown.split('\n')) {
+    const m = /^\|\s*(\d+)\s*\|\s*([^|]+?)\s*\|\s*([^|]+)\|/.exec(line);
+    if (!m) continue;
+    const paths = [...m[3]!.matchAll(/`([^`]+)`/g)].map((p) => p[1]!);
+    layers.push({ rank: Number(m[1]), name: m[2]!, paths });
+  }
+  return layers;
+}
+
+/** The layer a file is in: the one whose path names it most closely. */
+export function layerOf(layers: Layer[], file: string): Layer | null {
+  let best: { layer: Layer; length: number } | null = null;
+  for (const layer of layers) {
+    for (const p of layer.paths) {
+      const hit = p.endsWith('/') ? file.startsWith(p) : file === p;
+      if (hit && (best === null || p.length > best.length)) best = { layer, length: p.length };
+    }
+  }
+  return best?.layer ?? null;
+}
