@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { bodyText } from './body-text.js';
 import type { ViewChanges } from '../journal/view-changes.js';
+import { HELD_STATES, PROMOTED_STATES, QUARANTINE_STATES } from '../domain/states.js';
 
 export interface ScanFinding {
   kind: string;
@@ -49,9 +50,26 @@ export const producerOf = (row: ArtifactRow) =>
 
 export const derivesFromOf = (row: ArtifactRow): string[] => JSON.parse(row.derives_from) as string[];
 
+/** Rows of one source_uri in one state (a source ban's dry run). */
+export interface SourceStateCount {
+  source_uri: string;
+  state: string;
+  n: number;
+}
+
+const promotedStates = [...PROMOTED_STATES];
+const heldStates = [...HELD_STATES];
+/** Rows waiting for review (gv.work). */
+const waitingStates = [...QUARANTINE_STATES];
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
+/** Narrows a read of one writer's rows to one space (its argument comes last before the limit). */
+const inSpace = ' AND space = ?';
+
 /** Prepared reads of the live artifacts view and the content store. */
 export class ArtifactReads {
   private readonly s: Record<string, Database.Statement>;
+  /** For the reads whose clause the caller builds (visibleCountsBySpace). */
+  private readonly db: Database.Database;
 
   /** Held rows, read again only once an event is applied: every ingest asks it (quarantine.max_depth). */
   readonly countHeld: () => number;
@@ -72,7 +90,16 @@ export class ArtifactReads {
       questionsInArea: p(
         `SELECT count(*) AS n FROM artifacts WHERE writer_identity = ? AND space = ? AND workarea = ? AND kind = 'question'`,
       ),
+      promotedBy: p(`SELECT count(*) FROM artifacts WHERE writer_identity = ? AND state IN (${marks(promotedStates.length)})`).pluck(),
+      heldBy: p(`SELECT count(*) FROM artifacts WHERE writer_identity = ? AND state IN (${marks(heldStates.length)})`).pluck(),
+      lastWriteBy: p('SELECT max(ts) FROM artifacts WHERE writer_identity = ?').pluck(),
+      sourceStates: p('SELECT source_uri, state, count(*) AS n FROM artifacts GROUP BY source_uri, state ORDER BY source_uri'),
+      waitingBy: p(`SELECT * FROM artifacts WHERE writer_identity = ? AND state IN (${marks(waitingStates.length)}) ORDER BY ts, rowid LIMIT ?`),
+      waitingByInSpace: p(`SELECT * FROM artifacts WHERE writer_identity = ? AND state IN (${marks(waitingStates.length)})${inSpace} ORDER BY ts, rowid LIMIT ?`),
+      questionsBy: p(`SELECT * FROM artifacts WHERE writer_identity = ? AND kind = 'question' ORDER BY ts, rowid LIMIT ?`),
+      questionsByInSpace: p(`SELECT * FROM artifacts WHERE writer_identity = ? AND kind = 'question'${inSpace} ORDER BY ts, rowid LIMIT ?`),
     };
+    this.db = db;
     // Held rows (L0, L1, L1B): one read where every ingest made three.
     const heldCount = p(`SELECT coalesce(sum(n), 0) FROM state_counts WHERE state IN ('L0_RAW', 'L1_SCANNED', 'L1B_FLAGGED')`).pluck();
     this.countHeld = changes.memo('all', () => heldCount.get() as number);
@@ -144,5 +171,45 @@ export class ArtifactReads {
 
   questionsBy(writer: string, space: string, workarea: string): number {
     return (this.s.questionsInArea!.get(writer, space, workarea) as { n: number }).n;
+  }
+
+  /** The writer's rows in a promoted state, over every space. */
+  promotedRowsBy(writer: string): number {
+    return this.s.promotedBy!.get(writer, ...promotedStates) as number;
+  }
+
+  /** The writer's rows still held (L0, L1, L1B), over every space. */
+  heldRowsBy(writer: string): number {
+    return this.s.heldBy!.get(writer, ...heldStates) as number;
+  }
+
+  /** When the writer last wrote a row, or null when it never did. */
+  lastWriteBy(writer: string): number | null {
+    return this.s.lastWriteBy!.get(writer) as number | null;
+  }
+
+  /** Rows by source_uri and state, by source_uri; iterated, as there is an entry for every source and state. */
+  rowsBySourceAndState(): IterableIterator<SourceStateCount> {
+    return this.s.sourceStates!.iterate() as IterableIterator<SourceStateCount>;
+  }
+
+  /** The writer's rows waiting for review, in one space or all, oldest first, at most `limit`. */
+  waitingBy(writer: string, space: string | undefined, limit: number): ArtifactRow[] {
+    if (space === undefined) return this.s.waitingBy!.all(writer, ...waitingStates, limit) as ArtifactRow[];
+    return this.s.waitingByInSpace!.all(writer, ...waitingStates, space, limit) as ArtifactRow[];
+  }
+
+  /** The questions the writer asked, in one space or all, oldest first, at most `limit`. */
+  questionsAskedBy(writer: string, space: string | undefined, limit: number): ArtifactRow[] {
+    if (space === undefined) return this.s.questionsBy!.all(writer, limit) as ArtifactRow[];
+    return this.s.questionsByInSpace!.all(writer, space, limit) as ArtifactRow[];
+  }
+
+  /** Rows per space under a caller's visibility clause (visibleRowsClause); prepared per call, as the clause is the caller's. */
+  visibleCountsBySpace(visible: { sql: string; args: unknown[] }): { space: string; n: number }[] {
+    return this.db.prepare(`SELECT space, count(*) AS n FROM artifacts WHERE ${visible.sql} GROUP BY space`).all(...visible.args) as {
+      space: string;
+      n: number;
+    }[];
   }
 }

@@ -59,6 +59,10 @@ export class RelationReads {
       hides: p('SELECT * FROM hides WHERE artifact_id = ? ORDER BY audience'),
       hideCount: p('SELECT count(*) AS n FROM hides'),
       derived: p('SELECT child FROM derivations WHERE parent = ? ORDER BY child'),
+      promotedAnswers: p(
+        `SELECT count(*) FROM derivations d JOIN artifacts a ON a.artifact_id = d.child
+       WHERE d.parent = ? AND a.kind = 'answer' AND a.state IN ('ACTIVE', 'SUPERSEDED')`,
+      ).pluck(),
     };
   }
 
@@ -149,5 +153,10 @@ export class RelationReads {
   /** Rows that name this one in their derives_from. */
   derivedFrom(id: string): string[] {
     return (this.s.derived!.all(id) as { child: string }[]).map((r) => r.child);
+  }
+
+  /** Promoted answers that derive from the row (a question's answers name it in derives_from). */
+  promotedAnswersDerivedFrom(id: string): number {
+    return this.s.promotedAnswers!.get(id) as number;
   }
 }

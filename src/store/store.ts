@@ -17,6 +17,14 @@ import { ReplacementGroupReads } from '../projections/replacement-group-reads.js
 import { ReviewReads } from '../projections/review-reads.js';
 import { SPACE_EVENTS } from '../projections/spaces.js';
 import { WorkareaReads } from '../projections/workarea-reads.js';
+import { GrantReads } from '../projections/grant-reads.js';
+import { JournalReads } from '../projections/journal-reads.js';
+import { KeyReads } from '../projections/key-reads.js';
+import { PeopleReads } from '../projections/people-reads.js';
+import { RankReads } from '../projections/rank-reads.js';
+import { SpaceReads } from '../projections/space-reads.js';
+import { rebuildAndCompare, type RebuildReport } from '../projections/rebuild.js';
+import { reconcileSurfaces, type ReconcileReport } from '../projections/reconcile.js';
 
 /**
  * The store part: the one way to the journal and its views. Writes go through `writer`
@@ -42,6 +50,17 @@ export class Store {
   readonly replacementGroups: ReplacementGroupReads;
   readonly reviews: ReviewReads;
   readonly workareas: WorkareaReads;
+  /** Per-space capabilities of principals. */
+  readonly grants: GrantReads;
+  /** The journal's events as appended (an event id by seq, events of a few types). */
+  readonly journalReads: JournalReads;
+  readonly keys: KeyReads;
+  /** Roles assigned to signed-in people. */
+  readonly people: PeopleReads;
+  readonly ranks: RankReads;
+  readonly spaces: SpaceReads;
+  /** For the whole-database checks (rebuildViews, reconcileSurfaces), which attach a scratch schema beside the views. */
+  private readonly db: Database.Database;
   /** The space names, read again only once a space event is applied (requireSpace asks on every ingest). */
   private readonly spaceList: () => readonly string[];
 
@@ -66,6 +85,13 @@ export class Store {
     this.replacementGroups = new ReplacementGroupReads(db);
     this.reviews = new ReviewReads(db);
     this.workareas = new WorkareaReads(db);
+    this.grants = new GrantReads(db);
+    this.journalReads = new JournalReads(db);
+    this.keys = new KeyReads(db);
+    this.people = new PeopleReads(db);
+    this.ranks = new RankReads(db);
+    this.spaces = new SpaceReads(db);
+    this.db = db;
     const spaceList = db.prepare('SELECT name FROM spaces ORDER BY name').pluck();
     this.spaceList = journal.viewChanges.memo(SPACE_EVENTS, () => spaceList.all() as string[]);
   }
@@ -77,5 +103,21 @@ export class Store {
 
   spaceNames(): string[] {
     return [...this.spaceList()];
+  }
+
+  /**
+   * Replays the journal into a scratch database at `scratchPath` and compares every view with
+   * the live one (gv.rebuild); flush the writer first so the journal is settled.
+   */
+  rebuildViews(scratchPath: string): RebuildReport {
+    return rebuildAndCompare(this.db, scratchPath);
+  }
+
+  /**
+   * Replays the journal into a scratch database at `scratchPath` and puts each consumer
+   * surface (recall index, hides, pins, tips, ranks) right against it (gv.reconcile).
+   */
+  reconcileSurfaces(scratchPath: string): ReconcileReport {
+    return reconcileSurfaces(this.db, scratchPath);
   }
 }

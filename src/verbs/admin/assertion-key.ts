@@ -20,7 +20,7 @@ function socketNamedKey(gate: Gate, caller: Caller, keyId: string): string {
   if (caller.surface !== 'socket' || caller.role !== 'admin') {
     throw invalidParams("key_id names another API key's binding: only the operator on the socket may; an API key binds its own", { field: 'key_id' });
   }
-  const row = gate.db.prepare('SELECT revoked_at FROM api_keys WHERE key_id = ?').get(keyId) as { revoked_at: number | null } | undefined;
+  const row = gate.store.keys.revokedAt(keyId);
   if (row === undefined || row.revoked_at !== null) throw invalidParams(`no live API key ${keyId}`, { field: 'key_id' });
   return keyId;
 }
@@ -46,10 +46,7 @@ export const assertionKeyVerb = defineVerb({
       const problem = ed25519KeyTextProblem(p.public_key);
       if (problem !== null) throw invalidParams(`public_key is not a usable Ed25519 public key: ${problem}`, { field: 'public_key', reason: 'weak_key' });
     }
-    const row = () =>
-      gate.db.prepare('SELECT assertion_key, assertion_key_at, assertion_key_event FROM api_keys WHERE key_id = ?').get(keyId) as
-        | { assertion_key: string | null; assertion_key_at: number | null; assertion_key_event: string | null }
-        | undefined;
+    const row = () => gate.store.keys.assertionBinding(keyId);
     const wanted = p.remove === true ? null : (p.public_key ?? undefined);
     const answer = (extra: Record<string, unknown> = {}) => {
       const now = row();

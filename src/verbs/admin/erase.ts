@@ -22,7 +22,7 @@ async function truncateWal(gate: Gate): Promise<boolean> {
 }
 
 function eventIdAt(gate: Gate, seq: number): string {
-  return gate.db.prepare('SELECT event_id FROM journal WHERE seq = ?').pluck().get(seq) as string;
+  return gate.store.journalReads.eventIdAt(seq);
 }
 
 export const eraseVerb = defineVerb({

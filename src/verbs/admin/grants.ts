@@ -5,6 +5,7 @@ import { requireSpace } from '../../projections/require-space.js';
 import { invalidParams } from '../../gate-error.js';
 import { CAPABILITIES, type Capability } from '../../access/capabilities.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
+import type { Gate } from '../../gate.js';
 
 /** `<iss>|<sub>` (a signed-in person), `key:<key_id>` (an API key), `uid:<n>` (every process of a local user). */
 const PRINCIPAL = /^(key:[0-9a-f]{12}|uid:\d{1,10}|[^|\s]{1,512}\|[^|\s]{1,512})$/;
@@ -16,10 +17,8 @@ const entry = z.strictObject({
   capabilities: z.array(z.enum(CAPABILITIES)).min(1).max(3),
 });
 
-const heldBy = (gate: { db: import('better-sqlite3').Database }, principal: string, space: string): Capability[] => {
-  const row = gate.db.prepare('SELECT capabilities FROM grants WHERE principal = ? AND space = ?').get(principal, space) as
-    | { capabilities: string }
-    | undefined;
+const heldBy = (gate: Gate, principal: string, space: string): Capability[] => {
+  const row = gate.store.grants.capabilities(principal, space);
   return row ? (row.capabilities.split(',') as Capability[]) : [];
 };
 
@@ -69,19 +68,7 @@ export const grantsVerb = defineVerb({
   summary: 'List grants, and who was refused for lack of one.',
   params: z.strictObject({ principal: principalParam.optional(), space: spaceParam.optional() }),
   handler({ gate }, p) {
-    const where: string[] = [];
-    const args: string[] = [];
-    if (p.principal !== undefined) {
-      where.push('principal = ?');
-      args.push(p.principal);
-    }
-    if (p.space !== undefined) {
-      where.push('space = ?');
-      args.push(p.space);
-    }
-    const rows = gate.db
-      .prepare(`SELECT * FROM grants ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY principal, space`)
-      .all(...args) as { principal: string; space: string; capabilities: string; issued_ts: number }[];
+    const rows = gate.store.grants.list(p.principal, p.space);
     const refused = Object.fromEntries(gate.access.capabilities.refusals);
     const granted = new Set(rows.map((r) => r.principal));
     return {

@@ -5,18 +5,7 @@ import { ROLES, atLeast, roleRank, type Role } from '../../domain/roles.js';
 import { mintApiKey } from '../../auth/api-keys.js';
 import { requireLongLivedCredential } from '../long-lived-credential.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
-
-interface KeyRow {
-  key_id: string;
-  role: Role;
-  label: string | null;
-  issued_by: string;
-  issued_at: number;
-  expires_at: number | null;
-  revoked_at: number | null;
-  revoke_reason: string | null;
-  scope: string | null;
-}
+import type { KeyRow } from '../../projections/key-reads.js';
 
 const DAY_MS = 86_400_000;
 
@@ -40,11 +29,10 @@ const keyView = (k: KeyRow, now: number) => ({
  * stands outside the order and is the admin's alone.
  */
 function visibleKeys({ gate, caller }: VerbContext): KeyRow[] {
-  const all = gate.db.prepare('SELECT * FROM api_keys ORDER BY issued_at, key_id').all() as KeyRow[];
+  const all = gate.store.keys.all();
   if (atLeast(caller.role, 'admin')) return all;
-  const grantedSpaces = gate.db.prepare('SELECT space FROM grants WHERE principal = ?').pluck();
   const withinReadableSpaces = (k: KeyRow) =>
-    (grantedSpaces.all(`key:${k.key_id}`) as string[]).every((space) => gate.access.capabilities.has(caller, space, 'read'));
+    gate.store.grants.spacesOf(`key:${k.key_id}`).every((space) => gate.access.capabilities.has(caller, space, 'read'));
   return all.filter(
     (k) =>
       k.issued_by === caller.identity ||

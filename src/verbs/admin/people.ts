@@ -6,18 +6,7 @@ import { ORDERED_ROLES, roleRank, type OrderedRole } from '../../domain/roles.js
 import { EMAIL_SHAPE, normalEmail } from '../../auth/people-file.js';
 import { hashPassword } from '../../auth/password-hash.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
-
-interface PersonRow {
-  iss: string;
-  sub: string;
-  role: OrderedRole;
-  demo: number;
-  email: string | null;
-  name: string | null;
-  assigned_by: string;
-  assigned_at: number;
-  event_id: string;
-}
+import type { PersonRow } from '../../projections/people-reads.js';
 
 const issParam = z.string().min(1).max(512).regex(/^[^|\s]+$/, 'an issuer has no | and no white space');
 const subParam = z.string().min(1).max(255).regex(/^[^|\s]+$/, 'a subject has no | and no white space');
@@ -41,7 +30,7 @@ function entryView(gate: VerbContext['gate'], r: PersonRow) {
 
 /** The people table, then the config's admins the table does not name (source `config`). */
 function peopleList({ gate }: VerbContext) {
-  const rows = gate.db.prepare('SELECT * FROM people ORDER BY iss, sub').all() as PersonRow[];
+  const rows = gate.store.people.all();
   const named = new Set(rows.map((r) => `${r.iss}|${r.sub}`));
   const fromConfig = gate.config.auth.admins
     .filter((identity) => !named.has(identity))
@@ -85,7 +74,7 @@ export const peopleVerb = defineVerb({
     if (p.sub === undefined) throw invalidParams(`missing field: sub (${action} names a person by iss and sub)`, { field: 'sub' });
     const iss = issuerOf(ctx, p.iss);
     const sub = p.sub;
-    const current = () => gate.db.prepare('SELECT * FROM people WHERE iss = ? AND sub = ?').get(iss, sub) as PersonRow | undefined;
+    const current = () => gate.store.people.one(iss, sub);
     if (action === 'assign') {
       if (p.role === undefined) throw invalidParams('missing field: role (assign names the role)', { field: 'role' });
       const role = p.role;

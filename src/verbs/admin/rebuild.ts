@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { join } from 'node:path';
 import { defineVerb } from '../define-verb.js';
 import { internalError } from '../../gate-error.js';
-import { rebuildAndCompare } from '../../projections/rebuild.js';
 
 export const rebuildVerb = defineVerb({
   name: 'gv.rebuild',
@@ -13,7 +12,7 @@ export const rebuildVerb = defineVerb({
     const started = performance.now();
     // Whatever is queued commits first, so the comparison sees one settled journal.
     gate.store.writer.flush();
-    const report = rebuildAndCompare(gate.db, join(gate.deployment.paths.home, 'rebuild-scratch.db'));
+    const report = gate.store.rebuildViews(join(gate.deployment.paths.home, 'rebuild-scratch.db'));
     if (!report.equal) {
       const differing = Object.entries(report.tables).filter(([, t]) => !t.equal).map(([name]) => name);
       gate.log.error(`rebuild differs from live state in: ${differing.join(', ')}`, undefined, { by: caller.identity });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { join } from 'node:path';
 import { defineVerb } from '../define-verb.js';
-import { emptySurfaces, reconcileSurfaces } from '../../projections/reconcile.js';
+import { emptySurfaces } from '../../projections/reconcile.js';
 
 export const reconcileVerb = defineVerb({
   name: 'gv.reconcile',
@@ -14,7 +14,7 @@ export const reconcileVerb = defineVerb({
     gate.store.writer.flush();
     // Rows the embed stage has not given a vector yet are counted missing below, like drift: say how many were on their way.
     const pending = gate.pipeline.embed.pending;
-    const report = reconcileSurfaces(gate.db, join(gate.deployment.paths.home, 'reconcile-scratch.db'));
+    const report = gate.store.reconcileSurfaces(join(gate.deployment.paths.home, 'reconcile-scratch.db'));
     // The held rows' index is derived from the views after each commit, not replayed: put right against them.
     await gate.recall.heldText.verify((space, change) => {
       const bucket = (report.spaces[space] ??= emptySurfaces());

@@ -40,17 +40,8 @@ export const spacesVerb = defineVerb({
   params: z.strictObject({}),
   handler({ gate, caller }) {
     const visible = visibleRowsClause(gate, caller);
-    const counts = new Map(
-      (gate.db.prepare(`SELECT space, count(*) AS n FROM artifacts WHERE ${visible.sql} GROUP BY space`).all(...visible.args) as {
-        space: string;
-        n: number;
-      }[]).map((r) => [r.space, r.n]),
-    );
-    const rows = gate.db.prepare('SELECT name, owner, policy FROM spaces ORDER BY name').all() as {
-      name: string;
-      owner: string;
-      policy: string;
-    }[];
+    const counts = new Map(gate.store.artifacts.visibleCountsBySpace(visible).map((r) => [r.space, r.n]));
+    const rows = gate.store.spaces.all();
     return { spaces: rows.map((s) => ({ name: s.name, owner: s.owner, policy: s.policy, artifacts: counts.get(s.name) ?? 0 })) };
   },
 });

@@ -21,9 +21,7 @@ export const rankVerb = defineVerb({
     return gate.store.writer.write(() => {
       const row = gate.access.readableArtifact(caller, p.artifact_id);
       if (!isPromoted(row.state)) throw invalidParams(`gv.rank: a row in ${row.state} is not served; only a promoted row is weighted`);
-      const standing = gate.db
-        .prepare('SELECT weight, seq FROM ranks WHERE artifact_id = ? AND audience = ? AND by = ?')
-        .get(row.artifact_id, audience, caller.identity) as { weight: number } | undefined;
+      const standing = gate.store.ranks.standing(row.artifact_id, audience, caller.identity);
       const changed = (standing?.weight ?? 0) !== p.weight;
       let eventId: string | null = null;
       if (changed) {
@@ -31,9 +29,7 @@ export const rankVerb = defineVerb({
         if (row.workarea !== null) data['workarea'] = row.workarea;
         eventId = gate.store.journal.append('rank', caller.identity, data).event_id;
       }
-      const totals = gate.db
-        .prepare('SELECT coalesce(sum(weight), 0) AS sum, count(*) AS n FROM ranks WHERE artifact_id = ? AND audience = ?')
-        .get(row.artifact_id, audience) as { sum: number; n: number };
+      const totals = gate.store.ranks.totals(row.artifact_id, audience);
       return { artifact_id: row.artifact_id, audience, weight: p.weight, changed, event_id: eventId, totals };
     });
   },

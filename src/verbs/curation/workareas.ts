@@ -5,7 +5,6 @@ import { requireSpace } from '../../projections/require-space.js';
 import { invalidParams } from '../../gate-error.js';
 import { WorkareaReads } from '../../projections/workarea-reads.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
-import { PROMOTED_STATES } from '../../domain/states.js';
 
 export const WORKAREA_RELATION_KINDS = ['opened_by', 'continues', 'derived_from'] as const;
 /** Rows listed per part of gv.workarea's answer, newest first; the counts always cover every row. */
@@ -118,8 +117,6 @@ const rowSummary = (row: ArtifactRow) => ({
   state_ts: row.state_ts,
 });
 
-const PROMOTED_IN = `state IN (${[...PROMOTED_STATES].map((s) => `'${s}'`).join(', ')})`;
-
 export const workareaVerb = defineVerb({
   name: 'gv.workarea',
   role: 'reader',
@@ -133,16 +130,10 @@ export const workareaVerb = defineVerb({
     }
     const all = gate.access.visibility.seesEverything(caller);
     const readable = all || gate.access.capabilities.has(caller, space, 'read');
-    const list = (where: string, ...args: unknown[]) =>
-      gate.db
-        .prepare(`SELECT * FROM artifacts WHERE space = ? AND workarea = ? AND ${where} ORDER BY rowid DESC LIMIT ?`)
-        .all(space, p.workarea, ...args, WORKAREA_ROWS_LISTED + 1) as ArtifactRow[];
-    const own = list('writer_identity = ?', caller.identity);
-    const promoted = readable ? list(PROMOTED_IN) : [];
-    const visible = all ? '1' : readable ? `(writer_identity = ? OR ${PROMOTED_IN})` : 'writer_identity = ?';
-    const counts = gate.db
-      .prepare(`SELECT state, count(*) AS n FROM artifacts WHERE space = ? AND workarea = ? AND ${visible} GROUP BY state ORDER BY state`)
-      .all(space, p.workarea, ...(all ? [] : [caller.identity])) as { state: string; n: number }[];
+    const own = gate.store.workareas.ownRows(space, p.workarea, caller.identity, WORKAREA_ROWS_LISTED + 1);
+    const promoted = readable ? gate.store.workareas.promotedRows(space, p.workarea, WORKAREA_ROWS_LISTED + 1) : [];
+    const scope = all ? 'all' : readable ? 'own-and-promoted' : 'own';
+    const counts = gate.store.workareas.stateCounts(space, p.workarea, scope, caller.identity);
     return {
       space,
       workarea: p.workarea,

@@ -13,7 +13,6 @@ const SOURCES_SHOWN = 50;
 
 const promoted = [...PROMOTED_STATES];
 const held = [...HELD_STATES];
-const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 
 /** A ban's subject in the form it is stored and matched: an identity as given, a source prefix in its normal form. */
 function subjectOf(kind: BanKind, raw: string): string {
@@ -36,13 +35,10 @@ function subjectOf(kind: BanKind, raw: string): string {
 
 /** What a writer ban would stop: that identity's rows, its last write, what bans already turned away. */
 function writerDryRun(gate: Gate, subject: string) {
-  const count = (states: string[]) =>
-    gate.db.prepare(`SELECT count(*) FROM artifacts WHERE writer_identity = ? AND state IN (${marks(states.length)})`).pluck().get(subject, ...states) as number;
-  const last = gate.db.prepare('SELECT max(ts) FROM artifacts WHERE writer_identity = ?').pluck().get(subject) as number | null;
   return {
-    promoted: count(promoted),
-    held: count(held),
-    last_write_ts: last,
+    promoted: gate.store.artifacts.promotedRowsBy(subject),
+    held: gate.store.artifacts.heldRowsBy(subject),
+    last_write_ts: gate.store.artifacts.lastWriteBy(subject),
     refused_last_7_days: gate.store.bans.refusedLast7Days(subject, gate.clock.now()),
   };
 }
@@ -52,11 +48,7 @@ function sourceDryRun(gate: Gate, subject: string) {
   const sources = new Set<string>();
   let promotedRows = 0;
   let heldRows = 0;
-  const rows = gate.db.prepare('SELECT source_uri, state, count(*) AS n FROM artifacts GROUP BY source_uri, state ORDER BY source_uri').iterate() as IterableIterator<{
-    source_uri: string;
-    state: string;
-    n: number;
-  }>;
+  const rows = gate.store.artifacts.rowsBySourceAndState();
   for (const r of rows) {
     if (!sourceMatches(subject, r.source_uri)) continue;
     sources.add(r.source_uri);

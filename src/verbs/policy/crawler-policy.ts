@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineVerb, type VerbContext } from '../define-verb.js';
 import { invalidParams, roleTooLow } from '../../gate-error.js';
 import { atLeast } from '../../domain/roles.js';
-import { eventFromRow, type JournalRow } from '../../forms/event.js';
+import { eventFromRow } from '../../forms/event.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
 import type { Gate } from '../../gate.js';
 
@@ -35,7 +35,7 @@ export interface RobotsException {
 
 /** The exceptions standing now, folded from the journal's issue and revoke events in append order (they are few). */
 function standingExceptions(gate: Gate): RobotsException[] {
-  const rows = gate.db.prepare(`SELECT * FROM journal WHERE type IN ('${ISSUED}', '${REVOKED}') ORDER BY seq`).all() as JournalRow[];
+  const rows = gate.store.journalReads.crawlerExceptionEvents();
   const standing = new Map<string, RobotsException>();
   for (const event of rows.map(eventFromRow)) {
     const d = event.data as { origin: string; path_prefix: string; reason?: string; until?: number };

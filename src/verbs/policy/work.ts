@@ -2,11 +2,6 @@ import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { limitParam, spaceParam } from '../param-types.js';
 import { requireSpace } from '../../projections/require-space.js';
-import { QUARANTINE_STATES } from '../../domain/states.js';
-import type { ArtifactRow } from '../../projections/artifact-reads.js';
-
-const WAITING = [...QUARANTINE_STATES];
-const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 
 /**
  * An agent's own open work in one answer: the work areas it wrote into (its part open or
@@ -22,23 +17,9 @@ export const workVerb = defineVerb({
   handler({ gate, caller }, p) {
     const limit = p.limit ?? 50;
     if (p.space !== undefined) requireSpace(gate, p.space);
-    const inSpace = p.space === undefined ? '' : ' AND space = ?';
-    const spaceArg = p.space === undefined ? [] : [p.space];
     const me = caller.identity;
 
-    const areas = (
-      gate.db
-        .prepare(
-          `SELECT w.space, w.workarea, w.first_ts, w.completed_ts,
-             (SELECT count(*) FROM artifacts a WHERE a.space = w.space AND a.workarea = w.workarea AND a.writer_identity = w.identity) AS rows,
-             (SELECT count(*) FROM artifacts a WHERE a.space = w.space AND a.workarea = w.workarea AND a.writer_identity = w.identity
-                AND a.state IN (${marks(WAITING.length)})) AS waiting,
-             (SELECT max(a.ts) FROM artifacts a WHERE a.space = w.space AND a.workarea = w.workarea AND a.writer_identity = w.identity) AS last_write
-           FROM workarea_parts w WHERE w.identity = ?${inSpace.replace('space', 'w.space')}
-           ORDER BY w.completed_ts IS NOT NULL, w.first_ts DESC LIMIT ?`,
-        )
-        .all(...WAITING, me, ...spaceArg, limit + 1) as Array<{ space: string; workarea: string; first_ts: number; completed_ts: number | null; rows: number; waiting: number; last_write: number | null }>
-    ).map((a) => ({
+    const areas = gate.store.workareas.progressOf(me, p.space, limit + 1).map((a) => ({
       space: a.space,
       workarea: a.workarea,
       state: a.completed_ts === null ? 'open' : 'complete',
@@ -49,16 +30,8 @@ export const workVerb = defineVerb({
       ...(a.completed_ts === null ? {} : { completed_at: a.completed_ts }),
     }));
 
-    const held = gate.db
-      .prepare(`SELECT * FROM artifacts WHERE writer_identity = ? AND state IN (${marks(WAITING.length)})${inSpace} ORDER BY ts, rowid LIMIT ?`)
-      .all(me, ...WAITING, ...spaceArg, limit + 1) as ArtifactRow[];
-    const questions = gate.db
-      .prepare(`SELECT * FROM artifacts WHERE writer_identity = ? AND kind = 'question'${inSpace} ORDER BY ts, rowid LIMIT ?`)
-      .all(me, ...spaceArg, limit + 1) as ArtifactRow[];
-    const answers = gate.db.prepare(
-      `SELECT count(*) FROM derivations d JOIN artifacts a ON a.artifact_id = d.child
-       WHERE d.parent = ? AND a.kind = 'answer' AND a.state IN ('ACTIVE', 'SUPERSEDED')`,
-    ).pluck();
+    const held = gate.store.artifacts.waitingBy(me, p.space, limit + 1);
+    const questions = gate.store.artifacts.questionsAskedBy(me, p.space, limit + 1);
 
     return {
       identity: me,
@@ -85,7 +58,7 @@ export const workVerb = defineVerb({
         space: row.space,
         workarea: row.workarea,
         ts: row.ts,
-        answers: answers.get(row.artifact_id) as number,
+        answers: gate.store.relations.promotedAnswersDerivedFrom(row.artifact_id),
       })),
       questions_truncated: questions.length > limit,
     };
