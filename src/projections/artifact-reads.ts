@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { bodyText } from './body-text.js';
 import type { ViewChanges } from '../journal/view-changes.js';
+import { QUARANTINE_STATES } from '../domain/states.js';
 
 export interface ScanFinding {
   kind: string;
@@ -44,6 +45,12 @@ export interface ArtifactRow {
   erased_seq: number | null;
 }
 
+/** A row with its exact body (a reviewer's check reads what was written, not its masked copy). */
+export type RowWithBody = ArtifactRow & { body: Buffer | null };
+
+/** Rows in review past L0_RAW: a scan of theirs by an older scanner is owed again. */
+const REVIEW_STATES = [...QUARANTINE_STATES].filter((s) => s !== 'L0_RAW');
+
 export const producerOf = (row: ArtifactRow) =>
   row.producer_name === null ? null : { name: row.producer_name, kind: row.producer_kind };
 
@@ -56,7 +63,11 @@ export class ArtifactReads {
   /** Held rows, read again only once an event is applied: every ingest asks it (quarantine.max_depth). */
   readonly countHeld: () => number;
 
+  /** For the statements made per call (an IN list of the caller's length). */
+  private readonly db: Database.Database;
+
   constructor(db: Database.Database, changes: ViewChanges) {
+    this.db = db;
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       byId: p('SELECT * FROM artifacts WHERE artifact_id = ?'),
@@ -71,6 +82,16 @@ export class ArtifactReads {
       scanEvent: p(`SELECT body FROM journal WHERE artifact_id = ? AND type = 'scan' ORDER BY seq DESC LIMIT 1`).pluck(),
       questionsInArea: p(
         `SELECT count(*) AS n FROM artifacts WHERE writer_identity = ? AND space = ? AND workarea = ? AND kind = 'question'`,
+      ),
+      statesOf: p(`SELECT artifact_id, state FROM artifacts WHERE artifact_id IN (SELECT value FROM json_each(?))`),
+      withBodies: p(`SELECT a.*, b.bytes AS body FROM artifacts a LEFT JOIN blobs b ON b.hash = a.content_hash WHERE a.rowid IN (SELECT value FROM json_each(?))`),
+      rawAfter: p(`SELECT * FROM artifacts WHERE state = 'L0_RAW' AND rowid > ? ORDER BY rowid LIMIT ?`),
+      outdatedScans: p(
+        `SELECT a.* FROM artifacts a WHERE a.rowid > ? AND a.state IN (${REVIEW_STATES.map(() => '?').join(',')})
+       AND a.content_type != 'skill_archive'
+       AND (SELECT json_extract(j.body, '$.data.scanner') FROM journal j
+            WHERE j.artifact_id = a.artifact_id AND j.type IN ('scan', 'record') ORDER BY j.seq DESC LIMIT 1) IS NOT ?
+     ORDER BY a.rowid LIMIT ?`,
       ),
     };
     // Held rows (L0, L1, L1B): one read where every ingest made three.
@@ -144,5 +165,39 @@ export class ArtifactReads {
 
   questionsBy(writer: string, space: string, workarea: string): number {
     return (this.s.questionsInArea!.get(writer, space, workarea) as { n: number }).n;
+  }
+
+  /** The state of each of these rows that exists, in no particular order. */
+  statesOf(ids: readonly string[]): { artifact_id: string; state: string }[] {
+    return this.s.statesOf!.all(JSON.stringify(ids)) as { artifact_id: string; state: string }[];
+  }
+
+  /** Rowids of the newest promotions (ACTIVE, SUPERSEDED, not erased) in these spaces, newest first, at most `limit`. */
+  newestPromotedRowids(spaces: readonly string[], limit: number): number[] {
+    return this.db
+      .prepare(
+        `SELECT rowid FROM artifacts WHERE state IN ('ACTIVE', 'SUPERSEDED') AND erased_seq IS NULL AND space IN (${spaces.map(() => '?').join(',')})
+       ORDER BY promoted_seq DESC LIMIT ?`,
+      )
+      .pluck()
+      .all(...spaces, limit) as number[];
+  }
+
+  /** These rows with their bodies, in no particular order. */
+  withBodies(rowids: readonly number[]): RowWithBody[] {
+    return this.s.withBodies!.all(JSON.stringify(rowids)) as RowWithBody[];
+  }
+
+  /** Rows left in L0_RAW after this rowid, in rowid order, at most `limit`. */
+  rawAfter(rowid: number, limit: number): ArtifactRow[] {
+    return this.s.rawAfter!.all(rowid, limit) as ArtifactRow[];
+  }
+
+  /**
+   * Rows in review after this rowid (archives aside) whose newest scan or record event names
+   * another scanner than `scanner`, or none, in rowid order, at most `limit`.
+   */
+  outdatedScans(rowid: number, scanner: string, limit: number): ArtifactRow[] {
+    return this.s.outdatedScans!.all(rowid, ...REVIEW_STATES, scanner, limit) as ArtifactRow[];
   }
 }

@@ -59,6 +59,18 @@ export class RelationReads {
       hides: p('SELECT * FROM hides WHERE artifact_id = ? ORDER BY audience'),
       hideCount: p('SELECT count(*) AS n FROM hides'),
       derived: p('SELECT child FROM derivations WHERE parent = ? ORDER BY child'),
+      ofChildren: p(`SELECT * FROM relations WHERE child IN (SELECT value FROM json_each(?)) ORDER BY seq, child, parent, kind`),
+      pins: p('SELECT * FROM tip_pins ORDER BY seq'),
+      hidesAmong: p(`SELECT artifact_id, audience FROM hides WHERE artifact_id IN (SELECT value FROM json_each(?)) ORDER BY artifact_id, audience`),
+      ends: p(
+        `SELECT parent AS other FROM relations WHERE child IN (SELECT value FROM json_each(?))
+       UNION SELECT child AS other FROM relations WHERE parent IN (SELECT value FROM json_each(?))`,
+      ),
+      connected: p(
+        `SELECT child AS id FROM relations WHERE child IN (SELECT value FROM json_each(?))
+         UNION SELECT parent FROM relations WHERE parent IN (SELECT value FROM json_each(?))
+         UNION SELECT parent FROM derivations WHERE parent IN (SELECT value FROM json_each(?))`,
+      ),
     };
   }
 
@@ -149,5 +161,32 @@ export class RelationReads {
   /** Rows that name this one in their derives_from. */
   derivedFrom(id: string): string[] {
     return (this.s.derived!.all(id) as { child: string }[]).map((r) => r.child);
+  }
+
+  /** Relations whose child is one of these rows, in the order they were made. */
+  relationsOfChildren(ids: readonly string[]): RelationRow[] {
+    return this.s.ofChildren!.all(JSON.stringify(ids)) as RelationRow[];
+  }
+
+  /** Every tip pin, oldest first. */
+  pins(): PinRow[] {
+    return this.s.pins!.all() as PinRow[];
+  }
+
+  /** The audiences each of these rows is hidden for, by row then audience. */
+  hidesAmong(ids: readonly string[]): { artifact_id: string; audience: string }[] {
+    return this.s.hidesAmong!.all(JSON.stringify(ids)) as { artifact_id: string; audience: string }[];
+  }
+
+  /** The rows one relation away from any of these, either direction (the given rows may be among them). */
+  relatedTo(ids: readonly string[]): string[] {
+    const json = JSON.stringify(ids);
+    return (this.s.ends!.all(json, json) as { other: string }[]).map((e) => e.other);
+  }
+
+  /** Of these rows, those a relation names either way or another row derives from. */
+  connectedAmong(ids: readonly string[]): string[] {
+    const json = JSON.stringify(ids);
+    return (this.s.connected!.all(json, json, json) as { id: string }[]).map((r) => r.id);
   }
 }

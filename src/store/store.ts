@@ -17,6 +17,11 @@ import { ReplacementGroupReads } from '../projections/replacement-group-reads.js
 import { ReviewReads } from '../projections/review-reads.js';
 import { SPACE_EVENTS } from '../projections/spaces.js';
 import { WorkareaReads } from '../projections/workarea-reads.js';
+import { GraphReads } from '../projections/graph-reads.js';
+import { GrantReads } from '../projections/grant-reads.js';
+import { JournalReads } from '../projections/journal-reads.js';
+import { PeopleReads } from '../projections/people-reads.js';
+import { VectorCodeReads } from '../projections/vector-code-reads.js';
 
 /**
  * The store part: the one way to the journal and its views. Writes go through `writer`
@@ -42,6 +47,14 @@ export class Store {
   readonly replacementGroups: ReplacementGroupReads;
   readonly reviews: ReviewReads;
   readonly workareas: WorkareaReads;
+  /** The graph's rows with their labels (gv.graph). */
+  readonly graph: GraphReads;
+  readonly grants: GrantReads;
+  /** The journal table itself, for what no view keeps (signed events verbatim, scans, org outcomes). */
+  readonly journalReads: JournalReads;
+  readonly people: PeopleReads;
+  /** Which rows the vector index holds a code for. */
+  readonly vectorCodes: VectorCodeReads;
   /** The space names, read again only once a space event is applied (requireSpace asks on every ingest). */
   private readonly spaceList: () => readonly string[];
 
@@ -66,6 +79,11 @@ export class Store {
     this.replacementGroups = new ReplacementGroupReads(db);
     this.reviews = new ReviewReads(db);
     this.workareas = new WorkareaReads(db);
+    this.graph = new GraphReads(db);
+    this.grants = new GrantReads(db);
+    this.journalReads = new JournalReads(db);
+    this.people = new PeopleReads(db);
+    this.vectorCodes = new VectorCodeReads(db);
     const spaceList = db.prepare('SELECT name FROM spaces ORDER BY name').pluck();
     this.spaceList = journal.viewChanges.memo(SPACE_EVENTS, () => spaceList.all() as string[]);
   }
