@@ -2,7 +2,7 @@ import { CAPABILITIES, type Capability } from '../access/capabilities.js';
 import type { Gate } from '../gate.js';
 
 const held = (gate: Gate, principal: string, space: string): Capability[] => {
-  const row = gate.db.prepare('SELECT capabilities FROM grants WHERE principal = ? AND space = ?').get(principal, space) as { capabilities: string } | undefined;
+  const row = gate.store.grants.capabilities(principal, space);
   return row === undefined ? [] : (row.capabilities.split(',') as Capability[]);
 };
 
@@ -30,6 +30,6 @@ export function changeGrant(gate: Gate, by: string, action: 'issue' | 'revoke', 
 export function revokeMemberKey(gate: Gate, by: string, keyId: string, reason: string): void {
   gate.store.journal.append('apikey-revoked', by, { key_id: keyId, reason });
   const principal = `key:${keyId}`;
-  const spaces = gate.db.prepare('SELECT space, capabilities FROM grants WHERE principal = ? ORDER BY space').all(principal) as { space: string; capabilities: string }[];
+  const spaces = gate.store.grants.grantsOf(principal);
   for (const g of spaces) changeGrant(gate, by, 'revoke', principal, g.space, g.capabilities.split(',') as Capability[]);
 }

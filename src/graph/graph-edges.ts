@@ -1,6 +1,5 @@
 import type { Gate } from '../gate.js';
-import type { PinRow, RelationRow } from '../projections/relation-reads.js';
-import type { GraphRow } from './graph-rows.js';
+import type { GraphRow } from '../projections/graph-reads.js';
 
 /**
  * Edges and pins among the served nodes only. Both ends of an edge are then rows the
@@ -10,9 +9,7 @@ import type { GraphRow } from './graph-rows.js';
  */
 export function graphEdges(gate: Gate, rows: readonly GraphRow[]) {
   const ids = new Set(rows.map((r) => r.artifact_id));
-  const relations = gate.db
-    .prepare(`SELECT * FROM relations WHERE child IN (SELECT value FROM json_each(?)) ORDER BY seq, child, parent, kind`)
-    .all(JSON.stringify([...ids])) as RelationRow[];
+  const relations = gate.store.relations.relationsOfChildren([...ids]);
   const edges: Record<string, unknown>[] = relations
     .filter((e) => ids.has(e.parent))
     .map((e) => ({ child: e.child, parent: e.parent, kind: e.kind, by: e.by, ts: e.ts, event_id: e.event_id, group_id: e.group_id }));
@@ -22,7 +19,8 @@ export function graphEdges(gate: Gate, rows: readonly GraphRow[]) {
     }
   }
   const pins = gate.store.relations.anyPins()
-    ? (gate.db.prepare('SELECT * FROM tip_pins ORDER BY seq').all() as PinRow[])
+    ? gate.store.relations
+        .pins()
         .filter((p) => ids.has(p.artifact_id))
         .map((p) => ({ artifact_id: p.artifact_id, by: p.by, ts: p.ts, event_id: p.event_id }))
     : [];

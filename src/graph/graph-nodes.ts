@@ -2,7 +2,7 @@ import type { Caller } from '../access/caller.js';
 import type { Gate } from '../gate.js';
 import { isPromoted } from '../domain/states.js';
 import { citedBy } from './cited-by.js';
-import type { GraphRow } from './graph-rows.js';
+import type { GraphRow } from '../projections/graph-reads.js';
 import { nodeLabel } from './node-label.js';
 
 export interface AreaFocus {
@@ -15,9 +15,7 @@ function hiddenFor(gate: Gate, rows: readonly GraphRow[]): Map<string, string[]>
   const out = new Map<string, string[]>();
   if (!gate.store.relations.anyHides()) return out;
   const promoted = rows.filter((r) => isPromoted(r.state)).map((r) => r.artifact_id);
-  const hides = gate.db
-    .prepare(`SELECT artifact_id, audience FROM hides WHERE artifact_id IN (SELECT value FROM json_each(?)) ORDER BY artifact_id, audience`)
-    .all(JSON.stringify(promoted)) as { artifact_id: string; audience: string }[];
+  const hides = gate.store.relations.hidesAmong(promoted);
   for (const h of hides) out.set(h.artifact_id, [...(out.get(h.artifact_id) ?? []), h.audience]);
   return out;
 }

@@ -2,7 +2,7 @@ import type { Caller } from '../access/caller.js';
 import type { Gate } from '../gate.js';
 import { invalidParams } from '../gate-error.js';
 import { visibleRowsClause } from '../access/visible-rows.js';
-import { NEWEST_GRAPH_ROWS, graphRowsById, type GraphRow } from './graph-rows.js';
+import type { GraphBrief, GraphRow } from '../projections/graph-reads.js';
 
 /** The rows a graph answer serves, and what it says about the ones it leaves out. */
 export interface Selection {
@@ -13,8 +13,6 @@ export interface Selection {
   total: number;
   truncated: boolean;
 }
-
-const inList = (values: readonly unknown[]) => `(${values.map(() => '?').join(',')})`;
 
 function countsOf(states: Iterable<string>): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -31,35 +29,12 @@ export function spaceSelection(
   caller: Caller,
   q: { spaces: readonly string[]; kinds?: readonly string[]; states?: readonly string[]; limit: number },
 ): Selection {
-  const visible = visibleRowsClause(gate, caller);
-  const where = [visible.sql, q.spaces.length ? `space IN ${inList(q.spaces)}` : '0'];
-  const args: unknown[] = [...visible.args, ...q.spaces];
-  if (q.kinds !== undefined) {
-    where.push(`kind IN ${inList(q.kinds)}`);
-    args.push(...q.kinds);
-  }
-  const clause = where.join(' AND ');
-  const counts = Object.fromEntries(
-    (gate.db.prepare(`SELECT state, count(*) AS n FROM artifacts WHERE ${clause} GROUP BY state ORDER BY state`).all(...args) as {
-      state: string;
-      n: number;
-    }[]).map((r) => [r.state, r.n]),
-  ) as Record<string, number>;
+  const filter = { visible: visibleRowsClause(gate, caller), spaces: q.spaces, kinds: q.kinds };
+  const counts = gate.store.graph.stateCounts(filter);
   const wanted = q.states === undefined ? Object.keys(counts) : q.states;
   const total = [...new Set(wanted)].reduce((sum, s) => sum + (counts[s] ?? 0), 0);
-  const stateClause = q.states === undefined ? '' : q.states.length ? ` AND state IN ${inList(q.states)}` : ' AND 0';
-  const rows = gate.db
-    .prepare(`${NEWEST_GRAPH_ROWS} WHERE ${clause}${stateClause} ORDER BY a.rowid DESC LIMIT ?`)
-    .all(...args, ...(q.states ?? []), q.limit) as GraphRow[];
+  const rows = gate.store.graph.newestRows(filter, q.states, q.limit);
   return { rows, counts, total, truncated: total > rows.length };
-}
-
-interface Brief {
-  artifact_id: string;
-  rowid: number;
-  state: string;
-  space: string;
-  writer_identity: string;
 }
 
 /**
@@ -75,38 +50,20 @@ export function areaSelection(
   q: { space: string; workarea: string; states?: readonly string[]; limit: number },
 ): Selection {
   const visible = visibleRowsClause(gate, caller);
-  const area = gate.db
-    .prepare(
-      `SELECT artifact_id, rowid, state, space, writer_identity FROM artifacts
-       WHERE space = ? AND workarea = ? AND ${visible.sql} ORDER BY rowid DESC`,
-    )
-    .all(q.space, q.workarea, ...visible.args) as Brief[];
+  const area = gate.store.graph.areaBriefs(visible, q.space, q.workarea);
   if (area.length === 0) {
     throw invalidParams(`work area ${q.workarea} in space ${q.space} has no row you can see`, { field: 'workarea' });
   }
   const inArea = new Set(area.map((r) => r.artifact_id));
-  const json = JSON.stringify([...inArea]);
-  const ends = gate.db
-    .prepare(
-      `SELECT parent AS other FROM relations WHERE child IN (SELECT value FROM json_each(?))
-       UNION SELECT child AS other FROM relations WHERE parent IN (SELECT value FROM json_each(?))`,
-    )
-    .all(json, json) as { other: string }[];
-  const outside = ends.map((e) => e.other).filter((id) => !inArea.has(id));
-  const foreign = (
-    outside.length === 0
-      ? []
-      : (gate.db
-          .prepare(`SELECT artifact_id, rowid, state, space, writer_identity FROM artifacts WHERE artifact_id IN (SELECT value FROM json_each(?))`)
-          .all(JSON.stringify(outside)) as Brief[])
-  )
+  const outside = gate.store.relations.relatedTo([...inArea]).filter((id) => !inArea.has(id));
+  const foreign = (outside.length === 0 ? ([] as GraphBrief[]) : gate.store.graph.briefsById(outside))
     .filter((r) => gate.access.visibility.canRead(caller, r))
     .sort((a, b) => b.rowid - a.rowid);
   const all = [...area, ...foreign];
   const wanted = q.states === undefined ? null : new Set(q.states);
   const matching = wanted === null ? all : all.filter((r) => wanted.has(r.state));
   const served = matching.slice(0, q.limit);
-  const byId = new Map(graphRowsById(gate.db, served.map((r) => r.artifact_id)).map((r) => [r.artifact_id, r]));
+  const byId = new Map(gate.store.graph.rowsById(served.map((r) => r.artifact_id)).map((r) => [r.artifact_id, r]));
   return {
     rows: served.map((r) => byId.get(r.artifact_id)!),
     counts: countsOf(all.map((r) => r.state)),

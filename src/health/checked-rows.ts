@@ -22,18 +22,8 @@ export interface CheckedRows {
  */
 export function checkedRows(gate: Gate, spaces: readonly string[]): CheckedRows {
   if (spaces.length === 0) return { rows: [], truncated: false };
-  const newest = gate.db
-    .prepare(
-      `SELECT rowid FROM artifacts WHERE state IN ('ACTIVE', 'SUPERSEDED') AND erased_seq IS NULL AND space IN (${spaces.map(() => '?').join(',')})
-       ORDER BY promoted_seq DESC LIMIT ?`,
-    )
-    .pluck()
-    .all(...spaces, HEALTH_ROWS_CHECKED + 1) as number[];
+  const newest = gate.store.artifacts.newestPromotedRowids(spaces, HEALTH_ROWS_CHECKED + 1);
   const chosen = newest.slice(0, HEALTH_ROWS_CHECKED);
-  const byRowid = new Map(
-    (gate.db
-      .prepare(`SELECT a.*, b.bytes AS body FROM artifacts a LEFT JOIN blobs b ON b.hash = a.content_hash WHERE a.rowid IN (SELECT value FROM json_each(?))`)
-      .all(JSON.stringify(chosen)) as CheckedRow[]).map((r) => [r.rowid, r]),
-  );
+  const byRowid = new Map(gate.store.artifacts.withBodies(chosen).map((r) => [r.rowid, r]));
   return { rows: chosen.map((rowid) => byRowid.get(rowid)!), truncated: newest.length > HEALTH_ROWS_CHECKED };
 }

@@ -11,9 +11,8 @@ export function citesRetired(gate: Gate, rows: readonly CheckedRow[]): Finding {
   const parents = [...new Set([...parentsOf.values()].flat())];
   if (parents.length === 0) return { flagged: [] };
   const retired = new Set(
-    (gate.db
-      .prepare(`SELECT artifact_id, state FROM artifacts WHERE artifact_id IN (SELECT value FROM json_each(?))`)
-      .all(JSON.stringify(parents)) as { artifact_id: string; state: string }[])
+    gate.store.artifacts
+      .statesOf(parents)
       .filter((p) => RETIRED_STATES.has(p.state))
       .map((p) => p.artifact_id),
   );

@@ -15,18 +15,9 @@ export const SIMILAR_BUDGET_MS = 5000;
  */
 const ROWS_PER_TURN = 50;
 
-/**
- * Which of the rows have a stored vector. The vector index keeps one code row per embedded
- * row (an empty vector included); VectorRecall offers no per-row read of that, so this is
- * the one place outside the index that reads its table.
- */
+/** Which of the rows have a stored vector (the store's vectorCodes read model says why it reads the index's table). */
 function embeddedRowids(gate: Gate, rows: readonly CheckedRow[]): Set<number> {
-  return new Set(
-    gate.db
-      .prepare('SELECT rowid FROM main.vector_codes WHERE rowid IN (SELECT value FROM json_each(?))')
-      .pluck()
-      .all(JSON.stringify(rows.map((r) => r.rowid))) as number[],
-  );
+  return new Set(gate.store.vectorCodes.embeddedAmong(rows.map((r) => r.rowid)));
 }
 
 /**

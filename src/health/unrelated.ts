@@ -10,15 +10,6 @@ import type { Finding } from './check-finding.js';
 export function unrelated(gate: Gate, rows: readonly CheckedRow[], staleBefore: number): Finding {
   const candidates = rows.filter((r) => r.derives_from === '[]' && r.promoted_ts !== null && r.promoted_ts <= staleBefore);
   if (candidates.length === 0) return { flagged: [] };
-  const json = JSON.stringify(candidates.map((r) => r.artifact_id));
-  const connected = new Set(
-    (gate.db
-      .prepare(
-        `SELECT child AS id FROM relations WHERE child IN (SELECT value FROM json_each(?))
-         UNION SELECT parent FROM relations WHERE parent IN (SELECT value FROM json_each(?))
-         UNION SELECT parent FROM derivations WHERE parent IN (SELECT value FROM json_each(?))`,
-      )
-      .all(json, json, json) as { id: string }[]).map((r) => r.id),
-  );
+  const connected = new Set(gate.store.relations.connectedAmong(candidates.map((r) => r.artifact_id)));
   return { flagged: candidates.filter((r) => !connected.has(r.artifact_id)).map((r) => r.artifact_id) };
 }

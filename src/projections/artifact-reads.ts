@@ -45,6 +45,12 @@ export interface ArtifactRow {
   erased_seq: number | null;
 }
 
+/** A row with its exact body (a reviewer's check reads what was written, not its masked copy). */
+export type RowWithBody = ArtifactRow & { body: Buffer | null };
+
+/** Rows in review past L0_RAW: a scan of theirs by an older scanner is owed again. */
+const REVIEW_STATES = [...QUARANTINE_STATES].filter((s) => s !== 'L0_RAW');
+
 export const producerOf = (row: ArtifactRow) =>
   row.producer_name === null ? null : { name: row.producer_name, kind: row.producer_kind };
 
@@ -68,13 +74,15 @@ const inSpace = ' AND space = ?';
 /** Prepared reads of the live artifacts view and the content store. */
 export class ArtifactReads {
   private readonly s: Record<string, Database.Statement>;
-  /** For the reads whose clause the caller builds (visibleCountsBySpace). */
-  private readonly db: Database.Database;
 
   /** Held rows, read again only once an event is applied: every ingest asks it (quarantine.max_depth). */
   readonly countHeld: () => number;
 
+  /** For the statements made per call: a clause the caller builds (visibleCountsBySpace), an IN list of the caller's length. */
+  private readonly db: Database.Database;
+
   constructor(db: Database.Database, changes: ViewChanges) {
+    this.db = db;
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       byId: p('SELECT * FROM artifacts WHERE artifact_id = ?'),
@@ -98,8 +106,17 @@ export class ArtifactReads {
       waitingByInSpace: p(`SELECT * FROM artifacts WHERE writer_identity = ? AND state IN (${marks(waitingStates.length)})${inSpace} ORDER BY ts, rowid LIMIT ?`),
       questionsBy: p(`SELECT * FROM artifacts WHERE writer_identity = ? AND kind = 'question' ORDER BY ts, rowid LIMIT ?`),
       questionsByInSpace: p(`SELECT * FROM artifacts WHERE writer_identity = ? AND kind = 'question'${inSpace} ORDER BY ts, rowid LIMIT ?`),
+      statesOf: p(`SELECT artifact_id, state FROM artifacts WHERE artifact_id IN (SELECT value FROM json_each(?))`),
+      withBodies: p(`SELECT a.*, b.bytes AS body FROM artifacts a LEFT JOIN blobs b ON b.hash = a.content_hash WHERE a.rowid IN (SELECT value FROM json_each(?))`),
+      rawAfter: p(`SELECT * FROM artifacts WHERE state = 'L0_RAW' AND rowid > ? ORDER BY rowid LIMIT ?`),
+      outdatedScans: p(
+        `SELECT a.* FROM artifacts a WHERE a.rowid > ? AND a.state IN (${REVIEW_STATES.map(() => '?').join(',')})
+       AND a.content_type != 'skill_archive'
+       AND (SELECT json_extract(j.body, '$.data.scanner') FROM journal j
+            WHERE j.artifact_id = a.artifact_id AND j.type IN ('scan', 'record') ORDER BY j.seq DESC LIMIT 1) IS NOT ?
+     ORDER BY a.rowid LIMIT ?`,
+      ),
     };
-    this.db = db;
     // Held rows (L0, L1, L1B): one read where every ingest made three.
     const heldCount = p(`SELECT coalesce(sum(n), 0) FROM state_counts WHERE state IN ('L0_RAW', 'L1_SCANNED', 'L1B_FLAGGED')`).pluck();
     this.countHeld = changes.memo('all', () => heldCount.get() as number);
@@ -211,5 +228,39 @@ export class ArtifactReads {
       space: string;
       n: number;
     }[];
+  }
+
+  /** The state of each of these rows that exists, in no particular order. */
+  statesOf(ids: readonly string[]): { artifact_id: string; state: string }[] {
+    return this.s.statesOf!.all(JSON.stringify(ids)) as { artifact_id: string; state: string }[];
+  }
+
+  /** Rowids of the newest promotions (ACTIVE, SUPERSEDED, not erased) in these spaces, newest first, at most `limit`. */
+  newestPromotedRowids(spaces: readonly string[], limit: number): number[] {
+    return this.db
+      .prepare(
+        `SELECT rowid FROM artifacts WHERE state IN ('ACTIVE', 'SUPERSEDED') AND erased_seq IS NULL AND space IN (${spaces.map(() => '?').join(',')})
+       ORDER BY promoted_seq DESC LIMIT ?`,
+      )
+      .pluck()
+      .all(...spaces, limit) as number[];
+  }
+
+  /** These rows with their bodies, in no particular order. */
+  withBodies(rowids: readonly number[]): RowWithBody[] {
+    return this.s.withBodies!.all(JSON.stringify(rowids)) as RowWithBody[];
+  }
+
+  /** Rows left in L0_RAW after this rowid, in rowid order, at most `limit`. */
+  rawAfter(rowid: number, limit: number): ArtifactRow[] {
+    return this.s.rawAfter!.all(rowid, limit) as ArtifactRow[];
+  }
+
+  /**
+   * Rows in review after this rowid (archives aside) whose newest scan or record event names
+   * another scanner than `scanner`, or none, in rowid order, at most `limit`.
+   */
+  outdatedScans(rowid: number, scanner: string, limit: number): ArtifactRow[] {
+    return this.s.outdatedScans!.all(rowid, ...REVIEW_STATES, scanner, limit) as ArtifactRow[];
   }
 }

@@ -28,6 +28,7 @@ export class GrantReads {
       listOfPrincipal: p(listSql(true, false)),
       listOfSpace: p(listSql(false, true)),
       listOfBoth: p(listSql(true, true)),
+      grantsOf: p('SELECT space, capabilities FROM grants WHERE principal = ? ORDER BY space'),
     };
   }
 
@@ -49,5 +50,10 @@ export class GrantReads {
         ? space === undefined ? this.s.list! : this.s.listOfSpace!
         : space === undefined ? this.s.listOfPrincipal! : this.s.listOfBoth!;
     return statement.all(...args) as GrantRow[];
+  }
+
+  /** Every grant the principal holds, by space. */
+  grantsOf(principal: string): { space: string; capabilities: string }[] {
+    return this.s.grantsOf!.all(principal) as { space: string; capabilities: string }[];
   }
 }

@@ -1,7 +1,14 @@
 import type Database from 'better-sqlite3';
 import type { JournalRow } from '../forms/event.js';
+import { AUTHORITY_EVENTS } from '../journal/schema.js';
 
-/** Prepared reads of the journal table itself (the events as appended, not a view of them). */
+/** A journaled event exactly as signed: its canonical body and the deployment's signature. */
+export type SignedEventRow = Pick<JournalRow, 'event_id' | 'body' | 'sig'>;
+
+/** Journal events that sign a row toward serving it: a promotion, a person's signature, a group's preparation. */
+const SIGNING_EVENTS = ['promote', 'manual-sign', 'ratify', 'replacement-prepared'] as const;
+
+/** Prepared reads of the journal table itself, for what no view keeps. */
 export class JournalReads {
   private readonly s: Record<string, Database.Statement>;
 
@@ -10,7 +17,54 @@ export class JournalReads {
     this.s = {
       eventIdAt: p('SELECT event_id FROM journal WHERE seq = ?').pluck(),
       crawlerExceptions: p(`SELECT * FROM journal WHERE type IN ('crawler-exception-issued', 'crawler-exception-revoked') ORDER BY seq`),
+      newestScan: p(`SELECT seq, body FROM journal WHERE artifact_id = ? AND type IN ('scan', 'record') ORDER BY seq DESC LIMIT 1`),
+      promotions: p(`SELECT event_id, body, sig FROM journal WHERE artifact_id = ? AND type IN ('promote', 'ratify') ORDER BY seq`),
+      ingest: p(`SELECT event_id, body, sig FROM journal WHERE artifact_id = ? AND type = 'ingest' ORDER BY seq LIMIT 1`),
+      orgPinned: p(`SELECT body FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'org-pinned' ORDER BY seq LIMIT 1`).pluck(),
+      outcomeCursor: p(`SELECT max(json_extract(body, '$.data.org_seq')) FROM journal WHERE ${AUTHORITY_EVENTS} AND type IN ('countersign', 'refuse')`).pluck(),
+      outcomeSeen: p(
+        `SELECT 1 FROM journal WHERE ${AUTHORITY_EVENTS} AND type IN ('countersign', 'refuse') AND artifact_id = ? AND json_extract(body, '$.data.org_deployment_id') = ? LIMIT 1`,
+      ),
+      signedByOthers: p(
+        `SELECT DISTINCT j.artifact_id AS id FROM journal j JOIN artifacts a ON a.artifact_id = j.artifact_id
+         WHERE j.artifact_id IN (SELECT value FROM json_each(?)) AND j.type IN (${SIGNING_EVENTS.map(() => '?').join(',')})
+         AND j.artifact_id IS NOT NULL AND j.by IS NOT NULL AND j.by <> a.writer_identity`,
+      ),
     };
+  }
+
+  /** The newest scan or record event of a row (its standing findings), as journaled. */
+  newestScan(artifactId: string): { seq: number; body: string } | undefined {
+    return this.s.newestScan!.get(artifactId) as { seq: number; body: string } | undefined;
+  }
+
+  /** A row's promote (or ratify) events, oldest first. */
+  promotionsOf(artifactId: string): SignedEventRow[] {
+    return this.s.promotions!.all(artifactId) as SignedEventRow[];
+  }
+
+  ingestOf(artifactId: string): SignedEventRow | undefined {
+    return this.s.ingest!.get(artifactId) as SignedEventRow | undefined;
+  }
+
+  /** The body of the first org-pinned event: the organization key the gate met first. */
+  orgPinnedBody(): string | undefined {
+    return this.s.orgPinned!.get() as string | undefined;
+  }
+
+  /** The highest org seq an outcome (countersign or refuse) was journaled under. */
+  outcomeCursor(): number | null {
+    return this.s.outcomeCursor!.get() as number | null;
+  }
+
+  /** Whether an outcome of this org on this row is journaled already. */
+  hasOutcome(artifactId: string, org: string): boolean {
+    return this.s.outcomeSeen!.get(artifactId, org) !== undefined;
+  }
+
+  /** Of these rows, those an identity other than their writer signed toward serving (the deployment's own events aside). */
+  signedByOthers(artifactIds: readonly string[]): string[] {
+    return (this.s.signedByOthers!.all(JSON.stringify(artifactIds), ...SIGNING_EVENTS) as { id: string }[]).map((r) => r.id);
   }
 
   eventIdAt(seq: number): string {

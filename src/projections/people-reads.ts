@@ -23,6 +23,7 @@ export class PeopleReads {
     this.s = {
       all: p('SELECT * FROM people ORDER BY iss, sub'),
       one: p('SELECT * FROM people WHERE iss = ? AND sub = ?'),
+      names: p(`SELECT email, name FROM people WHERE iss || '|' || sub = ?`),
     };
   }
 
@@ -32,5 +33,10 @@ export class PeopleReads {
 
   one(iss: string, sub: string): PersonRow | undefined {
     return this.s.one!.get(iss, sub) as PersonRow | undefined;
+  }
+
+  /** The email and name the people table holds for a person's identity (`iss|sub`). */
+  namesOf(identity: string): { email: string | null; name: string | null } | undefined {
+    return this.s.names!.get(identity) as { email: string | null; name: string | null } | undefined;
   }
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { ArtifactRow } from './artifact-reads.js';
 
 /** A question's routing as the questions view holds it. */
 export interface QuestionRouting {
@@ -66,6 +67,10 @@ export class QuestionReads {
           AND ${NOT_ANSWERED_BY_A_PERSON} ORDER BY q.wait_until LIMIT ?`),
       routedTo: p(`SELECT q.* FROM questions q JOIN artifacts r USING (artifact_id)
         WHERE q.route = ? AND q.ended_reason IS NULL AND r.state = 'ACTIVE' AND ${NOT_ANSWERED_BY_A_PERSON} ORDER BY q.routed_seq`),
+      askedByCrew: p(
+        `SELECT a.*, m.slot AS member_slot FROM artifacts a JOIN runner_member_keys m ON a.writer_identity = 'key:' || m.key_id
+       WHERE m.space = ? AND a.kind = 'question' ORDER BY a.rowid DESC LIMIT ?`,
+      ),
     };
   }
 
@@ -86,5 +91,10 @@ export class QuestionReads {
   /** Served questions on a route, neither ended nor answered by a person, oldest routing first. */
   routedTo(route: string): QuestionRouting[] {
     return this.s.routedTo!.all(route) as QuestionRouting[];
+  }
+
+  /** Questions a crew's member keys asked, newest first, at most `limit`, each with the member slot that asked. */
+  askedByCrew(crew: string, limit: number): Array<ArtifactRow & { member_slot: string }> {
+    return this.s.askedByCrew!.all(crew, limit) as Array<ArtifactRow & { member_slot: string }>;
   }
 }

@@ -63,6 +63,18 @@ export class RelationReads {
         `SELECT count(*) FROM derivations d JOIN artifacts a ON a.artifact_id = d.child
        WHERE d.parent = ? AND a.kind = 'answer' AND a.state IN ('ACTIVE', 'SUPERSEDED')`,
       ).pluck(),
+      ofChildren: p(`SELECT * FROM relations WHERE child IN (SELECT value FROM json_each(?)) ORDER BY seq, child, parent, kind`),
+      pins: p('SELECT * FROM tip_pins ORDER BY seq'),
+      hidesAmong: p(`SELECT artifact_id, audience FROM hides WHERE artifact_id IN (SELECT value FROM json_each(?)) ORDER BY artifact_id, audience`),
+      ends: p(
+        `SELECT parent AS other FROM relations WHERE child IN (SELECT value FROM json_each(?))
+       UNION SELECT child AS other FROM relations WHERE parent IN (SELECT value FROM json_each(?))`,
+      ),
+      connected: p(
+        `SELECT child AS id FROM relations WHERE child IN (SELECT value FROM json_each(?))
+         UNION SELECT parent FROM relations WHERE parent IN (SELECT value FROM json_each(?))
+         UNION SELECT parent FROM derivations WHERE parent IN (SELECT value FROM json_each(?))`,
+      ),
     };
   }
 
@@ -158,5 +170,32 @@ export class RelationReads {
   /** Promoted answers that derive from the row (a question's answers name it in derives_from). */
   promotedAnswersDerivedFrom(id: string): number {
     return this.s.promotedAnswers!.get(id) as number;
+  }
+
+  /** Relations whose child is one of these rows, in the order they were made. */
+  relationsOfChildren(ids: readonly string[]): RelationRow[] {
+    return this.s.ofChildren!.all(JSON.stringify(ids)) as RelationRow[];
+  }
+
+  /** Every tip pin, oldest first. */
+  pins(): PinRow[] {
+    return this.s.pins!.all() as PinRow[];
+  }
+
+  /** The audiences each of these rows is hidden for, by row then audience. */
+  hidesAmong(ids: readonly string[]): { artifact_id: string; audience: string }[] {
+    return this.s.hidesAmong!.all(JSON.stringify(ids)) as { artifact_id: string; audience: string }[];
+  }
+
+  /** The rows one relation away from any of these, either direction (the given rows may be among them). */
+  relatedTo(ids: readonly string[]): string[] {
+    const json = JSON.stringify(ids);
+    return (this.s.ends!.all(json, json) as { other: string }[]).map((e) => e.other);
+  }
+
+  /** Of these rows, those a relation names either way or another row derives from. */
+  connectedAmong(ids: readonly string[]): string[] {
+    const json = JSON.stringify(ids);
+    return (this.s.connected!.all(json, json, json) as { id: string }[]).map((r) => r.id);
   }
 }

@@ -1,5 +1,5 @@
-import type Database from 'better-sqlite3';
 import type { Caller } from '../access/caller.js';
+import type { PeopleReads } from '../projections/people-reads.js';
 
 /**
  * How the `names` a question is addressed to meet a person (README "Questions"). A name is a
@@ -21,12 +21,10 @@ export function nameKey(text: string): string {
 }
 
 /** The keys a person is named by: those of the email's local part and of the name, as the people table holds them. */
-export function personNameKeys(db: Database.Database, caller: Caller): Set<string> {
+export function personNameKeys(people: PeopleReads, caller: Caller): Set<string> {
   const keys = new Set<string>();
   if (caller.kind !== 'person') return keys;
-  const person = db.prepare(`SELECT email, name FROM people WHERE iss || '|' || sub = ?`).get(caller.identity) as
-    | { email: string | null; name: string | null }
-    | undefined;
+  const person = people.namesOf(caller.identity);
   if (person?.email) {
     const at = person.email.lastIndexOf('@');
     keys.add(nameKey(at > 0 ? person.email.slice(0, at) : person.email));

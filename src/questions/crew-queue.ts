@@ -26,11 +26,6 @@ export const ASKED_SHOWN = 50;
 
 /** Questions the crew's member keys asked, newest first, at most ASKED_SHOWN (and whether more exist), with the slot that asked. */
 export function crewAsked(gate: Gate, crew: string): { rows: Array<{ row: ArtifactRow; slot: string }>; truncated: boolean } {
-  const found = gate.db
-    .prepare(
-      `SELECT a.*, m.slot AS member_slot FROM artifacts a JOIN runner_member_keys m ON a.writer_identity = 'key:' || m.key_id
-       WHERE m.space = ? AND a.kind = 'question' ORDER BY a.rowid DESC LIMIT ?`,
-    )
-    .all(crew, ASKED_SHOWN + 1) as Array<ArtifactRow & { member_slot: string }>;
+  const found = gate.store.questions.askedByCrew(crew, ASKED_SHOWN + 1);
   return { rows: found.slice(0, ASKED_SHOWN).map(({ member_slot, ...row }) => ({ row, slot: member_slot })), truncated: found.length > ASKED_SHOWN };
 }

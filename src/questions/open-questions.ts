@@ -14,7 +14,7 @@ export const OPEN_QUESTIONS_SHOWN = 50;
  */
 export function openQuestionsFor(gate: Gate, caller: Caller) {
   const now = gate.clock.now();
-  const keys = personNameKeys(gate.db, caller);
+  const keys = personNameKeys(gate.store.people, caller);
   const open = [];
   for (const routing of gate.store.questions.routedTo('with_people')) {
     const row = gate.store.artifacts.byId(routing.artifact_id);

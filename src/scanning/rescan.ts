@@ -32,9 +32,7 @@ export interface StandingScan {
 
 /** The newest scan or record event of a row: the findings that stand on it, and who found them. */
 export function standingScan(gate: Gate, artifactId: string): StandingScan | null {
-  const row = gate.db
-    .prepare(`SELECT seq, body FROM journal WHERE artifact_id = ? AND type IN ('scan', 'record') ORDER BY seq DESC LIMIT 1`)
-    .get(artifactId) as { seq: number; body: string } | undefined;
+  const row = gate.store.journalReads.newestScan(artifactId);
   if (row === undefined) return null;
   const data = (JSON.parse(row.body) as { data: { findings?: Finding[]; scanner?: string } }).data;
   return { findings: Array.isArray(data.findings) ? data.findings : [], scanner: data.scanner ?? '', seq: row.seq };

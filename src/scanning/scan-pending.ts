@@ -1,7 +1,6 @@
 import type { Gate } from '../gate.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import { GateError } from '../gate-error.js';
-import { QUARANTINE_STATES } from '../domain/states.js';
 import { CURRENT_SCANNER, rescanRow } from './rescan.js';
 
 /** Rows handed to the scan stage together: it batches them to the pool as it batches ingests. */
@@ -28,32 +27,22 @@ export interface ScanPendingReport {
   scanner: string;
 }
 
-const REVIEW_STATES = [...QUARANTINE_STATES].filter((s) => s !== 'L0_RAW');
-
 /**
  * Rows the scanner still owes: those left in L0_RAW, then rows in review whose newest scan
  * names another scanner (an upgrade since). A row this process already found unchanged is
  * not asked again (gate.rescannedUnchanged; not a journal fact, since nothing changed).
  */
 function* pendingRows(gate: Gate): Generator<{ row: ArtifactRow; raw: boolean }> {
-  const raw = gate.db.prepare(`SELECT * FROM artifacts WHERE state = 'L0_RAW' AND rowid > ? ORDER BY rowid LIMIT ?`);
   let after = 0;
   for (;;) {
-    const rows = raw.all(after, LOOK_AHEAD) as ArtifactRow[];
+    const rows = gate.store.artifacts.rawAfter(after, LOOK_AHEAD);
     for (const row of rows) yield { row, raw: true };
     if (rows.length < LOOK_AHEAD) break;
     after = rows[rows.length - 1]!.rowid;
   }
-  const outdated = gate.db.prepare(
-    `SELECT a.* FROM artifacts a WHERE a.rowid > ? AND a.state IN (${REVIEW_STATES.map(() => '?').join(',')})
-       AND a.content_type != 'skill_archive'
-       AND (SELECT json_extract(j.body, '$.data.scanner') FROM journal j
-            WHERE j.artifact_id = a.artifact_id AND j.type IN ('scan', 'record') ORDER BY j.seq DESC LIMIT 1) IS NOT ?
-     ORDER BY a.rowid LIMIT ?`,
-  );
   after = 0;
   for (;;) {
-    const rows = outdated.all(after, ...REVIEW_STATES, CURRENT_SCANNER, LOOK_AHEAD) as ArtifactRow[];
+    const rows = gate.store.artifacts.outdatedScans(after, CURRENT_SCANNER, LOOK_AHEAD);
     for (const row of rows) if (!gate.pipeline.rescannedUnchanged.has(row.artifact_id)) yield { row, raw: false };
     if (rows.length < LOOK_AHEAD) break;
     after = rows[rows.length - 1]!.rowid;

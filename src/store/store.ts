@@ -25,6 +25,8 @@ import { RankReads } from '../projections/rank-reads.js';
 import { SpaceReads } from '../projections/space-reads.js';
 import { rebuildAndCompare, type RebuildReport } from '../projections/rebuild.js';
 import { reconcileSurfaces, type ReconcileReport } from '../projections/reconcile.js';
+import { GraphReads } from '../projections/graph-reads.js';
+import { VectorCodeReads } from '../projections/vector-code-reads.js';
 
 /**
  * The store part: the one way to the journal and its views. Writes go through `writer`
@@ -61,6 +63,11 @@ export class Store {
   readonly spaces: SpaceReads;
   /** For the whole-database checks (rebuildViews, reconcileSurfaces), which attach a scratch schema beside the views. */
   private readonly db: Database.Database;
+  /** The graph's rows with their labels (gv.graph). */
+  readonly graph: GraphReads;
+  /** The journal table itself, for what no view keeps (signed events verbatim, scans, org outcomes). */
+  /** Which rows the vector index holds a code for. */
+  readonly vectorCodes: VectorCodeReads;
   /** The space names, read again only once a space event is applied (requireSpace asks on every ingest). */
   private readonly spaceList: () => readonly string[];
 
@@ -92,6 +99,8 @@ export class Store {
     this.ranks = new RankReads(db);
     this.spaces = new SpaceReads(db);
     this.db = db;
+    this.graph = new GraphReads(db);
+    this.vectorCodes = new VectorCodeReads(db);
     const spaceList = db.prepare('SELECT name FROM spaces ORDER BY name').pluck();
     this.spaceList = journal.viewChanges.memo(SPACE_EVENTS, () => spaceList.all() as string[]);
   }

@@ -5,12 +5,11 @@ import { verifyOutcomeLine, type Outcome } from '../forms/outcome-line.js';
 import { orgDoorClient } from './org-door.js';
 import { rowEventData } from '../projections/row-event.js';
 import { ed25519KeyTextProblem } from '../forms/strict-ed25519.js';
-import { AUTHORITY_EVENTS } from '../journal/schema.js';
 
 /** The organization's key: [org].deployment_id, else the one journaled when the gate first met it. */
 export function pinnedOrg(gate: Gate): string | null {
   if (gate.config.org.deployment_id !== '') return gate.config.org.deployment_id;
-  const body = gate.db.prepare(`SELECT body FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'org-pinned' ORDER BY seq LIMIT 1`).pluck().get() as string | undefined;
+  const body = gate.store.journalReads.orgPinnedBody();
   return body === undefined ? null : ((JSON.parse(body) as { data: { org_deployment_id: string } }).data.org_deployment_id);
 }
 
@@ -19,10 +18,7 @@ export function pinnedOrg(gate: Gate): string | null {
  * Read from the journal itself, so a restart or a lost reply resumes where the journal is.
  */
 function cursorOf(gate: Gate): number {
-  const seq = gate.db
-    .prepare(`SELECT max(json_extract(body, '$.data.org_seq')) FROM journal WHERE ${AUTHORITY_EVENTS} AND type IN ('countersign', 'refuse')`)
-    .pluck()
-    .get() as number | null;
+  const seq = gate.store.journalReads.outcomeCursor();
   return seq ?? 0;
 }
 
@@ -49,10 +45,7 @@ const refused = (message: string) => lifecycle(message, 'outcome_refused');
 function applyOutcome(gate: Gate, org: string, line: Record<string, unknown>, outcome: Outcome): 'countersigned' | 'refused' | 'duplicates' | 'skipped' {
   const row = gate.store.artifacts.byId(outcome.artifact_id);
   if (row === undefined || outcome.member_deployment_id !== gate.deployment.deploymentId) return 'skipped';
-  const seen = gate.db
-    .prepare(`SELECT 1 FROM journal WHERE ${AUTHORITY_EVENTS} AND type IN ('countersign', 'refuse') AND artifact_id = ? AND json_extract(body, '$.data.org_deployment_id') = ? LIMIT 1`)
-    .get(row.artifact_id, org);
-  if (seen !== undefined) return 'duplicates';
+  if (gate.store.journalReads.hasOutcome(row.artifact_id, org)) return 'duplicates';
   const own = {
     signer_class: 'authority',
     decision: outcome.type,

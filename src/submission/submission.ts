@@ -1,6 +1,5 @@
 import { canonicalJson, sha256Hex } from '../forms/canonical-json.js';
 import type { Gate } from '../gate.js';
-import type { JournalRow } from '../forms/event.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import { DECISIONS, envelopeOf } from '../verbs/reading/audit.js';
 import { signedHistory } from '../verbs/reading/status.js';
@@ -11,17 +10,13 @@ import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../forms/submiss
 
 /** The local signed promotion(s) of a row: each promote (or ratify, for a T-3/T-5 row) event exactly as journaled, with its signature. */
 export function promotionsOf(gate: Gate, artifactId: string) {
-  const rows = gate.db
-    .prepare(`SELECT event_id, body, sig FROM journal WHERE artifact_id = ? AND type IN ('promote', 'ratify') ORDER BY seq`)
-    .all(artifactId) as Pick<JournalRow, 'event_id' | 'body' | 'sig'>[];
+  const rows = gate.store.journalReads.promotionsOf(artifactId);
   return rows.map((r) => ({ event_id: r.event_id, event: r.body, sig: r.sig }));
 }
 
 /** The row's ingest event exactly as journaled, with its signature: it ties the artifact id to the content hash for the org. */
 export function ingestOf(gate: Gate, artifactId: string) {
-  const r = gate.db.prepare(`SELECT event_id, body, sig FROM journal WHERE artifact_id = ? AND type = 'ingest' ORDER BY seq LIMIT 1`).get(artifactId) as
-    | Pick<JournalRow, 'event_id' | 'body' | 'sig'>
-    | undefined;
+  const r = gate.store.journalReads.ingestOf(artifactId);
   return r === undefined ? null : { event_id: r.event_id, event: r.body, sig: r.sig };
 }
 
