@@ -54,7 +54,7 @@ export class Store {
   readonly workareas: WorkareaReads;
   /** Per-space capabilities of principals. */
   readonly grants: GrantReads;
-  /** The journal's events as appended (an event id by seq, events of a few types). */
+  /** The journal table itself, for what no view keeps (an event id by seq, signed events verbatim, scans, org outcomes). */
   readonly journalReads: JournalReads;
   readonly keys: KeyReads;
   /** Roles assigned to signed-in people. */
@@ -65,7 +65,6 @@ export class Store {
   private readonly db: Database.Database;
   /** The graph's rows with their labels (gv.graph). */
   readonly graph: GraphReads;
-  /** The journal table itself, for what no view keeps (signed events verbatim, scans, org outcomes). */
   /** Which rows the vector index holds a code for. */
   readonly vectorCodes: VectorCodeReads;
   /** The space names, read again only once a space event is applied (requireSpace asks on every ingest). */
