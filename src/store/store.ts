@@ -17,6 +17,9 @@ import { ReplacementGroupReads } from '../projections/replacement-group-reads.js
 import { ReviewReads } from '../projections/review-reads.js';
 import { SPACE_EVENTS } from '../projections/spaces.js';
 import { WorkareaReads } from '../projections/workarea-reads.js';
+import { ApiKeyReads } from '../projections/api-key-reads.js';
+import { PeopleReads } from '../projections/people-reads.js';
+import { SigninSessionReads } from '../projections/signin-session-reads.js';
 
 /**
  * The store part: the one way to the journal and its views. Writes go through `writer`
@@ -42,6 +45,12 @@ export class Store {
   readonly replacementGroups: ReplacementGroupReads;
   readonly reviews: ReviewReads;
   readonly workareas: WorkareaReads;
+  /** API keys as credentials: found by hash for a raw key, by id for an agent's assertion. */
+  readonly apiKeys: ApiKeyReads;
+  /** Signed-in people and the roles assigned to them. */
+  readonly people: PeopleReads;
+  /** Refresh-token families of this gate's own sign-in issuer. */
+  readonly signinSessions: SigninSessionReads;
   /** The space names, read again only once a space event is applied (requireSpace asks on every ingest). */
   private readonly spaceList: () => readonly string[];
 
@@ -66,6 +75,9 @@ export class Store {
     this.replacementGroups = new ReplacementGroupReads(db);
     this.reviews = new ReviewReads(db);
     this.workareas = new WorkareaReads(db);
+    this.apiKeys = new ApiKeyReads(db);
+    this.people = new PeopleReads(db);
+    this.signinSessions = new SigninSessionReads(db);
     const spaceList = db.prepare('SELECT name FROM spaces ORDER BY name').pluck();
     this.spaceList = journal.viewChanges.memo(SPACE_EVENTS, () => spaceList.all() as string[]);
   }
