@@ -1,10 +1,9 @@
-import type Database from 'better-sqlite3';
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { ed25519KeyTextProblem, jwsHoldsStrictly } from '../forms/strict-ed25519.js';
 import type { JWTPayload } from 'jose';
 import { jose } from './sign-in-support.js';
 import type { Clock } from '../clock.js';
-import type { Role } from '../domain/roles.js';
+import type { ApiKeyCredential, ApiKeyReads } from '../projections/api-key-reads.js';
 import { CredentialError } from './credential-error.js';
 import { credentialErrorOf } from './person-tokens.js';
 import { readUnverifiedJwt } from './unverified-jwt.js';
@@ -13,17 +12,7 @@ import { ASSERTION_CLOCK_TOLERANCE_S, ASSERTION_MAX_SECONDS } from './sign-in-li
 /** The issuer (and subject) an agent names in its own assertion: its key's identity. */
 export const ASSERTION_ISSUER = /^key:([0-9a-f]{12})$/;
 
-export interface AssertingKey {
-  key_id: string;
-  role: Role;
-  expires_at: number | null;
-  revoked_at: number | null;
-  scope: string | null;
-}
-
-interface KeyRow extends AssertingKey {
-  assertion_key: string | null;
-}
+export type AssertingKey = ApiKeyCredential;
 
 /** Whether a JWT's (unverified) issuer says it is an agent's own assertion rather than a person's token. */
 export function isAgentAssertion(payload: JWTPayload): boolean {
@@ -42,16 +31,13 @@ export function isAgentAssertion(payload: JWTPayload): boolean {
  * or a new binding counts from the next request.
  */
 export class AgentAssertions {
-  private readonly byId: Database.Statement;
   private readonly keys = new Map<string, KeyObject>();
 
   constructor(
-    db: Database.Database,
+    private readonly apiKeys: ApiKeyReads,
     private readonly audience: string,
     private readonly clock: Clock,
-  ) {
-    this.byId = db.prepare('SELECT key_id, role, expires_at, revoked_at, scope, assertion_key FROM api_keys WHERE key_id = ?');
-  }
+  ) {}
 
   async verify(token: string): Promise<AssertingKey> {
     const { jwtVerify } = jose();
@@ -60,7 +46,7 @@ export class AgentAssertions {
     const keyId = ASSERTION_ISSUER.exec(String(unverified.iss))?.[1];
     if (keyId === undefined) throw new CredentialError('malformed', 'an assertion names its issuer as key:<key_id>');
     if (header.kid !== undefined && header.kid !== keyId) throw new CredentialError('malformed', "the assertion's kid is not its issuer's key id");
-    const row = this.byId.get(keyId) as KeyRow | undefined;
+    const row = this.apiKeys.assertionKeyOf(keyId);
     if (row === undefined || row.revoked_at !== null) throw new CredentialError('signature', 'the key is not one this gate holds, or it was revoked');
     if (row.expires_at !== null && row.expires_at <= this.clock.now()) throw new CredentialError('expired', 'the key has expired');
     if (row.assertion_key === null) throw new CredentialError('signature', 'no assertion key is bound to this key (gv.assertion_key)');

@@ -1,7 +1,5 @@
-import type Database from 'better-sqlite3';
 import type { Caller } from '../access/caller.js';
 import type { Clock } from '../clock.js';
-import type { Role } from '../domain/roles.js';
 import { API_KEY_PATTERN, hashApiKey } from './api-keys.js';
 import { AgentAssertions, isAgentAssertion, type AssertingKey } from './agent-assertions.js';
 import { SIGN_IN_SUPPORT_MISSING, installedJose } from './sign-in-support.js';
@@ -10,6 +8,8 @@ import type { PeopleFile } from './people-file.js';
 import type { PersonTokens } from './person-tokens.js';
 import type { ViewChanges } from '../journal/view-changes.js';
 import { API_KEY_EVENTS } from '../projections/api-keys.js';
+import type { ApiKeyReads } from '../projections/api-key-reads.js';
+import type { PeopleReads } from '../projections/people-reads.js';
 
 export { CredentialError, type CredentialKind } from './credential-error.js';
 
@@ -45,20 +45,20 @@ export interface PersonAuth {
  */
 export class BearerAuth {
   private readonly keyByHash: (hash: string) => KeyRow | undefined;
-  private readonly personRow: Database.Statement | null;
+  private readonly assignments: PeopleReads | null;
   private readonly assertions: AgentAssertions;
 
   constructor(
-    db: Database.Database,
+    /** The store's read models of keys and people (`gate.store`). */
+    reads: { apiKeys: ApiKeyReads; people: PeopleReads },
     changes: ViewChanges,
     private readonly clock: Clock,
     deploymentId: string,
     private readonly people: PersonAuth | null = null,
   ) {
-    this.assertions = new AgentAssertions(db, deploymentId, clock);
-    const byHash = db.prepare('SELECT key_id, role, expires_at, revoked_at, scope FROM api_keys WHERE key_hash = ?');
-    this.keyByHash = changes.memoByKey(API_KEY_EVENTS, (hash: string) => byHash.get(hash) as KeyRow | undefined);
-    this.personRow = people === null ? null : db.prepare('SELECT role, demo FROM people WHERE iss = ? AND sub = ?');
+    this.assertions = new AgentAssertions(reads.apiKeys, deploymentId, clock);
+    this.keyByHash = changes.memoByKey(API_KEY_EVENTS, (hash: string) => reads.apiKeys.credentialByHash(hash));
+    this.assignments = people === null ? null : reads.people;
   }
 
   async callerOf(header: string | undefined, surface: Caller['surface']): Promise<Caller> {
@@ -97,7 +97,7 @@ export class BearerAuth {
   }
 
   private async personCaller(token: string, surface: Caller['surface']): Promise<Caller> {
-    if (this.people === null || this.personRow === null) {
+    if (this.people === null || this.assignments === null) {
       throw new CredentialError('unsupported', 'sign-in tokens are accepted once a sign-in issuer is configured; this gate has none');
     }
     const { iss, sub } = await this.people.tokens.verify(token);
@@ -105,7 +105,7 @@ export class BearerAuth {
       throw new CredentialError('signature', 'the person this token names was removed');
     }
     const identity = `${iss}|${sub}`;
-    const entry = this.personRow.get(iss, sub) as { role: Role; demo: number } | undefined;
+    const entry = this.assignments.assignment(iss, sub);
     return {
       identity,
       role: entry?.role ?? (this.people.admins.includes(identity) ? 'admin' : 'reader'),

@@ -1,19 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import type { Gate } from '../gate.js';
+import type { SessionRow } from '../projections/signin-session-reads.js';
 import { REFRESH_TOKEN_MS } from './sign-in-lifetimes.js';
 
-export interface SessionRow {
-  family: string;
-  iss: string;
-  sub: string;
-  client_id: string;
-  scope: string;
-  auth_time: number;
-  token_hash: string;
-  token_expires_at: number;
-  ended_at: number | null;
-}
+export type { SessionRow };
 
 export type Rotation =
   | { ok: true; session: SessionRow; refreshToken: string }
@@ -32,18 +22,10 @@ const hashOf = (raw: string) => createHash('sha256').update(raw).digest('hex');
  * both succeed: the second is the reuse.
  */
 export class SigninSessions {
-  private readonly byFamily: Database.Statement;
-  private readonly byToken: Database.Statement;
-  private readonly openOf: Database.Statement;
-
-  constructor(private readonly gate: Gate) {
-    this.byFamily = gate.db.prepare('SELECT * FROM signin_sessions WHERE family = ?');
-    this.byToken = gate.db.prepare('SELECT family FROM signin_refresh_tokens WHERE token_hash = ?');
-    this.openOf = gate.db.prepare('SELECT family FROM signin_sessions WHERE iss = ? AND sub = ? AND ended_at IS NULL');
-  }
+  constructor(private readonly gate: Gate) {}
 
   session(family: string): SessionRow | undefined {
-    return this.byFamily.get(family) as SessionRow | undefined;
+    return this.gate.store.signinSessions.session(family);
   }
 
   async start(s: { iss: string; sub: string; clientId: string; scope: string; authTime: number }): Promise<{ family: string; refreshToken: string }> {
@@ -70,7 +52,7 @@ export class SigninSessions {
     const next = mintRefreshToken();
     const now = this.gate.clock.now();
     return this.gate.store.writer.write((): Rotation => {
-      const known = this.byToken.get(presentedHash) as { family: string } | undefined;
+      const known = this.gate.store.signinSessions.familyOfToken(presentedHash);
       if (known === undefined) return { ok: false, why: 'the refresh token is unknown' };
       const session = this.session(known.family)!;
       const by = `${session.iss}|${session.sub}`;
@@ -98,13 +80,13 @@ export class SigninSessions {
 
   /** Logout by refresh token: the token's family ends, whether the token is its current one or a rotated one. */
   async endByToken(presented: string, reason: string): Promise<boolean> {
-    const known = this.byToken.get(hashOf(presented)) as { family: string } | undefined;
+    const known = this.gate.store.signinSessions.familyOfToken(hashOf(presented));
     return known === undefined ? false : this.end(known.family, reason);
   }
 
   /** Inside a journal write: ends every open session of a person (removal). */
   endAllOf(iss: string, sub: string, reason: string): void {
-    for (const { family } of this.openOf.all(iss, sub) as { family: string }[]) {
+    for (const { family } of this.gate.store.signinSessions.openFamiliesOf(iss, sub)) {
       this.gate.store.journal.append('signin-ended', `${iss}|${sub}`, { family, reason });
     }
   }

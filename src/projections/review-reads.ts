@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { ArtifactRow } from './artifact-reads.js';
 
 export interface ReviewRow {
   /** The row's rowid in the artifacts view. */
@@ -68,6 +69,8 @@ export interface Decision {
 /** Prepared reads of the review views. */
 export class ReviewReads {
   private readonly s: Record<string, Database.Statement>;
+  /** The statement of waitingSince for a state list of this length, prepared on its first use. */
+  private readonly waitingSinceFor: (states: number) => Database.Statement;
 
   constructor(db: Database.Database) {
     const p = (sql: string) => db.prepare(sql);
@@ -82,6 +85,36 @@ export class ReviewReads {
         WHERE s.seq > ? AND s.seq <= ? AND s.type IN ('promote', 'ratify', 'demote')`),
       spent: p('SELECT spent FROM review_budget WHERE day = ?').pluck(),
       runsOfRow: p('SELECT * FROM review_runs WHERE artifact_id = ? AND ts >= ? ORDER BY seq'),
+      settleCandidates: p(
+        `SELECT a.* FROM artifacts a JOIN spaces s ON s.name = a.space
+       WHERE a.state = 'L2_SCORED' AND s.policy = 'auto' ORDER BY a.rowid LIMIT ?`,
+      ),
+      gradingCandidates: p(
+        `SELECT a.* FROM artifacts a JOIN spaces s ON s.name = a.space
+     WHERE a.state IN ('L1_SCANNED', 'L2_SCORED') AND a.rowid > ? AND (a.state = 'L1_SCANNED' OR s.policy != 'human')
+       AND a.erased_seq IS NULL
+     ORDER BY a.rowid LIMIT ?`,
+      ),
+      secondOpinionCandidates: p(
+        `SELECT a.* FROM artifacts a JOIN spaces s ON s.name = a.space JOIN review_rows r ON r.row = a.rowid
+       WHERE a.state = 'L2_SCORED' AND s.policy != 'human'
+         AND NOT EXISTS (SELECT 1 FROM signatures g WHERE g.artifact_id = a.artifact_id AND g.type = 'verdict'
+           AND g.stance = 'second-opinion' AND g.epoch = r.epoch)
+         AND a.rowid > ?
+       ORDER BY a.rowid LIMIT ?`,
+      ),
+    };
+    const waitingSince = new Map<number, Database.Statement>();
+    this.waitingSinceFor = (states) => {
+      let statement = waitingSince.get(states);
+      if (statement === undefined) {
+        statement = p(
+          `SELECT a.artifact_id, r.review_since FROM artifacts a JOIN review_rows r ON r.row = a.rowid
+       WHERE a.state IN (${Array.from({ length: states }, () => '?').join(',')}) AND r.review_since <= ? ORDER BY r.review_since LIMIT ?`,
+        );
+        waitingSince.set(states, statement);
+      }
+      return statement;
     };
   }
 
@@ -115,5 +148,25 @@ export class ReviewReads {
   /** Promotions, ratifications and demotions journaled in seq (after, last]. */
   decisionsIn(after: number, last: number): IterableIterator<Decision> {
     return this.s.decisions!.iterate(after, last) as IterableIterator<Decision>;
+  }
+
+  /** Rows of auto spaces waiting in L2_SCORED, oldest first: what settling may promote. */
+  settleCandidates(limit: number): ArtifactRow[] {
+    return this.s.settleCandidates!.all(limit) as ArtifactRow[];
+  }
+
+  /** Held L1 rows and scored rows of model and auto spaces after a rowid, oldest first: the rows grading looks at. */
+  gradingCandidates(afterRowid: number, limit: number): ArtifactRow[] {
+    return this.s.gradingCandidates!.all(afterRowid, limit) as ArtifactRow[];
+  }
+
+  /** Scored rows of model and auto spaces after a rowid without a second opinion in their epoch, oldest first. */
+  secondOpinionCandidates(afterRowid: number, limit: number): ArtifactRow[] {
+    return this.s.secondOpinionCandidates!.all(afterRowid, limit) as ArtifactRow[];
+  }
+
+  /** Rows in these states that began waiting at or before `since`, longest waiting first (the expiry's candidates). */
+  waitingSince(states: readonly string[], since: number, limit: number): Array<{ artifact_id: string; review_since: number }> {
+    return this.waitingSinceFor(states.length).all(...states, since, limit) as Array<{ artifact_id: string; review_since: number }>;
   }
 }

@@ -13,12 +13,7 @@ export async function expireOverdue(gate: Gate): Promise<number> {
   const ttl = gate.review.board.settings.ttlMs;
   const states = [...EXPIRING_STATES];
   // Away time only lengthens a deadline, so rows waiting longer than the time-to-live are the candidates.
-  const candidates = gate.db
-    .prepare(
-      `SELECT a.artifact_id, r.review_since FROM artifacts a JOIN review_rows r ON r.row = a.rowid
-       WHERE a.state IN (${states.map(() => '?').join(',')}) AND r.review_since <= ? ORDER BY r.review_since LIMIT ?`,
-    )
-    .all(...states, now - ttl, SWEEP_MAX) as Array<{ artifact_id: string; review_since: number }>;
+  const candidates = gate.store.reviews.waitingSince(states, now - ttl, SWEEP_MAX);
   const due = candidates.filter((c) => c.review_since + ttl + gate.review.board.away.awayBetween(c.review_since, now) <= now);
   if (due.length === 0) return 0;
   return gate.store.writer.write(() => {

@@ -362,16 +362,10 @@ const GRADE_PAGE = 200;
  * that failed RETRIES_BEFORE_EXHAUSTED times in a row is left to a person or a fresh gv.grade.
  */
 export function rowsToGrade(gate: Gate, afterRowid: number, limit: number): ArtifactRow[] {
-  const page = gate.db.prepare(
-    `SELECT a.* FROM artifacts a JOIN spaces s ON s.name = a.space
-     WHERE a.state IN ('L1_SCANNED', 'L2_SCORED') AND a.rowid > ? AND (a.state = 'L1_SCANNED' OR s.policy != 'human')
-       AND a.erased_seq IS NULL
-     ORDER BY a.rowid LIMIT ?`,
-  );
   const owed: ArtifactRow[] = [];
   let after = afterRowid;
   while (owed.length < limit) {
-    const rows = page.all(after, limit) as ArtifactRow[];
+    const rows = gate.store.reviews.gradingCandidates(after, limit);
     for (const row of rows) if (owedGrading(gate, row) && owed.length < limit) owed.push(row);
     if (rows.length < limit) break;
     after = rows[rows.length - 1]!.rowid;

@@ -40,16 +40,7 @@ export async function gradePending(gate: Gate, limit: number, by: string | null)
 
 /** Scored rows of model and auto spaces without a second opinion in this epoch; L1B and human spaces never. */
 function rowsForSecondOpinion(gate: Gate, afterRowid: number, limit: number): ArtifactRow[] {
-  return gate.db
-    .prepare(
-      `SELECT a.* FROM artifacts a JOIN spaces s ON s.name = a.space JOIN review_rows r ON r.row = a.rowid
-       WHERE a.state = 'L2_SCORED' AND s.policy != 'human'
-         AND NOT EXISTS (SELECT 1 FROM signatures g WHERE g.artifact_id = a.artifact_id AND g.type = 'verdict'
-           AND g.stance = 'second-opinion' AND g.epoch = r.epoch)
-         AND a.rowid > ?
-       ORDER BY a.rowid LIMIT ?`,
-    )
-    .all(afterRowid, limit) as ArtifactRow[];
+  return gate.store.reviews.secondOpinionCandidates(afterRowid, limit);
 }
 
 /** gv.review_pending: second-opinion verdicts from review.second_opinion's backend. */

@@ -23,12 +23,7 @@ export function settleRow(gate: Gate, id: string): Settled {
 
 /** Rows of auto spaces waiting in L2_SCORED, oldest first. */
 function settleCandidates(gate: Gate, limit: number): ArtifactRow[] {
-  return gate.db
-    .prepare(
-      `SELECT a.* FROM artifacts a JOIN spaces s ON s.name = a.space
-       WHERE a.state = 'L2_SCORED' AND s.policy = 'auto' ORDER BY a.rowid LIMIT ?`,
-    )
-    .all(limit) as ArtifactRow[];
+  return gate.store.reviews.settleCandidates(limit);
 }
 
 /** gv.settle_pending and the schedule: settles what it can; what stays held is counted by blocker. */

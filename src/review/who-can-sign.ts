@@ -7,7 +7,7 @@ import type { ArtifactRow } from '../projections/artifact-reads.js';
  * for people), so they are not named.
  */
 export function whoCanSign(gate: Gate, row: ArtifactRow): string[] {
-  const assigned = gate.db.prepare('SELECT iss, sub, role FROM people ORDER BY iss, sub').all() as Array<{ iss: string; sub: string; role: string }>;
+  const assigned = gate.store.people.assigned();
   const named = new Set(assigned.map((p) => `${p.iss}|${p.sub}`));
   const signers = assigned.filter((p) => p.role === 'reviewer' || p.role === 'admin').map((p) => `${p.iss}|${p.sub}`);
   for (const admin of gate.config.auth.admins) if (!named.has(admin)) signers.push(admin);

@@ -27,6 +27,8 @@ import { rebuildAndCompare, type RebuildReport } from '../projections/rebuild.js
 import { reconcileSurfaces, type ReconcileReport } from '../projections/reconcile.js';
 import { GraphReads } from '../projections/graph-reads.js';
 import { VectorCodeReads } from '../projections/vector-code-reads.js';
+import { ApiKeyReads } from '../projections/api-key-reads.js';
+import { SigninSessionReads } from '../projections/signin-session-reads.js';
 
 /**
  * The store part: the one way to the journal and its views. Writes go through `writer`
@@ -67,6 +69,10 @@ export class Store {
   readonly graph: GraphReads;
   /** Which rows the vector index holds a code for. */
   readonly vectorCodes: VectorCodeReads;
+  /** API keys as credentials: found by hash for a raw key, by id for an agent's assertion. */
+  readonly apiKeys: ApiKeyReads;
+  /** Refresh-token families of this gate's own sign-in issuer. */
+  readonly signinSessions: SigninSessionReads;
   /** The space names, read again only once a space event is applied (requireSpace asks on every ingest). */
   private readonly spaceList: () => readonly string[];
 
@@ -100,6 +106,8 @@ export class Store {
     this.db = db;
     this.graph = new GraphReads(db);
     this.vectorCodes = new VectorCodeReads(db);
+    this.apiKeys = new ApiKeyReads(db);
+    this.signinSessions = new SigninSessionReads(db);
     const spaceList = db.prepare('SELECT name FROM spaces ORDER BY name').pluck();
     this.spaceList = journal.viewChanges.memo(SPACE_EVENTS, () => spaceList.all() as string[]);
   }

@@ -49,7 +49,7 @@ export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Serv
           peopleFile: gate.auth.people,
           admins: gate.config.auth.admins,
         };
-  const auth = new BearerAuth(gate.db, gate.store.journal.viewChanges, gate.clock, gate.deployment.deploymentId, peopleAuth);
+  const auth = new BearerAuth(gate.store, gate.store.journal.viewChanges, gate.clock, gate.deployment.deploymentId, peopleAuth);
   const provider = issuer === null ? null : new SignInProvider(gate, issuer);
   const perIdentity = new IdentityInFlight(identityShare(options.maxInFlightPerIdentity, options.maxInFlight));
   const budget = new BodyBudget(

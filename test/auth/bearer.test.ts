@@ -3,12 +3,16 @@ import Database from 'better-sqlite3';
 import { BearerAuth, CredentialError } from '../../src/auth/bearer.js';
 import { mintApiKey } from '../../src/auth/api-keys.js';
 import { ApiKeyReducer, apiKeyTables } from '../../src/projections/api-keys.js';
+import { ApiKeyReads } from '../../src/projections/api-key-reads.js';
+import { peopleTables } from '../../src/projections/people.js';
+import { PeopleReads } from '../../src/projections/people-reads.js';
 import type { JournalEvent } from '../../src/forms/event.js';
 import { ViewChanges } from '../../src/journal/view-changes.js';
 
 function keyStore() {
   const db = new Database(':memory:');
   db.exec(apiKeyTables('main'));
+  db.exec(peopleTables('main'));
   const reducer = new ApiKeyReducer(db, 'main');
   // As the journal does: each event applied is counted, so a key read kept before it is read again.
   const changes = new ViewChanges();
@@ -17,7 +21,9 @@ function keyStore() {
     reducer.apply({ v: 1, seq: ++seq, type, ts, prev: null, by: 'uid:0', data, event_id: String(seq), sig: '' } as JournalEvent);
     changes.applied(type);
   };
-  return { db, changes, apply };
+  // The read models the bearer reads through, as the store holds them.
+  const reads = { apiKeys: new ApiKeyReads(db), people: new PeopleReads(db) };
+  return { db, reads, changes, apply };
 }
 
 const kindOf = async (fn: () => Promise<unknown>) => {
@@ -32,11 +38,11 @@ const kindOf = async (fn: () => Promise<unknown>) => {
 
 describe('API key bearer credentials, with an injected clock', () => {
   it('a key past its expires_at is 401 expired; before it, the key is its own identity and role', async () => {
-    const { db, changes, apply } = keyStore();
+    const { reads, changes, apply } = keyStore();
     const k = mintApiKey();
     apply('apikey-issued', { key_id: k.keyId, key_hash: k.hash, role: 'agent', expires_at: 5_000, scope: null });
     let now = 4_999;
-    const auth = new BearerAuth(db, changes, { now: () => now }, 'test-deployment');
+    const auth = new BearerAuth(reads, changes, { now: () => now }, 'test-deployment');
     const caller = await auth.callerOf(`Bearer ${k.raw}`, 'http');
     expect(caller).toMatchObject({ identity: `key:${k.keyId}`, role: 'agent', kind: 'program', scope: null });
     now = 5_000;
@@ -54,17 +60,17 @@ describe('API key bearer credentials, with an injected clock', () => {
   });
 
   it('a scope events key is marked so the dispatcher can refuse everything but gv.events', async () => {
-    const { db, changes, apply } = keyStore();
+    const { reads, changes, apply } = keyStore();
     const k = mintApiKey();
     apply('apikey-issued', { key_id: k.keyId, key_hash: k.hash, role: 'reviewer', expires_at: null, scope: 'events' });
-    expect((await new BearerAuth(db, changes, { now: () => 0 }, 'test-deployment').callerOf(`Bearer ${k.raw}`, 'http')).scope).toBe('events');
+    expect((await new BearerAuth(reads, changes, { now: () => 0 }, 'test-deployment').callerOf(`Bearer ${k.raw}`, 'http')).scope).toBe('events');
   });
 
   it('missing, malformed, unknown and revoked credentials each have their kind', async () => {
-    const { db, changes, apply } = keyStore();
+    const { reads, changes, apply } = keyStore();
     const k = mintApiKey();
     apply('apikey-issued', { key_id: k.keyId, key_hash: k.hash, role: 'agent', expires_at: null, scope: null });
-    const auth = new BearerAuth(db, changes, { now: () => 0 }, 'test-deployment');
+    const auth = new BearerAuth(reads, changes, { now: () => 0 }, 'test-deployment');
     expect(await kindOf(() => auth.callerOf(undefined, 'http'))).toBe('missing');
     expect(await kindOf(() => auth.callerOf('Token abc', 'http'))).toBe('malformed');
     expect(await kindOf(() => auth.callerOf(`Bearer ${mintApiKey().raw}`, 'http'))).toBe('signature');

@@ -1,0 +1,39 @@
+import type Database from 'better-sqlite3';
+import type { Role } from '../domain/roles.js';
+
+/** What a credential check reads of a key: who it is, its role, whether it still holds, its scope. */
+export interface ApiKeyCredential {
+  key_id: string;
+  role: Role;
+  expires_at: number | null;
+  revoked_at: number | null;
+  scope: string | null;
+}
+
+/** A key's credential with the Ed25519 key bound for its agent's assertions (gv.assertion_key), if any. */
+export interface ApiKeyAssertionRow extends ApiKeyCredential {
+  assertion_key: string | null;
+}
+
+/** Prepared reads of the api_keys view, made once by the store (`store.apiKeys`). */
+export class ApiKeyReads {
+  private readonly s: Record<string, Database.Statement>;
+
+  constructor(db: Database.Database) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      credentialByHash: p('SELECT key_id, role, expires_at, revoked_at, scope FROM api_keys WHERE key_hash = ?'),
+      assertionKeyOf: p('SELECT key_id, role, expires_at, revoked_at, scope, assertion_key FROM api_keys WHERE key_id = ?'),
+    };
+  }
+
+  /** The key a raw API key presents, found by its sha256 (only the hash is stored). */
+  credentialByHash(keyHash: string): ApiKeyCredential | undefined {
+    return this.s.credentialByHash!.get(keyHash) as ApiKeyCredential | undefined;
+  }
+
+  /** The key an agent's assertion names, with its bound assertion key. */
+  assertionKeyOf(keyId: string): ApiKeyAssertionRow | undefined {
+    return this.s.assertionKeyOf!.get(keyId) as ApiKeyAssertionRow | undefined;
+  }
+}
