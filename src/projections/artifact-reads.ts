@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { bodyText } from './body-text.js';
 import type { ViewChanges } from '../journal/view-changes.js';
+import { AUTHORITY_EVENTS } from '../journal/schema.js';
 
 export interface ScanFinding {
   kind: string;
@@ -56,7 +57,11 @@ export class ArtifactReads {
   /** Held rows, read again only once an event is applied: every ingest asks it (quarantine.max_depth). */
   readonly countHeld: () => number;
 
+  /** Kept for the reads whose clause depends on the caller (prepared when asked). */
+  private readonly db: Database.Database;
+
   constructor(db: Database.Database, changes: ViewChanges) {
+    this.db = db;
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       byId: p('SELECT * FROM artifacts WHERE artifact_id = ?'),
@@ -72,6 +77,7 @@ export class ArtifactReads {
       questionsInArea: p(
         `SELECT count(*) AS n FROM artifacts WHERE writer_identity = ? AND space = ? AND workarea = ? AND kind = 'question'`,
       ),
+      bundleManifest: p(`SELECT artifact_id, content_hash, masked_hash, erased_seq FROM artifacts WHERE derives_from = ? AND content_type = 'bundle_manifest'`),
     };
     // Held rows (L0, L1, L1B): one read where every ingest made three.
     const heldCount = p(`SELECT coalesce(sum(n), 0) FROM state_counts WHERE state IN ('L0_RAW', 'L1_SCANNED', 'L1B_FLAGGED')`).pluck();
@@ -144,5 +150,41 @@ export class ArtifactReads {
 
   questionsBy(writer: string, space: string, workarea: string): number {
     return (this.s.questionsInArea!.get(writer, space, workarea) as { n: number }).n;
+  }
+
+  /** The manifest row a bundle's archive derives (gv.ingest_bundle writes one with every valid archive). */
+  bundleManifestOf(archiveId: string): Pick<ArtifactRow, 'artifact_id' | 'content_hash' | 'masked_hash' | 'erased_seq'> {
+    return this.s.bundleManifest!.get(JSON.stringify([archiveId])) as Pick<ArtifactRow, 'artifact_id' | 'content_hash' | 'masked_hash' | 'erased_seq'>;
+  }
+
+  /**
+   * A space's recorded rows of these classes (in this work area, after `since`), oldest first,
+   * at most `limit`. The IN list follows the classes, so the statement is made when asked.
+   */
+  recordsIn(space: string, classes: readonly string[], limit: number, workarea?: string, since?: number): ArtifactRow[] {
+    const filters = [`space = ?`, `state = 'RECORDED'`, `content_type IN (${classes.map(() => '?').join(',')})`];
+    const args: unknown[] = [space, ...classes];
+    if (workarea !== undefined) {
+      filters.push('workarea = ?');
+      args.push(workarea);
+    }
+    if (since !== undefined) {
+      filters.push('ts > ?');
+      args.push(since);
+    }
+    return this.db.prepare(`SELECT * FROM artifacts WHERE ${filters.join(' AND ')} ORDER BY ts, rowid LIMIT ?`).all(...args, limit) as ArtifactRow[];
+  }
+
+  /**
+   * Among the rows a visibility clause shows (access/visible-rows.ts): those promoted provisionally,
+   * those ratified and awaiting a countersign, and those countersigned.
+   */
+  countersignCounts(visible: { sql: string; args: readonly unknown[] }): { provisional: number; ratified_awaiting: number; countersigned: number } {
+    const n = (extra: string) => this.db.prepare(`SELECT count(*) FROM artifacts WHERE ${visible.sql} AND ${extra}`).pluck().get(...visible.args) as number;
+    return {
+      provisional: n(`state IN ('ACTIVE', 'SUPERSEDED') AND provisional = 1`),
+      ratified_awaiting: n(`state = 'L3_RATIFIED'`),
+      countersigned: n(`artifact_id IN (SELECT artifact_id FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'countersign')`),
+    };
   }
 }

@@ -17,6 +17,10 @@ import { ReplacementGroupReads } from '../projections/replacement-group-reads.js
 import { ReviewReads } from '../projections/review-reads.js';
 import { SPACE_EVENTS } from '../projections/spaces.js';
 import { WorkareaReads } from '../projections/workarea-reads.js';
+import { JournalReads } from '../projections/journal-reads.js';
+import { ApiKeyReads } from '../projections/api-key-reads.js';
+import { PeopleReads } from '../projections/people-reads.js';
+import { SubmissionReads } from '../projections/submission-reads.js';
 
 /**
  * The store part: the one way to the journal and its views. Writes go through `writer`
@@ -42,6 +46,12 @@ export class Store {
   readonly replacementGroups: ReplacementGroupReads;
   readonly reviews: ReviewReads;
   readonly workareas: WorkareaReads;
+  /** The journal table read as rows (a row's events), beside `journal`, which appends. */
+  readonly journalReads: JournalReads;
+  readonly apiKeys: ApiKeyReads;
+  readonly people: PeopleReads;
+  /** Submissions to the organization gate. */
+  readonly submissions: SubmissionReads;
   /** The space names, read again only once a space event is applied (requireSpace asks on every ingest). */
   private readonly spaceList: () => readonly string[];
 
@@ -66,6 +76,10 @@ export class Store {
     this.replacementGroups = new ReplacementGroupReads(db);
     this.reviews = new ReviewReads(db);
     this.workareas = new WorkareaReads(db);
+    this.journalReads = new JournalReads(db);
+    this.apiKeys = new ApiKeyReads(db);
+    this.people = new PeopleReads(db);
+    this.submissions = new SubmissionReads(db);
     const spaceList = db.prepare('SELECT name FROM spaces ORDER BY name').pluck();
     this.spaceList = journal.viewChanges.memo(SPACE_EVENTS, () => spaceList.all() as string[]);
   }
