@@ -24,6 +24,7 @@ export class ApiKeyReads {
     this.s = {
       credentialByHash: p('SELECT key_id, role, expires_at, revoked_at, scope FROM api_keys WHERE key_hash = ?'),
       assertionKeyOf: p('SELECT key_id, role, expires_at, revoked_at, scope, assertion_key FROM api_keys WHERE key_id = ?'),
+      roleOf: p('SELECT role FROM api_keys WHERE key_id = ?').pluck(),
     };
   }
 
@@ -35,5 +36,10 @@ export class ApiKeyReads {
   /** The key an agent's assertion names, with its bound assertion key. */
   assertionKeyOf(keyId: string): ApiKeyAssertionRow | undefined {
     return this.s.assertionKeyOf!.get(keyId) as ApiKeyAssertionRow | undefined;
+  }
+
+  /** The role a key was issued with, revoked or not; undefined for a key never issued. */
+  roleOf(keyId: string): string | undefined {
+    return this.s.roleOf!.get(keyId) as string | undefined;
   }
 }

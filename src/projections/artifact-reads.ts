@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { bodyText } from './body-text.js';
 import type { ViewChanges } from '../journal/view-changes.js';
 import { HELD_STATES, PROMOTED_STATES, QUARANTINE_STATES } from '../domain/states.js';
+import { AUTHORITY_EVENTS } from '../journal/schema.js';
 
 export interface ScanFinding {
   kind: string;
@@ -116,6 +117,7 @@ export class ArtifactReads {
             WHERE j.artifact_id = a.artifact_id AND j.type IN ('scan', 'record') ORDER BY j.seq DESC LIMIT 1) IS NOT ?
      ORDER BY a.rowid LIMIT ?`,
       ),
+      bundleManifest: p(`SELECT artifact_id, content_hash, masked_hash, erased_seq FROM artifacts WHERE derives_from = ? AND content_type = 'bundle_manifest'`),
     };
     // Held rows (L0, L1, L1B): one read where every ingest made three.
     const heldCount = p(`SELECT coalesce(sum(n), 0) FROM state_counts WHERE state IN ('L0_RAW', 'L1_SCANNED', 'L1B_FLAGGED')`).pluck();
@@ -262,5 +264,41 @@ export class ArtifactReads {
    */
   outdatedScans(rowid: number, scanner: string, limit: number): ArtifactRow[] {
     return this.s.outdatedScans!.all(rowid, ...REVIEW_STATES, scanner, limit) as ArtifactRow[];
+  }
+
+  /** The manifest row a bundle's archive derives (gv.ingest_bundle writes one with every valid archive). */
+  bundleManifestOf(archiveId: string): Pick<ArtifactRow, 'artifact_id' | 'content_hash' | 'masked_hash' | 'erased_seq'> {
+    return this.s.bundleManifest!.get(JSON.stringify([archiveId])) as Pick<ArtifactRow, 'artifact_id' | 'content_hash' | 'masked_hash' | 'erased_seq'>;
+  }
+
+  /**
+   * A space's recorded rows of these classes (in this work area, after `since`), oldest first,
+   * at most `limit`. The IN list follows the classes, so the statement is made when asked.
+   */
+  recordsIn(space: string, classes: readonly string[], limit: number, workarea?: string, since?: number): ArtifactRow[] {
+    const filters = [`space = ?`, `state = 'RECORDED'`, `content_type IN (${classes.map(() => '?').join(',')})`];
+    const args: unknown[] = [space, ...classes];
+    if (workarea !== undefined) {
+      filters.push('workarea = ?');
+      args.push(workarea);
+    }
+    if (since !== undefined) {
+      filters.push('ts > ?');
+      args.push(since);
+    }
+    return this.db.prepare(`SELECT * FROM artifacts WHERE ${filters.join(' AND ')} ORDER BY ts, rowid LIMIT ?`).all(...args, limit) as ArtifactRow[];
+  }
+
+  /**
+   * Among the rows a visibility clause shows (access/visible-rows.ts): those promoted provisionally,
+   * those ratified and awaiting a countersign, and those countersigned.
+   */
+  countersignCounts(visible: { sql: string; args: readonly unknown[] }): { provisional: number; ratified_awaiting: number; countersigned: number } {
+    const n = (extra: string) => this.db.prepare(`SELECT count(*) FROM artifacts WHERE ${visible.sql} AND ${extra}`).pluck().get(...visible.args) as number;
+    return {
+      provisional: n(`state IN ('ACTIVE', 'SUPERSEDED') AND provisional = 1`),
+      ratified_awaiting: n(`state = 'L3_RATIFIED'`),
+      countersigned: n(`artifact_id IN (SELECT artifact_id FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'countersign')`),
+    };
   }
 }

@@ -26,6 +26,7 @@ export class CommentReads {
     this.s = {
       byId: db.prepare('SELECT * FROM comments WHERE event_id = ?'),
       ofRow: db.prepare('SELECT * FROM comments WHERE artifact_id = ? ORDER BY seq'),
+      timesSince: db.prepare('SELECT ts FROM comments WHERE author = ? AND ts >= ?').pluck(),
     };
   }
 
@@ -36,6 +37,11 @@ export class CommentReads {
   /** Every comment on a row, tombstones included, oldest first. */
   ofRow(artifactId: string): CommentRow[] {
     return this.s.ofRow!.all(artifactId) as CommentRow[];
+  }
+
+  /** When this author commented, at or after `since` (tombstones included). */
+  timesSince(author: string, since: number): number[] {
+    return this.s.timesSince!.all(author, since) as number[];
   }
 }
 

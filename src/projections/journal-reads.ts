@@ -30,6 +30,11 @@ export class JournalReads {
          WHERE j.artifact_id IN (SELECT value FROM json_each(?)) AND j.type IN (${SIGNING_EVENTS.map(() => '?').join(',')})
          AND j.artifact_id IS NOT NULL AND j.by IS NOT NULL AND j.by <> a.writer_identity`,
       ),
+      lastSeqOf: p('SELECT max(seq) FROM journal WHERE artifact_id = ?').pluck(),
+      findingEvents: p(`SELECT body FROM journal WHERE artifact_id = ? AND type IN ('scan', 'record')`),
+      firstFindingEvent: p(`SELECT event_id FROM journal WHERE artifact_id = ? AND type IN ('scan', 'record') ORDER BY seq LIMIT 1`),
+      ingestRow: p(`SELECT * FROM journal WHERE artifact_id = ? AND type = 'ingest'`),
+      countersign: p(`SELECT 1 FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'countersign' AND artifact_id = ? LIMIT 1`),
     };
   }
 
@@ -74,5 +79,31 @@ export class JournalReads {
   /** Every crawler exception issued or revoked, in append order (they are few; the caller folds them). */
   crawlerExceptionEvents(): JournalRow[] {
     return this.s.crawlerExceptions!.all() as JournalRow[];
+  }
+
+  /** The seq of the row's newest event (null when it has none): a revision that moves with every event on it. */
+  lastSeqOf(artifactId: string): number | null {
+    return this.s.lastSeqOf!.get(artifactId) as number | null;
+  }
+
+  /** The bodies of the row's scan and record events, which carry the scanner's findings. */
+  findingEventBodies(artifactId: string): { body: string }[] {
+    return this.s.findingEvents!.all(artifactId) as { body: string }[];
+  }
+
+  /** The event id of the row's first scan or record event, or null. */
+  firstScanEventId(artifactId: string): string | null {
+    const row = this.s.firstFindingEvent!.get(artifactId) as { event_id: string } | undefined;
+    return row?.event_id ?? null;
+  }
+
+  /** Whether the organization gate's countersign of the row was journaled. */
+  hasCountersign(artifactId: string): boolean {
+    return this.s.countersign!.get(artifactId) !== undefined;
+  }
+
+  /** The row's ingest event as journaled, every column. */
+  ingestRowOf(artifactId: string): JournalRow | undefined {
+    return this.s.ingestRow!.get(artifactId) as JournalRow | undefined;
   }
 }

@@ -38,6 +38,7 @@ export class PeopleReads {
       names: p(`SELECT email, name FROM people WHERE iss || '|' || sub = ?`),
       assignment: p('SELECT role, demo FROM people WHERE iss = ? AND sub = ?'),
       assigned: p('SELECT iss, sub, role FROM people ORDER BY iss, sub'),
+      roleOf: p(`SELECT role FROM people WHERE iss || '|' || sub = ?`).pluck(),
     };
   }
 
@@ -62,5 +63,10 @@ export class PeopleReads {
   /** Every person with an assigned role, by iss then sub. */
   assigned(): AssignedPerson[] {
     return this.s.assigned!.all() as AssignedPerson[];
+  }
+
+  /** The role assigned to a person by identity (`iss|sub`); undefined when none was. */
+  roleOf(identity: string): string | undefined {
+    return this.s.roleOf!.get(identity) as string | undefined;
   }
 }

@@ -1,6 +1,18 @@
 import type Database from 'better-sqlite3';
 import type { ArtifactRow } from './artifact-reads.js';
 
+/** Rows a reviewer works through: everything in review but the instant before a scan lands. */
+export const WAITING_STATES = ['L1_SCANNED', 'L1B_FLAGGED', 'L2_SCORED', 'NEEDS_EVIDENCE', 'L3_RATIFIED'] as const;
+
+/**
+ * Which journaled reviewer runs a listing reads: those on rows a visibility clause shows (null:
+ * every run, those on no row included), whose row, backend, model or failure contains `q`.
+ */
+export interface RunFilter {
+  visible: { sql: string; args: readonly unknown[] } | null;
+  q?: string;
+}
+
 export interface ReviewRow {
   /** The row's rowid in the artifacts view. */
   row: number;
@@ -72,8 +84,15 @@ export class ReviewReads {
   /** The statement of waitingSince for a state list of this length, prepared on its first use. */
   private readonly waitingSinceFor: (states: number) => Database.Statement;
 
+  /** Kept for the run listings, whose clause depends on the caller (prepared when asked). */
+  private readonly db: Database.Database;
+
   constructor(db: Database.Database) {
+    this.db = db;
     const p = (sql: string) => db.prepare(sql);
+    const marks = WAITING_STATES.map(() => '?').join(',');
+    const rowsWhere = (steering: boolean) =>
+      `FROM artifacts a LEFT JOIN review_rows r ON r.row = a.rowid WHERE a.state IN (${marks}) AND ${steering ? "a.kind = 'steering'" : "coalesce(a.kind, '') != 'steering'"}`;
     this.s = {
       row: p('SELECT r.* FROM artifacts a JOIN review_rows r ON r.row = a.rowid WHERE a.artifact_id = ?'),
       signatures: p('SELECT * FROM signatures WHERE artifact_id = ? ORDER BY seq'),
@@ -103,6 +122,10 @@ export class ReviewReads {
          AND a.rowid > ?
        ORDER BY a.rowid LIMIT ?`,
       ),
+      waitingCount: p(`SELECT count(*) FROM artifacts WHERE state IN (${marks})`).pluck(),
+      waitingSteering: p(`SELECT a.* ${rowsWhere(true)} ORDER BY coalesce(r.review_since, a.ts), a.rowid LIMIT ?`),
+      waitingRows: p(`SELECT a.* ${rowsWhere(false)} ORDER BY coalesce(r.review_since, a.ts), a.rowid LIMIT ?`),
+      signedSince: p('SELECT type, ts FROM signatures WHERE signer = ? AND ts >= ?'),
     };
     const waitingSince = new Map<number, Database.Statement>();
     this.waitingSinceFor = (states) => {
@@ -168,5 +191,56 @@ export class ReviewReads {
   /** Rows in these states that began waiting at or before `since`, longest waiting first (the expiry's candidates). */
   waitingSince(states: readonly string[], since: number, limit: number): Array<{ artifact_id: string; review_since: number }> {
     return this.waitingSinceFor(states.length).all(...states, since, limit) as Array<{ artifact_id: string; review_since: number }>;
+  }
+
+  /** Rows in any of the waiting states, steering included. */
+  waitingCount(): number {
+    return this.s.waitingCount!.get(...WAITING_STATES) as number;
+  }
+
+  /** Waiting steering rows, longest waiting first (since their review began, else their ingest), at most `limit`. */
+  waitingSteering(limit: number): ArtifactRow[] {
+    return this.s.waitingSteering!.all(...WAITING_STATES, limit) as ArtifactRow[];
+  }
+
+  /** Waiting rows but steering, longest waiting first, at most `limit`. */
+  waitingRows(limit: number): ArtifactRow[] {
+    return this.s.waitingRows!.all(...WAITING_STATES, limit) as ArtifactRow[];
+  }
+
+  /** The type and time of every signature this signer made at or after `since`. */
+  signedSince(signer: string, since: number): Array<{ type: string; ts: number }> {
+    return this.s.signedSince!.all(signer, since) as Array<{ type: string; ts: number }>;
+  }
+
+  /** The filter as a clause over review_runs and its arguments. */
+  private runClause(filter: RunFilter): { clause: string; args: unknown[] } {
+    const where = [filter.visible === null ? '1' : `artifact_id IN (SELECT artifact_id FROM artifacts WHERE ${filter.visible.sql})`];
+    const args: unknown[] = filter.visible === null ? [] : [...filter.visible.args];
+    if (filter.q !== undefined && filter.q !== '') {
+      where.push('(instr(coalesce(artifact_id, \'\'), ?) > 0 OR instr(backend, ?) > 0 OR instr(model_label, ?) > 0 OR instr(coalesce(failure, \'\'), ?) > 0)');
+      args.push(filter.q, filter.q, filter.q, filter.q);
+    }
+    return { clause: where.join(' AND '), args };
+  }
+
+  /** Journaled runs the filter reads, counted by state. */
+  runCounts(filter: RunFilter): Array<{ state: string; n: number }> {
+    const { clause, args } = this.runClause(filter);
+    return this.db.prepare(`SELECT state, count(*) AS n FROM review_runs WHERE ${clause} GROUP BY state`).all(...args) as Array<{ state: string; n: number }>;
+  }
+
+  /** Journaled runs the filter reads, in one state or all, newest first, at most `limit`. */
+  journaledRuns(filter: RunFilter, state: string, limit: number): RunRow[] {
+    const { clause, args } = this.runClause(filter);
+    return this.db
+      .prepare(`SELECT * FROM review_runs WHERE ${clause}${state === 'all' ? '' : ' AND state = ?'} ORDER BY seq DESC LIMIT ? OFFSET ?`)
+      .all(...args, ...(state === 'all' ? [] : [state]), limit, 0) as RunRow[];
+  }
+
+  /** The newest failed run the filter reads. */
+  lastFailedRun(filter: RunFilter): RunRow | undefined {
+    const { clause, args } = this.runClause(filter);
+    return this.db.prepare(`SELECT * FROM review_runs WHERE ${clause} AND state = 'failed' ORDER BY seq DESC LIMIT 1`).get(...args) as RunRow | undefined;
   }
 }

@@ -29,6 +29,7 @@ import { GraphReads } from '../projections/graph-reads.js';
 import { VectorCodeReads } from '../projections/vector-code-reads.js';
 import { ApiKeyReads } from '../projections/api-key-reads.js';
 import { SigninSessionReads } from '../projections/signin-session-reads.js';
+import { SubmissionReads } from '../projections/submission-reads.js';
 
 /**
  * The store part: the one way to the journal and its views. Writes go through `writer`
@@ -73,6 +74,9 @@ export class Store {
   readonly apiKeys: ApiKeyReads;
   /** Refresh-token families of this gate's own sign-in issuer. */
   readonly signinSessions: SigninSessionReads;
+  /** The journal table read as rows (a row's events), beside `journal`, which appends. */
+  /** Submissions to the organization gate. */
+  readonly submissions: SubmissionReads;
   /** The space names, read again only once a space event is applied (requireSpace asks on every ingest). */
   private readonly spaceList: () => readonly string[];
 
@@ -108,6 +112,7 @@ export class Store {
     this.vectorCodes = new VectorCodeReads(db);
     this.apiKeys = new ApiKeyReads(db);
     this.signinSessions = new SigninSessionReads(db);
+    this.submissions = new SubmissionReads(db);
     const spaceList = db.prepare('SELECT name FROM spaces ORDER BY name').pluck();
     this.spaceList = journal.viewChanges.memo(SPACE_EVENTS, () => spaceList.all() as string[]);
   }

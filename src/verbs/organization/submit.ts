@@ -9,23 +9,13 @@ import { GateClientError } from '../../client/client-error.js';
 import type { SubmitOutcome } from '../../client/org-door-client.js';
 import { pullOutcomes } from '../../submission/outcome-pull.js';
 
-interface SubmissionRow {
-  artifact_id: string;
-  space: string;
-  submission_id: string;
-  state: 'queued' | 'accepted' | 'refused';
-  attempts: number;
-  next_attempt_ts: number;
-}
-
 function requireOrg(gate: Gate): void {
   if (gate.config.org.url === '') {
     throw invalidParams('no organization gate is configured ([org].url)', { reason: 'no_endpoint' });
   }
 }
 
-const submissionOf = (gate: Gate, artifactId: string) =>
-  gate.db.prepare('SELECT * FROM submissions WHERE artifact_id = ?').get(artifactId) as SubmissionRow | undefined;
+const submissionOf = (gate: Gate, artifactId: string) => gate.store.submissions.of(artifactId);
 
 export const submitVerb = defineVerb({
   name: 'gv.submit',
@@ -69,9 +59,7 @@ export const submitDrainVerb = defineVerb({
     const door = orgDoorClient(gate);
     const tally = { sent: 0, accepted: 0, retry: 0, refused: 0, stopped: false };
     try {
-      const due = gate.db
-        .prepare(`SELECT * FROM submissions WHERE state = 'queued' AND next_attempt_ts <= ? ORDER BY queued_seq LIMIT ?`)
-        .all(gate.clock.now(), p.limit ?? 20) as SubmissionRow[];
+      const due = gate.store.submissions.due(gate.clock.now(), p.limit ?? 20);
       for (const s of due) {
         const row = gate.store.artifacts.byId(s.artifact_id)!;
         const body = buildSubmission(gate, row);
@@ -106,8 +94,7 @@ export const submitDrainVerb = defineVerb({
       draining.delete(gate);
       await door.close();
     }
-    const waiting = gate.db.prepare(`SELECT count(*) AS n FROM submissions WHERE state = 'queued'`).get() as { n: number };
-    return { ...tally, queued: waiting.n };
+    return { ...tally, queued: gate.store.submissions.queuedCount() };
   },
 });
 

@@ -73,7 +73,7 @@ export function approvalOf(gate: Gate, caller: Caller, row: ArtifactRow) {
     open_objections: p.objections.length,
   };
   const revision = gate.access.visibility.seesEverything(caller)
-    ? `seq:${gate.db.prepare('SELECT max(seq) FROM journal WHERE artifact_id = ?').pluck().get(row.artifact_id) as number}`
+    ? `seq:${gate.store.journalReads.lastSeqOf(row.artifact_id)}`
     : sha256Hex(canonicalJson(answer));
   return { ...answer, revision };
 }

@@ -66,14 +66,14 @@ export const engagementVerb = defineVerb({
       const counts = perDay.get(utcDay(ts));
       if (counts !== undefined) counts[field] += 1;
     };
-    const signatures = gate.db.prepare('SELECT type, ts FROM signatures WHERE signer = ? AND ts >= ?').all(caller.identity, since) as Array<{ type: string; ts: number }>;
+    const signatures = gate.store.reviews.signedSince(caller.identity, since);
     for (const s of signatures) {
       if (SIGNED.has(s.type)) bump(s.ts, 'signed');
       else if (s.type === 'promote' || s.type === 'ratify') bump(s.ts, 'promoted');
       else if (s.type === 'reject') bump(s.ts, 'rejected');
       else if (s.type === 'demote') bump(s.ts, 'demoted');
     }
-    for (const ts of gate.db.prepare('SELECT ts FROM comments WHERE author = ? AND ts >= ?').pluck().all(caller.identity, since) as number[]) bump(ts, 'comments');
+    for (const ts of gate.store.comments.timesSince(caller.identity, since)) bump(ts, 'comments');
     const rows = [...perDay.entries()].map(([day, counts]) => ({ day, ...counts }));
     const sum = (field: keyof DayCounts) => rows.reduce((n, r) => n + r[field], 0);
     return {

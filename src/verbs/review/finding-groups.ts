@@ -6,9 +6,7 @@ import type { Gate } from '../../gate.js';
  * text never leaves the gate; only this count does.
  */
 export function findingGroups(gate: Gate, artifactId: string): number {
-  const rows = gate.db
-    .prepare(`SELECT body FROM journal WHERE artifact_id = ? AND type IN ('scan', 'record')`)
-    .all(artifactId) as { body: string }[];
+  const rows = gate.store.journalReads.findingEventBodies(artifactId);
   let groups = 0;
   for (const { body } of rows) {
     const findings = (JSON.parse(body) as { data: { findings?: { kind?: unknown }[] } }).data.findings ?? [];

@@ -50,20 +50,8 @@ export const recordsVerb = defineVerb({
   handler({ gate, caller }, p) {
     requireSpace(gate, p.space);
     gate.access.capabilities.require(caller, p.space, 'read');
-    const filters = [`space = ?`, `state = 'RECORDED'`, `content_type IN (${p.classes.map(() => '?').join(',')})`];
-    const args: unknown[] = [p.space, ...p.classes];
-    if (p.workarea !== undefined) {
-      filters.push('workarea = ?');
-      args.push(p.workarea);
-    }
-    if (p.since !== undefined) {
-      filters.push('ts > ?');
-      args.push(p.since);
-    }
     // One row past the page says whether the page is truncated.
-    const rows = gate.db
-      .prepare(`SELECT * FROM artifacts WHERE ${filters.join(' AND ')} ORDER BY ts, rowid LIMIT ?`)
-      .all(...args, p.limit + 1) as ArtifactRow[];
+    const rows = gate.store.artifacts.recordsIn(p.space, p.classes, p.limit + 1, p.workarea, p.since);
     const page = rows.slice(0, p.limit);
     return {
       items: page.map((row) => ({

@@ -1,4 +1,3 @@
-import { AUTHORITY_EVENTS } from '../../journal/schema.js';
 import { pinnedOrg } from '../../submission/outcome-pull.js';
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
@@ -46,8 +45,7 @@ export const countersignStatusVerb = defineVerb({
       gate.config.org.url === ''
         ? { configured: false, words: 'this gate has no second authority; countersigns come from an org gate ([org].url)' }
         : { configured: true, url: gate.config.org.url, org_deployment_id: org, words: org === null ? 'the org gate is configured; its key is pinned when its outcomes are first read' : 'countersigns come from the pinned org gate' };
-    const countersignedRow = (id: string) =>
-      gate.db.prepare(`SELECT 1 FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'countersign' AND artifact_id = ? LIMIT 1`).get(id) !== undefined;
+    const countersignedRow = (id: string) => gate.store.journalReads.hasCountersign(id);
     if (p.artifact_id !== undefined) {
       const row = gate.access.readableArtifact(caller, p.artifact_id);
       const requires = COUNTERSIGN_CLASSES.has(row.trust_class);
@@ -63,11 +61,8 @@ export const countersignStatusVerb = defineVerb({
       };
     }
     const visible = visibleRowsClause(gate, caller);
-    const n = (extra: string) => gate.db.prepare(`SELECT count(*) FROM artifacts WHERE ${visible.sql} AND ${extra}`).pluck().get(...visible.args) as number;
     return {
-      provisional: n(`state IN ('ACTIVE', 'SUPERSEDED') AND provisional = 1`),
-      ratified_awaiting: n(`state = 'L3_RATIFIED'`),
-      countersigned: n(`artifact_id IN (SELECT artifact_id FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'countersign')`),
+      ...gate.store.artifacts.countersignCounts(visible),
       authority,
     };
   },

@@ -5,11 +5,10 @@ import { pendingSupersedes } from '../curation/replacement-group-view.js';
 import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
+import { WAITING_STATES } from '../../projections/review-reads.js';
 import { whoCanSign } from '../../review/who-can-sign.js';
 import { openQuestionsFor } from '../../questions/open-questions.js';
 
-/** Rows a reviewer works through: everything in review but the instant before a scan lands. */
-const WAITING_STATES = ['L1_SCANNED', 'L1B_FLAGGED', 'L2_SCORED', 'NEEDS_EVIDENCE', 'L3_RATIFIED'] as const;
 const HELD_STEERING_SHOWN = 50;
 
 function item(gate: Gate, caller: Caller, row: ArtifactRow) {
@@ -61,24 +60,16 @@ export const reviewVerb = defineVerb({
   params: z.strictObject({ cap: z.number().int().min(1).max(500).optional() }),
   handler({ gate, caller }, p) {
     const cap = p.cap ?? 50;
-    const marks = WAITING_STATES.map(() => '?').join(',');
-    const rowsWhere = (steering: boolean) =>
-      `FROM artifacts a LEFT JOIN review_rows r ON r.row = a.rowid WHERE a.state IN (${marks}) AND ${steering ? "a.kind = 'steering'" : "coalesce(a.kind, '') != 'steering'"}`;
-    const total = gate.db.prepare(`SELECT count(*) FROM artifacts WHERE state IN (${marks})`).pluck().get(...WAITING_STATES) as number;
-    const steering = gate.db
-      .prepare(`SELECT a.* ${rowsWhere(true)} ORDER BY coalesce(r.review_since, a.ts), a.rowid LIMIT ?`)
-      .all(...WAITING_STATES, HELD_STEERING_SHOWN + 1) as ArtifactRow[];
+    const total = gate.store.reviews.waitingCount();
+    const steering = gate.store.reviews.waitingSteering(HELD_STEERING_SHOWN + 1);
     // Rows this reviewer deferred since they last moved are held back; the queue reads past them to fill the cap.
     const heldBack = new Set<string>();
     for (const [id, at] of gate.review.board.deferrals.marksOf(caller.identity)) {
       const row = gate.store.artifacts.byId(id);
       if (row !== undefined && (WAITING_STATES as readonly string[]).includes(row.state) && row.kind !== 'steering' && at >= row.state_ts) heldBack.add(id);
     }
-    const items = (
-      gate.db
-        .prepare(`SELECT a.* ${rowsWhere(false)} ORDER BY coalesce(r.review_since, a.ts), a.rowid LIMIT ?`)
-        .all(...WAITING_STATES, cap + heldBack.size) as ArtifactRow[]
-    )
+    const items = gate.store.reviews
+      .waitingRows(cap + heldBack.size)
       .filter((row) => !heldBack.has(row.artifact_id))
       .slice(0, cap)
       .map((row) => item(gate, caller, row));

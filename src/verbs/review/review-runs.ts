@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { visibleRowsClause } from '../../access/visible-rows.js';
-import type { RunRow } from '../../projections/review-reads.js';
+import type { RunFilter, RunRow } from '../../projections/review-reads.js';
 
 const RUN_STATES = ['queued', 'running', 'completed', 'failed', 'blocked'] as const;
 
@@ -38,13 +38,7 @@ export const reviewRunsVerb = defineVerb({
     const everything = gate.access.visibility.seesEverything(caller);
     const visible = visibleRowsClause(gate, caller);
     // Below reviewer, only runs on rows the caller may read (runs on no row are the gate's own business).
-    const where = [everything ? '1' : `artifact_id IN (SELECT artifact_id FROM artifacts WHERE ${visible.sql})`];
-    const args: unknown[] = everything ? [] : [...visible.args];
-    if (p.q !== undefined && p.q !== '') {
-      where.push('(instr(coalesce(artifact_id, \'\'), ?) > 0 OR instr(backend, ?) > 0 OR instr(model_label, ?) > 0 OR instr(coalesce(failure, \'\'), ?) > 0)');
-      args.push(p.q, p.q, p.q, p.q);
-    }
-    const clause = where.join(' AND ');
+    const filter: RunFilter = { visible: everything ? null : visible, ...(p.q === undefined ? {} : { q: p.q }) };
     const live = gate.review.board.runs
       .list()
       .filter((r) => {
@@ -54,21 +48,17 @@ export const reviewRunsVerb = defineVerb({
       .filter((r) => p.q === undefined || p.q === '' || [r.artifact_id, r.backend, r.model_label].some((f) => f.includes(p.q!)));
     const counts: Record<string, number> = { queued: 0, running: 0, completed: 0, failed: 0, blocked: 0 };
     for (const r of live) counts[r.state]! += 1;
-    for (const c of gate.db.prepare(`SELECT state, count(*) AS n FROM review_runs WHERE ${clause} GROUP BY state`).all(...args) as Array<{ state: string; n: number }>) {
+    for (const c of gate.store.reviews.runCounts(filter)) {
       counts[c.state] = c.n;
     }
     const liveShown = state === 'all' || state === 'queued' || state === 'running' ? live.filter((r) => state === 'all' || r.state === state) : [];
     const journaled =
       state === 'queued' || state === 'running'
         ? []
-        : (gate.db
-            .prepare(`SELECT * FROM review_runs WHERE ${clause}${state === 'all' ? '' : ' AND state = ?'} ORDER BY seq DESC LIMIT ? OFFSET ?`)
-            .all(...args, ...(state === 'all' ? [] : [state]), limit + offset, 0) as RunRow[]);
+        : gate.store.reviews.journaledRuns(filter, state, limit + offset);
     const all = [...liveShown.map((r) => ({ ...r, cost_tokens: 0, ts: r.since })), ...journaled.map(served)];
     const total = state === 'all' ? Object.values(counts).reduce((a, b) => a + b, 0) : counts[state]!;
-    const lastFailure = gate.db
-      .prepare(`SELECT * FROM review_runs WHERE ${clause} AND state = 'failed' ORDER BY seq DESC LIMIT 1`)
-      .get(...args) as RunRow | undefined;
+    const lastFailure = gate.store.reviews.lastFailedRun(filter);
     return {
       reported: true,
       runs: all.slice(offset, offset + limit),

@@ -18,10 +18,10 @@ const CITATIONS_SHOWN = 4;
 /** The role an asker's identity holds: its key's, its person entry's, or a socket peer's. */
 function roleOf(gate: Gate, identity: string): string {
   if (identity.startsWith('key:')) {
-    return (gate.db.prepare('SELECT role FROM api_keys WHERE key_id = ?').pluck().get(identity.slice(4)) as string | undefined) ?? 'agent';
+    return gate.store.apiKeys.roleOf(identity.slice(4)) ?? 'agent';
   }
   if (identity.startsWith('uid:')) return identity === `uid:${processUid()}` ? 'admin' : 'agent';
-  return (gate.db.prepare(`SELECT role FROM people WHERE iss || '|' || sub = ?`).pluck().get(identity) as string | undefined) ?? 'reader';
+  return gate.store.people.roleOf(identity) ?? 'reader';
 }
 
 /** Spec 2: an unrevoked member key of a slot of the space, or a person at reviewer or above who reads it. */

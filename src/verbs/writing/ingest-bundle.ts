@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { defineVerb, type VerbContext } from '../define-verb.js';
 import { producerParam, spaceParam, workareaParam } from '../param-types.js';
-import { requireSpace } from '../../projections/require-space.js';
 import { TRUST_CLASS_REFUSED } from './ingest.js';
 import { decodeBase64 } from './content-decoding.js';
-import { refuseCompletedPart } from '../curation/work-complete.js';
-import { refuseFullQuarantine } from './quarantine-depth.js';
+import { admitWrite } from './write-admission.js';
 import { appendRow, artifactIdOf, enteredState } from './append-row.js';
 import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import { BUNDLE_CONTENT_TYPES, bundleManifest, type BundleManifest } from '../../bundles/bundle-manifest.js';
@@ -31,10 +29,7 @@ const memberId = (gate: Gate, caller: Caller, manifest: Pick<BundleManifest, 'ar
   artifactIdOf(gate, caller, contentHash, space, { archive_hash: manifest.archive_hash, path });
 
 function scanEventOf(gate: Gate, artifactId: string): string | null {
-  const row = gate.db.prepare(`SELECT event_id FROM journal WHERE artifact_id = ? AND type IN ('scan', 'record') ORDER BY seq LIMIT 1`).get(artifactId) as
-    | { event_id: string }
-    | undefined;
-  return row?.event_id ?? null;
+  return gate.store.journalReads.firstScanEventId(artifactId);
 }
 
 /** A bundle already retained answers as it was retained, marked duplicate. */
@@ -44,9 +39,7 @@ function retainedAnswer(ctx: VerbContext, archive: ArtifactRow) {
   if (archive.reason?.startsWith(INVALID)) {
     return { ...common, validation: 'failed', manifest_artifact_id: null, members: [], reason: archive.reason };
   }
-  const manifestRow = gate.db
-    .prepare(`SELECT artifact_id, content_hash, masked_hash, erased_seq FROM artifacts WHERE derives_from = ? AND content_type = 'bundle_manifest'`)
-    .get(JSON.stringify([archive.artifact_id])) as { artifact_id: string; content_hash: string; masked_hash: string | null; erased_seq: number | null };
+  const manifestRow = gate.store.artifacts.bundleManifestOf(archive.artifact_id);
   const text = gate.store.artifacts.servedBody(manifestRow);
   // An erased manifest no longer says which members there were: the answer names none.
   if (text === null) return { ...common, validation: 'valid', manifest_artifact_id: manifestRow.artifact_id, members: [] };
@@ -72,9 +65,9 @@ export const ingestBundleVerb = defineVerb({
   door: { sourceUri: (p) => p.source_uri },
   async handler(ctx, p) {
     const { gate, caller } = ctx;
-    const space = requireSpace(gate, p.space ?? 'main');
-    gate.access.capabilities.require(caller, space, 'contribute');
-    refuseCompletedPart(gate, caller.identity, space, p.workarea);
+    const admission = admitWrite(gate, caller, { space: p.space ?? 'main', workarea: p.workarea });
+    const space = admission.space;
+    admission.contributes();
     const archive = decodeBase64(p.content, 'content');
     const archiveHash = `sha256:${sha256Hex(archive)}`;
     const archiveId = artifactIdOf(gate, caller, archiveHash, space);
@@ -87,7 +80,7 @@ export const ingestBundleVerb = defineVerb({
     // A manifest the caller sent is recomputed in full: any difference fails the archive.
     if (manifest !== null && p.manifest !== undefined && canonicalJson(p.manifest) !== canonicalJson(manifest)) failure = 'manifest_mismatch';
     const members = failure === null && inspection.valid ? inspection.members : [];
-    refuseFullQuarantine(gate, 1 + members.length);
+    admission.room(1 + members.length);
     const manifestBytes = manifest === null ? null : Buffer.from(canonicalJson(manifest), 'utf8');
     const [manifestScan, ...memberScans] = await Promise.all(
       failure === null && manifestBytes !== null
@@ -96,7 +89,7 @@ export const ingestBundleVerb = defineVerb({
     );
 
     return gate.store.writer.write(() => {
-      refuseCompletedPart(gate, caller.identity, space, p.workarea);
+      admission.stillOpen();
       const twin = gate.store.artifacts.byId(archiveId);
       if (twin) return retainedAnswer(ctx, twin);
       const producer = p.producer ? { producer: p.producer } : {};

@@ -1,18 +1,16 @@
 import { z } from 'zod';
 import { defineVerb, type VerbContext } from '../define-verb.js';
 import { artifactIdParam, producerParam, spaceParam, workareaParam } from '../param-types.js';
-import { requireSpace } from '../../projections/require-space.js';
 import { TRUST_CLASS_REFUSED } from './ingest.js';
 import { decodeBase64 } from './content-decoding.js';
-import { refuseCompletedPart } from '../curation/work-complete.js';
-import { refuseFullQuarantine } from './quarantine-depth.js';
+import { admitWrite } from './write-admission.js';
 import { appendRow, artifactIdOf, enteredState } from './append-row.js';
 import { BUNDLE_TRUST_CLASS } from './ingest-bundle.js';
 import { invalidParams } from '../../gate-error.js';
 import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import { MAP_CONTENT_TYPES, type ProjectMap } from '../../domain/project-map.js';
 import { checkMapStructure } from '../../bundles/map-structure.js';
-import { eventFromRow, type JournalRow } from '../../forms/event.js';
+import { eventFromRow } from '../../forms/event.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
 import type { BundleMember } from '../../../pipeline/bundle-stage.js';
 
@@ -77,7 +75,7 @@ function mapAnswer(map: ProjectMap, row: { validation: string; space: string; wo
 /** A map already admitted (by this writer here, or promoted here) answers as it stands, marked duplicate. */
 function duplicateAnswer(ctx: VerbContext, row: ArtifactRow) {
   const { gate, caller } = ctx;
-  const ingest = gate.db.prepare(`SELECT * FROM journal WHERE artifact_id = ? AND type = 'ingest'`).get(row.artifact_id) as JournalRow;
+  const ingest = gate.store.journalReads.ingestRowOf(row.artifact_id)!;
   const validation = ((eventFromRow(ingest).data['map'] ?? {}) as { validation?: string }).validation ?? 'structural';
   const map = JSON.parse(gate.store.artifacts.body(row.content_hash)!) as ProjectMap;
   return {
@@ -103,11 +101,11 @@ export const ingestMapVerb = defineVerb({
   door: { sourceUri: (p) => p.source_uri },
   async handler(ctx, p) {
     const { gate, caller } = ctx;
-    const space = requireSpace(gate, p.space ?? 'main');
+    const admission = admitWrite(gate, caller, { space: p.space ?? 'main', workarea: p.workarea });
+    const space = admission.space;
     if (p.content !== undefined && p.encoding === undefined) throw invalidParams('content needs encoding: "base64"', { field: 'encoding' });
     if (p.content === undefined && p.encoding !== undefined) throw invalidParams('encoding goes with content', { field: 'encoding' });
-    gate.access.capabilities.require(caller, space, 'contribute');
-    refuseCompletedPart(gate, caller.identity, space, p.workarea);
+    admission.contributes();
     const parents = p.derives_from ?? [];
     if (new Set(parents).size !== parents.length) throw invalidParams('derives_from repeats an id', { field: 'derives_from' });
     for (const id of parents) gate.access.readableArtifact(caller, id);
@@ -125,14 +123,14 @@ export const ingestMapVerb = defineVerb({
     const earlier = () => gate.store.artifacts.byId(mapId) ?? gate.store.artifacts.promotedCopy(mapHash, space);
     const first = earlier();
     if (first) return duplicateAnswer(ctx, first);
-    refuseFullQuarantine(gate, 1 + check.members.length);
+    admission.room(1 + check.members.length);
     const [mapScan, ...memberScans] = await Promise.all([
       gate.pipeline.scan.scan(mapBytes, 'project_map'),
       ...check.members.map((m) => gate.pipeline.scan.scan(m.bytes, MAP_CONTENT_TYPES[m.declared])),
     ]);
 
     return gate.store.writer.write(() => {
-      refuseCompletedPart(gate, caller.identity, space, p.workarea);
+      admission.stillOpen();
       mapId = artifactIdOf(gate, caller, mapHash, space);
       const twin = earlier();
       if (twin) return duplicateAnswer(ctx, twin);

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { sha256Hex } from '../../forms/canonical-json.js';
 import { defineVerb, type VerbContext } from '../define-verb.js';
 import { addressedToParam, artifactIdParam, producerParam, spaceParam, workareaParam } from '../param-types.js';
-import { requireSpace } from '../../projections/require-space.js';
 import { decodeContent } from './content-decoding.js';
 import { KINDS, isKind, isRecordedClass, stricterClass, trustClassOfKind, type Kind } from '../../domain/kinds.js';
 import { answerBody, questionBody, type AnswerBody } from '../../domain/body-forms.js';
@@ -11,10 +10,9 @@ import { crewCitable } from '../../questions/crew-reads.js';
 import { crewSheetProblem } from '../../domain/crew-sheet.js';
 import { invalidParams } from '../../gate-error.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
-import { refuseCompletedPart } from '../curation/work-complete.js';
 import { appendRow, artifactOf, enteredState } from './append-row.js';
 import { attachmentsParam, envelopeAttachments } from './ingest-attachments.js';
-import { refuseFullQuarantine } from './quarantine-depth.js';
+import { admitWrite } from './write-admission.js';
 
 export const QUESTIONS_PER_WRITER_PER_AREA = 8;
 /** Every ingest door refuses a supplied trust class by name: the gate derives it. */
@@ -149,11 +147,11 @@ export const ingestVerb = defineVerb({
   door: { sourceUri: (p) => p.source_uri },
   async handler(ctx, p) {
     const { gate, caller } = ctx;
-    const space = requireSpace(gate, p.space ?? 'main');
+    const admission = admitWrite(gate, caller, { space: p.space ?? 'main', workarea: p.workarea });
+    const space = admission.space;
     const { kind, contentType } = classOf(p);
     checkAddressing(p, kind);
-    gate.access.capabilities.require(caller, space, 'contribute');
-    refuseCompletedPart(gate, caller.identity, space, p.workarea);
+    admission.contributes();
     const { bytes, text } = decodeContent(p.content, p.encoding);
     const answerForm = checkParents(ctx, p, kind, text);
     const sheetProblem = crewSheetProblem(kind, text);
@@ -177,7 +175,7 @@ export const ingestVerb = defineVerb({
     const earlier = earlierRow();
     if (earlier) return duplicateAnswer(earlier);
     if (answerForm !== null) checkAnswer(gate, caller, answerForm.question, answerForm.body);
-    refuseFullQuarantine(gate);
+    admission.room();
 
     const scan = await gate.pipeline.scan.scan(bytes, contentType);
     const baseClass = kind === null ? 'T-1' : trustClassOfKind(kind);
@@ -186,7 +184,7 @@ export const ingestVerb = defineVerb({
 
     return gate.store.writer.write(() => {
       // Re-checked inside the transaction: a completion or a concurrent twin may have landed during the scan.
-      refuseCompletedPart(gate, caller.identity, space, p.workarea);
+      admission.stillOpen();
       // An erasure during the scan makes these bytes a new row: the id is read again here.
       ({ id: artifactId, row: ownRow } = idOf());
       const twin = earlierRow();
