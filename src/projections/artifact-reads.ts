@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { bodyText } from './body-text.js';
 import type { ViewChanges } from '../journal/view-changes.js';
+import type { CollectionRow } from '../domain/collection-form.js';
 
 export interface ScanFinding {
   kind: string;
@@ -49,6 +50,22 @@ export const producerOf = (row: ArtifactRow) =>
 
 export const derivesFromOf = (row: ArtifactRow): string[] => JSON.parse(row.derives_from) as string[];
 
+/** A WHERE clause a caller builds (C6's visible rows, access/visible-rows.ts) with its arguments. */
+export interface RowsClause {
+  sql: string;
+  args: unknown[];
+}
+
+/** gv.inventory's filters beyond visibility: each given one narrows (an empty list selects nothing). */
+export interface InventoryFilter {
+  states?: string[];
+  spaces?: string[];
+  q?: string;
+}
+
+/** A space's ACTIVE row as a published collection lists it, `provisional` still the stored 0 or 1. */
+export type StoredCollectionRow = Omit<CollectionRow, 'provisional'> & { provisional: number };
+
 /** Prepared reads of the live artifacts view and the content store. */
 export class ArtifactReads {
   private readonly s: Record<string, Database.Statement>;
@@ -56,7 +73,11 @@ export class ArtifactReads {
   /** Held rows, read again only once an event is applied: every ingest asks it (quarantine.max_depth). */
   readonly countHeld: () => number;
 
+  /** For the reads whose clause varies by caller (gv.inventory, gv.pending). */
+  private readonly db: Database.Database;
+
   constructor(db: Database.Database, changes: ViewChanges) {
+    this.db = db;
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       byId: p('SELECT * FROM artifacts WHERE artifact_id = ?'),
@@ -71,6 +92,11 @@ export class ArtifactReads {
       scanEvent: p(`SELECT body FROM journal WHERE artifact_id = ? AND type = 'scan' ORDER BY seq DESC LIMIT 1`).pluck(),
       questionsInArea: p(
         `SELECT count(*) AS n FROM artifacts WHERE writer_identity = ? AND space = ? AND workarea = ? AND kind = 'question'`,
+      ),
+      activeCount: p("SELECT count(*) AS n FROM artifacts WHERE space = ? AND state = 'ACTIVE'"),
+      activeSnapshot: p(
+        `SELECT artifact_id, content_hash, size_bytes, content_type, trust_class, provisional FROM artifacts
+       WHERE space = ? AND state = 'ACTIVE' ORDER BY artifact_id`,
       ),
     };
     // Held rows (L0, L1, L1B): one read where every ingest made three.
@@ -144,5 +170,55 @@ export class ArtifactReads {
 
   questionsBy(writer: string, space: string, workarea: string): number {
     return (this.s.questionsInArea!.get(writer, space, workarea) as { n: number }).n;
+  }
+
+  /**
+   * gv.inventory: a page of the visible rows the filter selects, newest first, and how many it
+   * selects in each state. Prepared a call: the clause varies with the caller and the filter.
+   */
+  inventory(visible: RowsClause, filter: InventoryFilter, limit: number, offset: number): { rows: ArtifactRow[]; counts: { state: string; n: number }[] } {
+    const where = [visible.sql];
+    const args = [...visible.args];
+    if (filter.states !== undefined) {
+      where.push(filter.states.length ? `state IN (${filter.states.map(() => '?').join(',')})` : '0');
+      args.push(...filter.states);
+    }
+    if (filter.spaces !== undefined) {
+      where.push(filter.spaces.length ? `space IN (${filter.spaces.map(() => '?').join(',')})` : '0');
+      args.push(...filter.spaces);
+    }
+    if (filter.q !== undefined && filter.q !== '') {
+      where.push(`(instr(artifact_id, ?) > 0 OR instr(content_type, ?) > 0 OR instr(writer_identity, ?) > 0)`);
+      args.push(filter.q, filter.q, filter.q);
+    }
+    const clause = where.join(' AND ');
+    const rows = this.db
+      .prepare(`SELECT * FROM artifacts WHERE ${clause} ORDER BY rowid DESC LIMIT ? OFFSET ?`)
+      .all(...args, limit, offset) as ArtifactRow[];
+    const counts = this.db.prepare(`SELECT state, count(*) AS n FROM artifacts WHERE ${clause} GROUP BY state`).all(...args) as {
+      state: string;
+      n: number;
+    }[];
+    return { rows, counts };
+  }
+
+  /** gv.pending: the visible rows in these states, oldest first, at most `limit`. Prepared a call: the clause varies with the caller. */
+  inStates(visible: RowsClause, states: string[], limit: number): ArtifactRow[] {
+    return this.db
+      .prepare(
+        `SELECT * FROM artifacts WHERE ${visible.sql} AND state IN (${states.map(() => '?').join(',')})
+         ORDER BY rowid LIMIT ?`,
+      )
+      .all(...visible.args, ...states, limit) as ArtifactRow[];
+  }
+
+  /** How many ACTIVE rows a space holds (a published collection's size, before it is cut). */
+  activeCount(space: string): number {
+    return (this.s.activeCount!.get(space) as { n: number }).n;
+  }
+
+  /** A space's ACTIVE rows as gv.publish snapshots them, by id. */
+  activeSnapshot(space: string): StoredCollectionRow[] {
+    return this.s.activeSnapshot!.all(space) as StoredCollectionRow[];
   }
 }

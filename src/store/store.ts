@@ -10,6 +10,8 @@ import { BodyReads } from '../projections/body-reads.js';
 import { CollectionReads } from '../projections/collection-reads.js';
 import { CommentReads } from '../projections/comment-reads.js';
 import { ContentReferences } from '../projections/content-references.js';
+import { JournalReads } from '../projections/journal-reads.js';
+import { LineageReads } from '../projections/lineage-reads.js';
 import { LogTreeReads } from '../projections/log-tree-reads.js';
 import { QuestionReads } from '../projections/question-reads.js';
 import { RelationReads } from '../projections/relation-reads.js';
@@ -42,6 +44,10 @@ export class Store {
   readonly replacementGroups: ReplacementGroupReads;
   readonly reviews: ReviewReads;
   readonly workareas: WorkareaReads;
+  /** The journal table read as it stands: a row's events, an event by seq or id, gv.events' pages, the chain walked. */
+  readonly journalReads: JournalReads;
+  /** A space's rows by work area, as gv.lineage draws them. */
+  readonly lineage: LineageReads;
   /** The space names, read again only once a space event is applied (requireSpace asks on every ingest). */
   private readonly spaceList: () => readonly string[];
 
@@ -66,6 +72,8 @@ export class Store {
     this.replacementGroups = new ReplacementGroupReads(db);
     this.reviews = new ReviewReads(db);
     this.workareas = new WorkareaReads(db);
+    this.journalReads = new JournalReads(db);
+    this.lineage = new LineageReads(db);
     const spaceList = db.prepare('SELECT name FROM spaces ORDER BY name').pluck();
     this.spaceList = journal.viewChanges.memo(SPACE_EVENTS, () => spaceList.all() as string[]);
   }
