@@ -3,6 +3,7 @@ import { bodyText } from './body-text.js';
 import type { ViewChanges } from '../journal/view-changes.js';
 import { HELD_STATES, PROMOTED_STATES, QUARANTINE_STATES } from '../domain/states.js';
 import { AUTHORITY_EVENTS } from '../journal/schema.js';
+import type { CollectionRow } from '../domain/collection-form.js';
 
 export interface ScanFinding {
   kind: string;
@@ -72,6 +73,22 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 /** Narrows a read of one writer's rows to one space (its argument comes last before the limit). */
 const inSpace = ' AND space = ?';
 
+/** A WHERE clause a caller builds (C6's visible rows, access/visible-rows.ts) with its arguments. */
+export interface RowsClause {
+  sql: string;
+  args: unknown[];
+}
+
+/** gv.inventory's filters beyond visibility: each given one narrows (an empty list selects nothing). */
+export interface InventoryFilter {
+  states?: string[];
+  spaces?: string[];
+  q?: string;
+}
+
+/** A space's ACTIVE row as a published collection lists it, `provisional` still the stored 0 or 1. */
+export type StoredCollectionRow = Omit<CollectionRow, 'provisional'> & { provisional: number };
+
 /** Prepared reads of the live artifacts view and the content store. */
 export class ArtifactReads {
   private readonly s: Record<string, Database.Statement>;
@@ -79,7 +96,7 @@ export class ArtifactReads {
   /** Held rows, read again only once an event is applied: every ingest asks it (quarantine.max_depth). */
   readonly countHeld: () => number;
 
-  /** For the statements made per call: a clause the caller builds (visibleCountsBySpace), an IN list of the caller's length. */
+  /** For the statements made per call: a clause the caller builds (gv.inventory, gv.pending, gv.spaces), an IN list of the caller's length. */
   private readonly db: Database.Database;
 
   constructor(db: Database.Database, changes: ViewChanges) {
@@ -118,6 +135,11 @@ export class ArtifactReads {
      ORDER BY a.rowid LIMIT ?`,
       ),
       bundleManifest: p(`SELECT artifact_id, content_hash, masked_hash, erased_seq FROM artifacts WHERE derives_from = ? AND content_type = 'bundle_manifest'`),
+      activeCount: p("SELECT count(*) AS n FROM artifacts WHERE space = ? AND state = 'ACTIVE'"),
+      activeSnapshot: p(
+        `SELECT artifact_id, content_hash, size_bytes, content_type, trust_class, provisional FROM artifacts
+       WHERE space = ? AND state = 'ACTIVE' ORDER BY artifact_id`,
+      ),
     };
     // Held rows (L0, L1, L1B): one read where every ingest made three.
     const heldCount = p(`SELECT coalesce(sum(n), 0) FROM state_counts WHERE state IN ('L0_RAW', 'L1_SCANNED', 'L1B_FLAGGED')`).pluck();
@@ -300,5 +322,55 @@ export class ArtifactReads {
       ratified_awaiting: n(`state = 'L3_RATIFIED'`),
       countersigned: n(`artifact_id IN (SELECT artifact_id FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'countersign')`),
     };
+  }
+
+  /**
+   * gv.inventory: a page of the visible rows the filter selects, newest first, and how many it
+   * selects in each state. Prepared a call: the clause varies with the caller and the filter.
+   */
+  inventory(visible: RowsClause, filter: InventoryFilter, limit: number, offset: number): { rows: ArtifactRow[]; counts: { state: string; n: number }[] } {
+    const where = [visible.sql];
+    const args = [...visible.args];
+    if (filter.states !== undefined) {
+      where.push(filter.states.length ? `state IN (${filter.states.map(() => '?').join(',')})` : '0');
+      args.push(...filter.states);
+    }
+    if (filter.spaces !== undefined) {
+      where.push(filter.spaces.length ? `space IN (${filter.spaces.map(() => '?').join(',')})` : '0');
+      args.push(...filter.spaces);
+    }
+    if (filter.q !== undefined && filter.q !== '') {
+      where.push(`(instr(artifact_id, ?) > 0 OR instr(content_type, ?) > 0 OR instr(writer_identity, ?) > 0)`);
+      args.push(filter.q, filter.q, filter.q);
+    }
+    const clause = where.join(' AND ');
+    const rows = this.db
+      .prepare(`SELECT * FROM artifacts WHERE ${clause} ORDER BY rowid DESC LIMIT ? OFFSET ?`)
+      .all(...args, limit, offset) as ArtifactRow[];
+    const counts = this.db.prepare(`SELECT state, count(*) AS n FROM artifacts WHERE ${clause} GROUP BY state`).all(...args) as {
+      state: string;
+      n: number;
+    }[];
+    return { rows, counts };
+  }
+
+  /** gv.pending: the visible rows in these states, oldest first, at most `limit`. Prepared a call: the clause varies with the caller. */
+  inStates(visible: RowsClause, states: string[], limit: number): ArtifactRow[] {
+    return this.db
+      .prepare(
+        `SELECT * FROM artifacts WHERE ${visible.sql} AND state IN (${states.map(() => '?').join(',')})
+         ORDER BY rowid LIMIT ?`,
+      )
+      .all(...visible.args, ...states, limit) as ArtifactRow[];
+  }
+
+  /** How many ACTIVE rows a space holds (a published collection's size, before it is cut). */
+  activeCount(space: string): number {
+    return (this.s.activeCount!.get(space) as { n: number }).n;
+  }
+
+  /** A space's ACTIVE rows as gv.publish snapshots them, by id. */
+  activeSnapshot(space: string): StoredCollectionRow[] {
+    return this.s.activeSnapshot!.all(space) as StoredCollectionRow[];
   }
 }

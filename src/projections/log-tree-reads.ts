@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import { eventLeafHash, nodeHash, splitPoint } from '../forms/merkle-hash.js';
 import { nodePosition } from './log-tree.js';
+import { checkStoredTree, type TreeCheck } from './log-tree-check.js';
+import type { ChainReport } from '../journal/verify-chain.js';
 
 /** An RFC 9162 inclusion proof: the audit path of one leaf, bottom up, in a tree of `tree_size` leaves. */
 export interface InclusionProof {
@@ -22,11 +24,13 @@ export class LogTreeReads {
   private readonly node: Database.Statement<[number], Buffer>;
   private readonly eventId: Database.Statement<[number], string>;
   private readonly head: Database.Statement<[], number | null>;
+  private readonly db: Database.Database;
 
   constructor(db: Database.Database) {
     this.node = db.prepare<[number], Buffer>('SELECT hash FROM log_tree WHERE pos = ?').pluck();
     this.eventId = db.prepare<[number], string>('SELECT event_id FROM journal WHERE seq = ?').pluck();
     this.head = db.prepare<[], number | null>('SELECT MAX(seq) FROM journal').pluck();
+    this.db = db;
   }
 
   /** The number of leaves: the committed journal's last seq. */
@@ -83,6 +87,11 @@ export class LogTreeReads {
         : [...subproof(m - k, start + k, n - k, false), this.subtree(start, k)];
     };
     return subproof(from, 0, to, true);
+  }
+
+  /** Whether the stored tree holds exactly the nodes the ids of a chain walk give (gv.audit_chain). */
+  checkStored(report: ChainReport): TreeCheck {
+    return checkStoredTree(this.db, report);
   }
 
   private checkSize(size: number): void {

@@ -10,6 +10,8 @@ import { BodyReads } from '../projections/body-reads.js';
 import { CollectionReads } from '../projections/collection-reads.js';
 import { CommentReads } from '../projections/comment-reads.js';
 import { ContentReferences } from '../projections/content-references.js';
+import { JournalReads } from '../projections/journal-reads.js';
+import { LineageReads } from '../projections/lineage-reads.js';
 import { LogTreeReads } from '../projections/log-tree-reads.js';
 import { QuestionReads } from '../projections/question-reads.js';
 import { RelationReads } from '../projections/relation-reads.js';
@@ -18,7 +20,6 @@ import { ReviewReads } from '../projections/review-reads.js';
 import { SPACE_EVENTS } from '../projections/spaces.js';
 import { WorkareaReads } from '../projections/workarea-reads.js';
 import { GrantReads } from '../projections/grant-reads.js';
-import { JournalReads } from '../projections/journal-reads.js';
 import { KeyReads } from '../projections/key-reads.js';
 import { PeopleReads } from '../projections/people-reads.js';
 import { RankReads } from '../projections/rank-reads.js';
@@ -77,6 +78,9 @@ export class Store {
   /** The journal table read as rows (a row's events), beside `journal`, which appends. */
   /** Submissions to the organization gate. */
   readonly submissions: SubmissionReads;
+  /** The journal table read as it stands: a row's events, an event by seq or id, gv.events' pages, the chain walked. */
+  /** A space's rows by work area, as gv.lineage draws them. */
+  readonly lineage: LineageReads;
   /** The space names, read again only once a space event is applied (requireSpace asks on every ingest). */
   private readonly spaceList: () => readonly string[];
 
@@ -113,6 +117,7 @@ export class Store {
     this.apiKeys = new ApiKeyReads(db);
     this.signinSessions = new SigninSessionReads(db);
     this.submissions = new SubmissionReads(db);
+    this.lineage = new LineageReads(db);
     const spaceList = db.prepare('SELECT name FROM spaces ORDER BY name').pluck();
     this.spaceList = journal.viewChanges.memo(SPACE_EVENTS, () => spaceList.all() as string[]);
   }

@@ -3,7 +3,6 @@ import { defineVerb } from '../define-verb.js';
 import { artifactIdParam, spaceParam } from '../param-types.js';
 import { requireSpace } from '../../projections/require-space.js';
 import { invalidParams } from '../../gate-error.js';
-import type { JournalRow } from '../../forms/event.js';
 import { MerkleList } from '../../forms/merkle-list.js';
 import { collectionSigningText, rowLeaf } from '../../domain/collection-form.js';
 import { answerProofs } from '../reading/log-proofs.js';
@@ -44,7 +43,7 @@ export const collectionVerb = defineVerb({
       throw invalidParams(`gv.collection: no ${what} is published in space ${p.space}`, { field: p.version === undefined ? 'name' : 'version' });
     }
     const rows = gate.store.collections.rows(published);
-    const event = gate.db.prepare('SELECT event_id, body, sig FROM journal WHERE seq = ?').get(published.seq) as Pick<JournalRow, 'event_id' | 'body' | 'sig'>;
+    const event = gate.store.journalReads.signedAt(published.seq);
     const proofs = answerProofs(gate);
     const common = {
       collection_id: published.collection_id,

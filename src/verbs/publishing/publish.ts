@@ -32,15 +32,10 @@ export const publishVerb = defineVerb({
   handler({ gate, caller }, p) {
     requireSpace(gate, p.space);
     const name = p.name ?? p.space;
-    const active = gate.db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM artifacts WHERE space = ? AND state = 'ACTIVE'");
-    const select = gate.db.prepare<[string], Omit<CollectionRow, 'provisional'> & { provisional: number }>(
-      `SELECT artifact_id, content_hash, size_bytes, content_type, trust_class, provisional FROM artifacts
-       WHERE space = ? AND state = 'ACTIVE' ORDER BY artifact_id`,
-    );
     return gate.store.writer.write(() => {
-      const count = active.get(p.space)!.n;
+      const count = gate.store.artifacts.activeCount(p.space);
       if (count > PUBLISH_MAX_ROWS) throw invalidParams(`gv.publish: space ${p.space} has ${count} ACTIVE rows; a collection holds at most ${PUBLISH_MAX_ROWS}`, { field: 'space' });
-      const rows: CollectionRow[] = select.all(p.space).map((r) => ({ ...r, provisional: r.provisional === 1 }));
+      const rows: CollectionRow[] = gate.store.artifacts.activeSnapshot(p.space).map((r) => ({ ...r, provisional: r.provisional === 1 }));
       // Inside the write: the position, its checkpoint and the rows are one state of the journal.
       const size = gate.store.journal.chainHead.seq;
       const header: CollectionHeader = {

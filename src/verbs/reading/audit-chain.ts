@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
-import { verifyChain } from '../../journal/verify-chain.js';
-import { checkStoredTree, withTreeCheck } from '../../projections/log-tree-check.js';
+import { withTreeCheck } from '../../projections/log-tree-check.js';
 
 /**
  * The verb form of `gate verify`: the live journal's whole chain and every signature, and
@@ -14,7 +13,7 @@ export const auditChainVerb = defineVerb({
   params: z.strictObject({}),
   handler({ gate }) {
     gate.store.writer.flush();
-    const report = verifyChain(gate.db, gate.deployment.deploymentId);
-    return withTreeCheck(report, checkStoredTree(gate.db, report));
+    const report = gate.store.journalReads.verifiedChain(gate.deployment.deploymentId);
+    return withTreeCheck(report, gate.store.logTree.checkStored(report));
   },
 });

@@ -3,7 +3,7 @@ import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
 import { signedHistory } from './status.js';
 import { derivesFromOf, type ArtifactRow } from '../../projections/artifact-reads.js';
-import { eventFromRow, type JournalRow } from '../../forms/event.js';
+import { eventFromRow } from '../../forms/event.js';
 import { answerProofs } from './log-proofs.js';
 
 /** Event types that are decisions about a row (who let it in, kept it out, moved it). */
@@ -40,7 +40,7 @@ export const auditVerb = defineVerb({
     const parents = derivesFromOf(row);
     const shownParents = parents.filter((id) => readableId(id) !== null);
     const payloads = new Map(
-      (gate.db.prepare('SELECT * FROM journal WHERE artifact_id = ? ORDER BY seq').all(row.artifact_id) as JournalRow[]).map(
+      gate.store.journalReads.eventsOf(row.artifact_id).map(
         (r) => [r.event_id, eventFromRow(r).data],
       ),
     );

@@ -7,7 +7,6 @@ import { isServedType } from '../../events/served-event.js';
 import type { Gate } from '../../gate.js';
 import type { Caller } from '../../access/caller.js';
 import { checkpointAt } from './log-proofs.js';
-import { eventById } from '../../journal/schema.js';
 
 const treeSize = z.number().int().min(1);
 
@@ -44,7 +43,7 @@ export const checkpointVerb = defineVerb({
     }
     let inclusion: { event_id: string; seq: number; leaf_index: number; hashes: string[] } | undefined;
     if (p.event_id !== undefined) {
-      const row = eventById(gate.db, p.event_id);
+      const row = gate.store.journalReads.byId(p.event_id);
       if (row === undefined || !eventServed(gate, caller, row)) throw invalidParams(`unknown event: ${p.event_id.slice(0, 16)}`, { field: 'event_id' });
       if (row.seq > size) throw invalidParams(`gv.checkpoint: the event is seq ${row.seq}, past the checkpoint's ${size} events`, { field: 'event_id' });
       const proof = gate.store.logTree.inclusion(row.seq - 1, size);

@@ -39,27 +39,10 @@ export const eventsVerb = defineVerb({
     const tipSeq = gate.store.journal.chainHead.seq;
     const position = opened?.seq ?? (direction === 'forward' ? 0 : tipSeq + 1);
 
-    const filters: string[] = [];
-    const args: unknown[] = [];
-    if (p.types) {
-      filters.push(`type IN (${p.types.map(() => '?').join(',')})`);
-      args.push(...p.types);
-    }
-    if (p.space !== undefined) {
-      filters.push('space = ?');
-      args.push(p.space);
-    }
-    if (p.workarea !== undefined) {
-      filters.push('workarea = ?');
-      args.push(p.workarea);
-    }
     const forward = direction === 'forward';
-    const page = gate.db.prepare(
-      `SELECT * FROM journal WHERE ${forward ? 'seq > ?' : 'seq < ?'} ${filters.map((f) => `AND ${f}`).join(' ')}
-       ORDER BY seq ${forward ? 'ASC' : 'DESC'} LIMIT ?`,
-    );
+    const page = gate.store.journalReads.pages(forward, { types: p.types, space: p.space, workarea: p.workarea });
     const walk = (from: number, take: (row: JournalRow) => boolean) =>
-      walkVisible(from, (after) => page.all(after, ...args, CHUNK) as JournalRow[], (row) => eventVisible(gate, caller, row), take);
+      walkVisible(from, (after) => page(after, CHUNK), (row) => eventVisible(gate, caller, row), take);
     const events: ServedEvent[] = [];
     const read = walk(position, (row) => {
       events.push(servedEvent(eventFromRow(row)));

@@ -5,7 +5,6 @@ import { visibleRowsClause } from '../../access/visible-rows.js';
 import { rowMetadata } from '../row-metadata.js';
 import { findingGroups } from '../review/finding-groups.js';
 import { ARTIFACT_STATES, QUARANTINE_STATES } from '../../domain/states.js';
-import type { ArtifactRow } from '../../projections/artifact-reads.js';
 
 export const inventoryVerb = defineVerb({
   name: 'gv.inventory',
@@ -24,30 +23,9 @@ export const inventoryVerb = defineVerb({
     const visible = visibleRowsClause(gate, caller);
     // Unknown state names are ignored (spec 2), not refused.
     const states = (p.states ?? []).filter((s) => (ARTIFACT_STATES as readonly string[]).includes(s));
-    const where = [visible.sql];
-    const args = [...visible.args];
-    if (p.states !== undefined) {
-      where.push(states.length ? `state IN (${states.map(() => '?').join(',')})` : '0');
-      args.push(...states);
-    }
-    if (p.spaces !== undefined) {
-      where.push(p.spaces.length ? `space IN (${p.spaces.map(() => '?').join(',')})` : '0');
-      args.push(...p.spaces);
-    }
-    if (p.q !== undefined && p.q !== '') {
-      where.push(`(instr(artifact_id, ?) > 0 OR instr(content_type, ?) > 0 OR instr(writer_identity, ?) > 0)`);
-      args.push(p.q, p.q, p.q);
-    }
-    const clause = where.join(' AND ');
-    const rows = gate.db
-      .prepare(`SELECT * FROM artifacts WHERE ${clause} ORDER BY rowid DESC LIMIT ? OFFSET ?`)
-      .all(...args, limit, offset) as ArtifactRow[];
-    const counts = Object.fromEntries(
-      (gate.db.prepare(`SELECT state, count(*) AS n FROM artifacts WHERE ${clause} GROUP BY state`).all(...args) as {
-        state: string;
-        n: number;
-      }[]).map((r) => [r.state, r.n]),
-    );
+    const page = gate.store.artifacts.inventory(visible, { states: p.states === undefined ? undefined : states, spaces: p.spaces, q: p.q }, limit, offset);
+    const rows = page.rows;
+    const counts = Object.fromEntries(page.counts.map((r) => [r.state, r.n]));
     const total = Object.values(counts).reduce((a, b) => a + (b as number), 0);
     const now = gate.clock.now();
     return {
@@ -72,12 +50,7 @@ export const pendingVerb = defineVerb({
     const limit = p.limit ?? 100;
     const visible = visibleRowsClause(gate, caller);
     const states = [...QUARANTINE_STATES];
-    const rows = gate.db
-      .prepare(
-        `SELECT * FROM artifacts WHERE ${visible.sql} AND state IN (${states.map(() => '?').join(',')})
-         ORDER BY rowid LIMIT ?`,
-      )
-      .all(...visible.args, ...states, limit + 1) as ArtifactRow[];
+    const rows = gate.store.artifacts.inStates(visible, states, limit + 1);
     const now = gate.clock.now();
     return {
       pending: rows.slice(0, limit).map((r) => {

@@ -5,14 +5,10 @@ import { defineVerb } from '../define-verb.js';
 import { spaceParam, workareaParam } from '../param-types.js';
 import { requireSpace } from '../../projections/require-space.js';
 import { WorkareaReads } from '../../projections/workarea-reads.js';
-import { HELD_STATES, PROMOTED_STATES } from '../../domain/states.js';
+import type { SpaceReader } from '../../projections/lineage-reads.js';
 
 /** Row ids listed per node (when a work area is named) and per derived edge (reviewers only), newest first. */
 export const LINEAGE_ROWS_LISTED = 50;
-
-const inList = (states: ReadonlySet<string>) => `(${[...states].map((s) => `'${s}'`).join(', ')})`;
-const promotedIn = (a = '') => `${a}state IN ${inList(PROMOTED_STATES)}`;
-const HELD_IN = `state IN ${inList(HELD_STATES)}`;
 
 export interface LineageNode {
   name: string;
@@ -40,14 +36,12 @@ interface LineageEdge {
 }
 
 /**
- * C6 for one space as SQL over `artifacts`: every row from reviewer up; below, the caller's
- * own rows and, where it may read the space, promoted rows.
+ * C6 for one space: every row from reviewer up; below, the caller's own rows and, where it
+ * may read the space, promoted rows (the SQL is store.lineage's).
  */
-function visibleInSpace(gate: Gate, caller: Caller, space: string, a = ''): { sql: string; args: unknown[]; readable: boolean } {
-  if (gate.access.visibility.seesEverything(caller)) return { sql: '1', args: [], readable: true };
-  const readable = gate.access.capabilities.has(caller, space, 'read');
-  const own = `${a}writer_identity = ?`;
-  return { sql: readable ? `(${own} OR ${promotedIn(a)})` : own, args: [caller.identity], readable };
+function visibleInSpace(gate: Gate, caller: Caller, space: string): SpaceReader {
+  if (gate.access.visibility.seesEverything(caller)) return { all: true, identity: caller.identity, readable: true };
+  return { all: false, identity: caller.identity, readable: gate.access.capabilities.has(caller, space, 'read') };
 }
 
 const parentOf = (name: string) => (name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : null);
@@ -57,25 +51,12 @@ function spaceGraph(gate: Gate, caller: Caller, space: string): { nodes: Map<str
   const all = gate.access.visibility.seesEverything(caller);
   const vis = visibleInSpace(gate, caller, space);
   const reads = gate.store.workareas;
-  const inSpace = `space = ? AND workarea IS NOT NULL AND ${vis.sql}`;
-  const args = [space, ...vis.args];
 
   const nodes = new Map<string, LineageNode>();
-  const stats = gate.db
-    .prepare(
-      `SELECT workarea AS name, sum(${promotedIn()}) AS promoted, sum(${HELD_IN}) AS held, sum(state = 'RECORDED') AS recorded,
-       min(ts) AS first_write, max(ts) AS last_write FROM artifacts WHERE ${inSpace} GROUP BY workarea`,
-    )
-    .all(...args) as Omit<LineageNode, 'implicit' | 'writers' | 'states' | 'producers'>[];
+  const stats = gate.store.lineage.areaStats(space, vis);
   for (const s of stats) nodes.set(s.name, { ...s, implicit: false, writers: [], states: {}, producers: [] });
 
-  const producers = gate.db
-    .prepare(
-      `SELECT workarea, producer_name AS name, producer_kind AS kind, count(*) AS rows, max(ts) AS last_write
-       FROM artifacts WHERE ${inSpace} AND producer_name IS NOT NULL
-       GROUP BY workarea, producer_name, producer_kind ORDER BY workarea, producer_name, producer_kind`,
-    )
-    .all(...args) as { workarea: string; name: string; kind: string | null; rows: number; last_write: number }[];
+  const producers = gate.store.lineage.producers(space, vis);
   for (const { workarea, ...producer } of producers) nodes.get(workarea)!.producers.push(producer);
 
   // Writers below reviewer: the caller where it wrote, and writers of promoted rows it may read; never a held-only writer.
@@ -84,12 +65,7 @@ function spaceGraph(gate: Gate, caller: Caller, space: string): { nodes: Map<str
     ? [...parts.values()]
     : [
         ...[...parts.values()].filter((part) => part.identity === caller.identity),
-        ...(vis.readable
-          ? (gate.db
-              .prepare(`SELECT DISTINCT workarea, writer_identity AS identity FROM artifacts
-                WHERE space = ? AND workarea IS NOT NULL AND ${promotedIn()}`)
-              .all(space) as { workarea: string; identity: string }[])
-          : []),
+        ...(vis.readable ? gate.store.lineage.promotedWritersOf(space) : []),
       ];
   for (const { workarea, identity } of shownWriters) {
     const node = nodes.get(workarea);
@@ -113,17 +89,8 @@ function spaceGraph(gate: Gate, caller: Caller, space: string): { nodes: Map<str
     });
   }
 
-  const [child, parent] = [visibleInSpace(gate, caller, space, 'c.'), visibleInSpace(gate, caller, space, 'p.')];
   // A child citing several rows of one other area counts once toward that edge.
-  const derived = gate.db
-    .prepare(
-      `SELECT c.workarea AS source, p.workarea AS target, c.artifact_id AS child
-       FROM artifacts c JOIN json_each(c.derives_from) j JOIN artifacts p ON p.artifact_id = j.value
-       WHERE c.space = ? AND c.workarea IS NOT NULL AND c.derives_from != '[]' AND ${child.sql}
-         AND p.space = c.space AND p.workarea IS NOT NULL AND p.workarea != c.workarea AND ${parent.sql}
-       GROUP BY c.rowid, p.workarea ORDER BY c.rowid DESC`,
-    )
-    .all(space, ...child.args, ...parent.args) as { source: string; target: string; child: string }[];
+  const derived = gate.store.lineage.derivedCitations(space, vis);
   const byPair = new Map<string, LineageEdge & { rows: string[] }>();
   for (const d of derived) {
     const key = `${d.source}\n${d.target}`;
@@ -191,14 +158,10 @@ export const lineageVerb = defineVerb({
       nodes = nodes.filter((n) => selected.has(n.name));
       edges = edges.filter((e) => selected.has(e.source) && selected.has(e.target));
       const vis = visibleInSpace(gate, caller, space);
-      const rowsOf = gate.db.prepare(
-        `SELECT artifact_id, kind, content_type, state, producer_name, producer_kind, writer_identity, ts FROM artifacts
-         WHERE space = ? AND workarea = ? AND ${vis.sql} ORDER BY rowid DESC LIMIT ?`,
-      );
       for (const node of nodes) {
         const rows = node.implicit
           ? []
-          : (rowsOf.all(space, node.name, ...vis.args, LINEAGE_ROWS_LISTED) as Record<string, unknown>[]);
+          : gate.store.lineage.areaRows(space, node.name, vis, LINEAGE_ROWS_LISTED);
         node.rows = rows.map(({ producer_name, producer_kind, ...row }) => ({
           ...row,
           producer: producer_name === null ? null : { name: producer_name, kind: producer_kind },

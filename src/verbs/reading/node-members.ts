@@ -1,4 +1,4 @@
-import { eventFromRow, type JournalRow } from '../../forms/event.js';
+import { eventFromRow } from '../../forms/event.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';
@@ -14,12 +14,11 @@ const PATH_FIELDS = ['bundle_path', 'map_path'] as const;
  */
 export function membersOf(gate: Gate, caller: Caller, row: ArtifactRow) {
   if (row.content_type !== 'skill_archive' && row.content_type !== 'project_map') return [];
-  const ingest = gate.db.prepare(`SELECT * FROM journal WHERE artifact_id = ? AND type = 'ingest' ORDER BY seq LIMIT 1`);
   const members: Array<{ path: string; artifact_id: string; content_type: string; state: string; size_bytes: number }> = [];
   for (const id of gate.store.relations.derivedFrom(row.artifact_id)) {
     const member = gate.store.artifacts.byId(id);
     if (member === undefined || !gate.access.visibility.canRead(caller, member)) continue;
-    const journalRow = ingest.get(id) as JournalRow | undefined;
+    const journalRow = gate.store.journalReads.firstIngestOf(id);
     if (journalRow === undefined) continue;
     const data = eventFromRow(journalRow).data;
     const path = PATH_FIELDS.map((f) => data[f]).find((v): v is string => typeof v === 'string');

@@ -1,4 +1,4 @@
-import { eventFromRow, type JournalRow } from '../../forms/event.js';
+import { eventFromRow } from '../../forms/event.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';
@@ -11,7 +11,7 @@ import type { Gate } from '../../gate.js';
  */
 export function refusalOf(gate: Gate, caller: Caller, row: ArtifactRow) {
   if (row.state !== 'REJECTED') return null;
-  const rows = gate.db.prepare('SELECT * FROM journal WHERE artifact_id = ? ORDER BY seq DESC').all(row.artifact_id) as JournalRow[];
+  const rows = gate.store.journalReads.eventsOfNewestFirst(row.artifact_id);
   for (const journalRow of rows) {
     const event = eventFromRow(journalRow);
     const d = event.data;

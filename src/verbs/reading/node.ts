@@ -27,7 +27,7 @@ export const PREVIEW_CHARS = 280;
 
 /** Present on an erased row only: which event erased it, and when (its reason stays in the journal). */
 function erasureOf(gate: Gate, seq: number): { event_id: string; ts: number } {
-  return gate.db.prepare('SELECT event_id, ts FROM journal WHERE seq = ?').get(seq) as { event_id: string; ts: number };
+  return gate.store.journalReads.stampAt(seq);
 }
 
 /** A reviewer's page of a masked body; `masked_body` null when the row has none to serve. */

@@ -36,7 +36,7 @@ export const statusVerb = defineVerb({
 
 /** A row's journal rows of served types, in order; internal events about a row (who was served its attachments) stay inside. */
 function servedRowsOf(gate: Gate, artifactId: string): JournalRow[] {
-  const rows = gate.db.prepare('SELECT * FROM journal WHERE artifact_id = ? ORDER BY seq').all(artifactId) as JournalRow[];
+  const rows = gate.store.journalReads.eventsOf(artifactId);
   // Internal events (a reviewer run, an assessment's words and score) stay inside the gate.
   return rows.filter((row) => isServedType(row.type));
 }
