@@ -4,6 +4,7 @@ import { banned, invalidParams } from '../gate-error.js';
 import { BanReads, type BanRow } from '../projections/ban-reads.js';
 import { SourceUriError, normalPrefix, normalSource, sourceMatches } from './source-prefix.js';
 import { BAN_EVENTS } from '../projections/bans.js';
+import type { Store } from '../store/store.js';
 
 export const BAN_KINDS = ['writer', 'source'] as const;
 export type BanKind = (typeof BAN_KINDS)[number];
@@ -40,10 +41,10 @@ interface KeptBans {
  * Every write door asks for the writer's ban and the source bans: the rows are kept until a
  * ban event is applied (whether a kept ban is active is judged against the clock each time).
  */
-const keptByGate = new WeakMap<Gate, KeptBans>();
+const keptByStore = new WeakMap<Store, KeptBans>();
 
 function keptBans(gate: Gate): KeptBans {
-  let kept = keptByGate.get(gate);
+  let kept = keptByStore.get(gate.store);
   if (kept === undefined) {
     const reads = gate.store.bans;
     const changes = gate.store.journal.viewChanges;
@@ -52,7 +53,7 @@ function keptBans(gate: Gate): KeptBans {
       // Time 0: every source ban whose until has not passed by then, which is all of them.
       sources: changes.memo(BAN_EVENTS, () => reads.standingSources(0).map((ban) => ({ ban, prefix: currentPrefix(ban.subject) }))),
     };
-    keptByGate.set(gate, kept);
+    keptByStore.set(gate.store, kept);
   }
   return kept;
 }

@@ -110,7 +110,7 @@ export class SignInProvider {
   async signIn(emailTyped: string, password: string, client: string): Promise<SignInOutcome> {
     const email = normalEmail(emailTyped);
     const verdict = this.throttle.check(email, client);
-    const { log } = this.gate;
+    const log = this.gate.log;
     if (verdict.refused) {
       log.warn('sign-in refused: throttled', { email: emailPseudonym(this.gate.deployment.key.seed(), email), client, retry_after_s: verdict.retryAfterS });
       return { kind: 'throttled', retryAfterS: verdict.retryAfterS };

@@ -5,6 +5,7 @@ import { verifyOutcomeLine, type Outcome } from '../forms/outcome-line.js';
 import { orgDoorClient } from './org-door.js';
 import { rowEventData } from '../projections/row-event.js';
 import { ed25519KeyTextProblem } from '../forms/strict-ed25519.js';
+import type { Store } from '../store/store.js';
 
 /** The organization's key: [org].deployment_id, else the one journaled when the gate first met it. */
 export function pinnedOrg(gate: Gate): string | null {
@@ -68,7 +69,7 @@ function applyOutcome(gate: Gate, org: string, line: Record<string, unknown>, ou
 }
 
 /** One pull at a time per gate (the schedule's and gv.outcomes_pull's), so no page is applied twice at once. */
-const pulling = new WeakSet<Gate>();
+const pulling = new WeakSet<Store>();
 
 /**
  * Pulls GET /outcomes from the journal's cursor until a page comes back empty (or `maxPages`),
@@ -77,8 +78,8 @@ const pulling = new WeakSet<Gate>();
  */
 export async function pullOutcomes(gate: Gate, maxPages = 20): Promise<PullTally> {
   if (gate.config.org.url === '') throw lifecycle('no organization gate is configured ([org].url)', 'no_endpoint');
-  if (pulling.has(gate)) throw lifecycle('a pull is already running', 'pull_running');
-  pulling.add(gate);
+  if (pulling.has(gate.store)) throw lifecycle('a pull is already running', 'pull_running');
+  pulling.add(gate.store);
   const door = orgDoorClient(gate);
   const tally: PullTally = { pulled: 0, countersigned: 0, refused: 0, duplicates: 0, skipped: 0, cursor: cursorOf(gate), org_deployment_id: pinnedOrg(gate) };
   try {
@@ -115,7 +116,7 @@ export async function pullOutcomes(gate: Gate, maxPages = 20): Promise<PullTally
     }
     throw error;
   } finally {
-    pulling.delete(gate);
+    pulling.delete(gate.store);
     await door.close();
   }
   return tally;

@@ -8,6 +8,7 @@ import { orgDoorClient } from '../../submission/org-door.js';
 import { GateClientError } from '../../client/client-error.js';
 import type { SubmitOutcome } from '../../client/org-door-client.js';
 import { pullOutcomes } from '../../submission/outcome-pull.js';
+import type { Store } from '../../store/store.js';
 
 function requireOrg(gate: Gate): void {
   if (gate.config.org.url === '') {
@@ -45,7 +46,7 @@ export const submitVerb = defineVerb({
 });
 
 /** One drain at a time per gate, so no submission is sent twice at once. */
-const draining = new WeakSet<Gate>();
+const draining = new WeakSet<Store>();
 
 export const submitDrainVerb = defineVerb({
   name: 'gv.submit_drain',
@@ -54,8 +55,8 @@ export const submitDrainVerb = defineVerb({
   params: z.strictObject({ limit: limitParam(100).optional() }),
   async handler({ gate, caller }, p) {
     requireOrg(gate);
-    if (draining.has(gate)) throw lifecycle('a drain is already running', 'drain_running');
-    draining.add(gate);
+    if (draining.has(gate.store)) throw lifecycle('a drain is already running', 'drain_running');
+    draining.add(gate.store);
     const door = orgDoorClient(gate);
     const tally = { sent: 0, accepted: 0, retry: 0, refused: 0, stopped: false };
     try {
@@ -91,7 +92,7 @@ export const submitDrainVerb = defineVerb({
         tally[outcome.outcome] += 1;
       }
     } finally {
-      draining.delete(gate);
+      draining.delete(gate.store);
       await door.close();
     }
     return { ...tally, queued: gate.store.submissions.queuedCount() };
