@@ -5,6 +5,7 @@ import { BanReads, type BanRow } from '../projections/ban-reads.js';
 import { SourceUriError, normalPrefix, normalSource, sourceMatches } from './source-prefix.js';
 import { BAN_EVENTS } from '../projections/bans.js';
 import type { Store } from '../store/store.js';
+import type { Clock } from '../clock.js';
 
 export const BAN_KINDS = ['writer', 'source'] as const;
 export type BanKind = (typeof BAN_KINDS)[number];
@@ -13,9 +14,9 @@ export type BanKind = (typeof BAN_KINDS)[number];
 export const isActive = (ban: Pick<BanRow, 'until'>, now: number) => ban.until === null || ban.until > now;
 
 /** The active ban that turns this write away: the writer's own first, else the longest source prefix matching. */
-export function banOnWrite(gate: Gate, writer: string, sourceUri: string | undefined): BanRow | undefined {
-  const kept = keptBans(gate);
-  const now = gate.clock.now();
+export function banOnWrite(house: { readonly store: Store; readonly clock: Clock }, writer: string, sourceUri: string | undefined): BanRow | undefined {
+  const kept = keptBans(house);
+  const now = house.clock.now();
   const own = kept.writer(writer);
   if (own !== undefined && isActive(own, now)) return own;
   if (sourceUri === undefined) return undefined;
@@ -43,17 +44,17 @@ interface KeptBans {
  */
 const keptByStore = new WeakMap<Store, KeptBans>();
 
-function keptBans(gate: Gate): KeptBans {
-  let kept = keptByStore.get(gate.store);
+function keptBans(house: { readonly store: Store }): KeptBans {
+  let kept = keptByStore.get(house.store);
   if (kept === undefined) {
-    const reads = gate.store.bans;
-    const changes = gate.store.journal.viewChanges;
+    const reads = house.store.bans;
+    const changes = house.store.journal.viewChanges;
     kept = {
       writer: changes.memoByKey(BAN_EVENTS, (identity: string) => reads.one('writer', identity)),
       // Time 0: every source ban whose until has not passed by then, which is all of them.
       sources: changes.memo(BAN_EVENTS, () => reads.standingSources(0).map((ban) => ({ ban, prefix: currentPrefix(ban.subject) }))),
     };
-    keptByStore.set(gate.store, kept);
+    keptByStore.set(house.store, kept);
   }
   return kept;
 }
@@ -63,7 +64,7 @@ function keptBans(gate: Gate): KeptBans {
  * for each verb declaring a `door`). A refused write is journaled as `ban-refused`: who, at
  * which door, by which kind of ban; never what it tried to write.
  */
-export async function refuseBannedWrite(gate: Gate, caller: Caller, door: string, sourceUri: string | undefined): Promise<void> {
+export async function refuseBannedWrite(house: { readonly store: Store; readonly clock: Clock }, caller: Caller, door: string, sourceUri: string | undefined): Promise<void> {
   if (sourceUri !== undefined) {
     // A source naming a scheme that does not parse could be compared only as text, and so past any ban.
     try {
@@ -73,8 +74,8 @@ export async function refuseBannedWrite(gate: Gate, caller: Caller, door: string
       throw error;
     }
   }
-  const ban = banOnWrite(gate, caller.identity, sourceUri);
+  const ban = banOnWrite(house, caller.identity, sourceUri);
   if (ban === undefined) return;
-  await gate.store.writer.write(() => gate.store.journal.append('ban-refused', caller.identity, { door, ban_kind: ban.kind, ban_event: ban.event_id }));
+  await house.store.writer.write(() => house.store.journal.append('ban-refused', caller.identity, { door, ban_kind: ban.kind, ban_event: ban.event_id }));
   throw banned(ban.kind, ban.subject, ban.until);
 }

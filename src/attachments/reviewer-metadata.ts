@@ -1,4 +1,5 @@
 import type { Gate } from '../gate.js';
+import type { PipelinePart } from '../../pipeline/pipeline-part.js';
 
 export interface MetadataEntry {
   kind: string;
@@ -15,9 +16,9 @@ const jsonBytes = (entries: MetadataEntry[]) => Buffer.byteLength(JSON.stringify
  * injection in an XMP description is masked like one in a claim), then cut to the bound:
  * the longest texts are shortened first, so every kind stays listed.
  */
-export async function maskedMetadata(gate: Gate, entries: readonly MetadataEntry[]): Promise<MetadataEntry[]> {
+export async function maskedMetadata(house: { readonly pipeline: PipelinePart }, entries: readonly MetadataEntry[]): Promise<MetadataEntry[]> {
   const masked = await Promise.all(
-    entries.map(async (e) => ({ kind: e.kind, text: (await gate.pipeline.scan.scan(Buffer.from(e.text, 'utf8'), 'attachment_metadata')).masked })),
+    entries.map(async (e) => ({ kind: e.kind, text: (await house.pipeline.scan.scan(Buffer.from(e.text, 'utf8'), 'attachment_metadata')).masked })),
   );
   while (jsonBytes(masked) > METADATA_JSON_MAX) {
     const longest = masked.reduce((a, b) => (b.text.length > a.text.length ? b : a));

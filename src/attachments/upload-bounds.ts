@@ -1,5 +1,8 @@
 import type { Gate } from '../gate.js';
 import { attachmentBudget, invalidParams, uploadQuota } from '../gate-error.js';
+import type { Store } from '../store/store.js';
+import type { GateConfig } from '../config/keys.js';
+import type { Clock } from '../clock.js';
 
 /**
  * The two bounds an upload must fit when it starts (spec 1 -32015). The writer's quota
@@ -7,12 +10,12 @@ import { attachmentBudget, invalidParams, uploadQuota } from '../gate-error.js';
  * window moves and the refusal says when; the budget counts what the whole store holds
  * and what unfinished uploads may still add, and frees only when an operator acts.
  */
-export function checkUploadBounds(gate: Gate, writer: string, size: number): void {
+export function checkUploadBounds(house: { readonly store: Store; readonly config: GateConfig; readonly clock: Clock }, writer: string, size: number): void {
   const { writer_quota_bytes: quota, writer_quota_window_ms: window, budget_bytes: budget, upload_ttl_ms: ttl } =
-    gate.config.attachments;
+    house.config.attachments;
   if (size > quota) throw invalidParams(`an upload of ${size} bytes is larger than the per-writer quota of ${quota} bytes`, { field: 'size_bytes' });
-  const now = gate.clock.now();
-  const counted = gate.store.attachments.writerWindow(writer, now - window);
+  const now = house.clock.now();
+  const counted = house.store.attachments.writerWindow(writer, now - window);
   let used = counted.reduce((n, u) => n + u.size_bytes, 0);
   if (used + size > quota) {
     // The soonest moment enough of the oldest uploads have left the window.
@@ -26,5 +29,5 @@ export function checkUploadBounds(gate: Gate, writer: string, size: number): voi
     }
     throw uploadQuota(Math.max(1, freesAt - now));
   }
-  if (gate.store.attachments.storedBytes(now - ttl) + size > budget) throw attachmentBudget();
+  if (house.store.attachments.storedBytes(now - ttl) + size > budget) throw attachmentBudget();
 }

@@ -1,5 +1,10 @@
 import type { Gate } from '../gate.js';
 import { completeUpload, owedCompletion, underUploadLock } from './upload-completion.js';
+import type { Store } from '../store/store.js';
+import type { PipelinePart } from '../../pipeline/pipeline-part.js';
+import type { GateConfig } from '../config/keys.js';
+import type { Clock } from '../clock.js';
+import type { Log } from '../log.js';
 
 export interface Recovery {
   completed: number;
@@ -15,25 +20,25 @@ export interface Recovery {
  * upload's lock: a writer's status query or retried last chunk arriving meanwhile waits
  * and is answered from the journal. Run again, it finds nothing owed and writes nothing.
  */
-export async function recoverUploads(gate: Gate): Promise<Recovery> {
+export async function recoverUploads(house: { readonly store: Store; readonly pipeline: PipelinePart; readonly config: GateConfig; readonly clock: Clock; readonly log: Log }): Promise<Recovery> {
   const recovery: Recovery = { completed: 0, discarded: 0, deferred: 0 };
-  const since = gate.clock.now() - gate.config.attachments.upload_ttl_ms;
-  for (const { writer, sha256 } of gate.store.attachments.liveUploads(since)) {
+  const since = house.clock.now() - house.config.attachments.upload_ttl_ms;
+  for (const { writer, sha256 } of house.store.attachments.liveUploads(since)) {
     try {
-      await underUploadLock(gate, writer, sha256, async () => {
-        const owed = await owedCompletion(gate, writer, sha256);
+      await underUploadLock(house, writer, sha256, async () => {
+        const owed = await owedCompletion(house, writer, sha256);
         if (owed === null) return;
-        const done = await completeUpload(gate, owed);
+        const done = await completeUpload(house, owed);
         if ('completed' in done) recovery.completed++;
         else recovery.discarded++;
       });
     } catch (error) {
       recovery.deferred++;
-      gate.log.error(`upload ${sha256.slice(0, 23)} has all its bytes but could not be completed at start; its next status query tries again`, error);
+      house.log.error(`upload ${sha256.slice(0, 23)} has all its bytes but could not be completed at start; its next status query tries again`, error);
     }
   }
   if (recovery.completed + recovery.discarded + recovery.deferred > 0) {
-    gate.log.info(
+    house.log.info(
       `uploads a crash left unfinished with all their bytes: ${recovery.completed} completed, ${recovery.discarded} discarded, ${recovery.deferred} deferred`,
     );
   }

@@ -8,6 +8,11 @@ import { PersonTokens } from './person-tokens.js';
 import { TrustedIssuers } from './trusted-issuers.js';
 import { NATIVE_CLIENT_ID, nativeRedirectAllowed } from './native-client.js';
 import { emailPseudonym } from './email-pseudonym.js';
+import type { AuthPart } from './auth-part.js';
+import type { Deployment } from '../config/deployment.js';
+import type { GateConfig } from '../config/keys.js';
+import type { Log } from '../log.js';
+import type { Clock } from '../clock.js';
 
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
@@ -41,15 +46,15 @@ export class SignInProvider {
   private readonly base: string;
 
   constructor(
-    readonly gate: Gate,
+    readonly house: { readonly auth: AuthPart; readonly deployment: Deployment; readonly config: GateConfig; readonly clock: Clock; readonly log: Log },
     issuer: string,
   ) {
-    const auth = gate.config.auth;
+    const auth = house.config.auth;
     this.issuer = issuer;
     this.base = stripSlash(issuer);
     this.clientId = auth.client_id;
-    this.minter = new TokenMinter(gate.deployment.key, issuer, auth.client_id, gate.clock);
-    this.codes = new AuthorizationCodes(gate.clock);
+    this.minter = new TokenMinter(house.deployment.key, issuer, auth.client_id, house.clock);
+    this.codes = new AuthorizationCodes(house.clock);
     this.throttle = new LoginThrottle(
       {
         slowAfter: auth.login_slow_after,
@@ -57,9 +62,9 @@ export class SignInProvider {
         windowMs: auth.login_window_s * 1000,
         delayMs: auth.login_delay_ms,
       },
-      gate.clock,
+      house.clock,
     );
-    this.ownTokens = new PersonTokens({ issuer, publicKey: gate.deployment.key.publicKey }, new TrustedIssuers([]), auth.client_id, gate.clock);
+    this.ownTokens = new PersonTokens({ issuer, publicKey: house.deployment.key.publicKey }, new TrustedIssuers([]), auth.client_id, house.clock);
     this.answerOrigin = auth.answer_origin === '' ? null : stripSlash(auth.answer_origin);
   }
 
@@ -84,7 +89,7 @@ export class SignInProvider {
 
   /** Where a console may run: the gate's own origins and the listed app origins. */
   consoleOrigins(): string[] {
-    return [...this.ownOrigins(), ...this.gate.config.auth.app_origins.map((o) => new URL(o).origin)];
+    return [...this.ownOrigins(), ...this.house.config.auth.app_origins.map((o) => new URL(o).origin)];
   }
 
   /**
@@ -95,7 +100,7 @@ export class SignInProvider {
    */
   ownOrigins(): string[] {
     const origins = [new URL(this.issuer).origin];
-    const listening = this.gate.deployment.endpoints.http;
+    const listening = this.house.deployment.endpoints.http;
     if (listening !== undefined) {
       const port = new URL(listening).port;
       for (const name of LOOPBACK_NAMES) origins.push(new URL(`http://${name}:${port}`).origin);
@@ -110,18 +115,18 @@ export class SignInProvider {
   async signIn(emailTyped: string, password: string, client: string): Promise<SignInOutcome> {
     const email = normalEmail(emailTyped);
     const verdict = this.throttle.check(email, client);
-    const log = this.gate.log;
+    const log = this.house.log;
     if (verdict.refused) {
-      log.warn('sign-in refused: throttled', { email: emailPseudonym(this.gate.deployment.key.seed(), email), client, retry_after_s: verdict.retryAfterS });
+      log.warn('sign-in refused: throttled', { email: emailPseudonym(this.house.deployment.key.seed(), email), client, retry_after_s: verdict.retryAfterS });
       return { kind: 'throttled', retryAfterS: verdict.retryAfterS };
     }
     if (verdict.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, verdict.delayMs));
-    const person = this.gate.auth.people.byEmail(this.issuer, email);
+    const person = this.house.auth.people.byEmail(this.issuer, email);
     const right = person === undefined ? await verifyAgainstDecoy(password) : await verifyPassword(password, person.password);
     if (!right || person === undefined) {
       this.throttle.failed(email, client);
       // An unknown email and a wrong password are one outcome here as on the form.
-      log.info('sign-in failed: wrong email or password', { email: emailPseudonym(this.gate.deployment.key.seed(), email), client, delayed_ms: verdict.delayMs });
+      log.info('sign-in failed: wrong email or password', { email: emailPseudonym(this.house.deployment.key.seed(), email), client, delayed_ms: verdict.delayMs });
       return { kind: 'wrong' };
     }
     this.throttle.succeeded(email);
@@ -152,6 +157,6 @@ export class SignInProvider {
   }
 
   jwks() {
-    return { keys: [{ kty: 'OKP', crv: 'Ed25519', x: this.gate.deployment.deploymentId, kid: this.gate.deployment.deploymentId, alg: 'EdDSA', use: 'sig' }] };
+    return { keys: [{ kty: 'OKP', crv: 'Ed25519', x: this.house.deployment.deploymentId, kid: this.house.deployment.deploymentId, alg: 'EdDSA', use: 'sig' }] };
   }
 }

@@ -50,7 +50,7 @@ export async function tokenGrant(provider: SignInProvider, fields: Map<string, s
 }
 
 function subjectOf(provider: SignInProvider, sub: string, sid: string, scope: string, clientId: string): TokenSubject | undefined {
-  const person = provider.gate.auth.people.bySubject(provider.issuer, sub);
+  const person = provider.house.auth.people.bySubject(provider.issuer, sub);
   if (person === undefined) return undefined;
   return { sub, sid, scope, clientId, email: person.email, ...(person.name === undefined ? {} : { name: person.name }) };
 }
@@ -78,12 +78,12 @@ async function codeGrant(provider: SignInProvider, fields: Map<string, string>):
   const redeemed = provider.codes.redeem(code, { verifier, clientId: fields.get('client_id')!, redirectUri: fields.get('redirect_uri')! });
   if (!redeemed.ok) {
     // A code presented twice may be in a thief's hands: the session it started ends (RFC 6749 4.1.2).
-    if (redeemed.family !== undefined) await provider.gate.auth.signinSessions.end(redeemed.family, 'code_reuse');
+    if (redeemed.family !== undefined) await provider.house.auth.signinSessions.end(redeemed.family, 'code_reuse');
     return refused('invalid_grant', redeemed.why);
   }
   const g = redeemed.grant;
-  if (provider.gate.auth.people.bySubject(provider.issuer, g.sub) === undefined) return refused('invalid_grant', 'the person was removed');
-  const session = await provider.gate.auth.signinSessions.start({ iss: provider.issuer, sub: g.sub, clientId: g.clientId, scope: g.scope, authTime: g.authTime });
+  if (provider.house.auth.people.bySubject(provider.issuer, g.sub) === undefined) return refused('invalid_grant', 'the person was removed');
+  const session = await provider.house.auth.signinSessions.start({ iss: provider.issuer, sub: g.sub, clientId: g.clientId, scope: g.scope, authTime: g.authTime });
   provider.codes.started(code, session.family);
   return tokenSet(provider, subjectOf(provider, g.sub, session.family, g.scope, g.clientId)!, g.authTime, g.nonce, session.refreshToken);
 }
@@ -94,12 +94,12 @@ async function refreshGrant(provider: SignInProvider, fields: Map<string, string
   const fromCookie = fields.get('refresh_token') === undefined;
   const clear = fromCookie ? [clearRefreshCookie(provider)] : [];
   if (!REFRESH_TOKEN_SHAPE.test(presented)) return refused('invalid_grant', 'the refresh token is not one this gate issued', clear);
-  const rotation = await provider.gate.auth.signinSessions.rotate(presented, fields.get('client_id'));
+  const rotation = await provider.house.auth.signinSessions.rotate(presented, fields.get('client_id'));
   if (!rotation.ok) return refused('invalid_grant', rotation.why, clear);
   const s = rotation.session;
   const subject = subjectOf(provider, s.sub, s.family, s.scope, s.client_id);
   if (subject === undefined) {
-    await provider.gate.auth.signinSessions.end(s.family, 'person_removed');
+    await provider.house.auth.signinSessions.end(s.family, 'person_removed');
     return refused('invalid_grant', 'the person was removed', clear);
   }
   return tokenSet(provider, subject, s.auth_time, undefined, rotation.refreshToken);

@@ -1,8 +1,9 @@
 import { CAPABILITIES, type Capability } from '../access/capabilities.js';
 import type { Gate } from '../gate.js';
+import type { Store } from '../store/store.js';
 
-const held = (gate: Gate, principal: string, space: string): Capability[] => {
-  const row = gate.store.grants.capabilities(principal, space);
+const held = (house: { readonly store: Store }, principal: string, space: string): Capability[] => {
+  const row = house.store.grants.capabilities(principal, space);
   return row === undefined ? [] : (row.capabilities.split(',') as Capability[]);
 };
 
@@ -11,11 +12,11 @@ const held = (gate: Gate, principal: string, space: string): Capability[] => {
  * them (`space-grant-issued` / `space-grant-revoked` carrying what is held after), so the
  * grants a crew's runner and members hold are ordinary grants, listed by gv.grants.
  */
-export function changeGrant(gate: Gate, by: string, action: 'issue' | 'revoke', principal: string, space: string, capabilities: Capability[]): void {
-  const before = held(gate, principal, space);
+export function changeGrant(house: { readonly store: Store }, by: string, action: 'issue' | 'revoke', principal: string, space: string, capabilities: Capability[]): void {
+  const before = held(house, principal, space);
   const after = CAPABILITIES.filter((c) => (action === 'issue' ? before.includes(c) || capabilities.includes(c) : before.includes(c) && !capabilities.includes(c)));
   if (after.join(',') === CAPABILITIES.filter((c) => before.includes(c)).join(',')) return;
-  gate.store.journal.append(action === 'issue' ? 'space-grant-issued' : 'space-grant-revoked', by, {
+  house.store.journal.append(action === 'issue' ? 'space-grant-issued' : 'space-grant-revoked', by, {
     principal,
     space,
     capabilities: after,
@@ -27,9 +28,9 @@ export function changeGrant(gate: Gate, by: string, action: 'issue' | 'revoke', 
  * Ends a crew member's key: revoked with `reason` (reassigned, superseded, refused), and
  * its grants taken back so gv.grants lists no dead member.
  */
-export function revokeMemberKey(gate: Gate, by: string, keyId: string, reason: string): void {
-  gate.store.journal.append('apikey-revoked', by, { key_id: keyId, reason });
+export function revokeMemberKey(house: { readonly store: Store }, by: string, keyId: string, reason: string): void {
+  house.store.journal.append('apikey-revoked', by, { key_id: keyId, reason });
   const principal = `key:${keyId}`;
-  const spaces = gate.store.grants.grantsOf(principal);
-  for (const g of spaces) changeGrant(gate, by, 'revoke', principal, g.space, g.capabilities.split(',') as Capability[]);
+  const spaces = house.store.grants.grantsOf(principal);
+  for (const g of spaces) changeGrant(house, by, 'revoke', principal, g.space, g.capabilities.split(',') as Capability[]);
 }

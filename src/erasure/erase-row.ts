@@ -1,6 +1,8 @@
 import type { Gate } from '../gate.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import type { PlacementChange } from '../recall/partition-codes.js';
+import type { Store } from '../store/store.js';
+import type { PipelinePart } from '../../pipeline/pipeline-part.js';
 
 /** What one erasure took out of the gate, as the verb reports it. */
 export interface Erasure {
@@ -24,8 +26,8 @@ const distinct = (hashes: Array<string | null>) => [...new Set(hashes.filter((h)
  * it. The attachment objects' files are removed after the commit (removeObjects), so a
  * refused write never loses bytes a live row needs.
  */
-export function eraseRow(gate: Gate, row: ArtifactRow, by: string, reason: string, proven: Record<string, unknown>): Erasure {
-  const attachments = gate.store.attachments.ofRow(row.artifact_id);
+export function eraseRow(house: { readonly store: Store; readonly pipeline: PipelinePart }, row: ArtifactRow, by: string, reason: string, proven: Record<string, unknown>): Erasure {
+  const attachments = house.store.attachments.ofRow(row.artifact_id);
   const data: Record<string, unknown> = {
     artifact_id: row.artifact_id,
     space: row.space,
@@ -38,18 +40,18 @@ export function eraseRow(gate: Gate, row: ArtifactRow, by: string, reason: strin
   if (row.workarea !== null) data['workarea'] = row.workarea;
   // The event names the objects that go, so the uploads view can let go of them too.
   const objectsRemoved = distinct(attachments.flatMap((a) => [a.content_hash, a.served_hash]))
-    .filter((h) => !gate.store.contentReferences.objectNamed(h, row.artifact_id));
+    .filter((h) => !house.store.contentReferences.objectNamed(h, row.artifact_id));
   data['objects_removed'] = objectsRemoved;
   // From here the views hold the row erased, so "named by a live row" leaves it out.
-  const event = gate.store.journal.append('content_erased', by, data);
+  const event = house.store.journal.append('content_erased', by, data);
   const blob = (hash: string | null) => {
-    if (hash === null || gate.store.contentReferences.blobNamed(hash, objectsRemoved)) return false;
-    gate.store.journal.dropBlob(hash);
+    if (hash === null || house.store.contentReferences.blobNamed(hash, objectsRemoved)) return false;
+    house.store.journal.dropBlob(hash);
     return true;
   };
   const bytesRemoved = blob(row.content_hash);
   // Whether or not another row keeps them, the erased words no longer wait in memory for an index.
-  gate.pipeline.freshBodies.forget(row.content_hash);
+  house.pipeline.freshBodies.forget(row.content_hash);
   const maskedRemoved = row.masked_hash === null || row.masked_hash === row.content_hash ? null : blob(row.masked_hash);
   for (const hash of distinct(attachments.map((a) => a.metadata_hash))) blob(hash);
   return {
@@ -57,25 +59,25 @@ export function eraseRow(gate: Gate, row: ArtifactRow, by: string, reason: strin
     bytes_removed: bytesRemoved,
     masked_removed: maskedRemoved,
     objects_removed: objectsRemoved,
-    vector_dropped: gate.pipeline.embed.dropVector(row.rowid),
+    vector_dropped: house.pipeline.embed.dropVector(row.rowid),
   };
 }
 
 /** Removes attachment objects from disk (after their erasure committed); answers those that were there. */
-export function removeObjects(gate: Gate, hashes: readonly string[]): string[] {
-  return hashes.filter((h) => gate.pipeline.attachmentStore.removeObject(h));
+export function removeObjects(house: { readonly pipeline: PipelinePart }, hashes: readonly string[]): string[] {
+  return hashes.filter((h) => house.pipeline.attachmentStore.removeObject(h));
 }
 
 /**
  * At start: objects of erased rows that no live row names and that are still on disk (the
  * process stopped between an erasure's commit and its unlinks) are removed.
  */
-export function sweepErasedObjects(gate: Gate): number {
+export function sweepErasedObjects(house: { readonly store: Store; readonly pipeline: PipelinePart }): number {
   let removed = 0;
-  for (const id of gate.store.contentReferences.erasedRows()) {
-    for (const a of gate.store.attachments.ofRow(id)) {
+  for (const id of house.store.contentReferences.erasedRows()) {
+    for (const a of house.store.attachments.ofRow(id)) {
       for (const hash of distinct([a.content_hash, a.served_hash])) {
-        if (!gate.store.contentReferences.objectNamed(hash) && gate.pipeline.attachmentStore.removeObject(hash)) removed++;
+        if (!house.store.contentReferences.objectNamed(hash) && house.pipeline.attachmentStore.removeObject(hash)) removed++;
       }
     }
   }

@@ -4,6 +4,8 @@ import { isPromoted } from '../domain/states.js';
 import { citedBy } from './cited-by.js';
 import type { GraphRow } from '../projections/graph-reads.js';
 import { nodeLabel } from './node-label.js';
+import type { Store } from '../store/store.js';
+import type { AccessPart } from '../access/access-part.js';
 
 export interface AreaFocus {
   space: string;
@@ -11,11 +13,11 @@ export interface AreaFocus {
 }
 
 /** Audiences each row is hidden for; read in one go, and skipped when no hide stands anywhere. */
-function hiddenFor(gate: Gate, rows: readonly GraphRow[]): Map<string, string[]> {
+function hiddenFor(house: { readonly store: Store }, rows: readonly GraphRow[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  if (!gate.store.relations.anyHides()) return out;
+  if (!house.store.relations.anyHides()) return out;
   const promoted = rows.filter((r) => isPromoted(r.state)).map((r) => r.artifact_id);
-  const hides = gate.store.relations.hidesAmong(promoted);
+  const hides = house.store.relations.hidesAmong(promoted);
   for (const h of hides) out.set(h.artifact_id, [...(out.get(h.artifact_id) ?? []), h.audience]);
   return out;
 }
@@ -26,8 +28,8 @@ function hiddenFor(gate: Gate, rows: readonly GraphRow[]): Map<string, string[]>
  * question lists the readable rows citing it; with a work area in focus each node says
  * whether it lies outside that area.
  */
-export function graphNodes(gate: Gate, caller: Caller, rows: readonly GraphRow[], focus?: AreaFocus) {
-  const hides = hiddenFor(gate, rows);
+export function graphNodes(house: { readonly store: Store; readonly access: AccessPart }, caller: Caller, rows: readonly GraphRow[], focus?: AreaFocus) {
+  const hides = hiddenFor(house, rows);
   return rows.map((r) => {
     const node: Record<string, unknown> = {
       artifact_id: r.artifact_id,
@@ -47,7 +49,7 @@ export function graphNodes(gate: Gate, caller: Caller, rows: readonly GraphRow[]
       const hidden = hides.get(r.artifact_id);
       if (hidden !== undefined) node['hidden_for'] = hidden;
     }
-    if (r.kind === 'question') node['cited_by'] = citedBy(gate, caller, r.artifact_id);
+    if (r.kind === 'question') node['cited_by'] = citedBy(house, caller, r.artifact_id);
     if (focus !== undefined) node['foreign'] = r.space !== focus.space || r.workarea !== focus.workarea;
     return node;
   });

@@ -3,6 +3,8 @@ import type { Gate } from '../gate.js';
 import { invalidParams } from '../gate-error.js';
 import { visibleRowsClause } from '../access/visible-rows.js';
 import type { GraphBrief, GraphRow } from '../projections/graph-reads.js';
+import type { Store } from '../store/store.js';
+import type { AccessPart } from '../access/access-part.js';
 
 /** The rows a graph answer serves, and what it says about the ones it leaves out. */
 export interface Selection {
@@ -25,15 +27,15 @@ function countsOf(states: Iterable<string>): Record<string, number> {
  * (ingest order), cut at the limit. `states` undefined means every state.
  */
 export function spaceSelection(
-  gate: Gate,
+  house: { readonly store: Store; readonly access: AccessPart },
   caller: Caller,
   q: { spaces: readonly string[]; kinds?: readonly string[]; states?: readonly string[]; limit: number },
 ): Selection {
-  const filter = { visible: visibleRowsClause(gate, caller), spaces: q.spaces, kinds: q.kinds };
-  const counts = gate.store.graph.stateCounts(filter);
+  const filter = { visible: visibleRowsClause(house, caller), spaces: q.spaces, kinds: q.kinds };
+  const counts = house.store.graph.stateCounts(filter);
   const wanted = q.states === undefined ? Object.keys(counts) : q.states;
   const total = [...new Set(wanted)].reduce((sum, s) => sum + (counts[s] ?? 0), 0);
-  const rows = gate.store.graph.newestRows(filter, q.states, q.limit);
+  const rows = house.store.graph.newestRows(filter, q.states, q.limit);
   return { rows, counts, total, truncated: total > rows.length };
 }
 
@@ -45,25 +47,25 @@ export function spaceSelection(
  * refusal never tells that someone else's held rows are there.
  */
 export function areaSelection(
-  gate: Gate,
+  house: { readonly store: Store; readonly access: AccessPart },
   caller: Caller,
   q: { space: string; workarea: string; states?: readonly string[]; limit: number },
 ): Selection {
-  const visible = visibleRowsClause(gate, caller);
-  const area = gate.store.graph.areaBriefs(visible, q.space, q.workarea);
+  const visible = visibleRowsClause(house, caller);
+  const area = house.store.graph.areaBriefs(visible, q.space, q.workarea);
   if (area.length === 0) {
     throw invalidParams(`work area ${q.workarea} in space ${q.space} has no row you can see`, { field: 'workarea' });
   }
   const inArea = new Set(area.map((r) => r.artifact_id));
-  const outside = gate.store.relations.relatedTo([...inArea]).filter((id) => !inArea.has(id));
-  const foreign = (outside.length === 0 ? ([] as GraphBrief[]) : gate.store.graph.briefsById(outside))
-    .filter((r) => gate.access.visibility.canRead(caller, r))
+  const outside = house.store.relations.relatedTo([...inArea]).filter((id) => !inArea.has(id));
+  const foreign = (outside.length === 0 ? ([] as GraphBrief[]) : house.store.graph.briefsById(outside))
+    .filter((r) => house.access.visibility.canRead(caller, r))
     .sort((a, b) => b.rowid - a.rowid);
   const all = [...area, ...foreign];
   const wanted = q.states === undefined ? null : new Set(q.states);
   const matching = wanted === null ? all : all.filter((r) => wanted.has(r.state));
   const served = matching.slice(0, q.limit);
-  const byId = new Map(gate.store.graph.rowsById(served.map((r) => r.artifact_id)).map((r) => [r.artifact_id, r]));
+  const byId = new Map(house.store.graph.rowsById(served.map((r) => r.artifact_id)).map((r) => [r.artifact_id, r]));
   return {
     rows: served.map((r) => byId.get(r.artifact_id)!),
     counts: countsOf(all.map((r) => r.state)),

@@ -1,5 +1,6 @@
 import type { Gate } from '../gate.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
+import type { Store } from '../store/store.js';
 
 /** gv.health looks at this many promoted rows, the newest promotions first (spec 2). */
 export const HEALTH_ROWS_CHECKED = 2000;
@@ -20,10 +21,10 @@ export interface CheckedRows {
  * is found on row ids first and bodies are read for the chosen rows only: sorting whole
  * rows would read the body of every promoted row in the store.
  */
-export function checkedRows(gate: Gate, spaces: readonly string[]): CheckedRows {
+export function checkedRows(house: { readonly store: Store }, spaces: readonly string[]): CheckedRows {
   if (spaces.length === 0) return { rows: [], truncated: false };
-  const newest = gate.store.artifacts.newestPromotedRowids(spaces, HEALTH_ROWS_CHECKED + 1);
+  const newest = house.store.artifacts.newestPromotedRowids(spaces, HEALTH_ROWS_CHECKED + 1);
   const chosen = newest.slice(0, HEALTH_ROWS_CHECKED);
-  const byRowid = new Map(gate.store.artifacts.withBodies(chosen).map((r) => [r.rowid, r]));
+  const byRowid = new Map(house.store.artifacts.withBodies(chosen).map((r) => [r.rowid, r]));
   return { rows: chosen.map((rowid) => byRowid.get(rowid)!), truncated: newest.length > HEALTH_ROWS_CHECKED };
 }

@@ -2,6 +2,7 @@ import type { Gate } from '../gate.js';
 import { ChainFilter, HideFilter } from '../recall/served-filter.js';
 import type { CheckedRow } from './checked-rows.js';
 import type { Finding } from './check-finding.js';
+import type { Store } from '../store/store.js';
 
 /**
  * not_served: a checked row that recall, asked plainly, would give no reader: hidden for
@@ -9,9 +10,9 @@ import type { Finding } from './check-finding.js';
  * its supersession chain (SUPERSEDED with no pin on it; any other member once a pin stands
  * in the chain). The same filters recall uses decide, so the two cannot disagree.
  */
-export function notServed(gate: Gate, rows: readonly CheckedRow[]): Finding {
-  const hides = new HideFilter(gate.store.relations, undefined);
-  const chains = new ChainFilter(gate.store.relations, false);
+export function notServed(house: { readonly store: Store }, rows: readonly CheckedRow[]): Finding {
+  const hides = new HideFilter(house.store.relations, undefined);
+  const chains = new ChainFilter(house.store.relations, false);
   return {
     flagged: rows.filter((r) => hides.verdict(r.artifact_id) === 'hidden' || !chains.served(r)).map((r) => r.artifact_id),
   };

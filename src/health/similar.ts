@@ -2,6 +2,9 @@ import type { Gate } from '../gate.js';
 import type { CheckedRow } from './checked-rows.js';
 import type { Finding } from './check-finding.js';
 import { wordSequence } from './same-words.js';
+import type { Store } from '../store/store.js';
+import type { RecallPart } from '../recall/recall-part.js';
+import type { PipelinePart } from '../../pipeline/pipeline-part.js';
 
 /** similar: cosine at least this between two rows (spec 2). */
 export const SIMILAR_MIN_COSINE = 0.92;
@@ -16,8 +19,8 @@ export const SIMILAR_BUDGET_MS = 5000;
 const ROWS_PER_TURN = 50;
 
 /** Which of the rows have a stored vector (the store's vectorCodes read model says why it reads the index's table). */
-function embeddedRowids(gate: Gate, rows: readonly CheckedRow[]): Set<number> {
-  return new Set(gate.store.vectorCodes.embeddedAmong(rows.map((r) => r.rowid)));
+function embeddedRowids(house: { readonly store: Store }, rows: readonly CheckedRow[]): Set<number> {
+  return new Set(house.store.vectorCodes.embeddedAmong(rows.map((r) => r.rowid)));
 }
 
 /**
@@ -28,15 +31,15 @@ function embeddedRowids(gate: Gate, rows: readonly CheckedRow[]): Set<number> {
  * missed by the others' searches: either makes the check not computed, saying how many. A
  * check cut short by its time budget says its count is a floor.
  */
-export async function similar(gate: Gate, rows: readonly CheckedRow[]): Promise<Finding> {
+export async function similar(house: { readonly store: Store; readonly recall: RecallPart; readonly pipeline: PipelinePart }, rows: readonly CheckedRow[]): Promise<Finding> {
   if (rows.length === 0) return { flagged: [] };
-  const embedded = embeddedRowids(gate, rows);
+  const embedded = embeddedRowids(house, rows);
   const wordsOf = new Map<number, string>();
   const words = (rowid: number) => {
     let w = wordsOf.get(rowid);
     if (w === undefined) {
-      const row = gate.store.artifacts.byRowid(rowid);
-      const body = row === undefined ? null : gate.store.artifacts.servedBody(row);
+      const row = house.store.artifacts.byRowid(rowid);
+      const body = row === undefined ? null : house.store.artifacts.servedBody(row);
       w = body === null ? '' : wordSequence(body);
       wordsOf.set(rowid, w);
     }
@@ -56,7 +59,7 @@ export async function similar(gate: Gate, rows: readonly CheckedRow[]): Promise<
     if (at > 0) await new Promise((resolve) => setImmediate(resolve));
     const started = performance.now();
     for (const row of searched.slice(at, at + ROWS_PER_TURN)) {
-      const near = await gate.recall.vector.similarTo(row.rowid, [row.space], NEIGHBOURS, SIMILAR_MIN_COSINE);
+      const near = await house.recall.vector.similarTo(row.rowid, [row.space], NEIGHBOURS, SIMILAR_MIN_COSINE);
       const own = words(row.rowid);
       if (near.some((n) => words(n.rowid) !== own)) flagged.push(row.artifact_id);
       else if (near.length === NEIGHBOURS) stoppedAtBound = true;
@@ -65,10 +68,10 @@ export async function similar(gate: Gate, rows: readonly CheckedRow[]): Promise<
   }
   // Read after the searches: a row promoted meanwhile, its vector still on its way to the promoted
   // rows' partition, may have been missed by every other row's search.
-  const unplaced = new Set(gate.pipeline.embed.unplaced(rows.map((r) => r.rowid)));
+  const unplaced = new Set(house.pipeline.embed.unplaced(rows.map((r) => r.rowid)));
   const missing = rows.filter((r) => !embedded.has(r.rowid)).length;
   const moving = rows.filter((r) => embedded.has(r.rowid) && unplaced.has(r.rowid)).length;
-  const pending = gate.recall.vector.ready.pending;
+  const pending = house.recall.vector.ready.pending;
   if (missing > 0 || moving > 0) {
     const notYet = [
       ...(missing > 0 ? [`${missing} of the ${rows.length} checked rows are not embedded yet`] : []),

@@ -4,6 +4,9 @@ import type { AnswerBody } from '../domain/body-forms.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import { invalidParams } from '../gate-error.js';
 import { questionStanding } from './question-state.js';
+import type { Store } from '../store/store.js';
+import type { CrewsPart } from '../crews/crews-part.js';
+import type { Clock } from '../clock.js';
 
 const withPrefix = (id: string | undefined) => (id === undefined ? undefined : id.startsWith('sha256:') ? id : `sha256:${id}`);
 
@@ -28,8 +31,8 @@ const notTheCrew = (why: string) => invalidParams(why, { reason: 'not_the_answer
  * crew; only they refer it (`refer: true`). Runs before the scan and again inside the
  * write, so two answers racing cannot both stand.
  */
-export function checkAnswer(gate: Gate, caller: Caller, question: ArtifactRow, body: AnswerBody): AnswerMove {
-  const standing = questionStanding(gate, question, gate.clock.now());
+export function checkAnswer(house: { readonly store: Store; readonly crews: CrewsPart; readonly clock: Clock }, caller: Caller, question: ArtifactRow, body: AnswerBody): AnswerMove {
+  const standing = questionStanding(house, question, house.clock.now());
   if (standing.state === 'held') {
     throw invalidParams('the question is held: it takes answers once it is promoted', { field: 'derives_from', question_state: 'held' });
   }
@@ -58,11 +61,11 @@ export function checkAnswer(gate: Gate, caller: Caller, question: ArtifactRow, b
   }
   // While a crew holds the question, its member keys alone answer or refer it, and as one answerer.
   const crew = standing.state === 'with_crew' ? standing.crew : null;
-  const member = gate.crews.runners.crewOf(caller.identity);
+  const member = house.crews.runners.crewOf(caller.identity);
   const ofTheCrew = crew !== null && member?.space === crew;
   if (crew !== null && !ofTheCrew) throw notTheCrew(`the question is with crew ${crew}: only its member keys answer it until it goes to people`);
   if (body.refer === true && !ofTheCrew) throw notTheCrew('only the crew a question is routed to refers it to people');
-  const own = (ofTheCrew ? standing.answers.standingOfAny(gate.crews.runners.everyMember(crew)) : standing.answers.standingOf(caller.identity)).map((a) => a.artifact_id);
+  const own = (ofTheCrew ? standing.answers.standingOfAny(house.crews.runners.everyMember(crew)) : standing.answers.standingOf(caller.identity)).map((a) => a.artifact_id);
   for (const [field, named] of [['replaces', replaces], ['cancels', cancels]] as const) {
     if (named !== undefined && !own.includes(named)) {
       throw invalidParams(`${field} names no standing answer of yours to this question`, { field });

@@ -4,6 +4,9 @@ import { producerOf } from '../projections/artifact-reads.js';
 import { QuestionReads } from '../projections/question-reads.js';
 import { namesPerson, personNameKeys } from './addressed-names.js';
 import { questionStanding } from './question-state.js';
+import type { Store } from '../store/store.js';
+import type { AccessPart } from '../access/access-part.js';
+import type { Clock } from '../clock.js';
 
 export const OPEN_QUESTIONS_SHOWN = 50;
 
@@ -12,19 +15,19 @@ export const OPEN_QUESTIONS_SHOWN = 50;
  * whose names name the caller first, then the rest, each group oldest routing first.
  * A held question is never among them: only promoted questions are routed.
  */
-export function openQuestionsFor(gate: Gate, caller: Caller) {
-  const now = gate.clock.now();
-  const keys = personNameKeys(gate.store.people, caller);
+export function openQuestionsFor(house: { readonly store: Store; readonly access: AccessPart; readonly clock: Clock }, caller: Caller) {
+  const now = house.clock.now();
+  const keys = personNameKeys(house.store.people, caller);
   const open = [];
-  for (const routing of gate.store.questions.routedTo('with_people')) {
-    const row = gate.store.artifacts.byId(routing.artifact_id);
-    if (row === undefined || !gate.access.visibility.canRead(caller, row)) continue;
-    const standing = questionStanding(gate, row, now);
+  for (const routing of house.store.questions.routedTo('with_people')) {
+    const row = house.store.artifacts.byId(routing.artifact_id);
+    if (row === undefined || !house.access.visibility.canRead(caller, row)) continue;
+    const standing = questionStanding(house, row, now);
     if (standing.state !== 'with_people') continue;
     const addressedTo = row.addressed_to === null ? null : (JSON.parse(row.addressed_to) as { names?: string[]; kinds?: string[] });
     open.push({
       question: row.artifact_id,
-      body: gate.store.artifacts.servedBody(row),
+      body: house.store.artifacts.servedBody(row),
       space: row.space,
       workarea: row.workarea,
       producer: producerOf(row),

@@ -1,6 +1,9 @@
 import type { Gate } from '../gate.js';
 import type { JournalEvent } from '../forms/event.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
+import type { CrewsPart } from '../crews/crews-part.js';
+import type { GateConfig } from '../config/keys.js';
+import type { Store } from '../store/store.js';
 
 /** Where a promoted question goes (spec 1 "Question routing state"); `question-routed` carries it. */
 export type QuestionRoute =
@@ -18,20 +21,20 @@ export type QuestionRoute =
  * running out, its runner falling silent, or its referral move it on to people
  * (src/questions/crew-moves.ts, and gv.ingest for a referral).
  */
-export function decideRoute(gate: Gate, question: ArtifactRow): QuestionRoute {
-  const people = gate.config.questions.people_wait_minutes;
-  const crew = gate.crews.sheets.answeringCrew(question.space);
-  const assignment = crew === null ? undefined : gate.crews.runners.assignment(crew);
+export function decideRoute(house: { readonly crews: CrewsPart; readonly config: GateConfig }, question: ArtifactRow): QuestionRoute {
+  const people = house.config.questions.people_wait_minutes;
+  const crew = house.crews.sheets.answeringCrew(question.space);
+  const assignment = crew === null ? undefined : house.crews.runners.assignment(crew);
   if (crew === null || assignment === undefined) return { route: 'with_people', reason: 'no_crew', wait_minutes: people };
-  if (!gate.crews.runners.heard(assignment.runner)) return { route: 'with_people', reason: 'crew_gone', wait_minutes: people };
-  const sheet = gate.crews.sheets.servedSheet(crew)?.sheet;
-  return { route: 'with_crew', crew, wait_minutes: sheet?.wait_minutes ?? gate.config.runners.wait_minutes };
+  if (!house.crews.runners.heard(assignment.runner)) return { route: 'with_people', reason: 'crew_gone', wait_minutes: people };
+  const sheet = house.crews.sheets.servedSheet(crew)?.sheet;
+  return { route: 'with_crew', crew, wait_minutes: sheet?.wait_minutes ?? house.config.runners.wait_minutes };
 }
 
 /** Journals the route of a question being promoted, inside the promotion's write; the deployment signs it. */
-export function routeQuestion(gate: Gate, question: ArtifactRow): JournalEvent {
-  const route = decideRoute(gate, question);
-  return gate.store.journal.append('question-routed', null, {
+export function routeQuestion(house: { readonly store: Store; readonly crews: CrewsPart; readonly config: GateConfig }, question: ArtifactRow): JournalEvent {
+  const route = decideRoute(house, question);
+  return house.store.journal.append('question-routed', null, {
     artifact_id: question.artifact_id,
     space: question.space,
     workarea: question.workarea,

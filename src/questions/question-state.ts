@@ -3,6 +3,7 @@ import type { ArtifactRow } from '../projections/artifact-reads.js';
 import { QuestionReads, type QuestionRouting } from '../projections/question-reads.js';
 import { QUARANTINE_STATES, type ArtifactState } from '../domain/states.js';
 import { AnswerStanding } from './answer-standing.js';
+import type { Store } from '../store/store.js';
 
 export const QUESTION_STATES = ['held', 'with_crew', 'with_people', 'answered', 'ended'] as const;
 export type QuestionState = (typeof QUESTION_STATES)[number];
@@ -27,8 +28,8 @@ const MINUTE_MS = 60_000;
  * its route put it. A question promoted before routing existed has no route event: it is
  * with people, no_crew, and waits for no time.
  */
-export function questionStanding(gate: Gate, row: ArtifactRow, now: number): QuestionStanding {
-  const reads = gate.store.questions;
+export function questionStanding(house: { readonly store: Store }, row: ArtifactRow, now: number): QuestionStanding {
+  const reads = house.store.questions;
   const routing = reads.routing(row.artifact_id);
   const answers = new AnswerStanding(reads.answers(row.artifact_id));
   const standing = (state: QuestionState, reason: string | null = null): QuestionStanding => ({

@@ -3,6 +3,8 @@ import type { Gate } from '../gate.js';
 import { invalidParams } from '../gate-error.js';
 import { requireSpace } from '../projections/require-space.js';
 import { placesAbove } from './steering.js';
+import type { Store } from '../store/store.js';
+import type { AccessPart } from '../access/access-part.js';
 
 export const RECALL_SCOPES = ['closest', 'workarea', 'space', 'all'] as const;
 export type RecallScope = (typeof RECALL_SCOPES)[number] | 'spaces';
@@ -42,13 +44,13 @@ function refuseUnder(scope: string, p: ScopeParams, fields: (keyof ScopeParams)[
  * gv.recall. closest starts at the work area and walks up one segment at a time; the
  * space itself is its last level (distance = every segment walked).
  */
-export function planRecall(gate: Gate, caller: Caller, p: ScopeParams): RecallPlan {
+export function planRecall(house: { readonly store: Store; readonly access: AccessPart }, caller: Caller, p: ScopeParams): RecallPlan {
   if (p.spaces !== undefined) {
     if (p.scope !== undefined) throw invalidParams('spaces is refused beside a scope', { field: 'spaces' });
     if (p.space !== undefined) throw invalidParams('spaces is refused beside space', { field: 'spaces' });
     refuseUnder('spaces', p, ['workarea', 'producer', 'steering_k']);
-    const spaces = [...new Set(p.spaces)].map((s) => requireSpace(gate, s));
-    for (const s of spaces) gate.access.capabilities.require(caller, s, 'read');
+    const spaces = [...new Set(p.spaces)].map((s) => requireSpace(house, s));
+    for (const s of spaces) house.access.capabilities.require(caller, s, 'read');
     return { scope: 'spaces', spaces, space: null, workarea: null, levels: [{ workarea: null, distance: null }] };
   }
   const scope = p.scope ?? (p.workarea !== undefined ? 'closest' : 'space');
@@ -57,17 +59,17 @@ export function planRecall(gate: Gate, caller: Caller, p: ScopeParams): RecallPl
   }
   if (scope === 'all') {
     refuseUnder(scope, p, ['space', 'workarea', 'producer', 'steering_k']);
-    const spaces = gate.store.spaceNames().filter((s) => gate.access.visibility.seesEverything(caller) || gate.access.capabilities.has(caller, s, 'read'));
+    const spaces = house.store.spaceNames().filter((s) => house.access.visibility.seesEverything(caller) || house.access.capabilities.has(caller, s, 'read'));
     return { scope, spaces, space: null, workarea: null, levels: [{ workarea: null, distance: null }] };
   }
-  const space = requireSpace(gate, p.space ?? 'main');
+  const space = requireSpace(house, p.space ?? 'main');
   if (scope === 'space') {
     refuseUnder(scope, p, ['workarea', 'producer', 'steering_k']);
-    gate.access.capabilities.require(caller, space, 'read');
+    house.access.capabilities.require(caller, space, 'read');
     return { scope, spaces: [space], space, workarea: null, levels: [{ workarea: null, distance: null }] };
   }
   if (p.workarea === undefined) throw invalidParams(`scope ${scope} needs a workarea`, { field: 'workarea' });
-  gate.access.capabilities.require(caller, space, 'read');
+  house.access.capabilities.require(caller, space, 'read');
   const workarea = p.workarea;
   if (scope === 'workarea') return { scope, spaces: [space], space, workarea, levels: [{ workarea, distance: 0 }] };
   const places = placesAbove(workarea);

@@ -8,6 +8,12 @@ import { RUBRIC_VERSION } from '../../workers/grade/rubric.js';
 import type { GradeInput, GradeOutcome } from '../../workers/grade/grade-task.js';
 import type { ReviewBackend } from './review-settings.js';
 import { RETRIES_BEFORE_EXHAUSTED } from './blockers.js';
+import type { Store } from '../store/store.js';
+import type { RecallPart } from '../recall/recall-part.js';
+import type { ReviewPart } from './review-part.js';
+import type { GateConfig } from '../config/keys.js';
+import type { Log } from '../log.js';
+import type { Clock } from '../clock.js';
 
 /** States a verdict may land on: scanned and unflagged, already scored, or asked for evidence. */
 export const GRADABLE_STATES: ReadonlySet<string> = new Set(['L1_SCANNED', 'L2_SCORED', 'NEEDS_EVIDENCE']);
@@ -43,17 +49,17 @@ export const estimateTokens = (textChars: number, b: ReviewBackend) =>
 const newRunId = () => `run:${randomBytes(12).toString('hex')}`;
 
 /** What the grader is shown of a row: the masked body and facts, never the raw bytes of a finding. */
-export async function gradeInput(gate: Gate, row: ArtifactRow): Promise<GradeInput> {
+export async function gradeInput(house: { readonly store: Store; readonly recall: RecallPart }, row: ArtifactRow): Promise<GradeInput> {
   return {
     artifact_id: row.artifact_id,
-    text: gate.store.artifacts.servedBody(row, 'masked') ?? '',
+    text: house.store.artifacts.servedBody(row, 'masked') ?? '',
     kind: row.kind,
     content_type: row.content_type,
     trust_class: row.trust_class,
     source_uri: row.source_uri,
-    findings: gate.store.artifacts.findings(row.artifact_id).map((f) => ({ kind: f.kind, severity: f.severity })),
-    parents: derivesFromOf(row).map((id) => gate.store.artifacts.byId(id)?.state ?? null),
-    nearest_promoted: await gate.recall.vector.nearestPromoted(row.rowid, row.space),
+    findings: house.store.artifacts.findings(row.artifact_id).map((f) => ({ kind: f.kind, severity: f.severity })),
+    parents: derivesFromOf(row).map((id) => house.store.artifacts.byId(id)?.state ?? null),
+    nearest_promoted: await house.recall.vector.nearestPromoted(row.rowid, row.space),
   };
 }
 
@@ -95,7 +101,7 @@ export class Grading {
   private recordTimer: NodeJS.Timeout | null = null;
   private recording: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly gate: Gate) {}
+  constructor(private readonly house: { readonly store: Store; readonly recall: RecallPart; readonly review: ReviewPart; readonly config: GateConfig; readonly clock: Clock; readonly log: Log }) {}
 
   /** Shutdown: grading in progress takes no further rows; calls already made finish and are journaled. */
   halt(): void {
@@ -120,7 +126,7 @@ export class Grading {
     this.recordTimer = null;
     const batch = this.toRecord.splice(0);
     if (batch.length === 0) return;
-    const written = this.gate.store.writer.write(() => batch.map((b) => b.record())).then(
+    const written = this.house.store.writer.write(() => batch.map((b) => b.record())).then(
       (runs) => batch.forEach((b, i) => b.resolve(runs[i]!)),
       (error: unknown) => batch.forEach((b) => b.reject(error)),
     );
@@ -140,7 +146,7 @@ export class Grading {
   }
 
   private get board() {
-    return this.gate.review.board;
+    return this.house.review.board;
   }
 
   /** A blocked run is journaled too, so operators see in gv.review_runs why grading stopped. */
@@ -157,19 +163,20 @@ export class Grading {
       failure,
       detail: why,
     };
-    this.gate.log.warn('grading blocked', { backend: run.backend, stance: run.stance, failure, artifact_id: row?.artifact_id });
-    await this.gate.store.writer.write(() => this.gate.store.journal.append('review-run', by, runData(row, plan, run)));
+    this.house.log.warn('grading blocked', { backend: run.backend, stance: run.stance, failure, artifact_id: row?.artifact_id });
+    await this.house.store.writer.write(() => this.house.store.journal.append('review-run', by, runData(row, plan, run)));
     return run;
   }
 
   /** Grades one row with each planned stance, concurrently; the writer journals each run as it ends. */
   async gradeRow(row: ArtifactRow, plans: readonly StancePlan[], options: { fresh: boolean; by: string | null }): Promise<StanceRun[]> {
-    const input = await gradeInput(this.gate, row);
+    const input = await gradeInput(this.house, row);
     return Promise.all(plans.map((plan) => this.stance(row, input, plan, options)));
   }
 
   private async stance(row: ArtifactRow, input: GradeInput, plan: StancePlan, options: { fresh: boolean; by: string | null }): Promise<StanceRun> {
-    const { gate, board } = this;
+    const { board } = this;
+    const { clock, log } = this.house;
     const b = plan.backend.backend;
     const label = modelLabel(b);
     if (!options.fresh) {
@@ -183,10 +190,10 @@ export class Grading {
       return this.blocked(row, plan, `the day's token budget of ${board.budget.perDay} is spent`, 'budget_spent', options.by);
     }
     const runId = newRunId();
-    board.runs.add({ run_id: runId, artifact_id: row.artifact_id, space: row.space, backend: b.name, model_label: label, stance: plan.stance, state: 'queued', since: gate.clock.now() });
+    board.runs.add({ run_id: runId, artifact_id: row.artifact_id, space: row.space, backend: b.name, model_label: label, stance: plan.stance, state: 'queued', since: clock.now() });
     let outcome: GradeOutcome;
     try {
-      outcome = await board.stage.run({ backend: b, stance: plan.stance, input }, () => board.runs.running(runId, gate.clock.now()));
+      outcome = await board.stage.run({ backend: b, stance: plan.stance, input }, () => board.runs.running(runId, clock.now()));
     } catch (error) {
       outcome = { ok: false, failure: 'malformed', detail: `the grade pool failed: ${String(error).slice(0, 160)}`, cost_tokens: 0, ms: 0 };
     } finally {
@@ -197,7 +204,7 @@ export class Grading {
     else {
       circuit?.failed();
       // The failure's kind, not its detail: a detail may quote what the backend answered.
-      gate.log.warn('grading backend failed', { backend: b.name, stance: plan.stance, failure: outcome.failure, artifact_id: row.artifact_id, run_id: runId, ms: outcome.ms });
+      log.warn('grading backend failed', { backend: b.name, stance: plan.stance, failure: outcome.failure, artifact_id: row.artifact_id, run_id: runId, ms: outcome.ms });
     }
     try {
       return await this.recordSoon(() => this.record(row.artifact_id, plan, runId, outcome, options.by));
@@ -208,23 +215,23 @@ export class Grading {
 
   /** Inside the writer's transaction: the run, and for a good answer on a row still gradable its assessment and verdict. */
   private record(id: string, plan: StancePlan, runId: string, outcome: GradeOutcome, by: string | null): StanceRun {
-    const { gate } = this;
-    const row = gate.store.artifacts.byId(id)!;
+    const { store } = this.house;
+    const row = store.artifacts.byId(id)!;
     const label = modelLabel(plan.backend.backend);
     const base = { stance: plan.stance, backend: plan.backend.backend.name, model_label: label, run_id: runId, from_record: false, cost_tokens: outcome.cost_tokens };
     if (!outcome.ok) {
       const run: StanceRun = { ...base, state: 'failed', failure: outcome.failure, detail: outcome.detail };
-      gate.store.journal.append('review-run', by, runData(row, plan, { ...run, ms: outcome.ms }));
+      store.journal.append('review-run', by, runData(row, plan, { ...run, ms: outcome.ms }));
       return run;
     }
     const a = outcome.answer;
     if (!GRADABLE_STATES.has(row.state)) {
       const run: StanceRun = { ...base, state: 'completed', detail: `the row moved to ${row.state} before the answer; no verdict recorded` };
-      gate.store.journal.append('review-run', by, runData(row, plan, { ...run, ms: outcome.ms }));
+      store.journal.append('review-run', by, runData(row, plan, { ...run, ms: outcome.ms }));
       return run;
     }
     // The assessment is the completed run's record too (its backend, tokens and time): one event fewer per call.
-    const assessment = gate.store.journal.append('assessment', by, {
+    const assessment = store.journal.append('assessment', by, {
       ...runData(row, plan, { ...base, state: 'completed', ms: outcome.ms }),
       content_hash: row.content_hash,
       score: a.score,
@@ -232,7 +239,7 @@ export class Grading {
       evidence: a.evidence,
       counterevidence: a.counterevidence,
     });
-    const verdict = gate.store.journal.append(
+    const verdict = store.journal.append(
       'verdict',
       by,
       rowEventData(row, 'L2_SCORED', {
@@ -256,10 +263,11 @@ export class Grading {
    * journaled as a run that cost nothing.
    */
   private async fromRecord(row: ArtifactRow, plan: StancePlan, by: string | null): Promise<StanceRun> {
-    const { gate, board } = this;
+    const { board } = this;
+    const { store } = this.house;
     const label = modelLabel(plan.backend.backend);
-    return gate.store.writer.write(() => {
-      const now = gate.store.artifacts.byId(row.artifact_id)!;
+    return store.writer.write(() => {
+      const now = store.artifacts.byId(row.artifact_id)!;
       const epoch = board.reads.row(now.artifact_id)?.epoch ?? 0;
       const recorded = board.reads.recordedVerdict(now.content_hash, label, plan.stance, RUBRIC_VERSION)!;
       const assessment = board.reads.assessment(recorded.assessment_id ?? '');
@@ -284,9 +292,9 @@ export class Grading {
         return { ...base, run_id: null, verdict_event_id: recorded.event_id };
       }
       const runId = newRunId();
-      gate.store.journal.append('review-run', by, runData(now, plan, { ...base, run_id: runId }));
+      store.journal.append('review-run', by, runData(now, plan, { ...base, run_id: runId }));
       if (!GRADABLE_STATES.has(now.state)) return { ...base, run_id: runId, detail: `the row is ${now.state}; no verdict recorded` };
-      const verdict = gate.store.journal.append(
+      const verdict = store.journal.append(
         'verdict',
         by,
         rowEventData(now, 'L2_SCORED', {
@@ -320,10 +328,10 @@ export class Grading {
   ): Promise<{ graded: number; failed: number; blocked: number; cost_tokens: number; paused: string | null }> {
     const summary = { graded: 0, failed: 0, blocked: 0, cost_tokens: 0, paused: null as string | null };
     const started = performance.now();
-    const window = new PQueue({ concurrency: Math.max(2, this.gate.config.review.concurrency * 2) });
+    const window = new PQueue({ concurrency: Math.max(2, this.house.config.review.concurrency * 2) });
     const one = async (row: ArtifactRow) => {
       if (summary.paused !== null || this.halted) return;
-      const current = this.gate.store.artifacts.byId(row.artifact_id);
+      const current = this.house.store.artifacts.byId(row.artifact_id);
       if (current === undefined || !GRADABLE_STATES.has(current.state) || this.board.runs.holds(row.artifact_id)) return;
       const runs = await this.gradeRow(current, plans, { fresh: false, by });
       for (const r of runs) summary.cost_tokens += r.cost_tokens;
@@ -347,7 +355,7 @@ export class Grading {
       await window.onSizeLessThan(window.concurrency);
     }
     await window.onIdle();
-    this.gate.log.info('grading run', { by, ...summary, halted: this.halted, ms: Math.round(performance.now() - started) });
+    this.house.log.info('grading run', { by, ...summary, halted: this.halted, ms: Math.round(performance.now() - started) });
     return summary;
   }
 }
@@ -361,21 +369,21 @@ const GRADE_PAGE = 200;
  * another failed: the row waits on the failed one, so the schedule asks it again). A stance
  * that failed RETRIES_BEFORE_EXHAUSTED times in a row is left to a person or a fresh gv.grade.
  */
-export function rowsToGrade(gate: Gate, afterRowid: number, limit: number): ArtifactRow[] {
+export function rowsToGrade(house: { readonly store: Store; readonly review: ReviewPart }, afterRowid: number, limit: number): ArtifactRow[] {
   const owed: ArtifactRow[] = [];
   let after = afterRowid;
   while (owed.length < limit) {
-    const rows = gate.store.reviews.gradingCandidates(after, limit);
-    for (const row of rows) if (owedGrading(gate, row) && owed.length < limit) owed.push(row);
+    const rows = house.store.reviews.gradingCandidates(after, limit);
+    for (const row of rows) if (owedGrading(house, row) && owed.length < limit) owed.push(row);
     if (rows.length < limit) break;
     after = rows[rows.length - 1]!.rowid;
   }
   return owed;
 }
 
-function owedGrading(gate: Gate, row: ArtifactRow): boolean {
-  const review = gate.review.board.reads.row(row.artifact_id);
+function owedGrading(house: { readonly review: ReviewPart }, row: ArtifactRow): boolean {
+  const review = house.review.board.reads.row(row.artifact_id);
   if (review === undefined) return false;
-  const current = gate.review.board.reads.signatures(row.artifact_id).filter((s) => s.epoch === review.epoch);
-  return gate.review.board.stancesOf(row.artifact_id, review, current).some((s) => s.decision === null && s.failed_in_a_row < RETRIES_BEFORE_EXHAUSTED);
+  const current = house.review.board.reads.signatures(row.artifact_id).filter((s) => s.epoch === review.epoch);
+  return house.review.board.stancesOf(row.artifact_id, review, current).some((s) => s.decision === null && s.failed_in_a_row < RETRIES_BEFORE_EXHAUSTED);
 }

@@ -2,16 +2,17 @@ import type { Gate } from '../gate.js';
 import { ErrorCode, GateError } from '../gate-error.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import type { SignerClass } from './signer-class.js';
+import type { Store } from '../store/store.js';
 
 /**
  * The copy of a row's text a reviewer reads before signing: the scanner's masked body.
  * Null when the row has no text to read (an archive, bytes that are not UTF-8): then only
  * its attachments and members are read, each under its own rule.
  */
-export function readableBodyHash(gate: Gate, row: ArtifactRow): string | null {
+export function readableBodyHash(house: { readonly store: Store }, row: ArtifactRow): string | null {
   if (row.erased_seq !== null) return null;
   const hash = row.masked_hash ?? row.content_hash;
-  return gate.store.artifacts.text(hash) === null ? null : hash;
+  return house.store.artifacts.text(hash) === null ? null : hash;
 }
 
 /**
@@ -20,12 +21,12 @@ export function readableBodyHash(gate: Gate, row: ArtifactRow): string | null {
  * by page) and every attachment to its end (gv.attachment). A preview is not a read: the
  * text past it is where a hostile line would sit.
  */
-export function unreadBeforeSigning(gate: Gate, identity: string, row: ArtifactRow): { reason: 'body_unread' | 'attachments_unread'; words: string; unread?: string[] } | null {
-  const body = readableBodyHash(gate, row);
-  if (body !== null && !gate.store.bodyReads.progress(identity, row.artifact_id, body).toEnd) {
+export function unreadBeforeSigning(house: { readonly store: Store }, identity: string, row: ArtifactRow): { reason: 'body_unread' | 'attachments_unread'; words: string; unread?: string[] } | null {
+  const body = readableBodyHash(house, row);
+  if (body !== null && !house.store.bodyReads.progress(identity, row.artifact_id, body).toEnd) {
     return { reason: 'body_unread', words: 'read the whole body first (gv.node with body: true, page by page to its end)' };
   }
-  const unread = gate.store.attachments.unreadBy(identity, row.artifact_id);
+  const unread = house.store.attachments.unreadBy(identity, row.artifact_id);
   if (unread.length > 0) {
     return { reason: 'attachments_unread', words: `read every attachment to its end with gv.attachment first (${unread.length} not yet served whole)`, unread };
   }
@@ -33,8 +34,8 @@ export function unreadBeforeSigning(gate: Gate, identity: string, row: ArtifactR
 }
 
 /** A decision that would promote or clear a row refuses (-32010) until the decider read it all. */
-export function requireEverythingRead(gate: Gate, identity: string, row: ArtifactRow, verb: string): void {
-  const unread = unreadBeforeSigning(gate, identity, row);
+export function requireEverythingRead(house: { readonly store: Store }, identity: string, row: ArtifactRow, verb: string): void {
+  const unread = unreadBeforeSigning(house, identity, row);
   if (unread === null) return;
   throw new GateError(ErrorCode.lifecycle, `${verb}: ${unread.words}`, { reason: unread.reason, ...(unread.unread === undefined ? {} : { unread: unread.unread }) });
 }
@@ -44,7 +45,7 @@ export function requireEverythingRead(gate: Gate, identity: string, row: Artifac
  * not served, or null. A model is given the whole masked body by grading and no attachment,
  * so on a row with attachments its verdict never counts.
  */
-export function notCountedUnread(gate: Gate, identity: string, cls: SignerClass, row: ArtifactRow): string | null {
-  if (cls === 'model') return gate.store.attachments.ofRow(row.artifact_id).length > 0 ? 'not served every attachment to its end' : null;
-  return unreadBeforeSigning(gate, identity, row)?.words ?? null;
+export function notCountedUnread(house: { readonly store: Store }, identity: string, cls: SignerClass, row: ArtifactRow): string | null {
+  if (cls === 'model') return house.store.attachments.ofRow(row.artifact_id).length > 0 ? 'not served every attachment to its end' : null;
+  return unreadBeforeSigning(house, identity, row)?.words ?? null;
 }

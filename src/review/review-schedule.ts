@@ -2,6 +2,12 @@ import type { Gate } from '../gate.js';
 import { expireOverdue } from './expiry.js';
 import { gradePending } from './pending-grading.js';
 import { settlePending } from './settlement.js';
+import type { Store } from '../store/store.js';
+import type { ReviewPart } from './review-part.js';
+import type { CrewsPart } from '../crews/crews-part.js';
+import type { GateConfig } from '../config/keys.js';
+import type { Clock } from '../clock.js';
+import type { Log } from '../log.js';
 
 /** The expiry sweep's period: cheap (one indexed query), so often enough that a deadline is met within a minute. */
 const EXPIRY_EVERY_MS = 60_000;
@@ -47,11 +53,11 @@ export class ReviewSchedule {
   private readonly state: ScheduleStatus;
 
   constructor(
-    private readonly gate: Gate,
+    private readonly house: { readonly store: Store; readonly review: ReviewPart; readonly crews: CrewsPart; readonly config: GateConfig; readonly clock: Clock; readonly log: Log },
     private readonly jobs: ScheduleJobs,
   ) {
     this.state = {
-      every_ms: gate.review.board.settings.gradeEveryMs,
+      every_ms: house.review.board.settings.gradeEveryMs,
       running: false,
       runs: 0,
       overlaps_skipped: 0,
@@ -69,8 +75,8 @@ export class ReviewSchedule {
   start(): void {
     if (this.state.every_ms > 0) this.gradeTimer = setInterval(() => this.tick(), this.state.every_ms);
     this.expiryTimer = setInterval(() => {
-      expireOverdue(this.gate).catch((error: unknown) => this.gate.log.error('the expiry sweep failed', error));
-      for (const job of this.jobs.minutely) job.run().catch((error: unknown) => this.gate.log.error(job.failure, error));
+      expireOverdue(this.house).catch((error: unknown) => this.house.log.error('the expiry sweep failed', error));
+      for (const job of this.jobs.minutely) job.run().catch((error: unknown) => this.house.log.error(job.failure, error));
     }, EXPIRY_EVERY_MS);
     const outcomes = this.jobs.outcomes;
     if (outcomes !== null) {
@@ -79,7 +85,7 @@ export class ReviewSchedule {
         if (this.pulling !== null) return;
         this.pulling = outcomes
           .run()
-          .catch((error: unknown) => this.gate.log.error(outcomes.failure, error))
+          .catch((error: unknown) => this.house.log.error(outcomes.failure, error))
           .finally(() => (this.pulling = null));
       }, outcomes.everyMs);
     }
@@ -91,20 +97,20 @@ export class ReviewSchedule {
       return;
     }
     this.state.running = true;
-    this.state.last_started = this.gate.clock.now();
+    this.state.last_started = this.house.clock.now();
     this.current = (async () => {
       try {
-        const graded = await gradePending(this.gate, this.gate.review.board.settings.gradeLimit, null);
-        const settled = await settlePending(this.gate, this.gate.review.board.settings.gradeLimit);
+        const graded = await gradePending(this.house, this.house.review.board.settings.gradeLimit, null);
+        const settled = await settlePending(this.house, this.house.review.board.settings.gradeLimit);
         this.state.last_result = { ...graded, settled: settled.promoted + settled.ratified };
         this.state.last_error = null;
       } catch (error) {
         this.state.last_error = error instanceof Error ? error.message : String(error);
-        this.gate.log.error('scheduled grading failed', error);
+        this.house.log.error('scheduled grading failed', error);
       } finally {
         this.state.runs += 1;
         this.state.running = false;
-        this.state.last_finished = this.gate.clock.now();
+        this.state.last_finished = this.house.clock.now();
         this.current = null;
       }
     })();
@@ -116,7 +122,7 @@ export class ReviewSchedule {
     if (this.expiryTimer !== null) clearInterval(this.expiryTimer);
     if (this.outcomesTimer !== null) clearInterval(this.outcomesTimer);
     await this.pulling;
-    this.gate.review.grading.halt();
+    this.house.review.grading.halt();
     await this.current;
   }
 }

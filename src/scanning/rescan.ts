@@ -8,6 +8,8 @@ import { rowEventData } from '../projections/row-event.js';
 import { isFlagging, type Finding } from '../../workers/scan/finding.js';
 import { SCANNER_LABEL } from '../../workers/scan/scan-text.js';
 import { UNSCANNED_ARCHIVE } from '../bundles/archive-findings.js';
+import type { Store } from '../store/store.js';
+import type { PipelinePart } from '../../pipeline/pipeline-part.js';
 
 /** What one scan of a row found, and whether it was journaled. */
 export interface RescanOutcome {
@@ -31,8 +33,8 @@ export interface StandingScan {
 }
 
 /** The newest scan or record event of a row: the findings that stand on it, and who found them. */
-export function standingScan(gate: Gate, artifactId: string): StandingScan | null {
-  const row = gate.store.journalReads.newestScan(artifactId);
+export function standingScan(house: { readonly store: Store }, artifactId: string): StandingScan | null {
+  const row = house.store.journalReads.newestScan(artifactId);
   if (row === undefined) return null;
   const data = (JSON.parse(row.body) as { data: { findings?: Finding[]; scanner?: string } }).data;
   return { findings: Array.isArray(data.findings) ? data.findings : [], scanner: data.scanner ?? '', seq: row.seq };
@@ -61,19 +63,19 @@ const ARCHIVE_UNCHECKED: Finding = {
  * is held in L1B_FLAGGED; only a person's disposition clears a finding. A decided or
  * promoted row keeps its state (a scan is not a demotion): its event records the finding.
  */
-export async function rescanRow(gate: Gate, row: ArtifactRow, by: string | null): Promise<RescanOutcome> {
+export async function rescanRow(house: { readonly store: Store; readonly pipeline: PipelinePart }, row: ArtifactRow, by: string | null): Promise<RescanOutcome> {
   const archive = row.content_type === 'skill_archive';
   if (archive && row.state !== 'L0_RAW') {
     throw lifecycle("an archive's own row is not scanned as text: its members are rows of their own, each scanned", 'archive');
   }
-  const bytes = gate.store.artifacts.bodyBytes(row.content_hash);
+  const bytes = house.store.artifacts.bodyBytes(row.content_hash);
   if (bytes === null) throw lifecycle('the content of this row is erased: there is nothing to scan', 'content_erased');
-  const before = standingScan(gate, row.artifact_id);
-  const result = archive ? { ...UNSCANNED_ARCHIVE, findings: [ARCHIVE_UNCHECKED] } : await gate.pipeline.scan.scan(bytes, row.content_type, before?.findings ?? null);
-  return gate.store.writer.write(() => {
+  const before = standingScan(house, row.artifact_id);
+  const result = archive ? { ...UNSCANNED_ARCHIVE, findings: [ARCHIVE_UNCHECKED] } : await house.pipeline.scan.scan(bytes, row.content_type, before?.findings ?? null);
+  return house.store.writer.write(() => {
     // Read again inside the transaction: the row may have moved, or been scanned, while the worker ran.
-    const now = gate.store.artifacts.byId(row.artifact_id)!;
-    const standing = standingScan(gate, row.artifact_id)?.findings ?? [];
+    const now = house.store.artifacts.byId(row.artifact_id)!;
+    const standing = standingScan(house, row.artifact_id)?.findings ?? [];
     const standingKeys = new Set(standing.map(keyOf));
     const freshKeys = new Set(result.findings.map(keyOf));
     const added = result.findings.filter((f) => !standingKeys.has(keyOf(f)));
@@ -95,8 +97,8 @@ export async function rescanRow(gate: Gate, row: ArtifactRow, by: string | null)
     // As at ingest: with no finding the masked body is the body itself, one stored copy for both.
     const maskedBytes = findings.length === 0 || archive ? null : Buffer.from(result.masked, 'utf8');
     const maskedHash = maskedBytes === null ? now.content_hash : `sha256:${sha256Hex(maskedBytes)}`;
-    if (maskedBytes !== null && maskedHash !== now.content_hash) gate.store.journal.putBlob(maskedHash, maskedBytes);
-    const event = gate.store.journal.append(
+    if (maskedBytes !== null && maskedHash !== now.content_hash) house.store.journal.putBlob(maskedHash, maskedBytes);
+    const event = house.store.journal.append(
       recorded ? 'record' : 'scan',
       by,
       rowEventData(now, enters, { findings_count: findings.length, findings, masked_hash: maskedHash, scanner: result.scanner, rescan: !firstScan }),

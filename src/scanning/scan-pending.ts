@@ -2,6 +2,8 @@ import type { Gate } from '../gate.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import { GateError } from '../gate-error.js';
 import { CURRENT_SCANNER, rescanRow } from './rescan.js';
+import type { Store } from '../store/store.js';
+import type { PipelinePart } from '../../pipeline/pipeline-part.js';
 
 /** Rows handed to the scan stage together: it batches them to the pool as it batches ingests. */
 const PAGE = 64;
@@ -32,18 +34,18 @@ export interface ScanPendingReport {
  * names another scanner (an upgrade since). A row this process already found unchanged is
  * not asked again (gate.rescannedUnchanged; not a journal fact, since nothing changed).
  */
-function* pendingRows(gate: Gate): Generator<{ row: ArtifactRow; raw: boolean }> {
+function* pendingRows(house: { readonly store: Store; readonly pipeline: PipelinePart }): Generator<{ row: ArtifactRow; raw: boolean }> {
   let after = 0;
   for (;;) {
-    const rows = gate.store.artifacts.rawAfter(after, LOOK_AHEAD);
+    const rows = house.store.artifacts.rawAfter(after, LOOK_AHEAD);
     for (const row of rows) yield { row, raw: true };
     if (rows.length < LOOK_AHEAD) break;
     after = rows[rows.length - 1]!.rowid;
   }
   after = 0;
   for (;;) {
-    const rows = gate.store.artifacts.outdatedScans(after, CURRENT_SCANNER, LOOK_AHEAD);
-    for (const row of rows) if (!gate.pipeline.rescannedUnchanged.has(row.artifact_id)) yield { row, raw: false };
+    const rows = house.store.artifacts.outdatedScans(after, CURRENT_SCANNER, LOOK_AHEAD);
+    for (const row of rows) if (!house.pipeline.rescannedUnchanged.has(row.artifact_id)) yield { row, raw: false };
     if (rows.length < LOOK_AHEAD) break;
     after = rows[rows.length - 1]!.rowid;
   }
@@ -53,9 +55,9 @@ function* pendingRows(gate: Gate): Generator<{ row: ArtifactRow; raw: boolean }>
  * gv.scan_pending, and the pass `gate serve` makes at start: scans at most `limit` pending
  * rows with the current scanner, `PAGE` at a time, until `stop()` says the gate is stopping.
  */
-export async function scanPending(gate: Gate, limit: number, by: string | null, stop: () => boolean = () => false): Promise<ScanPendingReport> {
+export async function scanPending(house: { readonly store: Store; readonly pipeline: PipelinePart }, limit: number, by: string | null, stop: () => boolean = () => false): Promise<ScanPendingReport> {
   const report: ScanPendingReport = { examined: 0, raw: 0, outdated: 0, scanned: 0, unchanged: 0, flagged: 0, skipped: {}, truncated: false, scanner: CURRENT_SCANNER };
-  const rows = pendingRows(gate);
+  const rows = pendingRows(house);
   for (;;) {
     const page: Array<{ row: ArtifactRow; raw: boolean }> = [];
     while (page.length < Math.min(PAGE, limit - report.examined)) {
@@ -66,7 +68,7 @@ export async function scanPending(gate: Gate, limit: number, by: string | null, 
     if (page.length === 0) break;
     const outcomes = await Promise.all(
       page.map(({ row }) =>
-        rescanRow(gate, row, by).catch((error: unknown) => {
+        rescanRow(house, row, by).catch((error: unknown) => {
           if (error instanceof GateError) return { skipped: String(error.data?.['reason'] ?? (error.code === -32006 ? 'quarantine_full' : 'refused')) };
           throw error;
         }),
@@ -84,7 +86,7 @@ export async function scanPending(gate: Gate, limit: number, by: string | null, 
         if (outcome.state === 'L1B_FLAGGED' && row.state !== 'L1B_FLAGGED') report.flagged += 1;
       } else {
         report.unchanged += 1;
-        gate.pipeline.rescannedUnchanged.add(row.artifact_id);
+        house.pipeline.rescannedUnchanged.add(row.artifact_id);
       }
     });
     if (report.examined >= limit || stop()) {

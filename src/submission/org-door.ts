@@ -2,10 +2,11 @@ import { GateClientError } from '../client/client-error.js';
 import { OrgDoorClient } from '../client/org-door-client.js';
 import { invalidParams } from '../gate-error.js';
 import type { Gate } from '../gate.js';
+import type { GateConfig } from '../config/keys.js';
 
 /** The configured organization gate's doors; the key is read from the environment variable the config names. */
-export function orgDoorClient(gate: Gate): OrgDoorClient {
-  const { url, api_key_env, allow_plain_http_loopback, timeout_ms } = gate.config.org;
+export function orgDoorClient(house: { readonly config: GateConfig }): OrgDoorClient {
+  const { url, api_key_env, allow_plain_http_loopback, timeout_ms } = house.config.org;
   try {
     return new OrgDoorClient({
       baseUrl: url,

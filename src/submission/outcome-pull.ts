@@ -6,11 +6,13 @@ import { orgDoorClient } from './org-door.js';
 import { rowEventData } from '../projections/row-event.js';
 import { ed25519KeyTextProblem } from '../forms/strict-ed25519.js';
 import type { Store } from '../store/store.js';
+import type { GateConfig } from '../config/keys.js';
+import type { Deployment } from '../config/deployment.js';
 
 /** The organization's key: [org].deployment_id, else the one journaled when the gate first met it. */
-export function pinnedOrg(gate: Gate): string | null {
-  if (gate.config.org.deployment_id !== '') return gate.config.org.deployment_id;
-  const body = gate.store.journalReads.orgPinnedBody();
+export function pinnedOrg(house: { readonly store: Store; readonly config: GateConfig }): string | null {
+  if (house.config.org.deployment_id !== '') return house.config.org.deployment_id;
+  const body = house.store.journalReads.orgPinnedBody();
   return body === undefined ? null : ((JSON.parse(body) as { data: { org_deployment_id: string } }).data.org_deployment_id);
 }
 
@@ -18,8 +20,8 @@ export function pinnedOrg(gate: Gate): string | null {
  * Where the next pull starts: the highest org seq this gate journaled an outcome under.
  * Read from the journal itself, so a restart or a lost reply resumes where the journal is.
  */
-function cursorOf(gate: Gate): number {
-  const seq = gate.store.journalReads.outcomeCursor();
+function cursorOf(house: { readonly store: Store }): number {
+  const seq = house.store.journalReads.outcomeCursor();
   return seq ?? 0;
 }
 
@@ -43,10 +45,10 @@ const refused = (message: string) => lifecycle(message, 'outcome_refused');
  * ratified row to ACTIVE (spec 1: a T-3/T-5 row is promoted once a second authority
  * countersigns); refuse takes the row to DEMOTED. Both sign as the authority class.
  */
-function applyOutcome(gate: Gate, org: string, line: Record<string, unknown>, outcome: Outcome): 'countersigned' | 'refused' | 'duplicates' | 'skipped' {
-  const row = gate.store.artifacts.byId(outcome.artifact_id);
-  if (row === undefined || outcome.member_deployment_id !== gate.deployment.deploymentId) return 'skipped';
-  if (gate.store.journalReads.hasOutcome(row.artifact_id, org)) return 'duplicates';
+function applyOutcome(house: { readonly store: Store; readonly deployment: Deployment }, org: string, line: Record<string, unknown>, outcome: Outcome): 'countersigned' | 'refused' | 'duplicates' | 'skipped' {
+  const row = house.store.artifacts.byId(outcome.artifact_id);
+  if (row === undefined || outcome.member_deployment_id !== house.deployment.deploymentId) return 'skipped';
+  if (house.store.journalReads.hasOutcome(row.artifact_id, org)) return 'duplicates';
   const own = {
     signer_class: 'authority',
     decision: outcome.type,
@@ -60,11 +62,11 @@ function applyOutcome(gate: Gate, org: string, line: Record<string, unknown>, ou
   if (outcome.type === 'countersign') {
     const enters = row.state === 'L3_RATIFIED' ? 'ACTIVE' : row.state === 'ACTIVE' || row.state === 'SUPERSEDED' ? row.state : null;
     if (enters === null) return 'skipped';
-    gate.store.journal.append('countersign', `org:${org}`, rowEventData(row, enters, { ...own, provisional: false }));
+    house.store.journal.append('countersign', `org:${org}`, rowEventData(row, enters, { ...own, provisional: false }));
     return 'countersigned';
   }
   if (!['ACTIVE', 'SUPERSEDED', 'L3_RATIFIED'].includes(row.state)) return 'skipped';
-  gate.store.journal.append('refuse', `org:${org}`, rowEventData(row, 'DEMOTED', own));
+  house.store.journal.append('refuse', `org:${org}`, rowEventData(row, 'DEMOTED', own));
   return 'refused';
 }
 
@@ -76,12 +78,12 @@ const pulling = new WeakSet<Store>();
  * with spec 3's transport rules (OrgDoorClient: deadline, caps, no redirects; a busy door's
  * Retry-After is kept in the error). Every line is checked against the pinned org key first.
  */
-export async function pullOutcomes(gate: Gate, maxPages = 20): Promise<PullTally> {
-  if (gate.config.org.url === '') throw lifecycle('no organization gate is configured ([org].url)', 'no_endpoint');
-  if (pulling.has(gate.store)) throw lifecycle('a pull is already running', 'pull_running');
-  pulling.add(gate.store);
-  const door = orgDoorClient(gate);
-  const tally: PullTally = { pulled: 0, countersigned: 0, refused: 0, duplicates: 0, skipped: 0, cursor: cursorOf(gate), org_deployment_id: pinnedOrg(gate) };
+export async function pullOutcomes(house: { readonly store: Store; readonly deployment: Deployment; readonly config: GateConfig }, maxPages = 20): Promise<PullTally> {
+  if (house.config.org.url === '') throw lifecycle('no organization gate is configured ([org].url)', 'no_endpoint');
+  if (pulling.has(house.store)) throw lifecycle('a pull is already running', 'pull_running');
+  pulling.add(house.store);
+  const door = orgDoorClient(house);
+  const tally: PullTally = { pulled: 0, countersigned: 0, refused: 0, duplicates: 0, skipped: 0, cursor: cursorOf(house), org_deployment_id: pinnedOrg(house) };
   try {
     for (let page = 0; page < maxPages; page++) {
       const answer = await door.outcomes(tally.cursor);
@@ -89,10 +91,10 @@ export async function pullOutcomes(gate: Gate, maxPages = 20): Promise<PullTally
       const weak = ed25519KeyTextProblem(answer.deployment_id);
       if (weak !== null) throw refused(`the organization gate's deployment id is not a usable Ed25519 key: ${weak}`);
       if (tally.org_deployment_id === null) {
-        await gate.store.writer.write(() => {
-          if (pinnedOrg(gate) === null) gate.store.journal.append('org-pinned', null, { org_deployment_id: answer.deployment_id, url: gate.config.org.url });
+        await house.store.writer.write(() => {
+          if (pinnedOrg(house) === null) house.store.journal.append('org-pinned', null, { org_deployment_id: answer.deployment_id, url: house.config.org.url });
         });
-        tally.org_deployment_id = pinnedOrg(gate);
+        tally.org_deployment_id = pinnedOrg(house);
       }
       const org = tally.org_deployment_id!;
       if (answer.deployment_id !== org) throw refused(`the organization gate's key changed: pinned ${org}, it now names ${answer.deployment_id}`);
@@ -103,7 +105,7 @@ export async function pullOutcomes(gate: Gate, maxPages = 20): Promise<PullTally
         return { line, outcome };
       });
       for (const { line, outcome } of verified) {
-        const applied = await gate.store.writer.write(() => applyOutcome(gate, org, line, outcome));
+        const applied = await house.store.writer.write(() => applyOutcome(house, org, line, outcome));
         tally[applied] += 1;
         tally.pulled += 1;
         tally.cursor = Math.max(tally.cursor, line['seq'] as number);
@@ -116,7 +118,7 @@ export async function pullOutcomes(gate: Gate, maxPages = 20): Promise<PullTally
     }
     throw error;
   } finally {
-    pulling.delete(gate.store);
+    pulling.delete(house.store);
     await door.close();
   }
   return tally;

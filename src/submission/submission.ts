@@ -6,17 +6,21 @@ import { signedHistory } from '../verbs/reading/status.js';
 import { approvalOf } from '../verbs/review/approval.js';
 import type { Caller } from '../access/caller.js';
 import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../forms/submission-contract.js';
+import type { Store } from '../store/store.js';
+import type { Deployment } from '../config/deployment.js';
+import type { AccessPart } from '../access/access-part.js';
+import type { ReviewPart } from '../review/review-part.js';
 
 
 /** The local signed promotion(s) of a row: each promote (or ratify, for a T-3/T-5 row) event exactly as journaled, with its signature. */
-export function promotionsOf(gate: Gate, artifactId: string) {
-  const rows = gate.store.journalReads.promotionsOf(artifactId);
+export function promotionsOf(house: { readonly store: Store }, artifactId: string) {
+  const rows = house.store.journalReads.promotionsOf(artifactId);
   return rows.map((r) => ({ event_id: r.event_id, event: r.body, sig: r.sig }));
 }
 
 /** The row's ingest event exactly as journaled, with its signature: it ties the artifact id to the content hash for the org. */
-export function ingestOf(gate: Gate, artifactId: string) {
-  const r = gate.store.journalReads.ingestOf(artifactId);
+export function ingestOf(house: { readonly store: Store }, artifactId: string) {
+  const r = house.store.journalReads.ingestOf(artifactId);
   return r === undefined ? null : { event_id: r.event_id, event: r.body, sig: r.sig };
 }
 
@@ -24,8 +28,8 @@ export function ingestOf(gate: Gate, artifactId: string) {
  * Who the approval block is read as: the deployment itself, which sees every signature and
  * is no person (so nothing in the block depends on who asked to submit).
  */
-const deploymentView = (gate: Gate): Caller => ({
-  identity: gate.deployment.deploymentId,
+const deploymentView = (house: { readonly deployment: Deployment }): Caller => ({
+  identity: house.deployment.deploymentId,
   role: 'admin',
   kind: 'local',
   scope: null,
@@ -38,8 +42,8 @@ const deploymentView = (gate: Gate): Caller => ({
  * the row (the submission's own queueing and outcomes among them) and would give the same
  * state a new submission id on each attempt.
  */
-function approvalBlock(gate: Gate, row: ArtifactRow) {
-  const { revision: _revision, ...approval } = approvalOf(gate, deploymentView(gate), row);
+function approvalBlock(house: { readonly store: Store; readonly access: AccessPart; readonly review: ReviewPart; readonly deployment: Deployment }, row: ArtifactRow) {
+  const { revision: _revision, ...approval } = approvalOf(house, deploymentView(house), row);
   return approval;
 }
 
@@ -52,23 +56,23 @@ function approvalBlock(gate: Gate, row: ArtifactRow) {
  * signing prefix and those bytes. Nothing time-dependent is in it, so the same state gives
  * the same id on every attempt.
  */
-export function buildSubmission(gate: Gate, row: ArtifactRow) {
-  const content = gate.store.artifacts.bodyBytes(row.content_hash);
+export function buildSubmission(house: { readonly store: Store; readonly access: AccessPart; readonly review: ReviewPart; readonly deployment: Deployment }, row: ArtifactRow) {
+  const content = house.store.artifacts.bodyBytes(row.content_hash);
   const submission = {
     contract: SUBMISSION_CONTRACT,
     artifact_id: row.artifact_id,
-    deployment_id: gate.deployment.deploymentId,
-    envelope: { ...envelopeOf(row, gate.deployment.deploymentId), kind: row.kind, space: row.space, workarea: row.workarea },
+    deployment_id: house.deployment.deploymentId,
+    envelope: { ...envelopeOf(row, house.deployment.deploymentId), kind: row.kind, space: row.space, workarea: row.workarea },
     content: { encoding: 'base64', bytes: content === null ? null : content.toString('base64') },
-    approval: approvalBlock(gate, row),
-    decisions: signedHistory(gate, row.artifact_id).filter((e) => DECISIONS.has(e.type)),
-    promotions: promotionsOf(gate, row.artifact_id),
-    ingest: ingestOf(gate, row.artifact_id),
+    approval: approvalBlock(house, row),
+    decisions: signedHistory(house, row.artifact_id).filter((e) => DECISIONS.has(e.type)),
+    promotions: promotionsOf(house, row.artifact_id),
+    ingest: ingestOf(house, row.artifact_id),
   };
   const canonical = canonicalJson(submission);
   return {
     submission,
     id: `sha256:${sha256Hex(canonical)}`,
-    sig: gate.deployment.key.sign(SUBMISSION_SIGNING_PREFIX + canonical),
+    sig: house.deployment.key.sign(SUBMISSION_SIGNING_PREFIX + canonical),
   };
 }

@@ -15,6 +15,7 @@ import { declaresTooMuch, refuseTooLarge, sendJson } from './http-replies.js';
 import { matchPath, type Route } from './route.js';
 import { routeTable } from './route-table.js';
 import { logHttpRequest, noteRequest } from './request-log.js';
+import type { House } from '../verbs/house.js';
 
 export interface HttpSurfaceOptions {
   maxRequestBytes: number;
@@ -37,20 +38,20 @@ const BUSY_RETRY_AFTER_S = '1';
  * credential and mapping errors to HTTP; the routes are data (route-table.ts) and verbs are
  * reached through the one dispatcher, exactly as from the socket.
  */
-export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Server {
-  const issuer = gate.auth.issuer;
-  const trusted = new TrustedIssuers(gate.config.auth.trusted_issuers);
+export function createHttpSurface(house: House, options: HttpSurfaceOptions): Server {
+  const issuer = house.auth.issuer;
+  const trusted = new TrustedIssuers(house.config.auth.trusted_issuers);
   const peopleAuth =
     issuer === null && trusted.size === 0
       ? null
       : {
-          tokens: new PersonTokens(issuer === null ? null : { issuer, publicKey: gate.deployment.key.publicKey }, trusted, gate.config.auth.client_id, gate.clock),
+          tokens: new PersonTokens(issuer === null ? null : { issuer, publicKey: house.deployment.key.publicKey }, trusted, house.config.auth.client_id, house.clock),
           localIssuer: issuer,
-          peopleFile: gate.auth.people,
-          admins: gate.config.auth.admins,
+          peopleFile: house.auth.people,
+          admins: house.config.auth.admins,
         };
-  const auth = new BearerAuth(gate.store, gate.store.journal.viewChanges, gate.clock, gate.deployment.deploymentId, peopleAuth);
-  const provider = issuer === null ? null : new SignInProvider(gate, issuer);
+  const auth = new BearerAuth(house.store, house.store.journal.viewChanges, house.clock, house.deployment.deploymentId, peopleAuth);
+  const provider = issuer === null ? null : new SignInProvider(house, issuer);
   const perIdentity = new IdentityInFlight(identityShare(options.maxInFlightPerIdentity, options.maxInFlight));
   const budget = new BodyBudget(
     Math.max(options.maxBodyBytesInFlight, options.maxRequestBytes),
@@ -74,8 +75,8 @@ export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Serv
     return true;
   };
 
-  const routes = routeTable(gate, { maxRequestBytes: options.maxRequestBytes, provider: () => provider!, auth, admit });
-  const crossOrigin = new CrossOrigin(gate.config.auth.app_origins);
+  const routes = routeTable(house, { maxRequestBytes: options.maxRequestBytes, provider: () => provider!, auth, admit });
+  const crossOrigin = new CrossOrigin(house.config.auth.app_origins);
 
   async function handle(req: IncomingMessage, res: ServerResponse, route: Route, url: URL, pathParams: Record<string, string>): Promise<void> {
     crossOrigin.decorate(req, res, route);
@@ -111,7 +112,7 @@ export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Serv
   const server = createServer({ keepAliveTimeout: 65_000, connectionsCheckingInterval: 1_000 }, (req, res) => {
     const started = performance.now();
     let routePath: string | null = null;
-    res.once('close', () => logHttpRequest(gate.log, req, res, routePath, started));
+    res.once('close', () => logHttpRequest(house.log, req, res, routePath, started));
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://gate.invalid');
@@ -142,7 +143,7 @@ export function createHttpSurface(gate: Gate, options: HttpSurfaceOptions): Serv
     res.on('close', () => options.inFlight.leave());
     handle(req, res, matched.route, url, matched.pathParams).catch((error: unknown) => {
       if (error instanceof BodyRefused && !res.headersSent) return refuseBody(res, error, BUSY_RETRY_AFTER_S, sendJson);
-      gate.log.error(`${req.method} ${url.pathname} failed`, error);
+      house.log.error(`${req.method} ${url.pathname} failed`, error);
       if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
       else res.destroy();
     });

@@ -1,18 +1,19 @@
 import type { Gate } from '../gate.js';
+import type { House } from '../verbs/house.js';
 
 /** GET /identity (spec 1): public, no credential; `gates` is always empty. */
-export function identityDocument(gate: Gate) {
-  const issuer = gate.config.auth.issuer;
+export function identityDocument(house: Pick<House, 'deployment' | 'config'>) {
+  const issuer = house.config.auth.issuer;
   return {
-    deployment_id: gate.deployment.deploymentId,
+    deployment_id: house.deployment.deploymentId,
     role: 'solo',
     auth: {
       issuer: issuer === '' ? null : issuer,
       issuer_url: issuer === '' ? null : issuer,
-      client_id: gate.config.auth.client_id,
+      client_id: house.config.auth.client_id,
       identity_extra: null,
-      trusted_issuers: gate.config.auth.trusted_issuers,
-      admins: gate.config.auth.admins,
+      trusted_issuers: house.config.auth.trusted_issuers,
+      admins: house.config.auth.admins,
     },
     gates: [],
   };

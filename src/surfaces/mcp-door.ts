@@ -12,6 +12,7 @@ import { jsonRpcObject } from './json-rpc-body.js';
 import { isLoopbackAddress, isLoopbackHost, isSameOriginLoopback } from './loopback.js';
 import { isJsonObject } from '../domain/json-object.js';
 import { noteRequest } from './request-log.js';
+import type { House } from '../verbs/house.js';
 
 /** The 2025 revisions an `initialize` may name when the operator enables the legacy flag. */
 const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
@@ -49,14 +50,14 @@ export class McpDoor {
   private readonly handler: McpHttpHandler;
 
   constructor(
-    private readonly gate: Gate,
+    private readonly house: House,
     private readonly auth: BearerAuth,
     private readonly options: McpDoorOptions,
   ) {
     this.handler = createMcpHandler(
       (ctx) => {
         const caller = ctx.authInfo?.extra?.['caller'] as Caller;
-        return toolServer('client', (name, args) => callClientTool(gate, caller, name, args));
+        return toolServer('client', (name, args) => callClientTool(this.house, caller, name, args));
       },
       {
         legacy: 'reject',
@@ -112,7 +113,7 @@ export class McpDoor {
   private async answerDirectly(req: IncomingMessage, res: ServerResponse, call: DirectCall, caller: Caller): Promise<void> {
     let outcome: ToolResult | ToolProtocolError;
     try {
-      outcome = await callClientTool(this.gate, caller, call.name, call.args);
+      outcome = await callClientTool(this.house, caller, call.name, call.args);
     } catch (error) {
       if (!(error instanceof ToolProtocolError)) throw error;
       outcome = error;

@@ -7,6 +7,7 @@ import { readBody } from './body-intake.js';
 import { McpDoor, type McpDoorOptions } from './mcp-door.js';
 import { mcpCatalogText } from './mcp-catalog.js';
 import { errorBody, jsonContent, type Route } from './route.js';
+import type { House } from '../verbs/house.js';
 
 /**
  * The tool endpoint's routes: POST /mcp (GET /mcp is then 405 by the server's own rule)
@@ -14,11 +15,11 @@ import { errorBody, jsonContent, type Route } from './route.js';
  * Authentication 8 leaves it open; the README says what this gate decided), so the
  * table's guard is none.
  */
-export function mcpRoutes(gate: Gate, auth: BearerAuth, maxRequestBytes: number, admit: McpDoorOptions['admit']): Route[] {
-  const door = new McpDoor(gate, auth, {
+export function mcpRoutes(house: House, auth: BearerAuth, maxRequestBytes: number, admit: McpDoorOptions['admit']): Route[] {
+  const door = new McpDoor(house, auth, {
     maxRequestBytes,
-    keylessLoopback: gate.config.mcp.keyless_loopback,
-    legacyInitialize: gate.config.mcp.legacy_initialize,
+    keylessLoopback: house.config.mcp.keyless_loopback,
+    legacyInitialize: house.config.mcp.legacy_initialize,
     readBody,
     admit,
     sendJson,

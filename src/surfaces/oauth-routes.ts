@@ -130,7 +130,7 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
           sub: outcome.person.sub,
           scope: r.scope,
           ...(r.nonce === undefined ? {} : { nonce: r.nonce }),
-          authTime: p.gate.clock.now(),
+          authTime: p.house.clock.now(),
         });
         const location = new URL(r.redirect_uri);
         location.searchParams.set('code', code);
@@ -215,11 +215,11 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
         const fields = form ?? new Map<string, string>();
         // RFC 7009 clients name it `token`; the console names it refresh_token.
         const named = fields.get('refresh_token') ?? fields.get('token');
-        let forgotten = named !== undefined && named !== '' ? await p.gate.auth.signinSessions.endByToken(named, 'logout') : false;
+        let forgotten = named !== undefined && named !== '' ? await p.house.auth.signinSessions.endByToken(named, 'logout') : false;
         const bearer = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
         if (!forgotten && bearer !== undefined) {
           const sid = await p.ownTokens.verify(bearer).then((v) => v.claims['sid'], () => undefined);
-          if (typeof sid === 'string') forgotten = await p.gate.auth.signinSessions.end(sid, 'logout');
+          if (typeof sid === 'string') forgotten = await p.house.auth.signinSessions.end(sid, 'logout');
         }
         sendJson(res, 200, { signed_out: true, forgotten }, { ...NO_STORE, 'set-cookie': [clearRefreshCookie(p)] });
       },

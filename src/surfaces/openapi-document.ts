@@ -1,6 +1,7 @@
 import type { Gate } from '../gate.js';
 import { SERVICE_VERSION } from '../version.js';
 import { errorBody, jsonContent, type Route } from './route.js';
+import type { House } from '../verbs/house.js';
 
 const credentialError = {
   type: 'object',
@@ -23,7 +24,7 @@ const operationId = (route: Route) => `${route.method.toLowerCase()}${route.path
  * GET /openapi.json: OpenAPI 3.1.0 generated from the route table, and from the verb
  * registry for /rpc's request body. Never kept by hand: a route or verb added is described.
  */
-export function openApiDocument(gate: Gate, routes: readonly Route[]): Record<string, unknown> {
+export function openApiDocument(house: Pick<House, 'auth' | 'deployment'>, routes: readonly Route[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const doc = route.doc();
@@ -67,7 +68,7 @@ export function openApiDocument(gate: Gate, routes: readonly Route[]): Record<st
       description:
         'The HTTP surface of the gate. Verbs have no REST mapping: every verb is one JSON-RPC 2.0 message to POST /rpc (its request body lists each verb with its params and least role). Routes guarded local_issuer answer 404 unless the gate is its own sign-in provider.',
     },
-    servers: [{ url: gate.deployment.endpoints.http ?? gate.auth.issuer ?? 'http://127.0.0.1:8480' }],
+    servers: [{ url: house.deployment.endpoints.http ?? house.auth.issuer ?? 'http://127.0.0.1:8480' }],
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A person\'s sign-in access token (JWT) or an API key gk_...' },

@@ -2,9 +2,10 @@ import type { Gate } from '../gate.js';
 import { sendJson } from './http-replies.js';
 import { identityDocument } from './identity-document.js';
 import { jsonContent, type Route } from './route.js';
+import type { House } from '../verbs/house.js';
 
 /** The data-free routes and the public identity description (spec 1). */
-export function plainRoutes(gate: Gate): Route[] {
+export function plainRoutes(house: Pick<House, 'deployment' | 'config'>): Route[] {
   return [
     {
       method: 'GET',
@@ -40,7 +41,7 @@ export function plainRoutes(gate: Gate): Route[] {
           },
         },
       }),
-      handler: ({ res }) => sendJson(res, 200, identityDocument(gate)),
+      handler: ({ res }) => sendJson(res, 200, identityDocument(house)),
     },
   ];
 }

@@ -10,6 +10,7 @@ import { openApiDocument } from './openapi-document.js';
 import { plainRoutes } from './plain-routes.js';
 import { jsonContent, type Route } from './route.js';
 import { rpcRoute } from './rpc-route.js';
+import type { House } from '../verbs/house.js';
 
 export interface RouteTableOptions {
   maxRequestBytes: number;
@@ -26,21 +27,21 @@ export interface RouteTableOptions {
  * describes exactly these: a new route is one more entry here (a Route: method, path
  * template, guard, summary, cors, doc, handler) and nothing else.
  */
-export function routeTable(gate: Gate, options: RouteTableOptions): Route[] {
+export function routeTable(house: House, options: RouteTableOptions): Route[] {
   const routes: Route[] = [
-    ...plainRoutes(gate),
+    ...plainRoutes(house),
     ...appRoutes(),
-    rpcRoute(gate, options.maxRequestBytes),
+    rpcRoute(house, options.maxRequestBytes),
     {
       method: 'GET',
       path: '/openapi.json',
       guard: 'bearer',
       summary: 'This description: OpenAPI 3.1.0 generated from the route table and the verb registry (any role).',
       doc: () => ({ responses: { 200: { description: 'the OpenAPI document', content: jsonContent({ type: 'object' }) } } }),
-      handler: ({ res }) => sendJson(res, 200, openApiDocument(gate, routes)),
+      handler: ({ res }) => sendJson(res, 200, openApiDocument(house, routes)),
     },
     ...oauthRoutes(options.provider),
-    ...mcpRoutes(gate, options.auth, options.maxRequestBytes, options.admit),
+    ...mcpRoutes(house, options.auth, options.maxRequestBytes, options.admit),
   ];
   return routes;
 }

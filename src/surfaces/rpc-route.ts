@@ -7,6 +7,7 @@ import { jsonRpcObject } from './json-rpc-body.js';
 import { jsonContent, type Route } from './route.js';
 import { rpcRequestSchema } from './rpc-schema.js';
 import { noteRequest, servedVerb } from './request-log.js';
+import type { House } from '../verbs/house.js';
 
 /** A scope-limited key's refusal reaches the client as 403 (spec 1 Authentication 5). */
 const isScopeRefusal = (response: { error?: { data?: Record<string, unknown> } }) => response.error?.data?.['reason'] === 'scope';
@@ -15,7 +16,7 @@ const isScopeRefusal = (response: { error?: { data?: Record<string, unknown> } }
 const isInvalidRequest = (response: { error?: { code: number } }) => response.error?.code === ErrorCode.invalidRequest;
 
 /** POST /rpc: one JSON-RPC 2.0 message into the one dispatcher, exactly as from the socket. */
-export function rpcRoute(gate: Gate, maxRequestBytes: number): Route {
+export function rpcRoute(house: House, maxRequestBytes: number): Route {
   return {
     method: 'POST',
     path: '/rpc',
@@ -23,7 +24,7 @@ export function rpcRoute(gate: Gate, maxRequestBytes: number): Route {
     cors: 'plain',
     summary: 'One JSON-RPC 2.0 message; the verbs of the registry (x-verbs lists each with its least role).',
     doc: () => ({
-      requestBody: { required: true, content: jsonContent(rpcRequestSchema(gate)) },
+      requestBody: { required: true, content: jsonContent(rpcRequestSchema(house)) },
       responses: {
         200: { description: 'a JSON-RPC response: a result, or an error object (refusals by role, rule or grant are here)', content: jsonContent({ type: 'object' }) },
         204: { description: 'a notification (no id) was handled' },
@@ -40,8 +41,8 @@ export function rpcRoute(gate: Gate, maxRequestBytes: number): Route {
       if (body === null) return refuseTooLarge(res, framingError(ErrorCode.tooLarge, 'request larger than the limit'));
       const parsed = jsonRpcObject(body);
       if ('refusal' in parsed) return sendJson(res, parsed.status, parsed.refusal);
-      const response = await dispatch(gate, caller!, parsed.message);
-      noteRequest(req, { verb: servedVerb(gate, parsed.message), code: response?.error?.code });
+      const response = await dispatch(house, caller!, parsed.message);
+      noteRequest(req, { verb: servedVerb(house, parsed.message), code: response?.error?.code });
       if (response === null) {
         res.writeHead(204);
         res.end();

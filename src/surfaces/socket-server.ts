@@ -8,6 +8,7 @@ import type { InFlight } from './in-flight.js';
 import { ByteLines, isBlankLine } from './byte-lines.js';
 import { jsonRpcObject } from './json-rpc-body.js';
 import { logSocketRequest, servedVerb } from './request-log.js';
+import type { House } from '../verbs/house.js';
 
 export interface SocketSurfaceOptions {
   maxLineBytes: number;
@@ -40,13 +41,13 @@ function socketCaller(socket: Socket): Caller {
  * Newline-delimited JSON-RPC 2.0, one line per answer. A client that pipelines gets its
  * answers in the order it asked, while the requests themselves run concurrently.
  */
-export function createSocketSurface(gate: Gate, options: SocketSurfaceOptions): Server {
+export function createSocketSurface(house: House, options: SocketSurfaceOptions): Server {
   return createServer((socket) => {
     let caller: Caller;
     try {
       caller = socketCaller(socket);
     } catch (error) {
-      gate.log.error('socket peer credentials unavailable', error);
+      house.log.error('socket peer credentials unavailable', error);
       socket.end(line(framingError(ErrorCode.identity, 'identity underivable')));
       return;
     }
@@ -61,7 +62,7 @@ export function createSocketSurface(gate: Gate, options: SocketSurfaceOptions): 
         open += 1;
         if (open >= PIPELINE_DEPTH) socket.pause();
         const answered = answer(text).catch((error: unknown) => {
-          gate.log.error('socket request failed', error);
+          house.log.error('socket request failed', error);
           return framingError(ErrorCode.internal, 'internal error');
         });
         written = written
@@ -90,11 +91,11 @@ export function createSocketSurface(gate: Gate, options: SocketSurfaceOptions): 
       // The same strict read as /rpc and /mcp: UTF-8, one object, no repeated key, bounded depth.
       const parsed = jsonRpcObject(text);
       if ('refusal' in parsed) {
-        logSocketRequest(gate.log, caller.identity, undefined, parsed.refusal.error?.code, started);
+        logSocketRequest(house.log, caller.identity, undefined, parsed.refusal.error?.code, started);
         return parsed.refusal;
       }
-      const response = await dispatch(gate, caller, parsed.message);
-      logSocketRequest(gate.log, caller.identity, servedVerb(gate, parsed.message), response?.error?.code, started);
+      const response = await dispatch(house, caller, parsed.message);
+      logSocketRequest(house.log, caller.identity, servedVerb(house, parsed.message), response?.error?.code, started);
       return response;
     }
 

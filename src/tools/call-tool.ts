@@ -8,6 +8,7 @@ import { inputOf, toolsOf } from './tool-catalog.js';
 import { isJsonObject } from '../domain/json-object.js';
 import { shapedAnswer, type toolErrorOutput } from './tool-output.js';
 import type { z } from 'zod';
+import type { House } from '../verbs/house.js';
 
 /** MCP's CallToolResult: the structured output, a text block with the same payload, isError. */
 export interface ToolResult {
@@ -64,15 +65,15 @@ export function toolArguments(tool: Tool, tier: Tier, raw: unknown): Record<stri
  * `call` runs the verb exactly as /rpc would for this caller. A GateError is the agent's
  * to read (isError); anything else is the service's own failure.
  */
-export async function callClientTool(gate: Gate, caller: Caller, name: unknown, rawArgs: unknown): Promise<ToolResult> {
+export async function callClientTool(house: House, caller: Caller, name: unknown, rawArgs: unknown): Promise<ToolResult> {
   const tool = findTool('client', name);
   try {
     const args = toolArguments(tool, 'client', rawArgs);
-    const result = await call(gate, caller, tool.verb, tool.params(args));
+    const result = await call(house, caller, tool.verb, tool.params(args));
     return toolAnswer(tool, tool.answer(result, args));
   } catch (error) {
     if (error instanceof GateError && error.code !== ErrorCode.internal) return toolError(error);
-    gate.log.error(`internal error in ${tool.name}`, error);
+    house.log.error(`internal error in ${tool.name}`, error);
     throw new ToolProtocolError(ErrorCode.internal, 'internal error');
   }
 }

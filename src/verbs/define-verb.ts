@@ -1,11 +1,20 @@
 import type { z } from 'zod';
 import type { Caller } from '../access/caller.js';
-import type { Gate } from '../gate.js';
+import type { House } from './house.js';
 import type { OrderedRole } from '../domain/roles.js';
 
-export interface VerbContext {
-  gate: Gate;
-  caller: Caller;
+/**
+ * What a verb is handed: who calls, and the parts of the house. A handler names the parts it
+ * enters in its parameter (`handler({ caller, store, access }, p)`), so its signature says where it goes.
+ */
+export interface VerbContext extends House {
+  readonly caller: Caller;
+}
+
+/** The context a handler is handed: the caller and each part, by name (never the root that holds them). */
+export function verbContext(house: House, caller: Caller): VerbContext {
+  const { store, access, auth, recall, pipeline, review, crews, deployment, config, clock, log } = house;
+  return { caller, store, access, auth, recall, pipeline, review, crews, deployment, config, clock, log };
 }
 
 /** A verb is a declaration: name, least role, strict params, handler (DESIGN rule 3). */

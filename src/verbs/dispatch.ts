@@ -2,10 +2,11 @@ import { VERBS_BY_NAME } from './registry.js';
 import type { Caller } from '../access/caller.js';
 import { atLeast } from '../domain/roles.js';
 import { ErrorCode, GateError, invalidParams, roleTooLow } from '../gate-error.js';
-import type { Gate } from '../gate.js';
 import { validateParams } from './validate-params.js';
+import { verbContext } from './define-verb.js';
 import { isJsonObject } from '../domain/json-object.js';
 import { refuseBannedWrite } from '../access/bans.js';
+import type { House } from './house.js';
 
 export type JsonRpcId = string | number | null;
 
@@ -40,11 +41,11 @@ function envelopeFault(m: Record<string, unknown>): string | null {
  * a valid request without an id. A message that is no valid request is answered -32600
  * whether or not it has an id, since nothing says its sender wanted silence.
  */
-export async function dispatch(gate: Gate, caller: Caller, message: unknown): Promise<JsonRpcResponse | null> {
+export async function dispatch(house: House, caller: Caller, message: unknown): Promise<JsonRpcResponse | null> {
   return answerMessage(
     message,
-    (method, params) => call(gate, caller, method, params),
-    (method, error) => gate.log.error(`internal error in ${method}`, error),
+    (method, params) => call(house, caller, method, params),
+    (method, error) => house.log.error(`internal error in ${method}`, error),
   );
 }
 
@@ -78,7 +79,7 @@ export async function answerMessage(
 }
 
 /** Resolves the verb, applies C1 (role), the scope and surface limits, C3 (params) and a write door's bans, then runs it. */
-export async function call(gate: Gate, caller: Caller, method: string, rawParams: unknown): Promise<unknown> {
+export async function call(house: House, caller: Caller, method: string, rawParams: unknown): Promise<unknown> {
   const verb = VERBS_BY_NAME.get(method);
   if (!verb) throw new GateError(ErrorCode.methodNotFound, `method not found: ${method}`);
   if (verb.role === 'runner') {
@@ -99,13 +100,13 @@ export async function call(gate: Gate, caller: Caller, method: string, rawParams
   // An answer (or refusal) read from the views waits until what it read is durable.
   let answer: unknown;
   try {
-    if (verb.door !== undefined) await refuseBannedWrite(gate, caller, method, verb.door.sourceUri?.(params));
-    answer = await verb.handler({ gate, caller }, params);
+    if (verb.door !== undefined) await refuseBannedWrite(house, caller, method, verb.door.sourceUri?.(params));
+    answer = await verb.handler(verbContext(house, caller), params);
   } catch (error) {
-    await gate.store.writer.durable(error);
+    await house.store.writer.durable(error);
     throw error;
   }
-  await gate.store.writer.durable(answer);
+  await house.store.writer.durable(answer);
   return answer;
 }
 

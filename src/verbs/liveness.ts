@@ -8,14 +8,14 @@ export const pingVerb = defineVerb({
   role: 'reader',
   summary: 'Liveness: the deployment id, your role, where the gate listens.',
   params: z.strictObject({}),
-  handler({ gate, caller }) {
+  handler({ caller, review, deployment }) {
     return {
       pong: true,
-      deployment_id: gate.deployment.deploymentId,
+      deployment_id: deployment.deploymentId,
       role: caller.role,
-      paths: { http: gate.deployment.endpoints.http ?? null, socket: gate.deployment.endpoints.socket ?? null },
+      paths: { http: deployment.endpoints.http ?? null, socket: deployment.endpoints.socket ?? null },
       degraded: false,
-      quorum_profile: gate.review.board.settings.profileName,
+      quorum_profile: review.board.settings.profileName,
     };
   },
 });
@@ -25,14 +25,14 @@ export const describeVerb = defineVerb({
   role: 'reader',
   summary: 'The service, its version, the verb catalog and who you are.',
   params: z.strictObject({}),
-  handler({ gate, caller }) {
+  handler({ caller, config }) {
     return {
       service: 'gate',
       version: SERVICE_VERSION,
       verbs: [...VERBS_BY_NAME.values()].map((v) => ({ name: v.name, role: v.role, summary: v.summary })),
       documents: { identity: '/identity' },
       you: { identity: caller.identity, role: caller.role, kind: caller.kind, demo: caller.demo },
-      deployment_mode: gate.config.deployment.mode,
+      deployment_mode: config.deployment.mode,
     };
   },
 });

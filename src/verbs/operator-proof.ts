@@ -16,12 +16,12 @@ export type Proof = z.infer<typeof proofParam>;
  * so no proof is asked). Refused -32602 with data.reason proof_required, proof_unknown,
  * proof_expired, proof_replayed or proof_invalid.
  */
-export function requireOperatorProof({ gate, caller }: VerbContext, proof: Proof | undefined, act: string): string | null {
-  if (!gate.auth.operatorProofs.required) return null;
+export function requireOperatorProof({ caller, auth }: Pick<VerbContext, 'caller' | 'auth'>, proof: Proof | undefined, act: string): string | null {
+  if (!auth.operatorProofs.required) return null;
   if (proof === undefined) {
     throw invalidParams(`${act} is operator-signed: send proof {nonce, sig} from a fresh gv.challenge`, { reason: 'proof_required', field: 'proof' });
   }
-  const spent = gate.auth.operatorProofs.spend(caller.identity, proof);
+  const spent = auth.operatorProofs.spend(caller.identity, proof);
   if (!spent.ok) throw invalidParams(spent.why, { reason: spent.reason, field: 'proof' });
   return spent.operatorKey;
 }

@@ -7,6 +7,7 @@ import { ed25519KeyTextProblem } from '../../forms/strict-ed25519.js';
 import { ASSERTION_CLOCK_TOLERANCE_S, ASSERTION_MAX_SECONDS } from '../../auth/sign-in-lifetimes.js';
 import type { Gate } from '../../gate.js';
 import type { Caller } from '../../access/caller.js';
+import type { House } from '../house.js';
 
 /** An Ed25519 public key as the deployment id is written: base64url of its 32 raw bytes (the JWK x). */
 const publicKeyParam = z.string().regex(/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/, 'an Ed25519 public key is the base64url of its 32 bytes (43 characters, the JWK x)');
@@ -16,11 +17,11 @@ const publicKeyParam = z.string().regex(/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/,
  * name any live API key, to bind, replace or remove its assertion key for it (a holder who
  * lost the private key, a binding the operator wants gone).
  */
-function socketNamedKey(gate: Gate, caller: Caller, keyId: string): string {
+function socketNamedKey(house: Pick<House, 'store'>, caller: Caller, keyId: string): string {
   if (caller.surface !== 'socket' || caller.role !== 'admin') {
     throw invalidParams("key_id names another API key's binding: only the operator on the socket may; an API key binds its own", { field: 'key_id' });
   }
-  const row = gate.store.keys.revokedAt(keyId);
+  const row = house.store.keys.revokedAt(keyId);
   if (row === undefined || row.revoked_at !== null) throw invalidParams(`no live API key ${keyId}`, { field: 'key_id' });
   return keyId;
 }
@@ -35,8 +36,8 @@ export const assertionKeyVerb = defineVerb({
     remove: z.boolean().optional(),
     key_id: z.string().regex(/^[0-9a-f]{12}$/, 'a key id is 12 lower-case hex characters').optional(),
   }),
-  async handler({ gate, caller }, p) {
-    const keyId = p.key_id === undefined ? ASSERTION_ISSUER.exec(caller.identity)?.[1] : socketNamedKey(gate, caller, p.key_id);
+  async handler({ caller, store, deployment }, p) {
+    const keyId = p.key_id === undefined ? ASSERTION_ISSUER.exec(caller.identity)?.[1] : socketNamedKey({ store }, caller, p.key_id);
     if (keyId === undefined) {
       throw invalidParams('gv.assertion_key binds a key to an API key: call it with the API key (Bearer gk_...) whose holder will sign assertions, or as the operator on the socket with key_id', { reason: 'not_an_api_key' });
     }
@@ -46,7 +47,7 @@ export const assertionKeyVerb = defineVerb({
       const problem = ed25519KeyTextProblem(p.public_key);
       if (problem !== null) throw invalidParams(`public_key is not a usable Ed25519 public key: ${problem}`, { field: 'public_key', reason: 'weak_key' });
     }
-    const row = () => gate.store.keys.assertionBinding(keyId);
+    const row = () => store.keys.assertionBinding(keyId);
     const wanted = p.remove === true ? null : (p.public_key ?? undefined);
     const answer = (extra: Record<string, unknown> = {}) => {
       const now = row();
@@ -57,15 +58,15 @@ export const assertionKeyVerb = defineVerb({
         changed_at: now?.assertion_key_at ?? null,
         change_event_id: now?.assertion_key_event ?? null,
         // What an assertion must carry to be accepted as this key (README "An agent's own assertion").
-        assertion: { typ: 'at+jwt', alg: 'EdDSA', kid: keyId, iss: `key:${keyId}`, sub: `key:${keyId}`, client_id: keyId, aud: gate.deployment.deploymentId, max_lifetime_s: ASSERTION_MAX_SECONDS, clock_tolerance_s: ASSERTION_CLOCK_TOLERANCE_S },
+        assertion: { typ: 'at+jwt', alg: 'EdDSA', kid: keyId, iss: `key:${keyId}`, sub: `key:${keyId}`, client_id: keyId, aud: deployment.deploymentId, max_lifetime_s: ASSERTION_MAX_SECONDS, clock_tolerance_s: ASSERTION_CLOCK_TOLERANCE_S },
         ...extra,
       };
     };
     if (wanted === undefined) return answer();
-    return gate.store.writer.write(() => {
+    return store.writer.write(() => {
       // Binding what is bound, or removing what is not, journals nothing.
       if ((row()?.assertion_key ?? null) === wanted) return answer({ changed: false });
-      const event = gate.store.journal.append('apikey-assertion-key', caller.identity, { key_id: keyId, public_key: wanted });
+      const event = store.journal.append('apikey-assertion-key', caller.identity, { key_id: keyId, public_key: wanted });
       return answer({ changed: true, event_id: event.event_id });
     });
   },

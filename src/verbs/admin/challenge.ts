@@ -20,8 +20,8 @@ export const challengeVerb = defineVerb({
   role: 'reader',
   summary: 'A fresh single-use nonce for an operator proof {nonce, sig}.',
   params: z.strictObject({}),
-  handler({ gate, caller }) {
-    return gate.auth.operatorProofs.challenge(caller.identity);
+  handler({ caller, auth }) {
+    return auth.operatorProofs.challenge(caller.identity);
   },
 });
 
@@ -30,12 +30,12 @@ export const operatorProofVerb = defineVerb({
   role: 'admin',
   summary: 'How operator proofs work here: whether one is required, the operator keys, the verbs that need one.',
   params: z.strictObject({}),
-  handler({ gate }) {
+  handler({ auth }) {
     return {
-      required: gate.auth.operatorProofs.required,
-      operator_keys: gate.auth.operatorProofs.keyIds,
+      required: auth.operatorProofs.required,
+      operator_keys: auth.operatorProofs.keyIds,
       verbs: OPERATOR_SIGNED,
-      ttl_ms: gate.auth.operatorProofs.ttlMs,
+      ttl_ms: auth.operatorProofs.ttlMs,
       signs: 'the nonce string as ASCII bytes, Ed25519, sig in hex',
     };
   },
@@ -46,7 +46,7 @@ export const verifyVerb = defineVerb({
   role: 'admin',
   summary: 'Check a proof {nonce, sig} against the operator keys without spending the nonce.',
   params: z.strictObject({ proof: proofParam }),
-  handler({ gate, caller }, p) {
-    return gate.auth.operatorProofs.check(caller.identity, p.proof);
+  handler({ caller, auth }, p) {
+    return auth.operatorProofs.check(caller.identity, p.proof);
   },
 });

@@ -6,6 +6,7 @@ import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js
 import { eraseRow, removeObjects, type Erasure } from '../../erasure/erase-row.js';
 import type { Gate } from '../../gate.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
+import type { House } from '../house.js';
 
 /** Other live rows holding the same bytes, named in the answer (the operator may erase them too). */
 const ROWS_NAMED = 20;
@@ -13,16 +14,16 @@ const TRUNCATE_TRIES = 5;
 const TRUNCATE_WAIT_MS = 50;
 
 /** The WAL emptied after the commit; a reader holding it is waited for a few times, then the answer says so. */
-async function truncateWal(gate: Gate): Promise<boolean> {
+async function truncateWal(house: Pick<House, 'store'>): Promise<boolean> {
   for (let i = 0; i < TRUNCATE_TRIES; i++) {
-    if (gate.store.truncateWal()) return true;
+    if (house.store.truncateWal()) return true;
     await sleep(TRUNCATE_WAIT_MS);
   }
   return false;
 }
 
-function eventIdAt(gate: Gate, seq: number): string {
-  return gate.store.journalReads.eventIdAt(seq);
+function eventIdAt(house: Pick<House, 'store'>, seq: number): string {
+  return house.store.journalReads.eventIdAt(seq);
 }
 
 export const eraseVerb = defineVerb({
@@ -32,23 +33,23 @@ export const eraseVerb = defineVerb({
     "Erase a row's content for good: its bytes, masked copy, index entries, vector and attachments leave the gate; the row stays as its metadata, and content_erased is journaled with the content hash so the chain still verifies.",
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500), proof: proofParam.optional() }),
   async handler(ctx, p) {
-    const { gate, caller } = ctx;
-    gate.access.readableArtifact(caller, p.artifact_id);
+    const { caller, store, access, auth, pipeline, config, log } = ctx;
+    access.readableArtifact(caller, p.artifact_id);
     const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.erase');
-    const done = await gate.store.writer.write((): { row: ArtifactRow; erasure: Erasure | null } => {
-      const row = gate.access.readableArtifact(caller, p.artifact_id);
+    const done = await store.writer.write((): { row: ArtifactRow; erasure: Erasure | null } => {
+      const row = access.readableArtifact(caller, p.artifact_id);
       // Erasing what is erased changes nothing and journals nothing.
       if (row.erased_seq !== null) return { row, erasure: null };
-      return { row, erasure: eraseRow(gate, row, caller.identity, p.reason, provenBy(operatorKey)) };
+      return { row, erasure: eraseRow({ store, pipeline }, row, caller.identity, p.reason, provenBy(operatorKey)) };
     });
     const { row, erasure } = done;
     if (erasure === null) {
-      return { artifact_id: row.artifact_id, erased: true, changed: false, event_id: eventIdAt(gate, row.erased_seq!), content_hash: row.content_hash };
+      return { artifact_id: row.artifact_id, erased: true, changed: false, event_id: eventIdAt({ store }, row.erased_seq!), content_hash: row.content_hash };
     }
-    if (erasure.vector_dropped !== null) gate.pipeline.embed.dropped([erasure.vector_dropped]);
-    const attachmentsRemoved = removeObjects(gate, erasure.objects_removed);
-    const walTruncated = await truncateWal(gate);
-    gate.log.info('gv.erase: a row\'s content left the gate', { by: caller.identity, artifact_id: row.artifact_id, wal_truncated: walTruncated });
+    if (erasure.vector_dropped !== null) pipeline.embed.dropped([erasure.vector_dropped]);
+    const attachmentsRemoved = removeObjects({ pipeline }, erasure.objects_removed);
+    const walTruncated = await truncateWal({ store });
+    log.info('gv.erase: a row\'s content left the gate', { by: caller.identity, artifact_id: row.artifact_id, wal_truncated: walTruncated });
     return {
       artifact_id: row.artifact_id,
       erased: true,
@@ -58,9 +59,9 @@ export const eraseVerb = defineVerb({
       bytes_removed: erasure.bytes_removed,
       ...(erasure.masked_removed === null ? {} : { masked_removed: erasure.masked_removed }),
       attachments_removed: attachmentsRemoved,
-      bytes_kept_for: erasure.bytes_removed ? [] : gate.store.contentReferences.rowsWithBytes(row.content_hash, ROWS_NAMED),
+      bytes_kept_for: erasure.bytes_removed ? [] : store.contentReferences.rowsWithBytes(row.content_hash, ROWS_NAMED),
       vector_dropped: erasure.vector_dropped !== null,
-      secure_delete: gate.config.journal.secure_delete,
+      secure_delete: config.journal.secure_delete,
       wal_truncated: walTruncated,
     };
   },

@@ -6,6 +6,7 @@ import { invalidParams } from '../../gate-error.js';
 import { CAPABILITIES, type Capability } from '../../access/capabilities.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
 import type { Gate } from '../../gate.js';
+import type { House } from '../house.js';
 
 /** `<iss>|<sub>` (a signed-in person), `key:<key_id>` (an API key), `uid:<n>` (every process of a local user). */
 const PRINCIPAL = /^(key:[0-9a-f]{12}|uid:\d{1,10}|[^|\s]{1,512}\|[^|\s]{1,512})$/;
@@ -17,8 +18,8 @@ const entry = z.strictObject({
   capabilities: z.array(z.enum(CAPABILITIES)).min(1).max(3),
 });
 
-const heldBy = (gate: Gate, principal: string, space: string): Capability[] => {
-  const row = gate.store.grants.capabilities(principal, space);
+const heldBy = (house: Pick<House, 'store'>, principal: string, space: string): Capability[] => {
+  const row = house.store.grants.capabilities(principal, space);
   return row ? (row.capabilities.split(',') as Capability[]) : [];
 };
 
@@ -30,25 +31,25 @@ export const grantVerb = defineVerb({
   summary: 'Issue or revoke per-space capabilities; applied whole or refused whole.',
   params: z.strictObject({ action: z.enum(['issue', 'revoke']), grants: z.array(entry).min(1).max(500), proof: proofParam.optional() }),
   handler(ctx, p) {
-    const { gate, caller } = ctx;
+    const { caller, store, auth } = ctx;
     const seen = new Set<string>();
     for (const g of p.grants) {
-      requireSpace(gate, g.space);
+      requireSpace({ store }, g.space);
       const key = `${g.principal}\u0000${g.space}`;
       if (seen.has(key)) throw invalidParams(`principal ${g.principal} appears twice on space ${g.space}`, { field: 'grants' });
       seen.add(key);
     }
     const operatorKey = requireOperatorProof(ctx, p.proof, `gv.grant ${p.action}`);
-    return gate.store.writer.write(() => {
+    return store.writer.write(() => {
       const results = p.grants.map((g) => {
-        const before = heldBy(gate, g.principal, g.space);
+        const before = heldBy({ store }, g.principal, g.space);
         const after =
           p.action === 'issue'
             ? ordered([...before, ...g.capabilities])
             : ordered(before.filter((c) => !g.capabilities.includes(c)));
         const changed = after.join(',') !== ordered(before).join(',');
         if (!changed) return { principal: g.principal, space: g.space, capabilities: g.capabilities, changed: false, held: after };
-        const event = gate.store.journal.append(p.action === 'issue' ? 'space-grant-issued' : 'space-grant-revoked', caller.identity, {
+        const event = store.journal.append(p.action === 'issue' ? 'space-grant-issued' : 'space-grant-revoked', caller.identity, {
           principal: g.principal,
           space: g.space,
           capabilities: after,
@@ -67,9 +68,9 @@ export const grantsVerb = defineVerb({
   role: 'admin',
   summary: 'List grants, and who was refused for lack of one.',
   params: z.strictObject({ principal: principalParam.optional(), space: spaceParam.optional() }),
-  handler({ gate }, p) {
-    const rows = gate.store.grants.list(p.principal, p.space);
-    const refused = Object.fromEntries(gate.access.capabilities.refusals);
+  handler({ store, access }, p) {
+    const rows = store.grants.list(p.principal, p.space);
+    const refused = Object.fromEntries(access.capabilities.refusals);
     const granted = new Set(rows.map((r) => r.principal));
     return {
       grants: rows.map((r) => ({

@@ -28,11 +28,11 @@ const keyView = (k: KeyRow, now: number) => ({
  * the key holds a grant on is one the caller may read. A runner key is never lower: it
  * stands outside the order and is the admin's alone.
  */
-function visibleKeys({ gate, caller }: VerbContext): KeyRow[] {
-  const all = gate.store.keys.all();
+function visibleKeys({ caller, store, access }: Pick<VerbContext, 'caller' | 'store' | 'access'>): KeyRow[] {
+  const all = store.keys.all();
   if (atLeast(caller.role, 'admin')) return all;
   const withinReadableSpaces = (k: KeyRow) =>
-    gate.store.grants.spacesOf(`key:${k.key_id}`).every((space) => gate.access.capabilities.has(caller, space, 'read'));
+    store.grants.spacesOf(`key:${k.key_id}`).every((space) => access.capabilities.has(caller, space, 'read'));
   return all.filter(
     (k) =>
       k.issued_by === caller.identity ||
@@ -56,9 +56,9 @@ export const keysVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   async handler(ctx, p) {
-    const { gate, caller } = ctx;
+    const { caller, store, access, auth, clock } = ctx;
     const action = p.action ?? 'list';
-    const now = gate.clock.now();
+    const now = clock.now();
     if (action === 'list') return { keys: visibleKeys(ctx).map((k) => keyView(k, now)) };
     if (action === 'issue') {
       requireLongLivedCredential(caller, 'issuing an API key');
@@ -75,8 +75,8 @@ export const keysVerb = defineVerb({
       const operatorKey = role === 'admin' || role === 'runner' ? requireOperatorProof(ctx, p.proof, `gv.keys issue of a${role === 'admin' ? 'n admin' : ' runner'} key`) : null;
       const minted = mintApiKey();
       const expiresAt = p.expires_in_days === undefined ? null : now + p.expires_in_days * DAY_MS;
-      const event = await gate.store.writer.write(() =>
-        gate.store.journal.append('apikey-issued', caller.identity, {
+      const event = await store.writer.write(() =>
+        store.journal.append('apikey-issued', caller.identity, {
           key_id: minted.keyId,
           key_hash: minted.hash,
           role,
@@ -104,8 +104,8 @@ export const keysVerb = defineVerb({
     if (target.revoked_at !== null) {
       return { key_id: keyId, revoked: true, already: true, keys: visibleKeys(ctx).map((k) => keyView(k, now)) };
     }
-    const event = await gate.store.writer.write(() =>
-      gate.store.journal.append('apikey-revoked', caller.identity, { key_id: keyId, reason: p.reason ?? null }),
+    const event = await store.writer.write(() =>
+      store.journal.append('apikey-revoked', caller.identity, { key_id: keyId, reason: p.reason ?? null }),
     );
     return { key_id: keyId, revoked: true, event_id: event.event_id, keys: visibleKeys(ctx).map((k) => keyView(k, now)) };
   },

@@ -1,3 +1,4 @@
+import type { AuthPart } from '../../auth/auth-part.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineVerb, type VerbContext } from '../define-verb.js';
@@ -12,7 +13,7 @@ const issParam = z.string().min(1).max(512).regex(/^[^|\s]+$/, 'an issuer has no
 const subParam = z.string().min(1).max(255).regex(/^[^|\s]+$/, 'a subject has no | and no white space');
 const roleParam = z.enum(ORDERED_ROLES);
 
-function entryView(gate: VerbContext['gate'], r: PersonRow) {
+function entryView(auth: AuthPart, r: PersonRow) {
   return {
     iss: r.iss,
     sub: r.sub,
@@ -24,21 +25,21 @@ function entryView(gate: VerbContext['gate'], r: PersonRow) {
     name: r.name,
     assigned_by: r.assigned_by,
     assigned_at: r.assigned_at,
-    signs_in_here: gate.auth.issuer === r.iss && gate.auth.people.bySubject(r.iss, r.sub) !== undefined,
+    signs_in_here: auth.issuer === r.iss && auth.people.bySubject(r.iss, r.sub) !== undefined,
   };
 }
 
 /** The people table, then the config's admins the table does not name (source `config`). */
-function peopleList({ gate }: VerbContext) {
-  const rows = gate.store.people.all();
+function peopleList({ store, access, auth, recall, pipeline, review, crews, deployment, config, clock, log }: Pick<VerbContext, 'store' | 'access' | 'auth' | 'recall' | 'pipeline' | 'review' | 'crews' | 'deployment' | 'config' | 'clock' | 'log'>) {
+  const rows = store.people.all();
   const named = new Set(rows.map((r) => `${r.iss}|${r.sub}`));
-  const fromConfig = gate.config.auth.admins
+  const fromConfig = config.auth.admins
     .filter((identity) => !named.has(identity))
     .map((identity) => {
       const cut = identity.lastIndexOf('|');
       return { iss: identity.slice(0, cut), sub: identity.slice(cut + 1), identity, role: 'admin' as const, source: 'config' as const, demo: false };
     });
-  return { issuer: gate.auth.issuer, people: [...rows.map((r) => entryView(gate, r)), ...fromConfig] };
+  return { issuer: auth.issuer, people: [...rows.map((r) => entryView(auth, r)), ...fromConfig] };
 }
 
 function assignable(ctx: VerbContext, role: OrderedRole): void {
@@ -47,10 +48,10 @@ function assignable(ctx: VerbContext, role: OrderedRole): void {
   }
 }
 
-function issuerOf(ctx: VerbContext, iss: string | undefined): string {
+function issuerOf({ auth }: Pick<VerbContext, 'auth'>, iss: string | undefined): string {
   if (iss !== undefined) return iss;
-  if (ctx.gate.auth.issuer === null) throw invalidParams('missing field: iss (this gate is not a sign-in provider, so there is no default issuer)', { field: 'iss' });
-  return ctx.gate.auth.issuer;
+  if (auth.issuer === null) throw invalidParams('missing field: iss (this gate is not a sign-in provider, so there is no default issuer)', { field: 'iss' });
+  return auth.issuer;
 }
 
 export const peopleVerb = defineVerb({
@@ -68,19 +69,19 @@ export const peopleVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   async handler(ctx, p) {
-    const { gate, caller } = ctx;
+    const { caller, store, access, auth, recall, pipeline, review, crews, deployment, config, clock, log } = ctx;
     const action = p.action ?? 'list';
     if (action === 'list') return peopleList(ctx);
     if (p.sub === undefined) throw invalidParams(`missing field: sub (${action} names a person by iss and sub)`, { field: 'sub' });
     const iss = issuerOf(ctx, p.iss);
     const sub = p.sub;
-    const current = () => gate.store.people.one(iss, sub);
+    const current = () => store.people.one(iss, sub);
     if (action === 'assign') {
       if (p.role === undefined) throw invalidParams('missing field: role (assign names the role)', { field: 'role' });
       const role = p.role;
       assignable(ctx, role);
       const before = current();
-      const credential = gate.auth.issuer === iss ? gate.auth.people.bySubject(iss, sub) : undefined;
+      const credential = auth.issuer === iss ? auth.people.bySubject(iss, sub) : undefined;
       const entry = {
         iss,
         sub,
@@ -99,23 +100,23 @@ export const peopleVerb = defineVerb({
         return { iss, sub, role, event_id: before.event_id, changed: false, ...peopleList(ctx) };
       }
       const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.people assign');
-      const event = await gate.store.writer.write(() => gate.store.journal.append('person-assigned', caller.identity, { ...entry, ...provenBy(operatorKey) }));
+      const event = await store.writer.write(() => store.journal.append('person-assigned', caller.identity, { ...entry, ...provenBy(operatorKey) }));
       return { iss, sub, role, event_id: event.event_id, changed: true, ...peopleList(ctx) };
     }
     for (const field of ['role', 'demo', 'email', 'name'] as const) {
       if (p[field] !== undefined) throw invalidParams(`field ${field} is for assign, not remove`, { field });
     }
     const before = current();
-    const signsInHere = gate.auth.issuer === iss && gate.auth.people.bySubject(iss, sub) !== undefined;
+    const signsInHere = auth.issuer === iss && auth.people.bySubject(iss, sub) !== undefined;
     if (before === undefined && !signsInHere) return { iss, sub, removed: false };
     const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.people remove');
     // The role entry goes and every open sign-in session ends in one journal write; then
     // the sign-in itself is forgotten, so the person's tokens are refused from here on.
-    const event = await gate.store.writer.write(() => {
-      gate.auth.signinSessions.endAllOf(iss, sub, 'person_removed');
-      return gate.store.journal.append('person-removed', caller.identity, { iss, sub, ...provenBy(operatorKey) });
+    const event = await store.writer.write(() => {
+      auth.signinSessions.endAllOf(iss, sub, 'person_removed');
+      return store.journal.append('person-removed', caller.identity, { iss, sub, ...provenBy(operatorKey) });
     });
-    if (signsInHere) gate.auth.people.remove(iss, sub);
+    if (signsInHere) auth.people.remove(iss, sub);
     return { iss, sub, removed: true, ...(before === undefined ? {} : { was: before.role }), event_id: event.event_id };
   },
 });
@@ -139,19 +140,19 @@ export const personAddVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   async handler(ctx, p) {
-    const { gate, caller } = ctx;
-    const iss = gate.auth.issuer;
+    const { caller, store, auth, clock } = ctx;
+    const iss = auth.issuer;
     if (iss === null) throw invalidParams('this gate is not a sign-in provider: set [auth].issuer first', { reason: 'no_issuer' });
     const email = normalEmail(p.email);
     const role = p.role ?? 'reader';
     assignable(ctx, role);
-    if (gate.auth.people.byEmail(iss, email) !== undefined) throw invalidParams(`a person with email ${email} already signs in here`, { field: 'email' });
+    if (auth.people.byEmail(iss, email) !== undefined) throw invalidParams(`a person with email ${email} already signs in here`, { field: 'email' });
     const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.person_add');
     const sub = randomUUID();
     const password = await hashPassword(p.password);
     const demo = p.demo ?? false;
-    const event = await gate.store.writer.write(() =>
-      gate.store.journal.append('person-assigned', caller.identity, {
+    const event = await store.writer.write(() =>
+      store.journal.append('person-assigned', caller.identity, {
         iss,
         sub,
         role,
@@ -161,7 +162,7 @@ export const personAddVerb = defineVerb({
         ...provenBy(operatorKey),
       }),
     );
-    gate.auth.people.add({ email, iss, sub, password, ...(p.name === undefined ? {} : { name: p.name }), created_at: gate.clock.now() });
+    auth.people.add({ email, iss, sub, password, ...(p.name === undefined ? {} : { name: p.name }), created_at: clock.now() });
     return { iss, sub, identity: `${iss}|${sub}`, email, role, demo, event_id: event.event_id };
   },
 });

@@ -2,15 +2,16 @@ import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import type { Gate } from '../../gate.js';
 import type { QueueReading } from '../../../pipeline/queue-reading.js';
+import type { House } from '../house.js';
 
 /** The pipeline's stages in the order a row meets them, each with the unit it counts. */
-function stages(gate: Gate): Array<{ stage: string; unit: string; reading: QueueReading }> {
+function stages(house: Pick<House, 'pipeline' | 'review'>): Array<{ stage: string; unit: string; reading: QueueReading }> {
   return [
-    { stage: 'scan', unit: 'claims', reading: gate.pipeline.scan.reading() },
-    { stage: 'image', unit: 'uploads', reading: gate.pipeline.images.reading() },
-    { stage: 'bundle', unit: 'archives', reading: gate.pipeline.bundles.reading() },
-    { stage: 'grade', unit: 'model calls', reading: gate.review.board.stage.reading() },
-    { stage: 'embed', unit: 'rows', reading: gate.pipeline.embed.reading() },
+    { stage: 'scan', unit: 'claims', reading: house.pipeline.scan.reading() },
+    { stage: 'image', unit: 'uploads', reading: house.pipeline.images.reading() },
+    { stage: 'bundle', unit: 'archives', reading: house.pipeline.bundles.reading() },
+    { stage: 'grade', unit: 'model calls', reading: house.review.board.stage.reading() },
+    { stage: 'embed', unit: 'rows', reading: house.pipeline.embed.reading() },
   ];
 }
 
@@ -24,11 +25,11 @@ export const queuesVerb = defineVerb({
   role: 'reviewer',
   summary: "Each pipeline stage's queued and running items, its bound and its oldest wait; the quarantine's depth against max_depth.",
   params: z.strictObject({}),
-  handler({ gate }) {
-    const held = gate.store.artifacts.countHeld();
-    const maxDepth = gate.config.quarantine.max_depth;
+  handler({ store, pipeline, review, config }) {
+    const held = store.artifacts.countHeld();
+    const maxDepth = config.quarantine.max_depth;
     return {
-      stages: stages(gate).map(({ stage, unit, reading }) => ({ stage, unit, ...reading })),
+      stages: stages({ pipeline, review }).map(({ stage, unit, reading }) => ({ stage, unit, ...reading })),
       quarantine: { held, max_depth: maxDepth, room: Math.max(0, maxDepth - held) },
     };
   },

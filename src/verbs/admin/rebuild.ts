@@ -8,21 +8,21 @@ export const rebuildVerb = defineVerb({
   role: 'admin',
   summary: 'Replay the journal into fresh tables and compare them with the live views; check the held rows\' text index and embed every served row again to check its stored vector.',
   params: z.strictObject({}),
-  async handler({ gate, caller }) {
+  async handler({ caller, store, recall, pipeline, deployment, log }) {
     const started = performance.now();
     // Whatever is queued commits first, so the comparison sees one settled journal.
-    gate.store.writer.flush();
-    const report = gate.store.rebuildViews(join(gate.deployment.paths.home, 'rebuild-scratch.db'));
+    store.writer.flush();
+    const report = store.rebuildViews(join(deployment.paths.home, 'rebuild-scratch.db'));
     if (!report.equal) {
       const differing = Object.entries(report.tables).filter(([, t]) => !t.equal).map(([name]) => name);
-      gate.log.error(`rebuild differs from live state in: ${differing.join(', ')}`, undefined, { by: caller.identity });
+      log.error(`rebuild differs from live state in: ${differing.join(', ')}`, undefined, { by: caller.identity });
       throw internalError(`rebuild differs from live state in: ${differing.join(', ')}`, { ...report, differing });
     }
     // Vectors and the held index are derived, not journaled: they are recomputed rather than
     // replayed, and a stale or missing entry is rewritten rather than refused.
-    const held = await gate.recall.heldText.verify();
-    const vectors = await gate.pipeline.embed.verify();
-    gate.log.info('gv.rebuild: the views equal the journal replayed', {
+    const held = await recall.heldText.verify();
+    const vectors = await pipeline.embed.verify();
+    log.info('gv.rebuild: the views equal the journal replayed', {
       by: caller.identity,
       rewritten: vectors.rewritten,
       missing: vectors.missing,

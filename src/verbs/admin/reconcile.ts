@@ -8,21 +8,21 @@ export const reconcileVerb = defineVerb({
   role: 'admin',
   summary: "Re-derive every space's consumer surfaces (recall indexes, vectors, hides, pins, tips, ranks) from the journal and say what changed.",
   params: z.strictObject({}),
-  async handler({ gate, caller }) {
+  async handler({ caller, store, recall, pipeline, deployment, log }) {
     const started = performance.now();
     // Whatever is queued commits first, so the surfaces are put right against one settled journal.
-    gate.store.writer.flush();
+    store.writer.flush();
     // Rows the embed stage has not given a vector yet are counted missing below, like drift: say how many were on their way.
-    const pending = gate.pipeline.embed.pending;
-    const report = gate.store.reconcileSurfaces(join(gate.deployment.paths.home, 'reconcile-scratch.db'));
+    const pending = pipeline.embed.pending;
+    const report = store.reconcileSurfaces(join(deployment.paths.home, 'reconcile-scratch.db'));
     // The held rows' index is derived from the views after each commit, not replayed: put right against them.
-    await gate.recall.heldText.verify((space, change) => {
+    await recall.heldText.verify((space, change) => {
       const bucket = (report.spaces[space] ??= emptySurfaces());
       bucket.held_index[change] += 1;
       report.changed += 1;
     });
     // Vectors are derived by the embed stage, not replayed: each served row is embedded again and a stale or missing vector rewritten.
-    const vectors = await gate.pipeline.embed.verify();
+    const vectors = await pipeline.embed.verify();
     const answer = {
       changed: report.changed + vectors.rewritten,
       spaces: report.spaces,
@@ -31,14 +31,14 @@ export const reconcileVerb = defineVerb({
       events: report.events,
       ms: Math.round(performance.now() - started),
     };
-    gate.log.info('gv.reconcile: consumer surfaces re-derived from the journal', {
+    log.info('gv.reconcile: consumer surfaces re-derived from the journal', {
       by: caller.identity,
       changed: answer.changed,
       rewritten: vectors.rewritten,
       ms: answer.ms,
     });
     if (report.other_views_differ.length > 0) {
-      gate.log.error(`gv.reconcile: views that are not consumer surfaces differ from the journal: ${report.other_views_differ.join(', ')}`, undefined, { by: caller.identity });
+      log.error(`gv.reconcile: views that are not consumer surfaces differ from the journal: ${report.other_views_differ.join(', ')}`, undefined, { by: caller.identity });
     }
     return answer;
   },

@@ -20,10 +20,10 @@ export const spaceCreateVerb = defineVerb({
     policy: z.enum(SPACE_POLICIES),
     owner: z.string().min(1).max(256).optional(),
   }),
-  handler({ gate, caller }, p) {
-    return gate.store.writer.write(() => {
-      if (gate.store.spaceNames().includes(p.name)) throw invalidParams(`space ${p.name} already exists`, { field: 'name' });
-      const event = gate.store.journal.append('space-created', caller.identity, {
+  handler({ caller, store }, p) {
+    return store.writer.write(() => {
+      if (store.spaceNames().includes(p.name)) throw invalidParams(`space ${p.name} already exists`, { field: 'name' });
+      const event = store.journal.append('space-created', caller.identity, {
         space: p.name,
         owner: p.owner ?? caller.identity,
         policy: p.policy,
@@ -38,10 +38,10 @@ export const spacesVerb = defineVerb({
   role: 'reader',
   summary: "Each space's name, owner, review policy and the count of rows you may see in it.",
   params: z.strictObject({}),
-  handler({ gate, caller }) {
-    const visible = visibleRowsClause(gate, caller);
-    const counts = new Map(gate.store.artifacts.visibleCountsBySpace(visible).map((r) => [r.space, r.n]));
-    const rows = gate.store.spaces.all();
+  handler({ caller, store, access }) {
+    const visible = visibleRowsClause({ store, access }, caller);
+    const counts = new Map(store.artifacts.visibleCountsBySpace(visible).map((r) => [r.space, r.n]));
+    const rows = store.spaces.all();
     return { spaces: rows.map((s) => ({ name: s.name, owner: s.owner, policy: s.policy, artifacts: counts.get(s.name) ?? 0 })) };
   },
 });

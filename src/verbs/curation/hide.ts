@@ -5,6 +5,7 @@ import { invalidParams } from '../../gate-error.js';
 import { isNameSegment } from '../../domain/names.js';
 import { isPromoted } from '../../domain/states.js';
 import type { Gate } from '../../gate.js';
+import type { House } from '../house.js';
 
 export const ALL_AUDIENCES = 'all';
 const DERIVED_IDS_SHOWN = 20;
@@ -14,9 +15,9 @@ const audienceParam = z
   .refine(isNameSegment, 'an audience is a name in the space-name grammar (or "all")');
 
 /** Served rows that name this one in derives_from: what a hide would leave citing a hidden row. */
-function derivedServed(gate: Gate, id: string): string[] {
-  return gate.store.relations.derivedFrom(id).filter((child) => {
-    const row = gate.store.artifacts.byId(child);
+function derivedServed(house: Pick<House, 'store'>, id: string): string[] {
+  return house.store.relations.derivedFrom(id).filter((child) => {
+    const row = house.store.artifacts.byId(child);
     return row !== undefined && isPromoted(row.state);
   });
 }
@@ -32,19 +33,19 @@ export const hideVerb = defineVerb({
     lift: z.boolean().optional(),
     dry_run: z.boolean().optional(),
   }),
-  handler({ gate, caller }, p) {
+  handler({ caller, store, access }, p) {
     const audience = p.audience ?? ALL_AUDIENCES;
     const lift = p.lift === true;
     if (!lift && p.reason === undefined && p.dry_run !== true) {
       throw invalidParams('a hide needs a reason (only a lift may omit it)', { field: 'reason' });
     }
-    const row = gate.access.readableArtifact(caller, p.artifact_id);
+    const row = access.readableArtifact(caller, p.artifact_id);
     if (!isPromoted(row.state)) {
       throw invalidParams(`gv.hide: a row in ${row.state} is not served; only a promoted row can be hidden`, { field: 'artifact_id' });
     }
-    const hiddenFor = () => gate.store.relations.hidesOf(row.artifact_id).map((h) => h.audience);
+    const hiddenFor = () => store.relations.hidesOf(row.artifact_id).map((h) => h.audience);
     if (p.dry_run === true) {
-      const derived = derivedServed(gate, row.artifact_id);
+      const derived = derivedServed({ store }, row.artifact_id);
       return {
         artifact_id: row.artifact_id,
         audience,
@@ -54,8 +55,8 @@ export const hideVerb = defineVerb({
         derived_ids: derived.slice(0, DERIVED_IDS_SHOWN),
       };
     }
-    return gate.store.writer.write(() => {
-      const standing = gate.store.relations.hidesOf(row.artifact_id).find((h) => h.audience === audience);
+    return store.writer.write(() => {
+      const standing = store.relations.hidesOf(row.artifact_id).find((h) => h.audience === audience);
       if ((standing !== undefined) !== lift) {
         // Hiding what is hidden, or lifting what is not, changes nothing and journals nothing.
         return {
@@ -75,7 +76,7 @@ export const hideVerb = defineVerb({
       if (lift) data['lift'] = true;
       if (lowered) data['lowered'] = true;
       if (p.reason !== undefined) data['reason'] = p.reason;
-      const event = gate.store.journal.append('hide', caller.identity, data);
+      const event = store.journal.append('hide', caller.identity, data);
       return {
         artifact_id: row.artifact_id,
         audience,

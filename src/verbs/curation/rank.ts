@@ -16,20 +16,20 @@ export const rankVerb = defineVerb({
     weight: z.number().int().min(-RANK_WEIGHT_MAX).max(RANK_WEIGHT_MAX),
     audience: z.string().refine((a) => isNameSegment(a), 'an audience is a name in the space-name grammar').optional(),
   }),
-  handler({ gate, caller }, p) {
+  handler({ caller, store, access }, p) {
     const audience = p.audience ?? 'all';
-    return gate.store.writer.write(() => {
-      const row = gate.access.readableArtifact(caller, p.artifact_id);
+    return store.writer.write(() => {
+      const row = access.readableArtifact(caller, p.artifact_id);
       if (!isPromoted(row.state)) throw invalidParams(`gv.rank: a row in ${row.state} is not served; only a promoted row is weighted`);
-      const standing = gate.store.ranks.standing(row.artifact_id, audience, caller.identity);
+      const standing = store.ranks.standing(row.artifact_id, audience, caller.identity);
       const changed = (standing?.weight ?? 0) !== p.weight;
       let eventId: string | null = null;
       if (changed) {
         const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, audience, weight: p.weight };
         if (row.workarea !== null) data['workarea'] = row.workarea;
-        eventId = gate.store.journal.append('rank', caller.identity, data).event_id;
+        eventId = store.journal.append('rank', caller.identity, data).event_id;
       }
-      const totals = gate.store.ranks.totals(row.artifact_id, audience);
+      const totals = store.ranks.totals(row.artifact_id, audience);
       return { artifact_id: row.artifact_id, audience, weight: p.weight, changed, event_id: eventId, totals };
     });
   },

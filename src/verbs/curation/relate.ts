@@ -14,25 +14,25 @@ export const relateVerb = defineVerb({
     kind: z.enum(RELATION_KINDS),
     parent: artifactIdParam,
   }),
-  handler({ gate, caller }, p) {
+  handler({ caller, store, access }, p) {
     if (p.artifact_id === p.parent) throw invalidParams('a row cannot relate to itself', { field: 'parent' });
-    return gate.store.writer.write(() => {
-      const child = gate.access.readableArtifact(caller, p.artifact_id);
-      const parent = gate.access.readableArtifact(caller, p.parent);
-      const standing = gate.store.relations.relation(child.artifact_id, parent.artifact_id, p.kind);
+    return store.writer.write(() => {
+      const child = access.readableArtifact(caller, p.artifact_id);
+      const parent = access.readableArtifact(caller, p.parent);
+      const standing = store.relations.relation(child.artifact_id, parent.artifact_id, p.kind);
       if (standing) {
         return { artifact_id: child.artifact_id, relation: p.kind, parent: parent.artifact_id, event_id: standing.event_id, changed: false };
       }
       const base = { child: child.artifact_id, parent: parent.artifact_id, kind: p.kind };
       let data: Record<string, unknown>;
       if (p.kind === 'supersedes') {
-        requireSupersession(gate, 'gv.relate', child, parent);
+        requireSupersession({ store }, 'gv.relate', child, parent);
         data = supersedesEventData(child, parent);
       } else {
         data = { artifact_id: child.artifact_id, space: child.space, ...base };
         if (child.workarea !== null) data['workarea'] = child.workarea;
       }
-      const event = gate.store.journal.append('relation', caller.identity, data);
+      const event = store.journal.append('relation', caller.identity, data);
       return { artifact_id: child.artifact_id, relation: p.kind, parent: parent.artifact_id, event_id: event.event_id, changed: true };
     });
   },

@@ -16,23 +16,23 @@ export const replacementAbortVerb = defineVerb({
     reason: z.enum(ABORT_REASONS).optional(),
     evidence: z.array(artifactIdParam).min(1).max(EVIDENCE_MAX).optional(),
   }),
-  handler({ gate, caller }, p) {
+  handler({ caller, store, access }, p) {
     const reason = p.reason ?? 'cancelled';
-    return gate.store.writer.write(() => {
-      const group = knownGroup(gate, p.group_id);
+    return store.writer.write(() => {
+      const group = knownGroup({ store }, p.group_id);
       if (group.state === 'ACTIVATED') {
         throw lifecycle('gv.replacement_abort: the group is ACTIVATED; an activation is never undone by an abort', 'activated');
       }
       // Aborting what is aborted changes nothing and journals nothing.
-      if (group.state === 'ABORTED') return { ...groupStatus(gate, group), recorded: true };
-      for (const id of p.evidence ?? []) gate.access.readableArtifact(caller, id);
-      if (reason === 'child_rejected' && !group.children.some((c) => gate.store.artifacts.byId(c.artifact_id)?.state === 'REJECTED')) {
+      if (group.state === 'ABORTED') return { ...groupStatus({ store }, group), recorded: true };
+      for (const id of p.evidence ?? []) access.readableArtifact(caller, id);
+      if (reason === 'child_rejected' && !group.children.some((c) => store.artifacts.byId(c.artifact_id)?.state === 'REJECTED')) {
         throw invalidParams('gv.replacement_abort: reason child_rejected needs a child of the group in REJECTED', { field: 'reason' });
       }
       const data: Record<string, unknown> = { group_id: group.group_id, space: group.space, reason };
       if (p.evidence !== undefined) data['evidence'] = p.evidence;
-      const event = gate.store.journal.append('replacement-aborted', caller.identity, data);
-      return { ...groupStatus(gate, groupReads(gate).byId(group.group_id)!), event_id: event.event_id };
+      const event = store.journal.append('replacement-aborted', caller.identity, data);
+      return { ...groupStatus({ store }, groupReads({ store }).byId(group.group_id)!), event_id: event.event_id };
     });
   },
 });

@@ -10,6 +10,7 @@ import { namedRows, type Group } from '../../projections/replacement-group-reads
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';
+import type { House } from '../house.js';
 
 const refused = (message: string, reason: string, extra: Record<string, unknown> = {}) =>
   new GateError(ErrorCode.lifecycle, `gv.replacement_activate: ${message}`, { reason, ...extra });
@@ -20,8 +21,8 @@ export function groupEdges(group: Group): Array<{ child: string; parent: string 
   return children.flatMap((child) => group.parents.map((parent) => ({ child, parent })));
 }
 
-const row = (gate: Gate, id: string): ArtifactRow => {
-  const found = gate.store.artifacts.byId(id);
+const row = (house: Pick<House, 'store'>, id: string): ArtifactRow => {
+  const found = house.store.artifacts.byId(id);
   if (found === undefined) throw new Error(`replacement group names ${id}, which the artifacts view does not hold`);
   return found;
 };
@@ -30,28 +31,28 @@ const row = (gate: Gate, id: string): ArtifactRow => {
  * Every reason activation may not happen now, checked in the order a reviewer can act on
  * them; throws the first. Runs inside the write, against the database alone.
  */
-function checkActivation(gate: Gate, caller: Caller, group: Group, graphRevision: string): { selfSigned: boolean } {
+function checkActivation(house: Pick<House, 'store' | 'config'>, caller: Caller, group: Group, graphRevision: string): { selfSigned: boolean } {
   if (group.state !== 'PENDING') throw refused(`the group is ${group.state}; only a PENDING group is activated`, 'not_pending');
   let selfSigned = false;
   if (group.proposer === caller.identity) {
     // A second person must activate what one proposed; a single developer may sign both, on the record.
-    if (gate.config.deployment.mode !== 'development') {
+    if (house.config.deployment.mode !== 'development') {
       throw refused('the identity that proposed a group never activates it; another reviewer must', 'proposer');
     }
     selfSigned = true;
   }
-  if (graphRevision !== groupRevision(gate, group)) {
+  if (graphRevision !== groupRevision(house, group)) {
     throw refused('graph_revision is stale: the group or its rows changed since it was read; read gv.replacements again', 'stale_revision');
   }
   for (const id of namedRows(group)) {
-    const rival = groupReads(gate).naming(id).find((g) => g.group_id !== group.group_id && g.state === 'ACTIVATED');
+    const rival = groupReads(house).naming(id).find((g) => g.group_id !== group.group_id && g.state === 'ACTIVATED');
     if (rival !== undefined) {
       throw refused(`${id.slice(0, 16)} was already replaced by group ${rival.group_id}`, 'competing_group', { group: rival.group_id });
     }
   }
   for (const child of group.children) {
     const id = child.artifact_id;
-    const at = row(gate, id);
+    const at = row(house, id);
     if (child.prepared_seq === null) {
       throw refused(`child ${id.slice(0, 16)} is not prepared; gv.replacement_prepare it first`, 'unprepared_child', { child: id });
     }
@@ -63,13 +64,13 @@ function checkActivation(gate: Gate, caller: Caller, group: Group, graphRevision
     }
   }
   for (const parent of group.parents) {
-    const state = row(gate, parent).state;
+    const state = row(house, parent).state;
     if (state !== 'ACTIVE') {
       throw refused(`parent ${parent.slice(0, 16)} is ${state}; only an ACTIVE row is superseded`, 'parent_not_active', { parent });
     }
   }
   for (const { child, parent } of groupEdges(group)) {
-    if (gate.store.relations.supersedesTransitively(parent, child)) {
+    if (house.store.relations.supersedesTransitively(parent, child)) {
       const loop = `parent ${parent.slice(0, 16)} already supersedes child ${child.slice(0, 16)}`;
       throw refused(`${loop}; the group would make a cycle`, 'cycle');
     }
@@ -85,42 +86,42 @@ export const replacementActivateVerb = defineVerb({
     group_id: z.string().regex(GROUP_ID_PATTERN, 'not a group id'),
     graph_revision: z.string().min(1).max(128),
   }),
-  handler({ gate, caller }, p) {
-    return gate.store.writer.write(() => {
-      const group = knownGroup(gate, p.group_id);
-      const { selfSigned } = checkActivation(gate, caller, group, p.graph_revision);
+  handler({ caller, store, access, crews, config }, p) {
+    return store.writer.write(() => {
+      const group = knownGroup({ store }, p.group_id);
+      const { selfSigned } = checkActivation({ store, config }, caller, group, p.graph_revision);
       const promoted: string[] = [];
       for (const child of group.children) {
         // As gv.promote: a solo gate's promotion is provisional until an org gate countersigns (spec 1).
         const own = { provisional: true, group_id: group.group_id };
-        const childRow = row(gate, child.artifact_id);
-        gate.store.journal.append('promote', caller.identity, rowEventData(childRow, 'ACTIVE', own));
-        if (childRow.kind === 'question') routeQuestion(gate, childRow);
+        const childRow = row({ store }, child.artifact_id);
+        store.journal.append('promote', caller.identity, rowEventData(childRow, 'ACTIVE', own));
+        if (childRow.kind === 'question') routeQuestion({ store, crews, config }, childRow);
         promoted.push(child.artifact_id);
       }
       failpoint('replacement-activate-between-promote-and-relation');
       const superseded: string[] = [];
       for (const { child, parent } of groupEdges(group)) {
         const base = { child, parent, kind: 'supersedes', group_id: group.group_id };
-        const parentRow = row(gate, parent);
+        const parentRow = row({ store }, parent);
         if (parentRow.state === 'ACTIVE') {
           // The first edge to a parent moves it, so the event concerns the parent (as gv.relate).
-          gate.store.journal.append('relation', caller.identity, rowEventData(parentRow, 'SUPERSEDED', base));
+          store.journal.append('relation', caller.identity, rowEventData(parentRow, 'SUPERSEDED', base));
           superseded.push(parent);
         } else {
           // A split's later edges find the parent already SUPERSEDED: they move nothing and concern the child.
-          const childRow = row(gate, child);
+          const childRow = row({ store }, child);
           const data: Record<string, unknown> = { artifact_id: child, space: childRow.space, ...base };
           if (childRow.workarea !== null) data['workarea'] = childRow.workarea;
-          gate.store.journal.append('relation', caller.identity, data);
+          store.journal.append('relation', caller.identity, data);
         }
       }
       const data: Record<string, unknown> = { group_id: group.group_id, space: group.space, promoted, superseded };
       if (selfSigned) data['self_signed'] = true;
-      const event = gate.store.journal.append('replacement-activated', caller.identity, data);
-      const frontier = [...new Set(promoted.map((id) => tipOf(gate, caller, id).head).filter((h): h is string => h !== null))];
+      const event = store.journal.append('replacement-activated', caller.identity, data);
+      const frontier = [...new Set(promoted.map((id) => tipOf({ store, access }, caller, id).head).filter((h): h is string => h !== null))];
       return {
-        ...groupStatus(gate, groupReads(gate).byId(group.group_id)!),
+        ...groupStatus({ store }, groupReads({ store }).byId(group.group_id)!),
         event_id: event.event_id,
         promoted,
         superseded,

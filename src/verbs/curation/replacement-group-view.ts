@@ -4,21 +4,22 @@ import { namedRows, ReplacementGroupReads, type Group } from '../../projections/
 import { groupVisible } from '../../access/group-visibility.js';
 import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';
+import type { House } from '../house.js';
 
-export const groupReads = (gate: Gate) => gate.store.replacementGroups;
+export const groupReads = (house: Pick<House, 'store'>) => house.store.replacementGroups;
 
 /** A group's id as the verbs take it: a derived `rg:<hex>` or a caller's own name. */
 export const GROUP_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 /** Rows the given row supersedes, directly or through older supersessions. */
-function ancestors(gate: Gate, id: string): string[] {
+function ancestors(house: Pick<House, 'store'>, id: string): string[] {
   const seen = new Set<string>();
-  const stack = gate.store.relations.supersededParents(id);
+  const stack = house.store.relations.supersededParents(id);
   while (stack.length > 0) {
     const next = stack.pop()!;
     if (seen.has(next)) continue;
     seen.add(next);
-    stack.push(...gate.store.relations.supersededParents(next));
+    stack.push(...house.store.relations.supersededParents(next));
   }
   return [...seen].sort();
 }
@@ -29,17 +30,17 @@ function ancestors(gate: Gate, id: string): string[] {
  * supersedes (the cycle check), and the other groups naming any of its rows. An ingest
  * or a decision on an unrelated row leaves it unchanged.
  */
-export function groupRevision(gate: Gate, group: Group): string {
+export function groupRevision(house: Pick<House, 'store'>, group: Group): string {
   const named = namedRows(group);
   const edges = new Set<string>();
   for (const id of named) {
-    for (const e of gate.store.relations.edgesOf(id)) {
+    for (const e of house.store.relations.edgesOf(id)) {
       if (e.kind === 'supersedes') edges.add(canonicalJson([e.child, e.parent, e.group_id]));
     }
   }
   const competing = new Map<string, string>();
   for (const id of named) {
-    for (const other of groupReads(gate).naming(id)) {
+    for (const other of groupReads(house).naming(id)) {
       if (other.group_id !== group.group_id) competing.set(other.group_id, other.state);
     }
   }
@@ -48,18 +49,18 @@ export function groupRevision(gate: Gate, group: Group): string {
       group_id: group.group_id,
       state: group.state,
       prepared: group.children.filter((c) => c.prepared_seq !== null).map((c) => c.artifact_id),
-      rows: named.map((id) => [id, gate.store.artifacts.byId(id)?.state ?? null]),
+      rows: named.map((id) => [id, house.store.artifacts.byId(id)?.state ?? null]),
       edges: [...edges].sort(),
-      reach: group.parents.map((id) => [id, ancestors(gate, id)]),
+      reach: group.parents.map((id) => [id, ancestors(house, id)]),
       competing: [...competing.entries()].sort(([a], [b]) => (a < b ? -1 : 1)),
     }),
   );
 }
 
 /** A group as every replacement verb answers it. */
-export function groupStatus(gate: Gate, group: Group) {
+export function groupStatus(house: Pick<House, 'store'>, group: Group) {
   const prepared = group.children.filter((c) => c.prepared_seq !== null).map((c) => c.artifact_id);
-  const row = (id: string, role: string) => ({ artifact_id: id, role, state: gate.store.artifacts.byId(id)?.state ?? null });
+  const row = (id: string, role: string) => ({ artifact_id: id, role, state: house.store.artifacts.byId(id)?.state ?? null });
   return {
     group_id: group.group_id,
     state: group.state,
@@ -83,23 +84,23 @@ export function groupStatus(gate: Gate, group: Group) {
     ...(group.state === 'ABORTED'
       ? { aborted_event: group.closed_event, aborted_by: group.closed_by, abort_reason: group.abort_reason }
       : {}),
-    revision: groupRevision(gate, group),
+    revision: groupRevision(house, group),
   };
 }
 
 /** A group a reviewer verb names; an unknown id is refused by name. */
-export function knownGroup(gate: Gate, groupId: string): Group {
-  const group = groupReads(gate).byId(groupId);
+export function knownGroup(house: Pick<House, 'store'>, groupId: string): Group {
+  const group = groupReads(house).byId(groupId);
   if (group === undefined) throw invalidParams(`unknown replacement group: ${groupId}`, { field: 'group_id' });
   return group;
 }
 
 /** The pending group a row is a child of, as gv.node's `supersedes` serves it (the oldest proposal, when several). */
-export function pendingSupersedes(gate: Gate, caller: Caller, artifactId: string) {
-  for (const named of groupReads(gate).naming(artifactId)) {
+export function pendingSupersedes(house: Pick<House, 'store' | 'access'>, caller: Caller, artifactId: string) {
+  for (const named of groupReads(house).naming(artifactId)) {
     if (named.state !== 'PENDING' || named.member_role !== 'child') continue;
-    const group = groupReads(gate).byId(named.group_id)!;
-    if (!groupVisible(gate, caller, group)) continue;
+    const group = groupReads(house).byId(named.group_id)!;
+    if (!groupVisible(house, caller, group)) continue;
     return { artifact_ids: group.parents, operation: group.operation, via: 'replacement_group', group_id: group.group_id };
   }
   return null;

@@ -14,9 +14,9 @@ export const replacementPrepareVerb = defineVerb({
     group_id: z.string().regex(GROUP_ID_PATTERN, 'not a group id'),
     child_id: artifactIdParam,
   }),
-  handler({ gate, caller }, p) {
-    return gate.store.writer.write(() => {
-      const group = knownGroup(gate, p.group_id);
+  handler({ caller, store, access }, p) {
+    return store.writer.write(() => {
+      const group = knownGroup({ store }, p.group_id);
       if (group.state !== 'PENDING') {
         throw lifecycle(`gv.replacement_prepare: the group is ${group.state}; only a PENDING group's children are prepared`, 'not_pending');
       }
@@ -27,7 +27,7 @@ export const replacementPrepareVerb = defineVerb({
       if (member.prepared_seq !== null) {
         throw lifecycle(`gv.replacement_prepare: child ${p.child_id.slice(0, 16)} is already prepared in this group`, 'already_prepared');
       }
-      const child = gate.access.readableArtifact(caller, p.child_id);
+      const child = access.readableArtifact(caller, p.child_id);
       // Preparing ratifies the row: a decision, and a reviewer never decides a row they wrote.
       if (child.writer_identity === caller.identity) {
         throw lifecycle('gv.replacement_prepare: a reviewer never ratifies a row they wrote', 'self_authored');
@@ -37,9 +37,9 @@ export const replacementPrepareVerb = defineVerb({
         const why = child.state === 'L1B_FLAGGED' ? 'a flagged row needs a disposition first' : 'only a held or scored row is ratified';
         throw lifecycle(`gv.replacement_prepare: child ${p.child_id.slice(0, 16)} is ${child.state}; ${why}`, 'wrong_state');
       }
-      const event = gate.store.journal.append('replacement-prepared', caller.identity, rowEventData(child, 'L3_RATIFIED', { group_id: group.group_id }));
+      const event = store.journal.append('replacement-prepared', caller.identity, rowEventData(child, 'L3_RATIFIED', { group_id: group.group_id }));
       return {
-        ...groupStatus(gate, groupReads(gate).byId(group.group_id)!),
+        ...groupStatus({ store }, groupReads({ store }).byId(group.group_id)!),
         child_id: child.artifact_id,
         child_state: 'L3_RATIFIED',
         event_id: event.event_id,

@@ -9,6 +9,7 @@ import { GROUP_OPERATIONS, type GroupOperation } from '../../projections/replace
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Gate } from '../../gate.js';
 import type { Caller } from '../../access/caller.js';
+import type { House } from '../house.js';
 
 /** Derived ids carry this prefix and callers' ids may not, so the two never collide. */
 const DERIVED_PREFIX = 'rg:';
@@ -66,8 +67,8 @@ function rowsProblem(parents: ArtifactRow[], children: ArtifactRow[]): { message
   return null;
 }
 
-function readRows(gate: Gate, caller: Caller, list: string[]): ArtifactRow[] {
-  return list.map((id) => gate.access.readableArtifact(caller, id));
+function readRows(house: Pick<House, 'access'>, caller: Caller, list: string[]): ArtifactRow[] {
+  return list.map((id) => house.access.readableArtifact(caller, id));
 }
 
 export const replacementProposeVerb = defineVerb({
@@ -86,22 +87,22 @@ export const replacementProposeVerb = defineVerb({
       .refine((id) => !id.startsWith(DERIVED_PREFIX), `${DERIVED_PREFIX} begins the ids the gate derives; name the group another way`)
       .optional(),
   }),
-  handler({ gate, caller }, p) {
+  handler({ caller, store, access }, p) {
     const shape = shapeProblem(p.operation, p.parent_ids, p.child_ids);
     if (shape !== null) throw invalidParams(`gv.replacement_propose: ${shape.why}`, { field: shape.field });
     const digest = manifestDigest(p.operation, p.parent_ids, p.child_ids);
-    return gate.store.writer.write(() => {
-      const reads = groupReads(gate);
+    return store.writer.write(() => {
+      const reads = groupReads({ store });
       const named = p.group_id === undefined ? undefined : reads.byId(p.group_id);
       if (named !== undefined && named.manifest_digest !== digest) {
         throw invalidParams(`group_id ${p.group_id} already names a group with other rows or another operation`, { field: 'group_id' });
       }
       // A repeat answers the group already standing for this proposal, with no second event.
       const standing = named ?? reads.standingFor(digest);
-      if (standing !== undefined) return { ...groupStatus(gate, standing), recorded: true };
+      if (standing !== undefined) return { ...groupStatus({ store }, standing), recorded: true };
 
-      const parents = readRows(gate, caller, p.parent_ids);
-      const children = readRows(gate, caller, p.child_ids);
+      const parents = readRows({ access }, caller, p.parent_ids);
+      const children = readRows({ access }, caller, p.child_ids);
       const problem = rowsProblem(parents, children);
       if (problem !== null) {
         const message = `gv.replacement_propose: ${problem.message}`;
@@ -122,8 +123,8 @@ export const replacementProposeVerb = defineVerb({
         manifest_digest: digest,
       };
       if (p.policy_revision !== undefined) data['policy_revision'] = p.policy_revision;
-      const event = gate.store.journal.append('replacement-proposed', caller.identity, data);
-      return { ...groupStatus(gate, reads.byId(groupId)!), event_id: event.event_id };
+      const event = store.journal.append('replacement-proposed', caller.identity, data);
+      return { ...groupStatus({ store }, reads.byId(groupId)!), event_id: event.event_id };
     });
   },
 });

@@ -18,19 +18,19 @@ export const replacementsVerb = defineVerb({
     state: z.enum(GROUP_STATES).optional(),
     limit: limitParam(LIMIT_MAX).optional(),
   }),
-  handler({ gate, caller }, p) {
+  handler({ caller, store, access }, p) {
     const limit = p.limit ?? 50;
-    const reads = groupReads(gate);
+    const reads = groupReads({ store });
     const candidates: Iterable<Group> =
       p.group_id === undefined ? reads.newestFirst() : [reads.byId(p.group_id)].filter((g): g is Group => g !== undefined);
     const counts: Record<string, number> = Object.fromEntries(GROUP_STATES.map((s) => [s, 0]));
     const matching: Group[] = [];
     for (const group of candidates) {
-      if (!groupVisible(gate, caller, group)) continue;
+      if (!groupVisible({ store, access }, caller, group)) continue;
       counts[group.state] = (counts[group.state] ?? 0) + 1;
       if (p.state === undefined || group.state === p.state) matching.push(group);
     }
-    const groups = matching.slice(0, limit).map((g) => groupStatus(gate, g));
+    const groups = matching.slice(0, limit).map((g) => groupStatus({ store }, g));
     // An answer of one group carries that group's revision, ready for gv.replacement_activate;
     // an answer of several, one that changes whenever any of theirs does.
     const revision =
@@ -42,7 +42,7 @@ export const replacementsVerb = defineVerb({
       total: matching.length,
       counts,
       revision,
-      scope: gate.access.visibility.seesEverything(caller) ? 'all' : 'readable',
+      scope: access.visibility.seesEverything(caller) ? 'all' : 'readable',
     };
   },
 });

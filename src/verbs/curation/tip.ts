@@ -5,19 +5,20 @@ import { invalidParams } from '../../gate-error.js';
 import { isPromoted } from '../../domain/states.js';
 import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';
+import type { House } from '../house.js';
 
 /**
  * The served head of a row's supersession chain: the pinned member when a pin stands in
  * the chain, else the newest member still ACTIVE (a demoted head does not leave the chain
  * headless while an older member is served).
  */
-export function tipOf(gate: Gate, caller: Caller, id: string) {
-  const chain = gate.store.relations.chain(id);
+export function tipOf(house: Pick<House, 'store' | 'access'>, caller: Caller, id: string) {
+  const chain = house.store.relations.chain(id);
   const members = chain.members
-    .map((m) => gate.store.artifacts.byId(m))
-    .filter((row) => row !== undefined && gate.access.visibility.canRead(caller, row))
+    .map((m) => house.store.artifacts.byId(m))
+    .filter((row) => row !== undefined && house.access.visibility.canRead(caller, row))
     .map((row) => ({ artifact_id: row!.artifact_id, state: row!.state, promoted_at: row!.promoted_ts, state_ts: row!.state_ts }));
-  const pin = gate.store.relations.pinIn(chain);
+  const pin = house.store.relations.pinIn(chain);
   const newestActive = [...members].reverse().find((m) => m.state === 'ACTIVE');
   const served = pin !== undefined && members.some((m) => m.artifact_id === pin.artifact_id) ? pin.artifact_id : (newestActive?.artifact_id ?? null);
   return {
@@ -34,9 +35,9 @@ export const tipVerb = defineVerb({
   role: 'reader',
   summary: 'The served head of a row’s supersession chain, the chain root to head, and any pin in effect.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
-  handler({ gate, caller }, p) {
-    const row = gate.access.readableArtifact(caller, p.artifact_id);
-    return tipOf(gate, caller, row.artifact_id);
+  handler({ caller, store, access }, p) {
+    const row = access.readableArtifact(caller, p.artifact_id);
+    return tipOf({ store, access }, caller, row.artifact_id);
   },
 });
 
@@ -45,23 +46,23 @@ export const overrideTipVerb = defineVerb({
   role: 'reviewer',
   summary: 'Pin the served head of a supersession chain to this row; a second override on the same row lifts the pin.',
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500).optional() }),
-  handler({ gate, caller }, p) {
-    return gate.store.writer.write(() => {
-      const row = gate.access.readableArtifact(caller, p.artifact_id);
+  handler({ caller, store, access, crews }, p) {
+    return store.writer.write(() => {
+      const row = access.readableArtifact(caller, p.artifact_id);
       if (!isPromoted(row.state)) {
         throw invalidParams(`gv.override_tip: a row in ${row.state} is not served and cannot head a chain`, { field: 'artifact_id' });
       }
-      if (gate.crews.sheets.sheetOf(row) !== null) {
+      if (crews.sheets.sheetOf(row) !== null) {
         throw invalidParams("gv.override_tip: a crew sheet is never pinned; the crew's newest promoted sheet is its sheet", { reason: 'crew_sheet_not_pinned' });
       }
-      const standing = gate.store.relations.pinIn(gate.store.relations.chain(row.artifact_id));
+      const standing = store.relations.pinIn(store.relations.chain(row.artifact_id));
       const pinned = standing?.artifact_id !== row.artifact_id;
       const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, pinned };
       if (row.workarea !== null) data['workarea'] = row.workarea;
       if (pinned && standing !== undefined) data['unpins'] = standing.artifact_id;
       if (p.reason !== undefined) data['reason'] = p.reason;
-      const event = gate.store.journal.append('tip-override', caller.identity, data);
-      return { ...tipOf(gate, caller, row.artifact_id), pinned, event_id: event.event_id };
+      const event = store.journal.append('tip-override', caller.identity, data);
+      return { ...tipOf({ store, access }, caller, row.artifact_id), pinned, event_id: event.event_id };
     });
   },
 });

@@ -22,19 +22,19 @@ export const completeVerb = defineVerb({
     note: noteParam.optional(),
     identity: z.string().min(1).max(256).optional(),
   }),
-  handler({ gate, caller }, p) {
-    const space = requireSpace(gate, p.space ?? 'main');
+  handler({ caller, store, access }, p) {
+    const space = requireSpace({ store }, p.space ?? 'main');
     const identity = p.identity ?? caller.identity;
-    if (identity !== caller.identity && !gate.access.visibility.seesEverything(caller)) {
+    if (identity !== caller.identity && !access.visibility.seesEverything(caller)) {
       throw invalidParams(`completing another identity's part needs role reviewer; the caller has role ${caller.role}`, {
         field: 'identity',
         required: 'reviewer',
         role: caller.role,
       });
     }
-    gate.access.capabilities.require(caller, space, 'contribute');
-    const reads = gate.store.workareas;
-    return gate.store.writer.write(() => {
+    access.capabilities.require(caller, space, 'contribute');
+    const reads = store.workareas;
+    return store.writer.write(() => {
       const part = reads.part(space, p.workarea, identity);
       if (part === undefined) {
         const who = identity === caller.identity ? 'you never wrote' : `${identity} never wrote`;
@@ -42,7 +42,7 @@ export const completeVerb = defineVerb({
       }
       const answer = { space, name: p.workarea, identity, state: 'complete' as const };
       if (part.completed_seq !== null) return { ...answer, changed: false };
-      const event = gate.store.journal.append('workarea-completed', caller.identity, {
+      const event = store.journal.append('workarea-completed', caller.identity, {
         space,
         workarea: p.workarea,
         identity,
@@ -65,13 +65,13 @@ export const workareaRelateVerb = defineVerb({
     note: noteParam.optional(),
     producer: producerParam.optional(),
   }),
-  handler({ gate, caller }, p) {
-    const space = requireSpace(gate, p.space ?? 'main');
-    gate.access.capabilities.require(caller, space, 'contribute');
+  handler({ caller, store, access }, p) {
+    const space = requireSpace({ store }, p.space ?? 'main');
+    access.capabilities.require(caller, space, 'contribute');
     if (p.workarea === p.target) throw invalidParams('a work area is not related to itself', { field: 'target' });
-    const reads = gate.store.workareas;
+    const reads = store.workareas;
     const answer = { space, workarea: p.workarea, kind: p.kind, target: p.target };
-    return gate.store.writer.write(() => {
+    return store.writer.write(() => {
       if (reads.part(space, p.workarea, caller.identity) === undefined) {
         throw invalidParams(`you never wrote into work area ${p.workarea} in space ${space}`, { field: 'workarea' });
       }
@@ -80,7 +80,7 @@ export const workareaRelateVerb = defineVerb({
       if (p.kind === 'derived_from' && !wroteTarget) {
         throw invalidParams(`derived_from names a work area you wrote into; you never wrote into ${p.target}`, { field: 'target' });
       }
-      const readable = gate.access.visibility.seesEverything(caller) || gate.access.capabilities.has(caller, space, 'read');
+      const readable = access.visibility.seesEverything(caller) || access.capabilities.has(caller, space, 'read');
       const promotedTarget = readable && reads.hasPromotedRow(space, p.target);
       if (!wroteTarget && !promotedTarget) {
         // One sentence for an area that does not exist and one holding only others' held rows.
@@ -94,7 +94,7 @@ export const workareaRelateVerb = defineVerb({
           reason: 'cycle',
         });
       }
-      const event = gate.store.journal.append('workarea-related', caller.identity, {
+      const event = store.journal.append('workarea-related', caller.identity, {
         space,
         workarea: p.workarea,
         kind: p.kind,
@@ -122,18 +122,18 @@ export const workareaVerb = defineVerb({
   role: 'reader',
   summary: 'Your rows in a work area you wrote into, its promoted rows, counts by state, and whether your part is complete; metadata only.',
   params: z.strictObject({ workarea: workareaParam, space: spaceParam.optional() }),
-  handler({ gate, caller }, p) {
-    const space = requireSpace(gate, p.space ?? 'main');
-    const part = gate.store.workareas.part(space, p.workarea, caller.identity);
+  handler({ caller, store, access }, p) {
+    const space = requireSpace({ store }, p.space ?? 'main');
+    const part = store.workareas.part(space, p.workarea, caller.identity);
     if (part === undefined) {
       throw invalidParams(`you never wrote into work area ${p.workarea} in space ${space}`, { field: 'workarea' });
     }
-    const all = gate.access.visibility.seesEverything(caller);
-    const readable = all || gate.access.capabilities.has(caller, space, 'read');
-    const own = gate.store.workareas.ownRows(space, p.workarea, caller.identity, WORKAREA_ROWS_LISTED + 1);
-    const promoted = readable ? gate.store.workareas.promotedRows(space, p.workarea, WORKAREA_ROWS_LISTED + 1) : [];
+    const all = access.visibility.seesEverything(caller);
+    const readable = all || access.capabilities.has(caller, space, 'read');
+    const own = store.workareas.ownRows(space, p.workarea, caller.identity, WORKAREA_ROWS_LISTED + 1);
+    const promoted = readable ? store.workareas.promotedRows(space, p.workarea, WORKAREA_ROWS_LISTED + 1) : [];
     const scope = all ? 'all' : readable ? 'own-and-promoted' : 'own';
-    const counts = gate.store.workareas.stateCounts(space, p.workarea, scope, caller.identity);
+    const counts = store.workareas.stateCounts(space, p.workarea, scope, caller.identity);
     return {
       space,
       workarea: p.workarea,

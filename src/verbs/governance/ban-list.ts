@@ -1,6 +1,7 @@
 import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';
 import { BanReads, type BanRow, type RefusalCount } from '../../projections/ban-reads.js';
+import type { House } from '../house.js';
 
 const served = (b: BanRow) => ({
   kind: b.kind,
@@ -17,10 +18,10 @@ const served = (b: BanRow) => ({
  * reviewer only a writer ban on the caller's own identity (spec 2 gv.bans). gv.bans and
  * gv.graph serve this one list.
  */
-export function visibleBans(gate: Gate, caller: Caller, limit: number): { bans: ReturnType<typeof served>[]; truncated: boolean } {
-  const reads = gate.store.bans;
-  const now = gate.clock.now();
-  if (!gate.access.visibility.seesEverything(caller)) {
+export function visibleBans(house: Pick<House, 'store' | 'access' | 'clock'>, caller: Caller, limit: number): { bans: ReturnType<typeof served>[]; truncated: boolean } {
+  const reads = house.store.bans;
+  const now = house.clock.now();
+  if (!house.access.visibility.seesEverything(caller)) {
     const own = reads.one('writer', caller.identity);
     return { bans: own !== undefined && (own.until === null || own.until > now) ? [served(own)] : [], truncated: false };
   }
@@ -28,16 +29,16 @@ export function visibleBans(gate: Gate, caller: Caller, limit: number): { bans: 
 }
 
 /** Writes bans turned away, counted per writer; below reviewer only the caller's own. */
-export function visibleRefusals(gate: Gate, caller: Caller, limit: number) {
-  const reads = gate.store.bans;
-  const now = gate.clock.now();
+export function visibleRefusals(house: Pick<House, 'store' | 'access' | 'clock'>, caller: Caller, limit: number) {
+  const reads = house.store.bans;
+  const now = house.clock.now();
   const shown = (r: RefusalCount) => ({
     writer_identity: r.writer,
     refused: r.refused,
     refused_last_7_days: reads.refusedLast7Days(r.writer, now),
     last_ts: r.last_ts,
   });
-  if (!gate.access.visibility.seesEverything(caller)) {
+  if (!house.access.visibility.seesEverything(caller)) {
     const own = reads.refusalsOf(caller.identity);
     return { refused: own === undefined ? [] : [shown(own)], truncated: false };
   }

@@ -6,6 +6,7 @@ import { SourceUriError, normalPrefix, sourceMatches } from '../../access/source
 import { BanReads } from '../../projections/ban-reads.js';
 import { HELD_STATES, PROMOTED_STATES } from '../../domain/states.js';
 import type { Gate } from '../../gate.js';
+import type { House } from '../house.js';
 
 /** The identities a connection can have: a person (`<iss>|<sub>`), an API key, a socket peer, the keyless loopback tool door (`local:mcp`). */
 const IDENTITY = /^(key:[0-9a-f]{12}|uid:\d{1,10}|local:[a-z0-9-]{1,64}|[^\s|]+\|[^\s|]+)$/;
@@ -34,21 +35,21 @@ function subjectOf(kind: BanKind, raw: string): string {
 }
 
 /** What a writer ban would stop: that identity's rows, its last write, what bans already turned away. */
-function writerDryRun(gate: Gate, subject: string) {
+function writerDryRun(house: Pick<House, 'store' | 'clock'>, subject: string) {
   return {
-    promoted: gate.store.artifacts.promotedRowsBy(subject),
-    held: gate.store.artifacts.heldRowsBy(subject),
-    last_write_ts: gate.store.artifacts.lastWriteBy(subject),
-    refused_last_7_days: gate.store.bans.refusedLast7Days(subject, gate.clock.now()),
+    promoted: house.store.artifacts.promotedRowsBy(subject),
+    held: house.store.artifacts.heldRowsBy(subject),
+    last_write_ts: house.store.artifacts.lastWriteBy(subject),
+    refused_last_7_days: house.store.bans.refusedLast7Days(subject, house.clock.now()),
   };
 }
 
 /** The rows whose source_uri the prefix matches, by source: the first 50 sources, and counts over all. */
-function sourceDryRun(gate: Gate, subject: string) {
+function sourceDryRun(house: Pick<House, 'store'>, subject: string) {
   const sources = new Set<string>();
   let promotedRows = 0;
   let heldRows = 0;
-  const rows = gate.store.artifacts.rowsBySourceAndState();
+  const rows = house.store.artifacts.rowsBySourceAndState();
   for (const r of rows) {
     if (!sourceMatches(subject, r.source_uri)) continue;
     sources.add(r.source_uri);
@@ -72,20 +73,20 @@ export const banVerb = defineVerb({
     lift: z.boolean().optional(),
     dry_run: z.boolean().optional(),
   }),
-  handler({ gate, caller }, p) {
+  handler({ caller, store, clock }, p) {
     const lift = p.lift === true;
     const subject = subjectOf(p.kind, p.subject);
     if (p.dry_run === true) {
       // Each kind's answer says its kind as a literal, so a caller's type tells the two apart.
-      if (p.kind === 'writer') return { kind: 'writer' as const, subject, dry_run: true as const, ...writerDryRun(gate, subject) };
-      return { kind: 'source' as const, subject, dry_run: true as const, ...sourceDryRun(gate, subject) };
+      if (p.kind === 'writer') return { kind: 'writer' as const, subject, dry_run: true as const, ...writerDryRun({ store, clock }, subject) };
+      return { kind: 'source' as const, subject, dry_run: true as const, ...sourceDryRun({ store }, subject) };
     }
     if (lift && p.until !== undefined) throw invalidParams('until is for a ban, not a lift', { field: 'until' });
     if (!lift && p.reason === undefined) throw invalidParams('a ban needs a reason (only a lift may omit it)', { field: 'reason' });
-    return gate.store.writer.write(() => {
-      const now = gate.clock.now();
+    return store.writer.write(() => {
+      const now = clock.now();
       if (p.until !== undefined && p.until <= now) throw invalidParams('until must be in the future (ms since epoch)', { field: 'until' });
-      const found = gate.store.bans.one(p.kind, subject);
+      const found = store.bans.one(p.kind, subject);
       const standing = found !== undefined && isActive(found, now) ? found : undefined;
       const until = p.until ?? null;
       if (lift ? standing === undefined : standing !== undefined && standing.until === until) {
@@ -103,7 +104,7 @@ export const banVerb = defineVerb({
       if (lift) data['lift'] = true;
       if (p.reason !== undefined) data['reason'] = p.reason;
       if (until !== null) data['until'] = until;
-      const event = gate.store.journal.append('ban', caller.identity, data);
+      const event = store.journal.append('ban', caller.identity, data);
       return { kind: p.kind, subject, active: !lift, event_id: event.event_id, ...(until === null ? {} : { until }), changed: true };
     });
   },

@@ -8,10 +8,10 @@ export const bansVerb = defineVerb({
   role: 'reader',
   summary: 'Active bans and the writes they refused, counted per writer; below reviewer only your own.',
   params: z.strictObject({ limit: limitParam(1000).optional() }),
-  handler({ gate, caller }, p) {
+  handler({ caller, store, access, clock }, p) {
     const limit = p.limit ?? 100;
-    const bans = visibleBans(gate, caller, limit);
-    const refused = visibleRefusals(gate, caller, limit);
+    const bans = visibleBans({ store, access, clock }, caller, limit);
+    const refused = visibleRefusals({ store, access, clock }, caller, limit);
     return { bans: bans.bans, refused: refused.refused, truncated: bans.truncated || refused.truncated };
   },
 });

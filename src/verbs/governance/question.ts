@@ -6,13 +6,14 @@ import type { AnswerRow } from '../../projections/question-reads.js';
 import { questionStanding } from '../../questions/question-state.js';
 import { answerBody } from '../../domain/body-forms.js';
 import type { Gate } from '../../gate.js';
+import type { House } from '../house.js';
 
 /** A crew's referral as a person reads it: the referral row, the crew and slot that gave it, and its words. */
-function referralOf(gate: Gate, referral: string | null) {
+function referralOf(house: Pick<House, 'store'>, referral: string | null) {
   if (referral === null) return null;
   const said = JSON.parse(referral) as { artifact_id: string; crew: string; slot: string };
-  const row = gate.store.artifacts.byId(said.artifact_id);
-  const text = row === undefined ? null : gate.store.artifacts.servedBody(row);
+  const row = house.store.artifacts.byId(said.artifact_id);
+  const text = row === undefined ? null : house.store.artifacts.servedBody(row);
   let words: string | null = null;
   try {
     words = text === null ? null : (answerBody.safeParse(JSON.parse(text)).data?.answer ?? null);
@@ -27,13 +28,13 @@ export const questionVerb = defineVerb({
   role: 'reader',
   summary: "A question's routing state, its wait, the answers served for it and a person's answer; referral only to a person.",
   params: z.strictObject({ question: artifactIdParam }),
-  handler({ gate, caller }, p) {
-    const row = gate.access.readableArtifact(caller, p.question);
+  handler({ caller, store, access, clock }, p) {
+    const row = access.readableArtifact(caller, p.question);
     if (row.kind !== 'question') throw invalidParams('not a question: gv.question reads a row of kind question', { field: 'question' });
-    const standing = questionStanding(gate, row, gate.clock.now());
+    const standing = questionStanding({ store }, row, clock.now());
     // Only answers this caller may read: a served answer in a space it cannot read is not told.
-    const readable = (a: AnswerRow) => gate.access.visibility.canRead(caller, { artifact_id: a.artifact_id, state: a.state, space: a.space, writer_identity: a.writer });
-    const shown = (a: AnswerRow) => ({ artifact_id: a.artifact_id, body: gate.store.artifacts.servedBody(a), space: a.space, promoted_at: a.promoted_ts });
+    const readable = (a: AnswerRow) => access.visibility.canRead(caller, { artifact_id: a.artifact_id, state: a.state, space: a.space, writer_identity: a.writer });
+    const shown = (a: AnswerRow) => ({ artifact_id: a.artifact_id, body: store.artifacts.servedBody(a), space: a.space, promoted_at: a.promoted_ts });
     const personAnswer = standing.answers.personAnswer();
     return {
       question: row.artifact_id,
@@ -45,7 +46,7 @@ export const questionVerb = defineVerb({
       answers: standing.answers.served().filter(readable).map(shown),
       person_answer: personAnswer !== undefined && readable(personAnswer) ? shown(personAnswer) : null,
       // A crew's referral is for people alone (spec 2); null until a crew refers the question.
-      ...(caller.kind === 'person' ? { referral: referralOf(gate, standing.routing?.referral ?? null) } : {}),
+      ...(caller.kind === 'person' ? { referral: referralOf({ store }, standing.routing?.referral ?? null) } : {}),
     };
   },
 });

@@ -9,37 +9,38 @@ import { GateClientError } from '../../client/client-error.js';
 import type { SubmitOutcome } from '../../client/org-door-client.js';
 import { pullOutcomes } from '../../submission/outcome-pull.js';
 import type { Store } from '../../store/store.js';
+import type { House } from '../house.js';
 
-function requireOrg(gate: Gate): void {
-  if (gate.config.org.url === '') {
+function requireOrg(house: Pick<House, 'config'>): void {
+  if (house.config.org.url === '') {
     throw invalidParams('no organization gate is configured ([org].url)', { reason: 'no_endpoint' });
   }
 }
 
-const submissionOf = (gate: Gate, artifactId: string) => gate.store.submissions.of(artifactId);
+const submissionOf = (house: Pick<House, 'store'>, artifactId: string) => house.store.submissions.of(artifactId);
 
 export const submitVerb = defineVerb({
   name: 'gv.submit',
   role: 'reviewer',
   summary: 'Queue a locally promoted claim for the organization gate (submission/1); gv.submit_drain sends it.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
-  handler({ gate, caller }, p) {
-    requireOrg(gate);
-    return gate.store.writer.write(() => {
-      const row = gate.access.readableArtifact(caller, p.artifact_id);
+  handler({ caller, store, access, review, deployment, config }, p) {
+    requireOrg({ config });
+    return store.writer.write(() => {
+      const row = access.readableArtifact(caller, p.artifact_id);
       // A T-3/T-5 row waits ratified for exactly this: the org's countersign.
-      if ((row.state !== 'ACTIVE' && row.state !== 'L3_RATIFIED') || promotionsOf(gate, row.artifact_id).length === 0) {
+      if ((row.state !== 'ACTIVE' && row.state !== 'L3_RATIFIED') || promotionsOf({ store }, row.artifact_id).length === 0) {
         throw lifecycle(`only a claim this gate promoted or ratified is submitted; this one is ${row.state}`, 'not_promoted');
       }
       if (row.erased_seq !== null) throw lifecycle('the content of this row was erased; there are no bytes to submit', 'erased');
-      const standing = submissionOf(gate, row.artifact_id);
-      const { id } = buildSubmission(gate, row);
+      const standing = submissionOf({ store }, row.artifact_id);
+      const { id } = buildSubmission({ store, access, review, deployment }, row);
       const answer = { artifact_id: row.artifact_id, submission_id: id };
       // Queued or taken already: nothing to do. A refused body may be queued again once the row changed.
       if (standing && (standing.state !== 'refused' || standing.submission_id === id)) {
         return { ...answer, state: standing.state, changed: false };
       }
-      const event = gate.store.journal.append('submission-queued', caller.identity, { artifact_id: row.artifact_id, space: row.space, submission_id: id });
+      const event = store.journal.append('submission-queued', caller.identity, { artifact_id: row.artifact_id, space: row.space, submission_id: id });
       return { ...answer, state: 'queued', changed: true, event_id: event.event_id };
     });
   },
@@ -53,17 +54,17 @@ export const submitDrainVerb = defineVerb({
   role: 'admin',
   summary: 'Send due queued submissions to the organization gate, one at a time, journaling each outcome.',
   params: z.strictObject({ limit: limitParam(100).optional() }),
-  async handler({ gate, caller }, p) {
-    requireOrg(gate);
-    if (draining.has(gate.store)) throw lifecycle('a drain is already running', 'drain_running');
-    draining.add(gate.store);
-    const door = orgDoorClient(gate);
+  async handler({ caller, store, access, review, deployment, config, clock }, p) {
+    requireOrg({ config });
+    if (draining.has(store)) throw lifecycle('a drain is already running', 'drain_running');
+    draining.add(store);
+    const door = orgDoorClient({ config });
     const tally = { sent: 0, accepted: 0, retry: 0, refused: 0, stopped: false };
     try {
-      const due = gate.store.submissions.due(gate.clock.now(), p.limit ?? 20);
+      const due = store.submissions.due(clock.now(), p.limit ?? 20);
       for (const s of due) {
-        const row = gate.store.artifacts.byId(s.artifact_id)!;
-        const body = buildSubmission(gate, row);
+        const row = store.artifacts.byId(s.artifact_id)!;
+        const body = buildSubmission({ store, access, review, deployment }, row);
         let outcome: SubmitOutcome | { outcome: 'retry'; status: null; retry_after_ms: null; error: string };
         try {
           outcome = await door.submit(s.artifact_id, body);
@@ -81,10 +82,10 @@ export const submitDrainVerb = defineVerb({
           status: outcome.status,
           attempt: s.attempts + 1,
         };
-        if (outcome.outcome === 'retry') data['retry_after_ms'] = outcome.retry_after_ms ?? gate.config.org.retry_after_ms;
+        if (outcome.outcome === 'retry') data['retry_after_ms'] = outcome.retry_after_ms ?? config.org.retry_after_ms;
         if (outcome.outcome === 'accepted' && typeof outcome.answer['state'] === 'string') data['org_state'] = outcome.answer['state'];
         if ('error' in outcome) data['error'] = outcome.error.slice(0, 500);
-        await gate.store.writer.write(() => gate.store.journal.append('submission-outcome', caller.identity, data));
+        await store.writer.write(() => store.journal.append('submission-outcome', caller.identity, data));
         if (outcome.outcome === 'stopped') {
           tally.stopped = true;
           break;
@@ -92,10 +93,10 @@ export const submitDrainVerb = defineVerb({
         tally[outcome.outcome] += 1;
       }
     } finally {
-      draining.delete(gate.store);
+      draining.delete(store);
       await door.close();
     }
-    return { ...tally, queued: gate.store.submissions.queuedCount() };
+    return { ...tally, queued: store.submissions.queuedCount() };
   },
 });
 
@@ -104,7 +105,7 @@ export const outcomesPullVerb = defineVerb({
   role: 'admin',
   summary: "Pull the organization gate's outcomes now (gate serve also pulls every [org].poll_every_ms), journaling each countersign or refuse once.",
   params: z.strictObject({}),
-  handler({ gate }) {
-    return pullOutcomes(gate);
+  handler({ store, deployment, config }) {
+    return pullOutcomes({ store, deployment, config });
   },
 });

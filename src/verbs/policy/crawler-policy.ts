@@ -5,6 +5,7 @@ import { atLeast } from '../../domain/roles.js';
 import { eventFromRow } from '../../forms/event.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
 import type { Gate } from '../../gate.js';
+import type { House } from '../house.js';
 
 const ISSUED = 'crawler-exception-issued';
 const REVOKED = 'crawler-exception-revoked';
@@ -34,8 +35,8 @@ export interface RobotsException {
 }
 
 /** The exceptions standing now, folded from the journal's issue and revoke events in append order (they are few). */
-function standingExceptions(gate: Gate): RobotsException[] {
-  const rows = gate.store.journalReads.crawlerExceptionEvents();
+function standingExceptions(house: Pick<House, 'store' | 'clock'>): RobotsException[] {
+  const rows = house.store.journalReads.crawlerExceptionEvents();
   const standing = new Map<string, RobotsException>();
   for (const event of rows.map(eventFromRow)) {
     const d = event.data as { origin: string; path_prefix: string; reason?: string; until?: number };
@@ -43,7 +44,7 @@ function standingExceptions(gate: Gate): RobotsException[] {
     if (event.type === REVOKED) standing.delete(key);
     else standing.set(key, { origin: d.origin, path_prefix: d.path_prefix, reason: d.reason ?? '', issued_by: event.by, issued_at: event.ts, ...(d.until === undefined ? {} : { until: d.until }), event_id: event.event_id });
   }
-  const now = gate.clock.now();
+  const now = house.clock.now();
   return [...standing.values()].filter((e) => e.until === undefined || e.until > now);
 }
 
@@ -80,13 +81,13 @@ export const crawlerPolicyVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   async handler(ctx, p) {
-    const { gate, caller } = ctx;
+    const { caller, store, auth, clock } = ctx;
     const action = p.action ?? 'get';
     if (action === 'get') {
       for (const field of ['origin', 'path_prefix', 'reason', 'until', 'proof'] as const) {
         if (p[field] !== undefined) throw invalidParams(`${field} is for issue and revoke; get takes url`, { field });
       }
-      const exceptions = standingExceptions(gate);
+      const exceptions = standingExceptions({ store, clock });
       if (p.url === undefined) return { default: 'respect_robots', exceptions };
       const url = new URL(p.url);
       const exception = exceptionFor(exceptions, url);
@@ -101,12 +102,12 @@ export const crawlerPolicyVerb = defineVerb({
     const pathPrefix = p.path_prefix ?? '/';
     if (action === 'issue' && p.reason === undefined) throw invalidParams('missing field: reason (why the owner allows it)', { field: 'reason' });
     if (action === 'revoke' && p.until !== undefined) throw invalidParams('until is for issue', { field: 'until' });
-    if (p.until !== undefined && p.until <= gate.clock.now()) throw invalidParams('until is already past', { field: 'until' });
+    if (p.until !== undefined && p.until <= clock.now()) throw invalidParams('until is already past', { field: 'until' });
     const operatorKey = requireOperatorProof(ctx, p.proof, `gv.crawler_policy ${action}`);
-    return gate.store.writer.write(() => {
-      const standing = standingExceptions(gate).find((e) => e.origin === origin && e.path_prefix === pathPrefix);
+    return store.writer.write(() => {
+      const standing = standingExceptions({ store, clock }).find((e) => e.origin === origin && e.path_prefix === pathPrefix);
       if (action === 'revoke' && standing === undefined) return { action, origin, path_prefix: pathPrefix, changed: false };
-      const event = gate.store.journal.append(action === 'issue' ? ISSUED : REVOKED, caller.identity, {
+      const event = store.journal.append(action === 'issue' ? ISSUED : REVOKED, caller.identity, {
         origin,
         path_prefix: pathPrefix,
         ...(p.reason === undefined ? {} : { reason: p.reason }),

@@ -17,10 +17,10 @@ export const policyVerb = defineVerb({
   role: 'reader',
   summary: 'The review policy and quorum profile in force for a space (and a trust class), as gv.approval counts them.',
   params: z.strictObject({ space: spaceParam.optional(), trust_class: z.enum(TRUST_CLASSES).optional() }),
-  handler({ gate }, p) {
-    const space = requireSpace(gate, p.space ?? 'main');
-    const settings = gate.review.board.settings;
-    const mode = gate.review.board.modeOf(space);
+  handler({ store, review }, p) {
+    const space = requireSpace({ store }, p.space ?? 'main');
+    const settings = review.board.settings;
+    const mode = review.board.modeOf(space);
     const classes = (p.trust_class === undefined ? TRUST_CLASSES : [p.trust_class]).map((trustClass) => {
       const rule = quorumRule(settings.profile, trustClass, mode);
       return {
@@ -37,7 +37,7 @@ export const policyVerb = defineVerb({
         settled_by: SIGNER_CLASSES.filter((cls) => cls !== 'authority' && cls !== 'model' && settlerProblem(mode, cls) === null),
       };
     });
-    const away = gate.review.board.away.current();
+    const away = review.board.away.current();
     return {
       space,
       mode,

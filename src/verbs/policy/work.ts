@@ -14,12 +14,12 @@ export const workVerb = defineVerb({
   role: 'agent',
   summary: "Your own open work: your part of each work area (open or complete), your rows waiting for review and what each waits for, the questions you asked.",
   params: z.strictObject({ space: spaceParam.optional(), limit: limitParam(200).optional() }),
-  handler({ gate, caller }, p) {
+  handler({ caller, store, review }, p) {
     const limit = p.limit ?? 50;
-    if (p.space !== undefined) requireSpace(gate, p.space);
+    if (p.space !== undefined) requireSpace({ store }, p.space);
     const me = caller.identity;
 
-    const areas = gate.store.workareas.progressOf(me, p.space, limit + 1).map((a) => ({
+    const areas = store.workareas.progressOf(me, p.space, limit + 1).map((a) => ({
       space: a.space,
       workarea: a.workarea,
       state: a.completed_ts === null ? 'open' : 'complete',
@@ -30,15 +30,15 @@ export const workVerb = defineVerb({
       ...(a.completed_ts === null ? {} : { completed_at: a.completed_ts }),
     }));
 
-    const held = gate.store.artifacts.waitingBy(me, p.space, limit + 1);
-    const questions = gate.store.artifacts.questionsAskedBy(me, p.space, limit + 1);
+    const held = store.artifacts.waitingBy(me, p.space, limit + 1);
+    const questions = store.artifacts.questionsAskedBy(me, p.space, limit + 1);
 
     return {
       identity: me,
       areas: areas.slice(0, limit),
       areas_truncated: areas.length > limit,
       held: held.slice(0, limit).map((row) => {
-        const waits = gate.review.board.picture(row).waitsFor;
+        const waits = review.board.picture(row).waitsFor;
         return {
           artifact_id: row.artifact_id,
           state: row.state,
@@ -58,7 +58,7 @@ export const workVerb = defineVerb({
         space: row.space,
         workarea: row.workarea,
         ts: row.ts,
-        answers: gate.store.relations.promotedAnswersDerivedFrom(row.artifact_id),
+        answers: store.relations.promotedAnswersDerivedFrom(row.artifact_id),
       })),
       questions_truncated: questions.length > limit,
     };

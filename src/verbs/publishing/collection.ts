@@ -30,25 +30,25 @@ export const collectionVerb = defineVerb({
     limit: z.number().int().min(1).max(PAGE_MAX).optional().describe(`rows in the page (default and ceiling ${PAGE_MAX})`),
     artifact_id: artifactIdParam.optional().describe('answer this row and its membership proof instead of a page'),
   }),
-  handler({ gate, caller }, p) {
-    requireSpace(gate, p.space);
-    if (!gate.access.visibility.seesEverything(caller)) gate.access.capabilities.require(caller, p.space, 'read');
+  handler({ caller, store, access, deployment }, p) {
+    requireSpace({ store }, p.space);
+    if (!access.visibility.seesEverything(caller)) access.capabilities.require(caller, p.space, 'read');
     if (p.artifact_id !== undefined && (p.offset !== undefined || p.limit !== undefined)) {
       throw invalidParams('gv.collection: artifact_id answers one row; offset and limit page the rows: give one or the other', { field: 'artifact_id' });
     }
     const name = p.name ?? p.space;
-    const published = gate.store.collections.find(p.space, name, p.version);
+    const published = store.collections.find(p.space, name, p.version);
     if (published === null) {
       const what = p.version === undefined ? `collection ${name}` : `version ${p.version} of collection ${name}`;
       throw invalidParams(`gv.collection: no ${what} is published in space ${p.space}`, { field: p.version === undefined ? 'name' : 'version' });
     }
-    const rows = gate.store.collections.rows(published);
-    const event = gate.store.journalReads.signedAt(published.seq);
-    const proofs = answerProofs(gate);
+    const rows = store.collections.rows(published);
+    const event = store.journalReads.signedAt(published.seq);
+    const proofs = answerProofs({ store, deployment });
     const common = {
       collection_id: published.collection_id,
       collection: published.header,
-      signature: gate.deployment.key.sign(collectionSigningText(published.header)),
+      signature: deployment.key.sign(collectionSigningText(published.header)),
       publish: { seq: published.seq, event_id: event.event_id, body: event.body, sig: event.sig, inclusion: proofs.inclusion(published.seq) },
       checkpoint: proofs.checkpoint,
     };

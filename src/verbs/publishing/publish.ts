@@ -29,32 +29,32 @@ export const publishVerb = defineVerb({
     space: spaceParam,
     name: collectionNameParam.optional().describe('the collection name (default: the space name)'),
   }),
-  handler({ gate, caller }, p) {
-    requireSpace(gate, p.space);
+  handler({ caller, store, deployment, clock }, p) {
+    requireSpace({ store }, p.space);
     const name = p.name ?? p.space;
-    return gate.store.writer.write(() => {
-      const count = gate.store.artifacts.activeCount(p.space);
+    return store.writer.write(() => {
+      const count = store.artifacts.activeCount(p.space);
       if (count > PUBLISH_MAX_ROWS) throw invalidParams(`gv.publish: space ${p.space} has ${count} ACTIVE rows; a collection holds at most ${PUBLISH_MAX_ROWS}`, { field: 'space' });
-      const rows: CollectionRow[] = gate.store.artifacts.activeSnapshot(p.space).map((r) => ({ ...r, provisional: r.provisional === 1 }));
+      const rows: CollectionRow[] = store.artifacts.activeSnapshot(p.space).map((r) => ({ ...r, provisional: r.provisional === 1 }));
       // Inside the write: the position, its checkpoint and the rows are one state of the journal.
-      const size = gate.store.journal.chainHead.seq;
+      const size = store.journal.chainHead.seq;
       const header: CollectionHeader = {
         format: COLLECTION_FORMAT,
-        deployment_id: gate.deployment.deploymentId,
+        deployment_id: deployment.deploymentId,
         space: p.space,
         name,
-        version: gate.store.collections.nextVersion(p.space, name),
-        published_at: gate.clock.now(),
+        version: store.collections.nextVersion(p.space, name),
+        published_at: clock.now(),
         journal_size: size,
-        checkpoint: checkpointAt(gate, size),
+        checkpoint: checkpointAt({ store, deployment }, size),
         rows: rows.length,
         rows_root: new MerkleList(rows.map(rowLeaf)).root().toString('base64'),
       };
       const rowsBytes = Buffer.from(canonicalJson(rows));
       const rowsBlob = `sha256:${sha256Hex(rowsBytes)}`;
-      gate.store.journal.putBlob(rowsBlob, rowsBytes);
+      store.journal.putBlob(rowsBlob, rowsBytes);
       const collectionId = `sha256:${sha256Hex(canonicalJson(header))}`;
-      const event = gate.store.journal.append(COLLECTION_EVENT, caller.identity, { space: p.space, collection_id: collectionId, header, rows_blob: rowsBlob });
+      const event = store.journal.append(COLLECTION_EVENT, caller.identity, { space: p.space, collection_id: collectionId, header, rows_blob: rowsBlob });
       return {
         collection_id: collectionId,
         space: p.space,

@@ -20,10 +20,10 @@ export const attachmentVerb = defineVerb({
     offset: z.number().int().min(0).optional(),
     original: z.boolean().optional(),
   }),
-  async handler({ gate, caller }, p) {
-    const row = gate.access.readableArtifact(caller, p.artifact_id);
+  async handler({ caller, store, access, pipeline }, p) {
+    const row = access.readableArtifact(caller, p.artifact_id);
     if (row.erased_seq !== null) throw invalidParams("this row's content was erased: its attachments left the gate with it; only its existence and metadata are served", { reason: 'erased' });
-    const attachment = gate.store.attachments.ofRow(row.artifact_id).find((a) => a.content_hash === p.content_hash);
+    const attachment = store.attachments.ofRow(row.artifact_id).find((a) => a.content_hash === p.content_hash);
     // A hash the envelope does not name, and an original below writer and reviewer, are answered as an unknown id (rule U).
     if (attachment === undefined) throw unknownArtifact(p.artifact_id);
     const reviewer = atLeast(caller.role, 'reviewer');
@@ -37,15 +37,15 @@ export const attachmentVerb = defineVerb({
     const size = original ? attachment.size_bytes : attachment.served_size!;
     const offset = p.offset ?? 0;
     if (offset >= size) throw invalidParams(`offset ${offset} is past the end of the ${copy} copy (${size} bytes)`, { field: 'offset', size });
-    const bytes = await gate.pipeline.attachmentStore.readRange(hash, offset, Math.min(ATTACHMENT_PAGE_BYTES, size - offset));
+    const bytes = await pipeline.attachmentStore.readRange(hash, offset, Math.min(ATTACHMENT_PAGE_BYTES, size - offset));
     const next = offset + bytes.length;
     const last = next >= size;
 
     // A page served whole and in order extends this identity's read of this copy; the read
     // that reaches the end is what lets its promoting or clearing signature count.
-    await gate.store.writer.write(() => {
-      if (gate.store.attachments.progress(caller.identity, row.artifact_id, attachment.content_hash, copy) !== offset) return;
-      gate.store.journal.append('attachment-served', caller.identity, {
+    await store.writer.write(() => {
+      if (store.attachments.progress(caller.identity, row.artifact_id, attachment.content_hash, copy) !== offset) return;
+      store.journal.append('attachment-served', caller.identity, {
         artifact_id: row.artifact_id,
         space: row.space,
         ...(row.workarea === null ? {} : { workarea: row.workarea }),
@@ -65,7 +65,7 @@ export const attachmentVerb = defineVerb({
       ...page,
       served_hash: attachment.served_hash,
       stripped: JSON.parse(attachment.stripped) as string[],
-      ...(reviewer && attachment.metadata_hash !== null ? { metadata: JSON.parse(gate.store.artifacts.body(attachment.metadata_hash) ?? '[]') as unknown } : {}),
+      ...(reviewer && attachment.metadata_hash !== null ? { metadata: JSON.parse(store.artifacts.body(attachment.metadata_hash) ?? '[]') as unknown } : {}),
     };
   },
 });

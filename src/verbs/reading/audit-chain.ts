@@ -11,9 +11,9 @@ export const auditChainVerb = defineVerb({
   role: 'admin',
   summary: 'Verify the whole journal chain and every signature against the deployment key, and the log tree against the chain.',
   params: z.strictObject({}),
-  handler({ gate }) {
-    gate.store.writer.flush();
-    const report = gate.store.journalReads.verifiedChain(gate.deployment.deploymentId);
-    return withTreeCheck(report, gate.store.logTree.checkStored(report));
+  handler({ store, deployment }) {
+    store.writer.flush();
+    const report = store.journalReads.verifiedChain(deployment.deploymentId);
+    return withTreeCheck(report, store.logTree.checkStored(report));
   },
 });

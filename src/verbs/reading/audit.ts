@@ -30,22 +30,22 @@ export const auditVerb = defineVerb({
   role: 'reader',
   summary: "A row's envelope and its decisions, each with a verified signature and its inclusion proof in the signed checkpoint answered beside them.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
-  handler({ gate, caller }, p) {
-    const row = gate.access.readableArtifact(caller, p.artifact_id);
+  handler({ caller, store, access, deployment }, p) {
+    const row = access.readableArtifact(caller, p.artifact_id);
     const readableId = (id: unknown) => {
       if (typeof id !== 'string') return null;
-      const other = gate.store.artifacts.byId(id);
-      return other && gate.access.visibility.canRead(caller, other) ? id : null;
+      const other = store.artifacts.byId(id);
+      return other && access.visibility.canRead(caller, other) ? id : null;
     };
     const parents = derivesFromOf(row);
     const shownParents = parents.filter((id) => readableId(id) !== null);
     const payloads = new Map(
-      gate.store.journalReads.eventsOf(row.artifact_id).map(
+      store.journalReads.eventsOf(row.artifact_id).map(
         (r) => [r.event_id, eventFromRow(r).data],
       ),
     );
-    const proofs = answerProofs(gate);
-    const decisions = signedHistory(gate, row.artifact_id)
+    const proofs = answerProofs({ store, deployment });
+    const decisions = signedHistory({ store, deployment }, row.artifact_id)
       .filter((e) => DECISIONS.has(e.type))
       .map((e) => {
         const data = payloads.get(e.event_id) ?? {};
@@ -55,10 +55,10 @@ export const auditVerb = defineVerb({
       });
     return {
       artifact_id: row.artifact_id,
-      deployment_id: gate.deployment.deploymentId,
+      deployment_id: deployment.deploymentId,
       checkpoint: proofs.checkpoint,
       envelope: {
-        ...envelopeOf(row, gate.deployment.deploymentId),
+        ...envelopeOf(row, deployment.deploymentId),
         derives_from: shownParents,
         derives_from_withheld: parents.length - shownParents.length,
       },

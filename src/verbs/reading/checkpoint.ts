@@ -7,6 +7,7 @@ import { isServedType } from '../../events/served-event.js';
 import type { Gate } from '../../gate.js';
 import type { Caller } from '../../access/caller.js';
 import { checkpointAt } from './log-proofs.js';
+import type { House } from '../house.js';
 
 const treeSize = z.number().int().min(1);
 
@@ -18,11 +19,11 @@ const treeSize = z.number().int().min(1);
  * gv.events (spec 1 Events rule 3) or by gv.why, which serves every served-type event of a
  * row the caller may read; any other id is answered as unknown.
  */
-function eventServed(gate: Gate, caller: Caller, row: JournalRow): boolean {
-  if (eventVisible(gate, caller, row)) return true;
+function eventServed(house: Pick<House, 'store' | 'access'>, caller: Caller, row: JournalRow): boolean {
+  if (eventVisible(house, caller, row)) return true;
   if (row.artifact_id === null || !isServedType(row.type)) return false;
-  const artifact = gate.store.artifacts.byId(row.artifact_id);
-  return artifact !== undefined && gate.access.visibility.canRead(caller, artifact);
+  const artifact = house.store.artifacts.byId(row.artifact_id);
+  return artifact !== undefined && house.access.visibility.canRead(caller, artifact);
 }
 
 export const checkpointVerb = defineVerb({
@@ -34,8 +35,8 @@ export const checkpointVerb = defineVerb({
     from_size: treeSize.optional().describe("an older checkpoint's size: answers the consistency proof from it to this one"),
     event_id: z.string().regex(/^[0-9a-f]{64}$/, 'an event id is 64 lower-case hex').optional().describe('an event the caller may read: answers its inclusion proof'),
   }),
-  handler({ gate, caller }, p) {
-    const head = gate.store.logTree.size();
+  handler({ caller, store, access, deployment }, p) {
+    const head = store.logTree.size();
     if (p.size !== undefined && p.size > head) throw invalidParams(`gv.checkpoint: the journal holds ${head} events, not ${p.size}`, { field: 'size' });
     const size = p.size ?? head;
     if (p.from_size !== undefined && p.from_size > size) {
@@ -43,18 +44,18 @@ export const checkpointVerb = defineVerb({
     }
     let inclusion: { event_id: string; seq: number; leaf_index: number; hashes: string[] } | undefined;
     if (p.event_id !== undefined) {
-      const row = gate.store.journalReads.byId(p.event_id);
-      if (row === undefined || !eventServed(gate, caller, row)) throw invalidParams(`unknown event: ${p.event_id.slice(0, 16)}`, { field: 'event_id' });
+      const row = store.journalReads.byId(p.event_id);
+      if (row === undefined || !eventServed({ store, access }, caller, row)) throw invalidParams(`unknown event: ${p.event_id.slice(0, 16)}`, { field: 'event_id' });
       if (row.seq > size) throw invalidParams(`gv.checkpoint: the event is seq ${row.seq}, past the checkpoint's ${size} events`, { field: 'event_id' });
-      const proof = gate.store.logTree.inclusion(row.seq - 1, size);
+      const proof = store.logTree.inclusion(row.seq - 1, size);
       inclusion = { event_id: row.event_id, seq: row.seq, leaf_index: proof.leaf_index, hashes: proof.hashes.map((h) => h.toString('base64')) };
     }
     return {
-      deployment_id: gate.deployment.deploymentId,
+      deployment_id: deployment.deploymentId,
       size,
-      root: gate.store.logTree.root(size).toString('base64'),
-      checkpoint: checkpointAt(gate, size),
-      ...(p.from_size === undefined ? {} : { consistency: { from_size: p.from_size, hashes: gate.store.logTree.consistency(p.from_size, size).map((h) => h.toString('base64')) } }),
+      root: store.logTree.root(size).toString('base64'),
+      checkpoint: checkpointAt({ store, deployment }, size),
+      ...(p.from_size === undefined ? {} : { consistency: { from_size: p.from_size, hashes: store.logTree.consistency(p.from_size, size).map((h) => h.toString('base64')) } }),
       ...(inclusion === undefined ? {} : { inclusion }),
     };
   },

@@ -24,7 +24,7 @@ export const eventsVerb = defineVerb({
     limit: z.number().int().optional(),
     direction: z.string().optional(),
   }),
-  handler({ gate, caller }, p) {
+  handler({ caller, store, access }, p) {
     const limit = p.limit ?? 100;
     if (limit < 1 || limit > 1000) throw invalidParams('limit must be 1 to 1000', { field: 'limit' });
     if (p.direction !== undefined && p.direction !== 'forward' && p.direction !== 'backward') {
@@ -32,17 +32,17 @@ export const eventsVerb = defineVerb({
     }
     const unserved = (p.types ?? []).find((t) => !isServedType(t));
     if (unserved !== undefined) throw invalidParams(`unserved event type: ${unserved}`, { field: 'types' });
-    if (p.space !== undefined) requireSpace(gate, p.space);
-    const opened = p.since === undefined ? null : gate.store.cursors.open(p.since, caller.identity);
+    if (p.space !== undefined) requireSpace({ store }, p.space);
+    const opened = p.since === undefined ? null : store.cursors.open(p.since, caller.identity);
     if (p.since !== undefined && opened === null) throw invalidParams('since is not a usable cursor', { field: 'since' });
     const direction = p.direction ?? opened?.direction ?? 'forward';
-    const tipSeq = gate.store.journal.chainHead.seq;
+    const tipSeq = store.journal.chainHead.seq;
     const position = opened?.seq ?? (direction === 'forward' ? 0 : tipSeq + 1);
 
     const forward = direction === 'forward';
-    const page = gate.store.journalReads.pages(forward, { types: p.types, space: p.space, workarea: p.workarea });
+    const page = store.journalReads.pages(forward, { types: p.types, space: p.space, workarea: p.workarea });
     const walk = (from: number, take: (row: JournalRow) => boolean) =>
-      walkVisible(from, (after) => page(after, CHUNK), (row) => eventVisible(gate, caller, row), take);
+      walkVisible(from, (after) => page(after, CHUNK), (row) => eventVisible({ store, access }, caller, row), take);
     const events: ServedEvent[] = [];
     const read = walk(position, (row) => {
       events.push(servedEvent(eventFromRow(row)));
@@ -52,8 +52,8 @@ export const eventsVerb = defineVerb({
     const caughtUp = read.exhausted || walk(read.position, () => true).exhausted;
     return {
       events,
-      next: gate.store.cursors.seal({ seq: read.position, direction }, caller.identity),
-      tip: gate.store.cursors.seal({ seq: tipSeq, direction: 'forward' }, caller.identity),
+      next: store.cursors.seal({ seq: read.position, direction }, caller.identity),
+      tip: store.cursors.seal({ seq: tipSeq, direction: 'forward' }, caller.identity),
       caught_up: caughtUp,
       format_version: EVENTS_FORMAT_VERSION,
     };

@@ -49,37 +49,37 @@ export const graphVerb = defineVerb({
   role: 'reader',
   summary: 'The rows you may see as a graph: nodes, relation and derives_from edges, pins; or one work area and its neighbours.',
   params,
-  handler({ gate, caller }, p) {
+  handler({ caller, store, access, clock }, p) {
     refuseCombinations(p);
     const limit = Math.min(p.limit ?? GRAPH_LIMIT, GRAPH_LIMIT);
     // Unknown state names are ignored (spec 2), not refused.
     const states = p.states?.filter((s) => (ARTIFACT_STATES as readonly string[]).includes(s));
-    const seesAll = gate.access.visibility.seesEverything(caller);
+    const seesAll = access.visibility.seesEverything(caller);
     let focus: { space: string; workarea: string } | undefined;
     let selection;
     if (p.workarea !== undefined) {
-      focus = { space: requireSpace(gate, p.space ?? 'main'), workarea: p.workarea };
-      selection = areaSelection(gate, caller, { ...focus, states, limit });
+      focus = { space: requireSpace({ store }, p.space ?? 'main'), workarea: p.workarea };
+      selection = areaSelection({ store, access }, caller, { ...focus, states, limit });
     } else {
-      const spaces = p.spaces === undefined ? gate.store.spaceNames() : [...new Set(p.spaces)].map((s) => requireSpace(gate, s));
-      selection = spaceSelection(gate, caller, { spaces, kinds: p.kinds, states, limit });
+      const spaces = p.spaces === undefined ? store.spaceNames() : [...new Set(p.spaces)].map((s) => requireSpace({ store }, s));
+      selection = spaceSelection({ store, access }, caller, { spaces, kinds: p.kinds, states, limit });
     }
-    const { edges, pins } = graphEdges(gate, selection.rows);
+    const { edges, pins } = graphEdges({ store }, selection.rows);
     const served: Record<string, unknown> = {
       full: true,
-      nodes: graphNodes(gate, caller, selection.rows, focus),
+      nodes: graphNodes({ store, access }, caller, selection.rows, focus),
       edges,
       pins,
-      bans: visibleBans(gate, caller, GRAPH_LIMIT).bans,
+      bans: visibleBans({ store, access, clock }, caller, GRAPH_LIMIT).bans,
       total: selection.total,
       truncated: selection.truncated,
       counts: selection.counts,
-      spaces: gate.store.spaceNames().filter((s) => seesAll || gate.access.capabilities.has(caller, s, 'read')),
+      spaces: store.spaceNames().filter((s) => seesAll || access.capabilities.has(caller, s, 'read')),
       states: [...ARTIFACT_STATES],
       viewer: { identity: caller.identity, role: caller.role, sees: seesAll ? 'all' : 'promoted_and_own' },
     };
     if (focus !== undefined) {
-      Object.assign(served, { ...focus, completed: areaCompletions(gate, caller, focus.space, focus.workarea) });
+      Object.assign(served, { ...focus, completed: areaCompletions({ store, access }, caller, focus.space, focus.workarea) });
     }
     const revision = graphRevision(served);
     if (p.if_revision === revision) return { revision, unchanged: true };

@@ -22,19 +22,19 @@ export const healthVerb = defineVerb({
     stale_days: z.number().int().min(1).max(365).optional(),
     limit: z.number().int().min(1).max(100).optional(),
   }),
-  async handler({ gate }, p) {
-    const spaces = p.spaces === undefined ? gate.store.spaceNames() : [...new Set(p.spaces)].map((s) => requireSpace(gate, s));
+  async handler({ store, recall, pipeline, clock }, p) {
+    const spaces = p.spaces === undefined ? store.spaceNames() : [...new Set(p.spaces)].map((s) => requireSpace({ store }, s));
     const limit = p.limit ?? 20;
-    const checkedAt = gate.clock.now();
+    const checkedAt = clock.now();
     const staleBefore = checkedAt - (p.stale_days ?? 30) * DAY_MS;
-    const { rows, truncated } = checkedRows(gate, spaces);
+    const { rows, truncated } = checkedRows({ store }, spaces);
     // similar yields the event loop between its searches, so the other checks are taken first, on the same rows.
     const same_words = sameWords(rows);
-    const cites_retired = citesRetired(gate, rows);
-    const not_served = notServed(gate, rows);
-    const not_reviewed = notReviewed(gate, rows, staleBefore);
-    const stale = unrelated(gate, rows, staleBefore);
-    const findings = { same_words, similar: await similar(gate, rows), cites_retired, not_served, unrelated: stale, not_reviewed };
+    const cites_retired = citesRetired({ store }, rows);
+    const not_served = notServed({ store }, rows);
+    const not_reviewed = notReviewed({ store }, rows, staleBefore);
+    const stale = unrelated({ store }, rows, staleBefore);
+    const findings = { same_words, similar: await similar({ store, recall, pipeline }, rows), cites_retired, not_served, unrelated: stale, not_reviewed };
     return {
       checked_at: checkedAt,
       rows_checked: rows.length,

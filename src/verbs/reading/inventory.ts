@@ -17,24 +17,24 @@ export const inventoryVerb = defineVerb({
     offset: z.number().int().min(0).optional(),
     limit: z.number().int().min(1).optional(),
   }),
-  handler({ gate, caller }, p) {
+  handler({ caller, store, access, clock }, p) {
     const offset = p.offset ?? 0;
     const limit = Math.min(p.limit ?? 50, 200);
-    const visible = visibleRowsClause(gate, caller);
+    const visible = visibleRowsClause({ store, access }, caller);
     // Unknown state names are ignored (spec 2), not refused.
     const states = (p.states ?? []).filter((s) => (ARTIFACT_STATES as readonly string[]).includes(s));
-    const page = gate.store.artifacts.inventory(visible, { states: p.states === undefined ? undefined : states, spaces: p.spaces, q: p.q }, limit, offset);
+    const page = store.artifacts.inventory(visible, { states: p.states === undefined ? undefined : states, spaces: p.spaces, q: p.q }, limit, offset);
     const rows = page.rows;
     const counts = Object.fromEntries(page.counts.map((r) => [r.state, r.n]));
     const total = Object.values(counts).reduce((a, b) => a + (b as number), 0);
-    const now = gate.clock.now();
+    const now = clock.now();
     return {
       artifacts: rows.map((r) => rowMetadata(r, caller, now)),
       total,
       offset,
       limit,
       counts,
-      spaces: gate.store.spaceNames().filter((s) => gate.access.visibility.seesEverything(caller) || gate.access.capabilities.has(caller, s, 'read')),
+      spaces: store.spaceNames().filter((s) => access.visibility.seesEverything(caller) || access.capabilities.has(caller, s, 'read')),
       states: [...ARTIFACT_STATES],
     };
   },
@@ -46,12 +46,12 @@ export const pendingVerb = defineVerb({
   summary: 'Rows waiting in quarantine that you may see: ids, types, states, ages, finding counts and finding groups.',
   // Spec 2 names a default and no ceiling (unlike gv.inventory and gv.events): the answer is bounded by the held rows the caller may see.
   params: z.strictObject({ limit: z.number().int().min(1).optional() }),
-  handler({ gate, caller }, p) {
+  handler({ caller, store, access, clock }, p) {
     const limit = p.limit ?? 100;
-    const visible = visibleRowsClause(gate, caller);
+    const visible = visibleRowsClause({ store, access }, caller);
     const states = [...QUARANTINE_STATES];
-    const rows = gate.store.artifacts.inStates(visible, states, limit + 1);
-    const now = gate.clock.now();
+    const rows = store.artifacts.inStates(visible, states, limit + 1);
+    const now = clock.now();
     return {
       pending: rows.slice(0, limit).map((r) => {
         const m = rowMetadata(r, caller, now);
@@ -64,7 +64,7 @@ export const pendingVerb = defineVerb({
           space: m.space,
           workarea: m.workarea,
           findings_count: m.findings_count,
-          findings: m.findings_count === 0 ? 0 : findingGroups(gate, m.artifact_id),
+          findings: m.findings_count === 0 ? 0 : findingGroups({ store }, m.artifact_id),
           ingest_ts: m.ts,
           age_ms: m.age_ms,
           self_authored: m.self_authored,

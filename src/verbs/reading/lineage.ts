@@ -6,6 +6,7 @@ import { spaceParam, workareaParam } from '../param-types.js';
 import { requireSpace } from '../../projections/require-space.js';
 import { WorkareaReads } from '../../projections/workarea-reads.js';
 import type { SpaceReader } from '../../projections/lineage-reads.js';
+import type { House } from '../house.js';
 
 /** Row ids listed per node (when a work area is named) and per derived edge (reviewers only), newest first. */
 export const LINEAGE_ROWS_LISTED = 50;
@@ -39,24 +40,24 @@ interface LineageEdge {
  * C6 for one space: every row from reviewer up; below, the caller's own rows and, where it
  * may read the space, promoted rows (the SQL is store.lineage's).
  */
-function visibleInSpace(gate: Gate, caller: Caller, space: string): SpaceReader {
-  if (gate.access.visibility.seesEverything(caller)) return { all: true, identity: caller.identity, readable: true };
-  return { all: false, identity: caller.identity, readable: gate.access.capabilities.has(caller, space, 'read') };
+function visibleInSpace(house: Pick<House, 'access'>, caller: Caller, space: string): SpaceReader {
+  if (house.access.visibility.seesEverything(caller)) return { all: true, identity: caller.identity, readable: true };
+  return { all: false, identity: caller.identity, readable: house.access.capabilities.has(caller, space, 'read') };
 }
 
 const parentOf = (name: string) => (name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : null);
 
 /** The space's areas as the caller may see them: every node and edge, before any focus on one area. */
-function spaceGraph(gate: Gate, caller: Caller, space: string): { nodes: Map<string, LineageNode>; edges: LineageEdge[] } {
-  const all = gate.access.visibility.seesEverything(caller);
-  const vis = visibleInSpace(gate, caller, space);
-  const reads = gate.store.workareas;
+function spaceGraph(house: Pick<House, 'store' | 'access'>, caller: Caller, space: string): { nodes: Map<string, LineageNode>; edges: LineageEdge[] } {
+  const all = house.access.visibility.seesEverything(caller);
+  const vis = visibleInSpace(house, caller, space);
+  const reads = house.store.workareas;
 
   const nodes = new Map<string, LineageNode>();
-  const stats = gate.store.lineage.areaStats(space, vis);
+  const stats = house.store.lineage.areaStats(space, vis);
   for (const s of stats) nodes.set(s.name, { ...s, implicit: false, writers: [], states: {}, producers: [] });
 
-  const producers = gate.store.lineage.producers(space, vis);
+  const producers = house.store.lineage.producers(space, vis);
   for (const { workarea, ...producer } of producers) nodes.get(workarea)!.producers.push(producer);
 
   // Writers below reviewer: the caller where it wrote, and writers of promoted rows it may read; never a held-only writer.
@@ -65,7 +66,7 @@ function spaceGraph(gate: Gate, caller: Caller, space: string): { nodes: Map<str
     ? [...parts.values()]
     : [
         ...[...parts.values()].filter((part) => part.identity === caller.identity),
-        ...(vis.readable ? gate.store.lineage.promotedWritersOf(space) : []),
+        ...(vis.readable ? house.store.lineage.promotedWritersOf(space) : []),
       ];
   for (const { workarea, identity } of shownWriters) {
     const node = nodes.get(workarea);
@@ -90,7 +91,7 @@ function spaceGraph(gate: Gate, caller: Caller, space: string): { nodes: Map<str
   }
 
   // A child citing several rows of one other area counts once toward that edge.
-  const derived = gate.store.lineage.derivedCitations(space, vis);
+  const derived = house.store.lineage.derivedCitations(space, vis);
   const byPair = new Map<string, LineageEdge & { rows: string[] }>();
   for (const d of derived) {
     const key = `${d.source}\n${d.target}`;
@@ -147,9 +148,9 @@ export const lineageVerb = defineVerb({
   role: 'reader',
   summary: 'The work areas of a space as a graph with path, declared and derived edges; with a work area, its lineage alone.',
   params: z.strictObject({ space: spaceParam.optional(), workarea: workareaParam.optional() }),
-  handler({ gate, caller }, p) {
-    const space = requireSpace(gate, p.space ?? 'main');
-    const graph = spaceGraph(gate, caller, space);
+  handler({ caller, store, access }, p) {
+    const space = requireSpace({ store }, p.space ?? 'main');
+    const graph = spaceGraph({ store, access }, caller, space);
     let nodes = [...graph.nodes.values()];
     let edges = graph.edges;
     if (p.workarea !== undefined) {
@@ -157,11 +158,11 @@ export const lineageVerb = defineVerb({
       const selected = graph.nodes.has(p.workarea) ? lineageOf(p.workarea, edges) : new Set<string>();
       nodes = nodes.filter((n) => selected.has(n.name));
       edges = edges.filter((e) => selected.has(e.source) && selected.has(e.target));
-      const vis = visibleInSpace(gate, caller, space);
+      const vis = visibleInSpace({ access }, caller, space);
       for (const node of nodes) {
         const rows = node.implicit
           ? []
-          : gate.store.lineage.areaRows(space, node.name, vis, LINEAGE_ROWS_LISTED);
+          : store.lineage.areaRows(space, node.name, vis, LINEAGE_ROWS_LISTED);
         node.rows = rows.map(({ producer_name, producer_kind, ...row }) => ({
           ...row,
           producer: producer_name === null ? null : { name: producer_name, kind: producer_kind },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Gate } from '../../gate.js';
 import { signCheckpoint } from '../../forms/checkpoint.js';
+import type { House } from '../house.js';
 
 /** How proofs leave the gate: hashes in standard base64, as the checkpoint writes its root. */
 export const inclusionSchema = z
@@ -15,19 +16,19 @@ export const checkpointSchema = z
   .describe('signed checkpoint note (C2SP): origin gate.journal/<deployment_id>, tree size, base64 root, the deployment signature');
 
 /** The deployment's checkpoint of the journal's tree at `size` events. */
-export const checkpointAt = (gate: Gate, size: number) => signCheckpoint(gate.deployment.key, size, gate.store.logTree.root(size));
+export const checkpointAt = (house: Pick<House, 'store' | 'deployment'>, size: number) => signCheckpoint(house.deployment.key, size, house.store.logTree.root(size));
 
 /**
  * Proofs for one answer, all against the tree as it stands when the answer is made: the
  * checkpoint is signed once and every event's inclusion is proven in that same tree.
  */
-export function answerProofs(gate: Gate) {
-  const size = gate.store.logTree.size();
+export function answerProofs(house: Pick<House, 'store' | 'deployment'>) {
+  const size = house.store.logTree.size();
   return {
     size,
-    checkpoint: checkpointAt(gate, size),
+    checkpoint: checkpointAt(house, size),
     inclusion: (seq: number): z.infer<typeof inclusionSchema> => {
-      const proof = gate.store.logTree.inclusion(seq - 1, size);
+      const proof = house.store.logTree.inclusion(seq - 1, size);
       return { leaf_index: proof.leaf_index, hashes: proof.hashes.map((h) => h.toString('base64')) };
     },
   };

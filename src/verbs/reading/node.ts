@@ -17,17 +17,18 @@ import type { Caller } from '../../access/caller.js';
 import { atLeast } from '../../domain/roles.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import { readableBodyHash } from '../../review/read-before-signing.js';
+import type { House } from '../house.js';
 
-function nodeTip(gate: Gate, caller: Caller, id: string) {
-  const tip = tipOf(gate, caller, id);
+function nodeTip(house: Pick<House, 'store' | 'access'>, caller: Caller, id: string) {
+  const tip = tipOf(house, caller, id);
   return { artifact_id: tip.head, pinned: tip.pin !== null, chain_length: tip.chain.length };
 }
 
 export const PREVIEW_CHARS = 280;
 
 /** Present on an erased row only: which event erased it, and when (its reason stays in the journal). */
-function erasureOf(gate: Gate, seq: number): { event_id: string; ts: number } {
-  return gate.store.journalReads.stampAt(seq);
+function erasureOf(house: Pick<House, 'store'>, seq: number): { event_id: string; ts: number } {
+  return house.store.journalReads.stampAt(seq);
 }
 
 /** A reviewer's page of a masked body; `masked_body` null when the row has none to serve. */
@@ -76,19 +77,19 @@ export const BODY_PAGE_CHARS = 65_536;
  * in-order read: the read that reaches the end is what lets their promoting or clearing
  * signature count (read-before-signing.ts), as gv.attachment's pages do for attachments.
  */
-async function maskedBodyPage(gate: Gate, identity: string, row: ArtifactRow, offset: number): Promise<MaskedBodyPage> {
-  const hash = readableBodyHash(gate, row);
+async function maskedBodyPage(house: Pick<House, 'store'>, identity: string, row: ArtifactRow, offset: number): Promise<MaskedBodyPage> {
+  const hash = readableBodyHash(house, row);
   if (hash === null) return { masked_body: null, masked_chars: 0 };
-  const text = gate.store.artifacts.text(hash)!;
+  const text = house.store.artifacts.text(hash)!;
   if (offset > 0 && offset >= text.length) throw invalidParams(`offset ${offset} is past the end of the masked body (${text.length} characters)`, { field: 'offset', size: text.length });
   let end = Math.min(text.length, offset + BODY_PAGE_CHARS);
   // Never end a page between the two halves of a surrogate pair.
   if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end -= 1;
   const toEnd = end >= text.length;
-  await gate.store.writer.write(() => {
-    const progress = gate.store.bodyReads.progress(identity, row.artifact_id, hash);
+  await house.store.writer.write(() => {
+    const progress = house.store.bodyReads.progress(identity, row.artifact_id, hash);
     if (progress.toEnd || progress.next !== offset) return;
-    gate.store.journal.append('body-served', identity, {
+    house.store.journal.append('body-served', identity, {
       artifact_id: row.artifact_id,
       space: row.space,
       ...(row.workarea === null ? {} : { workarea: row.workarea }),
@@ -107,8 +108,8 @@ export const nodeVerb = defineVerb({
   role: 'reader',
   summary: 'One row as a node: status, approval, relations, a bounded masked preview; with body, its content.',
   params: z.strictObject({ artifact_id: artifactIdParam, body: z.boolean().optional(), offset: z.number().int().min(0).optional() }),
-  async handler({ gate, caller }, p) {
-    const row = gate.access.readableArtifact(caller, p.artifact_id);
+  async handler({ caller, store, access, review }, p) {
+    const row = access.readableArtifact(caller, p.artifact_id);
     if (p.body === true && row.erased_seq !== null) {
       throw invalidParams("this row's content was erased: only its existence and metadata are served (gv.node without body)", { reason: 'erased' });
     }
@@ -123,29 +124,29 @@ export const nodeVerb = defineVerb({
       throw invalidParams("offset pages a reviewer's read of the masked body of a row that is not promoted (with body: true)", { field: 'offset' });
     }
     // Spec 1: the preview is null when erased.
-    const masked = row.masked_hash === null ? null : gate.store.artifacts.servedBody(row, 'masked');
-    const approval = approvalOf(gate, caller, row);
+    const masked = row.masked_hash === null ? null : store.artifacts.servedBody(row, 'masked');
+    const approval = approvalOf({ store, access, review }, caller, row);
     const answer: NodeAnswer = {
       artifact_id: row.artifact_id,
       status: { state: row.state, reason: reasonOf(row), provisional: row.provisional === 1 },
       approval,
-      comments: commentsFor(gate, caller, row, false).comments,
-      relations: visibleRelations(gate, caller, row.artifact_id),
-      tip: nodeTip(gate, caller, row.artifact_id),
-      members: membersOf(gate, caller, row),
+      comments: commentsFor({ store }, caller, row, false).comments,
+      relations: visibleRelations({ store, access }, caller, row.artifact_id),
+      tip: nodeTip({ store, access }, caller, row.artifact_id),
+      members: membersOf({ store, access }, caller, row),
       preview: masked === null ? null : masked.slice(0, PREVIEW_CHARS),
       preview_chars: masked === null ? 0 : masked.length,
       self_authored: own,
-      supersedes: pendingSupersedes(gate, caller, row.artifact_id),
+      supersedes: pendingSupersedes({ store, access }, caller, row.artifact_id),
     };
-    const refusal = refusalOf(gate, caller, row);
+    const refusal = refusalOf({ store, access }, caller, row);
     if (refusal !== null) answer.refusal = refusal;
-    if (row.erased_seq !== null) answer.erased = erasureOf(gate, row.erased_seq);
+    if (row.erased_seq !== null) answer.erased = erasureOf({ store }, row.erased_seq);
     if (reviewerRead) {
-      Object.assign(answer, await maskedBodyPage(gate, caller.identity, row, p.offset ?? 0));
+      Object.assign(answer, await maskedBodyPage({ store }, caller.identity, row, p.offset ?? 0));
     } else if (p.body === true) {
       // A body that is not UTF-8 text (an archive, a bundle's image) is not served as if it were.
-      const body = gate.store.artifacts.text(row.content_hash);
+      const body = store.artifacts.text(row.content_hash);
       Object.assign(answer, {
         body,
         body_exact: body !== null,

@@ -10,6 +10,7 @@ import { isNameSegment } from '../../domain/names.js';
 import { isWeak } from '../../recall/weak-match.js';
 import type { Gate } from '../../gate.js';
 import type { Caller } from '../../access/caller.js';
+import type { House } from '../house.js';
 
 export const RECALL_K_MAX = 100;
 const STEERING_K_DEFAULT = 5;
@@ -42,12 +43,12 @@ interface Shown {
   hidden: HideVerdict;
 }
 
-function hitOf(gate: Gate, { candidate, hidden }: Shown, held: boolean, distance: number | null) {
+function hitOf(house: Pick<House, 'store'>, { candidate, hidden }: Shown, held: boolean, distance: number | null) {
   const r = candidate.row;
   return {
     artifact_id: r.artifact_id,
     score: candidate.score,
-    body: gate.store.artifacts.body(r.content_hash),
+    body: house.store.artifacts.body(r.content_hash),
     space: r.space,
     workarea: r.workarea,
     producer: producerOf(r),
@@ -115,10 +116,10 @@ async function rankLevel(
   }
 }
 
-async function answerHits(gate: Gate, caller: Caller, p: Params, plan: RecallPlan, mode: RecallMode, k: number) {
+async function answerHits(house: Pick<House, 'store' | 'recall'>, caller: Caller, p: Params, plan: RecallPlan, mode: RecallMode, k: number) {
   if (p.query === undefined) return { level: plan.levels[0]!, ranked: [] as Shown[], held: [] as Shown[] };
-  const chain = new ChainFilter(gate.store.relations, p.include_superseded ?? false);
-  const hides = new HideFilter(gate.store.relations, p.audience);
+  const chain = new ChainFilter(house.store.relations, p.include_superseded ?? false);
+  const hides = new HideFilter(house.store.relations, p.audience);
   const filters = { chain, hides, includeHidden: p.include_hidden ?? false, minSimilarity: p.min_similarity };
   const base = {
     mode,
@@ -130,7 +131,7 @@ async function answerHits(gate: Gate, caller: Caller, p: Params, plan: RecallPla
   let level = plan.levels[plan.levels.length - 1]!;
   let ranked: Shown[] = [];
   for (const candidateLevel of plan.levels) {
-    ranked = await rankLevel(base, candidateLevel, k, filters, (req) => gate.recall.rankedSearch.promoted(req));
+    ranked = await rankLevel(base, candidateLevel, k, filters, (req) => house.recall.rankedSearch.promoted(req));
     level = candidateLevel;
     if (ranked.length > 0) break;
   }
@@ -138,7 +139,7 @@ async function answerHits(gate: Gate, caller: Caller, p: Params, plan: RecallPla
   const held =
     p.include_own_pending === false
       ? []
-      : (await gate.recall.rankedSearch.ownHeld({ ...base, includeSuperseded: false, workarea: level.workarea, limit: k }, caller.identity))
+      : (await house.recall.rankedSearch.ownHeld({ ...base, includeSuperseded: false, workarea: level.workarea, limit: k }, caller.identity))
           .candidates.filter((c) => c.row.kind !== 'steering' && (p.min_similarity === undefined || !isWeak(c.signals, p.min_similarity)))
           .map((candidate) => ({ candidate, hidden: 'shown' as const }));
   return { level, ranked, held };
@@ -149,7 +150,7 @@ export const recallVerb = defineVerb({
   role: 'reader',
   summary: 'Search promoted claims (hybrid, lexical or vector), plus your own scanned held claims; with a work area, the steering in force.',
   params,
-  async handler({ gate, caller }, p) {
+  async handler({ caller, store, access, recall }, p) {
     const producer = checkedProducer(p.producer);
     const steeringK = checkedSteeringK(p.steering_k);
     if (p.query === undefined && p.workarea === undefined) {
@@ -159,7 +160,7 @@ export const recallVerb = defineVerb({
     if (!(RECALL_MODES as readonly string[]).includes(mode)) {
       throw invalidParams(`unknown mode ${JSON.stringify(p.mode)}; the modes are ${RECALL_MODES.join(', ')}`, { field: 'mode' });
     }
-    const plan = planRecall(gate, caller, {
+    const plan = planRecall({ store, access }, caller, {
       ...(p.scope !== undefined ? { scope: p.scope } : {}),
       ...(p.workarea !== undefined ? { workarea: p.workarea } : {}),
       ...(p.space !== undefined ? { space: p.space } : {}),
@@ -168,16 +169,16 @@ export const recallVerb = defineVerb({
       ...(steeringK !== undefined ? { steering_k: steeringK } : {}),
     });
     const k = p.k ?? 10;
-    const { level, ranked, held } = await answerHits(gate, caller, p, plan, mode, k);
+    const { level, ranked, held } = await answerHits({ store, recall }, caller, p, plan, mode, k);
     const steering =
       plan.workarea === null
         ? { steering: [], steering_omitted: 0 }
-        : gate.recall.steering.inForce({
+        : recall.steering.inForce({
             space: plan.space!,
             workarea: plan.workarea,
             k: steeringK ?? STEERING_K_DEFAULT,
             includeProvisional: p.include_provisional ?? true,
-            hides: new HideFilter(gate.store.relations, p.audience),
+            hides: new HideFilter(store.relations, p.audience),
             ...(producer !== undefined ? { producer } : {}),
           });
     return {
@@ -191,8 +192,8 @@ export const recallVerb = defineVerb({
         distance: level.distance,
       },
       hits: [
-        ...ranked.map((s) => hitOf(gate, s, false, level.distance)),
-        ...held.map((s) => hitOf(gate, s, true, level.distance)),
+        ...ranked.map((s) => hitOf({ store }, s, false, level.distance)),
+        ...held.map((s) => hitOf({ store }, s, true, level.distance)),
       ],
       paths: plan.spaces.map((space) => ({ space, workarea: level.workarea })),
       ...(p.audience !== undefined ? { audience: p.audience } : {}),

@@ -3,18 +3,19 @@ import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
 import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';
+import type { House } from '../house.js';
 
 /**
  * A row's relation edges in both directions. Below reviewer an edge is served only when
  * the row at its other end is readable, so a relation never reveals a held row's id.
  */
-export function visibleRelations(gate: Gate, caller: Caller, id: string) {
+export function visibleRelations(house: Pick<House, 'store' | 'access'>, caller: Caller, id: string) {
   const out = [];
-  for (const edge of gate.store.relations.edgesOf(id)) {
+  for (const edge of house.store.relations.edgesOf(id)) {
     const asChild = edge.child === id;
     const other = asChild ? edge.parent : edge.child;
-    const row = gate.store.artifacts.byId(other);
-    if (!row || !gate.access.visibility.canRead(caller, row)) continue;
+    const row = house.store.artifacts.byId(other);
+    if (!row || !house.access.visibility.canRead(caller, row)) continue;
     out.push({
       kind: edge.kind,
       direction: asChild ? 'parent' : 'child',
@@ -34,8 +35,8 @@ export const relationsVerb = defineVerb({
   role: 'reader',
   summary: "A row's relations: supersedes, restates, corrects, contradicts, extends, each way.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
-  handler({ gate, caller }, p) {
-    const row = gate.access.readableArtifact(caller, p.artifact_id);
-    return { artifact_id: row.artifact_id, relations: visibleRelations(gate, caller, row.artifact_id) };
+  handler({ caller, store, access }, p) {
+    const row = access.readableArtifact(caller, p.artifact_id);
+    return { artifact_id: row.artifact_id, relations: visibleRelations({ store, access }, caller, row.artifact_id) };
   },
 });

@@ -11,14 +11,15 @@ import type { Caller } from '../../access/caller.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import { withheldFields, type Reader } from './signed-disclosure.js';
 import { answerProofs } from './log-proofs.js';
+import type { House } from '../house.js';
 
 export const statusVerb = defineVerb({
   name: 'gv.status',
   role: 'reader',
   summary: "A row's position and the reason it is there.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
-  handler({ gate, caller }, p) {
-    const row = gate.access.readableArtifact(caller, p.artifact_id);
+  handler({ caller, access }, p) {
+    const row = access.readableArtifact(caller, p.artifact_id);
     return {
       artifact_id: row.artifact_id,
       state: row.state,
@@ -35,38 +36,38 @@ export const statusVerb = defineVerb({
 });
 
 /** A row's journal rows of served types, in order; internal events about a row (who was served its attachments) stay inside. */
-function servedRowsOf(gate: Gate, artifactId: string): JournalRow[] {
-  const rows = gate.store.journalReads.eventsOf(artifactId);
+function servedRowsOf(house: Pick<House, 'store'>, artifactId: string): JournalRow[] {
+  const rows = house.store.journalReads.eventsOf(artifactId);
   // Internal events (a reviewer run, an assessment's words and score) stay inside the gate.
   return rows.filter((row) => isServedType(row.type));
 }
 
 /** A served event with its place in the chain and its signature, checked here against the deployment key. */
-function signedEntry(gate: Gate, row: JournalRow, event = eventFromRow(row)) {
+function signedEntry(house: Pick<House, 'deployment'>, row: JournalRow, event = eventFromRow(row)) {
   return {
     ...servedEvent(event),
     seq: row.seq,
     prev: row.prev,
     sig: row.sig,
-    verified: verifyWithDeploymentId(gate.deployment.deploymentId, row.body, row.sig),
+    verified: verifyWithDeploymentId(house.deployment.deploymentId, row.body, row.sig),
   };
 }
 
 /** Each served event of a row with its signature, checked here against the deployment key. */
-export function signedHistory(gate: Gate, artifactId: string) {
-  return servedRowsOf(gate, artifactId).map((row) => signedEntry(gate, row));
+export function signedHistory(house: Pick<House, 'store' | 'deployment'>, artifactId: string) {
+  return servedRowsOf(house, artifactId).map((row) => signedEntry(house, row));
 }
 
 /** What this caller reads of the row already, for deciding whose signed bytes it may be handed. */
-function readerOf(gate: Gate, caller: Caller, row: ArtifactRow): Reader {
+function readerOf(house: Pick<House, 'store' | 'access'>, caller: Caller, row: ArtifactRow): Reader {
   return {
     caller,
-    reviewer: gate.access.visibility.seesEverything(caller),
+    reviewer: house.access.visibility.seesEverything(caller),
     writer: row.writer_identity === caller.identity,
     contentHash: row.content_hash,
     canReadId: (id) => {
-      const other = gate.store.artifacts.byId(id);
-      return other !== undefined && gate.access.visibility.canRead(caller, other);
+      const other = house.store.artifacts.byId(id);
+      return other !== undefined && house.access.visibility.canRead(caller, other);
     },
   };
 }
@@ -76,20 +77,20 @@ export const whyVerb = defineVerb({
   role: 'reader',
   summary: 'Every journal event that moved a row, in order, with signatures, the signed bytes where the caller may read all they hold, and each event\'s inclusion proof in the signed checkpoint answered beside them.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
-  handler({ gate, caller }, p) {
-    const row = gate.access.readableArtifact(caller, p.artifact_id);
-    const reader = readerOf(gate, caller, row);
-    const proofs = answerProofs(gate);
+  handler({ caller, store, access, deployment }, p) {
+    const row = access.readableArtifact(caller, p.artifact_id);
+    const reader = readerOf({ store, access }, caller, row);
+    const proofs = answerProofs({ store, deployment });
     return {
       artifact_id: row.artifact_id,
       state: row.state,
-      deployment_id: gate.deployment.deploymentId,
+      deployment_id: deployment.deploymentId,
       checkpoint: proofs.checkpoint,
-      events: servedRowsOf(gate, row.artifact_id).map((stored) => {
+      events: servedRowsOf({ store }, row.artifact_id).map((stored) => {
         const event = eventFromRow(stored);
         // The stored bytes are what was signed; a reader is handed them only if nothing in them is kept from it.
         const withheld = withheldFields(reader, event);
-        return { ...signedEntry(gate, stored, event), signed: withheld.length === 0 ? stored.body : null, withheld, inclusion: proofs.inclusion(stored.seq) };
+        return { ...signedEntry({ deployment }, stored, event), signed: withheld.length === 0 ? stored.body : null, withheld, inclusion: proofs.inclusion(stored.seq) };
       }),
     };
   },

@@ -9,6 +9,7 @@ import type { Gate } from '../../gate.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { ReviewPicture } from '../../review/review-board.js';
 import { approvalSignable, vetoSignable } from '../../review/signable.js';
+import type { House } from '../house.js';
 
 /** Whether a signature is the one its signer stands on now: its newest, or a model's newest for its stance. */
 function standing(p: ReviewPicture, i: number): boolean {
@@ -17,8 +18,8 @@ function standing(p: ReviewPicture, i: number): boolean {
 }
 
 /** gv.approval's answer (also gv.node's approval): every field spec 2 lists. */
-export function approvalOf(gate: Gate, caller: Caller, row: ArtifactRow) {
-  const p = gate.review.board.picture(row);
+export function approvalOf(house: Pick<House, 'store' | 'access' | 'review'>, caller: Caller, row: ArtifactRow) {
+  const p = house.review.board.picture(row);
   const counts = new Map(p.count.signers.map((s) => [s.signer, s]));
   const person = caller.kind === 'person' && atLeast(caller.role, 'reviewer') && caller.identity !== row.writer_identity;
   const counted = p.count.signers.filter((s) => s.counts);
@@ -30,7 +31,7 @@ export function approvalOf(gate: Gate, caller: Caller, row: ArtifactRow) {
     reason: p.waitsFor?.blocker ?? reasonOf(row),
     ...(p.waitsFor === null ? {} : { waits_for: p.waitsFor }),
     mode: p.mode,
-    quorum_profile: gate.review.board.settings.profileName,
+    quorum_profile: house.review.board.settings.profileName,
     k_required: p.count.k_required,
     k_have: p.count.k_have,
     people_required: p.count.people_required,
@@ -72,8 +73,8 @@ export function approvalOf(gate: Gate, caller: Caller, row: ArtifactRow) {
     ...(veto === undefined ? {} : { veto: { by: veto.signer, event_id: veto.event_id, ts: veto.ts } }),
     open_objections: p.objections.length,
   };
-  const revision = gate.access.visibility.seesEverything(caller)
-    ? `seq:${gate.store.journalReads.lastSeqOf(row.artifact_id)}`
+  const revision = house.access.visibility.seesEverything(caller)
+    ? `seq:${house.store.journalReads.lastSeqOf(row.artifact_id)}`
     : sha256Hex(canonicalJson(answer));
   return { ...answer, revision };
 }
@@ -83,7 +84,7 @@ export const approvalVerb = defineVerb({
   role: 'reader',
   summary: "A row's approval: status, quorum (k required and had), every signer with its class and whether it counts.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
-  handler({ gate, caller }, p) {
-    return approvalOf(gate, caller, gate.access.readableArtifact(caller, p.artifact_id));
+  handler({ caller, store, access, review }, p) {
+    return approvalOf({ store, access, review }, caller, access.readableArtifact(caller, p.artifact_id));
   },
 });

@@ -14,15 +14,15 @@ export const whoCanSignVerb = defineVerb({
   role: 'reader',
   summary: 'The signed-in people who may sign a row (reviewers and admins, never its writer), and whether you may.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
-  handler({ gate, caller }, p) {
-    const row = gate.access.readableArtifact(caller, p.artifact_id);
-    const people = whoCanSign(gate, row);
-    const review = gate.review.board.reads.row(row.artifact_id);
+  handler({ caller, store, access, review, config }, p) {
+    const row = access.readableArtifact(caller, p.artifact_id);
+    const people = whoCanSign({ store, config }, row);
+    const reviewRow = review.board.reads.row(row.artifact_id);
     return {
       artifact_id: row.artifact_id,
       state: row.state,
       people,
-      signable: approvalSignable(row.state, review),
+      signable: approvalSignable(row.state, reviewRow),
       you: caller.kind === 'person' && atLeast(caller.role, 'reviewer') && caller.identity !== row.writer_identity,
     };
   },
@@ -33,21 +33,21 @@ export const askToSignVerb = defineVerb({
   role: 'agent',
   summary: 'The signed-in author of a held row asks the people who may sign it (once per row per UTC day); moves nothing.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
-  handler({ gate, caller }, p) {
+  handler({ caller, store, access, review, config, clock }, p) {
     requirePerson(caller, 'gv.ask_to_sign');
-    return gate.store.writer.write(() => {
-      const row = gate.access.readableArtifact(caller, p.artifact_id);
+    return store.writer.write(() => {
+      const row = access.readableArtifact(caller, p.artifact_id);
       if (row.writer_identity !== caller.identity) throw invalidParams('gv.ask_to_sign: only the author of the row may ask', { reason: 'not_the_author' });
       if (!EXPIRING_STATES.has(row.state)) throw lifecycle(`gv.ask_to_sign: the row is ${row.state}, not held`, 'not_held');
-      const now = gate.clock.now();
-      if (gate.review.board.reads.row(row.artifact_id)?.asked_day === utcDay(now)) {
+      const now = clock.now();
+      if (review.board.reads.row(row.artifact_id)?.asked_day === utcDay(now)) {
         throw lifecycle('gv.ask_to_sign: you asked about this row today already; ask again tomorrow (UTC)', 'asked_today');
       }
-      const to = whoCanSign(gate, row);
+      const to = whoCanSign({ store, config }, row);
       // Asking moves nothing: the event names the row and the people asked, no state.
       const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, to };
       if (row.workarea !== null) data['workarea'] = row.workarea;
-      const event = gate.store.journal.append('sign-asked', caller.identity, data);
+      const event = store.journal.append('sign-asked', caller.identity, data);
       return { artifact_id: row.artifact_id, to, asked_at: new Date(now).toISOString().slice(11, 16), event_id: event.event_id };
     });
   },

@@ -10,15 +10,15 @@ export const awayVerb = defineVerb({
   role: 'admin',
   summary: 'The operator is away (until a time, or until gv.back): human-review clocks stop and nothing is promoted.',
   params: z.strictObject({ until: z.number().int().min(0).optional(), note: z.string().min(1).max(500).optional() }),
-  handler({ gate, caller }, p) {
-    return gate.store.writer.write(() => {
-      const now = gate.clock.now();
+  handler({ caller, store, review, clock }, p) {
+    return store.writer.write(() => {
+      const now = clock.now();
       if (p.until !== undefined && p.until <= now) throw invalidParams('until must be in the future (ms since epoch)', { field: 'until' });
       const data: Record<string, unknown> = {};
       if (p.until !== undefined) data['until'] = p.until;
       if (p.note !== undefined) data['note'] = p.note;
-      gate.store.journal.append('away', caller.identity, data);
-      const period = gate.review.board.away.current(now)!;
+      store.journal.append('away', caller.identity, data);
+      const period = review.board.away.current(now)!;
       return {
         away: true,
         declared: true,
@@ -36,12 +36,12 @@ export const backVerb = defineVerb({
   role: 'admin',
   summary: 'The operator is back: human-review clocks restart with the time away subtracted.',
   params: z.strictObject({}),
-  handler({ gate, caller }) {
-    return gate.store.writer.write(() => {
-      const now = gate.clock.now();
-      const period = gate.review.board.away.current(now);
+  handler({ caller, store, review, clock }) {
+    return store.writer.write(() => {
+      const now = clock.now();
+      const period = review.board.away.current(now);
       if (period === undefined) return { away: false, held_d: 0, declared: false };
-      gate.store.journal.append('back', caller.identity, {});
+      store.journal.append('back', caller.identity, {});
       return { away: false, held_d: days(now - period.since), declared: true };
     });
   },

@@ -6,6 +6,7 @@ import type { Caller } from '../../access/caller.js';
 import type { Gate } from '../../gate.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import { CommentReads, openObjections, type CommentRow } from '../../projections/comment-reads.js';
+import type { House } from '../house.js';
 
 export const COMMENT_KINDS = ['note', 'question', 'objection', 'resolution'] as const;
 const eventIdParam = z.string().regex(/^[0-9a-f]{64}$/, 'an event id is 64 lower-case hex');
@@ -39,8 +40,8 @@ function served(c: CommentRow) {
 }
 
 /** The comments a caller may read on a row it may read: audience people only for signed-in people. */
-export function commentsFor(gate: Gate, caller: Caller, row: ArtifactRow, includeRetracted: boolean) {
-  const all = gate.store.comments.ofRow(row.artifact_id);
+export function commentsFor(house: Pick<House, 'store'>, caller: Caller, row: ArtifactRow, includeRetracted: boolean) {
+  const all = house.store.comments.ofRow(row.artifact_id);
   const shown = all.filter((c) => c.audience === 'all' || caller.kind === 'person');
   const live = shown.filter((c) => c.retract_event_id === null);
   return {
@@ -62,18 +63,18 @@ export const commentVerb = defineVerb({
     audience: z.enum(['all', 'people']).optional(),
   }),
   door: {},
-  handler({ gate, caller }, p) {
+  handler({ caller, store, access }, p) {
     const kind = p.kind ?? 'note';
     const audience = p.audience ?? 'all';
     if (audience === 'people' && (caller.kind !== 'person' || kind !== 'note')) {
       throw invalidParams('audience people is for a note by a signed-in person', { field: 'audience' });
     }
     if (kind === 'resolution' && p.reply_to === undefined) throw invalidParams('a resolution replies to a comment: reply_to is required', { field: 'reply_to' });
-    return gate.store.writer.write(() => {
-      const row = gate.access.readableArtifact(caller, p.artifact_id);
-      gate.access.capabilities.require(caller, row.space, 'contribute');
+    return store.writer.write(() => {
+      const row = access.readableArtifact(caller, p.artifact_id);
+      access.capabilities.require(caller, row.space, 'contribute');
       if (p.reply_to !== undefined) {
-        const parent = gate.store.comments.byId(p.reply_to);
+        const parent = store.comments.byId(p.reply_to);
         if (parent === undefined || parent.artifact_id !== row.artifact_id || parent.retract_event_id !== null) {
           throw invalidParams('reply_to is not a live comment on this row', { field: 'reply_to' });
         }
@@ -89,9 +90,9 @@ export const commentVerb = defineVerb({
       };
       if (row.workarea !== null) data['workarea'] = row.workarea;
       if (p.reply_to !== undefined) data['reply_to'] = p.reply_to;
-      const event = gate.store.journal.append('comment', caller.identity, data);
-      const comment = served(gate.store.comments.byId(event.event_id)!);
-      return { artifact_id: row.artifact_id, event_id: event.event_id, comment, counts: commentsFor(gate, caller, row, false).counts };
+      const event = store.journal.append('comment', caller.identity, data);
+      const comment = served(store.comments.byId(event.event_id)!);
+      return { artifact_id: row.artifact_id, event_id: event.event_id, comment, counts: commentsFor({ store }, caller, row, false).counts };
     });
   },
 });
@@ -101,10 +102,10 @@ export const commentRetractVerb = defineVerb({
   role: 'agent',
   summary: 'Retract a comment (its author or the operator); it stays as a tombstone and an objection stops holding.',
   params: z.strictObject({ artifact_id: artifactIdParam, event_id: eventIdParam, reason: z.string().min(1).max(500).optional() }),
-  handler({ gate, caller }, p) {
-    return gate.store.writer.write(() => {
-      const row = gate.access.readableArtifact(caller, p.artifact_id);
-      const comment = gate.store.comments.byId(p.event_id);
+  handler({ caller, store, access }, p) {
+    return store.writer.write(() => {
+      const row = access.readableArtifact(caller, p.artifact_id);
+      const comment = store.comments.byId(p.event_id);
       if (comment === undefined || comment.artifact_id !== row.artifact_id) throw invalidParams('no such comment on this row', { field: 'event_id' });
       if (comment.retract_event_id !== null) throw invalidParams('the comment is already retracted', { field: 'event_id' });
       if (comment.author !== caller.identity && caller.role !== 'admin') {
@@ -113,7 +114,7 @@ export const commentRetractVerb = defineVerb({
       const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, comment: comment.event_id };
       if (row.workarea !== null) data['workarea'] = row.workarea;
       if (p.reason !== undefined) data['reason'] = p.reason;
-      const event = gate.store.journal.append('comment-retract', caller.identity, data);
+      const event = store.journal.append('comment-retract', caller.identity, data);
       return { artifact_id: row.artifact_id, event_id: comment.event_id, retract_event_id: event.event_id };
     });
   },
@@ -124,8 +125,8 @@ export const commentsVerb = defineVerb({
   role: 'reader',
   summary: "A row's comments, oldest first, with counts; retracted ones as tombstones when asked.",
   params: z.strictObject({ artifact_id: artifactIdParam, include_retracted: z.boolean().optional() }),
-  handler({ gate, caller }, p) {
-    const row = gate.access.readableArtifact(caller, p.artifact_id);
-    return { artifact_id: row.artifact_id, ...commentsFor(gate, caller, row, p.include_retracted === true) };
+  handler({ caller, store, access }, p) {
+    const row = access.readableArtifact(caller, p.artifact_id);
+    return { artifact_id: row.artifact_id, ...commentsFor({ store }, caller, row, p.include_retracted === true) };
   },
 });

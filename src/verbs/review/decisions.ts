@@ -18,10 +18,10 @@ import { requireSheetPromotable } from '../../crews/sheet-checks.js';
  * verb may move it) not a child of a pending replacement group, which moves with its group.
  */
 export function decidedRow(ctx: VerbContext, id: string, verb: string, mayMoveGroupChild = false): ArtifactRow {
-  const { gate, caller } = ctx;
-  const row = gate.access.readableArtifact(caller, id);
+  const { caller, store, access } = ctx;
+  const row = access.readableArtifact(caller, id);
   if (row.writer_identity === caller.identity) throw lifecycle(`${verb}: a reviewer never decides a row they wrote`, 'self_authored');
-  const group = mayMoveGroupChild ? null : pendingGroupChild(gate, row.artifact_id);
+  const group = mayMoveGroupChild ? null : pendingGroupChild({ store }, row.artifact_id);
   if (group !== null) {
     throw new GateError(ErrorCode.lifecycle, `${verb}: the row is named by pending replacement group ${group}; it moves with the group`, {
       reason: 'replacement_pending',
@@ -38,18 +38,18 @@ export const promoteVerb = defineVerb({
     "Promote a row once its quorum is met (your approval counts by your class and the space's review mode); with supersedes, the promoted row supersedes that ACTIVE parent in the same act.",
   params: z.strictObject({ artifact_id: artifactIdParam, supersedes: artifactIdParam.optional() }),
   handler(ctx, p) {
-    const { gate, caller } = ctx;
+    const { caller, store, access, review, crews, config } = ctx;
     if (p.supersedes === p.artifact_id) throw invalidParams('gv.promote: a row cannot supersede itself', { field: 'supersedes' });
-    return gate.store.writer.write(() => {
+    return store.writer.write(() => {
       const row = decidedRow(ctx, p.artifact_id, 'gv.promote');
-      const parent = p.supersedes === undefined ? null : gate.access.readableArtifact(caller, p.supersedes);
+      const parent = p.supersedes === undefined ? null : access.readableArtifact(caller, p.supersedes);
       if (row.state === 'L1B_FLAGGED') throw lifecycle("gv.promote: a flagged row needs a person's disposition before it can be promoted", 'wrong_state');
       if (row.state === 'L3_RATIFIED') throw lifecycle('gv.promote: the row is ratified and waits for a second authority to countersign', 'countersign');
       if (row.state !== 'L1_SCANNED' && row.state !== 'L2_SCORED') throw lifecycle(`gv.promote: a row in ${row.state} cannot be promoted`, 'wrong_state');
-      requireEverythingRead(gate, caller.identity, row, 'gv.promote');
+      requireEverythingRead({ store }, caller.identity, row, 'gv.promote');
       const cls = signerClassOf(caller);
-      const picture = gate.review.board.picture(row, { signer: caller.identity, class: cls, type: 'promote', decision: 'promote', stance: null, seq: Number.MAX_SAFE_INTEGER });
-      const problem = gate.review.board.promotionProblem(picture, cls);
+      const picture = review.board.picture(row, { signer: caller.identity, class: cls, type: 'promote', decision: 'promote', stance: null, seq: Number.MAX_SAFE_INTEGER });
+      const problem = review.board.promotionProblem(picture, cls);
       if (problem !== null) {
         throw new GateError(ErrorCode.lifecycle, `gv.promote: ${problem.words}`, {
           reason: problem.reason,
@@ -59,11 +59,11 @@ export const promoteVerb = defineVerb({
         });
       }
       // Every check runs before the first append, so a refused supersession leaves the row unpromoted.
-      if (parent !== null) requireSupersession(gate, 'gv.promote', row, parent, promotionEnters(picture));
-      const sheet = gate.crews.sheets.sheetOf(row);
-      if (sheet !== null) requireSheetPromotable(gate, caller, row, sheet);
-      const done = appendPromotion(gate, picture, caller.identity, cls);
-      const relation = parent === null ? null : gate.store.journal.append('relation', caller.identity, supersedesEventData(row, parent));
+      if (parent !== null) requireSupersession({ store }, 'gv.promote', row, parent, promotionEnters(picture));
+      const sheet = crews.sheets.sheetOf(row);
+      if (sheet !== null) requireSheetPromotable({ store, crews }, caller, row, sheet);
+      const done = appendPromotion({ store, review, crews, config }, picture, caller.identity, cls);
+      const relation = parent === null ? null : store.journal.append('relation', caller.identity, supersedesEventData(row, parent));
       return {
         artifact_id: row.artifact_id,
         state: done.enters,
@@ -88,12 +88,12 @@ export const rejectVerb = defineVerb({
     in_favour_of: artifactIdParam.optional(),
   }),
   handler(ctx, p) {
-    const { gate, caller } = ctx;
+    const { caller, store, access } = ctx;
     if (p.in_favour_of !== undefined) {
       if (p.in_favour_of === p.artifact_id) throw lifecycle('gv.reject: a row cannot lose to itself', 'in_favour_of_self');
-      gate.access.readableArtifact(caller, p.in_favour_of);
+      access.readableArtifact(caller, p.in_favour_of);
     }
-    return gate.store.writer.write(() => {
+    return store.writer.write(() => {
       const row = decidedRow(ctx, p.artifact_id, 'gv.reject');
       if (!QUARANTINE_STATES.has(row.state as ArtifactState)) throw lifecycle(`gv.reject: a row in ${row.state} is not in quarantine`, 'wrong_state');
       const category = p.category ?? (p.in_favour_of !== undefined ? 'duplicate' : undefined);
@@ -103,7 +103,7 @@ export const rejectVerb = defineVerb({
       if (category !== undefined) own['category'] = category;
       if (p.reason !== undefined) own['words'] = p.reason;
       if (p.in_favour_of !== undefined) own['in_favour_of'] = p.in_favour_of;
-      const event = gate.store.journal.append('reject', caller.identity, rowEventData(row, 'REJECTED', own));
+      const event = store.journal.append('reject', caller.identity, rowEventData(row, 'REJECTED', own));
       return { artifact_id: row.artifact_id, state: 'REJECTED', event_id: event.event_id, ...(category ? { category } : {}) };
     });
   },
@@ -115,8 +115,8 @@ export const demoteVerb = defineVerb({
   summary: 'Withdraw an admitted row: ACTIVE to DEMOTED (content kept), or a ratified row back to L2_SCORED.',
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500).optional() }),
   handler(ctx, p) {
-    const { gate, caller } = ctx;
-    return gate.store.writer.write(() => {
+    const { caller, store } = ctx;
+    return store.writer.write(() => {
       // A demote may take a prepared child back to L2_SCORED: its group's activation then refuses child_moved.
       const row = decidedRow(ctx, p.artifact_id, 'gv.demote', true);
       // An ACTIVE row leaves readers; a ratified row awaiting its countersign goes back to review.
@@ -125,7 +125,7 @@ export const demoteVerb = defineVerb({
       const own: Record<string, unknown> = { signer_class: signerClassOf(caller), decision: 'demote' };
       // The reviewer's words stay in the journal: the row's status reason is its state's (demoted).
       if (p.reason) own['words'] = p.reason;
-      const event = gate.store.journal.append('demote', caller.identity, rowEventData(row, enters, own));
+      const event = store.journal.append('demote', caller.identity, rowEventData(row, enters, own));
       return { artifact_id: row.artifact_id, state: enters, event_id: event.event_id };
     });
   },

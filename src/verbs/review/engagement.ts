@@ -13,14 +13,14 @@ export const deferVerb = defineVerb({
   role: 'agent',
   summary: 'Record that you looked at a row (or up to 100, reviewer and up) and moved on; no journal event.',
   params: z.strictObject({ artifact_id: artifactIdParam.optional(), artifact_ids: z.array(artifactIdParam).optional() }),
-  handler({ gate, caller }, p) {
+  handler({ caller, access, review, clock }, p) {
     if ((p.artifact_id === undefined) === (p.artifact_ids === undefined)) {
       throw invalidParams('give exactly one of artifact_id and artifact_ids', { field: p.artifact_id === undefined ? 'artifact_id' : 'artifact_ids' });
     }
-    const now = gate.clock.now();
+    const now = clock.now();
     if (p.artifact_id !== undefined) {
-      const row = gate.access.readableArtifact(caller, p.artifact_id);
-      gate.review.board.deferrals.defer(caller.identity, [row.artifact_id], false, now);
+      const row = access.readableArtifact(caller, p.artifact_id);
+      review.board.deferrals.defer(caller.identity, [row.artifact_id], false, now);
       return { artifact_id: row.artifact_id, deferred: true };
     }
     const ids = p.artifact_ids!;
@@ -28,8 +28,8 @@ export const deferVerb = defineVerb({
     if (ids.length === 0 || ids.length > MAX_BULK) throw invalidParams(`artifact_ids holds 1 to ${MAX_BULK} ids`, { field: 'artifact_ids' });
     if (new Set(ids).size !== ids.length) throw invalidParams('artifact_ids repeats an id', { field: 'artifact_ids' });
     // Every id is checked readable before anything is marked.
-    const rows = ids.map((id) => gate.access.readableArtifact(caller, id));
-    gate.review.board.deferrals.defer(caller.identity, rows.map((r) => r.artifact_id), true, now);
+    const rows = ids.map((id) => access.readableArtifact(caller, id));
+    review.board.deferrals.defer(caller.identity, rows.map((r) => r.artifact_id), true, now);
     return { artifact_ids: rows.map((r) => r.artifact_id), deferred: rows.length };
   },
 });
@@ -52,28 +52,28 @@ export const engagementVerb = defineVerb({
   role: 'reader',
   summary: 'Your review work over a window of days: signatures, promotions, rejections, comments, defers (single and bulk), per day.',
   params: z.strictObject({ days: z.number().int().min(1).max(365).optional() }),
-  handler({ gate, caller }, p) {
+  handler({ caller, store, review, clock }, p) {
     const days = p.days ?? 14;
-    const now = gate.clock.now();
+    const now = clock.now();
     const firstDay = utcDay(now - (days - 1) * DAY_MS);
     const since = Date.parse(`${firstDay}T00:00:00Z`);
     const perDay = new Map<string, DayCounts>();
     for (let i = 0; i < days; i++) {
       const day = utcDay(since + i * DAY_MS);
-      perDay.set(day, { signed: 0, promoted: 0, rejected: 0, demoted: 0, comments: 0, ...gate.review.board.deferrals.countsOn(caller.identity, day) });
+      perDay.set(day, { signed: 0, promoted: 0, rejected: 0, demoted: 0, comments: 0, ...review.board.deferrals.countsOn(caller.identity, day) });
     }
     const bump = (ts: number, field: keyof DayCounts) => {
       const counts = perDay.get(utcDay(ts));
       if (counts !== undefined) counts[field] += 1;
     };
-    const signatures = gate.store.reviews.signedSince(caller.identity, since);
+    const signatures = store.reviews.signedSince(caller.identity, since);
     for (const s of signatures) {
       if (SIGNED.has(s.type)) bump(s.ts, 'signed');
       else if (s.type === 'promote' || s.type === 'ratify') bump(s.ts, 'promoted');
       else if (s.type === 'reject') bump(s.ts, 'rejected');
       else if (s.type === 'demote') bump(s.ts, 'demoted');
     }
-    for (const ts of gate.store.comments.timesSince(caller.identity, since)) bump(ts, 'comments');
+    for (const ts of store.comments.timesSince(caller.identity, since)) bump(ts, 'comments');
     const rows = [...perDay.entries()].map(([day, counts]) => ({ day, ...counts }));
     const sum = (field: keyof DayCounts) => rows.reduce((n, r) => n + r[field], 0);
     return {

@@ -1,12 +1,13 @@
 import type { Gate } from '../../gate.js';
+import type { House } from '../house.js';
 
 /**
  * The `findings` figure of gate.pending (spec 3): finding groups, one per scan event and
  * finding kind, so one secret matched by three rules in one scan counts once. The finding
  * text never leaves the gate; only this count does.
  */
-export function findingGroups(gate: Gate, artifactId: string): number {
-  const rows = gate.store.journalReads.findingEventBodies(artifactId);
+export function findingGroups(house: Pick<House, 'store'>, artifactId: string): number {
+  const rows = house.store.journalReads.findingEventBodies(artifactId);
   let groups = 0;
   for (const { body } of rows) {
     const findings = (JSON.parse(body) as { data: { findings?: { kind?: unknown }[] } }).data.findings ?? [];

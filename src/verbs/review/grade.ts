@@ -10,15 +10,16 @@ import { GRADABLE_STATES } from '../../review/grading.js';
 import { gradePending, reviewPending } from '../../review/pending-grading.js';
 import { settleRow } from '../../review/settlement.js';
 import { RUBRIC_VERSION } from '../../../workers/grade/rubric.js';
+import type { House } from '../house.js';
 
 /**
  * A test home lives under the system's temporary directory. Only there may a socket peer
  * start model calls: elsewhere grading is asked for by an accountable credential.
  */
-export function isTestHome(gate: Gate): boolean {
+export function isTestHome(house: Pick<House, 'deployment'>): boolean {
   try {
     const tmp = realpathSync(tmpdir());
-    return realpathSync(gate.deployment.paths.home).startsWith(tmp + sep);
+    return realpathSync(house.deployment.paths.home).startsWith(tmp + sep);
   } catch {
     return false;
   }
@@ -29,29 +30,29 @@ export const gradeVerb = defineVerb({
   role: 'reviewer',
   summary: 'Grade one row: one model call per configured stance, unless the decision record already answers (fresh: true forces a call).',
   params: z.strictObject({ artifact_id: artifactIdParam, fresh: z.boolean().optional() }),
-  async handler({ gate, caller }, p) {
-    if (caller.surface === 'socket' && !isTestHome(gate)) {
+  async handler({ caller, store, access, review, crews, deployment, config }, p) {
+    if (caller.surface === 'socket' && !isTestHome({ deployment })) {
       throw invalidParams('gv.grade is refused to a socket peer outside a test home; grade with a reviewer key or as a signed-in person', {
         reason: 'socket_peer',
       });
     }
-    const row = gate.access.readableArtifact(caller, p.artifact_id);
+    const row = access.readableArtifact(caller, p.artifact_id);
     if (row.state === 'RECORDED') throw lifecycle('gv.grade: a recorded row is evidence and is never graded', 'recorded');
     if (row.erased_seq !== null) throw lifecycle('gv.grade: the content of this row was erased; there is nothing left to grade', 'erased');
-    if (row.writer_identity === caller.identity && gate.review.board.reads.signatures(row.artifact_id).some((s) => s.type === 'verdict')) {
+    if (row.writer_identity === caller.identity && review.board.reads.signatures(row.artifact_id).some((s) => s.type === 'verdict')) {
       throw invalidParams('gv.grade: the author of a row holding a verdict may not grade it', { reason: 'self_authored' });
     }
     if (row.state === 'L1B_FLAGGED') {
       throw semanticRefusal('gv.grade: a scanner finding holds the row; no score clears it, a person disposes of it', { blocker: 'hard_constraint' });
     }
     if (!GRADABLE_STATES.has(row.state)) throw lifecycle(`gv.grade: a row in ${row.state} is not graded`, 'wrong_state');
-    if (gate.review.board.runs.holds(row.artifact_id)) throw lifecycle('gv.grade: the row is being graded now', 'in_flight');
-    const runs = await gate.review.grading.gradeRow(row, gate.review.board.settings.stances, { fresh: p.fresh === true, by: caller.identity });
+    if (review.board.runs.holds(row.artifact_id)) throw lifecycle('gv.grade: the row is being graded now', 'in_flight');
+    const runs = await review.grading.gradeRow(row, review.board.settings.stances, { fresh: p.fresh === true, by: caller.identity });
     if (runs.every((r) => r.state === 'blocked')) {
       throw semanticRefusal(`gv.grade: no reviewer could run: ${runs[0]!.detail}`, { blocker: 'reviewer_unavailable', code: runs[0]!.failure, runs });
     }
-    if (gate.review.board.modeOf(row.space) === 'auto') await gate.store.writer.write(() => settleRow(gate, row.artifact_id));
-    const after = gate.store.artifacts.byId(row.artifact_id)!;
+    if (review.board.modeOf(row.space) === 'auto') await store.writer.write(() => settleRow({ store, review, crews, config }, row.artifact_id));
+    const after = store.artifacts.byId(row.artifact_id)!;
     return {
       artifact_id: row.artifact_id,
       content_hash: row.content_hash,
@@ -68,8 +69,8 @@ export const gradePendingVerb = defineVerb({
   role: 'reviewer',
   summary: "Grade held L1 rows, oldest first, within the day's token budget; stops (fail-closed) when it is spent.",
   params: z.strictObject({ limit: limitParam(10_000).optional() }),
-  handler({ gate, caller }, p) {
-    return gradePending(gate, p.limit ?? 50, caller.identity);
+  handler({ caller, store, review, crews, config }, p) {
+    return gradePending({ store, review, crews, config }, p.limit ?? 50, caller.identity);
   },
 });
 
@@ -78,7 +79,7 @@ export const reviewPendingVerb = defineVerb({
   role: 'reviewer',
   summary: 'Second-opinion verdicts on graded rows of model and auto spaces (nothing in human spaces; never L1B).',
   params: z.strictObject({ limit: limitParam(10_000).optional() }),
-  handler({ gate, caller }, p) {
-    return reviewPending(gate, p.limit ?? 50, caller.identity);
+  handler({ caller, store, review, crews, config }, p) {
+    return reviewPending({ store, review, crews, config }, p.limit ?? 50, caller.identity);
   },
 });

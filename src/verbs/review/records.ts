@@ -5,6 +5,7 @@ import { requireSpace } from '../../projections/require-space.js';
 import { bodyText } from '../../projections/body-text.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Gate } from '../../gate.js';
+import type { House } from '../house.js';
 
 /** The recorded classes gv.records reads (spec 2); other recorded classes are read with gv.node. */
 export const RECORD_CLASSES = ['event', 'usage_record', 'state_snapshot'] as const;
@@ -29,8 +30,8 @@ type BodyRefusal = 'too_large' | 'not_json' | 'not_text' | 'content_erased';
  * themselves when the scanner masked nothing), parsed as JSON when it is at most 4,096
  * bytes. Anything else is null, with the reason in closed words.
  */
-function recordBody(gate: Gate, row: ArtifactRow): { body: unknown } | { body: null; body_refused: BodyRefusal } {
-  const bytes = gate.store.artifacts.servedBytes(row, 'masked');
+function recordBody(house: Pick<House, 'store'>, row: ArtifactRow): { body: unknown } | { body: null; body_refused: BodyRefusal } {
+  const bytes = house.store.artifacts.servedBytes(row, 'masked');
   if (bytes === null) return { body: null, body_refused: 'content_erased' };
   if (bytes.length > RECORD_BODY_MAX_BYTES) return { body: null, body_refused: 'too_large' };
   const text = bodyText(bytes);
@@ -47,11 +48,11 @@ export const recordsVerb = defineVerb({
   role: 'reviewer',
   summary: "A space's recorded evidence (events, usage records, state snapshots), oldest first, each with its JSON body when small.",
   params,
-  handler({ gate, caller }, p) {
-    requireSpace(gate, p.space);
-    gate.access.capabilities.require(caller, p.space, 'read');
+  handler({ caller, store, access }, p) {
+    requireSpace({ store }, p.space);
+    access.capabilities.require(caller, p.space, 'read');
     // One row past the page says whether the page is truncated.
-    const rows = gate.store.artifacts.recordsIn(p.space, p.classes, p.limit + 1, p.workarea, p.since);
+    const rows = store.artifacts.recordsIn(p.space, p.classes, p.limit + 1, p.workarea, p.since);
     const page = rows.slice(0, p.limit);
     return {
       items: page.map((row) => ({
@@ -60,7 +61,7 @@ export const recordsVerb = defineVerb({
         workarea: row.workarea,
         writer_identity: row.writer_identity,
         ts: row.ts,
-        ...recordBody(gate, row),
+        ...recordBody({ store }, row),
       })),
       truncated: rows.length > p.limit,
     };

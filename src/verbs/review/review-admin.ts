@@ -12,14 +12,14 @@ export const backendCheckVerb = defineVerb({
   role: 'admin',
   summary: "Probe a model backend: reachable, credential, model, effort, structured outputs (default: the positive stance's backend).",
   params: z.strictObject({ backend: z.string().min(1).max(64).optional() }),
-  async handler({ gate }, p) {
-    const settings = gate.review.board.settings;
+  async handler({ review }, p) {
+    const settings = review.board.settings;
     const name = p.backend ?? settings.stances[0]!.backend.backend.name;
     const backend = settings.backends.get(name);
     if (backend === undefined) {
       throw invalidParams(`unknown backend table ${JSON.stringify(name)}; the backends are: ${[...settings.backends.keys()].join(', ')}`, { field: 'backend' });
     }
-    const check = await gate.review.board.stage.check(backend.backend);
+    const check = await review.board.stage.check(backend.backend);
     return { backend: name, ...check };
   },
 });
@@ -29,8 +29,8 @@ export const settlePendingVerb = defineVerb({
   role: 'reviewer',
   summary: 'Promote, with the deployment signing, the scored rows of auto spaces whose quorum is met and which need no person.',
   params: z.strictObject({ limit: limitParam(10_000).optional() }),
-  handler({ gate }, p) {
-    return settlePending(gate, p.limit ?? 500);
+  handler({ store, review, crews, config }, p) {
+    return settlePending({ store, review, crews, config }, p.limit ?? 500);
   },
 });
 
@@ -39,15 +39,15 @@ export const countersignStatusVerb = defineVerb({
   role: 'reader',
   summary: "Whether a row (or the gate's promotions) still wait for a second authority's countersign.",
   params: z.strictObject({ artifact_id: artifactIdParam.optional() }),
-  handler({ gate, caller }, p) {
-    const org = pinnedOrg(gate);
+  handler({ caller, store, access, config }, p) {
+    const org = pinnedOrg({ store, config });
     const authority =
-      gate.config.org.url === ''
+      config.org.url === ''
         ? { configured: false, words: 'this gate has no second authority; countersigns come from an org gate ([org].url)' }
-        : { configured: true, url: gate.config.org.url, org_deployment_id: org, words: org === null ? 'the org gate is configured; its key is pinned when its outcomes are first read' : 'countersigns come from the pinned org gate' };
-    const countersignedRow = (id: string) => gate.store.journalReads.hasCountersign(id);
+        : { configured: true, url: config.org.url, org_deployment_id: org, words: org === null ? 'the org gate is configured; its key is pinned when its outcomes are first read' : 'countersigns come from the pinned org gate' };
+    const countersignedRow = (id: string) => store.journalReads.hasCountersign(id);
     if (p.artifact_id !== undefined) {
-      const row = gate.access.readableArtifact(caller, p.artifact_id);
+      const row = access.readableArtifact(caller, p.artifact_id);
       const requires = COUNTERSIGN_CLASSES.has(row.trust_class);
       return {
         artifact_id: row.artifact_id,
@@ -60,9 +60,9 @@ export const countersignStatusVerb = defineVerb({
         authority,
       };
     }
-    const visible = visibleRowsClause(gate, caller);
+    const visible = visibleRowsClause({ store, access }, caller);
     return {
-      ...gate.store.artifacts.countersignCounts(visible),
+      ...store.artifacts.countersignCounts(visible),
       authority,
     };
   },

@@ -8,16 +8,17 @@ import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.j
 import { WAITING_STATES } from '../../projections/review-reads.js';
 import { whoCanSign } from '../../review/who-can-sign.js';
 import { openQuestionsFor } from '../../questions/open-questions.js';
+import type { House } from '../house.js';
 
 const HELD_STEERING_SHOWN = 50;
 
-function item(gate: Gate, caller: Caller, row: ArtifactRow) {
-  const p = gate.review.board.picture(row);
-  const masked = gate.store.artifacts.servedBody(row, 'masked');
+function item(house: Pick<House, 'store' | 'access' | 'review' | 'config'>, caller: Caller, row: ArtifactRow) {
+  const p = house.review.board.picture(row);
+  const masked = house.store.artifacts.servedBody(row, 'masked');
   const verdicts = p.current
     .filter((s) => s.type === 'verdict')
     .map((s) => {
-      const a = s.assessment_id === null ? undefined : gate.review.board.reads.assessment(s.assessment_id);
+      const a = s.assessment_id === null ? undefined : house.review.board.reads.assessment(s.assessment_id);
       return { model_label: s.signer, stance: s.stance, decision: s.decision, score: a?.score ?? null, rubric: s.rubric, ts: s.ts, event_id: s.event_id };
     });
   // Each configured stance as the picture counts it, with how its last run failed when it has not answered.
@@ -31,7 +32,7 @@ function item(gate: Gate, caller: Caller, row: ArtifactRow) {
     waits_for: p.waitsFor,
     stances,
     waiting_since: p.review?.review_since ?? row.ts,
-    supersedes: pendingSupersedes(gate, caller, row.artifact_id),
+    supersedes: pendingSupersedes(house, caller, row.artifact_id),
     preview: masked === null ? null : masked.slice(0, PREVIEW_CHARS),
     content_type: row.content_type,
     trust_class: row.trust_class,
@@ -39,7 +40,7 @@ function item(gate: Gate, caller: Caller, row: ArtifactRow) {
     ingest_ts: row.ts,
     source_uri: row.source_uri,
     // What was found and where, never the matched text (the excerpt stays inside).
-    findings: gate.store.artifacts.findings(row.artifact_id).map((f) => ({ kind: f.kind, severity: f.severity, detail: f.detail, start: f.start, end: f.end })),
+    findings: house.store.artifacts.findings(row.artifact_id).map((f) => ({ kind: f.kind, severity: f.severity, detail: f.detail, start: f.start, end: f.end })),
     verdicts,
     expires_at: p.expires?.at ?? null,
     expires_in_s: p.expires?.in_s ?? null,
@@ -47,8 +48,8 @@ function item(gate: Gate, caller: Caller, row: ArtifactRow) {
     workarea: row.workarea,
     producer: producerOf(row),
     kind: row.kind,
-    attachments: gate.store.artifacts.attachmentHashes(row.artifact_id).map((sha256) => ({ sha256 })),
-    who_can_sign: whoCanSign(gate, row),
+    attachments: house.store.artifacts.attachmentHashes(row.artifact_id).map((sha256) => ({ sha256 })),
+    who_can_sign: whoCanSign(house, row),
     self_authored: row.writer_identity === caller.identity,
   };
 }
@@ -58,30 +59,30 @@ export const reviewVerb = defineVerb({
   role: 'reviewer',
   summary: 'The review queue: rows waiting, oldest first, each with what it waits for, its verdicts and who may sign it; and the questions waiting for people, those naming you first.',
   params: z.strictObject({ cap: z.number().int().min(1).max(500).optional() }),
-  handler({ gate, caller }, p) {
+  handler({ caller, store, access, review, config, clock }, p) {
     const cap = p.cap ?? 50;
-    const total = gate.store.reviews.waitingCount();
-    const steering = gate.store.reviews.waitingSteering(HELD_STEERING_SHOWN + 1);
+    const total = store.reviews.waitingCount();
+    const steering = store.reviews.waitingSteering(HELD_STEERING_SHOWN + 1);
     // Rows this reviewer deferred since they last moved are held back; the queue reads past them to fill the cap.
     const heldBack = new Set<string>();
-    for (const [id, at] of gate.review.board.deferrals.marksOf(caller.identity)) {
-      const row = gate.store.artifacts.byId(id);
+    for (const [id, at] of review.board.deferrals.marksOf(caller.identity)) {
+      const row = store.artifacts.byId(id);
       if (row !== undefined && (WAITING_STATES as readonly string[]).includes(row.state) && row.kind !== 'steering' && at >= row.state_ts) heldBack.add(id);
     }
-    const items = gate.store.reviews
+    const items = store.reviews
       .waitingRows(cap + heldBack.size)
       .filter((row) => !heldBack.has(row.artifact_id))
       .slice(0, cap)
-      .map((row) => item(gate, caller, row));
+      .map((row) => item({ store, access, review, config }, caller, row));
     return {
-      held_steering: steering.slice(0, HELD_STEERING_SHOWN).map((r) => item(gate, caller, r)),
+      held_steering: steering.slice(0, HELD_STEERING_SHOWN).map((r) => item({ store, access, review, config }, caller, r)),
       held_steering_truncated: steering.length > HELD_STEERING_SHOWN,
       items,
       held_back: heldBack.size,
       total_waiting: total,
       cap,
       // Questions waiting for people, those naming the caller first (README "Questions").
-      ...openQuestionsFor(gate, caller),
+      ...openQuestionsFor({ store, access, clock }, caller),
     };
   },
 });

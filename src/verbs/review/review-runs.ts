@@ -31,34 +31,34 @@ export const reviewRunsVerb = defineVerb({
     offset: z.number().int().min(0).optional(),
     limit: z.number().int().min(1).max(500).optional(),
   }),
-  handler({ gate, caller }, p) {
+  handler({ caller, store, access, review }, p) {
     const offset = p.offset ?? 0;
     const limit = p.limit ?? 25;
     const state = p.state ?? 'all';
-    const everything = gate.access.visibility.seesEverything(caller);
-    const visible = visibleRowsClause(gate, caller);
+    const everything = access.visibility.seesEverything(caller);
+    const visible = visibleRowsClause({ store, access }, caller);
     // Below reviewer, only runs on rows the caller may read (runs on no row are the gate's own business).
     const filter: RunFilter = { visible: everything ? null : visible, ...(p.q === undefined ? {} : { q: p.q }) };
-    const live = gate.review.board.runs
+    const live = review.board.runs
       .list()
       .filter((r) => {
-        const row = gate.store.artifacts.byId(r.artifact_id);
-        return everything || (row !== undefined && gate.access.visibility.canRead(caller, row));
+        const row = store.artifacts.byId(r.artifact_id);
+        return everything || (row !== undefined && access.visibility.canRead(caller, row));
       })
       .filter((r) => p.q === undefined || p.q === '' || [r.artifact_id, r.backend, r.model_label].some((f) => f.includes(p.q!)));
     const counts: Record<string, number> = { queued: 0, running: 0, completed: 0, failed: 0, blocked: 0 };
     for (const r of live) counts[r.state]! += 1;
-    for (const c of gate.store.reviews.runCounts(filter)) {
+    for (const c of store.reviews.runCounts(filter)) {
       counts[c.state] = c.n;
     }
     const liveShown = state === 'all' || state === 'queued' || state === 'running' ? live.filter((r) => state === 'all' || r.state === state) : [];
     const journaled =
       state === 'queued' || state === 'running'
         ? []
-        : gate.store.reviews.journaledRuns(filter, state, limit + offset);
+        : store.reviews.journaledRuns(filter, state, limit + offset);
     const all = [...liveShown.map((r) => ({ ...r, cost_tokens: 0, ts: r.since })), ...journaled.map(served)];
     const total = state === 'all' ? Object.values(counts).reduce((a, b) => a + b, 0) : counts[state]!;
-    const lastFailure = gate.store.reviews.lastFailedRun(filter);
+    const lastFailure = store.reviews.lastFailedRun(filter);
     return {
       reported: true,
       runs: all.slice(offset, offset + limit),
@@ -68,7 +68,7 @@ export const reviewRunsVerb = defineVerb({
       counts,
       in_flight: live,
       last_failure: lastFailure === undefined ? null : served(lastFailure),
-      ...(everything && gate.review.schedule !== null ? { detail: { schedule: gate.review.schedule.status, budget: { per_day: gate.review.board.budget.perDay, spent_today: gate.review.board.budget.spentToday(), remaining: gate.review.board.budget.remaining() } } } : {}),
+      ...(everything && review.schedule !== null ? { detail: { schedule: review.schedule.status, budget: { per_day: review.board.budget.perDay, spent_today: review.board.budget.spentToday(), remaining: review.board.budget.remaining() } } } : {}),
     };
   },
 });

@@ -9,8 +9,8 @@ export const scanVerb = defineVerb({
   role: 'reviewer',
   summary: 'Scan one row again with the current scanner; a scan event is journaled only when the result differs, and no finding is ever cleared.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
-  handler({ gate, caller }, p) {
-    return rescanRow(gate, gate.access.readableArtifact(caller, p.artifact_id), caller.identity);
+  handler({ caller, store, access, pipeline }, p) {
+    return rescanRow({ store, pipeline }, access.readableArtifact(caller, p.artifact_id), caller.identity);
   },
 });
 
@@ -19,7 +19,7 @@ export const scanPendingVerb = defineVerb({
   role: 'reviewer',
   summary: 'Scan the rows the scanner still owes: rows left in L0_RAW, and rows in review an older scanner saw (also run at start).',
   params: z.strictObject({ limit: limitParam(10_000).optional() }),
-  handler({ gate, caller }, p) {
-    return scanPending(gate, p.limit ?? 500, caller.identity);
+  handler({ caller, store, pipeline }, p) {
+    return scanPending({ store, pipeline }, p.limit ?? 500, caller.identity);
   },
 });

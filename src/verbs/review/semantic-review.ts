@@ -23,15 +23,15 @@ export const semanticReviewVerb = defineVerb({
   role: 'reviewer',
   summary: "The semantic reviewer's pass on one row: every stance must approve, else -32014 names the blocker; settle promotes an auto space's row whose quorum is met.",
   params: z.strictObject({ artifact_id: artifactIdParam, settle: z.boolean().optional() }),
-  async handler({ gate, caller }, p) {
-    if (caller.surface === 'socket' && !isTestHome(gate)) {
+  async handler({ caller, store, access, review, crews, deployment, config }, p) {
+    if (caller.surface === 'socket' && !isTestHome({ deployment })) {
       throw invalidParams('gv.semantic_review is refused to a socket peer outside a test home; ask with a reviewer key or as a signed-in person', {
         reason: 'socket_peer',
       });
     }
-    const row = gate.access.readableArtifact(caller, p.artifact_id);
+    const row = access.readableArtifact(caller, p.artifact_id);
     if (row.state === 'RECORDED') throw lifecycle('gv.semantic_review: a recorded row is evidence and is never reviewed', 'recorded');
-    if (row.writer_identity === caller.identity && gate.review.board.reads.signatures(row.artifact_id).some((s) => s.type === 'verdict')) {
+    if (row.writer_identity === caller.identity && review.board.reads.signatures(row.artifact_id).some((s) => s.type === 'verdict')) {
       throw invalidParams('gv.semantic_review: the author of a row holding a verdict may not ask for its review', { reason: 'self_authored' });
     }
     if (row.state === 'L1B_FLAGGED') {
@@ -41,8 +41,8 @@ export const semanticReviewVerb = defineVerb({
       });
     }
     if (!GRADABLE_STATES.has(row.state)) throw lifecycle(`gv.semantic_review: a row in ${row.state} is not reviewed`, 'wrong_state');
-    if (gate.review.board.runs.holds(row.artifact_id)) throw lifecycle('gv.semantic_review: the row is being graded now', 'in_flight');
-    const runs = await gate.review.grading.gradeRow(row, gate.review.board.settings.stances, { fresh: false, by: caller.identity });
+    if (review.board.runs.holds(row.artifact_id)) throw lifecycle('gv.semantic_review: the row is being graded now', 'in_flight');
+    const runs = await review.grading.gradeRow(row, review.board.settings.stances, { fresh: false, by: caller.identity });
     const unanswered = runs.find((r) => r.state !== 'completed');
     if (unanswered !== undefined) {
       throw semanticRefusal(`gv.semantic_review: the ${unanswered.stance} stance could not review the row: ${unanswered.detail ?? unanswered.failure}`, {
@@ -61,15 +61,15 @@ export const semanticReviewVerb = defineVerb({
         stances: stanceWords(runs),
       });
     }
-    const settled = p.settle === true ? (await gate.store.writer.write(() => settleRow(gate, row.artifact_id))) !== null : false;
-    const after = gate.store.artifacts.byId(row.artifact_id)!;
+    const settled = p.settle === true ? (await store.writer.write(() => settleRow({ store, review, crews, config }, row.artifact_id))) !== null : false;
+    const after = store.artifacts.byId(row.artifact_id)!;
     return {
       artifact_id: after.artifact_id,
       state: after.state,
       approved: true,
       settled,
       stances: runs,
-      waits_for: gate.review.board.picture(after).waitsFor,
+      waits_for: review.board.picture(after).waitsFor,
       cost_tokens: runs.reduce((n, r) => n + r.cost_tokens, 0),
     };
   },

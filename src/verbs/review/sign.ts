@@ -25,18 +25,18 @@ export const signVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   handler(ctx, p) {
-    const { gate, caller } = ctx;
+    const { caller, store, auth, review, crews, config } = ctx;
     // A signed-in person signs as a human, and so does the operator with a proof; any other
     // sign is the calling identity's (an agent's), never a human's.
-    const operatorKey = p.proof !== undefined && gate.auth.operatorProofs.required ? requireOperatorProof(ctx, p.proof, 'gv.sign') : null;
+    const operatorKey = p.proof !== undefined && auth.operatorProofs.required ? requireOperatorProof(ctx, p.proof, 'gv.sign') : null;
     const cls: SignerClass = operatorKey !== null ? 'human' : signerClassOf(caller);
     if (p.promote === true && p.decision !== 'approve') throw invalidParams('promote goes with decision approve', { field: 'promote' });
     if (p.category !== undefined && p.decision !== 'reject') throw invalidParams('category goes with decision reject', { field: 'category' });
-    return gate.store.writer.write(() => {
+    return store.writer.write(() => {
       // A person's veto may stop a pending group's child (the group is then aborted, child_rejected); an approval may not.
       const row = decidedRow(ctx, p.artifact_id, 'gv.sign', p.decision !== 'approve');
-      const review = gate.review.board.reads.row(row.artifact_id);
-      if (p.decision === 'approve' && !approvalSignable(row.state, review)) {
+      const reviewRow = review.board.reads.row(row.artifact_id);
+      if (p.decision === 'approve' && !approvalSignable(row.state, reviewRow)) {
         if (row.state === 'L1B_FLAGGED') throw lifecycle('gv.sign: a veto-severity finding stands; no signature clears it', 'hard_constraint');
         throw lifecycle(`gv.sign: a row in ${row.state} takes no approving signature`, 'wrong_state');
       }
@@ -52,9 +52,9 @@ export const signVerb = defineVerb({
         if (p.category !== undefined) own['category'] = p.category;
       }
       if (p.reason !== undefined) own['words'] = p.reason;
-      const event = gate.store.journal.append(type, caller.identity, rowEventData(row, ENTERS[p.decision], own));
-      const signed = gate.store.artifacts.byId(row.artifact_id)!;
-      const picture = gate.review.board.picture(signed);
+      const event = store.journal.append(type, caller.identity, rowEventData(row, ENTERS[p.decision], own));
+      const signed = store.artifacts.byId(row.artifact_id)!;
+      const picture = review.board.picture(signed);
       const answer = {
         artifact_id: row.artifact_id,
         state: signed.state,
@@ -66,9 +66,9 @@ export const signVerb = defineVerb({
         k_have: picture.count.k_have,
       };
       if (p.promote !== true) return answer;
-      const problem = gate.review.board.promotionProblem(picture, cls);
+      const problem = review.board.promotionProblem(picture, cls);
       if (problem !== null) return { ...answer, promoted: false, waits_for: picture.waitsFor, why_not: problem.words };
-      const done = appendPromotion(gate, picture, caller.identity, cls);
+      const done = appendPromotion({ store, review, crews, config }, picture, caller.identity, cls);
       return { ...answer, state: done.enters, promoted: done.enters === 'ACTIVE', promote_event_id: done.event.event_id, provisional: done.enters === 'ACTIVE' };
     });
   },

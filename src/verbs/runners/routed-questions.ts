@@ -11,33 +11,34 @@ import { crewQueue } from '../../questions/crew-queue.js';
 import { questionStanding } from '../../questions/question-state.js';
 import { crewReadable } from '../../questions/crew-reads.js';
 import { processUid } from '../../auth/peer-credentials.js';
+import type { House } from '../house.js';
 
 export const ROUTED_QUESTIONS_SHOWN = 50;
 const CITATIONS_SHOWN = 4;
 
 /** The role an asker's identity holds: its key's, its person entry's, or a socket peer's. */
-function roleOf(gate: Gate, identity: string): string {
+function roleOf(house: Pick<House, 'store'>, identity: string): string {
   if (identity.startsWith('key:')) {
-    return gate.store.apiKeys.roleOf(identity.slice(4)) ?? 'agent';
+    return house.store.apiKeys.roleOf(identity.slice(4)) ?? 'agent';
   }
   if (identity.startsWith('uid:')) return identity === `uid:${processUid()}` ? 'admin' : 'agent';
-  return gate.store.people.roleOf(identity) ?? 'reader';
+  return house.store.people.roleOf(identity) ?? 'reader';
 }
 
 /** Spec 2: an unrevoked member key of a slot of the space, or a person at reviewer or above who reads it. */
-function mayRead(gate: Gate, caller: Caller, space: string): boolean {
-  if (gate.crews.runners.crewOf(caller.identity)?.space === space) return true;
-  return caller.kind === 'person' && atLeast(caller.role, 'reviewer') && gate.access.capabilities.has(caller, space, 'read');
+function mayRead(house: Pick<House, 'access' | 'crews'>, caller: Caller, space: string): boolean {
+  if (house.crews.runners.crewOf(caller.identity)?.space === space) return true;
+  return caller.kind === 'person' && atLeast(caller.role, 'reviewer') && house.access.capabilities.has(caller, space, 'read');
 }
 
-function shown(gate: Gate, row: ArtifactRow, now: number, sheet: { id: string; brief: string; instructions: string | null }) {
-  const standing = questionStanding(gate, row, now);
-  const readable = new Map(crewReadable(gate, row).map((r) => [r.artifact_id, r]));
+function shown(house: Pick<House, 'store' | 'crews'>, row: ArtifactRow, now: number, sheet: { id: string; brief: string; instructions: string | null }) {
+  const standing = questionStanding(house, row, now);
+  const readable = new Map(crewReadable(house, row).map((r) => [r.artifact_id, r]));
   return {
     question: row.artifact_id,
-    body: gate.store.artifacts.servedBody(row),
+    body: house.store.artifacts.servedBody(row),
     space: row.space,
-    asker: { producer: producerOf(row), role: roleOf(gate, row.writer_identity) },
+    asker: { producer: producerOf(row), role: roleOf(house, row.writer_identity) },
     promoted_at: row.promoted_ts,
     wait_minutes: standing.wait_minutes,
     minutes_left: standing.minutes_left,
@@ -49,7 +50,7 @@ function shown(gate: Gate, row: ArtifactRow, now: number, sheet: { id: string; b
       .slice(0, CITATIONS_SHOWN)
       .map((id) => {
         const cited = readable.get(id);
-        const body = cited === undefined ? null : gate.store.artifacts.servedBody(cited);
+        const body = cited === undefined ? null : house.store.artifacts.servedBody(cited);
         return cited === undefined || body === null ? null : { artifact_id: id, body };
       }),
   };
@@ -60,22 +61,22 @@ export const routedQuestionsVerb = defineVerb({
   role: 'agent',
   summary: 'The questions routed to a crew and still with it (its answer or referral not yet given), oldest promotion first, with what the crew needs to answer.',
   params: z.strictObject({ space: spaceParam }),
-  handler({ gate, caller }, p) {
-    const space = requireSpace(gate, p.space);
-    if (!mayRead(gate, caller, space)) {
+  handler({ caller, store, access, crews, clock }, p) {
+    const space = requireSpace({ store }, p.space);
+    if (!mayRead({ access, crews }, caller, space)) {
       throw invalidParams(`only the member keys of crew ${space}, or a person reviewing who reads it, read its routed questions`, { reason: 'not_the_answering_crew' });
     }
-    const now = gate.clock.now();
-    const served = gate.crews.sheets.servedSheet(space);
+    const now = clock.now();
+    const served = crews.sheets.servedSheet(space);
     const sheet = {
-      id: served?.row.artifact_id ?? gate.crews.runners.assignment(space)?.sheet ?? '',
+      id: served?.row.artifact_id ?? crews.runners.assignment(space)?.sheet ?? '',
       brief: served?.sheet.brief ?? '',
       instructions: served?.sheet.instructions ?? null,
     };
-    const waiting = crewQueue(gate, space, now);
+    const waiting = crewQueue({ store, crews }, space, now);
     return {
       space,
-      questions: waiting.slice(0, ROUTED_QUESTIONS_SHOWN).map((row) => shown(gate, row, now, sheet)),
+      questions: waiting.slice(0, ROUTED_QUESTIONS_SHOWN).map((row) => shown({ store, crews }, row, now, sheet)),
       truncated: waiting.length > ROUTED_QUESTIONS_SHOWN,
     };
   },

@@ -18,14 +18,14 @@ export const DEFAULT_KEY_DAYS = 30;
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** The sheet an assignment names: the one given (an ACTIVE crew sheet of the space) or the space's served sheet. */
-function assignedSheet({ gate, caller }: VerbContext, space: string, id: string | undefined): SheetRow {
+function assignedSheet({ caller, access, crews }: Pick<VerbContext, 'caller' | 'access' | 'crews'>, space: string, id: string | undefined): SheetRow {
   if (id === undefined) {
-    const served = gate.crews.sheets.servedSheet(space);
+    const served = crews.sheets.servedSheet(space);
     if (served === null) throw invalidParams(`space ${space} has no served crew sheet: promote one (a crew_sheet/1 prompt_template) first`, { field: 'sheet' });
     return served;
   }
-  const row = gate.access.readableArtifact(caller, id);
-  const sheet = gate.crews.sheets.sheetOf(row);
+  const row = access.readableArtifact(caller, id);
+  const sheet = crews.sheets.sheetOf(row);
   if (sheet === null || row.state !== 'ACTIVE' || row.space !== space) {
     throw invalidParams(`sheet ${id.slice(0, 16)} is not a served crew sheet of space ${space}`, { field: 'sheet' });
   }
@@ -47,13 +47,13 @@ export const runnerAssignVerb = defineVerb({
   }),
   nullable: ['runner'],
   handler(ctx, p) {
-    const { gate, caller } = ctx;
-    const space = requireSpace(gate, p.space);
+    const { caller, store, access, auth, crews } = ctx;
+    const space = requireSpace({ store }, p.space);
     const to = p.runner;
     let plan: { sheet: SheetRow; slots: string[] } | null = null;
     if (to !== null) {
-      requireRunner(gate, to);
-      if (!configured(gate.crews.runners.settingsOf(to)?.settings ?? null)) {
+      requireRunner({ crews }, to);
+      if (!configured(crews.runners.settingsOf(to)?.settings ?? null)) {
         throw invalidParams(`runner ${to} has no command or no model yet: configure it with gv.runner_set first`, { reason: 'runner_unconfigured', field: 'runner' });
       }
       const sheet = assignedSheet(ctx, space, p.sheet);
@@ -66,21 +66,21 @@ export const runnerAssignVerb = defineVerb({
       plan = { sheet, slots: every.filter((s) => slots.includes(s)) };
     }
     const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.runner_assign');
-    return gate.store.writer.write(() => {
-      const current = gate.crews.runners.assignment(space);
+    return store.writer.write(() => {
+      const current = crews.runners.assignment(space);
       const from = current?.runner ?? null;
-      if (to !== null) requireRunnerFits(gate, to, space, plan!.sheet.sheet, plan!.slots.length);
+      if (to !== null) requireRunnerFits({ crews }, to, space, plan!.sheet.sheet, plan!.slots.length);
       const keyDays = to === null ? null : (p.key_days ?? current?.key_days ?? DEFAULT_KEY_DAYS);
       const restartsKeys = current !== undefined && (from !== to || p.reissue === true || !sameList(slotsOf(current), plan?.slots ?? []));
       const changed =
         restartsKeys || (to !== null && (current === undefined || current.sheet !== plan!.sheet.row.artifact_id || current.key_days !== keyDays));
       if (!changed) return { space, from, to, changed: false, revoked: [] };
       // The old batch ends here: its keys stop working with the reassignment.
-      const revoked = restartsKeys ? gate.crews.runners.liveMembersOfSpace(space).map((k) => k.key_id) : [];
-      for (const keyId of revoked) revokeMemberKey(gate, caller.identity, keyId, 'reassigned');
-      if (from !== null && from !== to) changeGrant(gate, caller.identity, 'revoke', `key:${from}`, space, ['read', 'contribute']);
-      if (to !== null) changeGrant(gate, caller.identity, 'issue', `key:${to}`, space, ['read', 'contribute']);
-      const event = gate.store.journal.append('runner-assigned', caller.identity, {
+      const revoked = restartsKeys ? crews.runners.liveMembersOfSpace(space).map((k) => k.key_id) : [];
+      for (const keyId of revoked) revokeMemberKey({ store }, caller.identity, keyId, 'reassigned');
+      if (from !== null && from !== to) changeGrant({ store }, caller.identity, 'revoke', `key:${from}`, space, ['read', 'contribute']);
+      if (to !== null) changeGrant({ store }, caller.identity, 'issue', `key:${to}`, space, ['read', 'contribute']);
+      const event = store.journal.append('runner-assigned', caller.identity, {
         space,
         from,
         runner: to,

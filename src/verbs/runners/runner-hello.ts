@@ -8,30 +8,31 @@ import { callingRunner } from './runner-operand.js';
 import { crewAsked, crewQueue } from '../../questions/crew-queue.js';
 import { questionStanding } from '../../questions/question-state.js';
 import { ROUTED_QUESTIONS_SHOWN } from './routed-questions.js';
+import type { House } from '../house.js';
 
 /**
  * A hello settles what the runner's previous answers left open: a key batch it now holds
  * (acknowledged) or does not (refused: revoked, so it may ask anew), a space it no longer
  * serves after a reassignment (released), and a token it took and now holds.
  */
-function settle(gate: Gate, runner: string, by: string, hello: RunnerHello, now: number): void {
-  for (const a of gate.crews.runners.assignmentsOf(runner)) {
+function settle(house: Pick<House, 'store' | 'crews'>, runner: string, by: string, hello: RunnerHello, now: number): void {
+  for (const a of house.crews.runners.assignmentsOf(runner)) {
     if (a.keys_state !== 'issued') continue;
     const serving = hello.serving.find((s) => s.space === a.space);
     if (serving === undefined) continue;
-    const live = gate.crews.runners.liveMembers(a.space, a.batch);
+    const live = house.crews.runners.liveMembers(a.space, a.batch);
     const missing = live.map((k) => k.slot).filter((slot) => hello.instance !== a.batch_instance || !serving.holds.includes(slot));
     if (missing.length === 0) {
-      gate.store.journal.append('runner-keys-acknowledged', by, { runner, space: a.space, batch: a.batch, instance: hello.instance });
+      house.store.journal.append('runner-keys-acknowledged', by, { runner, space: a.space, batch: a.batch, instance: hello.instance });
       continue;
     }
-    for (const k of live) revokeMemberKey(gate, by, k.key_id, 'refused');
-    gate.store.journal.append('runner-keys-refused', by, { runner, space: a.space, batch: a.batch, instance: hello.instance, missing });
+    for (const k of live) revokeMemberKey(house, by, k.key_id, 'refused');
+    house.store.journal.append('runner-keys-refused', by, { runner, space: a.space, batch: a.batch, instance: hello.instance, missing });
   }
-  for (const space of gate.crews.runners.pendingReleases(runner)) {
-    if (!hello.serving.some((s) => s.space === space)) gate.store.journal.append('runner-released', by, { runner, space });
+  for (const space of house.crews.runners.pendingReleases(runner)) {
+    if (!hello.serving.some((s) => s.space === space)) house.store.journal.append('runner-released', by, { runner, space });
   }
-  const token = gate.crews.runners.tokenRow(runner);
+  const token = house.crews.runners.tokenRow(runner);
   if (
     token?.state === 'served' &&
     hello.token.held &&
@@ -39,7 +40,7 @@ function settle(gate: Gate, runner: string, by: string, hello: RunnerHello, now:
     hello.instance === token.served_instance &&
     now - token.served_ts! <= TOKEN_ACK_MS
   ) {
-    gate.crews.runners.vault.acknowledge(runner, token.version, now);
+    house.crews.runners.vault.acknowledge(runner, token.version, now);
   }
 }
 
@@ -48,17 +49,17 @@ function settle(gate: Gate, runner: string, by: string, hello: RunnerHello, now:
  * the ids of those routed to it still to answer (gv.routed_questions serves their words to
  * a member key). Absent while the runner hosts no crew.
  */
-function questionsOf(gate: Gate, runner: string, now: number) {
-  const crews = gate.crews.runners.assignmentsOf(runner);
+function questionsOf(house: Pick<House, 'store' | 'crews'>, runner: string, now: number) {
+  const crews = house.crews.runners.assignmentsOf(runner);
   if (crews.length === 0) return {};
   return {
     questions: crews.map((a) => {
-      const asked = crewAsked(gate, a.space);
-      const routed = crewQueue(gate, a.space, now);
+      const asked = crewAsked(house, a.space);
+      const routed = crewQueue(house, a.space, now);
       return {
         space: a.space,
         asked: asked.rows.map(({ row, slot }) => {
-          const standing = questionStanding(gate, row, now);
+          const standing = questionStanding(house, row, now);
           return { question: row.artifact_id, slot, state: standing.state, reason: standing.reason };
         }),
         routed: routed.slice(0, ROUTED_QUESTIONS_SHOWN).map((r) => r.artifact_id),
@@ -73,31 +74,31 @@ export const runnerHelloVerb = defineVerb({
   role: 'runner',
   summary: 'A runner reports itself (gate.runner-hello/1) and learns its settings, token state, crews and their questions.',
   params: runnerHelloBody,
-  handler({ gate, caller }, hello) {
+  handler({ caller, store, crews, clock }, hello) {
     const runner = callingRunner(caller.identity);
-    const now = gate.clock.now();
+    const now = clock.now();
     // Heard even when refused below: two instances on one key must be seen to be refused.
-    gate.crews.runners.hellos.hear(runner, hello.instance, now);
-    const wait = gate.crews.runners.hellos.waitBeforeNext(runner, now, gate.crews.runners.timings.helloIntervalMs);
+    crews.runners.hellos.hear(runner, hello.instance, now);
+    const wait = crews.runners.hellos.waitBeforeNext(runner, now, crews.runners.timings.helloIntervalMs);
     if (wait > 0) {
-      throw invalidParams(`at most one hello per ${gate.crews.runners.timings.helloIntervalMs / 1000} s on a runner key`, { reason: 'too_soon', retry_after_ms: wait });
+      throw invalidParams(`at most one hello per ${crews.runners.timings.helloIntervalMs / 1000} s on a runner key`, { reason: 'too_soon', retry_after_ms: wait });
     }
-    return gate.store.writer.write(() => {
-      if (gate.crews.runners.firstSeen(runner) === null) {
-        gate.store.journal.append('runner-first-seen', caller.identity, { runner, instance: hello.instance, runner_version: hello.runner, host: hello.host });
+    return store.writer.write(() => {
+      if (crews.runners.firstSeen(runner) === null) {
+        store.journal.append('runner-first-seen', caller.identity, { runner, instance: hello.instance, runner_version: hello.runner, host: hello.host });
       }
-      settle(gate, runner, caller.identity, hello, now);
-      gate.crews.runners.hellos.keep(runner, hello, now);
-      const configured = gate.crews.runners.settingsOf(runner);
+      settle({ store, crews }, runner, caller.identity, hello, now);
+      crews.runners.hellos.keep(runner, hello, now);
+      const configured = crews.runners.settingsOf(runner);
       const version = configured?.version ?? 0;
       return {
         now,
         settings_version: version,
         ...(configured !== null && configured.version !== hello.settings_version ? { settings: configured.settings } : {}),
-        label: configured?.settings.label ?? gate.crews.runners.keyRow(runner)?.label ?? runner,
-        token: gate.crews.runners.tokenState(runner),
-        assignments: gate.crews.runners.assignmentsOf(runner).map((a) => ({ space: a.space, slots: slotsOf(a), sheet: a.sheet, keys: a.keys_state })),
-        ...questionsOf(gate, runner, now),
+        label: configured?.settings.label ?? crews.runners.keyRow(runner)?.label ?? runner,
+        token: crews.runners.tokenState(runner),
+        assignments: crews.runners.assignmentsOf(runner).map((a) => ({ space: a.space, slots: slotsOf(a), sheet: a.sheet, keys: a.keys_state })),
+        ...questionsOf({ store, crews }, runner, now),
       };
     });
   },

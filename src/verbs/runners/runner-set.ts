@@ -17,27 +17,27 @@ export const runnerSetVerb = defineVerb({
   summary: "Change a runner's settings (the fields named; the rest kept); the runner receives them with its next hello.",
   params: z.strictObject({ runner: runnerParam, ...optional }),
   nullable: NULLABLE_SETTINGS,
-  handler({ gate, caller }, p) {
+  handler({ caller, store, crews }, p) {
     const { runner, ...sent } = p;
-    const key = requireRunner(gate, runner);
-    return gate.store.writer.write(() => {
-      const before = gate.crews.runners.settingsOf(runner);
+    const key = requireRunner({ crews }, runner);
+    return store.writer.write(() => {
+      const before = crews.runners.settingsOf(runner);
       const current = before?.settings ?? settingsDefaults(key.label ?? key.key_id);
       const settings: RunnerSettings = { ...current, ...(sent as RunnerSettingsPatch) };
       const problem = settingsProblem(settings, sent as RunnerSettingsPatch);
       if (problem !== null) throw invalidParams(problem.message, { ...(problem.reason === undefined ? {} : { reason: problem.reason }), field: problem.field });
       const version = (before?.version ?? 0) + 1;
-      const event = gate.store.journal.append('runner-settings-set', caller.identity, {
+      const event = store.journal.append('runner-settings-set', caller.identity, {
         runner,
         settings_version: version,
         settings,
         fields: Object.keys(sent).sort(),
       });
       // A token is bound to the origin it was set for: another origin must not receive it.
-      const token = gate.crews.runners.tokenRow(runner);
+      const token = crews.runners.tokenRow(runner);
       if (token !== undefined && token.state !== 'none' && endpointOrigin(current) !== endpointOrigin(settings)) {
-        gate.store.journal.append('runner-token-cleared', caller.identity, { runner, version: token.version, reason: 'origin_changed' });
-        gate.crews.runners.vault.clear(runner);
+        store.journal.append('runner-token-cleared', caller.identity, { runner, version: token.version, reason: 'origin_changed' });
+        crews.runners.vault.clear(runner);
       }
       return { runner, settings_version: version, settings, event_id: event.event_id };
     });

@@ -13,17 +13,17 @@ export const runnerTokenSetVerb = defineVerb({
   summary: "Seal a token for a runner's model endpoint until the runner takes it once with gv.runner_token; null clears it.",
   params: z.strictObject({ runner: runnerParam, token: tokenParam.nullable() }),
   nullable: ['token'],
-  handler({ gate, caller }, p) {
-    requireRunner(gate, p.runner);
-    return gate.store.writer.write(() => {
-      const before = gate.crews.runners.tokenRow(p.runner);
+  handler({ caller, store, crews }, p) {
+    requireRunner({ crews }, p.runner);
+    return store.writer.write(() => {
+      const before = crews.runners.tokenRow(p.runner);
       if (p.token === null) {
         if (before === undefined || before.state === 'none') return { runner: p.runner, token: 'none' };
-        const event = gate.store.journal.append('runner-token-cleared', caller.identity, { runner: p.runner, version: before.version, reason: 'cleared' });
-        gate.crews.runners.vault.clear(p.runner);
+        const event = store.journal.append('runner-token-cleared', caller.identity, { runner: p.runner, version: before.version, reason: 'cleared' });
+        crews.runners.vault.clear(p.runner);
         return { runner: p.runner, version: before.version, token: 'none', event_id: event.event_id };
       }
-      const settings = gate.crews.runners.settingsOf(p.runner)?.settings;
+      const settings = crews.runners.settingsOf(p.runner)?.settings;
       if (settings?.base_url === undefined) {
         throw invalidParams('the runner has no model endpoint yet: set base_url (null for the default provider) with gv.runner_set first', {
           reason: 'no_endpoint',
@@ -31,8 +31,8 @@ export const runnerTokenSetVerb = defineVerb({
         });
       }
       const version = (before?.version ?? 0) + 1;
-      gate.crews.runners.vault.seal(p.runner, version, p.token);
-      const event = gate.store.journal.append('runner-token-set', caller.identity, { runner: p.runner, version, origin: originOf(settings.base_url) });
+      crews.runners.vault.seal(p.runner, version, p.token);
+      const event = store.journal.append('runner-token-set', caller.identity, { runner: p.runner, version, origin: originOf(settings.base_url) });
       return { runner: p.runner, version, token: 'waiting', event_id: event.event_id };
     });
   },

@@ -9,19 +9,19 @@ export const runnerTokenVerb = defineVerb({
   role: 'runner',
   summary: 'Take the sealed token once; a hello must acknowledge it within 600 s or it is lost.',
   params: z.strictObject({}),
-  handler({ gate, caller }) {
+  handler({ caller, store, crews, clock }) {
     const runner = callingRunner(caller.identity);
-    return gate.store.writer.write(() => {
-      const row = gate.crews.runners.tokenRow(runner);
+    return store.writer.write(() => {
+      const row = crews.runners.tokenRow(runner);
       if (row === undefined || row.state === 'none') throw invalidParams('no token is set for this runner', { reason: 'no_token' });
-      const instance = soleInstance(gate, runner);
+      const instance = soleInstance({ crews, clock }, runner);
       if (row.state === 'served') throw invalidParams(`token version ${row.version} was already served`, { reason: 'already_served', version: row.version });
-      const sealed = gate.crews.runners.vault.open(runner, row.version);
+      const sealed = crews.runners.vault.open(runner, row.version);
       if (sealed === 'unreadable' || sealed === null) {
         throw invalidParams('the sealed token does not open under this deployment key: set it again', { reason: 'unreadable', version: row.version });
       }
-      gate.store.journal.append('runner-token-served', caller.identity, { runner, version: row.version, instance });
-      gate.crews.runners.vault.forget(runner);
+      store.journal.append('runner-token-served', caller.identity, { runner, version: row.version, instance });
+      crews.runners.vault.forget(runner);
       return { version: row.version, token: sealed.token, origin: row.origin };
     });
   },

@@ -4,10 +4,11 @@ import { slotsOf } from '../../crews/crews.js';
 import type { Gate } from '../../gate.js';
 import { runnerParam } from './runner-operand.js';
 import { crewQueue } from '../../questions/crew-queue.js';
+import type { House } from '../house.js';
 
 /** What the newest hello said, without paths or host facts a reviewer has no use for. */
-function helloSummary(gate: Gate, runner: string) {
-  const kept = gate.crews.runners.hellos.newestOf(runner);
+function helloSummary(house: Pick<House, 'crews'>, runner: string) {
+  const kept = house.crews.runners.hellos.newestOf(runner);
   if (kept === undefined) return null;
   const h = kept.report;
   return {
@@ -30,25 +31,25 @@ function helloSummary(gate: Gate, runner: string) {
 }
 
 /** One runner as gv.runners shows it (the README documents each field). */
-export function runnerView(gate: Gate, runner: string) {
-  const now = gate.clock.now();
-  const inFlight = new Map(gate.crews.runners.assignmentsOf(runner).map((a) => [a.space, crewQueue(gate, a.space, now).length]));
-  const key = gate.crews.runners.keyRow(runner);
-  const configured = gate.crews.runners.settingsOf(runner);
-  const token = gate.crews.runners.tokenRow(runner);
+export function runnerView(house: Pick<House, 'store' | 'crews' | 'clock'>, runner: string) {
+  const now = house.clock.now();
+  const inFlight = new Map(house.crews.runners.assignmentsOf(runner).map((a) => [a.space, crewQueue(house, a.space, now).length]));
+  const key = house.crews.runners.keyRow(runner);
+  const configured = house.crews.runners.settingsOf(runner);
+  const token = house.crews.runners.tokenRow(runner);
   return {
     runner,
     label: configured?.settings.label ?? key?.label ?? runner,
-    active: gate.crews.runners.activeRunner(runner) !== undefined,
+    active: house.crews.runners.activeRunner(runner) !== undefined,
     settings_version: configured?.version ?? 0,
     paused: configured?.settings.paused ?? false,
-    first_seen: gate.crews.runners.firstSeen(runner),
-    heard: gate.crews.runners.heard(runner),
-    instances: gate.crews.runners.hellos.instancesHeard(runner, gate.clock.now()).length,
-    last_hello: helloSummary(gate, runner),
-    token: gate.crews.runners.tokenState(runner),
+    first_seen: house.crews.runners.firstSeen(runner),
+    heard: house.crews.runners.heard(runner),
+    instances: house.crews.runners.hellos.instancesHeard(runner, house.clock.now()).length,
+    last_hello: helloSummary(house, runner),
+    token: house.crews.runners.tokenState(runner),
     token_version: token?.version ?? 0,
-    assignments: gate.crews.runners.assignmentsOf(runner).map((a) => ({
+    assignments: house.crews.runners.assignmentsOf(runner).map((a) => ({
       space: a.space,
       slots: slotsOf(a),
       sheet: a.sheet,
@@ -56,11 +57,11 @@ export function runnerView(gate: Gate, runner: string) {
       assigned_at: a.assigned_ts,
       keys: a.keys_state,
       batch: a.batch,
-      keys_expire_at: gate.crews.runners.batchExpiry(a.space, a.batch),
+      keys_expire_at: house.crews.runners.batchExpiry(a.space, a.batch),
       questions_in_flight: inFlight.get(a.space) ?? 0,
     })),
     questions_in_flight: [...inFlight.values()].reduce((n, q) => n + q, 0),
-    releasing: gate.crews.runners.pendingReleases(runner),
+    releasing: house.crews.runners.pendingReleases(runner),
   };
 }
 
@@ -69,8 +70,8 @@ export const runnersVerb = defineVerb({
   role: 'reviewer',
   summary: 'Every runner key: its label, settings version, newest hello, token state, crews with their key states.',
   params: z.strictObject({ runner: runnerParam.optional() }),
-  handler({ gate }, p) {
-    const ids = gate.crews.runners.runnerIds().filter((id) => p.runner === undefined || id === p.runner);
-    return { runners: ids.map((id) => runnerView(gate, id)) };
+  handler({ store, crews, clock }, p) {
+    const ids = crews.runners.runnerIds().filter((id) => p.runner === undefined || id === p.runner);
+    return { runners: ids.map((id) => runnerView({ store, crews, clock }, id)) };
   },
 });

@@ -4,6 +4,7 @@ import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import type { JournalEvent } from '../../forms/event.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Finding, ScanResult } from '../../../workers/scan/finding.js';
+import type { House } from '../house.js';
 
 /**
  * Artifact id: sha256 of {content_hash, space, writer, deployment} plus whatever else makes
@@ -11,8 +12,8 @@ import type { Finding, ScanResult } from '../../../workers/scan/finding.js';
  * same bytes written again are a new row: named as the same JSON with `after_erased`, the
  * erased row's id (and so on, should that one be erased too).
  */
-export function artifactIdOf(gate: Gate, caller: Caller, contentHash: string, space: string, extra: Record<string, unknown> = {}): string {
-  return artifactOf(gate, caller, contentHash, space, extra).id;
+export function artifactIdOf(house: Pick<House, 'store' | 'deployment'>, caller: Caller, contentHash: string, space: string, extra: Record<string, unknown> = {}): string {
+  return artifactOf(house, caller, contentHash, space, extra).id;
 }
 
 /**
@@ -21,7 +22,7 @@ export function artifactIdOf(gate: Gate, caller: Caller, contentHash: string, sp
  * a caller that asks again (an ingest, after its scan) reads the rows again without hashing.
  */
 export function artifactOf(
-  gate: Gate,
+  house: Pick<House, 'store' | 'deployment'>,
   caller: Caller,
   contentHash: string,
   space: string,
@@ -33,16 +34,16 @@ export function artifactOf(
     if (known !== undefined) return known;
     const more = afterErased === null ? {} : { after_erased: afterErased };
     const id = `sha256:${sha256Hex(
-      canonicalJson({ ...extra, ...more, content_hash: contentHash, space, writer_identity: caller.identity, deployment_id: gate.deployment.deploymentId }),
+      canonicalJson({ ...extra, ...more, content_hash: contentHash, space, writer_identity: caller.identity, deployment_id: house.deployment.deploymentId }),
     )}`;
     ids.set(afterErased ?? '', id);
     return id;
   };
   let id = idOf(null);
-  let row = gate.store.artifacts.byId(id);
+  let row = house.store.artifacts.byId(id);
   while (row !== undefined && row.erased_seq !== null) {
     id = idOf(id);
-    row = gate.store.artifacts.byId(id);
+    row = house.store.artifacts.byId(id);
   }
   return { id, row };
 }
@@ -71,7 +72,7 @@ export interface NewRow {
  * Appends one row's `ingest` event and its `scan` (or `record`) event, storing its bytes
  * and, when the scan masked anything, the masked form. Runs inside a journal write.
  */
-export function appendRow(gate: Gate, caller: Caller, row: NewRow): JournalEvent {
+export function appendRow(house: Pick<House, 'store' | 'pipeline'>, caller: Caller, row: NewRow): JournalEvent {
   const contentHash = `sha256:${sha256Hex(row.bytes)}`;
   const findings = [...row.scan.findings, ...(row.gateFindings ?? [])];
   // With no finding the masked body is the body itself: one stored copy serves both.
@@ -79,10 +80,10 @@ export function appendRow(gate: Gate, caller: Caller, row: NewRow): JournalEvent
   const maskedHash = row.scan.findings.length === 0 ? contentHash : `sha256:${sha256Hex(maskedBytes)}`;
   const flagged = row.scan.flagged || (row.gateFindings?.length ?? 0) > 0;
   const enters = row.recorded ? 'RECORDED' : flagged ? 'L1B_FLAGGED' : 'L1_SCANNED';
-  gate.store.journal.putBlob(contentHash, row.bytes);
+  house.store.journal.putBlob(contentHash, row.bytes);
   // A scanned held row is embedded and indexed for its writer right after the answer: from these bytes.
-  if (enters === 'L1_SCANNED') gate.pipeline.freshBodies.offer(contentHash, row.bytes);
-  if (maskedHash !== contentHash) gate.store.journal.putBlob(maskedHash, maskedBytes);
+  if (enters === 'L1_SCANNED') house.pipeline.freshBodies.offer(contentHash, row.bytes);
+  if (maskedHash !== contentHash) house.store.journal.putBlob(maskedHash, maskedBytes);
   const ingestData: Record<string, unknown> = {
     artifact_id: row.artifactId,
     space: row.space,
@@ -114,7 +115,7 @@ export function appendRow(gate: Gate, caller: Caller, row: NewRow): JournalEvent
     ...(row.reason === undefined ? {} : { reason: row.reason }),
   };
   // One journal call, so the views fold the row and its scan together (Journal.appendAll).
-  const [, scanEvent] = gate.store.journal.appendAll([
+  const [, scanEvent] = house.store.journal.appendAll([
     { type: 'ingest', by: caller.identity, data: ingestData },
     { type: row.recorded ? 'record' : 'scan', by: caller.identity, data: scanData },
   ]);

@@ -4,6 +4,7 @@ import type { Gate } from '../../gate.js';
 import { invalidParams } from '../../gate-error.js';
 import type { EnvelopeAttachment } from '../../projections/attachments.js';
 import { contentHashParam } from './upload.js';
+import type { House } from '../house.js';
 
 export const ATTACHMENTS_PER_CLAIM = 4;
 
@@ -27,7 +28,7 @@ const NO_ATTACHMENTS = new Set(['steering', 'skill', 'prompt_template']);
  * caller, named once, with what the upload's preparation found recorded beside it so the
  * envelope alone says what the row carries.
  */
-export function envelopeAttachments(gate: Gate, caller: Caller, given: Given, kind: string | null): EnvelopeAttachment[] {
+export function envelopeAttachments(house: Pick<House, 'store'>, caller: Caller, given: Given, kind: string | null): EnvelopeAttachment[] {
   if (given.length === 0) return [];
   if (kind === null || NO_ATTACHMENTS.has(kind)) {
     throw invalidParams(`attachments are not for ${kind ?? 'recorded'} rows`, { field: 'attachments' });
@@ -36,7 +37,7 @@ export function envelopeAttachments(gate: Gate, caller: Caller, given: Given, ki
   return given.map((a, i) => {
     if (seen.has(a.sha256)) throw invalidParams(`attachments names ${a.sha256} twice`, { field: `attachments.${i}.sha256` });
     seen.add(a.sha256);
-    const upload = gate.store.attachments.upload(caller.identity, a.sha256);
+    const upload = house.store.attachments.upload(caller.identity, a.sha256);
     if (upload?.state !== 'completed') {
       throw invalidParams(`attachment ${a.sha256.slice(0, 23)} is not an upload this caller completed`, { field: `attachments.${i}.sha256` });
     }

@@ -11,6 +11,7 @@ import { archiveFinding, memberFindings, UNSCANNED_ARCHIVE } from '../../bundles
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Gate } from '../../gate.js';
 import type { Caller } from '../../access/caller.js';
+import type { House } from '../house.js';
 
 /** Bundles and project maps are proposed at T-5 (spec 1 trust-class derivation). */
 export const BUNDLE_TRUST_CLASS = 'T-5';
@@ -25,22 +26,22 @@ const params = z.strictObject({
   producer: producerParam.optional(),
 });
 
-const memberId = (gate: Gate, caller: Caller, manifest: Pick<BundleManifest, 'archive_hash'>, path: string, contentHash: string, space: string) =>
-  artifactIdOf(gate, caller, contentHash, space, { archive_hash: manifest.archive_hash, path });
+const memberId = (house: Pick<House, 'store' | 'deployment'>, caller: Caller, manifest: Pick<BundleManifest, 'archive_hash'>, path: string, contentHash: string, space: string) =>
+  artifactIdOf(house, caller, contentHash, space, { archive_hash: manifest.archive_hash, path });
 
-function scanEventOf(gate: Gate, artifactId: string): string | null {
-  return gate.store.journalReads.firstScanEventId(artifactId);
+function scanEventOf(house: Pick<House, 'store'>, artifactId: string): string | null {
+  return house.store.journalReads.firstScanEventId(artifactId);
 }
 
 /** A bundle already retained answers as it was retained, marked duplicate. */
 function retainedAnswer(ctx: VerbContext, archive: ArtifactRow) {
-  const { gate, caller } = ctx;
+  const { caller, store, deployment } = ctx;
   const common = { state: 'quarantined', archive_artifact_id: archive.artifact_id, workarea: archive.workarea, space: archive.space, producer: producerOf(archive), duplicate: true };
   if (archive.reason?.startsWith(INVALID)) {
     return { ...common, validation: 'failed', manifest_artifact_id: null, members: [], reason: archive.reason };
   }
-  const manifestRow = gate.store.artifacts.bundleManifestOf(archive.artifact_id);
-  const text = gate.store.artifacts.servedBody(manifestRow);
+  const manifestRow = store.artifacts.bundleManifestOf(archive.artifact_id);
+  const text = store.artifacts.servedBody(manifestRow);
   // An erased manifest no longer says which members there were: the answer names none.
   if (text === null) return { ...common, validation: 'valid', manifest_artifact_id: manifestRow.artifact_id, members: [] };
   const manifest = JSON.parse(text) as BundleManifest;
@@ -49,8 +50,8 @@ function retainedAnswer(ctx: VerbContext, archive: ArtifactRow) {
     validation: 'valid',
     manifest_artifact_id: manifestRow.artifact_id,
     members: manifest.members.map((m) => {
-      const id = memberId(gate, caller, manifest, m.path, m.content_hash, archive.space);
-      return { ...m, artifact_id: id, state: gate.store.artifacts.byId(id)?.state ?? null, scan_event: scanEventOf(gate, id) };
+      const id = memberId({ store, deployment }, caller, manifest, m.path, m.content_hash, archive.space);
+      return { ...m, artifact_id: id, state: store.artifacts.byId(id)?.state ?? null, scan_event: scanEventOf({ store }, id) };
     }),
   };
 }
@@ -64,17 +65,17 @@ export const ingestBundleVerb = defineVerb({
   refused: TRUST_CLASS_REFUSED,
   door: { sourceUri: (p) => p.source_uri },
   async handler(ctx, p) {
-    const { gate, caller } = ctx;
-    const admission = admitWrite(gate, caller, { space: p.space ?? 'main', workarea: p.workarea });
+    const { caller, store, access, pipeline, deployment, config } = ctx;
+    const admission = admitWrite({ store, access, config }, caller, { space: p.space ?? 'main', workarea: p.workarea });
     const space = admission.space;
     admission.contributes();
     const archive = decodeBase64(p.content, 'content');
     const archiveHash = `sha256:${sha256Hex(archive)}`;
-    const archiveId = artifactIdOf(gate, caller, archiveHash, space);
-    const earlier = gate.store.artifacts.byId(archiveId);
+    const archiveId = artifactIdOf({ store, deployment }, caller, archiveHash, space);
+    const earlier = store.artifacts.byId(archiveId);
     if (earlier) return retainedAnswer(ctx, earlier);
 
-    const inspection = await gate.pipeline.bundles.inspect(archive, true);
+    const inspection = await pipeline.bundles.inspect(archive, true);
     let failure = inspection.valid ? null : inspection.detail;
     const manifest = inspection.valid ? bundleManifest(inspection, inspection.members) : null;
     // A manifest the caller sent is recomputed in full: any difference fails the archive.
@@ -84,17 +85,17 @@ export const ingestBundleVerb = defineVerb({
     const manifestBytes = manifest === null ? null : Buffer.from(canonicalJson(manifest), 'utf8');
     const [manifestScan, ...memberScans] = await Promise.all(
       failure === null && manifestBytes !== null
-        ? [gate.pipeline.scan.scan(manifestBytes, 'bundle_manifest'), ...members.map((m) => gate.pipeline.scan.scan(m.bytes, BUNDLE_CONTENT_TYPES[m.classification!]))]
+        ? [pipeline.scan.scan(manifestBytes, 'bundle_manifest'), ...members.map((m) => pipeline.scan.scan(m.bytes, BUNDLE_CONTENT_TYPES[m.classification!]))]
         : [],
     );
 
-    return gate.store.writer.write(() => {
+    return store.writer.write(() => {
       admission.stillOpen();
-      const twin = gate.store.artifacts.byId(archiveId);
+      const twin = store.artifacts.byId(archiveId);
       if (twin) return retainedAnswer(ctx, twin);
       const producer = p.producer ? { producer: p.producer } : {};
       const common = { space, workarea: p.workarea, kind: null, trustClass: BUNDLE_TRUST_CLASS, sourceUri: p.source_uri };
-      appendRow(gate, caller, {
+      appendRow({ store, pipeline }, caller, {
         ...common,
         artifactId: archiveId,
         bytes: archive,
@@ -120,9 +121,9 @@ export const ingestBundleVerb = defineVerb({
       if (failure !== null || manifest === null || manifestBytes === null) {
         return { ...answer, manifest_artifact_id: null, members: [], reason: `${INVALID}${failure}` };
       }
-      const manifestId = artifactIdOf(gate, caller, `sha256:${sha256Hex(manifestBytes)}`, space, { archive_hash: archiveHash });
+      const manifestId = artifactIdOf({ store, deployment }, caller, `sha256:${sha256Hex(manifestBytes)}`, space, { archive_hash: archiveHash });
       // The manifest is evidence of what the archive holds: recorded, never graded.
-      appendRow(gate, caller, {
+      appendRow({ store, pipeline }, caller, {
         ...common,
         artifactId: manifestId,
         bytes: manifestBytes,
@@ -133,8 +134,8 @@ export const ingestBundleVerb = defineVerb({
         scan: manifestScan!,
       });
       const served = members.map((m, i) => {
-        const id = memberId(gate, caller, manifest, m.path, m.content_hash, space);
-        const event = appendRow(gate, caller, {
+        const id = memberId({ store, deployment }, caller, manifest, m.path, m.content_hash, space);
+        const event = appendRow({ store, pipeline }, caller, {
           ...common,
           artifactId: id,
           bytes: m.bytes,

@@ -38,13 +38,13 @@ type Check = { validation: 'valid' | 'structural'; map: ProjectMap; members: Map
  * Anything failing refuses the whole map.
  */
 async function checkMap(ctx: VerbContext, p: Params): Promise<Check> {
-  const { gate } = ctx;
-  const structure = checkMapStructure(p.manifest, gate.pipeline.bundles.limits);
+  const { pipeline } = ctx;
+  const structure = checkMapStructure(p.manifest, pipeline.bundles.limits);
   if ('detail' in structure) return { reason: `map_invalid:${structure.detail}` };
   const map = structure.map;
   if (p.content === undefined) return { validation: 'structural', map, members: [] };
   if (map.archive_hash === undefined) return { reason: 'map_invalid:archive_fields_missing' };
-  const inspection = await gate.pipeline.bundles.inspect(decodeBase64(p.content, 'content'), false);
+  const inspection = await pipeline.bundles.inspect(decodeBase64(p.content, 'content'), false);
   if (!inspection.valid) return { reason: `archive_invalid:${inspection.detail}` };
   if (inspection.archive_hash !== map.archive_hash || inspection.archive_size !== map.archive_size) return { reason: 'map_invalid:archive_mismatch' };
   const declared = map.members.map(memberKey).sort();
@@ -74,17 +74,17 @@ function mapAnswer(map: ProjectMap, row: { validation: string; space: string; wo
 
 /** A map already admitted (by this writer here, or promoted here) answers as it stands, marked duplicate. */
 function duplicateAnswer(ctx: VerbContext, row: ArtifactRow) {
-  const { gate, caller } = ctx;
-  const ingest = gate.store.journalReads.ingestRowOf(row.artifact_id)!;
+  const { caller, store, deployment } = ctx;
+  const ingest = store.journalReads.ingestRowOf(row.artifact_id)!;
   const validation = ((eventFromRow(ingest).data['map'] ?? {}) as { validation?: string }).validation ?? 'structural';
-  const map = JSON.parse(gate.store.artifacts.body(row.content_hash)!) as ProjectMap;
+  const map = JSON.parse(store.artifacts.body(row.content_hash)!) as ProjectMap;
   return {
     ...mapAnswer(map, { validation, space: row.space, workarea: row.workarea, producer: producerOf(row) }),
     map_artifact_id: row.artifact_id,
     artifact_state: row.state,
     members: map.members.map((m) => {
-      const id = validation === 'valid' ? artifactIdOf(gate, caller, m.content_hash, row.space, { map_hash: row.content_hash, path: m.path }) : null;
-      const member = id === null ? undefined : gate.store.artifacts.byId(id);
+      const id = validation === 'valid' ? artifactIdOf({ store, deployment }, caller, m.content_hash, row.space, { map_hash: row.content_hash, path: m.path }) : null;
+      const member = id === null ? undefined : store.artifacts.byId(id);
       return { ...m, artifact_id: member ? id : null, state: member?.state ?? null };
     }),
     duplicate: true,
@@ -100,15 +100,15 @@ export const ingestMapVerb = defineVerb({
   refused: TRUST_CLASS_REFUSED,
   door: { sourceUri: (p) => p.source_uri },
   async handler(ctx, p) {
-    const { gate, caller } = ctx;
-    const admission = admitWrite(gate, caller, { space: p.space ?? 'main', workarea: p.workarea });
+    const { caller, store, access, pipeline, deployment, config } = ctx;
+    const admission = admitWrite({ store, access, config }, caller, { space: p.space ?? 'main', workarea: p.workarea });
     const space = admission.space;
     if (p.content !== undefined && p.encoding === undefined) throw invalidParams('content needs encoding: "base64"', { field: 'encoding' });
     if (p.content === undefined && p.encoding !== undefined) throw invalidParams('encoding goes with content', { field: 'encoding' });
     admission.contributes();
     const parents = p.derives_from ?? [];
     if (new Set(parents).size !== parents.length) throw invalidParams('derives_from repeats an id', { field: 'derives_from' });
-    for (const id of parents) gate.access.readableArtifact(caller, id);
+    for (const id of parents) access.readableArtifact(caller, id);
 
     const check = await checkMap(ctx, p);
     const common = { space, workarea: p.workarea, producer: p.producer ?? null };
@@ -119,25 +119,25 @@ export const ingestMapVerb = defineVerb({
     const mapBytes = Buffer.from(canonicalJson(check.map), 'utf8');
     const mapHash = `sha256:${sha256Hex(mapBytes)}`;
     // A map whose row was erased meanwhile is written again under a new id (artifactIdOf), so the id is read again inside the write.
-    let mapId = artifactIdOf(gate, caller, mapHash, space);
-    const earlier = () => gate.store.artifacts.byId(mapId) ?? gate.store.artifacts.promotedCopy(mapHash, space);
+    let mapId = artifactIdOf({ store, deployment }, caller, mapHash, space);
+    const earlier = () => store.artifacts.byId(mapId) ?? store.artifacts.promotedCopy(mapHash, space);
     const first = earlier();
     if (first) return duplicateAnswer(ctx, first);
     admission.room(1 + check.members.length);
     const [mapScan, ...memberScans] = await Promise.all([
-      gate.pipeline.scan.scan(mapBytes, 'project_map'),
-      ...check.members.map((m) => gate.pipeline.scan.scan(m.bytes, MAP_CONTENT_TYPES[m.declared])),
+      pipeline.scan.scan(mapBytes, 'project_map'),
+      ...check.members.map((m) => pipeline.scan.scan(m.bytes, MAP_CONTENT_TYPES[m.declared])),
     ]);
 
-    return gate.store.writer.write(() => {
+    return store.writer.write(() => {
       admission.stillOpen();
-      mapId = artifactIdOf(gate, caller, mapHash, space);
+      mapId = artifactIdOf({ store, deployment }, caller, mapHash, space);
       const twin = earlier();
       if (twin) return duplicateAnswer(ctx, twin);
       const producer = p.producer ? { producer: p.producer } : {};
       const row = { space, workarea: p.workarea, kind: null, trustClass: BUNDLE_TRUST_CLASS, sourceUri: p.source_uri, recorded: false };
       // The map is one gated artifact; its nodes and edges stay inside these bytes.
-      const mapEvent = appendRow(gate, caller, {
+      const mapEvent = appendRow({ store, pipeline }, caller, {
         ...row,
         artifactId: mapId,
         bytes: mapBytes,
@@ -148,8 +148,8 @@ export const ingestMapVerb = defineVerb({
       });
       const retained = new Map(
         check.members.map((m, i) => {
-          const id = artifactIdOf(gate, caller, m.content_hash, space, { map_hash: mapHash, path: m.path });
-          const event = appendRow(gate, caller, {
+          const id = artifactIdOf({ store, deployment }, caller, m.content_hash, space, { map_hash: mapHash, path: m.path });
+          const event = appendRow({ store, pipeline }, caller, {
             ...row,
             artifactId: id,
             bytes: m.bytes,

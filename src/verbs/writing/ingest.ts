@@ -105,11 +105,11 @@ interface AnswerForm {
  * derives_from. The rules that depend on the question's state are checkAnswer's.
  */
 function checkParents(ctx: VerbContext, p: Params, kind: Kind | null, text: string): AnswerForm | null {
-  const { gate, caller } = ctx;
+  const { caller, store, access, crews } = ctx;
   const parents = p.derives_from ?? [];
   if (new Set(parents).size !== parents.length) throw invalidParams('derives_from repeats an id', { field: 'derives_from' });
   // An answer's crew exceptions: a member key cites what its crew's routed question lets it read.
-  const rows = parents.map((id) => (kind === 'answer' && parents[0] !== undefined ? crewCitable(gate, caller, parents[0], id) : undefined) ?? gate.access.readableArtifact(caller, id));
+  const rows = parents.map((id) => (kind === 'answer' && parents[0] !== undefined ? crewCitable({ store, crews }, caller, parents[0], id) : undefined) ?? access.readableArtifact(caller, id));
   if (kind === 'question') {
     const parsed = questionBody.safeParse(parseJson(text));
     if (!parsed.success) throw invalidParams(`a question body must be question/1: ${parsed.error.issues[0]!.message}`, { field: 'content' });
@@ -146,8 +146,8 @@ export const ingestVerb = defineVerb({
   refused: TRUST_CLASS_REFUSED,
   door: { sourceUri: (p) => p.source_uri },
   async handler(ctx, p) {
-    const { gate, caller } = ctx;
-    const admission = admitWrite(gate, caller, { space: p.space ?? 'main', workarea: p.workarea });
+    const { caller, store, access, pipeline, crews, deployment, config, clock } = ctx;
+    const admission = admitWrite({ store, access, config }, caller, { space: p.space ?? 'main', workarea: p.workarea });
     const space = admission.space;
     const { kind, contentType } = classOf(p);
     checkAddressing(p, kind);
@@ -156,33 +156,33 @@ export const ingestVerb = defineVerb({
     const answerForm = checkParents(ctx, p, kind, text);
     const sheetProblem = crewSheetProblem(kind, text);
     if (sheetProblem !== null) throw invalidParams(`a crew sheet body must be crew_sheet/1: ${sheetProblem}`, { field: 'content' });
-    if (kind === 'question' && gate.store.artifacts.questionsBy(caller.identity, space, p.workarea) >= QUESTIONS_PER_WRITER_PER_AREA) {
+    if (kind === 'question' && store.artifacts.questionsBy(caller.identity, space, p.workarea) >= QUESTIONS_PER_WRITER_PER_AREA) {
       throw invalidParams(`at most ${QUESTIONS_PER_WRITER_PER_AREA} questions per writer per work area`, { reason: 'question_limit' });
     }
     // An upload a crash cut at its last chunk is completed by the start: an ingest naming uploads waits for that.
-    if (p.attachments !== undefined && p.attachments.length > 0) await gate.pipeline.uploadRecovery;
-    const attachments = envelopeAttachments(gate, caller, p.attachments ?? [], kind);
+    if (p.attachments !== undefined && p.attachments.length > 0) await pipeline.uploadRecovery;
+    const attachments = envelopeAttachments({ store }, caller, p.attachments ?? [], kind);
 
     const contentHash = `sha256:${sha256Hex(bytes)}`;
     // Envelope v2: the attachments are part of what the claim is, so the same words with
     // other files are another row.
     // Asked again inside the write: the rows are read again, the ids are not hashed again.
     const ids = new Map<string, string>();
-    const idOf = () => artifactOf(gate, caller, contentHash, space, attachments.length === 0 ? {} : { attachments: attachments.map((a) => a.sha256) }, ids);
+    const idOf = () => artifactOf({ store, deployment }, caller, contentHash, space, attachments.length === 0 ? {} : { attachments: attachments.map((a) => a.sha256) }, ids);
     let { id: artifactId, row: ownRow } = idOf();
     // The duplicate rule: this writer's own row of these bytes here, or a promoted copy of them.
-    const earlierRow = () => ownRow ?? (attachments.length === 0 ? gate.store.artifacts.promotedCopy(contentHash, space) : undefined);
+    const earlierRow = () => ownRow ?? (attachments.length === 0 ? store.artifacts.promotedCopy(contentHash, space) : undefined);
     const earlier = earlierRow();
     if (earlier) return duplicateAnswer(earlier);
-    if (answerForm !== null) checkAnswer(gate, caller, answerForm.question, answerForm.body);
+    if (answerForm !== null) checkAnswer({ store, crews, clock }, caller, answerForm.question, answerForm.body);
     admission.room();
 
-    const scan = await gate.pipeline.scan.scan(bytes, contentType);
+    const scan = await pipeline.scan.scan(bytes, contentType);
     const baseClass = kind === null ? 'T-1' : trustClassOfKind(kind);
     // An attachment fetched from somewhere is third-party content: the claim rises to T-4.
     const trustClass = attachments.some((a) => a.source_uri !== undefined) ? stricterClass(baseClass, 'T-4') : baseClass;
 
-    return gate.store.writer.write(() => {
+    return store.writer.write(() => {
       // Re-checked inside the transaction: a completion or a concurrent twin may have landed during the scan.
       admission.stillOpen();
       // An erasure during the scan makes these bytes a new row: the id is read again here.
@@ -190,14 +190,14 @@ export const ingestVerb = defineVerb({
       const twin = earlierRow();
       if (twin) return duplicateAnswer(twin);
       // Again inside the write: another answer of this writer may have landed during the scan.
-      const answerMove = answerForm === null ? null : checkAnswer(gate, caller, gate.store.artifacts.byId(answerForm.question.artifact_id)!, answerForm.body);
+      const answerMove = answerForm === null ? null : checkAnswer({ store, crews, clock }, caller, store.artifacts.byId(answerForm.question.artifact_id)!, answerForm.body);
       const ingest: Record<string, unknown> = {};
       if (answerMove !== null) ingest['answer'] = answerMove.answer;
       if (p.producer) ingest['producer'] = p.producer;
       if (p.addressed_to) ingest['addressed_to'] = p.addressed_to;
       if (p.encoding) ingest['encoding'] = p.encoding;
       if (attachments.length > 0) Object.assign(ingest, { envelope: 2, attachments });
-      const scanEvent = appendRow(gate, caller, {
+      const scanEvent = appendRow({ store, pipeline }, caller, {
         artifactId,
         space,
         workarea: p.workarea,
@@ -214,20 +214,20 @@ export const ingestVerb = defineVerb({
       if (answerMove?.refers != null) {
         // The crew gives the question back: it goes to people from this ingest on, its wait starting now.
         const question = answerForm!.question;
-        gate.store.journal.append('question-referred', caller.identity, {
+        store.journal.append('question-referred', caller.identity, {
           artifact_id: question.artifact_id,
           space: question.space,
           workarea: question.workarea,
           from: 'with_crew',
           crew: answerMove.refers.crew,
-          wait_minutes: gate.config.questions.people_wait_minutes,
+          wait_minutes: config.questions.people_wait_minutes,
           referral: { artifact_id: artifactId, crew: answerMove.refers.crew, slot: answerMove.refers.slot },
         });
       }
       if (answerMove?.endsQuestion === true) {
         // The asker's answer/1 cancelling its own question ends it from this ingest on.
         const question = answerForm!.question;
-        gate.store.journal.append('question-ended', caller.identity, {
+        store.journal.append('question-ended', caller.identity, {
           artifact_id: question.artifact_id,
           space: question.space,
           workarea: question.workarea,

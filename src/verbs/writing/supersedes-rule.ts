@@ -3,6 +3,7 @@ import { pendingGroupNaming } from '../../review/promotion.js';
 import { GateError, ErrorCode } from '../../gate-error.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Gate } from '../../gate.js';
+import type { House } from '../house.js';
 
 export interface SupersedesRefusal {
   words: string;
@@ -18,7 +19,7 @@ export interface SupersedesRefusal {
  * with no loop. A row a pending replacement group names moves with that group: a direct
  * supersession would overtake a reviewer's standing plan for it.
  */
-export function supersedesProblem(gate: Gate, child: ArtifactRow, parent: ArtifactRow, childState = child.state): SupersedesRefusal | null {
+export function supersedesProblem(house: Pick<House, 'store'>, child: ArtifactRow, parent: ArtifactRow, childState = child.state): SupersedesRefusal | null {
   const refused = (words: string): SupersedesRefusal => ({ words, reason: 'relation_refused' });
   if (child.space !== parent.space) return refused('supersedes relates two rows of one space');
   if (parent.state !== 'ACTIVE') return refused(`the parent is ${parent.state}; only an ACTIVE row can be superseded`);
@@ -27,7 +28,7 @@ export function supersedesProblem(gate: Gate, child: ArtifactRow, parent: Artifa
     return refused(`the child ${stands}; only an ACTIVE row supersedes (a held child goes through a replacement group)`);
   }
   for (const [role, row] of [['child', child], ['parent', parent]] as const) {
-    const group = pendingGroupNaming(gate, row.artifact_id);
+    const group = pendingGroupNaming(house, row.artifact_id);
     if (group !== null) {
       return {
         words: `pending replacement group ${group} names the ${role}; it moves with that group (activate or abort it first)`,
@@ -36,7 +37,7 @@ export function supersedesProblem(gate: Gate, child: ArtifactRow, parent: Artifa
       };
     }
   }
-  if (gate.store.relations.supersedesTransitively(parent.artifact_id, child.artifact_id)) {
+  if (house.store.relations.supersedesTransitively(parent.artifact_id, child.artifact_id)) {
     return refused('the relation would make a cycle: the parent already supersedes the child');
   }
   return null;
@@ -48,8 +49,8 @@ export function supersedesEventData(child: ArtifactRow, parent: ArtifactRow): Re
 }
 
 /** Throws the verb's lifecycle refusal when the supersession may not stand. */
-export function requireSupersession(gate: Gate, verb: string, child: ArtifactRow, parent: ArtifactRow, childState = child.state): void {
-  const problem = supersedesProblem(gate, child, parent, childState);
+export function requireSupersession(house: Pick<House, 'store'>, verb: string, child: ArtifactRow, parent: ArtifactRow, childState = child.state): void {
+  const problem = supersedesProblem(house, child, parent, childState);
   if (problem === null) return;
   const { words, ...data } = problem;
   throw new GateError(ErrorCode.lifecycle, `${verb}: ${words}`, data);

@@ -39,35 +39,35 @@ export const uploadVerb = defineVerb({
   params,
   door: {},
   handler(ctx, p) {
-    const { gate, caller } = ctx;
-    return underUploadLock(gate, caller.identity, p.sha256, async () => {
-      const maxBytes = gate.config.attachments.max_bytes;
+    const { caller, store, pipeline, config, clock, log } = ctx;
+    return underUploadLock({ pipeline }, caller.identity, p.sha256, async () => {
+      const maxBytes = config.attachments.max_bytes;
       if (p.size_bytes > maxBytes) {
         throw invalidParams(`an attachment is at most ${maxBytes} bytes; this one declares ${p.size_bytes}`, { field: 'size_bytes' });
       }
-      const owed = await owedCompletion(gate, caller.identity, p.sha256);
+      const owed = await owedCompletion({ store, pipeline, config, clock }, caller.identity, p.sha256);
       if (owed !== null && owed.size_bytes === p.size_bytes) {
         // Every byte arrived but the completion did not (a crash, a failed try): it is made now, and
         // the call is answered as the live last chunk was, except that a question is not refused.
-        const done = await completeUpload(gate, owed);
+        const done = await completeUpload({ store, pipeline, config, log }, owed);
         if ('discarded' in done) {
           if (p.content !== undefined) throw done.refusal;
           return { sha256: p.sha256, size_bytes: p.size_bytes, received: 0, complete: false, reason: done.discarded };
         }
         return completedAnswer(done.completed);
       }
-      const row = gate.store.attachments.upload(caller.identity, p.sha256);
+      const row = store.attachments.upload(caller.identity, p.sha256);
       if (row?.state === 'completed') {
         if (row.size_bytes !== p.size_bytes) {
           throw invalidParams(`this upload completed with size_bytes ${row.size_bytes}`, { field: 'size_bytes' });
         }
         return completedAnswer(row);
       }
-      const live = isLive(gate, row);
+      const live = isLive({ config, clock }, row);
       if (live && row.size_bytes !== p.size_bytes) {
         throw invalidParams(`an upload of this hash with size_bytes ${row.size_bytes} is under way`, { field: 'size_bytes' });
       }
-      const received = live ? await gate.pipeline.attachmentStore.partSize(caller.identity, p.sha256) : 0;
+      const received = live ? await pipeline.attachmentStore.partSize(caller.identity, p.sha256) : 0;
       if (p.content === undefined) {
         if (p.offset !== undefined) throw invalidParams('offset goes with content', { field: 'offset' });
         const discarded = row?.state === 'abandoned' && row.discard_reason !== null ? { reason: row.discard_reason } : {};
@@ -83,17 +83,17 @@ export const uploadVerb = defineVerb({
         throw invalidParams(`the chunk runs past size_bytes (${received} + ${chunk.length} > ${p.size_bytes})`, { field: 'content' });
       }
       if (!live) {
-        await gate.store.writer.write(() => {
-          checkUploadBounds(gate, caller.identity, p.size_bytes);
-          gate.store.journal.append('upload-started', caller.identity, { sha256: p.sha256, size_bytes: p.size_bytes });
+        await store.writer.write(() => {
+          checkUploadBounds({ store, config, clock }, caller.identity, p.size_bytes);
+          store.journal.append('upload-started', caller.identity, { sha256: p.sha256, size_bytes: p.size_bytes });
         });
       }
-      await gate.pipeline.attachmentStore.appendChunk(caller.identity, p.sha256, received, chunk);
+      await pipeline.attachmentStore.appendChunk(caller.identity, p.sha256, received, chunk);
       if (received + chunk.length < p.size_bytes) {
         return { sha256: p.sha256, size_bytes: p.size_bytes, received: received + chunk.length, complete: false };
       }
       failpoint('upload-before-completion');
-      const done = await completeUpload(gate, gate.store.attachments.upload(caller.identity, p.sha256)!);
+      const done = await completeUpload({ store, pipeline, config, log }, store.attachments.upload(caller.identity, p.sha256)!);
       if ('discarded' in done) throw done.refusal;
       return completedAnswer(done.completed);
     });

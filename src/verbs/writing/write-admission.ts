@@ -3,6 +3,7 @@ import type { Gate } from '../../gate.js';
 import { requireSpace } from '../../projections/require-space.js';
 import { refuseCompletedPart } from '../curation/work-complete.js';
 import { refuseFullQuarantine } from './quarantine-depth.js';
+import type { House } from '../house.js';
 
 /**
  * Whether a caller may write new rows into its part of a work area, asked in the order every
@@ -23,17 +24,17 @@ export interface WriteAdmission {
 }
 
 /** Refuses at once when the space does not exist; the later steps are the answer's. */
-export function admitWrite(gate: Gate, caller: Caller, target: { space: string; workarea: string }): WriteAdmission {
-  const space = requireSpace(gate, target.space);
-  const stillOpen = () => refuseCompletedPart(gate, caller.identity, space, target.workarea);
+export function admitWrite(house: Pick<House, 'store' | 'access' | 'config'>, caller: Caller, target: { space: string; workarea: string }): WriteAdmission {
+  const space = requireSpace(house, target.space);
+  const stillOpen = () => refuseCompletedPart(house, caller.identity, space, target.workarea);
   return {
     space,
     contributes() {
-      gate.access.capabilities.require(caller, space, 'contribute');
+      house.access.capabilities.require(caller, space, 'contribute');
       stillOpen();
     },
     room(adding = 1) {
-      refuseFullQuarantine(gate, adding);
+      refuseFullQuarantine(house, adding);
     },
     stillOpen,
   };
