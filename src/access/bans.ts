@@ -1,5 +1,4 @@
 import type { Caller } from './caller.js';
-import type { Gate } from '../gate.js';
 import { banned, invalidParams } from '../gate-error.js';
 import { BanReads, type BanRow } from '../projections/ban-reads.js';
 import { SourceUriError, normalPrefix, normalSource, sourceMatches } from './source-prefix.js';

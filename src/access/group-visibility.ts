@@ -1,5 +1,4 @@
 import type { Caller } from './caller.js';
-import type { Gate } from '../gate.js';
 import type { JournalEvent } from '../forms/event.js';
 import { namedRows, ReplacementGroupReads, type Group } from '../projections/replacement-group-reads.js';
 import type { Store } from '../store/store.js';

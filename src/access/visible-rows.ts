@@ -1,5 +1,4 @@
 import type { Caller } from './caller.js';
-import type { Gate } from '../gate.js';
 import type { Store } from '../store/store.js';
 import type { AccessPart } from './access-part.js';
 

@@ -1,5 +1,4 @@
 import type { Caller } from './caller.js';
-import type { Gate } from '../gate.js';
 import type { JournalEvent } from '../forms/event.js';
 import { WorkareaReads } from '../projections/workarea-reads.js';
 import type { Store } from '../store/store.js';

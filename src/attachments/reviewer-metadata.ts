@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import type { PipelinePart } from '../../pipeline/pipeline-part.js';
 
 export interface MetadataEntry {

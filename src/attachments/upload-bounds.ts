@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import { attachmentBudget, invalidParams, uploadQuota } from '../gate-error.js';
 import type { Store } from '../store/store.js';
 import type { GateConfig } from '../config/keys.js';

@@ -1,5 +1,4 @@
 import type { Prepared } from '../../pipeline/image-stage.js';
-import type { Gate } from '../gate.js';
 import { ErrorCode, GateError, invalidParams } from '../gate-error.js';
 import { failpoint } from '../failpoints.js';
 import { sha256Hex } from '../forms/canonical-json.js';

@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import { completeUpload, owedCompletion, underUploadLock } from './upload-completion.js';
 import type { Store } from '../store/store.js';
 import type { PipelinePart } from '../../pipeline/pipeline-part.js';

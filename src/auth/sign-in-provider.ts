@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import { AuthorizationCodes } from './authorization-codes.js';
 import { LoginThrottle } from './login-throttle.js';
 import { normalEmail, type PersonCredential } from './people-file.js';

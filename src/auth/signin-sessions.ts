@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Gate } from '../gate.js';
 import type { SessionRow } from '../projections/signin-session-reads.js';
 import { REFRESH_TOKEN_MS } from './sign-in-lifetimes.js';
 import type { Store } from '../store/store.js';

@@ -1,5 +1,4 @@
 import { CAPABILITIES, type Capability } from '../access/capabilities.js';
-import type { Gate } from '../gate.js';
 import type { Store } from '../store/store.js';
 
 const held = (house: { readonly store: Store }, principal: string, space: string): Capability[] => {

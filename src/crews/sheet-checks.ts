@@ -2,7 +2,6 @@ import type { Caller } from '../access/caller.js';
 import { ROLE_TYPES, sheetMembers, type CrewSheet } from '../domain/crew-sheet.js';
 import { atLeast } from '../domain/roles.js';
 import { invalidParams } from '../gate-error.js';
-import type { Gate } from '../gate.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import { requireSpace } from '../projections/require-space.js';
 import { slotsOf } from './crews.js';

@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import type { PlacementChange } from '../recall/partition-codes.js';
 import type { Store } from '../store/store.js';

@@ -1,5 +1,4 @@
 import type { Caller } from '../access/caller.js';
-import type { Gate } from '../gate.js';
 import { eventFromRow, type JournalRow } from '../forms/event.js';
 import { workareaEventShown } from '../access/workarea-visibility.js';
 import { groupEventShown } from '../access/group-visibility.js';

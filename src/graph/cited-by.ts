@@ -1,5 +1,4 @@
 import type { Caller } from '../access/caller.js';
-import type { Gate } from '../gate.js';
 import { answerBody } from '../domain/body-forms.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import type { Store } from '../store/store.js';

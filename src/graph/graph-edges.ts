@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import type { GraphRow } from '../projections/graph-reads.js';
 import type { Store } from '../store/store.js';
 

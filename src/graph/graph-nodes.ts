@@ -1,5 +1,4 @@
 import type { Caller } from '../access/caller.js';
-import type { Gate } from '../gate.js';
 import { isPromoted } from '../domain/states.js';
 import { citedBy } from './cited-by.js';
 import type { GraphRow } from '../projections/graph-reads.js';

@@ -1,5 +1,4 @@
 import type { Caller } from '../access/caller.js';
-import type { Gate } from '../gate.js';
 import { invalidParams } from '../gate-error.js';
 import { visibleRowsClause } from '../access/visible-rows.js';
 import type { GraphBrief, GraphRow } from '../projections/graph-reads.js';

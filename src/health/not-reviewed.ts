@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import type { CheckedRow } from './checked-rows.js';
 import type { Finding } from './check-finding.js';
 import type { Store } from '../store/store.js';

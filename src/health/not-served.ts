@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import { ChainFilter, HideFilter } from '../recall/served-filter.js';
 import type { CheckedRow } from './checked-rows.js';
 import type { Finding } from './check-finding.js';

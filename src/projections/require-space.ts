@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import { invalidParams } from '../gate-error.js';
 import type { Store } from '../store/store.js';
 

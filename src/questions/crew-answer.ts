@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import { derivesFromOf, type ArtifactRow } from '../projections/artifact-reads.js';
 import { QuestionReads } from '../projections/question-reads.js';
 import type { Store } from '../store/store.js';

@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import { QuestionReads, type QuestionRouting } from '../projections/question-reads.js';
 import { questionStanding } from './question-state.js';
 import type { CrewsPart } from '../crews/crews-part.js';

@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import { QuestionReads } from '../projections/question-reads.js';
 import { questionStanding } from './question-state.js';

@@ -1,6 +1,5 @@
 import type { Caller } from '../access/caller.js';
 import { isPromoted } from '../domain/states.js';
-import type { Gate } from '../gate.js';
 import { derivesFromOf, type ArtifactRow } from '../projections/artifact-reads.js';
 import { QuestionReads } from '../projections/question-reads.js';
 import type { Store } from '../store/store.js';

@@ -1,5 +1,4 @@
 import type { Caller } from '../access/caller.js';
-import type { Gate } from '../gate.js';
 import { producerOf } from '../projections/artifact-reads.js';
 import { QuestionReads } from '../projections/question-reads.js';
 import { namesPerson, personNameKeys } from './addressed-names.js';

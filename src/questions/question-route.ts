@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import type { JournalEvent } from '../forms/event.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import type { CrewsPart } from '../crews/crews-part.js';

@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import { QuestionReads, type QuestionRouting } from '../projections/question-reads.js';
 import { QUARANTINE_STATES, type ArtifactState } from '../domain/states.js';

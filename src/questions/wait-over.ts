@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import { QuestionReads } from '../projections/question-reads.js';
 import { questionStanding } from './question-state.js';
 import type { Store } from '../store/store.js';

@@ -1,5 +1,4 @@
 import type { Caller } from '../access/caller.js';
-import type { Gate } from '../gate.js';
 import { invalidParams } from '../gate-error.js';
 import { requireSpace } from '../projections/require-space.js';
 import { placesAbove } from './steering.js';

@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import { rowEventData } from '../projections/row-event.js';
 import { EXPIRING_STATES } from './review-board.js';
 import type { Store } from '../store/store.js';

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import PQueue from 'p-queue';
-import type { Gate } from '../gate.js';
 import { derivesFromOf, type ArtifactRow } from '../projections/artifact-reads.js';
 import { rowEventData } from '../projections/row-event.js';
 import { modelLabel } from '../../workers/grade/backend.js';

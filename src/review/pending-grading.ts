@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import { rowsToGrade, type StancePlan } from './grading.js';
 import { settleRow } from './settlement.js';

@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import type { JournalEvent } from '../forms/event.js';
 import { ReplacementGroupReads } from '../projections/replacement-group-reads.js';
 import { rowEventData } from '../projections/row-event.js';

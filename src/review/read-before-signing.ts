@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import { ErrorCode, GateError } from '../gate-error.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import type { SignerClass } from './signer-class.js';

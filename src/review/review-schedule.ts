@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import { expireOverdue } from './expiry.js';
 import { gradePending } from './pending-grading.js';
 import { settlePending } from './settlement.js';

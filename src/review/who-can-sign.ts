@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import type { Store } from '../store/store.js';
 import type { GateConfig } from '../config/keys.js';

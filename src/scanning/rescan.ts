@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import { lifecycle } from '../gate-error.js';
 import { isRecordedClass } from '../domain/kinds.js';

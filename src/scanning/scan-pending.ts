@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import { GateError } from '../gate-error.js';
 import { CURRENT_SCANNER, rescanRow } from './rescan.js';

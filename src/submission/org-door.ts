@@ -1,7 +1,6 @@
 import { GateClientError } from '../client/client-error.js';
 import { OrgDoorClient } from '../client/org-door-client.js';
 import { invalidParams } from '../gate-error.js';
-import type { Gate } from '../gate.js';
 import type { GateConfig } from '../config/keys.js';
 
 /** The configured organization gate's doors; the key is read from the environment variable the config names. */

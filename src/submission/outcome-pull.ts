@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import { ErrorCode, GateError, lifecycle } from '../gate-error.js';
 import { GateClientError } from '../client/client-error.js';
 import { verifyOutcomeLine, type Outcome } from '../forms/outcome-line.js';

@@ -1,5 +1,4 @@
 import { canonicalJson, sha256Hex } from '../forms/canonical-json.js';
-import type { Gate } from '../gate.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import { DECISIONS, envelopeOf } from '../verbs/reading/audit.js';
 import { signedHistory } from '../verbs/reading/status.js';

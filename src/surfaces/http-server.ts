@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Gate } from '../gate.js';
 import { BearerAuth, CredentialError } from '../auth/bearer.js';
 import { PersonTokens } from '../auth/person-tokens.js';
 import { SignInProvider } from '../auth/sign-in-provider.js';

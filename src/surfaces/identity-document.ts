@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import type { House } from '../verbs/house.js';
 
 /** GET /identity (spec 1): public, no credential; `gates` is always empty. */

@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Caller } from '../access/caller.js';
 import { BearerAuth, CredentialError } from '../auth/bearer.js';
-import type { Gate } from '../gate.js';
 import { SERVICE_VERSION } from '../version.js';
 import { callClientTool, ToolProtocolError, type ToolResult } from '../tools/call-tool.js';
 import { toolsOf } from '../tools/tool-catalog.js';

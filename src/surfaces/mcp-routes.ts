@@ -1,5 +1,4 @@
 import type { BearerAuth } from '../auth/bearer.js';
-import type { Gate } from '../gate.js';
 import { ErrorCode } from '../gate-error.js';
 import { framingError } from '../verbs/dispatch.js';
 import { refuseTooLarge, sendJson } from './http-replies.js';

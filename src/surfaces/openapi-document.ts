@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import { SERVICE_VERSION } from '../version.js';
 import { errorBody, jsonContent, type Route } from './route.js';
 import type { House } from '../verbs/house.js';

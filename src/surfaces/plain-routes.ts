@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import { sendJson } from './http-replies.js';
 import { identityDocument } from './identity-document.js';
 import { jsonContent, type Route } from './route.js';

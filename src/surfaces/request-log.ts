@@ -2,7 +2,6 @@ import { VERBS_BY_NAME } from '../verbs/registry.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../gate-error.js';
 import type { Log } from '../log.js';
-import type { Gate } from '../gate.js';
 
 /**
  * One log line per request, on every door. The HTTP server writes the line when the

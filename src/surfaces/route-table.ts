@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Gate } from '../gate.js';
 import type { BearerAuth } from '../auth/bearer.js';
 import type { SignInProvider } from '../auth/sign-in-provider.js';
 import { mcpRoutes } from './mcp-routes.js';

@@ -1,4 +1,3 @@
-import type { Gate } from '../gate.js';
 import { ErrorCode } from '../gate-error.js';
 import { dispatch, framingError } from '../verbs/dispatch.js';
 import { refuseTooLarge, sendJson } from './http-replies.js';

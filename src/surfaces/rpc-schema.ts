@@ -1,6 +1,5 @@
 import { VERBS_BY_NAME } from '../verbs/registry.js';
 import { z } from 'zod';
-import type { Gate } from '../gate.js';
 
 /** A verb's params as JSON Schema 2020-12 (what a caller sends, so the input side of each type). */
 export function paramsSchema(params: z.ZodType): Record<string, unknown> {

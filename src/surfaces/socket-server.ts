@@ -1,5 +1,4 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import type { Gate } from '../gate.js';
 import type { Caller } from '../access/caller.js';
 import { peerCredentials, processUid } from '../auth/peer-credentials.js';
 import { dispatch, framingError } from '../verbs/dispatch.js';

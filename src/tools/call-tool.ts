@@ -1,6 +1,5 @@
 import type { Caller } from '../access/caller.js';
 import { ErrorCode, GateError, invalidParams } from '../gate-error.js';
-import type { Gate } from '../gate.js';
 import { call } from '../verbs/dispatch.js';
 import { validateFields } from '../verbs/validate-params.js';
 import type { Tier, Tool } from './define-tool.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fsync } from 'node:fs';
-import { InProcessGate } from '../recall/in-process-gate.js';
+import { InProcessGate } from '../harness/in-process-gate.js';
 
 /**
  * With journal.synchronous = full the WAL is fsynced off the main thread after each group

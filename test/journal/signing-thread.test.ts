@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { InProcessGate } from '../recall/in-process-gate.js';
+import { InProcessGate } from '../harness/in-process-gate.js';
 import { DeploymentKey } from '../../dist/src/journal/deployment-key.js';
 import { SigningThread } from '../../dist/src/journal/signing-thread.js';
 import type { Caller } from '../../dist/src/access/caller.js';

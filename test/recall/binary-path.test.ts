@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashedNgrams } from '../../dist/workers/embed/hashed-ngrams.js';
 import { toInt8 } from '../../dist/src/recall/quantize.js';
 import { BRUTE_FORCE_MAX } from '../../dist/src/recall/partition-codes.js';
-import { InProcessGate, query } from './in-process-gate.js';
+import { InProcessGate, query } from '../harness/in-process-gate.js';
 
 const fixtures = new URL('../../fixtures/recall-quality/', import.meta.url);
 const claims = JSON.parse(readFileSync(new URL('claims.json', fixtures), 'utf8')) as Array<{ text: string }>;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessGate } from './in-process-gate.js';
+import { InProcessGate } from '../harness/in-process-gate.js';
 
 let g: InProcessGate;
 beforeAll(() => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { InProcessGate } from './in-process-gate.js';
+import { InProcessGate } from '../harness/in-process-gate.js';
 
 /**
  * The vectors and held_fts are written after the answer, from the bytes the ingest had in

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { InProcessGate } from './in-process-gate.js';
+import { InProcessGate } from '../harness/in-process-gate.js';
 
 /**
  * held_fts, the text index of each writer's scanned held rows, is written after each commit

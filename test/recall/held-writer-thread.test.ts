@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { existsSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { InProcessGate } from './in-process-gate.js';
+import { InProcessGate } from '../harness/in-process-gate.js';
 
 /**
  * The held rows' text index is written by a thread of its own into a file of its own,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddingsServer, goodAnswer, openaiFlags } from './embeddings-server.js';
-import { InProcessGate, query } from './in-process-gate.js';
+import { InProcessGate, query } from '../harness/in-process-gate.js';
 
 const DIMS = 32;
 let server: EmbeddingsServer;

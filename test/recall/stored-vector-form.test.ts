@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashedNgrams } from '../../dist/workers/embed/hashed-ngrams.js';
 import { ternaryCode, toInt8 } from '../../dist/src/recall/quantize.js';
-import { InProcessGate } from './in-process-gate.js';
+import { InProcessGate } from '../harness/in-process-gate.js';
 
 /**
  * Rows' vectors are quantized in the embed pool (int8 and the two-plane sign code travel

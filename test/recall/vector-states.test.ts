@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessGate, query } from './in-process-gate.js';
+import { InProcessGate, query } from '../harness/in-process-gate.js';
 
 let g: InProcessGate;
 const tag = `t${Date.now().toString(36)}`;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessGate } from '../recall/in-process-gate.js';
+import { InProcessGate } from '../harness/in-process-gate.js';
 import { expireOverdue } from '../../dist/src/review/expiry.js';
 
 /** A clock the test moves by hand: the human-review time-to-live without sleeping. */

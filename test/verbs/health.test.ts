@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Caller } from '../../src/access/caller.js';
-import type { Gate } from '../../src/gate.js';
+import { Gate } from '../harness/in-process-gate.js';
 import { GateProcess, ROOT, uniqueText } from '../harness/gate-process.js';
 
 type Key = { key: string; identity: string };
@@ -158,8 +158,7 @@ describe('gv.health later: the same home reopened with a clock moved forward', (
   beforeAll(async () => {
     await gate.stop();
     const dist = (p: string) => import(pathToFileURL(join(ROOT, 'dist', p)).href);
-    const [{ Gate }, { resolveHome }, { loadConfig }, dispatch] = await Promise.all([
-      dist('src/gate.js'),
+    const [{ resolveHome }, { loadConfig }, dispatch] = await Promise.all([
       dist('src/config/home.js'),
       dist('src/config/load-config.js'),
       dist('src/verbs/dispatch.js'),

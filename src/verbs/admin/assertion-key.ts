@@ -5,7 +5,6 @@ import { requireLongLivedCredential } from '../long-lived-credential.js';
 import { ASSERTION_ISSUER } from '../../auth/agent-assertions.js';
 import { ed25519KeyTextProblem } from '../../forms/strict-ed25519.js';
 import { ASSERTION_CLOCK_TOLERANCE_S, ASSERTION_MAX_SECONDS } from '../../auth/sign-in-lifetimes.js';
-import type { Gate } from '../../gate.js';
 import type { Caller } from '../../access/caller.js';
 import type { House } from '../house.js';
 

@@ -4,7 +4,6 @@ import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
 import { eraseRow, removeObjects, type Erasure } from '../../erasure/erase-row.js';
-import type { Gate } from '../../gate.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { House } from '../house.js';
 
@@ -33,7 +32,7 @@ export const eraseVerb = defineVerb({
     "Erase a row's content for good: its bytes, masked copy, index entries, vector and attachments leave the gate; the row stays as its metadata, and content_erased is journaled with the content hash so the chain still verifies.",
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500), proof: proofParam.optional() }),
   async handler(ctx, p) {
-    const { caller, store, access, auth, pipeline, config, log } = ctx;
+    const { caller, store, access, pipeline, config, log } = ctx;
     access.readableArtifact(caller, p.artifact_id);
     const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.erase');
     const done = await store.writer.write((): { row: ArtifactRow; erasure: Erasure | null } => {

@@ -5,7 +5,6 @@ import { requireSpace } from '../../projections/require-space.js';
 import { invalidParams } from '../../gate-error.js';
 import { CAPABILITIES, type Capability } from '../../access/capabilities.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
-import type { Gate } from '../../gate.js';
 import type { House } from '../house.js';
 
 /** `<iss>|<sub>` (a signed-in person), `key:<key_id>` (an API key), `uid:<n>` (every process of a local user). */
@@ -31,7 +30,7 @@ export const grantVerb = defineVerb({
   summary: 'Issue or revoke per-space capabilities; applied whole or refused whole.',
   params: z.strictObject({ action: z.enum(['issue', 'revoke']), grants: z.array(entry).min(1).max(500), proof: proofParam.optional() }),
   handler(ctx, p) {
-    const { caller, store, auth } = ctx;
+    const { caller, store } = ctx;
     const seen = new Set<string>();
     for (const g of p.grants) {
       requireSpace({ store }, g.space);

@@ -56,7 +56,7 @@ export const keysVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   async handler(ctx, p) {
-    const { caller, store, access, auth, clock } = ctx;
+    const { caller, store, clock } = ctx;
     const action = p.action ?? 'list';
     const now = clock.now();
     if (action === 'list') return { keys: visibleKeys(ctx).map((k) => keyView(k, now)) };

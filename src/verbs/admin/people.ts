@@ -30,7 +30,7 @@ function entryView(auth: AuthPart, r: PersonRow) {
 }
 
 /** The people table, then the config's admins the table does not name (source `config`). */
-function peopleList({ store, access, auth, recall, pipeline, review, crews, deployment, config, clock, log }: Pick<VerbContext, 'store' | 'access' | 'auth' | 'recall' | 'pipeline' | 'review' | 'crews' | 'deployment' | 'config' | 'clock' | 'log'>) {
+function peopleList({ store, auth, config }: Pick<VerbContext, 'store' | 'auth' | 'config'>) {
   const rows = store.people.all();
   const named = new Set(rows.map((r) => `${r.iss}|${r.sub}`));
   const fromConfig = config.auth.admins
@@ -69,7 +69,7 @@ export const peopleVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   async handler(ctx, p) {
-    const { caller, store, access, auth, recall, pipeline, review, crews, deployment, config, clock, log } = ctx;
+    const { caller, store, auth } = ctx;
     const action = p.action ?? 'list';
     if (action === 'list') return peopleList(ctx);
     if (p.sub === undefined) throw invalidParams(`missing field: sub (${action} names a person by iss and sub)`, { field: 'sub' });

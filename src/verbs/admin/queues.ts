@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
-import type { Gate } from '../../gate.js';
 import type { QueueReading } from '../../../pipeline/queue-reading.js';
 import type { House } from '../house.js';
 

@@ -11,7 +11,6 @@ import { secretNames, shownValue } from '../../config/settings-display.js';
 import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
 import { checkChanges } from './settings-change.js';
-import type { Gate } from '../../gate.js';
 import type { House } from '../house.js';
 
 const KEYS = CONFIG_KEYS as Record<string, Record<string, KeySpec>>;
@@ -67,7 +66,7 @@ export const settingsSaveVerb = defineVerb({
   summary: 'Save a change to gate.toml atomically, journaled; keys read at each use apply at once, the others at the next start.',
   params: z.strictObject({ changes: changesParam, proof: proofParam.optional() }),
   async handler(ctx, p) {
-    const { caller, store, auth, deployment, config, log } = ctx;
+    const { caller, store, deployment, config, log } = ctx;
     const checked = checkChanges(deployment.paths.config, deployment.configOrigin, p.changes);
     if (checked.refused.length > 0) {
       throw invalidParams(`gv.settings_save: ${checked.refused.map((r) => r.key).join(', ')} refused; nothing was saved`, { refused: checked.refused });

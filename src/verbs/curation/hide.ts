@@ -4,7 +4,6 @@ import { artifactIdParam } from '../param-types.js';
 import { invalidParams } from '../../gate-error.js';
 import { isNameSegment } from '../../domain/names.js';
 import { isPromoted } from '../../domain/states.js';
-import type { Gate } from '../../gate.js';
 import type { House } from '../house.js';
 
 export const ALL_AUDIENCES = 'all';

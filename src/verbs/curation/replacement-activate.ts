@@ -9,7 +9,6 @@ import { failpoint } from '../../failpoints.js';
 import { namedRows, type Group } from '../../projections/replacement-group-reads.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Caller } from '../../access/caller.js';
-import type { Gate } from '../../gate.js';
 import type { House } from '../house.js';
 
 const refused = (message: string, reason: string, extra: Record<string, unknown> = {}) =>

@@ -3,7 +3,6 @@ import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import { namedRows, ReplacementGroupReads, type Group } from '../../projections/replacement-group-reads.js';
 import { groupVisible } from '../../access/group-visibility.js';
 import type { Caller } from '../../access/caller.js';
-import type { Gate } from '../../gate.js';
 import type { House } from '../house.js';
 
 export const groupReads = (house: Pick<House, 'store'>) => house.store.replacementGroups;

@@ -7,7 +7,6 @@ import { PROMOTABLE_STATES, type ArtifactState } from '../../domain/states.js';
 import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import { GROUP_OPERATIONS, type GroupOperation } from '../../projections/replacement-group-reads.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
-import type { Gate } from '../../gate.js';
 import type { Caller } from '../../access/caller.js';
 import type { House } from '../house.js';
 

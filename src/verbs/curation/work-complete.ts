@@ -1,4 +1,3 @@
-import type { Gate } from '../../gate.js';
 import { lifecycle } from '../../gate-error.js';
 import { WorkareaReads } from '../../projections/workarea-reads.js';
 import { PART_COMPLETING_EVENTS } from '../../projections/workareas.js';

@@ -1,5 +1,4 @@
 import type { Caller } from '../../access/caller.js';
-import type { Gate } from '../../gate.js';
 import { BanReads, type BanRow, type RefusalCount } from '../../projections/ban-reads.js';
 import type { House } from '../house.js';
 

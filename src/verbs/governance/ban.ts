@@ -5,7 +5,6 @@ import { BAN_KINDS, isActive, type BanKind } from '../../access/bans.js';
 import { SourceUriError, normalPrefix, sourceMatches } from '../../access/source-prefix.js';
 import { BanReads } from '../../projections/ban-reads.js';
 import { HELD_STATES, PROMOTED_STATES } from '../../domain/states.js';
-import type { Gate } from '../../gate.js';
 import type { House } from '../house.js';
 
 /** The identities a connection can have: a person (`<iss>|<sub>`), an API key, a socket peer, the keyless loopback tool door (`local:mcp`). */

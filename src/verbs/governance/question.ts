@@ -5,7 +5,6 @@ import { invalidParams } from '../../gate-error.js';
 import type { AnswerRow } from '../../projections/question-reads.js';
 import { questionStanding } from '../../questions/question-state.js';
 import { answerBody } from '../../domain/body-forms.js';
-import type { Gate } from '../../gate.js';
 import type { House } from '../house.js';
 
 /** A crew's referral as a person reads it: the referral row, the crew and slot that gave it, and its words. */

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { artifactIdParam, limitParam } from '../param-types.js';
 import { invalidParams, lifecycle } from '../../gate-error.js';
-import type { Gate } from '../../gate.js';
 import { buildSubmission, promotionsOf } from '../../submission/submission.js';
 import { orgDoorClient } from '../../submission/org-door.js';
 import { GateClientError } from '../../client/client-error.js';

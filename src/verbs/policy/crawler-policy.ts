@@ -4,7 +4,6 @@ import { invalidParams, roleTooLow } from '../../gate-error.js';
 import { atLeast } from '../../domain/roles.js';
 import { eventFromRow } from '../../forms/event.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
-import type { Gate } from '../../gate.js';
 import type { House } from '../house.js';
 
 const ISSUED = 'crawler-exception-issued';
@@ -81,7 +80,7 @@ export const crawlerPolicyVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   async handler(ctx, p) {
-    const { caller, store, auth, clock } = ctx;
+    const { caller, store, clock } = ctx;
     const action = p.action ?? 'get';
     if (action === 'get') {
       for (const field of ['origin', 'path_prefix', 'reason', 'until', 'proof'] as const) {

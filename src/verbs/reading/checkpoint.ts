@@ -4,7 +4,6 @@ import { invalidParams } from '../../gate-error.js';
 import type { JournalRow } from '../../forms/event.js';
 import { eventVisible } from '../../events/event-visibility.js';
 import { isServedType } from '../../events/served-event.js';
-import type { Gate } from '../../gate.js';
 import type { Caller } from '../../access/caller.js';
 import { checkpointAt } from './log-proofs.js';
 import type { House } from '../house.js';

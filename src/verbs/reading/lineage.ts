@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Caller } from '../../access/caller.js';
-import type { Gate } from '../../gate.js';
 import { defineVerb } from '../define-verb.js';
 import { spaceParam, workareaParam } from '../param-types.js';
 import { requireSpace } from '../../projections/require-space.js';

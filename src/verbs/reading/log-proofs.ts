@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Gate } from '../../gate.js';
 import { signCheckpoint } from '../../forms/checkpoint.js';
 import type { House } from '../house.js';
 

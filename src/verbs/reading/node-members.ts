@@ -1,7 +1,6 @@
 import { eventFromRow } from '../../forms/event.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Caller } from '../../access/caller.js';
-import type { Gate } from '../../gate.js';
 import type { House } from '../house.js';
 
 /** The ingest fields that make a row a member of the row it derives from: a bundle's file, a map's file. */

@@ -1,7 +1,6 @@
 import { eventFromRow } from '../../forms/event.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Caller } from '../../access/caller.js';
-import type { Gate } from '../../gate.js';
 import type { House } from '../house.js';
 
 /**

@@ -5,7 +5,6 @@ import { reasonOf } from '../row-metadata.js';
 import { invalidParams } from '../../gate-error.js';
 import { isPromoted } from '../../domain/states.js';
 import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
-import type { Gate } from '../../gate.js';
 import { approvalOf } from '../review/approval.js';
 import { commentsFor } from '../review/comments.js';
 import { visibleRelations } from './relations.js';

@@ -8,7 +8,6 @@ import { RECALL_MODES, type Candidate, type RecallMode, type SearchRequest } fro
 import { ChainFilter, HideFilter, type HideVerdict } from '../../recall/served-filter.js';
 import { isNameSegment } from '../../domain/names.js';
 import { isWeak } from '../../recall/weak-match.js';
-import type { Gate } from '../../gate.js';
 import type { Caller } from '../../access/caller.js';
 import type { House } from '../house.js';
 

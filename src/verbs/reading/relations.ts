@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
 import type { Caller } from '../../access/caller.js';
-import type { Gate } from '../../gate.js';
 import type { House } from '../house.js';
 
 /**

@@ -6,7 +6,6 @@ import { isHeld, isPromoted } from '../../domain/states.js';
 import { eventFromRow, type JournalRow } from '../../forms/event.js';
 import { isServedType, servedEvent } from '../../events/served-event.js';
 import { verifyWithDeploymentId } from '../../forms/ed25519.js';
-import type { Gate } from '../../gate.js';
 import type { Caller } from '../../access/caller.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import { withheldFields, type Reader } from './signed-disclosure.js';

@@ -5,7 +5,6 @@ import { reasonOf } from '../row-metadata.js';
 import { atLeast } from '../../domain/roles.js';
 import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import type { Caller } from '../../access/caller.js';
-import type { Gate } from '../../gate.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { ReviewPicture } from '../../review/review-board.js';
 import { approvalSignable, vetoSignable } from '../../review/signable.js';

@@ -3,7 +3,6 @@ import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
 import { invalidParams } from '../../gate-error.js';
 import type { Caller } from '../../access/caller.js';
-import type { Gate } from '../../gate.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import { CommentReads, openObjections, type CommentRow } from '../../projections/comment-reads.js';
 import type { House } from '../house.js';

@@ -1,4 +1,3 @@
-import type { Gate } from '../../gate.js';
 import type { House } from '../house.js';
 
 /**

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { artifactIdParam, limitParam } from '../param-types.js';
 import { invalidParams, lifecycle, semanticRefusal } from '../../gate-error.js';
-import type { Gate } from '../../gate.js';
 import { GRADABLE_STATES } from '../../review/grading.js';
 import { gradePending, reviewPending } from '../../review/pending-grading.js';
 import { settleRow } from '../../review/settlement.js';

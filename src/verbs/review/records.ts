@@ -4,7 +4,6 @@ import { limitParam, spaceParam, workareaParam } from '../param-types.js';
 import { requireSpace } from '../../projections/require-space.js';
 import { bodyText } from '../../projections/body-text.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
-import type { Gate } from '../../gate.js';
 import type { House } from '../house.js';
 
 /** The recorded classes gv.records reads (spec 2); other recorded classes are read with gv.node. */

@@ -3,7 +3,6 @@ import { defineVerb } from '../define-verb.js';
 import { PREVIEW_CHARS } from '../reading/node.js';
 import { pendingSupersedes } from '../curation/replacement-group-view.js';
 import type { Caller } from '../../access/caller.js';
-import type { Gate } from '../../gate.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
 import { WAITING_STATES } from '../../projections/review-reads.js';
 import { whoCanSign } from '../../review/who-can-sign.js';

@@ -5,7 +5,6 @@ import { requireSpace } from '../../projections/require-space.js';
 import { invalidParams } from '../../gate-error.js';
 import { atLeast } from '../../domain/roles.js';
 import type { Caller } from '../../access/caller.js';
-import type { Gate } from '../../gate.js';
 import { derivesFromOf, producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
 import { crewQueue } from '../../questions/crew-queue.js';
 import { questionStanding } from '../../questions/question-state.js';

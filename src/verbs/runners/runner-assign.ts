@@ -47,7 +47,7 @@ export const runnerAssignVerb = defineVerb({
   }),
   nullable: ['runner'],
   handler(ctx, p) {
-    const { caller, store, access, auth, crews } = ctx;
+    const { caller, store, crews } = ctx;
     const space = requireSpace({ store }, p.space);
     const to = p.runner;
     let plan: { sheet: SheetRow; slots: string[] } | null = null;

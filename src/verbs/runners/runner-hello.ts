@@ -3,7 +3,6 @@ import { invalidParams } from '../../gate-error.js';
 import { runnerHelloBody, type RunnerHello } from '../../domain/runner-hello.js';
 import { TOKEN_ACK_MS, slotsOf } from '../../crews/crews.js';
 import { revokeMemberKey } from '../../crews/member-grants.js';
-import type { Gate } from '../../gate.js';
 import { callingRunner } from './runner-operand.js';
 import { crewAsked, crewQueue } from '../../questions/crew-queue.js';
 import { questionStanding } from '../../questions/question-state.js';

@@ -6,7 +6,6 @@ import { invalidParams } from '../../gate-error.js';
 import { mintApiKey } from '../../auth/api-keys.js';
 import { slotsOf } from '../../crews/crews.js';
 import { changeGrant, revokeMemberKey } from '../../crews/member-grants.js';
-import type { Gate } from '../../gate.js';
 import { callingRunner } from './runner-operand.js';
 import type { House } from '../house.js';
 

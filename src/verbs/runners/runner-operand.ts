@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { invalidParams } from '../../gate-error.js';
-import type { Gate } from '../../gate.js';
 import type { RunnerKeyRow } from '../../crews/crews.js';
 import type { House } from '../house.js';
 

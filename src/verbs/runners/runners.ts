@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { slotsOf } from '../../crews/crews.js';
-import type { Gate } from '../../gate.js';
 import { runnerParam } from './runner-operand.js';
 import { crewQueue } from '../../questions/crew-queue.js';
 import type { House } from '../house.js';

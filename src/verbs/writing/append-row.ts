@@ -1,5 +1,4 @@
 import type { Caller } from '../../access/caller.js';
-import type { Gate } from '../../gate.js';
 import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import type { JournalEvent } from '../../forms/event.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Caller } from '../../access/caller.js';
-import type { Gate } from '../../gate.js';
 import { invalidParams } from '../../gate-error.js';
 import type { EnvelopeAttachment } from '../../projections/attachments.js';
 import { contentHashParam } from './upload.js';

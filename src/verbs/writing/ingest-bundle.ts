@@ -9,7 +9,6 @@ import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import { BUNDLE_CONTENT_TYPES, bundleManifest, type BundleManifest } from '../../bundles/bundle-manifest.js';
 import { archiveFinding, memberFindings, UNSCANNED_ARCHIVE } from '../../bundles/archive-findings.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
-import type { Gate } from '../../gate.js';
 import type { Caller } from '../../access/caller.js';
 import type { House } from '../house.js';
 

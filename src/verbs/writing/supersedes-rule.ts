@@ -2,7 +2,6 @@ import { rowEventData } from '../../projections/row-event.js';
 import { pendingGroupNaming } from '../../review/promotion.js';
 import { GateError, ErrorCode } from '../../gate-error.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
-import type { Gate } from '../../gate.js';
 import type { House } from '../house.js';
 
 export interface SupersedesRefusal {

@@ -1,5 +1,4 @@
 import type { Caller } from '../../access/caller.js';
-import type { Gate } from '../../gate.js';
 import { requireSpace } from '../../projections/require-space.js';
 import { refuseCompletedPart } from '../curation/work-complete.js';
 import { refuseFullQuarantine } from './quarantine-depth.js';
