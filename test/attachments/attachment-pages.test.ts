@@ -1,24 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
 import { readAttachment, sha256Of, upload, opaqueBytes } from '../harness/attachments.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let reader: { key: string; identity: string };
-let otherAgent: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
+const { gate, keys: { agent, reader, otherAgent, reviewer } } = useGate({
+  keys: { agent: 'agent', reader: 'reader', otherAgent: 'agent', reviewer: 'reviewer' },
+});
+
 const bytes = opaqueBytes(1_200_000);
 const hash = sha256Of(bytes);
 let held: string;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  [agent, reader, otherAgent, reviewer] = [await gate.key('agent'), await gate.key('reader'), await gate.key('agent'), await gate.key('reviewer')];
   expect((await upload(gate, agent.key, bytes, 700_000)).result.complete).toBe(true);
   held = (await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText(), workarea: 'tests/pages', source_uri: 's', kind: 'memory', attachments: [{ sha256: hash, name: 'Q3-payroll-Jane-Doe.xlsx' }] })).result.artifact_id;
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('gv.attachment', () => {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { GateProcess } from '../harness/gate-process.js';
 import { sha256Of, upload } from '../harness/attachments.js';
 import { cleanImages, hostileImages, jpegWithLyingExif } from '../../fixtures/hostile-exif.js';
+import { useGate } from '../harness/use-gate.js';
 
 // Issue 13 §1: before the bound, the 24.7 KB JPEG took 13.35 s and 1.2 GB of the gate's
 // RSS, a clean upload waited 13 s behind it, and the 200 KB PNG killed the image worker.
@@ -11,22 +11,14 @@ const REFUSED_WITHIN_MS = 5_000;
 const CLEAN_SERVED_WITHIN_MS = 5_000;
 const RSS_GROWTH_MAX_MB = 200;
 
-let gate: GateProcess;
-let agent: { key: string };
-let other: { key: string };
+const { gate, keys: { agent, other } } = useGate({ keys: { agent: 'agent', other: 'agent' } });
 
 const rssMb = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${gate.pid}/status`, 'utf8'))![1]) / 1024;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  other = await gate.key('agent');
   // The image worker (and sharp) loaded before the baseline, as on any gate that has seen an image.
   const warm = await upload(gate, other.key, (await cleanImages(100)).jpeg);
   expect(warm.error).toBeUndefined();
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {

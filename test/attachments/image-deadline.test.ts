@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { sha256Of, upload } from '../harness/attachments.js';
 import { slowPng } from '../harness/slow-png.js';
 import { cleanImages } from '../../fixtures/hostile-exif.js';
+import { useGate } from '../harness/use-gate.js';
 
 // An image that is honest but slow (50,000 x 50,000 pixels of one colour: 300 KB, some 15 s
 // of sharp on this machine when quiet, longer when loaded) against a 2 s deadline: the
@@ -18,20 +18,13 @@ const DEADLINE_MS = 2_000;
 const SLACK_MS = 8_000;
 const SLOW_SIDE = 50_000;
 
-let gate: GateProcess;
-let agent: { key: string };
-let other: { key: string };
-let reviewer: { key: string };
+const { gate, keys: { agent, other, reviewer } } = useGate({
+  env: { GATE_IMAGE_DEADLINE_MS: String(DEADLINE_MS), GATE_IMAGE_MAX_PIXELS: String(SLOW_SIDE * SLOW_SIDE) },
+  keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' },
+});
 
 beforeAll(async () => {
-  gate = await GateProcess.start({ env: { GATE_IMAGE_DEADLINE_MS: String(DEADLINE_MS), GATE_IMAGE_MAX_PIXELS: String(SLOW_SIDE * SLOW_SIDE) } });
-  agent = await gate.key('agent');
-  other = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
   expect((await upload(gate, other.key, (await cleanImages(200)).jpeg)).error).toBeUndefined();
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('the image pool\'s deadline (image.deadline_ms)', () => {

@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { GateProcess, ROOT, uniqueText } from '../harness/gate-process.js';
+import { ROOT, uniqueText } from '../harness/gate-process.js';
 import { readAttachment, sha256Of, upload } from '../harness/attachments.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
+const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
+
 const fixture = (name: string) => readFileSync(join(ROOT, 'fixtures/images', name));
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
 
 async function attach(bytes: Buffer, name: string) {
   const up = await upload(gate, agent.key, bytes);

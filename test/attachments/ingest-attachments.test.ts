@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
 import { sha256Of, upload, opaqueBytes } from '../harness/attachments.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let other: { key: string; identity: string };
+const { gate, keys: { agent, other } } = useGate({ keys: { agent: 'agent', other: 'agent' } });
+
 const hashes: string[] = [];
+
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  other = await gate.key('agent');
   for (let i = 0; i < 5; i++) hashes.push((await upload(gate, agent.key, opaqueBytes(2000 + i))).result.sha256);
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const claim = (extra: Record<string, unknown>, key = agent.key) =>

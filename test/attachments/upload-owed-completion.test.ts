@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, GateProcess, type RpcAnswer } from '../harness/gate-process.js';
+import { CLI, type RpcAnswer } from '../harness/gate-process.js';
 import { opaqueBytes, sha256Of } from '../harness/attachments.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-beforeAll(async () => {
-  gate = await GateProcess.start();
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate } = useGate();
 
 const CHUNK = 100_000;
 

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GateProcess, ROOT } from '../harness/gate-process.js';
+import { ROOT } from '../harness/gate-process.js';
 import { sha256Of, upload, opaqueBytes } from '../harness/attachments.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
 
 const chunk = (bytes: Buffer, offset: number, length: number) => bytes.subarray(offset, offset + length).toString('base64');
 const objectPath = (hash: string) => join(gate.home, 'attachments', 'objects', hash.slice(7, 9), hash.slice(7));

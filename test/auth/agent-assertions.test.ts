@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { InProcessServer } from '../harness/in-process-server.js';
 import { AgentAssertions, GateClient, ToolClient, assertionKeyPair, mintAgentAssertion } from '../../dist/src/client/index.js';
+import { useGate } from '../harness/use-gate.js';
 
-let server: InProcessServer;
+const { gate: server } = useGate({ kind: 'in-process' });
+
 let deploymentId: string;
 let agent: { key: string; keyId: string };
 let pair: { privateKey: KeyObject; publicKey: string };
@@ -42,16 +43,12 @@ async function mcpWith(token: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await InProcessServer.start();
   deploymentId = (await server.socket('gv.ping')).result.deployment_id;
   const issued = (await server.socket('gv.keys', { action: 'issue', role: 'agent', label: 'asserting agent' })).result;
   agent = { key: issued.key, keyId: issued.key_id };
   pair = assertionKeyPair();
   const bound = await server.rpc(agent.key, 'gv.assertion_key', { public_key: pair.publicKey });
   expect(bound.result).toMatchObject({ key_id: agent.keyId, public_key: pair.publicKey, changed: true, assertion: { aud: deploymentId, max_lifetime_s: 300 } });
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 describe("an agent's own short-lived assertion (RFC 9068 at+jwt, EdDSA, at most 300 s)", () => {

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessServer } from '../harness/in-process-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { assertionKeyPair, mintAgentAssertion } from '../../dist/src/client/index.js';
+import { useGate } from '../harness/use-gate.js';
 
-let server: InProcessServer;
+const { gate: server } = useGate({ kind: 'in-process' });
+
 let deploymentId: string;
 
 beforeAll(async () => {
-  server = await InProcessServer.start();
   deploymentId = (await server.socket('gv.ping')).result.deployment_id;
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 const agentKey = () => server.issueKey('agent');

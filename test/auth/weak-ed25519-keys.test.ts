@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { InProcessServer } from '../harness/in-process-server.js';
+import { useGate } from '../harness/use-gate.js';
 
 /** The eight small-order points of Ed25519 (orders 1, 2, 4 and 8), canonically encoded. */
 const SMALL_ORDER = [
@@ -30,15 +31,12 @@ const FORGED_SIGNATURE = Buffer.concat([Buffer.from([1]), Buffer.alloc(63)]).toS
 const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 const forge = (header: Record<string, unknown>, claims: Record<string, unknown>) => `${part(header)}.${part(claims)}.${FORGED_SIGNATURE}`;
 
-let server: InProcessServer;
+const { gate: server } = useGate({ kind: 'in-process' });
+
 let deploymentId: string;
 
 beforeAll(async () => {
-  server = await InProcessServer.start();
   deploymentId = (await server.socket('gv.ping')).result.deployment_id;
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 const agentKey = () => server.issueKey('agent');

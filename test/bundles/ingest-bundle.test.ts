@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GateProcess, ROOT } from '../harness/gate-process.js';
 import { yazlZip } from '../../fixtures/make-fixtures.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let other: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  [agent, other, reviewer] = [await gate.key('agent'), await gate.key('agent'), await gate.key('reviewer')];
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { agent, other, reviewer } } = useGate({ keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
 
 const fixture = (name: string) => readFileSync(join(ROOT, 'fixtures/bundles', name)).toString('base64');
 const bundle = (content: string, extra: Record<string, unknown> = {}, key = agent.key) =>

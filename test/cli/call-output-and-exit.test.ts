@@ -1,22 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, GateProcess, tempHome } from '../harness/gate-process.js';
+import { CLI, tempHome } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
 /**
  * `gate call` as a script uses it: the whole answer through a pipe however long, a deadline
  * of the caller's choosing, and exit statuses that tell a bad argument (3) from no gate (2)
  * from a gate that took the message and did not answer in time (4).
  */
-let gate: GateProcess;
-beforeAll(async () => {
-  gate = await GateProcess.start();
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate } = useGate();
 
 const gateCli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 

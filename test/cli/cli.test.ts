@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { CLI, GateProcess, tempHome } from '../harness/gate-process.js';
 import { CONFIG_KEYS } from '../../src/config/keys.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-beforeAll(async () => {
-  gate = await GateProcess.start();
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate } = useGate();
 
 const gateCli = (args: string[], env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });

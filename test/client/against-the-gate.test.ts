@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GateClient, GateClientError, ToolClient } from '../../src/client/index.js';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string };
-let reader: { key: string };
-beforeAll(async () => {
-  gate = await GateProcess.start({ env: { GATE_QUARANTINE_MAX_DEPTH: '3', GATE_QUARANTINE_RETRY_AFTER_MS: '4321' } });
-  agent = await gate.key('agent');
-  reader = await gate.key('reader');
-});
-afterAll(async () => {
-  await gate?.stop();
+const { gate, keys: { agent, reader } } = useGate({
+  env: { GATE_QUARANTINE_MAX_DEPTH: '3', GATE_QUARANTINE_RETRY_AFTER_MS: '4321' },
+  keys: { agent: 'agent', reader: 'reader' },
 });
 
 const failure = async (p: Promise<unknown>) => {

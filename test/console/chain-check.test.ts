@@ -2,21 +2,22 @@ import { createHash, createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import canonicalize from 'canonicalize';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
 import { checkEvent, type EventCheck, type WhyEvent } from '../../app/src/event-check.js';
 import { checkLinks } from '../../app/src/chain-check.js';
+import { useGate } from '../harness/use-gate.js';
 
 // The console's check of the links between a row's events (app/src/chain-check.ts, run by
 // the row screen in the browser) against a real gate's gv.why answer, and against histories
 // the deployment's own key re-signed: every signature holds there, so only the links can
 // tell that the places do not fit together.
 
-let gate: GateProcess;
+const { gate } = useGate();
+
 let events: WhyEvent[];
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
   const agent = await gate.key('agent');
   const reviewer = await gate.key('reviewer');
   const row = (await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText('links'), workarea: 'tests/links', kind: 'memory', source_uri: 'test://links' })).result;
@@ -24,9 +25,6 @@ beforeAll(async () => {
   expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: row.artifact_id })).result?.state).toBe('ACTIVE');
   expect((await gate.rpc(agent.key, 'gv.rank', { artifact_id: row.artifact_id, weight: 2 })).error).toBeUndefined();
   events = (await gate.rpc(reviewer.key, 'gv.why', { artifact_id: row.artifact_id })).result.events;
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const byType = (type: string, list = events) => structuredClone(list.find((e) => e.type === type)!);

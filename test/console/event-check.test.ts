@@ -1,25 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GateProcess, uniqueText } from '../harness/gate-process.js';
 import { checkEvent, type WhyEvent } from '../../app/src/event-check.js';
+import { useGate } from '../harness/use-gate.js';
 
 // The console's check of one event (app/src/event-check.ts, the code the row screen runs in
 // the browser) against a real gate's gv.why answer, and against that answer altered in each
 // way a gate could misstate an event: the check holds only for the bytes as signed.
 
-let gate: GateProcess;
+const { gate } = useGate();
+
 let events: WhyEvent[];
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
   const agent = await gate.key('agent');
   const reviewer = await gate.key('reviewer');
   const row = (await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText('check'), workarea: 'tests/check', kind: 'memory', source_uri: 'test://check' })).result;
   await gate.readBody(reviewer.key, row.artifact_id);
   await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: row.artifact_id });
   events = (await gate.rpc(reviewer.key, 'gv.why', { artifact_id: row.artifact_id })).result.events;
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const ingest = () => structuredClone(events.find((e) => e.type === 'ingest')!);

@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { GateProcess } from '../harness/gate-process.js';
 import { readAttachment, sha256Of, upload } from '../harness/attachments.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let writer: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  writer = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { writer, reviewer } } = useGate({ keys: { writer: 'agent', reviewer: 'reviewer' } });
 
 /** Lower-case letters and digits only, so the FTS index stores it as one token spelled as in the body. */
 const marker = (label: string) => `${label}${randomBytes(8).toString('hex')}`;

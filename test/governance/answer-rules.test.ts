@@ -1,19 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let asker: { key: string; identity: string };
-let answerer: { key: string; identity: string };
-let second: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  [asker, answerer, second, reviewer] = [await gate.key('agent'), await gate.key('agent'), await gate.key('agent'), await gate.key('reviewer')];
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { asker, answerer, second, reviewer } } = useGate({ keys: { asker: 'agent', answerer: 'agent', second: 'agent', reviewer: 'reviewer' } });
 
 const ask = (who = asker, workarea = 'tests/ask', text = uniqueText('question')) =>
   gate.rpc(who.key, 'gv.ingest', {

@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GateProcess, ROOT, uniqueText } from '../harness/gate-process.js';
+import { ROOT, uniqueText } from '../harness/gate-process.js';
 import { sha256Of } from '../harness/attachments.js';
 import { toolRefusal, tool } from '../harness/mcp-calls.js';
 import { PluginProcess } from '../harness/plugin-process.js';
 import { GateClient, GateClientError } from '../../src/client/index.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let banned: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  banned = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { banned, reviewer } } = useGate({ keys: { banned: 'agent', reviewer: 'reviewer' } });
 
 const claim = (text: string, extra: Record<string, unknown> = {}) => ({ content: text, workarea: 'tests/ban', kind: 'memory', source_uri: 'test://ban', ...extra });
 const skillZip = () => readFileSync(join(ROOT, 'fixtures/bundles/skill-valid.zip')).toString('base64');

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GateProcess, ROOT, uniqueText } from '../harness/gate-process.js';
+import { ROOT, uniqueText } from '../harness/gate-process.js';
 import { toolCall } from '../harness/mcp-calls.js';
 import { PluginProcess } from '../harness/plugin-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
+const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
 
 const BAN = 'https://docs.example/private';
 
@@ -47,13 +47,8 @@ const DOORS: Record<string, (sourceUri: string) => Promise<{ code: number; data?
 };
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
   const stood = await gate.socket('gv.ban', { kind: 'source', subject: BAN, reason: 'private pages' });
   expect(stood.result).toMatchObject({ subject: BAN, changed: true });
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('a source ban holds on every spelling of the same place', () => {

@@ -1,21 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
+const { gate, keys: { agent, reviewer }, ingestAnswer } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
 
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
-
-const ingest = (sourceUri: string, key = agent.key) =>
-  gate.rpc(key, 'gv.ingest', { content: uniqueText('sourced'), workarea: 'tests/ban-source', kind: 'memory', source_uri: sourceUri });
+const ingest = (sourceUri: string, key = agent.key) => ingestAnswer(key, { content: uniqueText('sourced'), workarea: 'tests/ban-source', source_uri: sourceUri });
 const ban = (subject: string, extra: Record<string, unknown> = {}) => gate.socket('gv.ban', { kind: 'source', subject, reason: 'untrusted origin', ...extra });
 
 describe('a source ban refuses an ingest whose source_uri falls under its prefix', () => {

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessServer } from '../harness/in-process-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-let server: InProcessServer;
+const { gate: server, ingestAnswer } = useGate({ kind: 'in-process', settings: { 'spaces.main_policy': 'auto', 'review.quorum_profile': 'solo-reviewer' } });
+
 let admin: string;
 let reviewer: string;
 
@@ -15,15 +16,11 @@ const key = async (role: string): Promise<Key> => {
 };
 
 beforeAll(async () => {
-  server = await InProcessServer.start({ 'spaces.main_policy': 'auto', 'review.quorum_profile': 'solo-reviewer' });
   admin = (await key('admin')).key;
   reviewer = (await key('reviewer')).key;
 });
-afterAll(async () => {
-  await server?.stop();
-});
 
-const ingest = (who: Key) => server.rpc(who.key, 'gv.ingest', { content: uniqueText('ban verb'), workarea: 'tests/ban-verb', kind: 'memory', source_uri: 'test://ban-verb' });
+const ingest = (who: Key) => ingestAnswer(who, { content: uniqueText('ban verb'), workarea: 'tests/ban-verb', source_uri: 'test://ban-verb' });
 const ban = (params: Record<string, unknown>) => server.rpc(admin, 'gv.ban', params);
 const banEvents = () => server.journal('ban').length;
 

@@ -1,11 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessServer } from '../harness/in-process-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
 import { signIn, type SignedInPerson } from '../harness/sign-in.js';
 import { questionWaitsOver } from '../../dist/src/questions/wait-over.js';
+import { useGate } from '../harness/use-gate.js';
 
 const MINUTE = 60_000;
-let server: InProcessServer;
+const { gate: server } = useGate({
+  kind: 'in-process',
+  settings: { 'spaces.main_policy': 'auto', 'review.quorum_profile': 'solo-reviewer', 'questions.people_wait_minutes': 60 },
+});
+
 type Key = { key: string; identity: string };
 let asker: Key;
 let reviewer: Key;
@@ -18,12 +22,8 @@ const key = async (role: string): Promise<Key> => {
 };
 
 beforeAll(async () => {
-  server = await InProcessServer.start({ 'spaces.main_policy': 'auto', 'review.quorum_profile': 'solo-reviewer', 'questions.people_wait_minutes': 60 });
   asker = await key('agent');
   reviewer = await key('reviewer');
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 const promote = async (id: string) => {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { stalledPost } from '../harness/stalled-request.js';
+import { useGate } from '../harness/use-gate.js';
 
 // Issue 13 section 4: bytes of request bodies held at once are bounded (64 MiB by
 // default, the first 64 KiB of each body uncounted). 50 parallel 4 MiB ingests used to be
@@ -13,18 +13,16 @@ const BODY_BYTES = 4 * 1024 * 1024;
 /** Generous for a noisy 2-core machine; all 50 at once measured 1,515-1,746 MB, 16 at once about 600. */
 const RSS_BOUND_MB = 1_100;
 
-let gate: GateProcess;
+const { gate } = useGate({ env: { GATE_REVIEW_GRADE_EVERY: 'off' } });
+
 let keys: string[];
 let bystander: string;
+
 beforeAll(async () => {
-  gate = await GateProcess.start({ env: { GATE_REVIEW_GRADE_EVERY: 'off' } });
   keys = [];
   for (let i = 0; i < INGESTS; i++) keys.push((await gate.key('agent')).key);
   bystander = (await gate.key('agent')).key;
 }, 60_000);
-afterAll(async () => {
-  await gate?.stop();
-});
 
 /** A gv.ingest request of exactly BODY_BYTES whose content is unique words. */
 function ingestBody(i: number): string {

@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { stalledPost } from '../harness/stalled-request.js';
+import { useGate } from '../harness/use-gate.js';
 
 // Issue 13 section 2: a body that trickles is cut at server.body_timeout_ms (408, the
 // connection closed) and its place in flight is freed. Before, Node's own request timeout
 // (60 s, checked every 30 s) let one stay for up to 90 s.
 const DEADLINE_MS = 1500;
 
-let gate: GateProcess;
+const { gate } = useGate({ env: { GATE_SERVER_BODY_TIMEOUT_MS: String(DEADLINE_MS), GATE_SERVER_MAX_IN_FLIGHT_PER_CREDENTIAL: '1' } });
+
 let key: string;
+
 beforeAll(async () => {
-  gate = await GateProcess.start({ env: { GATE_SERVER_BODY_TIMEOUT_MS: String(DEADLINE_MS), GATE_SERVER_MAX_IN_FLIGHT_PER_CREDENTIAL: '1' } });
   key = (await gate.key('agent')).key;
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const ping = { jsonrpc: '2.0', id: 1, method: 'gv.ping' };

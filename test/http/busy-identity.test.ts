@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bearerSpellings, stalledPost, type StalledRequest } from '../harness/stalled-request.js';
+import { useGate } from '../harness/use-gate.js';
 
 // Issue 13 section 2: requests in flight are counted by the caller's derived identity, so
 // neither one key in many spellings nor keyless /mcp can take the global limit. With
@@ -9,16 +9,14 @@ const MAX_IN_FLIGHT = 100;
 const SHARE = 25;
 const STALLED = 120;
 
-let gate: GateProcess;
+const { gate } = useGate({ env: { GATE_SERVER_MAX_IN_FLIGHT: String(MAX_IN_FLIGHT), GATE_SERVER_BODY_TIMEOUT_MS: '60000' } });
+
 let attacker: string;
 let other: string;
+
 beforeAll(async () => {
-  gate = await GateProcess.start({ env: { GATE_SERVER_MAX_IN_FLIGHT: String(MAX_IN_FLIGHT), GATE_SERVER_BODY_TIMEOUT_MS: '60000' } });
   attacker = (await gate.key('agent')).key;
   other = (await gate.key('agent')).key;
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const ping = { jsonrpc: '2.0', id: 1, method: 'gv.ping' };

@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { request, type ClientRequest } from 'node:http';
 import { GateProcess } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
+const { gate } = useGate({ env: { GATE_SERVER_MAX_IN_FLIGHT: '2', GATE_SERVER_MAX_IN_FLIGHT_PER_CREDENTIAL: '1' } });
+
 let a: string;
 let b: string;
+
 beforeAll(async () => {
-  gate = await GateProcess.start({ env: { GATE_SERVER_MAX_IN_FLIGHT: '2', GATE_SERVER_MAX_IN_FLIGHT_PER_CREDENTIAL: '1' } });
   a = (await gate.key('reader')).key;
   b = (await gate.key('reader')).key;
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 /** A /rpc request whose body is still coming: in flight until `finish` sends the rest. */

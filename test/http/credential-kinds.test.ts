@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { InProcessServer } from '../harness/in-process-server.js';
 import { form, signIn, type SignedInPerson } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 const ANSWER_ORIGIN = 'https://answers.example.test';
 const UNREACHABLE = 'http://127.0.0.1:1';
 
-let server: InProcessServer;
+const { gate: server } = useGate({ kind: 'in-process', settings: { 'auth.answer_origin': ANSWER_ORIGIN, 'auth.trusted_issuers': [UNREACHABLE] } });
+
 let person: SignedInPerson;
+
 beforeAll(async () => {
-  server = await InProcessServer.start({ 'auth.answer_origin': ANSWER_ORIGIN, 'auth.trusted_issuers': [UNREACHABLE] });
   person = await signIn(server, { role: 'agent' });
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 async function kindOf(headers: Record<string, string>): Promise<{ status: number; body: any; challenge: string | null }> {

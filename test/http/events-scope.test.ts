@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
+const { gate } = useGate();
+
 let eventsKey: string;
+
 beforeAll(async () => {
-  gate = await GateProcess.start();
   eventsKey = (await gate.key('reviewer', { scope: 'events' })).key;
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('a key with scope events reads gv.events only; everything else is 403', () => {

@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { InProcessServer } from '../harness/in-process-server.js';
 import { routeTable } from '../../dist/src/surfaces/route-table.js';
 import { VERBS } from '../../dist/src/verbs/registry.js';
+import { useGate } from '../harness/use-gate.js';
 
-let server: InProcessServer;
+const { gate: server } = useGate({ kind: 'in-process' });
+
 let reader: string;
+
 beforeAll(async () => {
-  server = await InProcessServer.start();
   reader = (await server.socket('gv.keys', { action: 'issue', role: 'reader' })).result.key;
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 /** Spec 1 "Endpoints": the routes every gate serves (issue 5 adds /mcp and /mcp/catalog.json). */

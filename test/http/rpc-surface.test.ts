@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { GateProcess } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let reader: { key: string; identity: string; keyId: string };
-
-beforeAll(async () => {
-  gate = await GateProcess.start({ env: { GATE_MCP_MAX_REQUEST_BYTES: '65536' } });
-  reader = await gate.key('reader');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { reader } } = useGate({ env: { GATE_MCP_MAX_REQUEST_BYTES: '65536' }, keys: { reader: 'reader' } });
 
 describe('POST /rpc credentials: 401 with {error: "<kind>: <why>", kind}', () => {
   const cases: Array<[string, Record<string, string>, string]> = [

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 import { parsed, until, type LogLine } from './log-lines.js';
 
-let gate: GateProcess;
+// The level by its environment variable; the format left to auto, and stderr is a pipe.
+const { gate } = useGate({ env: { GATE_LOG_LEVEL: 'debug' } });
 const requests = () => parsed(gate.stderr).filter((l) => l.msg === 'request');
-
-beforeAll(async () => {
-  // The level by its environment variable; the format left to auto, and stderr is a pipe.
-  gate = await GateProcess.start({ env: { GATE_LOG_LEVEL: 'debug' } });
-});
-afterAll(async () => {
-  await gate?.stop();
-});
 
 describe('one log line per request, on every door, JSON on a pipe', () => {
   it('/rpc: method, verb, identity, status, ms; the socket: verb and uid; /mcp: the tool', async () => {

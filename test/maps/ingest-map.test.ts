@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
 import { yazlZip } from '../../fixtures/make-fixtures.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let other: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  [agent, other, reviewer] = [await gate.key('agent'), await gate.key('agent'), await gate.key('reviewer')];
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { agent, other, reviewer } } = useGate({ keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
 
 const sha = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
 const FILES: Array<[string, Buffer]> = [

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, KEYS_PROMOTE, uniqueText } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { KEYS_PROMOTE, uniqueText } from '../harness/gate-process.js';
 import { tool, toolRefusal } from '../harness/mcp-calls.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
 
 const write = (workarea: string, content = uniqueText('area')) =>
   tool(gate, 'remember', { content, content_type: 'memory', source_uri: 'test://area', workarea }, agent.key);

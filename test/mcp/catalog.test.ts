@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
 import { mcpPost } from '../harness/mcp-calls.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-beforeAll(async () => {
-  gate = await GateProcess.start({ env: { GATE_MCP_KEYLESS_LOOPBACK: 'false' } });
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate } = useGate({ env: { GATE_MCP_KEYLESS_LOOPBACK: 'false' } });
 
 describe('GET /mcp/catalog.json', () => {
   it('is public and generated from the registry: every verb, the methods, envelopes, content union and tiers', async () => {

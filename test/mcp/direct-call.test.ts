@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
 import { mcpPost } from '../harness/mcp-calls.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
+const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
+
 let held: string;
+
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
   held = (await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText('direct'), kind: 'memory', source_uri: 's', workarea: 'tests/direct' })).result.artifact_id;
   // Embedded after its commit: until then gate.recall answers it without a vector signal, and the two paths could see it differently.
   const deadline = Date.now() + 20_000;
@@ -17,9 +17,6 @@ beforeAll(async () => {
     if (Date.now() > deadline) throw new Error('the held row was not embedded within 20 s');
     await new Promise((r) => setTimeout(r, 50));
   }
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const V = 'io.modelcontextprotocol/protocolVersion';

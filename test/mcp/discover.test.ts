@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
 import { mcpPost } from '../harness/mcp-calls.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-beforeAll(async () => {
-  gate = await GateProcess.start();
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate } = useGate();
 
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 

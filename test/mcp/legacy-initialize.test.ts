@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
 import { mcpPost } from '../harness/mcp-calls.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-beforeAll(async () => {
-  gate = await GateProcess.start({ env: { GATE_MCP_LEGACY_INITIALIZE: 'true' } });
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate } = useGate({ env: { GATE_MCP_LEGACY_INITIALIZE: 'true' } });
 
 describe('[mcp].legacy_initialize on: a 2025 client handshakes, then is served as 2026-07-28', () => {
   it('initialize answers a 2025 version with no session id', async () => {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
 import { ServedOutputSchemas, expectCasesForEveryTool, openObjects, type SchemaCase } from '../harness/output-schemas.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
+const { gate } = useGate();
 const clients = new Map<string, Client>();
 let served: { name: string; outputSchema?: unknown }[];
 const ids: Record<string, string> = {};
@@ -22,7 +23,6 @@ const rpc = async (key: string, method: string, params: Record<string, unknown>)
 };
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
   const keys = { agent: await gate.key('agent'), reader: await gate.key('reader'), reviewer: await gate.key('reviewer') };
   for (const [role, k] of Object.entries(keys)) clients.set(role, await connect(k.key));
   await gate.socket('gv.space_create', { name: 'closed', policy: 'human' });

@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GateProcess, ROOT } from '../harness/gate-process.js';
+import { ROOT } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
 /**
  * The client snippet of docs/tool-endpoint.md, run as it stands (node, from the checkout so its imports
  * resolve) against a real gate: the official client negotiates and its calls pass its own
  * output-schema check. A client with default settings is refused, as the page says.
  */
-let gate: GateProcess;
-beforeAll(async () => {
-  gate = await GateProcess.start();
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate } = useGate();
 
 function readmeSnippet(): string {
   const readme = readFileSync(join(ROOT, 'docs', 'tool-endpoint.md'), 'utf8');

@@ -1,26 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
 import { tool, toolRefusal } from '../harness/mcp-calls.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string };
-let reviewer: { key: string };
+const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
+
 let promoted: string;
 let held: string;
 const marker = `zebracorn${process.pid}`;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
   const a = await tool(gate, 'remember', { content: `${marker} promoted ${uniqueText()}`, content_type: 'memory', source_uri: 'test://recall', workarea: 'recall/a' }, agent.key);
   await gate.readBody(reviewer.key, a.artifact_id);
   await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: a.artifact_id });
   promoted = a.artifact_id;
   held = (await tool(gate, 'remember', { content: `${marker} held ${uniqueText()}`, content_type: 'memory', source_uri: 'test://recall', workarea: 'recall/a' }, agent.key)).artifact_id;
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('gate.recall', () => {

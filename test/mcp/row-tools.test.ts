@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
 import { tool, toolRefusal } from '../harness/mcp-calls.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string };
-let reviewer: { key: string };
+const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
+
 let id: string;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
   id = (await tool(gate, 'remember', { content: uniqueText('row'), content_type: 'memory', source_uri: 'test://row', workarea: 'rows/a' }, agent.key)).artifact_id;
   await gate.readBody(reviewer.key, id);
   await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id });
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('gate.status, gate.why, gate.tip', () => {

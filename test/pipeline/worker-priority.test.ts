@@ -1,7 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { describe, expect, it, vi } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
 import { WORKER_NICE_STEPS } from '../../dist/workers/thread-priority.js';
+import { useGate } from '../harness/use-gate.js';
 
 /** Each thread of `pid` with its niceness (field 19 of /proc/<pid>/task/<tid>/stat, after the parenthesised name). */
 function threadNiceness(pid: number): Map<number, number> {
@@ -14,14 +15,7 @@ function threadNiceness(pid: number): Map<number, number> {
   return out;
 }
 
-let gate: GateProcess;
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate } = useGate();
 
 describe.runIf(process.platform === 'linux')("the gate's worker threads", () => {
   it('run below the main thread, which keeps the priority the gate was started with', async () => {

@@ -1,11 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
 import { tool } from '../harness/mcp-calls.js';
 import { verifyCheckpoint, verifyCheckpointAnswer, verifyEventProofs } from '../../dist/src/client/index.js';
 import { clone, refusal } from '../harness/proof-refusal.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
+const { gate, ingestAnswer } = useGate();
+
 let reader: string;
 let agent: string;
 let otherAgent: string;
@@ -13,19 +15,15 @@ let promoted: string;
 let held: string;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
   reader = (await gate.key('reader')).key;
   agent = (await gate.key('agent')).key;
   otherAgent = (await gate.key('agent')).key;
   const reviewer = (await gate.key('reviewer')).key;
-  const ingest = (key: string) => gate.rpc(key, 'gv.ingest', { content: uniqueText('proof'), workarea: 'tests/proofs', kind: 'memory', source_uri: 'test://proofs' });
+  const ingest = (key: string) => ingestAnswer(key, { content: uniqueText('proof'), workarea: 'tests/proofs', source_uri: 'test://proofs' });
   promoted = (await ingest(agent)).result.artifact_id;
   held = (await ingest(otherAgent)).result.artifact_id;
   await gate.readBody(reviewer, promoted);
   expect((await gate.rpc(reviewer, 'gv.promote', { artifact_id: promoted })).result?.state).toBe('ACTIVE');
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('inclusion proofs served with gv.why and gv.audit, checked with the deployment id alone', () => {

@@ -1,15 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CLI, GateProcess, uniqueText } from '../harness/gate-process.js';
+import { CLI, uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
+const { gate } = useGate();
+
 let dir: string;
 let whyFile: string;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
   const agent = (await gate.key('agent')).key;
   const id = (await gate.rpc(agent, 'gv.ingest', { content: uniqueText('cli'), workarea: 'tests/cli', kind: 'memory', source_uri: 'test://cli' })).result.artifact_id;
   dir = dirname(gate.home);
@@ -18,9 +19,6 @@ beforeAll(async () => {
   writeFileSync(whyFile, JSON.stringify(await gate.socket('gv.why', { artifact_id: id }), null, 2));
   writeFileSync(join(dir, 'audit.json'), JSON.stringify((await gate.socket('gv.audit', { artifact_id: id })).result));
   writeFileSync(join(dir, 'note.txt'), (await gate.socket('gv.checkpoint')).result.checkpoint);
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const proof = (...args: string[]) => spawnSync(process.execPath, [CLI, 'proof', 'verify', ...args], { encoding: 'utf8' });

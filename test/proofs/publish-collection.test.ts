@@ -1,13 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CLI, GateProcess, uniqueText } from '../harness/gate-process.js';
+import { CLI, uniqueText } from '../harness/gate-process.js';
 import { verifyCollection } from '../../dist/src/client/index.js';
 import { clone, refusal } from '../harness/proof-refusal.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
+const { gate, ingestId } = useGate();
+
 let reader: { key: string; identity: string };
 let stranger: string;
 let agent: { key: string; identity: string };
@@ -16,15 +18,13 @@ const promoted: string[] = [];
 let held: string;
 let waiting: string;
 
-const ingest = async (content = uniqueText('collection')) =>
-  (await gate.rpc(agent.key, 'gv.ingest', { space: 'team', content, workarea: 'tests/publish', kind: 'memory', source_uri: 'test://publish' })).result.artifact_id as string;
+const ingest = (content = uniqueText('collection')) => ingestId(agent.key, { space: 'team', content, workarea: 'tests/publish', source_uri: 'test://publish' });
 async function promote(id: string): Promise<void> {
   await gate.readBody(reviewer, id);
   expect((await gate.rpc(reviewer, 'gv.promote', { artifact_id: id })).result?.state).toBe('ACTIVE');
 }
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
   await gate.socket('gv.space_create', { name: 'team', policy: 'auto' });
   agent = await gate.key('agent');
   reader = await gate.key('reader');
@@ -44,9 +44,6 @@ beforeAll(async () => {
   }
   held = await ingest();
   waiting = await ingest();
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('gv.publish and gv.collection', () => {

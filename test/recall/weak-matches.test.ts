@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, ROOT } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../harness/gate-process.js';
 import { tool, toolRefusal } from '../harness/mcp-calls.js';
+import { useGate } from '../harness/use-gate.js';
 
 /**
  * Recall without relevance (issue 14 item 11): vector recall always has neighbours, so a
@@ -14,12 +15,9 @@ const claims = (JSON.parse(readFileSync(join(ROOT, 'fixtures', 'recall-quality',
 const nonsense = (JSON.parse(readFileSync(join(ROOT, 'fixtures', 'recall-quality', 'unanswerable.json'), 'utf8')) as { nonsense: string[] }).nonsense.slice(0, 5);
 const RELEVANT = 'do SQLite readers keep reading while a writer appends';
 
-let gate: GateProcess;
-let agent: { key: string };
+const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
   const reviewer = await gate.key('reviewer');
   for (const c of claims) {
     const ingested = await gate.rpc(agent.key, 'gv.ingest', { content: c.text, kind: 'memory', source_uri: `fixture://${c.id}`, workarea: 'weak' });
@@ -37,9 +35,6 @@ beforeAll(async () => {
     await new Promise((r) => setTimeout(r, 100));
   }
 }, 60_000);
-afterAll(async () => {
-  await gate?.stop();
-});
 
 describe('weak recall hits', () => {
   it('a query of words the store never saw: hits come back, every one weak', async () => {

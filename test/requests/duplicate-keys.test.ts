@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
 import { lines, postBytes, socketExchange } from '../harness/raw-requests.js';
+import { useGate } from '../harness/use-gate.js';
 
 // A repeated key makes a request mean two things (JSON.parse keeps the last value, another
 // reader the first); clients refuse the same in replies (FACTS "Clients"). Every door refuses
 // it -32600 naming the key, before dispatch.
 
-let gate: GateProcess;
-let agent: { key: string };
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
 
 const ingestText = (params: string) => `{"jsonrpc":"2.0","id":9,"method":"gv.ingest","params":{${params}}}`;
 const claim = () => `"workarea":"tests/dup","kind":"memory","source_uri":"test://dup","content":${JSON.stringify(uniqueText('dup'))}`;

@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
 import { lines, postBytes, sha256Of, socketExchange } from '../harness/raw-requests.js';
+import { useGate } from '../harness/use-gate.js';
 
 // The bytes a writer sent are the bytes the journal hashes: a request that is not UTF-8 is
 // refused -32700 before parsing, never stored with U+FFFD in place of what was sent; a valid
 // multi-byte body is stored byte for byte.
 
-let gate: GateProcess;
-let agent: { key: string };
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
 
 /** A gv.ingest whose content holds `inner` as raw bytes. */
 const ingestWith = (inner: Buffer, id = 1) =>

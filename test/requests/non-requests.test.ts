@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
 import { lines, postBytes, socketExchange } from '../harness/raw-requests.js';
+import { useGate } from '../harness/use-gate.js';
 
 // A notification is a valid request without an id, and only that is answered with silence
 // (HTTP 204, no line). An object that is no request (none of jsonrpc, method, id; or a bad
 // jsonrpc or method) is refused -32600, HTTP 400 on /rpc, even when it carries no id.
 
-let gate: GateProcess;
-let agent: { key: string };
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
 
 const noneOfThree = ['{"a":{"a":1}}', '{}', '{"params":{"content":"x"}}'];
 const badEnvelopes: Array<[string, unknown]> = [

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
 import { lines, postBytes, socketExchange } from '../harness/raw-requests.js';
 import { toolsOf } from '../../src/tools/tool-catalog.js';
+import { useGate } from '../harness/use-gate.js';
 
 // A request may nest 64 levels, the request object counting as 1 (docs/requests.md, "Requests: how every door reads one"). Deeper is
 // refused -32602 naming the limit before anything walks it: 4,000 levels used to overflow the
 // stack in the null check and answer -32603.
 
-let gate: GateProcess;
-let agent: { key: string };
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
 
 /** `levels` containers, alternating arrays and objects, the innermost empty. */
 const nest = (levels: number): string => {

@@ -1,25 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let other: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-let reader: { key: string; identity: string };
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  other = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-  reader = await gate.key('reader');
-});
-afterAll(async () => {
-  await gate?.stop();
+const { gate, keys: { agent, other, reviewer, reader }, ingestId } = useGate({
+  keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer', reader: 'reader' },
 });
 
-const ingest = async (key = agent.key) =>
-  (await gate.rpc(key, 'gv.ingest', { content: uniqueText('commented'), workarea: 'tests/comments', kind: 'memory', source_uri: 's' })).result.artifact_id as string;
+const ingest = (key = agent.key) => ingestId(key, { content: uniqueText('commented'), workarea: 'tests/comments', source_uri: 's' });
 const comment = (key: string, params: Record<string, unknown>) => gate.rpc(key, 'gv.comment', params);
 
 describe('gv.comment', () => {

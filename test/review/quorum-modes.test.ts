@@ -1,32 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { GateProcess } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
 /**
  * The embedded local reviewer under the standard profile (T-1 one signature, T-2 two,
  * T-4 one of them a person's), in spaces of each review mode: main auto, `people` human,
  * `models` model.
  */
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-let reviewer2: { key: string; identity: string };
+const { gate, keys: { agent, reviewer, reviewer2 }, ingestResult } = useGate({
+  env: { GATE_SPACES_MAIN_POLICY: 'auto', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
+  keys: { agent: 'agent', reviewer: 'reviewer', reviewer2: 'reviewer' },
+});
 
 beforeAll(async () => {
-  gate = await GateProcess.start({ env: { GATE_SPACES_MAIN_POLICY: 'auto', GATE_REVIEW_QUORUM_PROFILE: 'standard' } });
-  agent = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-  reviewer2 = await gate.key('reviewer');
   await gate.socket('gv.space_create', { name: 'people', policy: 'human' });
   await gate.socket('gv.space_create', { name: 'models', policy: 'model' });
   await gate.socket('gv.grant', {
     action: 'issue',
     grants: ['people', 'models'].map((space) => ({ principal: agent.identity, space, capabilities: ['read', 'contribute'] })),
   });
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const WORDS = ['amber', 'basalt', 'cedar', 'delta', 'ember', 'fjord', 'garnet', 'harbor', 'indigo', 'juniper', 'kelp', 'lichen', 'marble', 'nectar', 'onyx', 'pumice'];
@@ -38,11 +31,7 @@ function distinct(): string {
   return `Survey ${n}-${Date.now().toString(36)}: the ${pick(1)} quarry ships ${pick(2)} slabs to the ${pick(3)} depot every ${n + 2} days, logged under batch ${Math.random().toString(36).slice(2, 10)}.`;
 }
 
-const ingest = async (extra: Record<string, unknown> = {}) => {
-  const r = await gate.rpc(agent.key, 'gv.ingest', { content: distinct(), workarea: 'tests/quorum', kind: 'memory', source_uri: 'https://example.org/survey', ...extra });
-  expect(r.error, JSON.stringify(r.error)).toBeUndefined();
-  return r.result as { artifact_id: string; state: string };
-};
+const ingest = (extra: Record<string, unknown> = {}) => ingestResult(agent, { content: distinct(), workarea: 'tests/quorum', source_uri: 'https://example.org/survey', ...extra });
 const approval = async (id: string) => (await gate.rpc(reviewer.key, 'gv.approval', { artifact_id: id })).result;
 const state = async (id: string) => (await gate.rpc(reviewer.key, 'gv.status', { artifact_id: id })).result.state;
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { useGate } from '../harness/use-gate.js';
 
 /**
  * Reviewers read what they sign: a reviewer of another's held row reads its whole masked
@@ -7,29 +7,12 @@ import { GateProcess } from '../harness/gate-process.js';
  * promoting signature counts only from an identity whose read reached the end. A preview is
  * not a read: the hostile line sits past it.
  */
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-let reviewer2: { key: string; identity: string };
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-  reviewer2 = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { agent, reviewer, reviewer2 }, ingestId } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer', reviewer2: 'reviewer' } });
 
 const PAGE = 65_536;
 const longBody = (tail: string) => `${`Setup notes ${Date.now()}. `}${'Install the toolchain, then run the unit tests before a release. '.repeat(2_200)}\n${tail}`;
 
-const ingest = async (content: string) => {
-  const r = await gate.rpc(agent.key, 'gv.ingest', { content, workarea: 'tests/read', kind: 'memory', source_uri: 'https://example.org/notes' });
-  expect(r.error, JSON.stringify(r.error)).toBeUndefined();
-  return r.result.artifact_id as string;
-};
+const ingest = (content: string) => ingestId(agent, { content, workarea: 'tests/read', source_uri: 'https://example.org/notes' });
 const node = (key: string, id: string, extra: Record<string, unknown> = {}) => gate.rpc(key, 'gv.node', { artifact_id: id, body: true, ...extra });
 
 describe("a reviewer's read of a held row", () => {

@@ -1,23 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let reader: { key: string; identity: string };
-let agent: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
+const { gate, keys: { reader, agent, reviewer }, ingestAnswer } = useGate({ keys: { reader: 'reader', agent: 'agent', reviewer: 'reviewer' } });
 
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  reader = await gate.key('reader');
-  agent = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
-
-const ingest = (key: string, extra: Record<string, unknown> = {}) =>
-  gate.rpc(key, 'gv.ingest', { content: uniqueText(), workarea: 'tests/rules', kind: 'memory', source_uri: 'test://rules', ...extra });
+const ingest = (key: string, extra: Record<string, unknown> = {}) => ingestAnswer(key, { content: uniqueText(), workarea: 'tests/rules', source_uri: 'test://rules', ...extra });
 
 describe('C1: a call above the caller role is refused -32602 naming both roles', () => {
   const cases: Array<[string, 'reader' | 'agent' | 'reviewer', string, Record<string, unknown>]> = [

@@ -1,20 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let a: { key: string; identity: string };
-let b: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  a = await gate.key('agent');
-  b = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { a, b, reviewer } } = useGate({ keys: { a: 'agent', b: 'agent', reviewer: 'reviewer' } });
 
 const NONEXISTENT = 'sha256:' + '0123456789abcdef'.repeat(4);
 const byId = ['gv.status', 'gv.why', 'gv.audit', 'gv.node'];

@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { InProcessServer } from '../harness/in-process-server.js';
 import { CLIENT_ID, authorizeCode, authorizeFields, form, pkcePair, refreshCookieOf } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
-let server: InProcessServer;
+const { gate: server } = useGate({ kind: 'in-process' });
+
 const email = 'code-grant@example.test';
 const password = 'a password for the code tests';
 
 beforeAll(async () => {
-  server = await InProcessServer.start();
   expect((await server.socket('gv.person_add', { email, password, role: 'agent' })).error).toBeUndefined();
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 /** A fresh code with its verifier and the fields it was asked for. */

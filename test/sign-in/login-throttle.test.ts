@@ -1,22 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessServer } from '../harness/in-process-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { authorizeFields, form, pkcePair } from '../harness/sign-in.js';
 import { LoginThrottle } from '../../dist/src/auth/login-throttle.js';
+import { useGate } from '../harness/use-gate.js';
 
-let server: InProcessServer;
-const password = 'the throttled person';
-
-beforeAll(async () => {
-  server = await InProcessServer.start({
+const { gate: server } = useGate({
+  kind: 'in-process',
+  settings: {
     'auth.login_slow_after': 2,
     'auth.login_refuse_after': 4,
     'auth.login_delay_ms': 1,
     'auth.login_window_s': 600,
-  });
-  await server.socket('gv.person_add', { email: 'known@example.test', password });
+  },
 });
-afterAll(async () => {
-  await server?.stop();
+
+const password = 'the throttled person';
+
+beforeAll(async () => {
+  await server.socket('gv.person_add', { email: 'known@example.test', password });
 });
 
 const attempt = (email: string, pw: string) => server.http('POST', '/oauth/authorize', form({ ...authorizeFields(server, pkcePair().challenge), email, password: pw }));

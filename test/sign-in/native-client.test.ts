@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
-import { InProcessServer } from '../harness/in-process-server.js';
 import { CLIENT_ID, authorizeCode, authorizeFields, form, pkcePair } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 /**
  * The command line's client `gate-cli` (RFC 8252 7.3): loopback IP literal redirects at any
  * port to /callback, nothing else; the console's client never gets one; the code stays
  * bound to the client; the tokens /rpc accepts.
  */
-let server: InProcessServer;
+const { gate: server } = useGate({ kind: 'in-process' });
+
 const email = 'native-client@example.test';
 const password = 'a password for the native client';
 const NATIVE = 'gate-cli';
 
 beforeAll(async () => {
-  server = await InProcessServer.start();
   expect((await server.socket('gv.person_add', { email, password, role: 'reviewer' })).error).toBeUndefined();
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 const nativeFields = (challenge: string, redirect: string) => authorizeFields(server, challenge, { client_id: NATIVE, redirect_uri: redirect });

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessServer } from '../harness/in-process-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { form, refreshCookieOf, signIn, type SignedInPerson } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await InProcessServer.start();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const { gate: server } = useGate({ kind: 'in-process' });
 
 const refreshByField = (token: string) => server.http('POST', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: token, client_id: 'gate-console' }));
 const refreshByCookie = (token: string) =>

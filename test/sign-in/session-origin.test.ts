@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessServer } from '../harness/in-process-server.js';
+import { describe, expect, it } from 'vitest';
 import { CLIENT_ID, form, refreshCookieOf, signIn } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 // /oauth/token and /oauth/logout use the person's gate_refresh cookie: a browser page may
 // reach them only from the gate's own origins or a listed app origin (the browser tests show
 // why: a page on another port of the same host gets the SameSite=Lax cookie sent).
 
 const CONSOLE = 'https://console.example.test';
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await InProcessServer.start({ 'auth.app_origins': [CONSOLE] });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const { gate: server } = useGate({ kind: 'in-process', settings: { 'auth.app_origins': [CONSOLE] } });
 
 const withCookie = (token: string, origin: string | undefined, fields: Record<string, string>) => {
   const f = form(fields);

@@ -1,20 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { InProcessServer } from '../harness/in-process-server.js';
 import { form, signIn, type SignedInPerson } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 const ANSWER_ORIGIN = 'https://answers.example.test';
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS = 'urn:ietf:params:oauth:token-type:access_token';
 
-let server: InProcessServer;
+const { gate: server } = useGate({ kind: 'in-process', settings: { 'auth.answer_origin': ANSWER_ORIGIN } });
+
 let person: SignedInPerson;
+
 beforeAll(async () => {
-  server = await InProcessServer.start({ 'auth.answer_origin': ANSWER_ORIGIN });
   person = await signIn(server, { role: 'agent' });
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 const exchange = (extra: Record<string, string> = {}) =>

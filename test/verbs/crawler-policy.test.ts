@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { InProcessServer } from '../harness/in-process-server.js';
+import { useGate } from '../harness/use-gate.js';
 
-let server: InProcessServer;
-let operator: KeyObject;
+const pair = generateKeyPairSync('ed25519');
+const operator: KeyObject = pair.privateKey;
+const { gate: server } = useGate({ kind: 'in-process', settings: { 'auth.operator_keys': [pair.publicKey.export({ format: 'jwk' }).x!] } });
 let agent: string;
 
 beforeAll(async () => {
-  const pair = generateKeyPairSync('ed25519');
-  operator = pair.privateKey;
-  server = await InProcessServer.start({ 'auth.operator_keys': [pair.publicKey.export({ format: 'jwk' }).x!] });
   agent = (await server.socket('gv.keys', { action: 'issue', role: 'agent' })).result.key;
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 async function proof() {

@@ -1,23 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-let reviewer2: { key: string; identity: string };
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-  reviewer2 = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { agent, reviewer, reviewer2 }, ingestAnswer } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer', reviewer2: 'reviewer' } });
 
 const make = async (key = agent.key, extra: Record<string, unknown> = {}) =>
-  (await gate.rpc(key, 'gv.ingest', { content: uniqueText(), workarea: 'tests/decide', kind: 'memory', source_uri: 'test://d', ...extra })).result;
+  (await ingestAnswer(key, { content: uniqueText(), workarea: 'tests/decide', source_uri: 'test://d', ...extra })).result;
 
 describe('promote, reject, demote', () => {
   it('a reviewer promotes a held row to ACTIVE, provisional on a solo gate', async () => {

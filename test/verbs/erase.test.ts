@@ -1,27 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let reader: { key: string; identity: string };
-let writer: { key: string; identity: string };
-let other: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
+const { gate, keys: { reader, writer, other, reviewer }, ingestAnswer } = useGate({
+  keys: { reader: 'reader', writer: 'agent', other: 'agent', reviewer: 'reviewer' },
+});
 const word = `quillmark${Date.now().toString(36)}`;
 let n = 0;
 
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  reader = await gate.key('reader');
-  writer = await gate.key('agent');
-  other = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
-
-const ingest = (key: string, content: string, extra: Record<string, unknown> = {}) =>
-  gate.rpc(key, 'gv.ingest', { content, workarea: 'erase/test', kind: 'memory', source_uri: 'test://erase', ...extra });
+const ingest = (key: string, content: string, extra: Record<string, unknown> = {}) => ingestAnswer(key, { content, workarea: 'erase/test', source_uri: 'test://erase', ...extra });
 
 async function promoted(content: string, extra: Record<string, unknown> = {}) {
   const r = await ingest(writer.key, content, extra);

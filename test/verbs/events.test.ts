@@ -1,23 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let a: { key: string; identity: string };
-let b: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
+const { gate, keys: { a, b, reviewer }, ingestAnswer } = useGate({ keys: { a: 'agent', b: 'agent', reviewer: 'reviewer' } });
 
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  a = await gate.key('agent');
-  b = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
-
-const make = async (key: string) =>
-  (await gate.rpc(key, 'gv.ingest', { content: uniqueText('events'), workarea: 'tests/events', kind: 'memory', source_uri: 'test://e' })).result;
+const make = async (key: string) => (await ingestAnswer(key, { content: uniqueText('events'), workarea: 'tests/events', source_uri: 'test://e' })).result;
 
 async function readAll(key: string, params: Record<string, unknown> = {}) {
   const events: any[] = [];

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
 type Key = { key: string; identity: string };
-let gate: GateProcess;
-let writer: Key;
-let stranger: Key;
-let reader: Key;
-let reviewer: Key;
+const { gate, keys: { writer, stranger, reader, reviewer }, ingestId } = useGate({
+  keys: { writer: 'agent', stranger: 'agent', reader: 'reader', reviewer: 'reviewer' },
+});
 
-const ingest = async (who: Key, extra: Record<string, unknown> = {}) => {
-  const r = await gate.rpc(who.key, 'gv.ingest', { content: uniqueText('rev'), workarea: 'rev/a', kind: 'memory', source_uri: 'test://rev', ...extra });
-  if (r.error) throw new Error(`ingest: ${r.error.message}`);
-  return r.result.artifact_id as string;
-};
+const ingest = (who: Key, extra: Record<string, unknown> = {}) => ingestId(who, { content: uniqueText('rev'), workarea: 'rev/a', source_uri: 'test://rev', ...extra });
 const call = async (who: Key, method: string, params: Record<string, unknown>) => {
   const r = await gate.rpc(who.key, method, params);
   if (r.error) throw new Error(`${method}: ${r.error.message}`);
@@ -24,11 +19,6 @@ const unchanged = async (who: Key, rev: string, params: Record<string, unknown> 
   (await call(who, 'gv.graph', { ...params, if_revision: rev })).unchanged === true;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  writer = await gate.key('agent');
-  stranger = await gate.key('agent');
-  reader = await gate.key('reader');
-  reviewer = await gate.key('reviewer');
   await gate.socket('gv.space_create', { name: 'elsewhere', policy: 'auto' });
   await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: stranger.identity, space: 'elsewhere', capabilities: ['contribute'] }] });
   for (let i = 0; i < 3; i++) {
@@ -36,9 +26,6 @@ beforeAll(async () => {
     await gate.readBody(reviewer.key, id);
     await call(reviewer, 'gv.promote', { artifact_id: id });
   }
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('gv.graph revision', () => {

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
 type Key = { key: string; identity: string };
-let gate: GateProcess;
-let writer: Key;
-let other: Key;
-let reader: Key;
-let reviewer: Key;
+const { gate, keys: { writer, other, reader, reviewer }, ingestId } = useGate({
+  keys: { writer: 'agent', other: 'agent', reader: 'reader', reviewer: 'reviewer' },
+});
+
 const ids: Record<string, string> = {};
 
-const ingest = async (who: Key, workarea: string, extra: Record<string, unknown> = {}) => {
-  const r = await gate.rpc(who.key, 'gv.ingest', { content: uniqueText(workarea), workarea, kind: 'memory', source_uri: 'test://wa', ...extra });
-  if (r.error) throw new Error(`ingest: ${r.error.message}`);
-  return r.result.artifact_id as string;
-};
+const ingest = (who: Key, workarea: string, extra: Record<string, unknown> = {}) => ingestId(who, { content: uniqueText(workarea), workarea, source_uri: 'test://wa', ...extra });
 const call = async (who: Key, method: string, params: Record<string, unknown>) => {
   const r = await gate.rpc(who.key, method, params);
   if (r.error) throw new Error(`${method}: ${r.error.message}`);
@@ -28,11 +24,6 @@ const area = (who: Key, params: Record<string, unknown> = {}) => call(who, 'gv.g
 const nodeIds = (g: { nodes: { artifact_id: string }[] }) => g.nodes.map((n) => n.artifact_id);
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  writer = await gate.key('agent');
-  other = await gate.key('agent');
-  reader = await gate.key('reader');
-  reviewer = await gate.key('reviewer');
   await gate.socket('gv.space_create', { name: 'second', policy: 'auto' });
   await gate.socket('gv.grant', {
     action: 'issue',
@@ -63,9 +54,6 @@ beforeAll(async () => {
   ids.secret = await ingest(other, 'proj/secret');
   await call(other, 'gv.complete', { workarea: 'proj/a' });
   await call(writer, 'gv.complete', { workarea: 'proj/a', note: 'done here' });
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('gv.graph with a work area', () => {

@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
 type Key = { key: string; identity: string };
-let gate: GateProcess;
-let writer: Key;
-let other: Key;
-let reader: Key;
-let reviewer: Key;
+const { gate, keys: { writer, other, reader, reviewer }, ingestId } = useGate({
+  keys: { writer: 'agent', other: 'agent', reader: 'reader', reviewer: 'reviewer' },
+});
 
 /** Row ids of the fixture every test reads. */
 const ids: Record<string, string> = {};
 
-const ingest = async (who: Key, content: string, extra: Record<string, unknown> = {}) => {
-  const r = await gate.rpc(who.key, 'gv.ingest', { content, workarea: 'graph/main', kind: 'memory', source_uri: 'test://graph', ...extra });
-  if (r.error) throw new Error(`ingest: ${r.error.message}`);
-  return r.result.artifact_id as string;
-};
+const ingest = (who: Key, content: string, extra: Record<string, unknown> = {}) => ingestId(who, { content, workarea: 'graph/main', source_uri: 'test://graph', ...extra });
 const promote = async (id: string, by: Key = reviewer) => {
   await gate.readBody(by.key, id);
   const r = await gate.rpc(by.key, 'gv.promote', { artifact_id: id });
@@ -30,11 +25,6 @@ const nodeIds = (g: { nodes: { artifact_id: string }[] }) => g.nodes.map((n) => 
 const edgeKeys = (g: { edges: { child: string; parent: string; kind: string }[] }) => g.edges.map((e) => `${e.child}>${e.kind}>${e.parent}`);
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  writer = await gate.key('agent');
-  other = await gate.key('agent');
-  reader = await gate.key('reader');
-  reviewer = await gate.key('reviewer');
   await gate.socket('gv.space_create', { name: 'second', policy: 'auto' });
   await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: writer.identity, space: 'second', capabilities: ['read', 'contribute'] }] });
 
@@ -82,9 +72,6 @@ beforeAll(async () => {
   if (pin.error) throw new Error(pin.error.message);
   ids.inSecond = await ingest(writer, uniqueText('second space'), { space: 'second' });
   await promote(ids.inSecond);
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('gv.graph', () => {

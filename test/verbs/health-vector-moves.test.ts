@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appendPromotion } from '../../dist/src/review/promotion.js';
-import { InProcessServer } from '../harness/in-process-server.js';
+import { useGate } from '../harness/use-gate.js';
 
 /**
  * gv.health's similar check searches the promoted rows' vector partition, which the embed
@@ -13,27 +13,16 @@ import { InProcessServer } from '../harness/in-process-server.js';
  * here, in-process, by the gate's own appendPromotion inside a write of the journal writer
  * that runs right after the stage's vector write in one group commit.
  */
-let server: InProcessServer;
-let agent: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-
-beforeAll(async () => {
-  server = await InProcessServer.start({
+const { gate: server, keys: { agent, reviewer }, ingestId } = useGate({
+  kind: 'in-process',
+  settings: {
     'spaces.main_policy': 'auto',
     'review.quorum_profile': 'solo-reviewer',
     'review.grade_every': 'off',
     // Commits at least 50 ms apart under load, so the stage's vector write waits long enough for a write queued after it.
     'journal.commit_window_ms': 50,
-  });
-  const issue = async (role: string) => {
-    const r = await server.socket('gv.keys', { action: 'issue', role });
-    return { key: r.result.key as string, identity: `key:${r.result.key_id}` };
-  };
-  agent = await issue('agent');
-  reviewer = await issue('reviewer');
-});
-afterAll(async () => {
-  await server?.stop();
+  },
+  keys: { agent: 'agent', reviewer: 'reviewer' },
 });
 
 const call = async (key: string, method: string, params: Record<string, unknown>) => {
@@ -41,7 +30,7 @@ const call = async (key: string, method: string, params: Record<string, unknown>
   if (r.error) throw new Error(`${method}: ${r.error.message}`);
   return r.result;
 };
-const ingest = async (content: string) => (await call(agent.key, 'gv.ingest', { content, workarea: 'health/moves', kind: 'memory', source_uri: 'test://moves' })).artifact_id as string;
+const ingest = (content: string) => ingestId(agent, { content, workarea: 'health/moves', source_uri: 'test://moves' });
 const similar = async () => (await call(reviewer.key, 'gv.health', {})).checks.similar;
 const vectorStored = (id: string) =>
   server.gate.db.prepare('SELECT 1 FROM main.vector_codes WHERE rowid = (SELECT rowid FROM main.artifacts WHERE artifact_id = ?)').get(id) !== undefined;

@@ -5,20 +5,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Caller } from '../../src/access/caller.js';
 import { Gate } from '../harness/in-process-gate.js';
-import { GateProcess, ROOT, uniqueText } from '../harness/gate-process.js';
+import { ROOT, uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
 type Key = { key: string; identity: string };
-let gate: GateProcess;
-let writer: Key;
-let other: Key;
-let reviewer: Key;
+const { gate, keys: { writer, other, reviewer }, ingestId } = useGate({ keys: { writer: 'agent', other: 'agent', reviewer: 'reviewer' } });
 const ids: Record<string, string> = {};
 
-const ingest = async (who: Key, content: string, extra: Record<string, unknown> = {}) => {
-  const r = await gate.rpc(who.key, 'gv.ingest', { content, workarea: 'health/a', kind: 'memory', source_uri: 'test://health', ...extra });
-  if (r.error) throw new Error(`ingest: ${r.error.message}`);
-  return r.result.artifact_id as string;
-};
+const ingest = (who: Key, content: string, extra: Record<string, unknown> = {}) => ingestId(who, { content, workarea: 'health/a', source_uri: 'test://health', ...extra });
 const call = async (who: Key, method: string, params: Record<string, unknown>) => {
   const r = await gate.rpc(who.key, method, params);
   if (r.error) throw new Error(`${method}: ${r.error.message}`);
@@ -33,10 +27,6 @@ const promoted = async (who: Key, content: string, extra: Record<string, unknown
 const health = (params: Record<string, unknown> = {}) => call(reviewer, 'gv.health', params);
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  writer = await gate.key('agent');
-  other = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
   await gate.socket('gv.space_create', { name: 'second', policy: 'auto' });
   await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: writer.identity, space: 'second', capabilities: ['contribute'] }] });
 
@@ -78,9 +68,6 @@ beforeAll(async () => {
   ids.similarB = await promoted(other, sentence.replace('decreasing', 'shrinking'));
   // Left held, promoted later by the deployment alone.
   ids.heldForDeployment = await ingest(writer, uniqueText('auto'));
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('gv.health over the live server', () => {

@@ -1,21 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let reader: { key: string; identity: string };
-let writer: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
+const { gate, keys: { reader, writer, reviewer } } = useGate({ keys: { reader: 'reader', writer: 'agent', reviewer: 'reviewer' } });
+
 const word = `plovermark${Date.now().toString(36)}`;
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  reader = await gate.key('reader');
-  writer = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
 
 async function promoted(content: string, extra: Record<string, unknown> = {}) {
   const r = await gate.rpc(writer.key, 'gv.ingest', { content, workarea: 'hide/test', kind: 'memory', source_uri: 'test://h', ...extra });

@@ -1,20 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let other: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  other = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { agent, other, reviewer } } = useGate({ keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
 
 const base = () => ({ content: uniqueText(), workarea: 'tests/ingest', source_uri: 'test://ingest' });
 const ingest = (params: Record<string, unknown>, key = agent.key) => gate.rpc(key, 'gv.ingest', params);

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-beforeAll(async () => {
-  gate = await GateProcess.start();
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate } = useGate();
 
 describe('gv.keys', () => {
   it('issues a gk_ key shown once, lists it without the raw value, and the key works as key:<key_id>', async () => {

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
 type Who = { key: string; identity: string };
-let gate: GateProcess;
-let a: Who;
-let b: Who;
-let reviewer: Who;
-let reader: Who;
+const { gate, keys: { a, b, reviewer, reader } } = useGate({ keys: { a: 'agent', b: 'agent', reviewer: 'reviewer', reader: 'reader' } });
+
 const rows: Record<string, { artifact_id: string }> = {};
 
 const write = async (who: Who, workarea: string, extra: Record<string, unknown> = {}) => {
@@ -34,8 +32,6 @@ const edgesOf = (graph: any, provenance: string) =>
  * completes where it wrote. A reader writes nothing.
  */
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  [a, b, reviewer, reader] = [await gate.key('agent'), await gate.key('agent'), await gate.key('reviewer'), await gate.key('reader')];
   rows.apiPromoted = await write(a, 'proj/api');
   await promote(rows.apiPromoted.artifact_id);
   rows.apiHeld = await write(a, 'proj/api', { producer: { name: 'builder', kind: 'agent' } });
@@ -58,9 +54,6 @@ beforeAll(async () => {
   await gate.rpc(b.key, 'gv.complete', { workarea: 'proj/api' });
   await gate.rpc(b.key, 'gv.complete', { workarea: 'secret/zone' });
   await gate.rpc(a.key, 'gv.complete', { workarea: 'notes' });
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('gv.lineage for a reviewer', () => {

@@ -1,22 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GateProcess, ROOT } from '../harness/gate-process.js';
+import { ROOT } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let writer: { key: string; identity: string };
-let other: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  writer = await gate.key('agent');
-  other = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { writer, other, reviewer } } = useGate({ keys: { writer: 'agent', other: 'agent', reviewer: 'reviewer' } });
 
 const node = async (key: string, id: string) => (await gate.rpc(key, 'gv.node', { artifact_id: id })).result;
 

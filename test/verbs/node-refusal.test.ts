@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ReplacementRows } from '../harness/replacement-rows.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let writer: { key: string; identity: string };
-let reader: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
+const { gate, keys: { writer, reader, reviewer } } = useGate({ keys: { writer: 'agent', reader: 'reader', reviewer: 'reviewer' } });
+
 let rows: ReplacementRows;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  writer = await gate.key('agent');
-  reader = await gate.key('reader');
-  reviewer = await gate.key('reviewer');
   rows = new ReplacementRows(gate, writer.key, reviewer.key);
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const node = async (key: string, id: string) => (await gate.rpc(key, 'gv.node', { artifact_id: id })).result;

@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { InProcessServer } from '../harness/in-process-server.js';
+import { useGate } from '../harness/use-gate.js';
 
-let server: InProcessServer;
-let operator: KeyObject;
-let operatorId: string;
-
-beforeAll(async () => {
-  const pair = generateKeyPairSync('ed25519');
-  operator = pair.privateKey;
-  operatorId = pair.publicKey.export({ format: 'jwk' }).x!;
-  // One key listed as base64url, a second (unused) as hex: both forms are accepted.
-  const other = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!;
-  server = await InProcessServer.start({ 'auth.operator_keys': [operatorId, Buffer.from(other, 'base64url').toString('hex')], 'auth.challenge_ttl_ms': 60_000 });
-});
-afterAll(async () => {
-  await server?.stop();
+const pair = generateKeyPairSync('ed25519');
+const operator: KeyObject = pair.privateKey;
+const operatorId = pair.publicKey.export({ format: 'jwk' }).x!;
+// One key listed as base64url, a second (unused) as hex: both forms are accepted.
+const other = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!;
+const { gate: server } = useGate({
+  kind: 'in-process',
+  settings: { 'auth.operator_keys': [operatorId, Buffer.from(other, 'base64url').toString('hex')], 'auth.challenge_ttl_ms': 60_000 },
 });
 
 const sigOver = (nonce: string, key: KeyObject = operator) => sign(null, Buffer.from(nonce, 'ascii'), key).toString('hex');

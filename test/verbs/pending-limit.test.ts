@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tool, toolRefusal } from '../harness/mcp-calls.js';
+import { useGate } from '../harness/use-gate.js';
 
 /**
  * Spec 2: gv.pending takes `limit (integer, default 100)` and names no ceiling (unlike
  * gv.inventory's 200 or gv.events' 1000): a limit past 1000 is served, not refused. The
  * tool gate.pending keeps spec 3's own maximum of 1000.
  */
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
+const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
+
 const HELD = 1005;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
   // More held rows than the old ceiling, written a few at a time so a loaded machine keeps up.
   for (let start = 0; start < HELD; start += 15) {
     const batch = Array.from({ length: Math.min(15, HELD - start) }, (_, i) =>
@@ -24,9 +20,6 @@ beforeAll(async () => {
     for (const answer of await Promise.all(batch)) expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();
   }
 }, 600_000);
-afterAll(async () => {
-  await gate?.stop();
-});
 
 const ids = (answer: { result: { pending: { artifact_id: string }[] } }) => answer.result.pending.map((p) => p.artifact_id);
 

@@ -1,19 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
+// The standard profile: T-4 needs a person, T-3 and T-5 a second authority.
+const { gate } = useGate({ env: { GATE_REVIEW_QUORUM_PROFILE: 'standard' } });
 let reader: string;
 let agent: string;
 
 beforeAll(async () => {
-  // The standard profile: T-4 needs a person, T-3 and T-5 a second authority.
-  gate = await GateProcess.start({ env: { GATE_REVIEW_QUORUM_PROFILE: 'standard' } });
   reader = (await gate.key('reader')).key;
   agent = (await gate.key('agent')).key;
   await gate.socket('gv.space_create', { name: 'people-only', policy: 'human' });
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const policy = async (params: Record<string, unknown>) => {

@@ -1,22 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ReplacementRows, expectRefusal } from '../harness/replacement-rows.js';
+import { useGate } from '../harness/use-gate.js';
 
 // The standard profile asks two signatures of a T-2 row (a skill), so one reviewer key's promote falls short.
-let gate: GateProcess;
-let first: { key: string; identity: string };
-let second: { key: string; identity: string };
+const { gate, keys: { writer, first, second } } = useGate({
+  env: { GATE_SPACES_MAIN_POLICY: 'auto', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
+  keys: { writer: 'agent', first: 'reviewer', second: 'reviewer' },
+});
+
 let rows: ReplacementRows;
 
 beforeAll(async () => {
-  gate = await GateProcess.start({ env: { GATE_SPACES_MAIN_POLICY: 'auto', GATE_REVIEW_QUORUM_PROFILE: 'standard' } });
-  const writer = await gate.key('agent');
-  first = await gate.key('reviewer');
-  second = await gate.key('reviewer');
   rows = new ReplacementRows(gate, writer.key, first.key);
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('gv.promote with supersedes still needs everything promote needs', () => {

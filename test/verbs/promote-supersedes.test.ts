@@ -1,32 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GateProcess, ROOT, uniqueText } from '../harness/gate-process.js';
+import { ROOT, uniqueText } from '../harness/gate-process.js';
 import { ReplacementRows, expectRefusal } from '../harness/replacement-rows.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let reader: { key: string; identity: string };
-let writer: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-let proposer: { key: string; identity: string };
+const { gate, keys: { reader, writer, reviewer, proposer } } = useGate({
+  keys: { reader: 'reader', writer: 'agent', reviewer: 'reviewer', proposer: 'reviewer' },
+});
+
 let rows: ReplacementRows;
 const word = `ospreyfact${Date.now().toString(36)}`;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  reader = await gate.key('reader');
-  writer = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-  proposer = await gate.key('reviewer');
   rows = new ReplacementRows(gate, writer.key, reviewer.key);
   await gate.socket('gv.space_create', { name: 'elsewhere', policy: 'auto' });
   await gate.socket('gv.grant', {
     action: 'issue',
     grants: [{ principal: writer.identity, space: 'elsewhere', capabilities: ['read', 'contribute'] }],
   });
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const promote = async (params: Record<string, unknown>, key = reviewer.key) => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText, type RpcAnswer } from '../harness/gate-process.js';
+import { uniqueText, type RpcAnswer } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 import { startModelGate, type ModelGate } from '../harness/fake-model-server.js';
 
 // gv.queues reads each pipeline stage's queue. The scan worker is slowed (the
@@ -26,20 +27,16 @@ async function readUntil(read: () => Promise<RpcAnswer>, seen: (a: RpcAnswer) =>
 }
 
 describe('gv.queues: the scan queue of a slowed scanner', () => {
-  let gate: GateProcess;
+  const { gate } = useGate({
+    env: { GATE_FAILPOINTS: 'scan-worker-stalls', GATE_SCAN_BATCH_MAX: '1', GATE_QUARANTINE_SCAN_QUEUE: String(SCAN_QUEUE), GATE_QUARANTINE_MAX_DEPTH: '1000' },
+  });
   let agent: string;
   let reviewer: string;
   const queues = () => gate.rpc(reviewer, 'gv.queues', {});
 
   beforeAll(async () => {
-    gate = await GateProcess.start({
-      env: { GATE_FAILPOINTS: 'scan-worker-stalls', GATE_SCAN_BATCH_MAX: '1', GATE_QUARANTINE_SCAN_QUEUE: String(SCAN_QUEUE), GATE_QUARANTINE_MAX_DEPTH: '1000' },
-    });
     agent = (await gate.key('agent')).key;
     reviewer = (await gate.key('reviewer')).key;
-  });
-  afterAll(async () => {
-    await gate?.stop();
   });
 
   it('is a reviewer read: an agent is refused naming both roles', async () => {

@@ -1,22 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let a: { key: string; identity: string };
-let b: { key: string; identity: string };
-let reader: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  a = await gate.key('agent');
-  b = await gate.key('agent');
-  reader = await gate.key('reader');
-  reviewer = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { a, b, reader, reviewer } } = useGate({ keys: { a: 'agent', b: 'agent', reader: 'reader', reviewer: 'reviewer' } });
 
 describe('gv.rank', () => {
   it('keeps one standing weight per identity and audience, journals only changes, and totals them', async () => {

@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useGate } from '../harness/use-gate.js';
 
 // A hybrid recall reads its lexical list 50 deep for the fusion, but widens it past the rows
 // holding every query term (to rows holding some) only while fewer than k rows stand.
 const tag = Date.now().toString(36);
 const both = `larchwood${tag} tamarack${tag}`;
 
-let gate: GateProcess;
-let agent: { key: string };
+const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
+
 let partial: string;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
   const reviewer = await gate.key('reviewer');
   const promoted = async (content: string) => {
     const ingest = await gate.rpc(agent.key, 'gv.ingest', { content, workarea: 'tests/widen', kind: 'memory', source_uri: 'test://widen' });
@@ -25,9 +23,6 @@ beforeAll(async () => {
   // Nearest the query by its characters (a vector match), but holding only one of its terms.
   partial = await promoted(`larchwood${tag} tamarac${tag}`);
   for (let i = 0; i < 12; i++) await promoted(`Row ${i}: ${both} stand together on the ridge.`);
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const lexicalSignalOf = async (k: number, mode: string) => {

@@ -1,23 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let other: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
+const { gate, keys: { agent, other, reviewer }, ingestId } = useGate({ keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
 
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  other = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
-
-const ingest = async (key: string, content: string) =>
-  (await gate.rpc(key, 'gv.ingest', { content, workarea: 'hybrid/test', kind: 'memory', source_uri: 'test://h' })).result.artifact_id as string;
+const ingest = (key: string, content: string) => ingestId(key, { content, workarea: 'hybrid/test', source_uri: 'test://h' });
 const ids = (r: any) => (r.result.hits as { artifact_id: string }[]).map((h) => h.artifact_id);
 
 /** Vectors are written after the commit, by the embed pool; wait (bounded) until a vector recall finds the row. */

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useGate } from '../harness/use-gate.js';
 
 // The lexical plan past its rank window: more rows hold the query's common words than bm25
 // ranks at once (RANK_WINDOW in src/recall/lexical.ts, 5,000), so the rows holding its rare
@@ -8,9 +8,8 @@ const WINDOW = 5_000;
 const tag = Date.now().toString(36);
 const rare = { a: `quillwort${tag}`, b: `sandwort${tag}`, c: `moonwort${tag}` };
 
-let gate: GateProcess;
-let agent: { key: string };
-let reviewer: { key: string };
+const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
+
 const ids: Record<string, string> = {};
 
 async function promoted(content: string): Promise<string> {
@@ -23,9 +22,6 @@ async function promoted(content: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
   ids.oneRare = await promoted(`The field guide lists ${rare.a} among the spring flowers.`);
   ids.twoRare = await promoted(`Both ${rare.b} and ${rare.c} grow on the limestone here.`);
   ids.rareAndCommon = await promoted(`A note on ${rare.b}: the note says it is about where it grows.`);
@@ -39,9 +35,6 @@ beforeAll(async () => {
     );
   }
 }, 300_000);
-afterAll(async () => {
-  await gate?.stop();
-});
 
 const recall = async (query: string) => {
   const r = await gate.rpc(agent.key, 'gv.recall', { query, mode: 'lexical', k: 3 });

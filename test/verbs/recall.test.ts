@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let other: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
+const { gate, keys: { agent, other, reviewer } } = useGate({ keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
+
 const word = `zebrafinch${Date.now().toString(36)}`;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  other = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
   await gate.socket('gv.space_create', { name: 'second', policy: 'auto' });
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const put = async (key: string, content: string, extra: Record<string, unknown> = {}) =>

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessServer } from '../harness/in-process-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let server: InProcessServer;
+const { gate: server } = useGate({ kind: 'in-process', settings: { 'spaces.main_policy': 'auto', 'review.quorum_profile': 'solo-reviewer' } });
+
 let reviewer: string;
 let writer: { key: string; identity: string };
 const ids: Record<string, string> = {};
@@ -31,7 +32,6 @@ const reconcile = async () => {
 };
 
 beforeAll(async () => {
-  server = await InProcessServer.start({ 'spaces.main_policy': 'auto', 'review.quorum_profile': 'solo-reviewer' });
   reviewer = (await server.socket('gv.keys', { action: 'issue', role: 'reviewer' })).result.key;
   const issued = (await server.socket('gv.keys', { action: 'issue', role: 'agent' })).result;
   writer = { key: issued.key, identity: `key:${issued.key_id}` };
@@ -45,9 +45,6 @@ beforeAll(async () => {
   await call(reviewer, 'gv.override_tip', { artifact_id: ids.older, reason: 'the older wording is right' });
   // A row left held: the held rows' index holds it for its writer's recall.
   ids.held = (await call(writer.key, 'gv.ingest', { content: uniqueText('held'), workarea: 'reconcile/a', kind: 'memory', source_uri: 'test://reconcile' })).artifact_id;
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 describe('gv.reconcile', () => {

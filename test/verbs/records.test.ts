@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
 type Key = { key: string; identity: string };
-let gate: GateProcess;
-let writer: Key;
-let reviewer: Key;
-let outsider: Key;
+const { gate, keys: { writer, reviewer, outsider } } = useGate({ keys: { writer: 'agent', reviewer: 'reviewer', outsider: 'reviewer' } });
+
 const ids: Record<string, string> = {};
 
 const record = async (contentType: string, content: string, extra: Record<string, unknown> = {}) => {
@@ -17,10 +16,6 @@ const record = async (contentType: string, content: string, extra: Record<string
 const records = (who: Key, params: Record<string, unknown>) => gate.rpc(who.key, 'gv.records', params);
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  writer = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-  outsider = await gate.key('reviewer');
   await gate.socket('gv.space_create', { name: 'telemetry', policy: 'auto' });
   await gate.socket('gv.grant', {
     action: 'issue',
@@ -37,9 +32,6 @@ beforeAll(async () => {
   ids.secret = await record('event', JSON.stringify({ env: 'GITHUB_TOKEN ghp_TestOnlyNotARealTokenx7Kq2Zp9Lm4Rv8W', tag: uniqueText('k') }));
   // A trace is recorded too, but is not one of the classes gv.records reads.
   ids.trace = await record('trace', JSON.stringify({ span: 'x', tag: uniqueText('t') }));
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('gv.records', () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { GateProcess } from '../harness/gate-process.js';
@@ -7,24 +7,16 @@ import { DeploymentKey } from '../../src/journal/deployment-key.js';
 import { Journal } from '../../src/journal/journal.js';
 import { Projections } from '../../src/projections/projections.js';
 import { systemClock } from '../../src/clock.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let reader: { key: string; identity: string };
-let proposer: { key: string; identity: string };
-let activator: { key: string; identity: string };
+const { gate, keys: { agent, reader, proposer, activator } } = useGate({
+  keys: { agent: 'agent', reader: 'reader', proposer: 'reviewer', activator: 'reviewer' },
+});
+
 let rows: ReplacementRows;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  reader = await gate.key('reader');
-  proposer = await gate.key('reviewer');
-  activator = await gate.key('reviewer');
   rows = new ReplacementRows(gate, agent.key, activator.key);
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 async function proposeGroup(operation: string, parents: string[], children: string[], key = proposer.key): Promise<string> {

@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ReplacementRows, expectRefusal } from '../harness/replacement-rows.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let reader: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-let reviewer2: { key: string; identity: string };
+const { gate, keys: { agent, reader, reviewer, reviewer2 } } = useGate({
+  keys: { agent: 'agent', reader: 'reader', reviewer: 'reviewer', reviewer2: 'reviewer' },
+});
+
 let rows: ReplacementRows;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  reader = await gate.key('reader');
-  reviewer = await gate.key('reviewer');
-  reviewer2 = await gate.key('reviewer');
   rows = new ReplacementRows(gate, agent.key, reviewer2.key);
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 async function split(): Promise<{ groupId: string; parent: string; children: string[] }> {

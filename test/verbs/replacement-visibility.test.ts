@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ReplacementRows, revisionOf } from '../harness/replacement-rows.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agentA: { key: string; identity: string };
-let agentB: { key: string; identity: string };
-let reader: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-let reviewer2: { key: string; identity: string };
+const { gate, keys: { agentA, agentB, reader, reviewer, reviewer2 } } = useGate({
+  keys: { agentA: 'agent', agentB: 'agent', reader: 'reader', reviewer: 'reviewer', reviewer2: 'reviewer' },
+});
+
 let rowsA: ReplacementRows;
 let rowsB: ReplacementRows;
 
@@ -16,12 +14,6 @@ let split: { groupId: string; parent: string; childA: string; childB: string };
 let solo: { groupId: string; parent: string; child: string };
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  agentA = await gate.key('agent');
-  agentB = await gate.key('agent');
-  reader = await gate.key('reader');
-  reviewer = await gate.key('reviewer');
-  reviewer2 = await gate.key('reviewer');
   rowsA = new ReplacementRows(gate, agentA.key, reviewer2.key);
   rowsB = new ReplacementRows(gate, agentB.key, reviewer2.key);
   const propose = async (operation: string, parents: string[], children: string[]) =>
@@ -33,9 +25,6 @@ beforeAll(async () => {
   const soloParent = await rowsB.active();
   const soloChild = await rowsA.held();
   solo = { groupId: await propose('supersede', [soloParent], [soloChild]), parent: soloParent, child: soloChild };
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const hex = (id: string) => id.slice('sha256:'.length);

@@ -1,21 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, GateProcess, tempHome } from '../harness/gate-process.js';
+import { CLI, tempHome } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
 // Names an object answers for itself: looked up as properties, each would find a member, not "no such key".
 const MEMBER_KEYS = ['server.constructor', 'auth.toString', 'server.__proto__', 'server.hasOwnProperty', 'constructor.name', '__proto__.port', 'toString.length'];
 
-let gate: GateProcess;
+const { gate } = useGate();
+
 let admin: string;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
   admin = (await gate.key('admin')).key;
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 /** The JSON-RPC body written by hand, so `__proto__` is sent as an own key (a JS object literal would set the prototype). */

@@ -1,34 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let reader: { key: string; identity: string };
-let writer: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-let agent: { key: string; identity: string };
+const { gate, keys: { reader, writer, agent, reviewer }, ingestId } = useGate({
+  keys: { reader: 'reader', writer: 'agent', agent: 'agent', reviewer: 'reviewer' },
+});
+
 const word = `kestrelnote${Date.now().toString(36)}`;
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  reader = await gate.key('reader');
-  writer = await gate.key('agent');
-  agent = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
   await gate.socket('gv.space_create', { name: 'elsewhere', policy: 'auto' });
   await gate.socket('gv.grant', {
     action: 'issue',
     grants: [{ principal: writer.identity, space: 'elsewhere', capabilities: ['read', 'contribute'] }],
   });
 });
-afterAll(async () => {
-  await gate?.stop();
-});
 
-async function ingest(content: string, key = writer.key, extra: Record<string, unknown> = {}) {
-  const r = await gate.rpc(key, 'gv.ingest', { content, workarea: 'sup/test', kind: 'memory', source_uri: 'test://s', ...extra });
-  expect(r.error, JSON.stringify(r)).toBeUndefined();
-  return r.result.artifact_id as string;
-}
+const ingest = (content: string, key = writer.key, extra: Record<string, unknown> = {}) => ingestId(key, { content, workarea: 'sup/test', source_uri: 'test://s', ...extra });
 async function promoted(content: string, extra: Record<string, unknown> = {}) {
   const id = await ingest(content, writer.key, extra);
   await gate.readBody(reviewer.key, id);

@@ -1,27 +1,15 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GateProcess, uniqueText } from '../harness/gate-process.js';
 import { verifyEventSignature } from '../../src/forms/portable-verify.js';
+import { useGate } from '../harness/use-gate.js';
 
 // gv.why hands a caller the exact bytes the deployment signed for each event of a row, so
 // the caller checks the signature itself, but only where the caller may already read every
 // value those bytes hold; otherwise `signed` is null and `withheld` names what keeps it back.
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let reader: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-let reviewer2: { key: string; identity: string };
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  reader = await gate.key('reader');
-  reviewer = await gate.key('reviewer');
-  reviewer2 = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
+const { gate, keys: { agent, reader, reviewer, reviewer2 } } = useGate({
+  keys: { agent: 'agent', reader: 'reader', reviewer: 'reviewer', reviewer2: 'reviewer' },
 });
 
 const ok = async (key: string, method: string, params: Record<string, unknown>) => {

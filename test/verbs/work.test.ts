@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
 type Key = { key: string; identity: string };
-let gate: GateProcess;
-let asker: Key;
-let answerer: Key;
-let reviewer: Key;
+const { gate, keys: { asker, answerer, reviewer }, ingestId } = useGate({ keys: { asker: 'agent', answerer: 'agent', reviewer: 'reviewer' } });
+
 const ids: Record<string, string> = {};
 
-const ingest = async (who: Key, params: Record<string, unknown>) => {
-  const r = await gate.rpc(who.key, 'gv.ingest', { source_uri: 'test://work', ...params });
-  if (r.error) throw new Error(`ingest: ${r.error.message}`);
-  return r.result.artifact_id as string;
-};
+const ingest = (who: Key, params: Record<string, unknown>) => ingestId(who, { source_uri: 'test://work', ...params });
 const promote = async (id: string) => {
   await gate.readBody(reviewer.key, id);
   const r = await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id });
@@ -25,10 +20,6 @@ const work = async (who: Key, params: Record<string, unknown> = {}) => {
 };
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  asker = await gate.key('agent');
-  answerer = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
   ids.first = await ingest(asker, { content: uniqueText('first'), workarea: 'work/a', kind: 'memory' });
   ids.second = await ingest(asker, { content: uniqueText('second'), workarea: 'work/a', kind: 'memory' });
   ids.done = await ingest(asker, { content: uniqueText('done'), workarea: 'work/done', kind: 'memory' });
@@ -48,9 +39,6 @@ beforeAll(async () => {
     derives_from: [ids.question],
   });
   await promote(ids.answer);
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('gv.work', () => {

@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
 type Who = { key: string; identity: string };
-let gate: GateProcess;
-let a: Who;
-let b: Who;
-let reviewer: Who;
-let reader: Who;
+const { gate, keys: { a, b, reviewer, reader } } = useGate({ keys: { a: 'agent', b: 'agent', reviewer: 'reviewer', reader: 'reader' } });
 
 const write = async (who: Who, workarea: string, extra: Record<string, unknown> = {}) => {
   const answer = await gate.rpc(who.key, 'gv.ingest', { content: uniqueText('wa-events'), workarea, kind: 'memory', source_uri: 'test://wa-events', ...extra });
@@ -38,8 +35,6 @@ const described = (events: any[]) =>
  * has a promoted row); B relates and completes in all three. A relates and completes its own.
  */
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  [a, b, reviewer, reader] = [await gate.key('agent'), await gate.key('agent'), await gate.key('reviewer'), await gate.key('reader')];
   const pub = await write(b, 'open/pub');
   await gate.readBody(reviewer.key, pub.artifact_id);
   await call(reviewer, 'gv.promote', { artifact_id: pub.artifact_id });
@@ -61,9 +56,6 @@ beforeAll(async () => {
   await call(b, 'gv.complete', { workarea: 'b/private' });
   await call(b, 'gv.complete', { workarea: 'mixed' });
   await call(a, 'gv.complete', { workarea: 'a/own' });
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('work-area events in gv.events', () => {

@@ -1,20 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let other: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  agent = await gate.key('agent');
-  other = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { agent, other, reviewer } } = useGate({ keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
 
 const write = async (key: string, workarea: string, extra: Record<string, unknown> = {}) => {
   const answer = await gate.rpc(key, 'gv.ingest', { content: uniqueText('relate'), workarea, kind: 'memory', source_uri: 'test://relate', ...extra });
