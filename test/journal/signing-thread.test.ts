@@ -98,7 +98,7 @@ describe('the journal signing thread', () => {
     const target = await gate.call(agents[0]!, 'gv.ingest', claim('commented'));
     // Which commits held both an ingest and another write: the test is about those batches.
     const ranges: Array<{ after: number; last: number }> = [];
-    gate.gate.store.writer.onCommit((range) => ranges.push(range));
+    gate.gate.store.writer.follow({ committed: (range) => ranges.push(range) });
     const typesIn = (r: { after: number; last: number }) =>
       new Set(gate.gate.db.prepare('SELECT type FROM journal WHERE seq > ? AND seq <= ?').pluck().all(r.after, r.last) as string[]);
     const refused: unknown[] = [];
@@ -133,7 +133,8 @@ describe('the journal signing thread', () => {
 
   it('writes deferred rows before a write that reads the journal, and a refused write leaves no row nor ticket behind', async () => {
     g = await openReady();
-    const { journal, writer, db, signing } = g.gate;
+    const { db, signing } = g.gate;
+    const { journal, writer } = g.gate.store;
     const stored = db.prepare('SELECT max(seq) FROM journal').pluck();
     const note = (n: number) => journal.append('signing-test', null, { n });
     const before = journal.chainHead.seq;

@@ -12,7 +12,7 @@ afterAll(async () => {
 describe('the journal writer announces committed events to its listeners', () => {
   it('announces the seqs a commit made durable, and nothing of a refused write', async () => {
     const heard: Array<{ after: number; last: number }> = [];
-    g.gate.store.writer.onCommit((range) => heard.push(range));
+    g.gate.store.writer.follow({ committed: (range) => heard.push(range) });
     const before = g.gate.store.journal.chainHead.seq;
     // Two writes in one group commit: the first refuses after appending, the second lands.
     const refused = g.gate.store.writer.write(() => {
@@ -30,7 +30,7 @@ describe('the journal writer announces committed events to its listeners', () =>
 
   it('announces nothing for a commit that appended no event', async () => {
     const heard: unknown[] = [];
-    g.gate.store.writer.onCommit((range) => heard.push(range));
+    g.gate.store.writer.follow({ committed: (range) => heard.push(range) });
     await g.gate.store.writer.write(() => g.gate.db.prepare('SELECT 1').get());
     expect(heard).toEqual([]);
   });

@@ -24,15 +24,15 @@ function leftBehind(text: string, options: { contentType?: string; scan?: { ente
   const artifactId = `sha256:${createHash('sha256').update(`left behind ${text}`).digest('hex')}`;
   const contentType = options.contentType ?? 'memory';
   const recorded = contentType === 'event';
-  return gate.writer.write(() => {
-    gate.journal.putBlob(contentHash, bytes);
-    gate.journal.append('ingest', 'key:olderbuild', {
+  return gate.store.writer.write(() => {
+    gate.store.journal.putBlob(contentHash, bytes);
+    gate.store.journal.append('ingest', 'key:olderbuild', {
       artifact_id: artifactId, space: 'main', workarea: 'scan/left', leaves: null, enters: 'L0_RAW', content_hash: contentHash,
       size_bytes: bytes.length, content_type: contentType, trust_class: 'T-1', writer_kind: 'program', source_uri: 'test://scan',
       derives_from: [], ...(recorded ? {} : { kind: contentType }),
     });
     if (options.scan) {
-      gate.journal.append('scan', 'key:olderbuild', {
+      gate.store.journal.append('scan', 'key:olderbuild', {
         artifact_id: artifactId, space: 'main', workarea: 'scan/left', leaves: 'L0_RAW', enters: options.scan.enters, trust_class: 'T-1',
         content_type: contentType, findings_count: options.scan.findings.length, findings: options.scan.findings, masked_hash: contentHash,
         scanner: OLD_SCANNER,
