@@ -203,7 +203,8 @@ describe('the journal signing thread', () => {
 
   it('a thread stopped just before a commit: the commit signs what it owed on the main thread, and a new thread takes over', async () => {
     g = await openReady();
-    const { journal, writer, signing } = g.gate;
+    const { signing } = g.gate;
+    const { journal, writer } = g.gate.store;
     const onMain = signing.counts.onMain;
     const thread = signing.thread!;
     // Stopped before it can answer; the commit runs in this same turn, before the thread's exit is seen.
@@ -222,7 +223,8 @@ describe('the journal signing thread', () => {
 
   it('posts two journal calls a message; a call still unposted at its commit is signed on the main thread, never posted', async () => {
     g = await openReady();
-    const { journal, writer, signing } = g.gate;
+    const { signing } = g.gate;
+    const { journal, writer } = g.gate.store;
     const note = (n: string) => journal.append('signing-test', null, { n });
     const { posts, onMain } = signing.counts;
     // One call alone in its commit: nothing is posted, the commit signs it.
