@@ -26,7 +26,7 @@ export async function measureVectorInProcess({ root, home, queries, warm, k, log
   const { Gate } = await load(root, 'dist/src/gate.js');
   const { resolveHome } = await load(root, 'dist/src/config/home.js');
   const { loadConfig } = await load(root, 'dist/src/config/load-config.js');
-  const { toInt8, ternaryCode } = await load(root, 'dist/src/recall/quantize.js');
+  const { toInt8, ternaryCode } = await load(root, 'dist/workers/embed/quantize.js');
   const { BinaryPartition } = await load(root, 'dist/src/recall/binary-partition.js');
   const { BRUTE_FORCE_MAX } = await load(root, 'dist/src/recall/partition-codes.js');
   const paths = resolveHome(home);

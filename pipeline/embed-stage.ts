@@ -5,7 +5,7 @@ import type { JournalWriter } from '../src/journal/group-commit.js';
 import type { CommitFollower, CommittedRange } from '../src/journal/followers.js';
 import type { Log } from '../src/log.js';
 import type { PartitionCodes, PlacementChange } from '../src/recall/partition-codes.js';
-import { isZero } from '../src/recall/quantize.js';
+import { isZero } from '../workers/embed/quantize.js';
 import type { FreshBodies } from '../src/recall/fresh-bodies.js';
 import { FLAG_EMPTY, placementOf, storedOf, wantsVector, type Placement, type RowAndVector, type VectorIndex } from '../src/recall/vector-index.js';
 import { backendDims, backendLabel, quantizedLayout, type EmbedBackend, type EmbedTask } from '../workers/embed/backend.js';

@@ -40,7 +40,7 @@ import type { RecallPart } from './recall/recall-part.js';
 import type { PipelinePart } from '../pipeline/pipeline-part.js';
 import type { ReviewPart } from './review/review-part.js';
 import type { CrewsPart } from './crews/crews-part.js';
-import type { Deployment } from './config/deployment.js';
+import type { Deployment } from './journal/deployment.js';
 import { ReviewBoard } from './review/review-board.js';
 import { reviewSettings } from './review/review-settings.js';
 import { Grading } from './review/grading.js';
@@ -248,15 +248,13 @@ export class Gate implements House {
       concurrency: config.review.concurrency,
       batchMax: config.review.batch_max,
     });
-    this.review = { board, grading: null as unknown as Grading, schedule: null };
-    (this.review as { grading: Grading }).grading = new Grading(this);
+    this.review = { board, grading: new Grading({ store, recall: this.recall, config, clock, log }, board), schedule: null };
     this.auth = {
       people: new PeopleFile(paths.people),
-      signinSessions: null as unknown as SigninSessions,
+      signinSessions: new SigninSessions({ store, clock }),
       operatorProofs: new OperatorProofs(config.auth.operator_keys, config.auth.challenge_ttl_ms, clock),
       issuer: config.auth.issuer === '' ? null : config.auth.issuer,
     };
-    (this.auth as { signinSessions: SigninSessions }).signinSessions = new SigninSessions(this);
     const runners = new Crews(db, key.seed(), clock, {
       helloIntervalMs: config.runners.hello_interval_seconds * 1000,
       goneMs: config.runners.gone_seconds * 1000,

@@ -4,13 +4,7 @@ import type { PipelinePart } from '../../pipeline/pipeline-part.js';
 import type { GateConfig } from '../config/keys.js';
 import type { Clock } from '../clock.js';
 import type { Log } from '../log.js';
-
-export interface Recovery {
-  completed: number;
-  discarded: number;
-  /** Left with their bytes for the next try (a full image queue, a disk error); a status query or chunk makes it. */
-  deferred: number;
-}
+import type { Recovery } from './recovery.js';
 
 /**
  * At start, every upload a crash (or a failed completion) left with all its bytes on disk

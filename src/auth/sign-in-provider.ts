@@ -8,7 +8,7 @@ import { TrustedIssuers } from './trusted-issuers.js';
 import { NATIVE_CLIENT_ID, nativeRedirectAllowed } from './native-client.js';
 import { emailPseudonym } from './email-pseudonym.js';
 import type { AuthPart } from './auth-part.js';
-import type { Deployment } from '../config/deployment.js';
+import type { Deployment } from '../journal/deployment.js';
 import type { GateConfig } from '../config/keys.js';
 import type { Log } from '../log.js';
 import type { Clock } from '../clock.js';

@@ -3,7 +3,7 @@ import { ROLE_TYPES, sheetMembers, type CrewSheet } from '../domain/crew-sheet.j
 import { atLeast } from '../domain/roles.js';
 import { invalidParams } from '../gate-error.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
-import { requireSpace } from '../projections/require-space.js';
+import { requireSpace } from '../store/require-space.js';
 import { slotsOf } from './crews.js';
 import type { CrewsPart } from './crews-part.js';
 import type { Store } from '../store/store.js';

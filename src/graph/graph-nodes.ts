@@ -2,7 +2,7 @@ import type { Caller } from '../access/caller.js';
 import { isPromoted } from '../domain/states.js';
 import { citedBy } from './cited-by.js';
 import type { GraphRow } from '../projections/graph-reads.js';
-import { nodeLabel } from './node-label.js';
+import { nodeLabel } from '../domain/node-label.js';
 import type { Store } from '../store/store.js';
 import type { AccessPart } from '../access/access-part.js';
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { LABEL_SOURCE_BYTES } from '../graph/node-label.js';
+import { LABEL_SOURCE_BYTES } from '../domain/node-label.js';
 import type { ArtifactRow } from './artifact-reads.js';
 
 /** The columns of a row the graph serves, plus the start of its masked body for the label. */

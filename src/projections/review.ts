@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { JournalEvent } from '../forms/event.js';
-import { classOfIdentity, type SignerClass } from '../review/signer-class.js';
+import { classOfIdentity, type SignerClass } from '../domain/signer-class.js';
 
 /**
  * The review views: per row, the facts review reads (when it started waiting, the reopen

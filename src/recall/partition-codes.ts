@@ -2,7 +2,7 @@ import type { Log } from '../log.js';
 import { BinaryPartition } from './binary-partition.js';
 import { CodeScanPool, type StoredVectors } from './code-scan-pool.js';
 import type { RankedRow } from './fusion.js';
-import { codeWords } from './quantize.js';
+import { codeWords } from '../../workers/embed/quantize.js';
 import { isSearchable, type Placement, type VectorIndex } from './vector-index.js';
 
 /**

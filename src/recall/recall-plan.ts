@@ -1,6 +1,6 @@
 import type { Caller } from '../access/caller.js';
 import { invalidParams } from '../gate-error.js';
-import { requireSpace } from '../projections/require-space.js';
+import { requireSpace } from '../store/require-space.js';
 import { placesAbove } from './steering.js';
 import type { Store } from '../store/store.js';
 import type { AccessPart } from '../access/access-part.js';

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { RankedRow } from './fusion.js';
 import { BRUTE_FORCE_MAX, type PartitionCodes } from './partition-codes.js';
 import { AreaRows } from './area-rows.js';
-import { cosine, fromInt8, isZero, ternaryCode, toInt8 } from './quantize.js';
+import { cosine, fromInt8, isZero, ternaryCode, toInt8 } from '../../workers/embed/quantize.js';
 import {
   FLAG_PROVISIONAL,
   FLAG_SUPERSEDED,

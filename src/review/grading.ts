@@ -7,43 +7,18 @@ import { RUBRIC_VERSION } from '../../workers/grade/rubric.js';
 import type { GradeInput, GradeOutcome } from '../../workers/grade/grade-task.js';
 import type { ReviewBackend } from './review-settings.js';
 import { RETRIES_BEFORE_EXHAUSTED } from './blockers.js';
+import { estimateTokens } from './token-budget.js';
 import type { Store } from '../store/store.js';
 import type { RecallPart } from '../recall/recall-part.js';
-import type { ReviewPart } from './review-part.js';
+import type { GradingPart, ReviewPart } from './review-part.js';
+import type { ReviewBoard } from './review-board.js';
+import type { GradeSummary, StancePlan, StanceRun } from './stance-run.js';
 import type { GateConfig } from '../config/keys.js';
 import type { Log } from '../log.js';
 import type { Clock } from '../clock.js';
 
 /** States a verdict may land on: scanned and unflagged, already scored, or asked for evidence. */
 export const GRADABLE_STATES: ReadonlySet<string> = new Set(['L1_SCANNED', 'L2_SCORED', 'NEEDS_EVIDENCE']);
-
-export interface StanceRun {
-  stance: string;
-  backend: string;
-  model_label: string;
-  state: 'completed' | 'failed' | 'blocked';
-  /** Answered from the decision record: the same bytes, model, stance and rubric, no call made. */
-  from_record: boolean;
-  run_id: string | null;
-  cost_tokens: number;
-  decision?: 'approve' | 'reject';
-  score?: number;
-  rationale?: string;
-  evidence?: string[];
-  counterevidence?: string[];
-  verdict_event_id?: string;
-  failure?: string;
-  detail?: string;
-}
-
-export interface StancePlan {
-  stance: string;
-  backend: ReviewBackend;
-}
-
-/** Tokens a call may spend: its prompt (the rubric and facts, about 2,000 characters, and the text; about four characters a token) and the answer it may write. */
-export const estimateTokens = (textChars: number, b: ReviewBackend) =>
-  b.backend.kind === 'local' ? 0 : Math.ceil((textChars + 2_000) / 4) + b.backend.maxTokens;
 
 const newRunId = () => `run:${randomBytes(12).toString('hex')}`;
 
@@ -94,13 +69,16 @@ function runData(row: ArtifactRow | null, plan: StancePlan, run: Omit<StanceRun,
 const RECORD_EVERY_MS = 20;
 const RECORD_BATCH_MAX = 32;
 
-export class Grading {
+export class Grading implements GradingPart {
   private halted = false;
   private toRecord: Array<{ record: () => StanceRun; resolve: (r: StanceRun) => void; reject: (e: unknown) => void }> = [];
   private recordTimer: NodeJS.Timeout | null = null;
   private recording: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly house: { readonly store: Store; readonly recall: RecallPart; readonly review: ReviewPart; readonly config: GateConfig; readonly clock: Clock; readonly log: Log }) {}
+  constructor(
+    private readonly house: { readonly store: Store; readonly recall: RecallPart; readonly config: GateConfig; readonly clock: Clock; readonly log: Log },
+    private readonly board: ReviewBoard,
+  ) {}
 
   /** Shutdown: grading in progress takes no further rows; calls already made finish and are journaled. */
   halt(): void {
@@ -144,9 +122,6 @@ export class Grading {
     }
   }
 
-  private get board() {
-    return this.house.review.board;
-  }
 
   /** A blocked run is journaled too, so operators see in gv.review_runs why grading stopped. */
   async blocked(row: ArtifactRow | null, plan: StancePlan, why: string, failure: string, by: string | null): Promise<StanceRun> {
@@ -324,7 +299,7 @@ export class Grading {
     plans: readonly StancePlan[],
     by: string | null,
     after: (row: ArtifactRow, runs: StanceRun[]) => Promise<void>,
-  ): Promise<{ graded: number; failed: number; blocked: number; cost_tokens: number; paused: string | null }> {
+  ): Promise<GradeSummary> {
     const summary = { graded: 0, failed: 0, blocked: 0, cost_tokens: 0, paused: null as string | null };
     const started = performance.now();
     const window = new PQueue({ concurrency: Math.max(2, this.house.config.review.concurrency * 2) });

@@ -1,5 +1,6 @@
 import type { ArtifactRow } from '../projections/artifact-reads.js';
-import { rowsToGrade, type StancePlan } from './grading.js';
+import { rowsToGrade } from './grading.js';
+import type { StancePlan } from './stance-run.js';
 import { settleRow } from './settlement.js';
 import type { ReviewPart } from './review-part.js';
 import type { Store } from '../store/store.js';

@@ -4,7 +4,7 @@ import { rowEventData } from '../projections/row-event.js';
 import { routeQuestion } from '../questions/question-route.js';
 import { noteCrewAnswer } from '../questions/crew-answer.js';
 import type { ReviewPicture } from './review-board.js';
-import type { SignerClass } from './signer-class.js';
+import type { SignerClass } from '../domain/signer-class.js';
 import type { Store } from '../store/store.js';
 import type { ReviewPart } from './review-part.js';
 import type { CrewsPart } from '../crews/crews-part.js';

@@ -1,4 +1,4 @@
-import type { SignerClass } from './signer-class.js';
+import type { SignerClass } from '../domain/signer-class.js';
 
 /** A space's review policy (spec 1 Space): who counts toward k and who may settle a promotion. */
 export const REVIEW_MODES = ['human', 'model', 'auto'] as const;

@@ -1,6 +1,6 @@
 import { ErrorCode, GateError } from '../gate-error.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
-import type { SignerClass } from './signer-class.js';
+import type { SignerClass } from '../domain/signer-class.js';
 import type { Store } from '../store/store.js';
 
 /**

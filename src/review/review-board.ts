@@ -16,7 +16,7 @@ import { countQuorum, quorumRule, settlerProblem, type QuorumCount, type QuorumR
 import type { ReviewSettings } from './review-settings.js';
 import { RunBoard } from './run-board.js';
 import { stanceStandings, unansweredStances, type StanceStanding } from './stance-standing.js';
-import type { SignerClass } from './signer-class.js';
+import type { SignerClass } from '../domain/signer-class.js';
 import { TokenBudget } from './token-budget.js';
 
 export interface ReviewPicture {

@@ -2,7 +2,7 @@ import { expireOverdue } from './expiry.js';
 import { gradePending } from './pending-grading.js';
 import { settlePending } from './settlement.js';
 import type { Store } from '../store/store.js';
-import type { ReviewPart } from './review-part.js';
+import type { ReviewPart, SchedulePart, ScheduleStatus } from './review-part.js';
 import type { CrewsPart } from '../crews/crews-part.js';
 import type { GateConfig } from '../config/keys.js';
 import type { Clock } from '../clock.js';
@@ -11,16 +11,6 @@ import type { Log } from '../log.js';
 /** The expiry sweep's period: cheap (one indexed query), so often enough that a deadline is met within a minute. */
 const EXPIRY_EVERY_MS = 60_000;
 
-export interface ScheduleStatus {
-  every_ms: number;
-  running: boolean;
-  runs: number;
-  overlaps_skipped: number;
-  last_started: number | null;
-  last_finished: number | null;
-  last_result: Record<string, unknown> | null;
-  last_error: string | null;
-}
 
 /** A job the schedule runs for another layer, named for the log line of its failure. */
 export interface ScheduledJob {
@@ -43,7 +33,7 @@ export interface ScheduleJobs {
  * questions' waits for people). The deployment signs what it
  * journals (by is null).
  */
-export class ReviewSchedule {
+export class ReviewSchedule implements SchedulePart {
   private gradeTimer: NodeJS.Timeout | null = null;
   private expiryTimer: NodeJS.Timeout | null = null;
   private outcomesTimer: NodeJS.Timeout | null = null;

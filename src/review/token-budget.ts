@@ -1,8 +1,11 @@
 import type { Clock } from '../clock.js';
 import { utcDay } from '../projections/review.js';
 import type { ReviewReads } from '../projections/review-reads.js';
-import { estimateTokens } from './grading.js';
 import type { ReviewBackend } from './review-settings.js';
+
+/** Tokens a call may spend: its prompt (the rubric and facts, about 2,000 characters, and the text; about four characters a token) and the answer it may write. */
+export const estimateTokens = (textChars: number, b: ReviewBackend) =>
+  b.backend.kind === 'local' ? 0 : Math.ceil((textChars + 2_000) / 4) + b.backend.maxTokens;
 
 /**
  * The day's token budget, fail-closed: the journaled spend of the UTC day plus what calls

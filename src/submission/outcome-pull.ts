@@ -6,7 +6,7 @@ import { rowEventData } from '../projections/row-event.js';
 import { ed25519KeyTextProblem } from '../forms/strict-ed25519.js';
 import type { Store } from '../store/store.js';
 import type { GateConfig } from '../config/keys.js';
-import type { Deployment } from '../config/deployment.js';
+import type { Deployment } from '../journal/deployment.js';
 
 /** The organization's key: [org].deployment_id, else the one journaled when the gate first met it. */
 export function pinnedOrg(house: { readonly store: Store; readonly config: GateConfig }): string | null {

@@ -6,7 +6,7 @@ import { approvalOf } from '../verbs/review/approval.js';
 import type { Caller } from '../access/caller.js';
 import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../forms/submission-contract.js';
 import type { Store } from '../store/store.js';
-import type { Deployment } from '../config/deployment.js';
+import type { Deployment } from '../journal/deployment.js';
 import type { AccessPart } from '../access/access-part.js';
 import type { ReviewPart } from '../review/review-part.js';
 

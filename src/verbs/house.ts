@@ -2,7 +2,7 @@ import type { AccessPart } from '../access/access-part.js';
 import type { AuthPart } from '../auth/auth-part.js';
 import type { Clock } from '../clock.js';
 import type { GateConfig } from '../config/keys.js';
-import type { Deployment } from '../config/deployment.js';
+import type { Deployment } from '../journal/deployment.js';
 import type { CrewsPart } from '../crews/crews-part.js';
 import type { Log } from '../log.js';
 import type { RecallPart } from '../recall/recall-part.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashedNgrams } from '../../dist/workers/embed/hashed-ngrams.js';
-import { toInt8 } from '../../dist/src/recall/quantize.js';
+import { toInt8 } from '../../dist/workers/embed/quantize.js';
 import { BRUTE_FORCE_MAX } from '../../dist/src/recall/partition-codes.js';
 import { InProcessGate, query } from '../harness/in-process-gate.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hammingKernel, writeScanForm } from '../../dist/src/recall/hamming-kernel.js';
 import { BinaryPartition } from '../../dist/src/recall/binary-partition.js';
-import { ternaryCode } from '../../dist/src/recall/quantize.js';
+import { ternaryCode } from '../../dist/workers/embed/quantize.js';
 
 /** A deterministic stream of numbers in [0, 1), so a failure can be run again as it was. */
 function seeded(seed: number): () => number {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashedNgrams } from '../../dist/workers/embed/hashed-ngrams.js';
-import { ternaryCode, toInt8 } from '../../dist/src/recall/quantize.js';
+import { ternaryCode, toInt8 } from '../../dist/workers/embed/quantize.js';
 import { InProcessGate } from '../harness/in-process-gate.js';
 
 /**

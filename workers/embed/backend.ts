@@ -1,4 +1,4 @@
-import { codeWords } from '../../src/recall/quantize.js';
+import { codeWords } from './quantize.js';
 import type { PackedTexts } from '../packed-texts.js';
 import { schemeLabel, type HashedNgramsScheme } from './hashed-ngrams.js';
 

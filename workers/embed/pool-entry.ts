@@ -5,7 +5,7 @@
  * openai backend's HTTP request; it never touches SQLite.
  */
 import { move } from 'piscina';
-import { ternaryCode, toInt8 } from '../../src/recall/quantize.js';
+import { ternaryCode, toInt8 } from './quantize.js';
 import { unpackTexts } from '../packed-texts.js';
 import { backendDims, quantizedLayout, type EmbedTask } from './backend.js';
 import { hashedNgrams } from './hashed-ngrams.js';

@@ -8,7 +8,7 @@
 import Database from 'better-sqlite3';
 import { workerData } from 'node:worker_threads';
 import { nearestSlots, type ScanTarget } from '../../src/recall/nearest-slots.js';
-import { cosine } from '../../src/recall/quantize.js';
+import { cosine } from '../embed/quantize.js';
 import { storedVectorsReader, type StoredVector } from '../../src/recall/stored-vectors.js';
 
 /** Where the stored vectors are: gate.db and how the gate reads it. */

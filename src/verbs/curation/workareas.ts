@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { producerParam, spaceParam, workareaParam } from '../param-types.js';
-import { requireSpace } from '../../projections/require-space.js';
+import { requireSpace } from '../../store/require-space.js';
 import { invalidParams } from '../../gate-error.js';
 import { WorkareaReads } from '../../projections/workarea-reads.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { spaceParam } from '../param-types.js';
-import { requireSpace } from '../../projections/require-space.js';
+import { requireSpace } from '../../store/require-space.js';
 import { TRUST_CLASSES } from '../../domain/kinds.js';
 import { classCounts, quorumRule, settlerProblem } from '../../review/quorum.js';
-import { SIGNER_CLASSES } from '../../review/signer-class.js';
+import { SIGNER_CLASSES } from '../../domain/signer-class.js';
 import { modelLabel } from '../../../workers/grade/backend.js';
 
 /**

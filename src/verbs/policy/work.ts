@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { limitParam, spaceParam } from '../param-types.js';
-import { requireSpace } from '../../projections/require-space.js';
+import { requireSpace } from '../../store/require-space.js';
 
 /**
  * An agent's own open work in one answer: the work areas it wrote into (its part open or

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { spaceParam, workareaParam } from '../param-types.js';
-import { requireSpace } from '../../projections/require-space.js';
+import { requireSpace } from '../../store/require-space.js';
 import { invalidParams } from '../../gate-error.js';
 import { eventFromRow, type JournalRow } from '../../forms/event.js';
 import { eventVisible } from '../../events/event-visibility.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { spaceParam } from '../param-types.js';
-import { requireSpace } from '../../projections/require-space.js';
+import { requireSpace } from '../../store/require-space.js';
 import { checkAnswer } from '../../health/check-finding.js';
 import { checkedRows } from '../../health/checked-rows.js';
 import { citesRetired } from '../../health/cites-retired.js';

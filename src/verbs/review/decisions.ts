@@ -8,7 +8,7 @@ import { QUARANTINE_STATES, type ArtifactState } from '../../domain/states.js';
 import { REJECT_CATEGORIES } from '../../domain/rejection-reasons.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import { requireEverythingRead } from '../../review/read-before-signing.js';
-import { signerClassOf } from '../../review/signer-class.js';
+import { signerClassOf } from '../../domain/signer-class.js';
 import { appendPromotion, pendingGroupChild, promotionEnters } from '../../review/promotion.js';
 import { requireSheetPromotable } from '../../crews/sheet-checks.js';
 

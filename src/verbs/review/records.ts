@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { limitParam, spaceParam, workareaParam } from '../param-types.js';
-import { requireSpace } from '../../projections/require-space.js';
+import { requireSpace } from '../../store/require-space.js';
 import { bodyText } from '../../projections/body-text.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { House } from '../house.js';

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
 import { invalidParams, lifecycle, semanticRefusal } from '../../gate-error.js';
-import { GRADABLE_STATES, type StanceRun } from '../../review/grading.js';
+import { GRADABLE_STATES } from '../../review/grading.js';
+import type { StanceRun } from '../../review/stance-run.js';
 import { settleRow } from '../../review/settlement.js';
 import { isTestHome } from './grade.js';
 

@@ -6,7 +6,7 @@ import { decidedRow } from './decisions.js';
 import { REJECT_CATEGORIES } from '../../domain/rejection-reasons.js';
 import { invalidParams, lifecycle } from '../../gate-error.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
-import { signerClassOf, type SignerClass } from '../../review/signer-class.js';
+import { signerClassOf, type SignerClass } from '../../domain/signer-class.js';
 import { appendPromotion } from '../../review/promotion.js';
 import { approvalSignable, vetoSignable } from '../../review/signable.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { artifactIdParam, spaceParam } from '../param-types.js';
-import { requireSpace } from '../../projections/require-space.js';
+import { requireSpace } from '../../store/require-space.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
 import { invalidParams } from '../../gate-error.js';
 import { sheetSlots } from '../../domain/crew-sheet.js';

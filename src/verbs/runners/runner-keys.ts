@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { spaceParam } from '../param-types.js';
-import { requireSpace } from '../../projections/require-space.js';
+import { requireSpace } from '../../store/require-space.js';
 import { invalidParams } from '../../gate-error.js';
 import { mintApiKey } from '../../auth/api-keys.js';
 import { slotsOf } from '../../crews/crews.js';

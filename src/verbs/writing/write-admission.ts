@@ -1,5 +1,5 @@
 import type { Caller } from '../../access/caller.js';
-import { requireSpace } from '../../projections/require-space.js';
+import { requireSpace } from '../../store/require-space.js';
 import { refuseCompletedPart } from '../curation/work-complete.js';
 import { refuseFullQuarantine } from './quarantine-depth.js';
 import type { House } from '../house.js';

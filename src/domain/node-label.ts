@@ -1,4 +1,4 @@
-import { answerBody, questionBody } from '../domain/body-forms.js';
+import { answerBody, questionBody } from './body-forms.js';
 
 /** A label is a glance, not a preview: one line, this many characters at most. */
 export const LABEL_CHARS = 120;

@@ -1,6 +1,6 @@
-import type { DeploymentKey } from '../journal/deployment-key.js';
-import type { ConfigOrigin } from './config-origin.js';
-import type { HomePaths } from './home.js';
+import type { DeploymentKey } from './deployment-key.js';
+import type { ConfigOrigin } from '../config/config-origin.js';
+import type { HomePaths } from '../config/home.js';
 
 /** The deployment part: who this gate is, where its home is, where it listens and how it was configured. */
 export interface Deployment {

@@ -1,5 +1,5 @@
 import { invalidParams } from '../gate-error.js';
-import type { Store } from '../store/store.js';
+import type { Store } from './store.js';
 
 /** C7: a space must already exist; the refusal names the spaces that do. */
 export function requireSpace(house: { readonly store: Store }, space: string): string {
