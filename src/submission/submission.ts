@@ -1,8 +1,8 @@
 import { canonicalJson, sha256Hex } from '../forms/canonical-json.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
-import { DECISIONS, envelopeOf } from '../verbs/reading/audit.js';
-import { signedHistory } from '../verbs/reading/status.js';
-import { approvalOf } from '../verbs/review/approval.js';
+import { DECISIONS, envelopeOf } from '../projections/row-envelope.js';
+import { signedHistory } from '../events/signed-history.js';
+import { approvalOf } from '../review/approval-answer.js';
 import type { Caller } from '../access/caller.js';
 import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../forms/submission-contract.js';
 import type { Store } from '../store/store.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { spaceParam } from '../param-types.js';
 import { visibleRowsClause } from '../../access/visible-rows.js';
-import { rowMetadata } from '../row-metadata.js';
+import { rowMetadata } from '../../projections/row-metadata.js';
 import { findingGroups } from '../review/finding-groups.js';
 import { ARTIFACT_STATES, QUARANTINE_STATES } from '../../domain/states.js';
 

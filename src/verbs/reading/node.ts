@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
-import { reasonOf } from '../row-metadata.js';
+import { reasonOf } from '../../projections/row-metadata.js';
 import { invalidParams } from '../../gate-error.js';
 import { isPromoted } from '../../domain/states.js';
 import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
-import { approvalOf } from '../review/approval.js';
+import { approvalOf } from '../../review/approval-answer.js';
 import { commentsFor } from '../review/comments.js';
 import { visibleRelations } from './relations.js';
 import { tipOf } from '../curation/tip.js';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
-import { reasonOf } from '../row-metadata.js';
+import { reasonOf } from '../../projections/row-metadata.js';
 import { isHeld, isPromoted } from '../../domain/states.js';
 import { eventFromRow, type JournalRow } from '../../forms/event.js';
-import { isServedType, servedEvent } from '../../events/served-event.js';
+import { servedRowsOf, signedEntry } from '../../events/signed-history.js';
 import { verifyWithDeploymentId } from '../../forms/ed25519.js';
 import type { Caller } from '../../access/caller.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
@@ -33,29 +33,6 @@ export const statusVerb = defineVerb({
     };
   },
 });
-
-/** A row's journal rows of served types, in order; internal events about a row (who was served its attachments) stay inside. */
-function servedRowsOf(house: Pick<House, 'store'>, artifactId: string): JournalRow[] {
-  const rows = house.store.journalReads.eventsOf(artifactId);
-  // Internal events (a reviewer run, an assessment's words and score) stay inside the gate.
-  return rows.filter((row) => isServedType(row.type));
-}
-
-/** A served event with its place in the chain and its signature, checked here against the deployment key. */
-function signedEntry(house: Pick<House, 'deployment'>, row: JournalRow, event = eventFromRow(row)) {
-  return {
-    ...servedEvent(event),
-    seq: row.seq,
-    prev: row.prev,
-    sig: row.sig,
-    verified: verifyWithDeploymentId(house.deployment.deploymentId, row.body, row.sig),
-  };
-}
-
-/** Each served event of a row with its signature, checked here against the deployment key. */
-export function signedHistory(house: Pick<House, 'store' | 'deployment'>, artifactId: string) {
-  return servedRowsOf(house, artifactId).map((row) => signedEntry(house, row));
-}
 
 /** What this caller reads of the row already, for deciding whose signed bytes it may be handed. */
 function readerOf(house: Pick<House, 'store' | 'access'>, caller: Caller, row: ArtifactRow): Reader {

@@ -1,5 +1,4 @@
-import type { Caller } from '../access/caller.js';
-import { producerOf, type ArtifactRow } from '../projections/artifact-reads.js';
+import { producerOf, type ArtifactRow } from './artifact-reads.js';
 import { isHeld } from '../domain/states.js';
 import { isClosedReason } from '../domain/rejection-reasons.js';
 
@@ -23,7 +22,7 @@ export function reasonOf(row: ArtifactRow): string {
 }
 
 /** A row's metadata as inventory, pending and status answer it: never its content. */
-export function rowMetadata(row: ArtifactRow, caller: Caller, now: number) {
+export function rowMetadata(row: ArtifactRow, caller: { readonly identity: string }, now: number) {
   return {
     artifact_id: row.artifact_id,
     state: row.state,
