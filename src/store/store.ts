@@ -20,7 +20,6 @@ import { ReviewReads } from '../projections/review-reads.js';
 import { SPACE_EVENTS } from '../projections/spaces.js';
 import { WorkareaReads } from '../projections/workarea-reads.js';
 import { GrantReads } from '../projections/grant-reads.js';
-import { KeyReads } from '../projections/key-reads.js';
 import { PeopleReads } from '../projections/people-reads.js';
 import { RankReads } from '../projections/rank-reads.js';
 import { SpaceReads } from '../projections/space-reads.js';
@@ -56,31 +55,31 @@ export class Store {
   readonly replacementGroups: ReplacementGroupReads;
   readonly reviews: ReviewReads;
   readonly workareas: WorkareaReads;
-  /** Per-space capabilities of principals. */
-  readonly grants: GrantReads;
-  /** The journal table itself, for what no view keeps (an event id by seq, signed events verbatim, scans, org outcomes). */
-  readonly journalReads: JournalReads;
-  readonly keys: KeyReads;
-  /** Roles assigned to signed-in people. */
-  readonly people: PeopleReads;
-  readonly ranks: RankReads;
-  readonly spaces: SpaceReads;
-  /** For the whole-database checks (rebuildViews, reconcileSurfaces), which attach a scratch schema beside the views. */
-  private readonly db: Database.Database;
-  /** The graph's rows with their labels (gv.graph). */
-  readonly graph: GraphReads;
-  /** Which rows the vector index holds a code for. */
-  readonly vectorCodes: VectorCodeReads;
-  /** API keys as credentials: found by hash for a raw key, by id for an agent's assertion. */
-  readonly apiKeys: ApiKeyReads;
-  /** Refresh-token families of this gate's own sign-in issuer. */
-  readonly signinSessions: SigninSessionReads;
-  /** The journal table read as rows (a row's events), beside `journal`, which appends. */
-  /** Submissions to the organization gate. */
-  readonly submissions: SubmissionReads;
-  /** The journal table read as it stands: a row's events, an event by seq or id, gv.events' pages, the chain walked. */
   /** A space's rows by work area, as gv.lineage draws them. */
   readonly lineage: LineageReads;
+  /** The graph's rows with their labels (gv.graph). */
+  readonly graph: GraphReads;
+  /** Per-space capabilities of principals. */
+  readonly grants: GrantReads;
+  /** API keys: as credentials (by hash, by id for an agent's assertion) and as gv.keys lists them. */
+  readonly apiKeys: ApiKeyReads;
+  /** Roles assigned to signed-in people. */
+  readonly people: PeopleReads;
+  /** Refresh-token families of this gate's own sign-in issuer. */
+  readonly signinSessions: SigninSessionReads;
+  readonly ranks: RankReads;
+  readonly spaces: SpaceReads;
+  /** Submissions to the organization gate. */
+  readonly submissions: SubmissionReads;
+  /** Which rows the vector index holds a code for. */
+  readonly vectorCodes: VectorCodeReads;
+  /**
+   * The journal table read as it stands, for what no view keeps: a row's events, an event by
+   * seq or id, signed events verbatim, gv.events' pages, org outcomes, the chain walked.
+   */
+  readonly journalReads: JournalReads;
+  /** For the whole-database checks (rebuildViews, reconcileSurfaces), which attach a scratch schema beside the views. */
+  private readonly db: Database.Database;
   /** The space names, read again only once a space event is applied (requireSpace asks on every ingest). */
   private readonly spaceList: () => readonly string[];
 
@@ -107,7 +106,6 @@ export class Store {
     this.workareas = new WorkareaReads(db);
     this.grants = new GrantReads(db);
     this.journalReads = new JournalReads(db);
-    this.keys = new KeyReads(db);
     this.people = new PeopleReads(db);
     this.ranks = new RankReads(db);
     this.spaces = new SpaceReads(db);

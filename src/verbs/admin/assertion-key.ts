@@ -20,7 +20,7 @@ function socketNamedKey(house: Pick<House, 'store'>, caller: Caller, keyId: stri
   if (caller.surface !== 'socket' || caller.role !== 'admin') {
     throw invalidParams("key_id names another API key's binding: only the operator on the socket may; an API key binds its own", { field: 'key_id' });
   }
-  const row = house.store.keys.revokedAt(keyId);
+  const row = house.store.apiKeys.revokedAt(keyId);
   if (row === undefined || row.revoked_at !== null) throw invalidParams(`no live API key ${keyId}`, { field: 'key_id' });
   return keyId;
 }
@@ -46,7 +46,7 @@ export const assertionKeyVerb = defineVerb({
       const problem = ed25519KeyTextProblem(p.public_key);
       if (problem !== null) throw invalidParams(`public_key is not a usable Ed25519 public key: ${problem}`, { field: 'public_key', reason: 'weak_key' });
     }
-    const row = () => store.keys.assertionBinding(keyId);
+    const row = () => store.apiKeys.assertionBinding(keyId);
     const wanted = p.remove === true ? null : (p.public_key ?? undefined);
     const answer = (extra: Record<string, unknown> = {}) => {
       const now = row();

@@ -5,7 +5,7 @@ import { ROLES, atLeast, roleRank, type Role } from '../../domain/roles.js';
 import { mintApiKey } from '../../auth/api-keys.js';
 import { requireLongLivedCredential } from '../long-lived-credential.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
-import type { KeyRow } from '../../projections/key-reads.js';
+import type { KeyRow } from '../../projections/api-key-reads.js';
 
 const DAY_MS = 86_400_000;
 
@@ -29,7 +29,7 @@ const keyView = (k: KeyRow, now: number) => ({
  * stands outside the order and is the admin's alone.
  */
 function visibleKeys({ caller, store, access }: Pick<VerbContext, 'caller' | 'store' | 'access'>): KeyRow[] {
-  const all = store.keys.all();
+  const all = store.apiKeys.all();
   if (atLeast(caller.role, 'admin')) return all;
   const withinReadableSpaces = (k: KeyRow) =>
     store.grants.spacesOf(`key:${k.key_id}`).every((space) => access.capabilities.has(caller, space, 'read'));
