@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import type { JournalRow } from '../forms/event.js';
 
 /**
  * The journal and the content store are the gate's only truth; every other table is a
@@ -44,23 +43,4 @@ export function createJournalSchema(db: Database.Database): void {
     .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'index' AND tbl_name = 'journal' AND name LIKE 'sqlite_autoindex_journal_%'`)
     .get();
   if (uniqueIdIndex === undefined) db.exec('CREATE INDEX IF NOT EXISTS journal_event_prefix ON journal(substr(event_id, 1, 8))');
-}
-
-/** The read prepared once a connection (gv.checkpoint asks it for every proof). */
-const eventByIdReads = new WeakMap<Database.Database, Database.Statement>();
-
-/**
- * An event by its id. Event ids are sha256 of bodies that carry their own seq, so they are
- * unique by construction: the index behind this read keys each event by its id's first 8 hex
- * digits only. Keeping it up costs an append less than half what a unique index on the whole
- * id did (measured at 200,000 events, 20 claims of two events a transaction: ~13 µs a claim
- * against ~31). A journal made before keeps its unique index, which serves this read too.
- */
-export function eventById(db: Database.Database, eventId: string): JournalRow | undefined {
-  let read = eventByIdReads.get(db);
-  if (read === undefined) {
-    read = db.prepare('SELECT * FROM journal WHERE substr(event_id, 1, 8) = substr(?, 1, 8) AND event_id = ?');
-    eventByIdReads.set(db, read);
-  }
-  return read.get(eventId, eventId) as JournalRow | undefined;
 }

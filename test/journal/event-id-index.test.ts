@@ -3,7 +3,15 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createJournalSchema, eventById } from '../../src/journal/schema.js';
+import { createJournalSchema } from '../../src/journal/schema.js';
+import { JournalReads } from '../../src/projections/journal-reads.js';
+import { createProjectionTables } from '../../src/projections/projections.js';
+
+/** The store's read of an event by id (JournalReads prepares its reads over the views too, so they are made beside the journal). */
+const eventById = (db: Database.Database, eventId: string) => {
+  createProjectionTables(db, 'main');
+  return new JournalReads(db).byId(eventId);
+};
 
 const homes: string[] = [];
 afterEach(() => {
