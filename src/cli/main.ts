@@ -2,8 +2,8 @@
 // The line above is how the gate is launched: the bin, `npm start` (which runs this file) and
 // bench/ (which reads the line) all run it with V8's young generation at 32 MiB a semispace
 // (Node 20's default is 16). An ingest allocates ~70 KB of short-lived objects; at 16 MiB the
-// main thread scavenged every ~100 ms, ~5% of its time under load (issue 16, README
-// "Performance"). V8 sizes its heap once, at start, so this cannot be set from inside.
+// main thread scavenged every ~100 ms, ~5% of its time under load (issue 16, docs/performance.md,
+// the ingest CPU row). V8 sizes its heap once, at start, so this cannot be set from inside.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { LOG_LEVELS } from '../log-levels.js';
 import { SERVICE_VERSION } from '../version.js';

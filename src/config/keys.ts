@@ -62,7 +62,7 @@ export const CONFIG_KEYS = {
     cache_mb: {
       schema: z.number().int().min(2).max(65536),
       default: 4,
-      doc: "SQLite's page cache in MiB (its own default is 2). Reads go through mmap; a larger cache makes every commit slower (see the README's write path).",
+      doc: "SQLite's page cache in MiB (its own default is 2). Reads go through mmap; a larger cache makes every commit slower (see docs/journal.md, the write path).",
     },
     mmap_mb: {
       schema: z.number().int().min(0).max(1048576),
