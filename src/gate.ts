@@ -165,7 +165,7 @@ export class Gate implements House {
     secureIndexDeletes(db, ['main.recall_fts', 'held.held_fts'], config.journal.secure_delete);
     writer.follow(new DecisionLog(store.reviews, store.bans, log));
 
-    const capabilities = new Capabilities(db, config.access.open_spaces);
+    const capabilities = new Capabilities(store.grants, config.access.open_spaces);
     const visibility = new Visibility(capabilities);
     this.access = {
       capabilities,
@@ -243,7 +243,7 @@ export class Gate implements House {
     const erasedObjects = sweepErasedObjects(this);
     if (erasedObjects > 0) log.info(`removed ${erasedObjects} attachment objects of erased rows left by a stop before their removal`);
 
-    const board = new ReviewBoard(db, reviewConfig, store.relations, store.reviews, store.comments, (id) => store.artifacts.byId(id), (who, cls, row) => notCountedUnread(this, who, cls, row), clock, {
+    const board = new ReviewBoard({ spaces: store.spaces, away: store.away }, reviewConfig, store.relations, store.reviews, store.comments, (id) => store.artifacts.byId(id), (who, cls, row) => notCountedUnread(this, who, cls, row), clock, {
       threads: config.review.threads,
       concurrency: config.review.concurrency,
       batchMax: config.review.batch_max,
@@ -260,7 +260,7 @@ export class Gate implements House {
       goneMs: config.runners.gone_seconds * 1000,
       waitMinutes: config.runners.wait_minutes,
     });
-    this.crews = { runners, sheets: new CrewSheets(db, store.artifacts) };
+    this.crews = { runners, sheets: new CrewSheets(store.artifacts) };
   }
 
   /** Opens the home's database, creating the genesis event and the main space on first start. */

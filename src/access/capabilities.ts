@@ -1,5 +1,5 @@
-import type Database from 'better-sqlite3';
 import type { Caller } from './caller.js';
+import type { GrantReads } from '../projections/grant-reads.js';
 import { atLeast } from '../domain/roles.js';
 import { notGranted } from '../gate-error.js';
 
@@ -12,13 +12,14 @@ export type Capability = (typeof CAPABILITIES)[number];
  * the caller's identity, or to `uid:<n>` for a socket peer, decides.
  */
 export class Capabilities {
-  private readonly lookup: Database.Statement;
   private readonly open: ReadonlySet<string>;
   /** Refusals counted since start, reported by gv.grants (not journal facts: nothing changed). */
   readonly refusals = new Map<string, number>();
 
-  constructor(db: Database.Database, openSpaces: readonly string[]) {
-    this.lookup = db.prepare('SELECT capabilities FROM grants WHERE principal = ? AND space = ?');
+  constructor(
+    private readonly grants: GrantReads,
+    openSpaces: readonly string[],
+  ) {
     this.open = new Set(openSpaces);
   }
 
@@ -32,7 +33,7 @@ export class Capabilities {
     if (atLeast(caller.role, 'admin')) return true;
     if (capability !== 'submit' && this.open.has(space)) return true;
     return this.principalsOf(caller).some((principal) => {
-      const row = this.lookup.get(principal, space) as { capabilities: string } | undefined;
+      const row = this.grants.capabilities(principal, space);
       return row !== undefined && row.capabilities.split(',').includes(capability);
     });
   }

@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import { CREW_SHEET_KIND, crewSheetOf, type CrewSheet } from '../domain/crew-sheet.js';
 import type { ArtifactReads, ArtifactRow } from '../projections/artifact-reads.js';
 
@@ -12,16 +11,7 @@ export interface SheetRow {
  * while it has a served (ACTIVE) sheet; the newest promoted one is the space's sheet.
  */
 export class CrewSheets {
-  private readonly activeTemplates: Database.Statement;
-
-  constructor(
-    db: Database.Database,
-    private readonly artifacts: ArtifactReads,
-  ) {
-    this.activeTemplates = db.prepare(
-      `SELECT * FROM artifacts WHERE space = ? AND kind = '${CREW_SHEET_KIND}' AND state = 'ACTIVE' ORDER BY promoted_seq DESC`,
-    );
-  }
+  constructor(private readonly artifacts: ArtifactReads) {}
 
   /** The sheet a row holds, or null when the row is no crew sheet (or its content was erased). */
   sheetOf(row: ArtifactRow): CrewSheet | null {
@@ -31,7 +21,7 @@ export class CrewSheets {
 
   /** The space's served sheet: its newest ACTIVE crew sheet, or null when the space is no crew. */
   servedSheet(space: string): SheetRow | null {
-    for (const row of this.activeTemplates.iterate(space) as IterableIterator<ArtifactRow>) {
+    for (const row of this.artifacts.activeCrewSheets(space)) {
       const sheet = this.sheetOf(row);
       if (sheet !== null) return { row, sheet };
     }

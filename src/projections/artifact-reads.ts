@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { bodyText } from './body-text.js';
 import type { ViewChanges } from '../journal/view-changes.js';
 import { HELD_STATES, PROMOTED_STATES, QUARANTINE_STATES } from '../domain/states.js';
+import { CREW_SHEET_KIND } from '../domain/crew-sheet.js';
 import { AUTHORITY_EVENTS } from '../journal/schema.js';
 import type { CollectionRow } from '../domain/collection-form.js';
 
@@ -134,6 +135,8 @@ export class ArtifactReads {
             WHERE j.artifact_id = a.artifact_id AND j.type IN ('scan', 'record') ORDER BY j.seq DESC LIMIT 1) IS NOT ?
      ORDER BY a.rowid LIMIT ?`,
       ),
+      // A crew sheet is a prompt template whose body is crew_sheet/1 (src/domain/crew-sheet.ts); the newest promoted first.
+      activeCrewSheets: p(`SELECT * FROM artifacts WHERE space = ? AND kind = '${CREW_SHEET_KIND}' AND state = 'ACTIVE' ORDER BY promoted_seq DESC`),
       bundleManifest: p(`SELECT artifact_id, content_hash, masked_hash, erased_seq FROM artifacts WHERE derives_from = ? AND content_type = 'bundle_manifest'`),
       activeCount: p("SELECT count(*) AS n FROM artifacts WHERE space = ? AND state = 'ACTIVE'"),
       activeSnapshot: p(
@@ -372,5 +375,10 @@ export class ArtifactReads {
   /** A space's ACTIVE rows as gv.publish snapshots them, by id. */
   activeSnapshot(space: string): StoredCollectionRow[] {
     return this.s.activeSnapshot!.all(space) as StoredCollectionRow[];
+  }
+
+  /** A space's ACTIVE crew sheets, newest promoted first (iterated: the first that parses is the served one). */
+  activeCrewSheets(space: string): IterableIterator<ArtifactRow> {
+    return this.s.activeCrewSheets!.iterate(space) as IterableIterator<ArtifactRow>;
   }
 }

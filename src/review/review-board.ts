@@ -1,4 +1,5 @@
-import type Database from 'better-sqlite3';
+import type { SpaceReads } from '../projections/space-reads.js';
+import type { AwayReads } from '../projections/away-reads.js';
 import type { Clock } from '../clock.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import type { RelationReads } from '../projections/relation-reads.js';
@@ -66,10 +67,10 @@ export class ReviewBoard {
   readonly deferrals = new Deferrals();
   readonly stage: GradeStage;
   private readonly circuits = new Map<string, Circuit>();
-  private readonly policy: Database.Statement;
 
   constructor(
-    db: Database.Database,
+    /** The spaces' review policies and the operator's away periods, read through the store. */
+    private readonly views: { readonly spaces: SpaceReads; readonly away: AwayReads },
     readonly settings: ReviewSettings,
     private readonly relations: RelationReads,
     readonly reads: ReviewReads,
@@ -80,15 +81,14 @@ export class ReviewBoard {
     readonly clock: Clock,
     stage: { threads: number; concurrency: number; batchMax: number },
   ) {
-    this.away = new AwayClock(db, clock);
+    this.away = new AwayClock(views.away, clock);
     this.budget = new TokenBudget(this.reads, settings.budgetPerDay, clock);
     for (const [name, b] of settings.backends) if (b.circuit) this.circuits.set(name, new Circuit(b.circuit.failures, b.circuit.openMs, clock));
-    this.policy = db.prepare('SELECT policy FROM spaces WHERE name = ?').pluck();
     this.stage = new GradeStage(stage);
   }
 
   modeOf(space: string): ReviewMode {
-    return ((this.policy.get(space) as string | undefined) ?? 'human') as ReviewMode;
+    return (this.views.spaces.policyOf(space) ?? 'human') as ReviewMode;
   }
 
   circuit(backend: string): Circuit | undefined {

@@ -4,6 +4,7 @@ import type { JournalWriter } from '../journal/group-commit.js';
 import type { CursorSealer } from '../journal/cursor.js';
 import type { WalCheckpointer } from '../journal/wal-checkpointer.js';
 import { ArtifactReads } from '../projections/artifact-reads.js';
+import { AwayReads } from '../projections/away-reads.js';
 import { AttachmentReads } from '../projections/attachment-reads.js';
 import { BanReads } from '../projections/ban-reads.js';
 import { BodyReads } from '../projections/body-reads.js';
@@ -67,6 +68,8 @@ export class Store {
   readonly people: PeopleReads;
   /** Refresh-token families of this gate's own sign-in issuer. */
   readonly signinSessions: SigninSessionReads;
+  /** The operator's away periods (the human-review clocks stop while away). */
+  readonly away: AwayReads;
   readonly ranks: RankReads;
   readonly spaces: SpaceReads;
   /** Submissions to the organization gate. */
@@ -107,6 +110,7 @@ export class Store {
     this.grants = new GrantReads(db);
     this.journalReads = new JournalReads(db);
     this.people = new PeopleReads(db);
+    this.away = new AwayReads(db);
     this.ranks = new RankReads(db);
     this.spaces = new SpaceReads(db);
     this.db = db;
@@ -116,8 +120,8 @@ export class Store {
     this.signinSessions = new SigninSessionReads(db);
     this.submissions = new SubmissionReads(db);
     this.lineage = new LineageReads(db);
-    const spaceList = db.prepare('SELECT name FROM spaces ORDER BY name').pluck();
-    this.spaceList = journal.viewChanges.memo(SPACE_EVENTS, () => spaceList.all() as string[]);
+    const spaces = this.spaces;
+    this.spaceList = journal.viewChanges.memo(SPACE_EVENTS, () => spaces.names());
   }
 
   /** Empties the WAL now (gv.erase: erased bytes leave the files); false while a reader holds it. */
