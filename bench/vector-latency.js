@@ -2,6 +2,7 @@
 // reciprocal rank fusion measured in-process on the cached corpus's home, beside floors
 // measured on the same vectors in the same run, and through the socket when gv.recall
 // serves mode vector and hybrid.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
@@ -26,7 +27,8 @@ export async function measureVectorInProcess({ root, home, queries, warm, k, log
   const { Gate } = await load(root, 'dist/src/gate.js');
   const { resolveHome } = await load(root, 'dist/src/config/home.js');
   const { loadConfig } = await load(root, 'dist/src/config/load-config.js');
-  const { toInt8, ternaryCode } = await load(root, 'dist/workers/embed/quantize.js');
+  // The quantizer moved beside the embed worker with the redesign (issue 34); an older build keeps it in recall.
+  const { toInt8, ternaryCode } = await load(root, existsSync(join(root, 'dist/workers/embed/quantize.js')) ? 'dist/workers/embed/quantize.js' : 'dist/src/recall/quantize.js');
   const { BinaryPartition } = await load(root, 'dist/src/recall/binary-partition.js');
   const { BRUTE_FORCE_MAX } = await load(root, 'dist/src/recall/partition-codes.js');
   const paths = resolveHome(home);
@@ -36,8 +38,12 @@ export async function measureVectorInProcess({ root, home, queries, warm, k, log
     error: (m, e) => log(`  gate error: ${m}${e ? `: ${e.message ?? e}` : ''}`),
   };
   const t0 = performance.now();
-  const gate = Gate.open(paths, config, { log: gateLog });
+  const opened = Gate.open(paths, config, { log: gateLog });
   const openMs = performance.now() - t0;
+  // The gate's recall and embed stage: its parts since the redesign (issue 34), its own fields before, so a build before can be measured.
+  const gate = opened.recall
+    ? { vector: opened.recall.vector, lexical: opened.recall.lexical, rankedSearch: opened.recall.rankedSearch, embed: opened.pipeline.embed, db: opened.db, close: () => opened.close() }
+    : opened;
   let lastLog = performance.now();
   while (gate.vector.ready.pending > 0) {
     await sleep(500);
