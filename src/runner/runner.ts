@@ -229,7 +229,10 @@ export class Runner {
     } catch (error) {
       if (error instanceof GateClientError && error.data?.['reason'] === 'too_soon') {
         const retry = Number(error.data['retry_after_ms'] ?? 1000);
-        this.helloGapMs = Math.max(this.helloGapMs, sentAt - this.lastHelloAt + retry);
+        // The gap is learned from this instance's own accepted hellos only: a restarted runner's
+        // first hello, refused because the instance before it helloed a moment ago, has none to
+        // measure from (measured from 0, the gap was decades and the runner never helloed again).
+        if (this.lastHelloAt > 0) this.helloGapMs = Math.max(this.helloGapMs, sentAt - this.lastHelloAt + retry);
         this.nextHelloAt = sentAt + retry;
         return;
       }
