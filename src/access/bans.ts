@@ -1,6 +1,6 @@
 import type { Caller } from './caller.js';
 import { banned, invalidParams } from '../gate-error.js';
-import { BanReads, type BanRow } from '../projections/ban-reads.js';
+import type { BanRow } from '../projections/ban-reads.js';
 import { SourceUriError, normalPrefix, normalSource, sourceMatches } from './source-prefix.js';
 import { BAN_EVENTS } from '../projections/bans.js';
 import type { Store } from '../store/store.js';

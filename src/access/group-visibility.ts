@@ -1,6 +1,6 @@
 import type { Caller } from './caller.js';
 import type { JournalEvent } from '../forms/event.js';
-import { namedRows, ReplacementGroupReads, type Group } from '../projections/replacement-group-reads.js';
+import { namedRows, type Group } from '../projections/replacement-group-reads.js';
 import type { Store } from '../store/store.js';
 import type { AccessPart } from './access-part.js';
 

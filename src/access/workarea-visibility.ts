@@ -1,6 +1,5 @@
 import type { Caller } from './caller.js';
 import type { JournalEvent } from '../forms/event.js';
-import { WorkareaReads } from '../projections/workarea-reads.js';
 import type { Store } from '../store/store.js';
 import type { AccessPart } from './access-part.js';
 

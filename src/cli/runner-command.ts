@@ -1,4 +1,3 @@
-import { InvalidArgumentError } from 'commander';
 import { Runner, type RunnerLog } from '../runner/runner.js';
 import { resolve } from 'node:path';
 import { defaultStateDir, RunnerStateError } from '../runner/budget-state-file.js';

@@ -1,6 +1,5 @@
 import type { Caller } from '../access/caller.js';
 import { identityShown } from '../access/workarea-visibility.js';
-import { WorkareaReads } from '../projections/workarea-reads.js';
 import type { Store } from '../store/store.js';
 import type { AccessPart } from '../access/access-part.js';
 

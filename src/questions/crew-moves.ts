@@ -1,4 +1,4 @@
-import { QuestionReads, type QuestionRouting } from '../projections/question-reads.js';
+import type { QuestionRouting } from '../projections/question-reads.js';
 import { questionStanding } from './question-state.js';
 import type { CrewsPart } from '../crews/crews-part.js';
 import type { Store } from '../store/store.js';

@@ -1,5 +1,4 @@
 import type { ArtifactRow } from '../projections/artifact-reads.js';
-import { QuestionReads } from '../projections/question-reads.js';
 import { questionStanding } from './question-state.js';
 import type { Store } from '../store/store.js';
 import type { CrewsPart } from '../crews/crews-part.js';

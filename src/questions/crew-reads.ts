@@ -1,7 +1,6 @@
 import type { Caller } from '../access/caller.js';
 import { isPromoted } from '../domain/states.js';
 import { derivesFromOf, type ArtifactRow } from '../projections/artifact-reads.js';
-import { QuestionReads } from '../projections/question-reads.js';
 import type { Store } from '../store/store.js';
 import type { CrewsPart } from '../crews/crews-part.js';
 

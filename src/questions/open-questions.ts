@@ -1,6 +1,5 @@
 import type { Caller } from '../access/caller.js';
 import { producerOf } from '../projections/artifact-reads.js';
-import { QuestionReads } from '../projections/question-reads.js';
 import { namesPerson, personNameKeys } from './addressed-names.js';
 import { questionStanding } from './question-state.js';
 import type { Store } from '../store/store.js';

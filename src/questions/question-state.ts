@@ -1,5 +1,5 @@
 import type { ArtifactRow } from '../projections/artifact-reads.js';
-import { QuestionReads, type QuestionRouting } from '../projections/question-reads.js';
+import type { QuestionRouting } from '../projections/question-reads.js';
 import { QUARANTINE_STATES, type ArtifactState } from '../domain/states.js';
 import { AnswerStanding } from './answer-standing.js';
 import type { Store } from '../store/store.js';

@@ -1,4 +1,3 @@
-import { QuestionReads } from '../projections/question-reads.js';
 import { questionStanding } from './question-state.js';
 import type { Store } from '../store/store.js';
 import type { Clock } from '../clock.js';

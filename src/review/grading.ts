@@ -5,7 +5,6 @@ import { rowEventData } from '../projections/row-event.js';
 import { modelLabel } from '../../workers/grade/backend.js';
 import { RUBRIC_VERSION } from '../../workers/grade/rubric.js';
 import type { GradeInput, GradeOutcome } from '../../workers/grade/grade-task.js';
-import type { ReviewBackend } from './review-settings.js';
 import { RETRIES_BEFORE_EXHAUSTED } from './blockers.js';
 import { estimateTokens } from './token-budget.js';
 import type { Store } from '../store/store.js';

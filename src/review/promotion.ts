@@ -1,5 +1,4 @@
 import type { JournalEvent } from '../forms/event.js';
-import { ReplacementGroupReads } from '../projections/replacement-group-reads.js';
 import { rowEventData } from '../projections/row-event.js';
 import { routeQuestion } from '../questions/question-route.js';
 import { noteCrewAnswer } from '../questions/crew-answer.js';

@@ -63,7 +63,7 @@ export function logHttpRequest(log: Log, req: IncomingMessage, res: ServerRespon
 }
 
 /** The verb a message names, for its log line, when this gate serves it: any other method string is the caller's own text. */
-export function servedVerb(house: object, message: Record<string, unknown>): string | undefined {
+export function servedVerb(message: Record<string, unknown>): string | undefined {
   const method = message['method'];
   return typeof method === 'string' && VERBS_BY_NAME.has(method) ? method : undefined;
 }

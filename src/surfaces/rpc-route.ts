@@ -23,7 +23,7 @@ export function rpcRoute(house: House, maxRequestBytes: number): Route {
     cors: 'plain',
     summary: 'One JSON-RPC 2.0 message; the verbs of the registry (x-verbs lists each with its least role).',
     doc: () => ({
-      requestBody: { required: true, content: jsonContent(rpcRequestSchema(house)) },
+      requestBody: { required: true, content: jsonContent(rpcRequestSchema()) },
       responses: {
         200: { description: 'a JSON-RPC response: a result, or an error object (refusals by role, rule or grant are here)', content: jsonContent({ type: 'object' }) },
         204: { description: 'a notification (no id) was handled' },
@@ -41,7 +41,7 @@ export function rpcRoute(house: House, maxRequestBytes: number): Route {
       const parsed = jsonRpcObject(body);
       if ('refusal' in parsed) return sendJson(res, parsed.status, parsed.refusal);
       const response = await dispatch(house, caller!, parsed.message);
-      noteRequest(req, { verb: servedVerb(house, parsed.message), code: response?.error?.code });
+      noteRequest(req, { verb: servedVerb(parsed.message), code: response?.error?.code });
       if (response === null) {
         res.writeHead(204);
         res.end();

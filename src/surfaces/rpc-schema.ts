@@ -11,7 +11,7 @@ export function paramsSchema(params: z.ZodType): Record<string, unknown> {
  * The request body of POST /rpc, generated from the verb registry: one alternative per
  * verb, told apart by `method`, each with its params' schema and least role.
  */
-export function rpcRequestSchema(house: object): Record<string, unknown> {
+export function rpcRequestSchema(): Record<string, unknown> {
   const alternatives = [...VERBS_BY_NAME.values()].map((verb) => ({
     title: verb.name,
     description: `${verb.summary} Least role: ${verb.role}.${verb.surfaces ? ` Served on the ${verb.surfaces.join(' and ')} surface only.` : ''}`,

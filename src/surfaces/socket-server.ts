@@ -94,7 +94,7 @@ export function createSocketSurface(house: House, options: SocketSurfaceOptions)
         return parsed.refusal;
       }
       const response = await dispatch(house, caller, parsed.message);
-      logSocketRequest(house.log, caller.identity, servedVerb(house, parsed.message), response?.error?.code, started);
+      logSocketRequest(house.log, caller.identity, servedVerb(parsed.message), response?.error?.code, started);
       return response;
     }
 

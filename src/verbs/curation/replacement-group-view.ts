@@ -1,6 +1,6 @@
 import { invalidParams } from '../../gate-error.js';
 import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
-import { namedRows, ReplacementGroupReads, type Group } from '../../projections/replacement-group-reads.js';
+import { namedRows, type Group } from '../../projections/replacement-group-reads.js';
 import { groupVisible } from '../../access/group-visibility.js';
 import type { Caller } from '../../access/caller.js';
 import type { House } from '../house.js';

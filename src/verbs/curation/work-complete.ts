@@ -1,5 +1,4 @@
 import { lifecycle } from '../../gate-error.js';
-import { WorkareaReads } from '../../projections/workarea-reads.js';
 import { PART_COMPLETING_EVENTS } from '../../projections/workareas.js';
 import type { Store } from '../../store/store.js';
 import type { House } from '../house.js';

@@ -3,7 +3,6 @@ import { defineVerb } from '../define-verb.js';
 import { producerParam, spaceParam, workareaParam } from '../param-types.js';
 import { requireSpace } from '../../store/require-space.js';
 import { invalidParams } from '../../gate-error.js';
-import { WorkareaReads } from '../../projections/workarea-reads.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
 
 export const WORKAREA_RELATION_KINDS = ['opened_by', 'continues', 'derived_from'] as const;

@@ -1,5 +1,5 @@
 import type { Caller } from '../../access/caller.js';
-import { BanReads, type BanRow, type RefusalCount } from '../../projections/ban-reads.js';
+import type { BanRow, RefusalCount } from '../../projections/ban-reads.js';
 import type { House } from '../house.js';
 
 const served = (b: BanRow) => ({

@@ -3,7 +3,6 @@ import { defineVerb } from '../define-verb.js';
 import { invalidParams } from '../../gate-error.js';
 import { BAN_KINDS, isActive, type BanKind } from '../../access/bans.js';
 import { SourceUriError, normalPrefix, sourceMatches } from '../../access/source-prefix.js';
-import { BanReads } from '../../projections/ban-reads.js';
 import { HELD_STATES, PROMOTED_STATES } from '../../domain/states.js';
 import type { House } from '../house.js';
 

@@ -3,7 +3,6 @@ import type { Caller } from '../../access/caller.js';
 import { defineVerb } from '../define-verb.js';
 import { spaceParam, workareaParam } from '../param-types.js';
 import { requireSpace } from '../../store/require-space.js';
-import { WorkareaReads } from '../../projections/workarea-reads.js';
 import type { SpaceReader } from '../../projections/lineage-reads.js';
 import type { House } from '../house.js';
 

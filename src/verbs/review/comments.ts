@@ -4,7 +4,7 @@ import { artifactIdParam } from '../param-types.js';
 import { invalidParams } from '../../gate-error.js';
 import type { Caller } from '../../access/caller.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
-import { CommentReads, openObjections, type CommentRow } from '../../projections/comment-reads.js';
+import { openObjections, type CommentRow } from '../../projections/comment-reads.js';
 import type { House } from '../house.js';
 
 export const COMMENT_KINDS = ['note', 'question', 'objection', 'resolution'] as const;
