@@ -105,7 +105,7 @@ export class BearerAuth {
       throw new CredentialError('signature', 'the person this token names was removed');
     }
     const identity = `${iss}|${sub}`;
-    const entry = this.assignments.assignment(iss, sub);
+    const entry = this.assignments.one(iss, sub);
     return {
       identity,
       role: entry?.role ?? (this.people.admins.includes(identity) ? 'admin' : 'reader'),

@@ -111,7 +111,6 @@ export class ArtifactReads {
       ),
       blob: p('SELECT bytes FROM blobs WHERE hash = ?'),
       stateCount: p('SELECT n FROM state_counts WHERE state = ?'),
-      eventsOf: p('SELECT * FROM journal WHERE artifact_id = ? ORDER BY seq'),
       ingestEvent: p(`SELECT body FROM journal WHERE artifact_id = ? AND type = 'ingest' ORDER BY seq LIMIT 1`).pluck(),
       scanEvent: p(`SELECT body FROM journal WHERE artifact_id = ? AND type = 'scan' ORDER BY seq DESC LIMIT 1`).pluck(),
       questionsInArea: p(

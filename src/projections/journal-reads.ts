@@ -30,7 +30,6 @@ export class JournalReads {
       crawlerExceptions: p(`SELECT * FROM journal WHERE type IN ('crawler-exception-issued', 'crawler-exception-revoked') ORDER BY seq`),
       newestScan: p(`SELECT seq, body FROM journal WHERE artifact_id = ? AND type IN ('scan', 'record') ORDER BY seq DESC LIMIT 1`),
       promotions: p(`SELECT event_id, body, sig FROM journal WHERE artifact_id = ? AND type IN ('promote', 'ratify') ORDER BY seq`),
-      ingest: p(`SELECT event_id, body, sig FROM journal WHERE artifact_id = ? AND type = 'ingest' ORDER BY seq LIMIT 1`),
       orgPinned: p(`SELECT body FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'org-pinned' ORDER BY seq LIMIT 1`).pluck(),
       outcomeCursor: p(`SELECT max(json_extract(body, '$.data.org_seq')) FROM journal WHERE ${AUTHORITY_EVENTS} AND type IN ('countersign', 'refuse')`).pluck(),
       outcomeSeen: p(
@@ -44,7 +43,6 @@ export class JournalReads {
       lastSeqOf: p('SELECT max(seq) FROM journal WHERE artifact_id = ?').pluck(),
       findingEvents: p(`SELECT body FROM journal WHERE artifact_id = ? AND type IN ('scan', 'record')`),
       firstFindingEvent: p(`SELECT event_id FROM journal WHERE artifact_id = ? AND type IN ('scan', 'record') ORDER BY seq LIMIT 1`),
-      ingestRow: p(`SELECT * FROM journal WHERE artifact_id = ? AND type = 'ingest'`),
       countersign: p(`SELECT 1 FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'countersign' AND artifact_id = ? LIMIT 1`),
       eventsOf: p('SELECT * FROM journal WHERE artifact_id = ? ORDER BY seq'),
       eventsOfNewestFirst: p('SELECT * FROM journal WHERE artifact_id = ? ORDER BY seq DESC'),
@@ -63,10 +61,6 @@ export class JournalReads {
   /** A row's promote (or ratify) events, oldest first. */
   promotionsOf(artifactId: string): SignedEventRow[] {
     return this.s.promotions!.all(artifactId) as SignedEventRow[];
-  }
-
-  ingestOf(artifactId: string): SignedEventRow | undefined {
-    return this.s.ingest!.get(artifactId) as SignedEventRow | undefined;
   }
 
   /** The body of the first org-pinned event: the organization key the gate met first. */
@@ -117,11 +111,6 @@ export class JournalReads {
   /** Whether the organization gate's countersign of the row was journaled. */
   hasCountersign(artifactId: string): boolean {
     return this.s.countersign!.get(artifactId) !== undefined;
-  }
-
-  /** The row's ingest event as journaled, every column. */
-  ingestRowOf(artifactId: string): JournalRow | undefined {
-    return this.s.ingestRow!.get(artifactId) as JournalRow | undefined;
   }
 
   /** Every event about a row, in append order. */

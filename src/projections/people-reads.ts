@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { OrderedRole, Role } from '../domain/roles.js';
+import type { OrderedRole } from '../domain/roles.js';
 
 /** A role entry of the people view. */
 export interface PersonRow {
@@ -14,18 +14,6 @@ export interface PersonRow {
   event_id: string;
 }
 
-/** A person's entry in the people table as a credential check reads it. */
-export interface PersonAssignment {
-  role: Role;
-  demo: number;
-}
-
-export interface AssignedPerson {
-  iss: string;
-  sub: string;
-  role: string;
-}
-
 /** Prepared reads of the people view (the roles assigned to signed-in people). */
 export class PeopleReads {
   private readonly s: Record<string, Database.Statement>;
@@ -36,8 +24,6 @@ export class PeopleReads {
       all: p('SELECT * FROM people ORDER BY iss, sub'),
       one: p('SELECT * FROM people WHERE iss = ? AND sub = ?'),
       names: p(`SELECT email, name FROM people WHERE iss || '|' || sub = ?`),
-      assignment: p('SELECT role, demo FROM people WHERE iss = ? AND sub = ?'),
-      assigned: p('SELECT iss, sub, role FROM people ORDER BY iss, sub'),
       roleOf: p(`SELECT role FROM people WHERE iss || '|' || sub = ?`).pluck(),
     };
   }
@@ -53,16 +39,6 @@ export class PeopleReads {
   /** The email and name the people table holds for a person's identity (`iss|sub`). */
   namesOf(identity: string): { email: string | null; name: string | null } | undefined {
     return this.s.names!.get(identity) as { email: string | null; name: string | null } | undefined;
-  }
-
-  /** The role and demo flag assigned to a signed-in person, if the people table names them. */
-  assignment(iss: string, sub: string): PersonAssignment | undefined {
-    return this.s.assignment!.get(iss, sub) as PersonAssignment | undefined;
-  }
-
-  /** Every person with an assigned role, by iss then sub. */
-  assigned(): AssignedPerson[] {
-    return this.s.assigned!.all() as AssignedPerson[];
   }
 
   /** The role assigned to a person by identity (`iss|sub`); undefined when none was. */

@@ -8,7 +8,7 @@ import type { GateConfig } from '../config/keys.js';
  * for people), so they are not named.
  */
 export function whoCanSign(house: { readonly store: Store; readonly config: GateConfig }, row: ArtifactRow): string[] {
-  const assigned = house.store.people.assigned();
+  const assigned = house.store.people.all();
   const named = new Set(assigned.map((p) => `${p.iss}|${p.sub}`));
   const signers = assigned.filter((p) => p.role === 'reviewer' || p.role === 'admin').map((p) => `${p.iss}|${p.sub}`);
   for (const admin of house.config.auth.admins) if (!named.has(admin)) signers.push(admin);

@@ -19,7 +19,7 @@ export function promotionsOf(house: { readonly store: Store }, artifactId: strin
 
 /** The row's ingest event exactly as journaled, with its signature: it ties the artifact id to the content hash for the org. */
 export function ingestOf(house: { readonly store: Store }, artifactId: string) {
-  const r = house.store.journalReads.ingestOf(artifactId);
+  const r = house.store.journalReads.firstIngestOf(artifactId);
   return r === undefined ? null : { event_id: r.event_id, event: r.body, sig: r.sig };
 }
 

@@ -75,7 +75,7 @@ function mapAnswer(map: ProjectMap, row: { validation: string; space: string; wo
 /** A map already admitted (by this writer here, or promoted here) answers as it stands, marked duplicate. */
 function duplicateAnswer(ctx: VerbContext, row: ArtifactRow) {
   const { caller, store, deployment } = ctx;
-  const ingest = store.journalReads.ingestRowOf(row.artifact_id)!;
+  const ingest = store.journalReads.firstIngestOf(row.artifact_id)!;
   const validation = ((eventFromRow(ingest).data['map'] ?? {}) as { validation?: string }).validation ?? 'structural';
   const map = JSON.parse(store.artifacts.body(row.content_hash)!) as ProjectMap;
   return {
