@@ -240,7 +240,7 @@ export class Gate implements House {
       rescannedUnchanged: new Set<string>(),
       uploadRecovery: Promise.resolve({ completed: 0, discarded: 0, deferred: 0 }),
     };
-    const erasedObjects = sweepErasedObjects(this);
+    const erasedObjects = sweepErasedObjects({ store, pipeline: this.pipeline });
     if (erasedObjects > 0) log.info(`removed ${erasedObjects} attachment objects of erased rows left by a stop before their removal`);
 
     const board = new ReviewBoard({ spaces: store.spaces, away: store.away }, reviewConfig, store.relations, store.reviews, store.comments, (id) => store.artifacts.byId(id), (who, cls, row) => notCountedUnread(this, who, cls, row), clock, {
