@@ -7,7 +7,7 @@ import { Mine } from './mine.js';
 import { Operator } from './operator.js';
 import { Queue } from './queue.js';
 import { Questions } from './questions.js';
-import { go, usePlace } from './route.js';
+import { go, parsePlace, placeKey, usePlace } from './route.js';
 import { Row } from './row.js';
 import { Search } from './search.js';
 import { rpc, whenSignedOut } from './rpc.js';
@@ -16,6 +16,8 @@ import { sentence } from './problem.js';
 
 // The console's frame: who is signed in, which screens their role opens, and the one place
 // a screen's notices appear. Screens read verbs only; nothing here decides for the gate.
+// A notice belongs to the place it reports on (a row, the queue): it is shown there and goes
+// as soon as the person moves elsewhere, so "Rejected." never stands over another row.
 
 interface You {
   identity: string;
@@ -31,8 +33,12 @@ function App() {
   const [you, setYou] = useState<You | null | undefined>(undefined);
   const [who, setWho] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const [notice, setNotice] = useState('');
+  const [notice, setNotice] = useState<{ text: string; on: string } | null>(null);
   const place = usePlace();
+  const here = placeKey(place);
+  /** A notice for the place the person is at when the act ends, or for `on` when the act moves them there. */
+  const tell = (text: string, on: string = placeKey(parsePlace())) => setNotice({ text, on });
+  useEffect(() => setNotice((n) => (n !== null && n.on === here ? n : null)), [here]);
 
   useEffect(() => {
     whenSignedOut(() => setYou(null));
@@ -115,17 +121,17 @@ function App() {
         <p id="deployment">{identity ? `deployment ${identity.deployment_id}` : ''}</p>
       </header>
       <p id="notice" role="status" aria-live="polite">
-        {notice}
+        {notice !== null && notice.on === here ? notice.text : ''}
       </p>
-      {you && screen === 'queue' && <Queue place={place} onNotice={setNotice} />}
-      {you && screen === 'row' && place.arg && <Row key={place.arg} id={place.arg} place={place} you={you} deploymentId={identity!.deployment_id} onNotice={setNotice} />}
+      {you && screen === 'queue' && <Queue place={place} onNotice={tell} />}
+      {you && screen === 'row' && place.arg && <Row key={place.arg} id={place.arg} place={place} you={you} deploymentId={identity!.deployment_id} onNotice={tell} />}
       {you && screen === 'events' && <Events place={place} />}
-      {you && screen === 'operator' && <Operator admin={atLeast(you, 'admin')} onNotice={setNotice} />}
+      {you && screen === 'operator' && <Operator admin={atLeast(you, 'admin')} onNotice={tell} />}
       {you && screen === 'search' && <Search place={place} />}
-      {you && screen === 'admin' && <Admin onNotice={setNotice} />}
+      {you && screen === 'admin' && <Admin onNotice={tell} />}
       {you && screen === 'mine' && <Mine you={you} />}
-      {you && screen === 'questions' && <Questions onNotice={setNotice} />}
-      {you && screen === 'bans' && <Bans admin={atLeast(you, 'admin')} onNotice={setNotice} />}
+      {you && screen === 'questions' && <Questions onNotice={tell} />}
+      {you && screen === 'bans' && <Bans admin={atLeast(you, 'admin')} onNotice={tell} />}
     </>
   );
 }

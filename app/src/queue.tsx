@@ -3,7 +3,7 @@ import { KeyHelp, useKeys, type Key } from './keys.js';
 import { useEventTail } from './live.js';
 import { Problem } from './problem.js';
 import { CommentForm, RejectForm } from './reject-form.js';
-import { go, replaceQuery, type Place } from './route.js';
+import { go, rememberQueue, replaceQuery, type Place } from './route.js';
 import { rpc } from './rpc.js';
 import type { RejectCategory } from '../../src/domain/rejection-reasons.js';
 import type { VerbAnswer } from '../../src/verbs/verb-types.js';
@@ -47,7 +47,12 @@ export function Queue({ place, onNotice }: { place: Place; onNotice: (text: stri
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [asking, setAsking] = useState<null | 'reject' | 'comment'>(null);
   const [help, setHelp] = useState(false);
-  const [filters, setFilters] = useState(() => new URLSearchParams([...place.query].filter(([k]) => (FILTERS as readonly string[]).includes(k))));
+  const fromAddress = () => new URLSearchParams([...place.query].filter(([k]) => (FILTERS as readonly string[]).includes(k)));
+  const [filters, setFilters] = useState(fromAddress);
+  // The address is the queue's state: a filter edited in the address bar applies at once.
+  const addressQuery = place.query.toString();
+  useEffect(() => setFilters(fromAddress()), [addressQuery]);
+  useEffect(() => rememberQueue(filters), [filters]);
 
   const load = useCallback(async () => {
     try {

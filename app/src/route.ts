@@ -27,6 +27,24 @@ export function replaceQuery(query: URLSearchParams): void {
   history.replaceState(null, '', `/app#/${p.screen}${p.arg === undefined ? '' : `/${encodeURIComponent(p.arg)}`}${q}`);
 }
 
+/** The queue's filters as the reviewer left them, so that a row's actions and links return to the same queue. */
+let queueQuery = new URLSearchParams();
+
+export function rememberQueue(query: URLSearchParams): void {
+  queueQuery = new URLSearchParams(query);
+}
+
+export function queueHref(): string {
+  return `#/queue${[...queueQuery].length > 0 ? `?${queueQuery}` : ''}`;
+}
+
+export function backToQueue(): void {
+  go('queue', undefined, queueQuery);
+}
+
+/** Where a notice belongs: a screen and its argument, not the query (a filter typed does not move the reader). */
+export const placeKey = (p: Place): string => `${p.screen}/${p.arg ?? ''}`;
+
 export function usePlace(): Place {
   const [place, setPlace] = useState(parsePlace);
   useEffect(() => {

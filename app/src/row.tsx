@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { useKeys, KeyHelp, type Key } from './keys.js';
 import { Problem } from './problem.js';
 import { CommentForm, RejectForm } from './reject-form.js';
-import { go, type Place } from './route.js';
+import { backToQueue, queueHref, type Place } from './route.js';
 import { rpc } from './rpc.js';
 import { SupersessionDiff } from './supersession-diff.js';
 import { Attachments } from './attachments.js';
@@ -11,18 +11,23 @@ import { EventHistory } from './event-history.js';
 import type { WhyEvent } from './event-check.js';
 import type { ReviewItem } from './queue.js';
 import type { VerbAnswer } from '../../src/verbs/verb-types.js';
+import { ApproveOverFindings } from './approve-over-findings.js';
+import { findingAnchor, flagging, lineOf, MarkedBody, type PlacedFinding } from './marked-body.js';
 
 // One row: its body, why it waits, who signed, the thread, and the signatures a person may
 // add. A reviewer's approval counts only once the whole masked body was served to them, so
-// the body is read here page by page and Approve stays off until the last page arrived. It
-// also waits for the row's history to be checked in this page, and a history that failed the
-// check takes a second, deliberate act to approve: what is shown may not be what was signed.
+// the body is read here page by page, and Approve stays off until the last page arrived and
+// the reader scrolled to its end. It also waits for the row's history to be checked in this
+// page. A history that failed the check, or findings that held the row, take a second,
+// deliberate act to approve over; a veto finding, which no signature clears, keeps it off.
 
 interface BodyRead {
   text: string;
   next: number | null;
   chars: number;
   masked: boolean;
+  /** What the scanner found and where; served with a reviewer's pages of the masked body. */
+  findings: PlacedFinding[];
 }
 
 export function Row({
@@ -37,7 +42,8 @@ export function Row({
   you: { identity: string; role: string };
   /** From /identity, not from the gate's answers about the row: the key the page checks signatures against. */
   deploymentId: string;
-  onNotice: (t: string) => void;
+  /** A notice for the person; `on` is where it belongs when the act moves them (a place key), else this row. */
+  onNotice: (t: string, on?: string) => void;
 }) {
   const [node, setNode] = useState<VerbAnswer<'gv.node'> | null>(null);
   const [body, setBody] = useState<BodyRead | null>(null);
@@ -55,14 +61,19 @@ export function Row({
   /** The failures of the history's check in this page (signatures, links, inclusion); null while it runs. */
   const [historyFailures, setHistoryFailures] = useState<number | null>(null);
   const [approveAnyway, setApproveAnyway] = useState(false);
+  /** Whether the reader has scrolled the whole body's box to its end. */
+  const [reachedEnd, setReachedEnd] = useState(false);
+  /** The second step of approving over findings is open. */
+  const [overFindings, setOverFindings] = useState(false);
   const reviewer = you.role === 'reviewer' || you.role === 'admin';
 
   const readPage = async (offset: number, sofar: BodyRead | null): Promise<BodyRead | null> => {
     const page = await rpc('gv.node', { artifact_id: id, body: true, ...(offset > 0 ? { offset } : {}) });
     setNode(page);
-    if (typeof page.body === 'string') return { text: page.body, next: null, chars: page.body.length, masked: false };
-    if (page.masked_body === undefined || page.masked_body === null) return { text: '', next: null, chars: 0, masked: true };
-    return { text: (sofar?.text ?? '') + page.masked_body, next: page.masked_next_offset ?? null, chars: page.masked_chars ?? 0, masked: true };
+    const findings = page.findings ?? [];
+    if (typeof page.body === 'string') return { text: page.body, next: null, chars: page.body.length, masked: false, findings };
+    if (page.masked_body === undefined || page.masked_body === null) return { text: '', next: null, chars: 0, masked: true, findings };
+    return { text: (sofar?.text ?? '') + page.masked_body, next: page.masked_next_offset ?? null, chars: page.masked_chars ?? 0, masked: true, findings };
   };
 
   const loadSide = useCallback(async () => {
@@ -84,6 +95,8 @@ export function Row({
     setEvents(null);
     setHistoryFailures(null);
     setApproveAnyway(false);
+    setReachedEnd(false);
+    setOverFindings(false);
     void (async () => {
       try {
         try {
@@ -100,7 +113,13 @@ export function Row({
   }, [id]);
 
   const more = async () => {
-    if (body === null || body.next === null) return;
+    if (body === null) return;
+    if (body.next === null) {
+      // All served: n reads on, a screenful at a time, toward the end that counts the read.
+      const box = document.querySelector<HTMLElement>('.row-view pre.body');
+      box?.scrollBy({ top: box.clientHeight * 0.9 });
+      return;
+    }
     try {
       setBody(await readPage(body.next, body));
     } catch (e) {
@@ -111,7 +130,8 @@ export function Row({
     try {
       const r = await f();
       setError(null);
-      onNotice(what);
+      // Said on this row even when the answer comes after the person moved on: it reports this row.
+      onNotice(what, `row/${id}`);
       after?.(r);
       await loadSide();
       setNode(await rpc('gv.node', { artifact_id: id }));
@@ -123,7 +143,11 @@ export function Row({
   const state: string = node?.status.state ?? approval?.state ?? '';
   const held = ['L1_SCANNED', 'L1B_FLAGGED', 'L2_SCORED', 'NEEDS_EVIDENCE'].includes(state);
   const attachmentHashes: string[] = (item?.attachments ?? []).map((a) => a.sha256);
-  const bodyRead = body !== null && body.next === null && (attachmentHashes.length === 0 || attachmentsRead);
+  const bodyServed = body !== null && body.next === null;
+  const bodyRead = bodyServed && reachedEnd && (attachmentHashes.length === 0 || attachmentsRead);
+  const findings = body?.findings ?? [];
+  const heldOver = flagging(findings);
+  const veto = approval?.waits_for?.code === 'veto_finding';
   const mine = node?.self_authored === true;
   const canSign = reviewer && held && !mine;
   const supersededParent: string | undefined =
@@ -131,33 +155,43 @@ export function Row({
 
   const historyFailed = historyFailures !== null && historyFailures > 0;
   // Why Approve is off, in the words its tooltip says; null when it is on.
-  const approveOff: string | null = !bodyRead
-    ? 'read the whole body first'
-    : historyFailures === null
-      ? "checking this row's history in your browser"
-      : historyFailed && !approveAnyway
-        ? "this row's history failed the check in your browser: tick “approve anyway” to approve it"
-        : null;
+  const approveOff: string | null = veto
+    ? 'a veto-severity finding stands (a live credential): no signature clears it; reject the row, or ask its writer to write it again without the secret'
+    : !bodyServed
+      ? 'read the whole body first'
+      : !reachedEnd
+        ? 'scroll the body to its end first'
+        : !bodyRead
+          ? 'read the attachments too'
+          : historyFailures === null
+            ? "checking this row's history in your browser"
+            : historyFailed && !approveAnyway
+              ? "this row's history failed the check in your browser: tick “approve anyway” to approve it"
+              : null;
 
-  const approve = () =>
-    canSign &&
-    approveOff === null &&
+  /** a and the Approve button: straight to the signature, or first to the findings the approval goes over. */
+  const approve = () => {
+    if (!canSign || approveOff !== null || overFindings) return;
+    if (heldOver.length > 0) setOverFindings(true);
+    else void sign();
+  };
+  const sign = () =>
     act('Approved.', () => rpc('gv.sign', { artifact_id: id, decision: 'approve', promote: true }), (r) => {
       if ('promoted' in r && r.promoted) {
-        onNotice(`Approved and promoted ${id}.`);
-        go('queue');
-      } else if ('waits_for' in r && r.waits_for) onNotice(`Approved; the row still waits for ${r.waits_for.words ?? r.waits_for.blocker}.`);
+        onNotice(`Approved and promoted ${id}.`, 'queue/');
+        backToQueue();
+      } else if ('waits_for' in r && r.waits_for) onNotice(`Approved; the row still waits for ${r.waits_for.words ?? r.waits_for.blocker}.`, `row/${id}`);
     });
 
   const keys: Key[] = [
-    { key: 'a', does: 'approve (once the whole body was read and its history checked)', run: () => void approve() },
-    { key: 'n', does: 'read the next page of the body', run: () => void more() },
+    { key: 'a', does: 'approve (once the whole body was read and its history checked; over findings, asks again)', run: () => approve() },
+    { key: 'n', does: 'read on: the next page of the body, then a screenful at a time', run: () => void more() },
     { key: 'r', does: 'reject (asks the category)', run: () => canSign && setAsking('reject') },
     { key: 'e', does: 'archive', run: () => canSign && void act('Archived.', () => rpc('gv.sign', { artifact_id: id, decision: 'archive' })) },
     { key: 'c', does: 'comment', run: () => setAsking('comment') },
-    { key: 'u', does: 'back to the queue', run: () => go('queue') },
+    { key: 'u', does: 'back to the queue', run: () => backToQueue() },
     { key: '?', does: 'show these keys', run: () => setHelp(!help) },
-    { key: 'Escape', does: 'close', run: () => (setHelp(false), setAsking(null)) },
+    { key: 'Escape', does: 'close', run: () => (setHelp(false), setAsking(null), setOverFindings(false)) },
   ];
   useKeys(keys);
 
@@ -165,7 +199,7 @@ export function Row({
   return (
     <section aria-label="Row" class="row-view">
       <p>
-        <a href="#/queue">← queue</a>
+        <a href={queueHref()}>← queue</a>
       </p>
       <h2>
         <span class="id">{id}</span> <span class="state">{state}</span>
@@ -185,7 +219,7 @@ export function Row({
           {approval.waits_for.code ? ` · ${approval.waits_for.code}` : ''})
         </p>
       )}
-      <h3>Body{body?.masked ? ' (masked, as the scanner left it)' : ''}</h3>
+      <h3>Body{body?.masked ? ' (secrets and personal data masked; everything else as written)' : ''}</h3>
       {body === null ? (
         <>
           <pre class="body preview">{node.preview ?? '(no text)'}</pre>
@@ -193,7 +227,7 @@ export function Row({
         </>
       ) : (
         <>
-          <pre class="body">{body.text || '(no text)'}</pre>
+          <MarkedBody text={body.text} findings={findings} complete={body.next === null} onReachedEnd={() => setReachedEnd(true)} />
           {body.next !== null ? (
             <p>
               Read {body.text.length} of {body.chars} characters.{' '}
@@ -201,22 +235,31 @@ export function Row({
                 Read the next page (n)
               </button>
             </p>
+          ) : !reachedEnd ? (
+            <p class="hint read-on">All {body.chars || body.text.length} characters are here: scroll the body to its end (or press n) to finish reading it.</p>
           ) : (
             <p class="read-all">Whole body read.{attachmentHashes.length > 0 && !attachmentsRead ? ' Read the attachments too before approving.' : ''}</p>
           )}
         </>
       )}
       {attachmentHashes.length > 0 && <Attachments artifactId={id} hashes={attachmentHashes} onAllRead={setAttachmentsRead} />}
-      {item && item.findings.length > 0 && (
+      {findings.length > 0 && (
         <>
           <h3>Findings</h3>
-          <ul class="findings">
-            {item.findings.map((f) => (
-              <li>
-                {f.kind} ({f.severity}){f.detail ? `: ${f.detail}` : ''}
+          <ol class="findings">
+            {findings.map((f, n) => (
+              <li class={`sev-${f.severity}`}>
+                {f.kind} ({f.severity}){f.detail ? `: ${f.detail}` : ''}{' '}
+                {body !== null && f.start < body.text.length ? (
+                  <a href={`#${findingAnchor(n)}`} onClick={(e) => (e.preventDefault(), document.getElementById(findingAnchor(n))?.scrollIntoView({ block: 'center' }))}>
+                    line {lineOf(body.text, f.start)}
+                  </a>
+                ) : (
+                  <span class="hint">in a page not read yet</span>
+                )}
               </li>
             ))}
-          </ul>
+          </ol>
         </>
       )}
       {item && item.stances.length > 0 && (
@@ -245,6 +288,7 @@ export function Row({
           <button type="button" onClick={() => void act('Archived.', () => rpc('gv.sign', { artifact_id: id, decision: 'archive' }))}>
             Archive (e)
           </button>
+          {veto && <p class="problem veto-why">Approve is off: {approveOff}.</p>}
           {historyFailed && (
             <label class="approve-anyway">
               <input type="checkbox" checked={approveAnyway} onChange={(e) => setApproveAnyway((e.currentTarget as HTMLInputElement).checked)} /> Approve anyway: I have
@@ -252,6 +296,18 @@ export function Row({
             </label>
           )}
         </div>
+      )}
+      {overFindings && body !== null && (
+        <ApproveOverFindings
+          findings={heldOver}
+          all={findings}
+          text={body.text}
+          onCancel={() => setOverFindings(false)}
+          onApprove={() => {
+            setOverFindings(false);
+            void sign();
+          }}
+        />
       )}
       {mine && held && (
         <div class="actions">

@@ -226,7 +226,8 @@ program
     [
       "Sign a row as a person: signs you in at the gate's own sign-in provider in your browser (authorization code with PKCE,",
       'the code coming back to a loopback listener of this command), shows you the whole body page by page (gv.node body: true:',
-      "a signature counts only from someone served all of it), asks, then calls gv.sign with your token and signs you out.",
+      "a signature counts only from someone served all of it) and what the scanner found, asks, then calls gv.sign with your token and signs you out.",
+      'Approving over findings that held the row asks you to type approve (with --yes: --over-findings).',
       'Exit 0 when signed, 1 on a refusal (sign-in or gv.sign), 2 when no gate answers, 3 on a bad argument, 4 when the gate gave no answer in time.',
     ].join('\n'),
   )
@@ -241,6 +242,7 @@ program
   .option('--password-stdin', 'sign in without a browser: post the sign-in form with --email and the password read from stdin (scripts)')
   .option('--no-browser', 'print the sign-in address without trying to open a browser')
   .option('--yes', 'sign without asking once the body is shown (needed when there is no terminal)')
+  .option('--over-findings', 'with --yes: approve even over findings that held the row (without it, they are listed and nothing is signed; on a terminal you type approve instead)')
   .option('--timeout <ms>', 'how long to wait for the browser sign-in, in ms', timeoutOption, 300_000)
   .action(later(() => import('./sign-command.js'), 'signCommand'));
 

@@ -9,6 +9,16 @@ import { EXIT, exitAfterWriting } from './exit-codes.js';
 import { LoopbackRedirect } from './loopback-redirect.js';
 import { readStdinPassword } from './password-prompt.js';
 import { socketCall } from './socket-call.js';
+import { withHiddenShown } from '../domain/hidden-characters.js';
+
+/** A finding as gv.node serves it with a reviewer's pages. */
+interface PlacedFinding {
+  kind: string;
+  severity: string;
+  detail: string;
+  start: number;
+  end: number;
+}
 
 export interface SignOptions {
   decision: 'approve' | 'reject' | 'archive';
@@ -21,6 +31,8 @@ export interface SignOptions {
   passwordStdin?: boolean;
   browser?: boolean;
   yes?: boolean;
+  /** With --yes: approve even over findings that held the row (without it such an approval is refused). */
+  overFindings?: boolean;
   timeout: number;
 }
 
@@ -138,9 +150,10 @@ async function signIn(provider: Provider, options: SignOptions): Promise<string>
  * arrives, so the read is the person's and is journaled as such. On a terminal each further
  * page waits for Enter.
  */
-async function readBody(client: GateClient, artifactId: string, pause: (() => Promise<void>) | null): Promise<void> {
+async function readBody(client: GateClient, artifactId: string, pause: (() => Promise<void>) | null): Promise<PlacedFinding[]> {
   let offset: number | null = 0;
   let first = true;
+  let findings: PlacedFinding[] = [];
   while (offset !== null) {
     const page = (await client.call('gv.node', { artifact_id: artifactId, body: true, ...(offset === 0 ? {} : { offset }) })) as Record<string, any>;
     if (first) {
@@ -149,9 +162,50 @@ async function readBody(client: GateClient, artifactId: string, pause: (() => Pr
       first = false;
     } else if (pause !== null) await pause();
     const text = typeof page['masked_body'] === 'string' ? page['masked_body'] : typeof page['body'] === 'string' ? page['body'] : '';
-    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    // Drawn, not written: a terminal acts on a text-direction override or an escape the body holds.
+    const shown = withHiddenShown(text);
+    process.stdout.write(shown.endsWith('\n') ? shown : `${shown}\n`);
+    if (Array.isArray(page['findings'])) findings = page['findings'] as PlacedFinding[];
     offset = typeof page['masked_next_offset'] === 'number' ? page['masked_next_offset'] : null;
   }
+  return findings;
+}
+
+/** Findings that held the row (medium and above): approving over them is a second, deliberate act. */
+const HOLDING = new Set(['medium', 'high', 'veto']);
+
+/** The findings, one a line, with where each is in the body just shown. */
+function findingLines(findings: PlacedFinding[]): string {
+  return findings.map((f, n) => `  ${n + 1}. ${f.kind} (${f.severity}) at characters ${f.start}-${f.end}${f.detail ? `: ${f.detail}` : ''}\n`).join('');
+}
+
+/** One line from stdin that must be exactly `word`; anything else (or nothing) is a no. */
+function typed(question: string, word: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  process.stderr.write(question);
+  return new Promise((resolve) => {
+    rl.once('line', (line) => {
+      resolve(line.trim() === word);
+      rl.close();
+    });
+    rl.once('close', () => resolve(false));
+  });
+}
+
+/**
+ * An approval over findings that held the row names them: they are listed, and the person
+ * types `approve` (a plain y is not enough), or a script passes --over-findings with --yes.
+ */
+async function approveOverFindings(findings: PlacedFinding[], options: SignOptions): Promise<void> {
+  const holding = findings.filter((f) => HOLDING.has(f.severity));
+  if (options.decision !== 'approve' || holding.length === 0) return;
+  const list = findingLines(holding);
+  if (options.yes) {
+    if (options.overFindings) return;
+    throw new Ending(`the scanner held this row for ${holding.length} finding${holding.length === 1 ? '' : 's'}:\n${list}approving over them takes --over-findings beside --yes`, EXIT.badArgument);
+  }
+  process.stderr.write(`The scanner held this row for ${holding.length} finding${holding.length === 1 ? '' : 's'}:\n${list}`);
+  if (!(await typed('Type approve to approve over them (anything else signs nothing): ', 'approve'))) throw new Ending('nothing signed', EXIT.errorObject);
 }
 
 /** One line of an answer from stdin (a terminal, or a pipe a script answers through); none at all is a no. */
@@ -180,7 +234,8 @@ export async function signCommand(artifactId: string, options: SignOptions): Pro
     token = await signIn(provider, options);
     const client = new GateClient({ transport: 'rpc', baseUrl: url, bearer: token, allowPlainHttpLoopback: true, scope: 'curation', deadlineMs: 30_000 });
     try {
-      await readBody(client, artifactId, interactive ? async () => void (await confirm('-- more (Enter) --')) : null);
+      const findings = await readBody(client, artifactId, interactive ? async () => void (await confirm('-- more (Enter) --')) : null);
+      await approveOverFindings(findings, options);
       if (!options.yes && !(await confirm(`Sign ${options.decision}${options.promote ? ' and promote' : ''}? [y/N] `))) {
         throw new Ending('nothing signed', EXIT.errorObject);
       }

@@ -15,6 +15,9 @@ export interface ScanFinding {
   excerpt: string;
 }
 
+/** A finding as it is served: what was found and where (UTF-16 offsets into the body, which masking keeps). */
+export type PlacedFinding = Omit<ScanFinding, 'excerpt'>;
+
 /** A row of the artifacts view as verbs read it. */
 export interface ArtifactRow {
   rowid: number;
@@ -205,6 +208,11 @@ export class ArtifactReads {
   }
 
   /** The scanner's findings on a row, as its scan event recorded them (kept inside the gate). */
+  /** The findings and where they are, without the matched text: what may leave the gate (the excerpt stays inside). */
+  placedFindings(artifactId: string): PlacedFinding[] {
+    return this.findings(artifactId).map(({ kind, severity, detail, start, end }) => ({ kind, severity, detail, start, end }));
+  }
+
   findings(artifactId: string): ScanFinding[] {
     const body = this.s.scanEvent!.get(artifactId) as string | undefined;
     if (body === undefined) return [];

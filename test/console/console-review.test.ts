@@ -87,7 +87,7 @@ describe('the review queue in a browser', () => {
     expect(await cursorId(page)).toBe(ids[0]);
   });
 
-  it('a opens the row; approve stays off until every page of the masked body was read; a promotes it and it leaves the queue', async () => {
+  it('a opens the row; approve stays off until every page of the masked body was read to its end; a promotes it and it leaves the queue', async () => {
     await page.keyboard.press('a');
     await page.waitForSelector('.row-view pre.body');
     const approve = page.locator('button.approve');
@@ -97,6 +97,11 @@ describe('the review queue in a browser', () => {
     await page.keyboard.press('n');
     await page.waitForFunction(() => document.querySelectorAll('.row-view button').length > 0 && document.body.innerText.includes('Read 131072 of'));
     await page.keyboard.press('n');
+    // Every page served is not every page seen: Approve waits until the box was scrolled to its end.
+    await page.locator('.read-on').waitFor();
+    expect(await approve.isDisabled()).toBe(true);
+    expect(await approve.getAttribute('title')).toBe('scroll the body to its end first');
+    await page.locator('.row-view pre.body').evaluate((box) => box.scrollTo({ top: box.scrollHeight }));
     await page.locator('.read-all').waitFor();
     expect(await approve.isDisabled()).toBe(false);
     expect((await page.locator('pre.body').innerText()).endsWith('The end.')).toBe(true);

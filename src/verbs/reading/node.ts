@@ -14,8 +14,9 @@ import { membersOf } from './node-members.js';
 import { refusalOf } from './node-refusal.js';
 import type { Caller } from '../../access/caller.js';
 import { atLeast } from '../../domain/roles.js';
-import type { ArtifactRow } from '../../projections/artifact-reads.js';
+import type { ArtifactRow, PlacedFinding } from '../../projections/artifact-reads.js';
 import { readableBodyHash } from '../../review/read-before-signing.js';
+import { personsCopy } from '../../review/persons-copy.js';
 import type { House } from '../house.js';
 
 function nodeTip(house: Pick<House, 'store' | 'access'>, caller: Caller, id: string) {
@@ -34,6 +35,17 @@ function erasureOf(house: Pick<House, 'store'>, seq: number): { event_id: string
 export interface MaskedBodyPage {
   masked_body: string | null;
   masked_chars: number;
+  /**
+   * Every finding standing on the row, on each page: a person about to sign sees what the
+   * scanner found and where in the body, whichever page they are on.
+   */
+  findings: PlacedFinding[];
+  /**
+   * Which masking the page has: `program` (every finding's span hidden: the scanner's masked
+   * body, whose hash `masked_hash` is) or `person` (only secrets and personal data hidden, at
+   * the same offsets: what a person signing must be able to read; persons-copy.ts).
+   */
+  masked_for: 'person' | 'program';
   masked_hash?: string;
   masked_offset?: number;
   masked_next_offset?: number | null;
@@ -76,10 +88,14 @@ export const BODY_PAGE_CHARS = 65_536;
  * in-order read: the read that reaches the end is what lets their promoting or clearing
  * signature count (read-before-signing.ts), as gv.attachment's pages do for attachments.
  */
-async function maskedBodyPage(house: Pick<House, 'store'>, identity: string, row: ArtifactRow, offset: number): Promise<MaskedBodyPage> {
+async function maskedBodyPage(house: Pick<House, 'store'>, caller: Caller, row: ArtifactRow, offset: number): Promise<MaskedBodyPage> {
+  const identity = caller.identity;
   const hash = readableBodyHash(house, row);
-  if (hash === null) return { masked_body: null, masked_chars: 0 };
-  const text = house.store.artifacts.text(hash)!;
+  const findings = house.store.artifacts.placedFindings(row.artifact_id);
+  const maskedFor = caller.kind === 'person' ? 'person' : 'program';
+  if (hash === null) return { masked_body: null, masked_chars: 0, findings, masked_for: maskedFor };
+  // A person is served their copy (persons-copy.ts): the same offsets, only secrets and personal data masked.
+  const text = (maskedFor === 'person' ? personsCopy(house, row) : null) ?? house.store.artifacts.text(hash)!;
   if (offset > 0 && offset >= text.length) throw invalidParams(`offset ${offset} is past the end of the masked body (${text.length} characters)`, { field: 'offset', size: text.length });
   let end = Math.min(text.length, offset + BODY_PAGE_CHARS);
   // Never end a page between the two halves of a surrogate pair.
@@ -99,7 +115,15 @@ async function maskedBodyPage(house: Pick<House, 'store'>, identity: string, row
       to_end: toEnd,
     });
   });
-  return { masked_body: text.slice(offset, end), masked_hash: hash, masked_offset: offset, masked_next_offset: toEnd ? null : end, masked_chars: text.length };
+  return {
+    masked_body: text.slice(offset, end),
+    masked_hash: hash,
+    masked_offset: offset,
+    masked_next_offset: toEnd ? null : end,
+    masked_chars: text.length,
+    findings,
+    masked_for: maskedFor,
+  };
 }
 
 export const nodeVerb = defineVerb({
@@ -142,7 +166,7 @@ export const nodeVerb = defineVerb({
     if (refusal !== null) answer.refusal = refusal;
     if (row.erased_seq !== null) answer.erased = erasureOf({ store }, row.erased_seq);
     if (reviewerRead) {
-      Object.assign(answer, await maskedBodyPage({ store }, caller.identity, row, p.offset ?? 0));
+      Object.assign(answer, await maskedBodyPage({ store }, caller, row, p.offset ?? 0));
     } else if (p.body === true) {
       // A body that is not UTF-8 text (an archive, a bundle's image) is not served as if it were.
       const body = store.artifacts.text(row.content_hash);

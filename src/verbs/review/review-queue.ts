@@ -39,7 +39,7 @@ function item(house: Pick<House, 'store' | 'access' | 'review' | 'config'>, call
     ingest_ts: row.ts,
     source_uri: row.source_uri,
     // What was found and where, never the matched text (the excerpt stays inside).
-    findings: house.store.artifacts.findings(row.artifact_id).map((f) => ({ kind: f.kind, severity: f.severity, detail: f.detail, start: f.start, end: f.end })),
+    findings: house.store.artifacts.placedFindings(row.artifact_id),
     verdicts,
     expires_at: p.expires?.at ?? null,
     expires_in_s: p.expires?.in_s ?? null,

@@ -9,6 +9,7 @@ import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js
 import { signerClassOf, type SignerClass } from '../../domain/signer-class.js';
 import { appendPromotion } from '../../review/promotion.js';
 import { approvalSignable, vetoSignable } from '../../review/signable.js';
+import { requireEverythingRead } from '../../review/read-before-signing.js';
 
 const ENTERS = { approve: 'L2_SCORED', reject: 'REJECTED', archive: 'ARCHIVED' } as const;
 
@@ -44,6 +45,8 @@ export const signVerb = defineVerb({
       if (row.state === 'L1B_FLAGGED' && p.decision === 'approve' && cls !== 'human') {
         throw lifecycle("gv.sign: only a person's disposition clears a scanner finding", 'human_required');
       }
+      // Clearing a finding is judging the text it is in: a person reads all of it first, as for a promotion.
+      if (row.state === 'L1B_FLAGGED' && p.decision === 'approve') requireEverythingRead({ store }, caller.identity, row, 'gv.sign');
       // On a flagged row a person's signature is its disposition: cleared to L2_SCORED, or rejected.
       const type = row.state === 'L1B_FLAGGED' && p.decision !== 'archive' ? 'disposition' : 'manual-sign';
       const own: Record<string, unknown> = { decision: p.decision, signer_class: cls, ...provenBy(operatorKey) };
