@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueText } from '../harness/gate-process.js';
 import { readAttachment, upload, opaqueBytes } from '../harness/attachments.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-let second: { key: string; identity: string };
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-  [agent, reviewer, second] = [await gate.key('agent'), await gate.key('reviewer'), await gate.key('reviewer')];
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { agent, reviewer, second } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer', second: 'reviewer' } });
 
 async function rowWithTwoAttachments() {
   const a = (await upload(gate, agent.key, opaqueBytes(600_000))).result.sha256 as string;

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { InProcessServer } from '../harness/in-process-server.js';
 import { useGate } from '../harness/use-gate.js';
 
 /** The eight small-order points of Ed25519 (orders 1, 2, 4 and 8), canonically encoded. */
@@ -73,7 +72,6 @@ describe('weak Ed25519 public keys are refused wherever the gate accepts one', (
 describe("a trusted issuer's weak Ed25519 key", () => {
   let issuer: Server;
   let issuerUrl: string;
-  let gate: InProcessServer;
 
   beforeAll(async () => {
     // A real issuer on loopback whose published key is the identity point.
@@ -85,12 +83,11 @@ describe("a trusted issuer's weak Ed25519 key", () => {
     });
     await new Promise<void>((resolve) => issuer.listen(0, '127.0.0.1', resolve));
     issuerUrl = `http://127.0.0.1:${(issuer.address() as AddressInfo).port}`;
-    gate = await InProcessServer.start({ 'auth.trusted_issuers': [issuerUrl] });
   });
   afterAll(async () => {
-    await gate?.stop();
     await new Promise((resolve) => issuer?.close(resolve));
   });
+  const { gate } = useGate({ kind: 'in-process', settings: () => ({ 'auth.trusted_issuers': [issuerUrl] }) });
 
   it('cannot vouch for a token signed 01 00...00 without a private key', async () => {
     const now = Math.floor(gate.clock.now() / 1000);

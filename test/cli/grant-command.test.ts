@@ -2,12 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, GateProcess, tempHome, uniqueText } from '../harness/gate-process.js';
-import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
-
-let gate: GateProcess;
-let agent: { key: string; identity: string };
+import { addPersonWithCli } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
@@ -20,16 +18,12 @@ function run(args: string[]): Promise<{ code: number | null; out: string; err: s
   });
 }
 
+const { gate, keys: { agent }, ingestAnswer } = useGate({ ownIssuer: true, keys: { agent: 'agent' } });
 beforeAll(async () => {
-  gate = await startGateWithIssuer();
   expect((await gate.socket('gv.space_create', { name: 'closed', policy: 'human' })).error).toBeUndefined();
-  agent = await gate.key('agent');
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
-const ingest = () => gate.rpc(agent.key, 'gv.ingest', { space: 'closed', content: uniqueText('grant'), kind: 'memory', source_uri: 'test://grant', workarea: 'g' });
+const ingest = () => ingestAnswer(agent, { space: 'closed', content: uniqueText('grant'), source_uri: 'test://grant', workarea: 'g' });
 
 describe('gate grant', () => {
   it('issue gives a key contribute on a space it was refused; a repeat changes nothing; revoke takes it back', async () => {

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { CLI, GateProcess, ROOT } from '../harness/gate-process.js';
+import { CLI, ROOT } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 import { workerExecArgv } from '../../pipeline/pool-exec-argv.js';
 
 // How the gate is launched: its bin's first line passes node's flags (the young generation's
@@ -27,13 +28,7 @@ describe('the launch line', () => {
 });
 
 describe('a gate started as its bin', () => {
-  let gate: GateProcess;
-  beforeAll(async () => {
-    gate = await GateProcess.start({ asBin: true });
-  });
-  afterAll(async () => {
-    await gate?.stop();
-  });
+  const { gate } = useGate({ asBin: true });
 
   it('runs node with the line’s flags, and its pools and signing thread work under them', async () => {
     const cmdline = readFileSync(`/proc/${gate.pid}/cmdline`, 'utf8').split('\0');

@@ -1,24 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, GateProcess } from '../harness/gate-process.js';
+import { CLI } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gate-operator-'));
 const keyFile = join(dir, 'operator.pem');
-let gate: GateProcess;
+let operatorKey: string;
 
 const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
 
-beforeAll(async () => {
+beforeAll(() => {
   const made = cli('operator', 'keygen', '--out', keyFile);
   expect(made.status).toBe(0);
-  gate = await GateProcess.start({ env: { GATE_AUTH_OPERATOR_KEYS: made.stdout.trim() } });
+  operatorKey = made.stdout.trim();
 });
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate } = useGate({ env: () => ({ GATE_AUTH_OPERATOR_KEYS: operatorKey }) });
 
 describe('gate operator keygen and gate operator call', () => {
   it('keygen writes the private key 0600, prints the public key, and never overwrites', () => {

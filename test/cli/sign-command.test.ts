@@ -1,17 +1,16 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, GateProcess } from '../harness/gate-process.js';
-import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
+import { addPersonWithCli } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 /**
  * `gate sign` signed in without a browser (--email, --password-stdin, --yes): the
  * provider's own form, the loopback code, the body read page by page, gv.sign. The browser
  * path is driven in Chromium by first-steps.test.ts.
  */
-let gate: GateProcess;
-let agent: { key: string };
 const PASSWORD = 'a password for signing';
 
 function run(args: string[], stdin = ''): Promise<{ code: number | null; out: string; err: string }> {
@@ -26,15 +25,15 @@ function run(args: string[], stdin = ''): Promise<{ code: number | null; out: st
   });
 }
 
-beforeAll(async () => {
+const { gate, keys: { agent } } = useGate({
+  ownIssuer: true,
   // main under human review and the standard profile: only a person's read and signature promote.
-  gate = await startGateWithIssuer({ env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' } });
-  agent = await gate.key('agent');
+  env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
+  keys: { agent: 'agent' },
+});
+beforeAll(async () => {
   await addPersonWithCli(gate, 'signer@example.test', PASSWORD, 'reviewer');
   await addPersonWithCli(gate, 'looker@example.test', PASSWORD, 'reader');
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 async function held(content: string): Promise<string> {

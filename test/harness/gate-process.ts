@@ -74,7 +74,7 @@ export class GateProcess {
    * sign-in issuer's). `asBin` runs the built file itself, as the `gate` bin and `npm start`
    * do (its `#!/usr/bin/env -S node …` line chooses node's flags), instead of `node CLI`.
    */
-  static async start(options: { home?: string; env?: Record<string, string>; port?: number; asBin?: boolean } = {}): Promise<GateProcess> {
+  static async start(options: { home?: string | undefined; env?: Record<string, string>; port?: number; asBin?: boolean } = {}): Promise<GateProcess> {
     if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm test does)`);
     const gate = new GateProcess(options.home ?? tempHome(), { ...KEYS_PROMOTE, ...(options.env ?? {}) }, options.port ?? 0, options.asBin === true);
     await gate.launch();

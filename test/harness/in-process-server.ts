@@ -28,8 +28,9 @@ export class InProcessServer {
 
   private constructor(readonly home: string) {}
 
-  static async start(settings: Record<string, unknown> = {}): Promise<InProcessServer> {
-    const server = new InProcessServer(tempHome());
+  /** `home`: a new temp home when not given. */
+  static async start(settings: Record<string, unknown> = {}, home: string = tempHome()): Promise<InProcessServer> {
+    const server = new InProcessServer(home);
     mkdirSync(server.home, { recursive: true });
     const port = await freePort();
     server.running = await serve({

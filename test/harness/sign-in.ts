@@ -62,12 +62,12 @@ export function freePort(): Promise<number> {
  * Starts a gate whose `[auth].issuer` is its own URL, on a free loopback port (tried again
  * on another port should the first be taken meanwhile). `env` adds to the issuer's.
  */
-export async function startGateWithIssuer(options: { env?: Record<string, string>; home?: string } = {}): Promise<GateProcess> {
+export async function startGateWithIssuer(options: { env?: Record<string, string>; home?: string | undefined; asBin?: boolean } = {}): Promise<GateProcess> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
     try {
-      return await GateProcess.start({ port, env: { ...issuerEnv(port), ...(options.env ?? {}) }, ...(options.home === undefined ? {} : { home: options.home }) });
+      return await GateProcess.start({ ...options, port, env: { ...issuerEnv(port), ...(options.env ?? {}) } });
     } catch (error) {
       lastError = error;
       if (!String(error).includes('EADDRINUSE')) throw error;

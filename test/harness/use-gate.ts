@@ -2,6 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { GateProcess, type RpcAnswer } from './gate-process.js';
 // Type only: a GateProcess test must not load the gate itself (dist/src/server.js) into its process.
 import type { InProcessServer } from './in-process-server.js';
+import { startGateWithIssuer } from './sign-in.js';
 import { ingestAnswer, ingestId, ingestResult, type IngestParams, type Ingested, type KeyLike } from './ingest.js';
 
 export type Role = 'reader' | 'agent' | 'reviewer' | 'admin' | 'runner';
@@ -16,25 +17,54 @@ export interface IssuedKey {
 /** A role, or a role with more gv.keys issue params (`{ role: 'reviewer', scope: 'events' }`). */
 export type KeySpec = Role | ({ role: Role } & Record<string, unknown>);
 
+/**
+ * An option's value, or a function useGate's beforeAll calls for it when it starts the gate:
+ * after the beforeAll hooks registered before useGate ran, so it may read what they made (a
+ * model server's URL, a home with its gate.toml written, another fixture's gate).
+ *
+ *   let door: OrgDoorServer;
+ *   beforeAll(async () => { door = await OrgDoorServer.start(); });
+ *   afterAll(async () => { await door?.stop(); });
+ *   const { gate } = useGate({ env: () => ({ GATE_ORG_URL: door.url }) });
+ */
+export type AtStart<T> = T | (() => T | Promise<T>);
+
 interface CommonOptions<K extends Record<string, KeySpec>> {
   /** Keys issued over the socket once the gate listens, in this order, by name: `{ a: 'agent', b: 'agent' }` gives `keys.a`, `keys.b`. */
   keys?: K;
   /** The beforeAll's bound in ms (vitest's hookTimeout, 60 s, when not given). */
   timeout?: number;
+  /**
+   * The gate's home directory; a new temp home when not given. A given one may hold what an
+   * earlier hook wrote there (a gate.toml of the operator's), or be another fixture's, for a
+   * second gate on the same data: `home: () => first.gate.home`, the first stopped before
+   * (two gates never serve one home at once).
+   */
+  home?: AtStart<string>;
 }
 
-/** A real `gate serve` process (GateProcess): main in auto review under solo-reviewer unless `env` says otherwise. */
+/**
+ * A real `gate serve` process (GateProcess): main in auto review under solo-reviewer unless `env` says otherwise.
+ * Its own stop(), kill() and restart() (the same home again) work through `gate`; the afterAll stops whatever runs then.
+ */
 export interface ProcessGateOptions<K extends Record<string, KeySpec>> extends CommonOptions<K> {
   kind?: 'process';
   /** Environment for the process, over KEYS_PROMOTE. */
-  env?: Record<string, string>;
+  env?: AtStart<Record<string, string>>;
+  /**
+   * The gate is its own sign-in provider: it listens on a loopback port chosen before the start,
+   * and its `[auth].issuer` is its own URL (as startGateWithIssuer starts it; a restart keeps the port).
+   */
+  ownIssuer?: boolean;
+  /** Runs the built file itself, as the `gate` bin and `npm start` do, instead of `node CLI` (GateProcess.start's asBin). */
+  asBin?: boolean;
 }
 
-/** `serve()` in this process (InProcessServer), with a movable clock (`gate.clock`). */
+/** `serve()` in this process (InProcessServer), with a movable clock (`gate.clock`). It is always its own sign-in provider. */
 export interface InProcessGateOptions<K extends Record<string, KeySpec>> extends CommonOptions<K> {
   kind: 'in-process';
   /** Settings as `serve()` takes them (`{ 'spaces.main_policy': 'auto' }`). */
-  settings?: Record<string, unknown>;
+  settings?: AtStart<Record<string, unknown>>;
 }
 
 export interface GateFixture<G, K> {
@@ -63,6 +93,12 @@ export interface GateFixture<G, K> {
  *
  *   const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
  *   const { gate: server } = useGate({ kind: 'in-process', settings: { 'auth.challenge_ttl_ms': 1_000 } });
+ *   const { gate: issuer } = useGate({ ownIssuer: true, env: () => modelEnv(models) });
+ *
+ * `env`, `settings` and `home` may be functions (AtStart): they are called in the beforeAll,
+ * once, so they may read what hooks registered before this call made. Several useGate calls
+ * in one scope start their gates in the order of the calls and stop them in the reverse order,
+ * as vitest runs hooks: so a gate started after a server it talks to is stopped before it.
  */
 export function useGate<K extends Record<string, KeySpec> = {}>(options?: ProcessGateOptions<K>): GateFixture<GateProcess, K>;
 export function useGate<K extends Record<string, KeySpec> = {}>(options: InProcessGateOptions<K>): GateFixture<InProcessServer, K>;
@@ -74,11 +110,13 @@ export function useGate<K extends Record<string, KeySpec>>(
   const keys = Object.fromEntries(specs.map(([name]) => [name, {} as IssuedKey])) as { [N in keyof K]: IssuedKey };
 
   beforeAll(async () => {
+    const home = await atStart(options.home);
     if (options.kind === 'in-process') {
       const { InProcessServer } = await import('./in-process-server.js');
-      started = await InProcessServer.start(options.settings ?? {});
+      started = await InProcessServer.start((await atStart(options.settings)) ?? {}, home);
     } else {
-      started = await GateProcess.start({ env: options.env ?? {} });
+      const start = { env: (await atStart(options.env)) ?? {}, home, asBin: options.asBin === true };
+      started = options.ownIssuer === true ? await startGateWithIssuer(start) : await GateProcess.start(start);
     }
     for (const [name, spec] of specs) {
       const { role, ...extra } = typeof spec === 'string' ? { role: spec } : spec;
@@ -100,6 +138,11 @@ export function useGate<K extends Record<string, KeySpec>>(
     ingestResult: (key, params) => ingestResult(gate, key, params),
     ingestId: (key, params) => ingestId(gate, key, params),
   };
+}
+
+/** The option's value: the function called, when it is one. */
+async function atStart<T>(option: AtStart<T> | undefined): Promise<T | undefined> {
+  return typeof option === 'function' ? await (option as () => T | Promise<T>)() : option;
 }
 
 /**

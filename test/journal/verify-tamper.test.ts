@@ -1,23 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { generateKeyPairSync } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { CLI, GateProcess, uniqueText } from '../harness/gate-process.js';
+import { CLI, uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
+const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  const agent = await gate.key('agent');
   for (let i = 0; i < 10; i++) {
     await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText('tamper'), workarea: 'tests/tamper', kind: 'memory', source_uri: 'test://t' });
   }
   await gate.stop();
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 /** A copy of the stopped gate's home, so each tampering starts from the same good journal. */
@@ -39,18 +35,14 @@ function tamper(home: string, sql: string, ...args: unknown[]): void {
 }
 
 describe('gv.audit_chain', () => {
+  const { gate: live, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
+
   it('verifies the live journal for an admin and is refused below admin naming both roles', async () => {
-    const live = await GateProcess.start();
-    try {
-      const agent = await live.key('agent');
-      await live.rpc(agent.key, 'gv.ingest', { content: uniqueText('chain'), workarea: 'tests/chain', kind: 'memory', source_uri: 'test://c' });
-      const report = await live.socket('gv.audit_chain');
-      expect(report.result).toMatchObject({ ok: true, deployment_id: live.deploymentId });
-      expect(report.result.types).toMatchObject({ 'deployment-created': 1, ingest: 1, scan: 1 });
-      expect((await live.rpc(agent.key, 'gv.audit_chain')).error?.data).toEqual({ required: 'admin', role: 'agent' });
-    } finally {
-      await live.stop();
-    }
+    await live.rpc(agent.key, 'gv.ingest', { content: uniqueText('chain'), workarea: 'tests/chain', kind: 'memory', source_uri: 'test://c' });
+    const report = await live.socket('gv.audit_chain');
+    expect(report.result).toMatchObject({ ok: true, deployment_id: live.deploymentId });
+    expect(report.result.types).toMatchObject({ 'deployment-created': 1, ingest: 1, scan: 1 });
+    expect((await live.rpc(agent.key, 'gv.audit_chain')).error?.data).toEqual({ required: 'admin', role: 'agent' });
   });
 });
 

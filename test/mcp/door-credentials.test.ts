@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
 import { mcpPost, tool, toolRefusal } from '../harness/mcp-calls.js';
-
-let keyless: GateProcess;
-let keyed: GateProcess;
-beforeAll(async () => {
-  [keyless, keyed] = await Promise.all([GateProcess.start(), GateProcess.start({ env: { GATE_MCP_KEYLESS_LOOPBACK: 'false' } })]);
-});
-afterAll(async () => {
-  await Promise.all([keyless?.stop(), keyed?.stop()]);
-});
+import { useGate } from '../harness/use-gate.js';
 
 const remember = (workarea: string) => ({ content: uniqueText('door'), content_type: 'memory', source_uri: 'test://door', workarea });
 
 describe('keyless loopback ([mcp].keyless_loopback, on by default)', () => {
+  const { gate: keyless } = useGate();
+
   it('a loopback call with no credential is the fixed local agent local:mcp', async () => {
     const r = await tool(keyless, 'remember', remember('door/keyless'));
     const area = await tool(keyless, 'workarea', { workarea: 'door/keyless' });
@@ -63,6 +57,8 @@ describe('keyless loopback ([mcp].keyless_loopback, on by default)', () => {
 });
 
 describe('with keyless loopback off, /mcp needs a bearer like /rpc', () => {
+  const { gate: keyed } = useGate({ env: { GATE_MCP_KEYLESS_LOOPBACK: 'false' } });
+
   it('no credential is 401 with the credential body', async () => {
     const res = await mcpPost(keyed, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(res.status).toBe(401);

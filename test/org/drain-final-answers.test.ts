@@ -1,24 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
 import { OrgDoorServer } from '../harness/org-door-server.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
 let door: OrgDoorServer;
-let agent: { key: string };
-let reviewer: { key: string };
 
 beforeAll(async () => {
   door = await OrgDoorServer.start();
-  gate = await GateProcess.start({
-    // A retry is due again at once, so a second drain would send whatever the first one kept.
-    env: { GATE_ORG_URL: door.url, GATE_ORG_ALLOW_PLAIN_HTTP_LOOPBACK: 'true', GATE_ORG_API_KEY_ENV: 'TEST_ORG_KEY', TEST_ORG_KEY: `gk_${'d'.repeat(43)}`, GATE_ORG_RETRY_AFTER_MS: '0' },
-  });
-  agent = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
 });
 afterAll(async () => {
-  await gate?.stop();
   await door?.stop();
+});
+const { gate, keys: { agent, reviewer } } = useGate({
+  // A retry is due again at once, so a second drain would send whatever the first one kept.
+  env: () => ({ GATE_ORG_URL: door.url, GATE_ORG_ALLOW_PLAIN_HTTP_LOOPBACK: 'true', GATE_ORG_API_KEY_ENV: 'TEST_ORG_KEY', TEST_ORG_KEY: `gk_${'d'.repeat(43)}`, GATE_ORG_RETRY_AFTER_MS: '0' }),
+  keys: { agent: 'agent', reviewer: 'reviewer' },
 });
 
 async function queued(label: string): Promise<string> {

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
 import { OrgDoorServer } from '../harness/org-door-server.js';
+import { useGate } from '../harness/use-gate.js';
 import { DeploymentKey } from '../../src/journal/deployment-key.js';
 import { OUTCOME_CONTRACT, signOutcome, type Outcome } from '../../src/forms/outcome-line.js';
 
@@ -12,27 +13,23 @@ const keysDir = mkdtempSync(join(tmpdir(), 'org-keys-'));
 const orgKey = DeploymentKey.openOrCreate(join(keysDir, 'org.key'));
 const otherKey = DeploymentKey.openOrCreate(join(keysDir, 'other.key'));
 let door: OrgDoorServer;
-let gate: GateProcess;
-let agent: { key: string };
-let reviewer: { key: string };
 
 beforeAll(async () => {
   door = await OrgDoorServer.start();
   door.deploymentId = orgKey.deploymentId;
-  gate = await GateProcess.start({
-    env: {
-      GATE_ORG_URL: door.url,
-      GATE_ORG_ALLOW_PLAIN_HTTP_LOOPBACK: 'true',
-      GATE_ORG_API_KEY_ENV: 'TEST_ORG_KEY',
-      TEST_ORG_KEY: `gk_${'o'.repeat(43)}`,
-      GATE_ORG_POLL_EVERY_MS: '200',
-    },
-  });
-  [agent, reviewer] = [await gate.key('agent'), await gate.key('reviewer')];
 });
 afterAll(async () => {
-  await gate?.stop();
   await door?.stop();
+});
+const { gate, keys: { agent, reviewer } } = useGate({
+  env: () => ({
+    GATE_ORG_URL: door.url,
+    GATE_ORG_ALLOW_PLAIN_HTTP_LOOPBACK: 'true',
+    GATE_ORG_API_KEY_ENV: 'TEST_ORG_KEY',
+    TEST_ORG_KEY: `gk_${'o'.repeat(43)}`,
+    GATE_ORG_POLL_EVERY_MS: '200',
+  }),
+  keys: { agent: 'agent', reviewer: 'reviewer' },
 });
 
 function line(key: DeploymentKey, seq: number, artifactId: string, type: Outcome['type'] = 'countersign') {

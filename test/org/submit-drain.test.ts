@@ -1,27 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
 import { OrgDoorServer } from '../harness/org-door-server.js';
+import { useGate } from '../harness/use-gate.js';
 import { canonicalJson } from '../../src/forms/canonical-json.js';
 import { verifyWithDeploymentId } from '../../src/forms/ed25519.js';
 
-let gate: GateProcess;
 let door: OrgDoorServer;
-let agent: { key: string };
-let reviewer: { key: string };
 const ORG_KEY = `gk_${'o'.repeat(43)}`;
 
 beforeAll(async () => {
   door = await OrgDoorServer.start();
-  gate = await GateProcess.start({
-    env: { GATE_ORG_URL: door.url, GATE_ORG_ALLOW_PLAIN_HTTP_LOOPBACK: 'true', GATE_ORG_API_KEY_ENV: 'TEST_ORG_KEY', TEST_ORG_KEY: ORG_KEY },
-  });
-  agent = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
 });
 afterAll(async () => {
-  await gate?.stop();
   await door?.stop();
+});
+const { gate, keys: { agent, reviewer } } = useGate({
+  env: () => ({ GATE_ORG_URL: door.url, GATE_ORG_ALLOW_PLAIN_HTTP_LOOPBACK: 'true', GATE_ORG_API_KEY_ENV: 'TEST_ORG_KEY', TEST_ORG_KEY: ORG_KEY }),
+  keys: { agent: 'agent', reviewer: 'reviewer' },
 });
 
 async function promoted(label: string): Promise<string> {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
 import { OrgDoorServer } from '../harness/org-door-server.js';
+import { useGate } from '../harness/use-gate.js';
 import { OUTCOME_CONTRACT, type Outcome } from '../../src/forms/outcome-line.js';
 
 /** The identity point: for this "key" the signature 01 00...00 verifies over anything. */
@@ -8,21 +9,17 @@ const IDENTITY = Buffer.concat([Buffer.from([1]), Buffer.alloc(31)]).toString('b
 const FORGED = Buffer.concat([Buffer.from([1]), Buffer.alloc(63)]).toString('base64url');
 
 let door: OrgDoorServer;
-let gate: GateProcess;
-let agent: { key: string };
-let reviewer: { key: string };
 
 beforeAll(async () => {
   door = await OrgDoorServer.start();
   door.deploymentId = IDENTITY;
-  gate = await GateProcess.start({
-    env: { GATE_ORG_URL: door.url, GATE_ORG_ALLOW_PLAIN_HTTP_LOOPBACK: 'true', GATE_ORG_API_KEY_ENV: 'TEST_ORG_KEY', TEST_ORG_KEY: `gk_${'w'.repeat(43)}`, GATE_ORG_POLL_EVERY_MS: '0' },
-  });
-  [agent, reviewer] = [await gate.key('agent'), await gate.key('reviewer')];
 });
 afterAll(async () => {
-  await gate?.stop();
   await door?.stop();
+});
+const { gate, keys: { agent, reviewer } } = useGate({
+  env: () => ({ GATE_ORG_URL: door.url, GATE_ORG_ALLOW_PLAIN_HTTP_LOOPBACK: 'true', GATE_ORG_API_KEY_ENV: 'TEST_ORG_KEY', TEST_ORG_KEY: `gk_${'w'.repeat(43)}`, GATE_ORG_POLL_EVERY_MS: '0' }),
+  keys: { agent: 'agent', reviewer: 'reviewer' },
 });
 
 describe('an organization naming a weak Ed25519 key as its deployment id', () => {

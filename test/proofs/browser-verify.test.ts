@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { GateProcess, ROOT, uniqueText } from '../harness/gate-process.js';
+import { ROOT, uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 import { ForeignSite, launchBrowser } from '../harness/browser.js';
 
-let gate: GateProcess;
+const { gate } = useGate();
 let site: ForeignSite;
 let browser: Browser;
 let bundle: string;
@@ -22,14 +23,12 @@ beforeAll(async () => {
     logLevel: 'silent',
   });
   bundle = built.outputFiles[0]!.text;
-  gate = await GateProcess.start();
   site = await ForeignSite.start();
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
   await site?.close();
-  await gate?.stop();
 });
 
 describe('the client library checks proofs in a browser', () => {

@@ -4,18 +4,14 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CLI, GateProcess, uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
+const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
 
 beforeAll(async () => {
-  gate = await GateProcess.start();
-  const agent = await gate.key('agent');
   for (let i = 0; i < 12; i++) {
     await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText('tree'), workarea: 'tests/tree', kind: 'memory', source_uri: 'test://tree' });
   }
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const verify = (home: string, ...flags: string[]) => spawnSync(process.execPath, [CLI, 'verify', '--home', home, ...flags], { encoding: 'utf8' });

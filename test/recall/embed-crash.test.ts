@@ -1,29 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 import { EmbeddingsServer, goodAnswer } from './embeddings-server.js';
 
 const DIMS = 16;
 let server: EmbeddingsServer;
-let gate: GateProcess;
 
 beforeAll(async () => {
   // The first request is answered; later ones are held open, so the gate dies mid-embedding.
   server = await new EmbeddingsServer((req, n) => (n === 1 ? { status: 200, body: goodAnswer(req, DIMS) } : 'hold')).start();
-  gate = await GateProcess.start({
-    env: {
-      GATE_EMBED_BACKEND: 'openai',
-      GATE_EMBED_URL: server.url,
-      GATE_EMBED_MODEL: 'test-model',
-      GATE_EMBED_DIMENSIONS: String(DIMS),
-      GATE_EMBED_BATCH_MAX: '2',
-      GATE_EMBED_API_KEY_ENV: 'GATE_TEST_EMBED_KEY',
-      GATE_TEST_EMBED_KEY: 'sk-test-only-not-a-real-key',
-    },
-  });
 });
 afterAll(async () => {
-  await gate?.stop();
   await server?.stop();
+});
+const { gate, keys: { agent, reviewer } } = useGate({
+  env: () => ({
+    GATE_EMBED_BACKEND: 'openai',
+    GATE_EMBED_URL: server.url,
+    GATE_EMBED_MODEL: 'test-model',
+    GATE_EMBED_DIMENSIONS: String(DIMS),
+    GATE_EMBED_BATCH_MAX: '2',
+    GATE_EMBED_API_KEY_ENV: 'GATE_TEST_EMBED_KEY',
+    GATE_TEST_EMBED_KEY: 'sk-test-only-not-a-real-key',
+  }),
+  keys: { agent: 'agent', reviewer: 'reviewer' },
 });
 
 const waitFor = async (what: () => boolean, ms: number, why: string) => {
@@ -36,8 +36,6 @@ const waitFor = async (what: () => boolean, ms: number, why: string) => {
 
 describe('a gate killed while embedding', () => {
   it('embeds what it had not, at the next start', async () => {
-    const agent = await gate.key('agent');
-    const reviewer = await gate.key('reviewer');
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {
       const r = await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText(`crash ${i}`), workarea: 'tests/crash', kind: 'memory', source_uri: 'test://c' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
 import { FakeModelServer, modelEnv } from '../harness/fake-model-server.js';
+import { useGate } from '../harness/use-gate.js';
 
 /**
  * Every configured stance is required: in an auto space whose one stance is answered by a
@@ -30,15 +30,17 @@ for (const remote of ['positive', 'critical'] as const) {
   const local = remote === 'positive' ? 'critical' : 'positive';
   describe(`the ${remote} stance on a failing backend, the ${local} stance on the local reviewer`, () => {
     let server: FakeModelServer;
-    let gate: GateProcess;
-    let agent: { key: string; identity: string };
-    let reviewer: { key: string; identity: string };
 
     beforeAll(async () => {
       server = await new FakeModelServer().start();
       server.slowMs = 4_000;
-      gate = await GateProcess.start({
-        env: modelEnv(server, {
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+    const { gate, keys: { agent, reviewer }, ingestId } = useGate({
+      env: () =>
+        modelEnv(server, {
           // The circuit is tested on its own; here every failure must reach the backend.
           backend: { circuit_failures: 1000, timeout_ms: 1_500, max_retries: 0 },
           env: {
@@ -47,20 +49,10 @@ for (const remote of ['positive', 'critical'] as const) {
             GATE_REVIEW_SECOND_OPINION: '',
           },
         }),
-      });
-      agent = await gate.key('agent');
-      reviewer = await gate.key('reviewer');
-    });
-    afterAll(async () => {
-      await gate?.stop();
-      await server?.stop();
+      keys: { agent: 'agent', reviewer: 'reviewer' },
     });
 
-    const ingest = async (content: string) => {
-      const r = await gate.rpc(agent.key, 'gv.ingest', { content, workarea: 'tests/fail-closed', kind: 'memory', source_uri: 'https://example.org/survey' });
-      expect(r.error, JSON.stringify(r.error)).toBeUndefined();
-      return r.result.artifact_id as string;
-    };
+    const ingest = (content: string) => ingestId(agent, { content, workarea: 'tests/fail-closed', source_uri: 'https://example.org/survey' });
     const gradePending = async () => {
       const r = await gate.rpc(reviewer.key, 'gv.grade_pending', { limit: 1000 });
       expect(r.error, JSON.stringify(r.error)).toBeUndefined();
@@ -127,24 +119,20 @@ for (const remote of ['positive', 'critical'] as const) {
 
 describe('a model-reviewed space', () => {
   let server: FakeModelServer;
-  let gate: GateProcess;
-  let agent: { key: string; identity: string };
-  let person: { key: string; identity: string };
 
   beforeAll(async () => {
     server = await new FakeModelServer().start();
-    gate = await GateProcess.start({
-      env: modelEnv(server, {
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const { gate, keys: { agent, person } } = useGate({
+    env: () =>
+      modelEnv(server, {
         backend: { circuit_failures: 1000, max_retries: 0 },
         env: { GATE_SPACES_MAIN_POLICY: 'model', GATE_REVIEW_STANCES: JSON.stringify({ positive: 'fake', critical: 'local' }), GATE_REVIEW_SECOND_OPINION: '' },
       }),
-    });
-    agent = await gate.key('agent');
-    person = await gate.key('reviewer');
-  });
-  afterAll(async () => {
-    await gate?.stop();
-    await server?.stop();
+    keys: { agent: 'agent', person: 'reviewer' },
   });
 
   it("holds the answering stance's approval back from k there too", async () => {

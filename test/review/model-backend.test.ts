@@ -1,36 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, ROOT, uniqueText } from '../harness/gate-process.js';
+import { ROOT, uniqueText } from '../harness/gate-process.js';
 import { FakeModelServer, modelEnv } from '../harness/fake-model-server.js';
+import { useGate } from '../harness/use-gate.js';
 
 let server: FakeModelServer;
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let agent2: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
 
 beforeAll(async () => {
   server = await new FakeModelServer().start();
-  // main is model-reviewed here: verdicts count toward k, and a person settles.
-  // The circuit is tested on its own (circuit.test.ts); here it must not open between the failure cases.
-  gate = await GateProcess.start({
-    env: modelEnv(server, { backend: { circuit_failures: 1000 }, env: { GATE_SPACES_MAIN_POLICY: 'model', GATE_REVIEW_QUORUM_PROFILE: 'standard' } }),
-  });
-  agent = await gate.key('agent');
-  agent2 = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
 });
 afterAll(async () => {
-  await gate?.stop();
   await server?.stop();
 });
+const { gate, keys: { agent, agent2, reviewer }, ingestId } = useGate({
+  // main is model-reviewed here: verdicts count toward k, and a person settles.
+  // The circuit is tested on its own (circuit.test.ts); here it must not open between the failure cases.
+  env: () => modelEnv(server, { backend: { circuit_failures: 1000 }, env: { GATE_SPACES_MAIN_POLICY: 'model', GATE_REVIEW_QUORUM_PROFILE: 'standard' } }),
+  keys: { agent: 'agent', agent2: 'agent', reviewer: 'reviewer' },
+});
 
-const held = async (content: string, key = agent.key, extra: Record<string, unknown> = {}) => {
-  const r = await gate.rpc(key, 'gv.ingest', { content, workarea: 'tests/model', kind: 'memory', source_uri: 'https://example.org/doc', ...extra });
-  expect(r.error, JSON.stringify(r.error)).toBeUndefined();
-  return r.result.artifact_id as string;
-};
+const held = (content: string, key = agent.key, extra: Record<string, unknown> = {}) =>
+  ingestId(key, { content, workarea: 'tests/model', source_uri: 'https://example.org/doc', ...extra });
 const grade = (id: string, extra: Record<string, unknown> = {}) => gate.rpc(reviewer.key, 'gv.grade', { artifact_id: id, ...extra });
 const callsFor = (marker: string) => server.modelCalls().filter((r) => r.prompt.includes(marker));
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
 import { FakeModelServer, modelEnv } from '../harness/fake-model-server.js';
+import { useGate } from '../harness/use-gate.js';
 
 const WORDS = ['amber', 'basalt', 'cedar', 'delta', 'ember', 'fjord', 'garnet', 'harbor', 'indigo', 'juniper', 'kelp', 'lichen'];
 let n = 0;
@@ -12,31 +12,23 @@ function distinct(marker = ''): string {
 }
 
 let server: FakeModelServer;
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
 
 beforeAll(async () => {
   server = await new FakeModelServer().start();
-  gate = await GateProcess.start({
-    env: modelEnv(server, {
+});
+afterAll(async () => {
+  await server?.stop();
+});
+const { gate, keys: { agent, reviewer }, ingestId } = useGate({
+  env: () =>
+    modelEnv(server, {
       backend: { circuit_failures: 1000, max_retries: 0 },
       env: { GATE_SPACES_MAIN_POLICY: 'auto', GATE_REVIEW_QUORUM_PROFILE: 'solo-reviewer', GATE_REVIEW_SECOND_OPINION: '' },
     }),
-  });
-  agent = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
-});
-afterAll(async () => {
-  await gate?.stop();
-  await server?.stop();
+  keys: { agent: 'agent', reviewer: 'reviewer' },
 });
 
-const ingest = async (content: string, extra: Record<string, unknown> = {}) => {
-  const r = await gate.rpc(agent.key, 'gv.ingest', { content, workarea: 'tests/semantic', kind: 'memory', source_uri: 'https://example.org/survey', ...extra });
-  expect(r.error, JSON.stringify(r.error)).toBeUndefined();
-  return r.result.artifact_id as string;
-};
+const ingest = (content: string, extra: Record<string, unknown> = {}) => ingestId(agent, { content, workarea: 'tests/semantic', source_uri: 'https://example.org/survey', ...extra });
 const review = (id: string, extra: Record<string, unknown> = {}) => gate.rpc(reviewer.key, 'gv.semantic_review', { artifact_id: id, ...extra });
 const state = async (id: string) => (await gate.rpc(reviewer.key, 'gv.status', { artifact_id: id })).result.state as string;
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { describe, expect, it } from 'vitest';
+import { useGate } from '../harness/use-gate.js';
 
 // Issue 32 item 4: each of these was admitted with no finding.
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/scan/${name}`, import.meta.url), 'utf8');
@@ -16,20 +16,10 @@ const CASES = [
   },
 ];
 
-interface Key {
-  key: string;
-  identity: string;
-}
-
-async function open(env: Record<string, string> = {}) {
-  const gate = await GateProcess.start({ env });
-  const agent: Key = await gate.key('agent');
-  const reviewer: Key = await gate.key('reviewer');
-  const ingest = async (content: string) => {
-    const a = await gate.rpc(agent.key, 'gv.ingest', { content, kind: 'memory', workarea: 'tests/personal', source_uri: 'test://personal' });
-    expect(a.error, JSON.stringify(a.error)).toBeUndefined();
-    return a.result as { artifact_id: string; state: string; findings_count: number };
-  };
+/** A gate for the enclosing describe (useGate), with an agent and a reviewer key, and what the tests ask of it. */
+function useServedGate(env: Record<string, string> = {}) {
+  const { gate, keys: { agent, reviewer }, ingestResult } = useGate({ env, keys: { agent: 'agent', reviewer: 'reviewer' } });
+  const ingest = (content: string) => ingestResult(agent, { content, workarea: 'tests/personal', source_uri: 'test://personal' });
   const queued = async (id: string) => {
     const queue = (await gate.rpc(reviewer.key, 'gv.review', { cap: 500 })).result;
     return [...queue.items, ...queue.held_steering].find((i: { artifact_id: string }) => i.artifact_id === id);
@@ -43,13 +33,7 @@ async function open(env: Record<string, string> = {}) {
 }
 
 describe('personal data through a served gate (default severity)', () => {
-  let g: Awaited<ReturnType<typeof open>>;
-  beforeAll(async () => {
-    g = await open();
-  });
-  afterAll(async () => {
-    await g?.gate.stop();
-  });
+  const g = useServedGate();
 
   it.each(CASES)('holds the $name in L1B_FLAGGED with its finding, the digits masked for every reader of the masked body', async (c) => {
     const row = await g.ingest(c.text);
@@ -84,13 +68,7 @@ describe('personal data through a served gate (default severity)', () => {
 });
 
 describe('personal data with scan.personal_data_severity = low', () => {
-  let g: Awaited<ReturnType<typeof open>>;
-  beforeAll(async () => {
-    g = await open({ GATE_SCAN_PERSONAL_DATA_SEVERITY: 'low' });
-  });
-  afterAll(async () => {
-    await g?.gate.stop();
-  });
+  const g = useServedGate({ GATE_SCAN_PERSONAL_DATA_SEVERITY: 'low' });
 
   it.each(CASES)('does not hold the $name, but its reviewer sees the low finding and the masked digits', async (c) => {
     const row = await g.ingest(c.text);

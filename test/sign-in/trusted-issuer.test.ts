@@ -1,35 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { GateProcess } from '../harness/gate-process.js';
-import { signIn, startGateWithIssuer, type SignedInPerson } from '../harness/sign-in.js';
+import { signIn, type SignedInPerson } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 /** Nothing listens on port 1: an issuer there cannot be reached. */
 const UNREACHABLE = 'http://127.0.0.1:1';
 
-let external: GateProcess;
-let untrusted: GateProcess;
-let gate: GateProcess;
+// A second gate on loopback plays the external issuer; its people sign in there.
+const { gate: external } = useGate({ ownIssuer: true });
+const { gate: untrusted } = useGate({ ownIssuer: true });
 let admin: SignedInPerson;
 let plain: SignedInPerson;
 
 beforeAll(async () => {
-  // A second gate on loopback plays the external issuer; its people sign in there.
-  external = await startGateWithIssuer();
-  untrusted = await startGateWithIssuer();
   admin = await signIn(external, { role: 'reader' });
   plain = await signIn(external, { role: 'admin' });
-  gate = await GateProcess.start({
-    env: {
-      GATE_AUTH_TRUSTED_ISSUERS: JSON.stringify([external.url, UNREACHABLE]),
-      GATE_AUTH_ADMINS: `${external.url}|${admin.sub}`,
-    },
-  });
 });
-afterAll(async () => {
-  await gate?.stop();
-  await external?.stop();
-  await untrusted?.stop();
+const { gate } = useGate({
+  env: () => ({
+    GATE_AUTH_TRUSTED_ISSUERS: JSON.stringify([external.url, UNREACHABLE]),
+    GATE_AUTH_ADMINS: `${external.url}|${admin.sub}`,
+  }),
 });
 
 const status = async (token: string) => {

@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { GateProcess } from '../harness/gate-process.js';
 import { ReplacementRows, expectRefusal } from '../harness/replacement-rows.js';
+import { useGate } from '../harness/use-gate.js';
 import { DeploymentKey } from '../../src/journal/deployment-key.js';
 import { Journal } from '../../src/journal/journal.js';
 import { Projections } from '../../src/projections/projections.js';
 import { systemClock } from '../../src/clock.js';
 
-let gate: GateProcess;
-
-beforeAll(async () => {
-  gate = await GateProcess.start();
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { writer, reviewer } } = useGate({ keys: { writer: 'agent', reviewer: 'reviewer' } });
 
 describe('gv.promote with supersedes refuses a cycle', () => {
   it('a parent that already supersedes the held child (an edge only a journal written elsewhere could hold) is refused; nothing is promoted', async () => {
-    const [writer, reviewer] = [await gate.key('agent'), await gate.key('reviewer')];
     const rows = new ReplacementRows(gate, writer.key, reviewer.key);
     const [parent, child] = [await rows.active(), await rows.held()];
     await gate.stop();

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { parse as parseToml } from 'smol-toml';
-import { CLI, GateProcess, KEYS_PROMOTE, tempHome, uniqueText } from '../harness/gate-process.js';
+import { CLI, KEYS_PROMOTE, tempHome, uniqueText } from '../harness/gate-process.js';
+import { useGate } from '../harness/use-gate.js';
 
 const ENV = {
   GATE_SCAN_BATCH_MAX: '32',
@@ -16,27 +17,17 @@ const ENV = {
 
 const OWN_FILE = '# Our gate: bundles stay small here (ops ticket 41).\n[bundle]\nentries_max = 500 # reviewed 2026-11\n';
 
-let home: string;
-let gate: GateProcess;
-let admin: string;
-let agent: string;
-
-const settings = async () => (await gate.rpc(admin, 'gv.settings', {})).result;
-const valueOf = (answer: { values: Array<{ key: string }> }, key: string) => answer.values.find((v) => v.key === key) as Record<string, unknown>;
-const configFile = () => readFileSync(join(home, 'gate.toml'), 'utf8');
-
-beforeAll(async () => {
-  home = tempHome();
+const home = tempHome();
+beforeAll(() => {
   mkdirSync(home, { recursive: true });
   // The operator's own file, with a value chosen before the first start and a comment of theirs.
   writeFileSync(join(home, 'gate.toml'), OWN_FILE, { mode: 0o600 });
-  gate = await GateProcess.start({ home, env: ENV });
-  admin = (await gate.key('admin')).key;
-  agent = (await gate.key('agent')).key;
 });
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate, keys: { admin, agent }, ingestAnswer } = useGate({ home, env: ENV, keys: { admin: 'admin', agent: 'agent' } });
+
+const settings = async () => (await gate.rpc(admin.key, 'gv.settings', {})).result;
+const valueOf = (answer: { values: Array<{ key: string }> }, key: string) => answer.values.find((v) => v.key === key) as Record<string, unknown>;
+const configFile = () => readFileSync(join(home, 'gate.toml'), 'utf8');
 
 describe('gv.settings', () => {
   it('lists every key in force with its source as gate config prints it', async () => {
@@ -75,7 +66,7 @@ describe('gv.settings_validate', () => {
   it('names each refused key with why, and writes nothing', async () => {
     const before = configFile();
     const answer = (
-      await gate.rpc(admin, 'gv.settings_validate', {
+      await gate.rpc(admin.key, 'gv.settings_validate', {
         changes: {
           'quarantine.max_depth': 5,
           'bundle.entries_max': 300,
@@ -102,15 +93,15 @@ describe('gv.settings_validate', () => {
   });
 
   it('refuses an empty change and a change that is not an object', async () => {
-    expect((await gate.rpc(admin, 'gv.settings_validate', { changes: {} })).error?.data?.field).toBe('changes');
-    expect((await gate.rpc(admin, 'gv.settings_validate', { changes: ['quarantine.max_depth'] })).error?.data?.field).toBe('changes');
+    expect((await gate.rpc(admin.key, 'gv.settings_validate', { changes: {} })).error?.data?.field).toBe('changes');
+    expect((await gate.rpc(admin.key, 'gv.settings_validate', { changes: ['quarantine.max_depth'] })).error?.data?.field).toBe('changes');
   });
 });
 
 describe('gv.settings_save', () => {
   it('refuses the whole change when any key is refused, saving nothing', async () => {
     const before = configFile();
-    const r = await gate.rpc(admin, 'gv.settings_save', { changes: { 'quarantine.max_depth': 1, 'scan.threads': 0 } });
+    const r = await gate.rpc(admin.key, 'gv.settings_save', { changes: { 'quarantine.max_depth': 1, 'scan.threads': 0 } });
     expect(r.error?.code).toBe(-32602);
     expect(r.error?.data.refused.map((x: { key: string }) => x.key)).toEqual(['scan.threads']);
     expect(configFile()).toBe(before);
@@ -118,7 +109,7 @@ describe('gv.settings_save', () => {
   });
 
   it('writes gate.toml atomically with a journal event, applies the live keys at once and names those that wait for a restart', async () => {
-    const r = await gate.rpc(admin, 'gv.settings_save', { changes: { 'quarantine.max_depth': 1, 'bundle.entries_max': 300 } });
+    const r = await gate.rpc(admin.key, 'gv.settings_save', { changes: { 'quarantine.max_depth': 1, 'bundle.entries_max': 300 } });
     expect(r.error).toBeUndefined();
     expect(r.result).toMatchObject({ applied_live: ['quarantine.max_depth'], restart_required: ['bundle.entries_max'], file: join(home, 'gate.toml') });
     // The file: the operator's own, its comments and order kept, the changed value edited in
@@ -140,7 +131,7 @@ describe('gv.settings_save', () => {
     expect(events).toHaveLength(1);
     expect(JSON.parse(events[0]!).data).toMatchObject({ keys: ['quarantine.max_depth', 'bundle.entries_max'], applied_live: ['quarantine.max_depth'], restart_required: ['bundle.entries_max'] });
     // Live: the next ingest past one held row is refused as the quarantine is full.
-    const ingest = () => gate.rpc(agent, 'gv.ingest', { content: uniqueText('bound'), workarea: 'settings/a', kind: 'memory', source_uri: 'test://settings' });
+    const ingest = () => ingestAnswer(agent, { content: uniqueText('bound'), workarea: 'settings/a', source_uri: 'test://settings' });
     expect((await ingest()).error).toBeUndefined();
     expect((await ingest()).error?.code).toBe(-32006);
     const now = await settings();
@@ -155,21 +146,21 @@ describe('gv.settings_save', () => {
     const now = await settings();
     expect(valueOf(now, 'bundle.entries_max')).toMatchObject({ value: 300, source: 'file' });
     expect(now.restart_required).toEqual([]);
-    expect((await gate.rpc(admin, 'gv.settings_save', { changes: { 'quarantine.max_depth': 100000 } })).result.applied_live).toEqual(['quarantine.max_depth']);
+    expect((await gate.rpc(admin.key, 'gv.settings_save', { changes: { 'quarantine.max_depth': 100000 } })).result.applied_live).toEqual(['quarantine.max_depth']);
     expect(valueOf(await settings(), 'quarantine.max_depth')).toMatchObject({ value: 100000, source: 'default' });
   });
 
   it('with operator keys configured, a save needs an operator proof', async () => {
     const pair = generateKeyPairSync('ed25519');
     const operator = pair.publicKey.export({ format: 'jwk' }).x!;
-    expect((await gate.rpc(admin, 'gv.settings_save', { changes: { 'auth.operator_keys': [operator] } })).result.restart_required).toEqual(['auth.operator_keys']);
+    expect((await gate.rpc(admin.key, 'gv.settings_save', { changes: { 'auth.operator_keys': [operator] } })).result.restart_required).toEqual(['auth.operator_keys']);
     await gate.stop();
     await gate.restart();
-    const unsigned = await gate.rpc(admin, 'gv.settings_save', { changes: { 'quarantine.max_depth': 50 } });
+    const unsigned = await gate.rpc(admin.key, 'gv.settings_save', { changes: { 'quarantine.max_depth': 50 } });
     expect(unsigned.error?.data).toMatchObject({ reason: 'proof_required', field: 'proof' });
-    const { nonce } = (await gate.rpc(admin, 'gv.challenge', {})).result;
+    const { nonce } = (await gate.rpc(admin.key, 'gv.challenge', {})).result;
     const proof = { nonce, sig: sign(null, Buffer.from(nonce, 'ascii'), pair.privateKey).toString('hex') };
-    const signed = await gate.rpc(admin, 'gv.settings_save', { changes: { 'quarantine.max_depth': 50 }, proof });
+    const signed = await gate.rpc(admin.key, 'gv.settings_save', { changes: { 'quarantine.max_depth': 50 }, proof });
     expect(signed.error).toBeUndefined();
     expect(valueOf(await settings(), 'quarantine.max_depth').value).toBe(50);
   });
