@@ -39,6 +39,15 @@ function refuseUnder(scope: string, p: ScopeParams, fields: (keyof ScopeParams)[
 }
 
 /**
+ * A recall reads what the one visibility function lets the caller read: from reviewer up
+ * every row of every space (so a reviewer searches the spaces they review without a read
+ * grant), below it the spaces the caller holds read on.
+ */
+function requireRead(house: { readonly access: AccessPart }, caller: Caller, space: string): void {
+  if (!house.access.visibility.seesEverything(caller)) house.access.capabilities.require(caller, space, 'read');
+}
+
+/**
  * Which spaces and work areas a recall searches, with every scope refusal of spec 2
  * gv.recall. closest starts at the work area and walks up one segment at a time; the
  * space itself is its last level (distance = every segment walked).
@@ -49,7 +58,7 @@ export function planRecall(house: { readonly store: Store; readonly access: Acce
     if (p.space !== undefined) throw invalidParams('spaces is refused beside space', { field: 'spaces' });
     refuseUnder('spaces', p, ['workarea', 'producer', 'steering_k']);
     const spaces = [...new Set(p.spaces)].map((s) => requireSpace(house, s));
-    for (const s of spaces) house.access.capabilities.require(caller, s, 'read');
+    for (const s of spaces) requireRead(house, caller, s);
     return { scope: 'spaces', spaces, space: null, workarea: null, levels: [{ workarea: null, distance: null }] };
   }
   const scope = p.scope ?? (p.workarea !== undefined ? 'closest' : 'space');
@@ -64,11 +73,11 @@ export function planRecall(house: { readonly store: Store; readonly access: Acce
   const space = requireSpace(house, p.space ?? 'main');
   if (scope === 'space') {
     refuseUnder(scope, p, ['workarea', 'producer', 'steering_k']);
-    house.access.capabilities.require(caller, space, 'read');
+    requireRead(house, caller, space);
     return { scope, spaces: [space], space, workarea: null, levels: [{ workarea: null, distance: null }] };
   }
   if (p.workarea === undefined) throw invalidParams(`scope ${scope} needs a workarea`, { field: 'workarea' });
-  house.access.capabilities.require(caller, space, 'read');
+  requireRead(house, caller, space);
   const workarea = p.workarea;
   if (scope === 'workarea') return { scope, spaces: [space], space, workarea, levels: [{ workarea, distance: 0 }] };
   const places = placesAbove(workarea);

@@ -82,6 +82,21 @@ describe('gv.recall (lexical)', () => {
     expect(spaces.result.hits).toHaveLength(1);
   });
 
+  it('a reviewer, who reads every row, searches a space without a read grant, in every scope', async () => {
+    const inSecond = await put(other.key, `${word}r is reviewed in the second space`, { space: 'second', workarea: 'tests/reviewed' });
+    await gate.readBody(reviewer.key, inSecond.artifact_id);
+    await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: inSecond.artifact_id });
+    expect((await gate.socket('gv.grants', {})).result.grants.some((g: { principal: string }) => g.principal === reviewer.identity)).toBe(false);
+    for (const params of [{ space: 'second' }, { spaces: ['second'] }, { space: 'second', scope: 'workarea', workarea: 'tests/reviewed' }, { space: 'second', workarea: 'tests/reviewed/deeper' }]) {
+      const r = await gate.rpc(reviewer.key, 'gv.recall', { query: `${word}r`, mode: 'lexical', ...params });
+      expect(r.error, JSON.stringify(params)).toBeUndefined();
+      expect(r.result.hits.map((h: { artifact_id: string }) => h.artifact_id), JSON.stringify(params)).toEqual([inSecond.artifact_id]);
+    }
+    // Below reviewer the grant still decides.
+    const refused = await gate.rpc(other.key, 'gv.recall', { query: `${word}r`, space: 'second' });
+    expect(refused.error?.data).toEqual({ reason: 'not_granted', space: 'second', capability: 'read' });
+  });
+
   const refusals: Array<[string, Record<string, unknown>, string]> = [
     ['an unknown scope', { query: 'x', scope: 'galaxy' }, 'scope'],
     ['an unknown space', { query: 'x', space: 'nowhere' }, 'nowhere'],
