@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { Person } from './person.js';
 import { Problem } from './problem.js';
 import { rpc } from './rpc.js';
 import type { VerbAnswer } from '../../src/verbs/verb-types.js';
@@ -146,7 +147,7 @@ export function Bans({ admin, onNotice }: { admin: boolean; onNotice: (t: string
                 <td>{b.reason ?? ''}</td>
                 <td>{b.until === null ? 'until lifted' : when(b.until)}</td>
                 <td class="id">
-                  {b.by ?? 'the gate'}, {when(b.ts)}
+                  {b.by ? <Person identity={b.by} /> : 'the gate'}, {when(b.ts)}
                 </td>
                 <td>
                   {admin && (
@@ -176,7 +177,9 @@ export function Bans({ admin, onNotice }: { admin: boolean; onNotice: (t: string
           <tbody>
             {refused.map((r) => (
               <tr data-writer={r.writer_identity}>
-                <td class="id">{r.writer_identity}</td>
+                <td class="id">
+                  <Person identity={r.writer_identity} />
+                </td>
                 <td>{r.refused}</td>
                 <td>{r.refused_last_7_days}</td>
                 <td>{when(r.last_ts)}</td>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { Person } from './person.js';
 import { checkLinks, type LinkCheck } from './chain-check.js';
 import { checkEvent, type EventCheck, type WhyEvent } from './event-check.js';
 import { checkInclusions, type InclusionCheck } from './inclusion-check.js';
@@ -101,7 +102,9 @@ export function EventHistory({
               data-inclusion={inclusion?.state ?? 'checking'}
               class={check?.state === 'failed' || link?.state === 'broken' || inclusion?.state === 'failed' ? 'sig-failed' : ''}
             >
-              <span class="seq">#{e.seq}</span> <span class="type">{e.type}</span> {e.enters ? `→ ${String(e.enters)}` : ''} <span class="by">{e.by ?? 'the deployment'}</span>{' '}
+              <span class="seq">#{e.seq}</span> <span class="type">{e.type}</span> {e.enters ? `→ ${String(e.enters)}` : ''} <span class="by">
+                <Person identity={e.by} />
+              </span>{' '}
               <time>{when(e.ts)}</time> <Said check={check} gateSays={e['verified'] === true} /> <Linked link={link} /> <Included inclusion={inclusion} />
             </li>
           );

@@ -125,7 +125,7 @@ function App() {
       </p>
       {you && screen === 'queue' && <Queue place={place} onNotice={tell} />}
       {you && screen === 'row' && place.arg && <Row key={place.arg} id={place.arg} place={place} you={you} deploymentId={identity!.deployment_id} onNotice={tell} />}
-      {you && screen === 'events' && <Events place={place} />}
+      {you && screen === 'events' && <Events place={place} you={you} />}
       {you && screen === 'operator' && <Operator admin={atLeast(you, 'admin')} onNotice={tell} />}
       {you && screen === 'search' && <Search place={place} />}
       {you && screen === 'admin' && <Admin onNotice={tell} />}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { Person } from './person.js';
 import { Problem } from './problem.js';
 import { rpc } from './rpc.js';
 import type { VerbAnswer } from '../../src/verbs/verb-types.js';
@@ -43,7 +44,9 @@ export function Mine({ you }: { you: { identity: string } }) {
                 <td>
                   {r.space} · {r.workarea ?? '—'}
                 </td>
-                <td>{r.writer_identity}</td>
+                <td>
+                  <Person identity={r.writer_identity} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { displayName, Person } from './person.js';
 import { KeyHelp, useKeys, type Key } from './keys.js';
 import { useEventTail } from './live.js';
 import { Problem } from './problem.js';
@@ -35,7 +36,7 @@ function matches(item: ReviewItem, f: URLSearchParams): boolean {
 const duration = (s: number | null | undefined) =>
   s === null || s === undefined ? '—' : s >= 86400 ? `${Math.floor(s / 86400)} d` : s >= 3600 ? `${Math.floor(s / 3600)} h` : `${Math.max(0, Math.floor(s / 60))} min`;
 
-/** How many may sign the row now (gv.review's who_can_sign). */
+/** How many may sign the row now (gv.review's who_can_sign); a row held by a veto finding no signature clears says so instead. */
 const signers = (who: string[]): string => (who.length === 0 ? 'nobody' : `${who.length}`);
 
 const stancesOf = (i: ReviewItem) => i.stances.map((v) => `${v.stance}: ${v.decision ?? v.last_run?.state ?? 'not graded'}`).join(', ');
@@ -244,13 +245,15 @@ export function Queue({ place, onNotice }: { place: Place; onNotice: (text: stri
                 </td>
                 <td>
                   {i.producer ? `${i.producer.name} (${i.producer.kind})` : '—'}
-                  <div class="writer">{i.writer_identity}</div>
+                  <div class="writer">
+                    <Person identity={i.writer_identity} />
+                  </div>
                 </td>
                 <td>{i.findings.map((f) => `${f.kind} (${f.severity})`).join(', ') || '—'}</td>
                 <td>{stancesOf(i) || '—'}</td>
                 <td>{i.attachments.length}</td>
                 <td>{duration(i.expires_in_s)}</td>
-                <td title={i.who_can_sign.join('\n')}>{signers(i.who_can_sign)}</td>
+                <td title={i.who_can_sign.map(displayName).join('\n')}>{i.waits_for?.code === 'veto_finding' ? 'nobody: a veto finding' : signers(i.who_can_sign)}</td>
               </tr>
             ))}
           </tbody>

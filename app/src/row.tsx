@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { Person } from './person.js';
 import { useKeys, KeyHelp, type Key } from './keys.js';
 import { Problem } from './problem.js';
 import { CommentForm, RejectForm } from './reject-form.js';
@@ -341,7 +342,7 @@ export function Row({
       <ol class="thread">
         {comments.map((c) => (
           <li data-event={c.event_id}>
-            <span class="who">{c.author}</span> <span class="kind">{c.kind}</span>
+            <Person identity={c.author} /> <span class="kind">{c.kind}</span>
             {c.audience === 'people' && <span class="tag audience">people only</span>}: <span class="text">{c.body}</span>{' '}
             {c.author === you.identity && (
               <button type="button" class="link" onClick={() => void act('Comment retracted.', () => rpc('gv.comment_retract', { artifact_id: id, event_id: c.event_id }))}>
@@ -400,7 +401,9 @@ function Approval({ approval: a }: { approval: VerbAnswer<'gv.approval'> }) {
           <tbody>
             {a.signers.map((s) => (
               <tr>
-                <td>{s.identity}</td>
+                <td>
+                  <Person identity={s.identity} />
+                </td>
                 <td>{s.class}</td>
                 <td>
                   {s.decision}

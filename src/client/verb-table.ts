@@ -80,6 +80,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.countersign_status': 'reader',
   'gv.sign': 'reviewer',
   'gv.who_can_sign': 'reader',
+  'gv.names': 'reviewer',
   'gv.ask_to_sign': 'agent',
   'gv.cancel': 'reader',
   'gv.reopen': 'reviewer',

@@ -46,6 +46,7 @@ import { approvalVerb } from './review/approval.js';
 import { signVerb } from './review/sign.js';
 import { cancelVerb, reopenVerb } from './review/lifecycle.js';
 import { askToSignVerb, whoCanSignVerb } from './review/asking.js';
+import { namesVerb } from './reading/names.js';
 import { awayVerb, backVerb } from './review/away.js';
 import { commentRetractVerb, commentVerb, commentsVerb } from './review/comments.js';
 import { reviewVerb } from './review/review-queue.js';
@@ -142,6 +143,7 @@ export const DECLARED_VERBS = [
   countersignStatusVerb,
   signVerb,
   whoCanSignVerb,
+  namesVerb,
   askToSignVerb,
   cancelVerb,
   reopenVerb,

@@ -14,7 +14,7 @@ const reviewer = { email: 'findings-reviewer@example.test', password: 'a reviewe
 let gate: GateProcess;
 let browser: Browser;
 let page: Page;
-let agent: { key: string };
+let agent: { key: string; identity: string };
 
 beforeAll(async () => {
   gate = await startGateWithIssuer({ env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' } });
@@ -108,6 +108,9 @@ describe('findings in the row view', () => {
     const veto = await ingest(`Deploy token ghp_${'Ab9'.repeat(12)} for the release at ${Date.now()}.`);
     await openRow(veto);
     await page.locator('.veto-why').waitFor();
+    await page.goto(`${gate.url}/app#/queue`);
+    await expect.poll(() => page.locator(`tr[data-id="${veto}"] td`).last().textContent()).toBe('nobody: a veto finding');
+    await openRow(veto);
     const approve = page.locator('button.approve');
     expect(await approve.isDisabled()).toBe(true);
     expect(await approve.getAttribute('title')).toMatch(/^a veto-severity finding stands/);
@@ -171,5 +174,60 @@ describe('notices', () => {
     await page.keyboard.press('u');
     await page.waitForFunction(() => location.hash === '#/queue?workarea=tests%2Feast' || location.hash === '#/queue?workarea=tests/east');
     await page.waitForFunction(() => document.querySelectorAll('table.queue tbody tr').length === 1);
+  });
+});
+
+describe('the way back to what one did', () => {
+  it('Events opens on the latest events, and lists my recent decisions linking to their rows', async () => {
+    const decided = await ingest(`A note to reject ${Date.now()}: the pump is green.`);
+    await openRow(decided);
+    await page.keyboard.press('r');
+    await page.locator('form[aria-label=Reject] select').selectOption('quality');
+    await page.click('form[aria-label=Reject] button[type=submit]');
+    await expect.poll(() => stateOf(decided)).toBe('REJECTED');
+    await page.goto(`${gate.url}/app#/events`);
+    const all = page.locator('table[aria-label="All events"]');
+    // History at once, without waiting for anything new to be journaled.
+    await all.locator(`a[href="#/row/${encodeURIComponent(decided)}"]`).first().waitFor({ timeout: 10_000 });
+    expect(await all.locator('tr').count()).toBeGreaterThan(5);
+    const mine = page.locator('table[aria-label="My recent decisions"]');
+    await mine.waitFor();
+    const first = mine.locator('tr').first();
+    expect(await first.getAttribute('data-type')).toBe('manual-sign');
+    expect(await first.locator('a').getAttribute('href')).toBe(`#/row/${encodeURIComponent(decided)}`);
+    // People by email, the identity on hover.
+    const by = mine.locator('td.by .who').first();
+    await expect.poll(() => by.textContent()).toBe(reviewer.email);
+    expect(await by.getAttribute('title')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\|.+/);
+    await shot('events-history');
+  });
+
+  it('a reviewer searches a space they hold no read grant on', async () => {
+    await gate.socket('gv.space_create', { name: 'team', policy: 'auto' });
+    await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: agent.identity, space: 'team', capabilities: ['contribute'] }] });
+    const word = `heliotrope${Date.now().toString(36)}`;
+    const r = await gate.rpc(agent.key, 'gv.ingest', { content: `The ${word} valve is in the team room.`, space: 'team', workarea: 'tests/team', kind: 'memory', source_uri: 'https://example.org/team' });
+    expect(r.error, JSON.stringify(r.error)).toBeUndefined();
+    const promoter = await gate.key('reviewer');
+    await gate.readBody(promoter.key, r.result.artifact_id);
+    expect((await gate.rpc(promoter.key, 'gv.promote', { artifact_id: r.result.artifact_id })).error).toBeUndefined();
+    await page.goto(`${gate.url}/app#/search?q=${word}&mode=lexical&scope=space&space=team`);
+    await page.click('form[role=search] button[type=submit]');
+    await page.locator(`ol.hits li[data-id="${r.result.artifact_id}"]`).waitFor({ timeout: 10_000 });
+    expect(await page.locator('.problem').count()).toBe(0);
+    await shot('search-reviewer');
+  });
+});
+
+describe('gv.names', () => {
+  it("answers a person's email and name to a reviewer, nulls for a key, and refuses below reviewer", async () => {
+    const people = (await gate.socket('gv.people', { action: 'list' })).result.people as Array<{ iss: string; sub: string; email: string | null }>;
+    const person = people.find((p) => p.email === reviewer.email) as { iss: string; sub: string; email: string; name?: string | null };
+    const identity = `${person.iss}|${person.sub}`;
+    const reviewerKey = await gate.key('reviewer');
+    const answer = await gate.rpc(reviewerKey.key, 'gv.names', { identities: [identity, agent.identity, identity] });
+    expect(answer.result).toEqual({ names: [{ identity, email: reviewer.email, name: person.name ?? null }, { identity: agent.identity, email: null, name: null }] });
+    const refused = await gate.rpc(agent.key, 'gv.names', { identities: [identity] });
+    expect(refused.error?.code).toBe(-32602);
   });
 });
