@@ -231,3 +231,24 @@ describe('gv.names', () => {
     expect(refused.error?.code).toBe(-32602);
   });
 });
+
+describe('a dense queue', () => {
+  it('at 1024 x 768 a reviewer sees 15 rows and more, one line each; the row under the cursor shows its details', async () => {
+    for (let i = 0; i < 22; i++) await ingest(`Queue row ${i} ${Date.now()}: the ${i % 2 ? 'north' : 'south'} pump reads ${i} bar, checked by the night shift.`);
+    await page.setViewportSize({ width: 1024, height: 768 });
+    try {
+      await page.goto(`${gate.url}/app#/queue`);
+      await page.waitForFunction(() => document.querySelectorAll('table.queue tbody tr').length >= 22);
+      const seen = await page.locator('table.queue tbody tr').evaluateAll((rows) => rows.filter((r) => r.getBoundingClientRect().bottom <= innerHeight).length);
+      expect(seen).toBeGreaterThanOrEqual(15);
+      const cursor = page.locator('table.queue tr.cursor');
+      expect(await cursor.locator('.preview').isVisible()).toBe(true);
+      expect(await page.locator('table.queue tr:not(.cursor) .preview').first().isVisible()).toBe(false);
+      await page.screenshot({ path: `${SHOTS}/queue-dense-1024.png` });
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.screenshot({ path: `${SHOTS}/queue-dense-1280.png` });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+});
