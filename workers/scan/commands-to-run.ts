@@ -18,6 +18,7 @@
  */
 import type { Finding } from './finding.js';
 import { judgeCommands, type CommandHit } from './executable.js';
+import { cueGate } from './literal-cues.js';
 
 const raw = String.raw;
 
@@ -106,7 +107,15 @@ function destructive(text: string): CommandHit[] {
 // Every rule needs one of these: a cheap test before the regular expressions.
 const MAY_MATCH = /run|exec|eval|bypass|ignore|decode|deobfuscate|unpack|rm\s|fork|chmod|dd\s|mkfs|shadow|ssh|drop|truncate|\/dev\/|remove-item|rd\s|rmdir|del\s|format|result|output|reveal|print|show|dump|leak|display|:\s*\(\s*\)/i;
 
+// The same words, read in the scan's one pass over the text (literal-cues.ts), where a run of
+// whitespace reads as one space: `rm\s` is "rm ", `:\s*\(\s*\)` one of four spellings.
+const MAY_MATCH_GATE = cueGate([
+  'run', 'exec', 'eval', 'bypass', 'ignore', 'decode', 'deobfuscate', 'unpack', 'rm ', 'fork', 'chmod', 'dd ', 'mkfs',
+  'shadow', 'ssh', 'drop', 'truncate', '/dev/', 'remove-item', 'rd ', 'rmdir', 'del ', 'format', 'result', 'output',
+  'reveal', 'print', 'show', 'dump', 'leak', 'display', ':()', ': ()', ':( )', ': ( )',
+]);
+
 export function findCommandsToRun(text: string, contentType?: string): Finding[] {
-  if (!MAY_MATCH.test(text)) return [];
+  if (!MAY_MATCH_GATE.mayOccurIn(text) || !MAY_MATCH.test(text)) return [];
   return judgeCommands(text, contentType, [...ordersToRun(text), ...destructive(text)]);
 }

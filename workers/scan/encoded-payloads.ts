@@ -15,6 +15,7 @@ import { judgeCommands, type CommandHit } from './executable.js';
 import type { Finding } from './finding.js';
 import { isFlagging } from './finding.js';
 import { findInjections } from './injection.js';
+import { cueGate } from './literal-cues.js';
 import { maskExcerpt } from './mask.js';
 
 interface Encoded {
@@ -97,6 +98,15 @@ function fromMorse(s: string): string {
 const CODE_LIST_CUE = /fromCharCode|chr\s*\(|char|map/i;
 const NAMES_ROT13 = /\brot[\s-]?13\b|\bcaesar\b/i;
 
+// The words of the cues above, read in the scan's one pass over the text (literal-cues.ts),
+// where a run of whitespace reads as one space: the patterns run only where these say maybe.
+const CODE_LIST_GATE = cueGate(['fromcharcode', 'chr(', 'chr (', 'char', 'map']);
+const ROT13_GATE = cueGate([
+  '\\brot13\\b', '\\brot 13\\b', '\\brot-13\\b', '\\bcaesar\\b',
+  ...['vtaber', 'qvfertneq', 'sbetrg', 'vafgehpgvba', 'vafgehpgvbaf', 'cebzcg', 'erirny', 'birepvqr', 'birevqr'].map((w) => `\\b${w}\\b`),
+]);
+const REVERSED_GATE = cueGate(['erongi', 'dragersid', 'tegrof', 'snoitcurtsni', 'noitcurtsni', 'tpmorp', 'laever', 'edirrevo'].map((w) => `\\b${w}\\b`));
+
 /** Mostly letters, digits, spaces and punctuation: text a reader would read as words. */
 function readable(s: string): boolean {
   if (s.length < 6) return false;
@@ -152,7 +162,7 @@ function encodedSpans(text: string): Encoded[] {
       push('hex escapes', m.index, m.index + m[0].length, utf8.decode(Buffer.from(m[0].replace(/\\x/g, ''), 'hex')));
     }
   }
-  const codes = CODE_LIST_CUE.test(text);
+  const codes = CODE_LIST_GATE.mayOccurIn(text) && CODE_LIST_CUE.test(text);
   for (const m of codes ? text.matchAll(CHAR_CODE_LIST) : []) {
     const list = (m[1] ?? m[2])!;
     push('character codes', m.index, m.index + m[0].length, fromCodes(list.split(',').map((n) => Number(n.trim()))));
@@ -177,8 +187,8 @@ function encodedSpans(text: string): Encoded[] {
     const codes = [...m[0].matchAll(/\\u\{?([0-9a-fA-F]+)\}?/g)].map((e) => parseInt(e[1]!, 16));
     push('unicode escapes', m.index, m.index + m[0].length, fromCodes(codes));
   }
-  if (NAMES_ROT13.test(text) || ROT13_CUE.test(text)) push('rot13', 0, text.length, rot13(text));
-  if (REVERSED_CUE.test(text)) push('reversed text', 0, text.length, [...text].reverse().join(''));
+  if (ROT13_GATE.mayOccurIn(text) && (NAMES_ROT13.test(text) || ROT13_CUE.test(text))) push('rot13', 0, text.length, rot13(text));
+  if (REVERSED_GATE.mayOccurIn(text) && REVERSED_CUE.test(text)) push('reversed text', 0, text.length, [...text].reverse().join(''));
   if (text.includes('<') && SPLIT_MARKER.test(text)) push('split markers', 0, text.length, text.replace(SPLIT_MARKER, ''));
   if (text.includes('.-') || text.includes('-.')) {
     for (const m of text.matchAll(MORSE)) push('Morse code', m.index, m.index + m[0].length, fromMorse(m[0]));
