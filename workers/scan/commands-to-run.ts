@@ -115,7 +115,27 @@ const MAY_MATCH_GATE = cueGate([
   'reveal', 'print', 'show', 'dump', 'leak', 'display', ':()', ': ()', ':( )', ': ( )',
 ]);
 
+/**
+ * A word every match of REACHES holds (read in the same pass). An order's code is the rest
+ * of its line, after a separator or a space, so REACHES finds in the code only what it
+ * would find in the whole text: without one of these, no order has code to flag.
+ */
+const REACHES_GATE = cueGate([
+  'os.', 'os .', 'subprocess', 'exec', 'eval', '__', 'child_process', 'spawnsync', 'function', 'getruntime', 'processbuilder',
+  'passthru', 'proc_open', 'system', 'wscript.shell', 'shell.application', '<!--', 'sys.command', 'io.popen', 'kernel.',
+  'xp_cmdshell', 'load_file', 'outfile', '/etc/', '/dev/', 'whoami', 'mkfs', 'globals', '<script', 'onerror', 'javascript:',
+  'document.cookie',
+]);
+
+/** A word every match of DESTRUCTIVE holds, alternative by alternative (`\s+` read as one space). */
+const DESTRUCTIVE_GATE = cueGate([
+  'rm ', ':()', ': ()', ':( )', ': ( )', 'fork', 'chmod', 'remove-item', 'rd ', 'rmdir ', 'del ', 'format c:', '/dev/', 'mkfs',
+  '/etc/shadow', '/.ssh/id_', 'drop table', 'drop database', 'truncate table',
+]);
+
 export function findCommandsToRun(text: string, contentType?: string): Finding[] {
   if (!MAY_MATCH_GATE.mayOccurIn(text) || !MAY_MATCH.test(text)) return [];
-  return judgeCommands(text, contentType, [...ordersToRun(text), ...destructive(text)]);
+  const orders = REACHES_GATE.mayOccurIn(text) ? ordersToRun(text) : [];
+  const wrecks = DESTRUCTIVE_GATE.mayOccurIn(text) ? destructive(text) : [];
+  return judgeCommands(text, contentType, [...orders, ...wrecks]);
 }

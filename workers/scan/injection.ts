@@ -57,6 +57,26 @@ function unleet(text: string): string {
 
 const RESPELL_CUE = new RegExp(`${LEET_CUE.source}|[a-z]_[a-z]|\\\\n`, 'i');
 
+// RESPELL_CUE read off an ASCII text's cue stream (literal-cues.ts), where letters are lower
+// case and whitespace, which no pair holds, is one space: one pass over bytes, where the
+// pattern tried four alternatives at every unit.
+const LETTER = 1;
+const LEET_UNIT = 2;
+const RESPELL_UNIT = new Uint8Array(128);
+for (let c = 97; c <= 122; c++) RESPELL_UNIT[c] = LETTER;
+for (const ch of '013457@$!') RESPELL_UNIT[ch.charCodeAt(0)] = LEET_UNIT;
+
+function mayBeRespelled(units: Uint8Array, length: number): boolean {
+  for (let i = 1; i < length; i++) {
+    const a = RESPELL_UNIT[units[i - 1]!]!;
+    const b = RESPELL_UNIT[units[i]!]!;
+    if ((a | b) === (LETTER | LEET_UNIT)) return true;
+    if (units[i] === 110 && units[i - 1] === 92) return true;
+    if (units[i] === 95 && a === LETTER && i + 1 < length && RESPELL_UNIT[units[i + 1]!] === LETTER) return true;
+  }
+  return false;
+}
+
 function respell(text: string): string {
   return unleet(text)
     .replace(/(?<=[a-z])_(?=[a-z])/gi, ' ')
@@ -93,11 +113,13 @@ function phraseHits(folded: string, rules: readonly PhraseRule[] = PHRASE_RULES,
 
 export function findInjections(text: string): Finding[] {
   const folded = foldForMatching(text);
-  const hits: Hit[] = phraseHits(folded.text, PHRASE_RULES, folded.text === text && cueStream(text).ascii);
+  const stream = cueStream(text);
+  const asIs = folded.text === text && stream.ascii;
+  const hits: Hit[] = phraseHits(folded.text, PHRASE_RULES, asIs);
   // Respelled text is read again: leetspeak ("1gn0re @ll pr3v10us") with its digits and
   // symbols as the letters they stand for, snake_case words as words, and a written "\n" as
   // the line break it stands for. One unit for one, so offsets stay those of the folded text.
-  if (RESPELL_CUE.test(folded.text)) {
+  if (asIs ? mayBeRespelled(stream.units, stream.length) : RESPELL_CUE.test(folded.text)) {
     hits.push(...phraseHits(respell(folded.text)).map((hit) => ({ ...hit, detail: `${hit.detail} (read with its disguise undone: digits or symbols for letters, underscores for spaces, or a written \\n)` })));
   }
   for (const m of folded.text.matchAll(SYSTEM_TAG)) {

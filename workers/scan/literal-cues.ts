@@ -21,6 +21,9 @@ const STREAM_CODE = new Uint8Array(0x10000);
 for (let c = 1; c < 128; c++) STREAM_CODE[c] = c >= 65 && c <= 90 ? c + 32 : c;
 for (let c = 0; c < 0x10000; c++) if (/\s/.test(String.fromCharCode(c))) STREAM_CODE[c] = SPACE;
 
+/** Whether a UTF-16 unit is whitespace as `\s` reads it. */
+export const isSpaceUnit = (c: number): boolean => STREAM_CODE[c] === SPACE;
+
 const isWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
 
 let lastText: string | null = null;
