@@ -13,6 +13,8 @@
  * with no vocabulary to ship; collisions cost a little accuracy, measured in the bench.
  */
 
+import { unitsOf } from './text-units.js';
+
 const INVISIBLE = /[\p{Cf}\u{FE00}-\u{FE0F}]/gu;
 const DIGIT = /\p{Nd}/gu;
 const SPACE = /\s+/gu;
@@ -57,8 +59,9 @@ function asciiNormalizedUnits(text: string, start: number, end: number, out: Uin
   out[n++] = 32;
   let space = false;
   let started = false;
+  const units = unitsOf(text);
   for (let i = start; i < end; i++) {
-    let c = text.charCodeAt(i);
+    let c = units[i]!;
     if (c >= 128) return -1;
     if (isAsciiSpace(c)) {
       space = started;

@@ -7,6 +7,7 @@
  */
 
 import { isSpaceUnit } from './literal-cues.js';
+import { unitsOf } from './text-units.js';
 
 export const WINDOW_MAX = 480;
 
@@ -19,15 +20,16 @@ const isSentenceEnd = (c: number): boolean => c === 46 || c === 33 || c === 63 |
 
 function segments(text: string): Window[] {
   const out: Window[] = [];
+  const units = unitsOf(text);
   let start = 0;
   let i = 0;
   while (i < text.length) {
-    const c = text.charCodeAt(i);
+    const c = units[i]!;
     let end = i + 1;
-    if (i > 0 && isSpaceUnit(c) && isSentenceEnd(text.charCodeAt(i - 1))) {
-      while (end < text.length && isSpaceUnit(text.charCodeAt(end))) end++;
+    if (i > 0 && isSpaceUnit(c) && isSentenceEnd(units[i - 1]!)) {
+      while (end < text.length && isSpaceUnit(units[end]!)) end++;
     } else if (c === 10) {
-      while (end < text.length && text.charCodeAt(end) === 10) end++;
+      while (end < text.length && units[end] === 10) end++;
     } else {
       i++;
       continue;
@@ -71,8 +73,9 @@ function asciiEnoughToRead(text: string, start: number, end: number): boolean | 
   let words = 0;
   let contentWords = 0;
   let run = 0;
+  const units = unitsOf(text);
   for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
+    const c = units[i]!;
     if (c >= 128) return null;
     if (isAsciiLetter(c)) {
       run++;

@@ -17,6 +17,7 @@ import { isFlagging } from './finding.js';
 import { findInjections } from './injection.js';
 import { cueGate } from './literal-cues.js';
 import { maskExcerpt } from './mask.js';
+import { unitsOf } from './text-units.js';
 
 interface Encoded {
   encoding: string;
@@ -48,8 +49,9 @@ function runs(text: string): { base64: Array<[number, number]>; hex: Array<[numb
   const hex: Array<[number, number]> = [];
   let b = -1;
   let h = -1;
+  const units = unitsOf(text);
   for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const c = i < text.length ? units[i]! : 0;
     if (i < text.length && isBase64Unit(c)) {
       if (b === -1) b = i;
     } else if (b !== -1) {

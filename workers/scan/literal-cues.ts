@@ -14,6 +14,8 @@
  * once between them.
  */
 
+import { unitsOf } from './text-units.js';
+
 const SPACE = 32;
 
 /** Lower-cased ASCII, whitespace as a space, other units as 0: one table for every UTF-16 unit. */
@@ -31,12 +33,12 @@ let lastStream = new Uint8Array(1024);
 let lastLength = 0;
 let lastAscii = true;
 
-function streamInto(text: string, out: Uint8Array): { length: number; ascii: boolean } {
+function streamInto(units: Uint16Array, length: number, out: Uint8Array): { length: number; ascii: boolean } {
   let n = 0;
   let ascii = true;
   let space = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = 0; i < length; i++) {
+    const c = units[i]!;
     if (c >= 128) ascii = false;
     const s = STREAM_CODE[c]!;
     if (s === SPACE) {
@@ -52,7 +54,7 @@ function streamInto(text: string, out: Uint8Array): { length: number; ascii: boo
 export function cueStream(text: string): { units: Uint8Array; length: number; ascii: boolean } {
   if (text !== lastText) {
     if (lastStream.length < text.length) lastStream = new Uint8Array(text.length * 2);
-    const { length, ascii } = streamInto(text, lastStream);
+    const { length, ascii } = streamInto(unitsOf(text), text.length, lastStream);
     lastText = text;
     lastLength = length;
     lastAscii = ascii;
@@ -243,5 +245,7 @@ export function cueGate(words: readonly string[]): CueGate {
 /** The cue stream of a text the scan derived (a folded, lower-cased or respelled copy): not kept. */
 export function derivedStream(text: string): { units: Uint8Array; length: number } {
   const units = new Uint8Array(text.length);
-  return { units, length: streamInto(text, units).length };
+  const source = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) source[i] = text.charCodeAt(i);
+  return { units, length: streamInto(source, text.length, units).length };
 }
