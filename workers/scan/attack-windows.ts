@@ -18,7 +18,8 @@ export type Window = readonly [start: number, end: number];
 // where V8 tried the lookbehind at every unit.
 const isSentenceEnd = (c: number): boolean => c === 46 || c === 33 || c === 63 || c === 0x3002 || c === 0xff01 || c === 0xff1f;
 
-function segments(text: string): Window[] {
+/** The sentences and lines of `text`, blank runs between them left out. */
+export function segments(text: string): Window[] {
   const out: Window[] = [];
   const units = unitsOf(text);
   let start = 0;

@@ -113,7 +113,7 @@ const MAY_MATCH_GATE = cueGate([
   'run', 'exec', 'eval', 'bypass', 'ignore', 'decode', 'deobfuscate', 'unpack', 'rm ', 'fork', 'chmod', 'dd ', 'mkfs',
   'shadow', 'ssh', 'drop', 'truncate', '/dev/', 'remove-item', 'rd ', 'rmdir', 'del ', 'format', 'result', 'output',
   'reveal', 'print', 'show', 'dump', 'leak', 'display', ':()', ': ()', ':( )', ': ( )',
-]);
+], [MAY_MATCH]);
 
 /**
  * A word every match of REACHES holds (read in the same pass). An order's code is the rest
@@ -125,13 +125,13 @@ const REACHES_GATE = cueGate([
   'passthru', 'proc_open', 'system', 'wscript.shell', 'shell.application', '<!--', 'sys.command', 'io.popen', 'kernel.',
   'xp_cmdshell', 'load_file', 'outfile', '/etc/', '/dev/', 'whoami', 'mkfs', 'globals', '<script', 'onerror', 'javascript:',
   'document.cookie',
-]);
+], [REACHES]);
 
 /** A word every match of DESTRUCTIVE holds, alternative by alternative (`\s+` read as one space). */
 const DESTRUCTIVE_GATE = cueGate([
   'rm ', ':()', ': ()', ':( )', ': ( )', 'fork', 'chmod', 'remove-item', 'rd ', 'rmdir ', 'del ', 'format c:', '/dev/', 'mkfs',
   '/etc/shadow', '/.ssh/id_', 'drop table', 'drop database', 'truncate table',
-]);
+], [DESTRUCTIVE]);
 
 export function findCommandsToRun(text: string, contentType?: string): Finding[] {
   if (!MAY_MATCH_GATE.mayOccurIn(text) || !MAY_MATCH.test(text)) return [];

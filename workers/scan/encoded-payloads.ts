@@ -102,12 +102,12 @@ const NAMES_ROT13 = /\brot[\s-]?13\b|\bcaesar\b/i;
 
 // The words of the cues above, read in the scan's one pass over the text (literal-cues.ts),
 // where a run of whitespace reads as one space: the patterns run only where these say maybe.
-const CODE_LIST_GATE = cueGate(['fromcharcode', 'chr(', 'chr (', 'char', 'map']);
+const CODE_LIST_GATE = cueGate(['fromcharcode', 'chr(', 'chr (', 'char', 'map'], [CODE_LIST_CUE]);
 const ROT13_GATE = cueGate([
   '\\brot13\\b', '\\brot 13\\b', '\\brot-13\\b', '\\bcaesar\\b',
   ...['vtaber', 'qvfertneq', 'sbetrg', 'vafgehpgvba', 'vafgehpgvbaf', 'cebzcg', 'erirny', 'birepvqr', 'birevqr'].map((w) => `\\b${w}\\b`),
-]);
-const REVERSED_GATE = cueGate(['erongi', 'dragersid', 'tegrof', 'snoitcurtsni', 'noitcurtsni', 'tpmorp', 'laever', 'edirrevo'].map((w) => `\\b${w}\\b`));
+], [NAMES_ROT13, ROT13_CUE]);
+const REVERSED_GATE = cueGate(['erongi', 'dragersid', 'tegrof', 'snoitcurtsni', 'noitcurtsni', 'tpmorp', 'laever', 'edirrevo'].map((w) => `\\b${w}\\b`), [REVERSED_CUE]);
 
 /** Mostly letters, digits, spaces and punctuation: text a reader would read as words. */
 function readable(s: string): boolean {

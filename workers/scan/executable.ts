@@ -27,7 +27,7 @@ const MAY_EXECUTE = /curl|wget|iwr|irm|invoke-|download|base64|openssl|xxd|exec|
 const MAY_EXECUTE_GATE = cueGate([
   'curl', 'wget', 'iwr', 'irm', 'invoke-', 'download', 'base64', 'openssl', 'xxd', 'exec', 'eval', 'powershell', 'pwsh',
   '/dev/tcp', '/dev/udp', '\\bnc\\b', 'ncat', 'netcat', 'mkfifo', 'socket',
-]);
+], [MAY_EXECUTE]);
 
 // How far after a download the scanner looks for the downloaded file being run.
 const RUN_WINDOW = 400;

@@ -219,6 +219,10 @@ function gatesIn(text: string): number {
 }
 
 export interface CueGate {
+  /** The words, as given. */
+  readonly words: readonly string[];
+  /** The patterns the gate stands before: where one of them matches a text, the gate must say maybe (tested). */
+  readonly guards: readonly RegExp[];
   /**
    * False only where none of the gate's words is in the text's cue stream: then no pattern
    * whose every match holds one of them (read case-blind) can match the text.
@@ -230,7 +234,14 @@ export interface CueGate {
  * A gate of literal words (lower-case ASCII, optionally `\b` at either end), answered from
  * the one walk of the scanned text that serves every gate.
  */
-export function cueGate(words: readonly string[]): CueGate {
+const gates: CueGate[] = [];
+
+/** Every gate made so far, for the test that holds each to its guards. */
+export function cueGates(): readonly CueGate[] {
+  return gates;
+}
+
+export function cueGate(words: readonly string[], guards: readonly RegExp[]): CueGate {
   if (gateCount === 31) throw new Error('literal-cues: at most 31 gates');
   const bit = 1 << gateCount++;
   for (const w of words) {
@@ -239,7 +250,9 @@ export function cueGate(words: readonly string[]): CueGate {
   }
   gateTrie = null;
   gateMemo = -1;
-  return { mayOccurIn: (text) => (gatesIn(text) & bit) !== 0 };
+  const gate: CueGate = { words, guards, mayOccurIn: (text) => (gatesIn(text) & bit) !== 0 };
+  gates.push(gate);
+  return gate;
 }
 
 /** The cue stream of a text the scan derived (a folded, lower-cased or respelled copy): not kept. */

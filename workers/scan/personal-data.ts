@@ -328,7 +328,7 @@ const MEDICAL_GATE = cueGate([
   'leuk', 'lymphoma', 'chemotherapy', 'major depressive', 'bipolar', 'schizophreni', 'epilep', 'hepatitis', 'tuberculosis',
   'dementia', 'alzheimer', 'parkinson', 'ptsd', 'anorexia', 'bulimia', 'multiple sclerosis', 'cystic fibrosis', 'syphilis',
   'chlamydia', 'gonorrh', 'herpes', 'substance use disorder', 'opioid use disorder', 'psychiatric',
-]);
+], [MEDICAL_CUE]);
 const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}(?![A-Za-z0-9-])/g;
 const SEVEN_DIGITS = /\d(?:[\s().-]{0,2}\d){6}/;
 // An organisation's mailbox or a toll-free line is how a clinic or a charity is reached, not a patient.

@@ -51,7 +51,7 @@ const SECRET_MIN_ENTROPY = 3.5;
 const PASSWORD_MIN_ENTROPY = 3.0;
 
 const CUE = /key|secret|token|passw|passphrase|credential|bearer/i;
-const CUE_GATE = cueGate(['key', 'secret', 'token', 'passw', 'passphrase', 'credential', 'bearer']);
+const CUE_GATE = cueGate(['key', 'secret', 'token', 'passw', 'passphrase', 'credential', 'bearer'], [CUE]);
 
 export function shannonEntropy(value: string): number {
   const counts = new Map<string, number>();

@@ -50,7 +50,7 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const ANCHORS = [...new Set(Object.values(RULE_ANCHORS).flat())];
 const ANY_ANCHOR = new RegExp(ANCHORS.map(escape).join('|'), 'i');
 // The same words, read in the scan's one pass over the text (literal-cues.ts).
-const ANCHOR_GATE = cueGate(ANCHORS.map((anchor) => anchor.toLowerCase()));
+const ANCHOR_GATE = cueGate(ANCHORS.map((anchor) => anchor.toLowerCase()), [ANY_ANCHOR]);
 
 export function mayHoldKnownSecret(text: string): boolean {
   return ANCHOR_GATE.mayOccurIn(text) && ANY_ANCHOR.test(text);
