@@ -32,9 +32,8 @@ export function findAttackLike(text: string, model: AttackModel = attackModel())
   const findings: Finding[] = [];
   let context: ReturnType<typeof mentionContext> | null = null;
   for (const [start, end] of attackWindows(text)) {
-    const window = text.slice(start, end);
-    const p = model.probability(window);
-    if (p < model.threshold || (p < model.unaddressedThreshold && !speaksToReader(window))) continue;
+    const p = model.probability(text, start, end);
+    if (p < model.threshold || (p < model.unaddressedThreshold && !speaksToReader(text.slice(start, end)))) continue;
     context ??= mentionContext(text);
     const base: Severity = p >= model.high ? 'high' : 'medium';
     findings.push({
@@ -55,6 +54,6 @@ export function findAttackLike(text: string, model: AttackModel = attackModel())
  */
 export function attackScore(text: string, model: AttackModel = attackModel()): number {
   let best = 0;
-  for (const [start, end] of attackWindows(text)) best = Math.max(best, model.probability(text.slice(start, end)));
+  for (const [start, end] of attackWindows(text)) best = Math.max(best, model.probability(text, start, end));
   return best;
 }

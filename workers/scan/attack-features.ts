@@ -13,6 +13,8 @@
  * with no vocabulary to ship; collisions cost a little accuracy, measured in the bench.
  */
 
+import { unitsOf } from './text-units.js';
+
 const INVISIBLE = /[\p{Cf}\u{FE00}-\u{FE0F}]/gu;
 const DIGIT = /\p{Nd}/gu;
 const SPACE = /\s+/gu;
@@ -47,18 +49,20 @@ function isWordUnit(code: number): boolean {
 const isAsciiSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
 
 /**
- * An ASCII text normalised as normalizeForFeatures does it, written as UTF-16 units into
- * `out` (which has room for text.length + 2), its length returned: one pass (lower case,
- * digits as 0, whitespace runs as one space, the ends trimmed and padded) where the string
- * functions took four passes and as many copies.
+ * text[start, end) normalised as normalizeForFeatures does it, written as UTF-16 units into
+ * `out` (which has room for end - start + 2), its length returned, or -1 if the stretch holds
+ * a unit outside ASCII: one pass (lower case, digits as 0, whitespace runs as one space, the
+ * ends trimmed and padded) where the string functions took four passes and as many copies.
  */
-function asciiNormalizedUnits(text: string, out: Uint16Array): number {
+function asciiNormalizedUnits(text: string, start: number, end: number, out: Uint16Array): number {
   let n = 0;
   out[n++] = 32;
   let space = false;
   let started = false;
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
+  const units = unitsOf(text);
+  for (let i = start; i < end; i++) {
+    let c = units[i]!;
+    if (c >= 128) return -1;
     if (isAsciiSpace(c)) {
       space = started;
       continue;
@@ -96,16 +100,18 @@ export class FeatureExtractor {
     this.found = new Int32Array(4096);
   }
 
-  /** The distinct feature indices of `text` (unordered). */
-  features(text: string): Int32Array {
-    // Other scripts take the string functions (NFKC can lengthen a text); ASCII, one pass.
-    const normalized = NON_ASCII.test(text) ? normalizeForFeatures(text) : null;
-    const room = normalized === null ? text.length + 2 : normalized.length;
-    if (this.units.length < room) this.units = new Uint16Array(room * 2);
+  /** The distinct feature indices of text[start, end) (unordered). */
+  features(text: string, start = 0, end = text.length): Int32Array {
+    // ASCII in one pass; other scripts take the string functions (NFKC can lengthen a text).
+    if (this.units.length < end - start + 2) this.units = new Uint16Array((end - start + 2) * 2);
+    let length = asciiNormalizedUnits(text, start, end, this.units);
+    if (length === -1) {
+      const normalized = normalizeForFeatures(start === 0 && end === text.length ? text : text.slice(start, end));
+      length = normalized.length;
+      if (this.units.length < length) this.units = new Uint16Array(length * 2);
+      for (let i = 0; i < length; i++) this.units[i] = normalized.charCodeAt(i);
+    }
     const u = this.units;
-    let length = room;
-    if (normalized === null) length = asciiNormalizedUnits(text, u);
-    else for (let i = 0; i < length; i++) u[i] = normalized.charCodeAt(i);
     // At most three character n-grams a position, two word features a word.
     if (this.found.length < length * 5) this.found = new Int32Array(length * 5);
     const found = this.found;
@@ -117,12 +123,12 @@ export class FeatureExtractor {
 
     // Character 3-, 4- and 5-grams, unrolled: the length is mixed in so that a 3-gram and
     // the 4-gram it starts differ.
-    const start = Math.imul(FNV_OFFSET ^ CHAR_SEED, FNV_PRIME);
+    const seed = Math.imul(FNV_OFFSET ^ CHAR_SEED, FNV_PRIME);
     const mix3 = Math.imul(2, 0x9e3779b1);
     const mix4 = Math.imul(3, 0x9e3779b1);
     const mix5 = Math.imul(4, 0x9e3779b1);
     for (let i = 0; i + 2 < length; i++) {
-      let h = Math.imul(Math.imul(Math.imul(start ^ u[i]!, FNV_PRIME) ^ u[i + 1]!, FNV_PRIME) ^ u[i + 2]!, FNV_PRIME);
+      let h = Math.imul(Math.imul(Math.imul(seed ^ u[i]!, FNV_PRIME) ^ u[i + 1]!, FNV_PRIME) ^ u[i + 2]!, FNV_PRIME);
       k = ((h ^ mix3) >>> 0) & mask;
       bit = 1 << (k & 7);
       if ((seen[k >>> 3]! & bit) === 0) {

@@ -47,9 +47,9 @@ export class AttackModel {
     this.extractor = new FeatureExtractor(model.bits);
   }
 
-  /** The probability that `text` is written to attack an agent that reads it. */
-  probability(text: string): number {
-    const features = this.extractor.features(text);
+  /** The probability that text[start, end) is written to attack an agent that reads it. */
+  probability(text: string, start = 0, end = text.length): number {
+    const features = this.extractor.features(text, start, end);
     if (features.length === 0) return 1 / (1 + Math.exp(-this.bias));
     let sum = 0;
     for (let i = 0; i < features.length; i++) sum += this.weights[features[i]!]!;

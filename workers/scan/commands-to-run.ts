@@ -18,6 +18,7 @@
  */
 import type { Finding } from './finding.js';
 import { judgeCommands, type CommandHit } from './executable.js';
+import { cueGate } from './literal-cues.js';
 
 const raw = String.raw;
 
@@ -106,7 +107,35 @@ function destructive(text: string): CommandHit[] {
 // Every rule needs one of these: a cheap test before the regular expressions.
 const MAY_MATCH = /run|exec|eval|bypass|ignore|decode|deobfuscate|unpack|rm\s|fork|chmod|dd\s|mkfs|shadow|ssh|drop|truncate|\/dev\/|remove-item|rd\s|rmdir|del\s|format|result|output|reveal|print|show|dump|leak|display|:\s*\(\s*\)/i;
 
+// The same words, read in the scan's one pass over the text (literal-cues.ts), where a run of
+// whitespace reads as one space: `rm\s` is "rm ", `:\s*\(\s*\)` one of four spellings.
+const MAY_MATCH_GATE = cueGate([
+  'run', 'exec', 'eval', 'bypass', 'ignore', 'decode', 'deobfuscate', 'unpack', 'rm ', 'fork', 'chmod', 'dd ', 'mkfs',
+  'shadow', 'ssh', 'drop', 'truncate', '/dev/', 'remove-item', 'rd ', 'rmdir', 'del ', 'format', 'result', 'output',
+  'reveal', 'print', 'show', 'dump', 'leak', 'display', ':()', ': ()', ':( )', ': ( )',
+], [MAY_MATCH]);
+
+/**
+ * A word every match of REACHES holds (read in the same pass). An order's code is the rest
+ * of its line, after a separator or a space, so REACHES finds in the code only what it
+ * would find in the whole text: without one of these, no order has code to flag.
+ */
+const REACHES_GATE = cueGate([
+  'os.', 'os .', 'subprocess', 'exec', 'eval', '__', 'child_process', 'spawnsync', 'function', 'getruntime', 'processbuilder',
+  'passthru', 'proc_open', 'system', 'wscript.shell', 'shell.application', '<!--', 'sys.command', 'io.popen', 'kernel.',
+  'xp_cmdshell', 'load_file', 'outfile', '/etc/', '/dev/', 'whoami', 'mkfs', 'globals', '<script', 'onerror', 'javascript:',
+  'document.cookie',
+], [REACHES]);
+
+/** A word every match of DESTRUCTIVE holds, alternative by alternative (`\s+` read as one space). */
+const DESTRUCTIVE_GATE = cueGate([
+  'rm ', ':()', ': ()', ':( )', ': ( )', 'fork', 'chmod', 'remove-item', 'rd ', 'rmdir ', 'del ', 'format c:', '/dev/', 'mkfs',
+  '/etc/shadow', '/.ssh/id_', 'drop table', 'drop database', 'truncate table',
+], [DESTRUCTIVE]);
+
 export function findCommandsToRun(text: string, contentType?: string): Finding[] {
-  if (!MAY_MATCH.test(text)) return [];
-  return judgeCommands(text, contentType, [...ordersToRun(text), ...destructive(text)]);
+  if (!MAY_MATCH_GATE.mayOccurIn(text) || !MAY_MATCH.test(text)) return [];
+  const orders = REACHES_GATE.mayOccurIn(text) ? ordersToRun(text) : [];
+  const wrecks = DESTRUCTIVE_GATE.mayOccurIn(text) ? destructive(text) : [];
+  return judgeCommands(text, contentType, [...orders, ...wrecks]);
 }

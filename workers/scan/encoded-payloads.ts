@@ -15,7 +15,9 @@ import { judgeCommands, type CommandHit } from './executable.js';
 import type { Finding } from './finding.js';
 import { isFlagging } from './finding.js';
 import { findInjections } from './injection.js';
+import { cueGate } from './literal-cues.js';
 import { maskExcerpt } from './mask.js';
+import { unitsOf } from './text-units.js';
 
 interface Encoded {
   encoding: string;
@@ -47,8 +49,9 @@ function runs(text: string): { base64: Array<[number, number]>; hex: Array<[numb
   const hex: Array<[number, number]> = [];
   let b = -1;
   let h = -1;
+  const units = unitsOf(text);
   for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const c = i < text.length ? units[i]! : 0;
     if (i < text.length && isBase64Unit(c)) {
       if (b === -1) b = i;
     } else if (b !== -1) {
@@ -96,6 +99,15 @@ function fromMorse(s: string): string {
 
 const CODE_LIST_CUE = /fromCharCode|chr\s*\(|char|map/i;
 const NAMES_ROT13 = /\brot[\s-]?13\b|\bcaesar\b/i;
+
+// The words of the cues above, read in the scan's one pass over the text (literal-cues.ts),
+// where a run of whitespace reads as one space: the patterns run only where these say maybe.
+const CODE_LIST_GATE = cueGate(['fromcharcode', 'chr(', 'chr (', 'char', 'map'], [CODE_LIST_CUE]);
+const ROT13_GATE = cueGate([
+  '\\brot13\\b', '\\brot 13\\b', '\\brot-13\\b', '\\bcaesar\\b',
+  ...['vtaber', 'qvfertneq', 'sbetrg', 'vafgehpgvba', 'vafgehpgvbaf', 'cebzcg', 'erirny', 'birepvqr', 'birevqr'].map((w) => `\\b${w}\\b`),
+], [NAMES_ROT13, ROT13_CUE]);
+const REVERSED_GATE = cueGate(['erongi', 'dragersid', 'tegrof', 'snoitcurtsni', 'noitcurtsni', 'tpmorp', 'laever', 'edirrevo'].map((w) => `\\b${w}\\b`), [REVERSED_CUE]);
 
 /** Mostly letters, digits, spaces and punctuation: text a reader would read as words. */
 function readable(s: string): boolean {
@@ -152,7 +164,7 @@ function encodedSpans(text: string): Encoded[] {
       push('hex escapes', m.index, m.index + m[0].length, utf8.decode(Buffer.from(m[0].replace(/\\x/g, ''), 'hex')));
     }
   }
-  const codes = CODE_LIST_CUE.test(text);
+  const codes = CODE_LIST_GATE.mayOccurIn(text) && CODE_LIST_CUE.test(text);
   for (const m of codes ? text.matchAll(CHAR_CODE_LIST) : []) {
     const list = (m[1] ?? m[2])!;
     push('character codes', m.index, m.index + m[0].length, fromCodes(list.split(',').map((n) => Number(n.trim()))));
@@ -177,8 +189,8 @@ function encodedSpans(text: string): Encoded[] {
     const codes = [...m[0].matchAll(/\\u\{?([0-9a-fA-F]+)\}?/g)].map((e) => parseInt(e[1]!, 16));
     push('unicode escapes', m.index, m.index + m[0].length, fromCodes(codes));
   }
-  if (NAMES_ROT13.test(text) || ROT13_CUE.test(text)) push('rot13', 0, text.length, rot13(text));
-  if (REVERSED_CUE.test(text)) push('reversed text', 0, text.length, [...text].reverse().join(''));
+  if (ROT13_GATE.mayOccurIn(text) && (NAMES_ROT13.test(text) || ROT13_CUE.test(text))) push('rot13', 0, text.length, rot13(text));
+  if (REVERSED_GATE.mayOccurIn(text) && REVERSED_CUE.test(text)) push('reversed text', 0, text.length, [...text].reverse().join(''));
   if (text.includes('<') && SPLIT_MARKER.test(text)) push('split markers', 0, text.length, text.replace(SPLIT_MARKER, ''));
   if (text.includes('.-') || text.includes('-.')) {
     for (const m of text.matchAll(MORSE)) push('Morse code', m.index, m.index + m[0].length, fromMorse(m[0]));

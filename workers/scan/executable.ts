@@ -13,6 +13,7 @@ import type { Finding, Severity } from './finding.js';
 import { commandContext } from './command-context.js';
 import { EXECUTABLE_RULES, FETCH_TO_FILE, VERIFIES, type ExecutableRule } from './executable-patterns.js';
 import { stakesOf, type Stakes } from './executable-stakes.js';
+import { cueGate } from './literal-cues.js';
 import { maskExcerpt } from './mask.js';
 
 type Hit = CommandHit & { kind: ExecutableRule['kind'] };
@@ -22,6 +23,11 @@ const SHOWN: Record<Stakes, Severity> = { 'acted-on': 'medium', read: 'low' };
 
 // Cheap gate before the regular expressions: every rule needs one of these words.
 const MAY_EXECUTE = /curl|wget|iwr|irm|invoke-|download|base64|openssl|xxd|exec|eval|powershell|pwsh|\/dev\/(?:tcp|udp)|\bnc\b|ncat|netcat|mkfifo|socket/i;
+// Its words, read in the scan's one pass over the text (literal-cues.ts).
+const MAY_EXECUTE_GATE = cueGate([
+  'curl', 'wget', 'iwr', 'irm', 'invoke-', 'download', 'base64', 'openssl', 'xxd', 'exec', 'eval', 'powershell', 'pwsh',
+  '/dev/tcp', '/dev/udp', '\\bnc\\b', 'ncat', 'netcat', 'mkfifo', 'socket',
+], [MAY_EXECUTE]);
 
 // How far after a download the scanner looks for the downloaded file being run.
 const RUN_WINDOW = 400;
@@ -64,7 +70,7 @@ function downloadThenRun(text: string): Hit[] {
 }
 
 export function findExecutables(text: string, contentType?: string): Finding[] {
-  if (!MAY_EXECUTE.test(text)) return [];
+  if (!MAY_EXECUTE_GATE.mayOccurIn(text) || !MAY_EXECUTE.test(text)) return [];
   const hits: Hit[] = [];
   for (const rule of EXECUTABLE_RULES) {
     for (const m of text.matchAll(rule.pattern)) {

@@ -8,24 +8,27 @@ import { foldForMatching } from './fold-for-matching.js';
 import { findHiddenText } from './hidden-markup.js';
 import { PHRASE_RULES, PROMPT_LIKE, SYSTEM_TAG, type PhraseRule } from './injection-phrases.js';
 import { maskExcerpt } from './mask.js';
+import { cueStream, derivedStream, LiteralTrie } from './literal-cues.js';
 import { mentionContext } from './mention-context.js';
 
 const NON_ASCII = /[^\x00-\x7f]/;
 const ANY_SCRIPT_RULES = PHRASE_RULES.filter((rule) => rule.anyScript === true);
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const CUES = [...new Set(PHRASE_RULES.flatMap((rule) => rule.cues ?? []))].sort((a, b) => b.length - a.length);
 /**
- * Every rule's cues in one pattern, run once a text: a pass of one alternation costs a
- * quarter of a substring search per cue. A match consumes its text, so a cue found also
- * counts the shorter cues it contains ("overridden" holds "overrid").
+ * Every rule's cues found in one walk of a trie, read as one alternation of them all
+ * (longest first) would read them: a cue found consumes its text, so it also counts the
+ * shorter cues it contains ("overridden" holds "overrid"), and a cue that starts inside it
+ * is not found. Rules were written and measured against that reading.
  */
-const CUE_PATTERN = new RegExp(CUES.map(escape).join('|'), 'g');
-const CONTAINED = new Map(CUES.map((cue) => [cue, CUES.filter((other) => cue.includes(other))]));
+const CUE_TRIE = new LiteralTrie(CUES);
+const CONTAINED = CUES.map((cue) => CUES.filter((other) => cue.includes(other)));
 
-function cuesIn(lower: string): Set<string> {
+function cuesIn(units: Uint8Array, length: number): Set<string> {
   const found = new Set<string>();
-  for (const m of lower.matchAll(CUE_PATTERN)) for (const cue of CONTAINED.get(m[0])!) found.add(cue);
+  CUE_TRIE.leftmostLongest(units, length, (id) => {
+    for (const cue of CONTAINED[id]!) found.add(cue);
+  });
   return found;
 }
 
@@ -54,18 +57,50 @@ function unleet(text: string): string {
 
 const RESPELL_CUE = new RegExp(`${LEET_CUE.source}|[a-z]_[a-z]|\\\\n`, 'i');
 
+// RESPELL_CUE read off an ASCII text's cue stream (literal-cues.ts), where letters are lower
+// case and whitespace, which no pair holds, is one space: one pass over bytes, where the
+// pattern tried four alternatives at every unit.
+const LETTER = 1;
+const LEET_UNIT = 2;
+const RESPELL_UNIT = new Uint8Array(128);
+for (let c = 97; c <= 122; c++) RESPELL_UNIT[c] = LETTER;
+for (const ch of '013457@$!') RESPELL_UNIT[ch.charCodeAt(0)] = LEET_UNIT;
+
+function mayBeRespelled(units: Uint8Array, length: number): boolean {
+  for (let i = 1; i < length; i++) {
+    const a = RESPELL_UNIT[units[i - 1]!]!;
+    const b = RESPELL_UNIT[units[i]!]!;
+    if ((a | b) === (LETTER | LEET_UNIT)) return true;
+    if (units[i] === 110 && units[i - 1] === 92) return true;
+    if (units[i] === 95 && a === LETTER && i + 1 < length && RESPELL_UNIT[units[i + 1]!] === LETTER) return true;
+  }
+  return false;
+}
+
 function respell(text: string): string {
   return unleet(text)
     .replace(/(?<=[a-z])_(?=[a-z])/gi, ' ')
     .replace(/\\n/g, '\n ');
 }
 
-function phraseHits(folded: string, rules: readonly PhraseRule[] = PHRASE_RULES): Hit[] {
+/**
+ * `asIs` says that `folded` is the scanned text itself and all ASCII: its cue stream is the
+ * one every detector reads, and lower-casing it leaves nothing outside ASCII.
+ */
+function phraseHits(folded: string, rules: readonly PhraseRule[] = PHRASE_RULES, asIs = false): Hit[] {
   const hits: Hit[] = [];
-  // Whitespace is made single spaces so that a cue of two words meets them across a line break.
-  const lower = folded.toLowerCase().replace(/\s+/g, ' ');
-  const nonAscii = NON_ASCII.test(lower);
-  const cues = cuesIn(lower);
+  let nonAscii = false;
+  let cues: Set<string>;
+  if (asIs) {
+    const stream = cueStream(folded);
+    cues = cuesIn(stream.units, stream.length);
+  } else {
+    // Whitespace is made single spaces so that a cue of two words meets them across a line break.
+    const lower = folded.toLowerCase().replace(/\s+/g, ' ');
+    nonAscii = NON_ASCII.test(lower);
+    const stream = derivedStream(lower);
+    cues = cuesIn(stream.units, stream.length);
+  }
   for (const rule of rules) {
     if (rule.cues !== undefined && !(nonAscii && rule.anyScript === true) && !rule.cues.some((cue) => cues.has(cue))) continue;
     for (const m of folded.matchAll(rule.pattern)) {
@@ -78,11 +113,13 @@ function phraseHits(folded: string, rules: readonly PhraseRule[] = PHRASE_RULES)
 
 export function findInjections(text: string): Finding[] {
   const folded = foldForMatching(text);
-  const hits: Hit[] = phraseHits(folded.text);
+  const stream = cueStream(text);
+  const asIs = folded.text === text && stream.ascii;
+  const hits: Hit[] = phraseHits(folded.text, PHRASE_RULES, asIs);
   // Respelled text is read again: leetspeak ("1gn0re @ll pr3v10us") with its digits and
   // symbols as the letters they stand for, snake_case words as words, and a written "\n" as
   // the line break it stands for. One unit for one, so offsets stay those of the folded text.
-  if (RESPELL_CUE.test(folded.text)) {
+  if (asIs ? mayBeRespelled(stream.units, stream.length) : RESPELL_CUE.test(folded.text)) {
     hits.push(...phraseHits(respell(folded.text)).map((hit) => ({ ...hit, detail: `${hit.detail} (read with its disguise undone: digits or symbols for letters, underscores for spaces, or a written \\n)` })));
   }
   for (const m of folded.text.matchAll(SYSTEM_TAG)) {

@@ -17,6 +17,7 @@
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Finding, Severity } from './finding.js';
+import { cueGate } from './literal-cues.js';
 import { maskExcerpt } from './mask.js';
 import { DEFAULT_PERSONAL_DATA_SEVERITY, type PersonalDataSeverity } from './personal-data-severity.js';
 
@@ -320,6 +321,14 @@ const capitalisable = (w: string): string => (/^[a-z]/.test(w) ? `[${w[0]}${w[0]
 // One word boundary around the alternation: a boundary on each word costs three times as much.
 const MEDICAL_CUE = new RegExp(`\\b(?:${MEDICAL_WORDS.map(capitalisable).join('|')})\\b`);
 const MEDICAL_CUE_ALL = new RegExp(MEDICAL_CUE.source, 'g');
+// A part of each medical word that every spelling of it holds, read in lower case in the
+// scan's one pass over the text (literal-cues.ts): the pattern runs only where one is found.
+const MEDICAL_GATE = cueGate([
+  'diagnos', 'prognosis', 'medical ', 'patient', 'mrn', 'icd', 'prescribed', 'hiv', 'aids', 'diabet', 'cancer', 'carcinoma',
+  'leuk', 'lymphoma', 'chemotherapy', 'major depressive', 'bipolar', 'schizophreni', 'epilep', 'hepatitis', 'tuberculosis',
+  'dementia', 'alzheimer', 'parkinson', 'ptsd', 'anorexia', 'bulimia', 'multiple sclerosis', 'cystic fibrosis', 'syphilis',
+  'chlamydia', 'gonorrh', 'herpes', 'substance use disorder', 'opioid use disorder', 'psychiatric',
+], [MEDICAL_CUE]);
 const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}(?![A-Za-z0-9-])/g;
 const SEVEN_DIGITS = /\d(?:[\s().-]{0,2}\d){6}/;
 // An organisation's mailbox or a toll-free line is how a clinic or a charity is reached, not a patient.
@@ -348,7 +357,7 @@ function isPhone(candidate: string): boolean {
 function findHealthContacts(text: string, severity: PersonalDataSeverity): Finding[] {
   const mail = text.includes('@');
   const digits = SEVEN_DIGITS.test(text);
-  if ((!mail && !digits) || !MEDICAL_CUE.test(text)) return [];
+  if ((!mail && !digits) || !MEDICAL_GATE.mayOccurIn(text) || !MEDICAL_CUE.test(text)) return [];
   const cues = [...text.matchAll(MEDICAL_CUE_ALL)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
   // Cues and candidates both come in text order, so one pointer finds the cues in reach.
   let first = 0;

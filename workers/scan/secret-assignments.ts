@@ -6,6 +6,7 @@
  */
 import type { Finding, Severity } from './finding.js';
 import { maskExcerpt } from './mask.js';
+import { cueGate } from './literal-cues.js';
 import { isStandIn } from './placeholder.js';
 
 // A name, optionally quoted (JSON, YAML, dicts) and not a segment of a path or ARN, then
@@ -50,6 +51,7 @@ const SECRET_MIN_ENTROPY = 3.5;
 const PASSWORD_MIN_ENTROPY = 3.0;
 
 const CUE = /key|secret|token|passw|passphrase|credential|bearer/i;
+const CUE_GATE = cueGate(['key', 'secret', 'token', 'passw', 'passphrase', 'credential', 'bearer'], [CUE]);
 
 export function shannonEntropy(value: string): number {
   const counts = new Map<string, number>();
@@ -89,7 +91,7 @@ function finding(kind: string, severity: Severity, detail: string, start: number
 }
 
 export function findSecretAssignments(text: string): Finding[] {
-  if (!CUE.test(text)) return [];
+  if (!CUE_GATE.mayOccurIn(text) || !CUE.test(text)) return [];
   const findings: Finding[] = [];
   for (const match of text.matchAll(ASSIGNMENT)) {
     const name = match[2]!;

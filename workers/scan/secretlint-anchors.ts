@@ -43,10 +43,15 @@ export const RULE_ANCHORS: Readonly<Record<string, readonly string[]>> = {
   '@secretlint/secretlint-rule-filter-comments': [],
 };
 
+import { cueGate } from './literal-cues.js';
+
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-const ANY_ANCHOR = new RegExp([...new Set(Object.values(RULE_ANCHORS).flat())].map(escape).join('|'), 'i');
+const ANCHORS = [...new Set(Object.values(RULE_ANCHORS).flat())];
+const ANY_ANCHOR = new RegExp(ANCHORS.map(escape).join('|'), 'i');
+// The same words, read in the scan's one pass over the text (literal-cues.ts).
+const ANCHOR_GATE = cueGate(ANCHORS.map((anchor) => anchor.toLowerCase()), [ANY_ANCHOR]);
 
 export function mayHoldKnownSecret(text: string): boolean {
-  return ANY_ANCHOR.test(text);
+  return ANCHOR_GATE.mayOccurIn(text) && ANY_ANCHOR.test(text);
 }
