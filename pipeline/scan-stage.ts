@@ -26,6 +26,9 @@ export interface ScanStageOptions {
   personalDataSeverity?: PersonalDataSeverity;
 }
 
+/** The bytes of claims one batch carries at most (a single larger claim goes alone). */
+const BATCH_BYTES = 1024 * 1024;
+
 /**
  * The scan stage: claims wait in a bounded queue and go to the Piscina scan pool in
  * batches, because one pool round trip costs about one 1 KB scan (FLOORS.md). At most one
@@ -101,8 +104,26 @@ export class ScanStage {
     void this.tasks.add(() => this.runBatch()).then(() => this.dispatch());
   }
 
+  /**
+   * The next batch: up to batchMax claims and BATCH_BYTES of them, one claim at least. Small
+   * claims still travel many to a round trip; a large one goes alone, so a worker holds one
+   * large text (and the copies its detectors make of it) at a time and hands its result back
+   * as soon as it is scanned, rather than holding a batch of them until the last is done.
+   */
+  private takeBatch(): Waiting[] {
+    let n = 0;
+    let bytes = 0;
+    while (n < this.waiting.length && n < this.options.batchMax) {
+      const size = this.waiting[n]!.bytes.length;
+      if (n > 0 && bytes + size > BATCH_BYTES) break;
+      bytes += size;
+      n++;
+    }
+    return this.waiting.splice(0, n);
+  }
+
   private async runBatch(): Promise<void> {
-    const batch = this.waiting.splice(0, this.options.batchMax);
+    const batch = this.takeBatch();
     if (batch.length === 0) return;
     // Every claim copied into one buffer of the task's own, moved to the worker rather than cloned.
     const packed = packTexts(batch.map((w) => w.bytes));

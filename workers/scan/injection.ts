@@ -42,17 +42,51 @@ interface Hit {
 
 // A letter beside a digit or symbol standing for one, inside a word.
 const LEET_CUE = /[a-z][013457@$!]|[013457@$!][a-z]/i;
-const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's', '!': 'i' };
-const LEET_WORD = /[a-z0-9@$!]+/gi;
-const LETTERS = /[a-z]/gi;
+/** The letter each digit or symbol stands for, by char code (0 for none). */
+const LEET = new Uint16Array(128);
+for (const [from, to] of Object.entries({ '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's', '!': 'i' })) LEET[from.charCodeAt(0)] = to.charCodeAt(0);
+
+const isAsciiLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** A unit of a word as leetspeak spells it: an ASCII letter or digit, @, $ or !. */
+const isLeetWordUnit = (c: number) => isAsciiLetter(c) || (c >= 48 && c <= 57) || c === 64 || c === 36 || c === 33;
 
 /**
  * The text with the digits and symbols of words that also hold letters read as letters
  * ("pr3v10us" as "previous"); numbers and words without them stay. An identifier such as
- * sha256 changes too, harmlessly: only the phrase rules read this copy.
+ * sha256 changes too, harmlessly: only the phrase rules read this copy. One pass over the
+ * units, copying only the words that change: a regex with a callback a word made a long
+ * text of such words (`word1234 word5678 …`) cost a second per 4 MB.
  */
 function unleet(text: string): string {
-  return text.replace(LEET_WORD, (word) => ((word.match(LETTERS)?.length ?? 0) >= 2 ? word.replace(/[013457@$!]/g, (ch) => LEET[ch]!) : word));
+  // Written into one copy of the text's UTF-16 units, made at the first word that changes:
+  // building the result by concatenation made a long text's worth of garbage.
+  let units: Uint16Array | null = null;
+  let i = 0;
+  while (i < text.length) {
+    if (!isLeetWordUnit(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let letters = 0;
+    let leet = false;
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (!isLeetWordUnit(c)) break;
+      if (isAsciiLetter(c)) letters++;
+      else if (LEET[c] !== 0) leet = true;
+    }
+    if (letters < 2 || !leet) continue;
+    if (units === null) {
+      const bytes = Buffer.from(text, 'utf16le');
+      units = new Uint16Array(bytes.buffer, bytes.byteOffset, text.length);
+    }
+    for (let k = start; k < i; k++) {
+      const c = units[k]!;
+      if (c < 128 && LEET[c] !== 0) units[k] = LEET[c]!;
+    }
+  }
+  return units === null ? text : Buffer.from(units.buffer, units.byteOffset, units.byteLength).toString('utf16le');
 }
 
 const RESPELL_CUE = new RegExp(`${LEET_CUE.source}|[a-z]_[a-z]|\\\\n`, 'i');
