@@ -389,6 +389,21 @@ export function Row({
   );
 }
 
+/**
+ * Whether a signature counts, in words that do not contradict the status above it: a
+ * signature its signer replaced by a later one is said to be replaced (not "does not count"
+ * beside the later one that counts), and an organization's countersign is counted apart from
+ * k, never "does not count" under a status "countersigned".
+ */
+function signerCounts(signers: VerbAnswer<'gv.approval'>['signers'], i: number): string {
+  const s = signers[i]!;
+  if (s.counts) return 'counts';
+  if (s.class === 'authority') return s.decision === 'countersign' ? "the organization's countersign (counted apart from k)" : "the organization's decision";
+  const later = signers.slice(i + 1).find((o) => o.identity === s.identity && (s.class !== 'model' || o.stance === s.stance));
+  if (later !== undefined) return `replaced by their later ${later.decision}`;
+  return `does not count${s.why ? `: ${s.why}` : ''}`;
+}
+
 function Approval({ approval: a }: { approval: VerbAnswer<'gv.approval'> }) {
   return (
     <>
@@ -399,7 +414,7 @@ function Approval({ approval: a }: { approval: VerbAnswer<'gv.approval'> }) {
       {a.signers.length > 0 && (
         <table class="signers">
           <tbody>
-            {a.signers.map((s) => (
+            {a.signers.map((s, i) => (
               <tr>
                 <td>
                   <Person identity={s.identity} />
@@ -409,7 +424,7 @@ function Approval({ approval: a }: { approval: VerbAnswer<'gv.approval'> }) {
                   {s.decision}
                   {s.stance ? ` (${s.stance})` : ''}
                 </td>
-                <td>{s.counts ? 'counts' : `does not count${s.why ? `: ${s.why}` : ''}`}</td>
+                <td>{signerCounts(a.signers, i)}</td>
               </tr>
             ))}
           </tbody>

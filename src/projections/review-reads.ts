@@ -125,7 +125,7 @@ export class ReviewReads {
       waitingCount: p(`SELECT count(*) FROM artifacts WHERE state IN (${marks})`).pluck(),
       waitingSteering: p(`SELECT a.* ${rowsWhere(true)} ORDER BY coalesce(r.review_since, a.ts), a.rowid LIMIT ?`),
       waitingRows: p(`SELECT a.* ${rowsWhere(false)} ORDER BY coalesce(r.review_since, a.ts), a.rowid LIMIT ?`),
-      signedSince: p('SELECT type, ts FROM signatures WHERE signer = ? AND ts >= ?'),
+      signedSince: p('SELECT type, decision, ts FROM signatures WHERE signer = ? AND ts >= ?'),
     };
     const waitingSince = new Map<number, Database.Statement>();
     this.waitingSinceFor = (states) => {
@@ -209,8 +209,8 @@ export class ReviewReads {
   }
 
   /** The type and time of every signature this signer made at or after `since`. */
-  signedSince(signer: string, since: number): Array<{ type: string; ts: number }> {
-    return this.s.signedSince!.all(signer, since) as Array<{ type: string; ts: number }>;
+  signedSince(signer: string, since: number): Array<{ type: string; decision: string; ts: number }> {
+    return this.s.signedSince!.all(signer, since) as Array<{ type: string; decision: string; ts: number }>;
   }
 
   /** The filter as a clause over review_runs and its arguments. */

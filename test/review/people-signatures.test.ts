@@ -288,6 +288,8 @@ describe('the review queue', () => {
     const engagement = (await gate.rpc(alice.accessToken, 'gv.engagement', { days: 3 })).result;
     expect(engagement).toMatchObject({ days: 3, deferred: 1, items_deferred_in_bulk: 2 });
     expect(engagement.signed).toBeGreaterThan(0);
+    // Her reject signatures above (a veto, and the flagged row's) are rejections too.
+    expect(engagement.rejected).toBeGreaterThanOrEqual(2);
     expect(engagement.per_day).toHaveLength(3);
     expect(engagement.per_day.at(-1)).toMatchObject({ deferred: 1, deferred_in_bulk: 2 });
     // No journal event for a defer.

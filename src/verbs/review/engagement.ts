@@ -68,8 +68,11 @@ export const engagementVerb = defineVerb({
     };
     const signatures = store.reviews.signedSince(caller.identity, since);
     for (const s of signatures) {
-      if (SIGNED.has(s.type)) bump(s.ts, 'signed');
-      else if (s.type === 'promote' || s.type === 'ratify') bump(s.ts, 'promoted');
+      if (SIGNED.has(s.type)) {
+        bump(s.ts, 'signed');
+        // A reject signature is a rejection too: the operator screen counted 0 right after one.
+        if (s.decision === 'reject') bump(s.ts, 'rejected');
+      } else if (s.type === 'promote' || s.type === 'ratify') bump(s.ts, 'promoted');
       else if (s.type === 'reject') bump(s.ts, 'rejected');
       else if (s.type === 'demote') bump(s.ts, 'demoted');
     }
