@@ -3,10 +3,9 @@ import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:cry
 import { AgentAssertions, GateClient, ToolClient, assertionKeyPair, mintAgentAssertion } from '../../dist/src/client/index.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate: server } = useGate({ kind: 'in-process' });
+const { gate: server, keys: { agent } } = useGate({ kind: 'in-process', keys: { agent: { role: 'agent', label: 'asserting agent' } } });
 
 let deploymentId: string;
-let agent: { key: string; keyId: string };
 let pair: { privateKey: KeyObject; publicKey: string };
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
@@ -44,8 +43,6 @@ async function mcpWith(token: string): Promise<string> {
 
 beforeAll(async () => {
   deploymentId = (await server.socket('gv.ping')).result.deployment_id;
-  const issued = (await server.socket('gv.keys', { action: 'issue', role: 'agent', label: 'asserting agent' })).result;
-  agent = { key: issued.key, keyId: issued.key_id };
   pair = assertionKeyPair();
   const bound = await server.rpc(agent.key, 'gv.assertion_key', { public_key: pair.publicKey });
   expect(bound.result).toMatchObject({ key_id: agent.keyId, public_key: pair.publicKey, changed: true, assertion: { aud: deploymentId, max_lifetime_s: 300 } });

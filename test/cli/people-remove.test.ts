@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { CLI, type GateProcess } from '../harness/gate-process.js';
-import { authorizeFields, form, pkcePair, startGateWithIssuer } from '../harness/sign-in.js';
+import { CLI } from '../harness/gate-process.js';
+import { authorizeFields, form, pkcePair } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 /** `gate people remove` names a person as people know them, by email, as well as by subject. */
-let gate: GateProcess;
-beforeAll(async () => {
-  gate = await startGateWithIssuer();
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate } = useGate({ ownIssuer: true });
 
 function run(args: string[], stdin = ''): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {

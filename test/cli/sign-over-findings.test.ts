@@ -1,15 +1,14 @@
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, type GateProcess } from '../harness/gate-process.js';
-import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from '../harness/gate-process.js';
+import { addPersonWithCli } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 /**
  * `gate sign` approving a row the scanner held: the findings are listed with where they
  * are, and the approval goes only as a second, deliberate act (--over-findings beside --yes
  * in a script); a plain --yes signs nothing and says why.
  */
-let gate: GateProcess;
-let agent: { key: string };
 const PASSWORD = 'a password for signing over findings';
 
 function run(args: string[], stdin = ''): Promise<{ code: number | null; out: string; err: string }> {
@@ -24,23 +23,19 @@ function run(args: string[], stdin = ''): Promise<{ code: number | null; out: st
   });
 }
 
-beforeAll(async () => {
-  gate = await startGateWithIssuer({ env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' } });
-  agent = await gate.key('agent');
-  await addPersonWithCli(gate, 'careful@example.test', PASSWORD, 'reviewer');
+const { gate, keys: { agent }, ingestId } = useGate({
+  ownIssuer: true,
+  env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
+  keys: { agent: 'agent' },
 });
-afterAll(async () => {
-  await gate?.stop();
+beforeAll(async () => {
+  await addPersonWithCli(gate, 'careful@example.test', PASSWORD, 'reviewer');
 });
 
 const signAs = (id: string, extra: string[] = []) => run(['sign', id, '--home', gate.home, '--email', 'careful@example.test', '--password-stdin', '--yes', ...extra], `${PASSWORD}\n`);
 const stateOf = async (id: string) => (await gate.socket('gv.approval', { artifact_id: id })).result.state as string;
 
-async function ingest(content: string): Promise<string> {
-  const answer = await gate.rpc(agent.key, 'gv.ingest', { content, kind: 'memory', source_uri: 'test://over-findings', workarea: 'sign' });
-  expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();
-  return answer.result.artifact_id;
-}
+const ingest = (content: string) => ingestId(agent, { content, source_uri: 'test://over-findings', workarea: 'sign' });
 
 describe('gate sign over findings', () => {
   // A right-to-left override hides what a file name really ends with: a high finding, held L1B.

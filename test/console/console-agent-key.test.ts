@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { GateProcess } from '../harness/gate-process.js';
 import { launchBrowser } from '../harness/browser.js';
 import { SHOTS } from '../harness/browser-sign-in.js';
-import { CLIENT_ID, addPersonWithCli, pkcePair, startGateWithIssuer } from '../harness/sign-in.js';
+import { CLIENT_ID, addPersonWithCli, pkcePair } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 // An agent's API key opens no console session by any path a person could try in a browser:
 // the sign-in page asks an email and a password only, the key pasted into it, into the
@@ -12,13 +12,12 @@ import { CLIENT_ID, addPersonWithCli, pkcePair, startGateWithIssuer } from '../h
 
 const ANSWER_ORIGIN = 'https://answers.example.test';
 const person = { email: 'key-holder@example.test', password: 'a password that is not the key' };
-let gate: GateProcess;
 let browser: Browser;
 let agentKey: string;
 
+// With an answer origin, token exchange is served: the key is tried there too.
+const { gate } = useGate({ ownIssuer: true, env: { GATE_AUTH_ANSWER_ORIGIN: ANSWER_ORIGIN } });
 beforeAll(async () => {
-  // With an answer origin, token exchange is served: the key is tried there too.
-  gate = await startGateWithIssuer({ env: { GATE_AUTH_ANSWER_ORIGIN: ANSWER_ORIGIN } });
   await addPersonWithCli(gate, person.email, person.password, 'reviewer');
   agentKey = (await gate.key('agent')).key;
   expect((await gate.rpc(agentKey, 'gv.describe')).result.you).toMatchObject({ role: 'agent', kind: 'program' });
@@ -26,7 +25,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await gate?.stop();
 });
 
 const shot = (p: Page, name: string) => p.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { GateProcess } from '../harness/gate-process.js';
 import { launchBrowser } from '../harness/browser.js';
 import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
-import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
+import { addPersonWithCli } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 // A reviewer judging rows the scanner held, in a real browser: each finding is marked where it
 // is in the body, hidden characters are drawn, a read counts once the body was scrolled to its
@@ -11,15 +11,16 @@ import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
 // veto finding keeps Approve off with the reason, and a notice stays with the row it reports.
 
 const reviewer = { email: 'findings-reviewer@example.test', password: 'a reviewer password for findings' };
-let gate: GateProcess;
 let browser: Browser;
 let page: Page;
-let agent: { key: string; identity: string };
 
+const { gate, keys: { agent }, ingestId } = useGate({
+  ownIssuer: true,
+  env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
+  keys: { agent: 'agent' },
+});
 beforeAll(async () => {
-  gate = await startGateWithIssuer({ env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' } });
   await addPersonWithCli(gate, reviewer.email, reviewer.password, 'reviewer');
-  agent = await gate.key('agent');
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   await signInThroughTheBrowser(page, gate.url, reviewer.email, reviewer.password);
@@ -27,14 +28,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await gate?.stop();
 });
 
-async function ingest(content: string): Promise<string> {
-  const r = await gate.rpc(agent.key, 'gv.ingest', { content, workarea: 'tests/findings', kind: 'memory', source_uri: 'https://example.org/findings' });
-  expect(r.error, JSON.stringify(r.error)).toBeUndefined();
-  return r.result.artifact_id as string;
-}
+const ingest = (content: string) => ingestId(agent, { content, workarea: 'tests/findings', source_uri: 'https://example.org/findings' });
 const stateOf = async (id: string) => (await gate.socket('gv.approval', { artifact_id: id })).result.state as string;
 const shot = async (name: string) => {
   for (const width of [1280, 1024]) {

@@ -1,31 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { GateProcess } from '../harness/gate-process.js';
 import { launchBrowser } from '../harness/browser.js';
 import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
-import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
+import { addPersonWithCli } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 // The console's questions and bans screens against a real gate, in Chromium.
 
 const admin = { email: 'console-gov@example.test', password: 'an admin password for governance' };
-let gate: GateProcess;
 let browser: Browser;
 let page: Page;
-let asker: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
 
+const { gate, keys: { asker, reviewer } } = useGate({ ownIssuer: true, keys: { asker: 'agent', reviewer: 'reviewer' } });
 beforeAll(async () => {
-  gate = await startGateWithIssuer();
   await addPersonWithCli(gate, admin.email, admin.password, 'admin');
-  asker = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1300, height: 900 } })).newPage();
   await signInThroughTheBrowser(page, gate.url, admin.email, admin.password);
 });
 afterAll(async () => {
   await browser?.close();
-  await gate?.stop();
 });
 
 const shot = (p: Page, name: string) => p.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });

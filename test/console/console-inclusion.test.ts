@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { GateProcess } from '../harness/gate-process.js';
 import { launchBrowser } from '../harness/browser.js';
 import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
-import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
+import { addPersonWithCli } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 // The row screen checks gv.why's signed checkpoint against /identity's deployment id and
 // each event's inclusion proof in it, in the page, with the client library's verifier. A
@@ -11,19 +11,14 @@ import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
 // the page) is shown failing, loudly, on the event and above the list.
 
 const reviewer = { email: 'inclusion-reviewer@example.test', password: 'a reviewer password for inclusion' };
-let gate: GateProcess;
 let browser: Browser;
 let page: Page;
 let promoted: string;
 
+const { gate, keys: { agent, promoter }, ingestId } = useGate({ ownIssuer: true, keys: { agent: 'agent', promoter: 'reviewer' } });
 beforeAll(async () => {
-  gate = await startGateWithIssuer();
   await addPersonWithCli(gate, reviewer.email, reviewer.password, 'reviewer');
-  const agent = await gate.key('agent');
-  const promoter = await gate.key('reviewer');
-  const r = await gate.rpc(agent.key, 'gv.ingest', { content: `The loading dock opens at seven ${Date.now()}.`, workarea: 'tests/inclusion', kind: 'memory', source_uri: 'https://example.org/inclusion' });
-  expect(r.error, JSON.stringify(r.error)).toBeUndefined();
-  promoted = r.result.artifact_id;
+  promoted = await ingestId(agent, { content: `The loading dock opens at seven ${Date.now()}.`, workarea: 'tests/inclusion', source_uri: 'https://example.org/inclusion' });
   await gate.readBody(promoter.key, promoted);
   expect((await gate.rpc(promoter.key, 'gv.promote', { artifact_id: promoted })).result?.state).toBe('ACTIVE');
   browser = await launchBrowser();
@@ -32,7 +27,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await gate?.stop();
 });
 
 /** Each event of the row screen once the page checked its inclusion: its type, seq, outcome and text. */

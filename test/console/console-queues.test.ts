@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { GateProcess } from '../harness/gate-process.js';
 import { uniqueText } from '../harness/gate-process.js';
 import { launchBrowser } from '../harness/browser.js';
 import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
-import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
+import { addPersonWithCli } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 // The operator screen's pipeline queues (gv.queues), read again while the screen is shown:
 // a gate whose scan worker holds each one-claim batch 2 s (failpoint scan-worker-stalls),
@@ -12,22 +12,22 @@ import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
 
 const operator = { email: 'console-queues@example.test', password: 'an operator password for the queues' };
 const BURST = 6;
-let gate: GateProcess;
 let browser: Browser;
 let page: Page;
-let agent: { key: string };
 
+const { gate, keys: { agent } } = useGate({
+  ownIssuer: true,
+  env: { GATE_FAILPOINTS: 'scan-worker-stalls', GATE_SCAN_BATCH_MAX: '1', GATE_QUARANTINE_MAX_DEPTH: '500' },
+  keys: { agent: 'agent' },
+});
 beforeAll(async () => {
-  gate = await startGateWithIssuer({ env: { GATE_FAILPOINTS: 'scan-worker-stalls', GATE_SCAN_BATCH_MAX: '1', GATE_QUARANTINE_MAX_DEPTH: '500' } });
   await addPersonWithCli(gate, operator.email, operator.password, 'reviewer');
-  agent = await gate.key('agent');
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1300, height: 900 } })).newPage();
   await signInThroughTheBrowser(page, gate.url, operator.email, operator.password);
 });
 afterAll(async () => {
   await browser?.close();
-  await gate?.stop();
 });
 
 const cell = (stage: string, column: string) => page.locator(`table.queues tr[data-stage=${stage}] td.${column}`);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { GateProcess } from '../harness/gate-process.js';
 import { launchBrowser } from '../harness/browser.js';
 import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
-import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
+import { addPersonWithCli } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 // A reviewer works the queue of a human-reviewed `main` in a real browser: the console lists
 // what gv.review lists, a row is approved from the keyboard only after its whole masked body
@@ -11,37 +11,34 @@ import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
 
 const reviewer = { email: 'queue-reviewer@example.test', password: 'a reviewer password for the console' };
 const readerPerson = { email: 'queue-reader@example.test', password: 'a reader password for the console' };
-let gate: GateProcess;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let agent: { key: string };
 
+const { gate, keys: { agent }, ingestId } = useGate({
+  ownIssuer: true,
+  env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
+  keys: { agent: 'agent' },
+});
 beforeAll(async () => {
-  gate = await startGateWithIssuer({ env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' } });
   await addPersonWithCli(gate, reviewer.email, reviewer.password, 'reviewer');
   await addPersonWithCli(gate, readerPerson.email, readerPerson.password, 'reader');
-  agent = await gate.key('agent');
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   page = await context.newPage();
 });
 afterAll(async () => {
   await browser?.close();
-  await gate?.stop();
 });
 
 let n = 0;
-async function ingest(content?: string, workarea = 'tests/console'): Promise<string> {
+function ingest(content?: string, workarea = 'tests/console'): Promise<string> {
   n += 1;
-  const r = await gate.rpc(agent.key, 'gv.ingest', {
+  return ingestId(agent, {
     content: content ?? `Console claim ${n}-${Date.now()}: the ${['north', 'south', 'east'][n % 3]} ledger closes at ${n}:00 UTC, batch ${Math.random().toString(36).slice(2)}.`,
     workarea,
-    kind: 'memory',
     source_uri: 'https://example.org/ledger',
   });
-  expect(r.error, JSON.stringify(r.error)).toBeUndefined();
-  return r.result.artifact_id as string;
 }
 const stateOf = async (id: string) => (await gate.socket('gv.approval', { artifact_id: id })).result.state as string;
 const queueIds = (p: Page) => p.locator('table.queue tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));

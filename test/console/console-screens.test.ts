@@ -1,44 +1,38 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { GateProcess } from '../harness/gate-process.js';
 import { launchBrowser } from '../harness/browser.js';
 import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { sha256Of, upload } from '../harness/attachments.js';
-import { addPersonWithCli, signIn, startGateWithIssuer, type SignedInPerson } from '../harness/sign-in.js';
+import { addPersonWithCli, signIn, type SignedInPerson } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 // The console's other screens against a real gate: the events tail, the operator's desk,
 // the admin's keys and people, search, and the diff of a superseding row.
 
 const admin = { email: 'console-admin@example.test', password: 'an admin password for the console' };
-let gate: GateProcess;
 let browser: Browser;
 let page: Page;
-let agent: { key: string };
 let signer: SignedInPerson;
 
+const { gate, keys: { agent }, ingestId } = useGate({
+  ownIssuer: true,
+  env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
+  keys: { agent: 'agent' },
+});
 beforeAll(async () => {
-  gate = await startGateWithIssuer({ env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' } });
   await addPersonWithCli(gate, admin.email, admin.password, 'admin');
   signer = await signIn(gate, { role: 'reviewer' });
-  agent = await gate.key('agent');
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1300, height: 900 } })).newPage();
   await signInThroughTheBrowser(page, gate.url, admin.email, admin.password);
 });
 afterAll(async () => {
   await browser?.close();
-  await gate?.stop();
 });
 
-let n = 0;
-async function ingest(content: string, by = agent.key): Promise<string> {
-  n += 1;
-  const r = await gate.rpc(by, 'gv.ingest', { content, workarea: 'tests/screens', kind: 'memory', source_uri: 'https://example.org/screens' });
-  expect(r.error, JSON.stringify(r.error)).toBeUndefined();
-  return r.result.artifact_id as string;
-}
+const ingest = (content: string, by = agent.key) => ingestId(by, { content, workarea: 'tests/screens', source_uri: 'https://example.org/screens' });
 async function promote(id: string): Promise<void> {
   await gate.readBody(signer.accessToken, id);
   const r = await gate.rpc(signer.accessToken, 'gv.sign', { artifact_id: id, decision: 'approve', promote: true });

@@ -1,27 +1,25 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { GateProcess } from '../harness/gate-process.js';
 import { launchBrowser } from '../harness/browser.js';
 import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
-import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
+import { addPersonWithCli } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 // The console's session: it signs in with PKCE S256 (the challenge it sends is the hash of the
 // verifier it later redeems), keeps the tokens in memory only, comes back after a reload
 // through the gate_refresh cookie, and signing out ends it for good.
 
 const person = { email: 'session-reviewer@example.test', password: 'a session password for the console' };
-let gate: GateProcess;
 let browser: Browser;
 
+const { gate } = useGate({ ownIssuer: true });
 beforeAll(async () => {
-  gate = await startGateWithIssuer();
   await addPersonWithCli(gate, person.email, person.password, 'reviewer');
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await gate?.stop();
 });
 
 const b64url = (bytes: Buffer) => bytes.toString('base64url');

@@ -5,10 +5,10 @@ import Database from 'better-sqlite3';
 import canonicalize from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { GateProcess } from '../harness/gate-process.js';
 import { launchBrowser } from '../harness/browser.js';
 import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
-import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
+import { addPersonWithCli } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 // The row screen checks each event's signature in the page, against the deployment id of
 // /identity, with the bytes gv.why hands over, and the link of each event to the row's event
@@ -16,23 +16,16 @@ import { addPersonWithCli, startGateWithIssuer } from '../harness/sign-in.js';
 // by it; the page says which event no longer holds, and loudly.
 
 const reviewer = { email: 'signature-reviewer@example.test', password: 'a reviewer password for signatures' };
-let gate: GateProcess;
 let browser: Browser;
 let page: Page;
 let promoted: string;
 let flagged: string;
 let rewritten: string;
 
+const { gate, keys: { agent, promoter }, ingestResult } = useGate({ ownIssuer: true, keys: { agent: 'agent', promoter: 'reviewer' } });
 beforeAll(async () => {
-  gate = await startGateWithIssuer();
   await addPersonWithCli(gate, reviewer.email, reviewer.password, 'reviewer');
-  const agent = await gate.key('agent');
-  const promoter = await gate.key('reviewer');
-  const ingest = async (content: string) => {
-    const r = await gate.rpc(agent.key, 'gv.ingest', { content, workarea: 'tests/signatures', kind: 'memory', source_uri: 'https://example.org/signatures' });
-    expect(r.error, JSON.stringify(r.error)).toBeUndefined();
-    return r.result as { artifact_id: string; state: string };
-  };
+  const ingest = (content: string) => ingestResult(agent, { content, workarea: 'tests/signatures', source_uri: 'https://example.org/signatures' });
   promoted = (await ingest(`The archive room key hangs by the door ${Date.now()}.`)).artifact_id;
   await gate.readBody(promoter.key, promoted);
   expect((await gate.rpc(promoter.key, 'gv.promote', { artifact_id: promoted })).result?.state).toBe('ACTIVE');
@@ -47,7 +40,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await gate?.stop();
 });
 
 const shot = (p: Page, name: string) => p.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });

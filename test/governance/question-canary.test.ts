@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateProcess } from '../harness/gate-process.js';
-import { signIn, startGateWithIssuer, type SignedInPerson } from '../harness/sign-in.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signIn, type SignedInPerson } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let asker: { key: string; identity: string };
-let other: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
+const { gate, keys: { asker, other, reviewer } } = useGate({ ownIssuer: true, keys: { asker: 'agent', other: 'agent', reviewer: 'reviewer' } });
 let person: SignedInPerson;
 let personReader: SignedInPerson;
 
 beforeAll(async () => {
-  gate = await startGateWithIssuer();
-  asker = await gate.key('agent');
-  other = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
   person = await signIn(gate, { role: 'reviewer', name: 'Canary Reader' });
   personReader = await signIn(gate, { role: 'reader' });
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe("canary: a held question's words never reach another identity", () => {

@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateProcess } from '../harness/gate-process.js';
-import { signIn, startGateWithIssuer, type SignedInPerson } from '../harness/sign-in.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signIn, type SignedInPerson } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let asker: { key: string; identity: string };
-let other: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
+const { gate, keys: { asker, other, reviewer } } = useGate({ ownIssuer: true, keys: { asker: 'agent', other: 'agent', reviewer: 'reviewer' } });
 let ada: SignedInPerson;
 
 beforeAll(async () => {
-  gate = await startGateWithIssuer();
-  asker = await gate.key('agent');
-  other = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
   ada = await signIn(gate, { role: 'reviewer', name: 'Ada Lovelace', email: `ada.l.${Date.now()}@example.test` });
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const question = (text: string, names?: string[]) => ({

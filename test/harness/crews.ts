@@ -10,16 +10,22 @@ export interface TestGate {
 }
 
 /**
- * An in-process gate for crew tests: promotions by a reviewer key in auto spaces under the
- * solo-reviewer profile, and a hello allowed every second (the clock is the test's).
+ * A crew test's gate settings: promotions by a reviewer key in auto spaces under the
+ * solo-reviewer profile, and a hello allowed every second (the clock is the test's);
+ * `settings` over them. For an in-process gate: `useGate({ kind: 'in-process', settings: crewSettings() })`.
  */
-export function startCrewGate(settings: Record<string, unknown> = {}): Promise<InProcessServer> {
-  return InProcessServer.start({
+export function crewSettings(settings: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
     'spaces.main_policy': 'auto',
     'review.quorum_profile': 'solo-reviewer',
     'runners.hello_interval_seconds': 1,
     ...settings,
-  });
+  };
+}
+
+/** An in-process gate with crewSettings, for a test that starts a second gate of its own. */
+export function startCrewGate(settings: Record<string, unknown> = {}): Promise<InProcessServer> {
+  return InProcessServer.start(crewSettings(settings));
 }
 
 let spaces = 0;

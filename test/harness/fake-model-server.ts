@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GateProcess } from './gate-process.js';
 
 /**
  * A model server on 127.0.0.1 whose answers a test decides: it speaks the OpenAI
@@ -172,32 +171,5 @@ export function modelEnv(server: FakeModelServer, extra: { kind?: 'openai' | 'an
     GATE_REVIEW_STANCES: JSON.stringify({ positive: 'fake', critical: 'fake' }),
     GATE_REVIEW_SECOND_OPINION: 'fake',
     ...(extra.env ?? {}),
-  };
-}
-
-export interface ModelGate {
-  server: FakeModelServer;
-  gate: GateProcess;
-  agent: { key: string; identity: string };
-  reviewer: { key: string; identity: string };
-  stop(): Promise<void>;
-}
-
-/** A fake model server and a gate whose stances it answers, with an agent and a reviewer key. */
-export async function startModelGate(extra: Parameters<typeof modelEnv>[1] = {}, tune: (s: FakeModelServer) => void = () => undefined): Promise<ModelGate> {
-  const server = await new FakeModelServer().start();
-  tune(server);
-  const gate = await GateProcess.start({ env: modelEnv(server, extra) });
-  const agent = await gate.key('agent');
-  const reviewer = await gate.key('reviewer');
-  return {
-    server,
-    gate,
-    agent,
-    reviewer,
-    async stop() {
-      await gate.stop();
-      await server.stop();
-    },
   };
 }

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateProcess } from '../harness/gate-process.js';
-import { startGateWithIssuer } from '../harness/sign-in.js';
+import { describe, expect, it } from 'vitest';
+import { useGate } from '../harness/use-gate.js';
 
 const CONSOLE = 'https://console.example.test';
 const STRANGER = 'https://stranger.example.test';
-let gate: GateProcess;
-beforeAll(async () => {
-  gate = await startGateWithIssuer({ env: { GATE_AUTH_APP_ORIGINS: CONSOLE } });
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate } = useGate({ ownIssuer: true, env: { GATE_AUTH_APP_ORIGINS: CONSOLE } });
 
 const preflight = (path: string, origin: string, method: string) =>
   gate.http('OPTIONS', path, { headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' } });

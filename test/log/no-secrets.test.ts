@@ -1,21 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
-import { authorizeFields, form, pkcePair, signIn, startGateWithIssuer, type SignedInPerson } from '../harness/sign-in.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { authorizeFields, form, pkcePair, signIn, type SignedInPerson } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 import { parsed, until } from './log-lines.js';
 
-let gate: GateProcess;
 let person: SignedInPerson;
-let agentKey: string;
 const claim = 'The staging database password is kept in the vault under ops/staging, rotated monthly.';
 const wrongPassword = 'not-the-password-9f3c';
 
+const { gate, keys: { agent } } = useGate({
+  ownIssuer: true,
+  env: { GATE_LOG_LEVEL: 'trace', GATE_AUTH_LOGIN_SLOW_AFTER: '1', GATE_AUTH_LOGIN_REFUSE_AFTER: '2', GATE_AUTH_LOGIN_DELAY_MS: '0' },
+  keys: { agent: 'agent' },
+});
 beforeAll(async () => {
-  gate = await startGateWithIssuer({
-    env: { GATE_LOG_LEVEL: 'trace', GATE_AUTH_LOGIN_SLOW_AFTER: '1', GATE_AUTH_LOGIN_REFUSE_AFTER: '2', GATE_AUTH_LOGIN_DELAY_MS: '0' },
-  });
   person = await signIn(gate, { role: 'reviewer' });
-  agentKey = (await gate.key('agent')).key;
-  expect((await gate.rpc(agentKey, 'gv.ingest', { content: claim, workarea: 'notes', kind: 'memory', source_uri: 'test://secrets' })).error).toBeUndefined();
+  expect((await gate.rpc(agent.key, 'gv.ingest', { content: claim, workarea: 'notes', kind: 'memory', source_uri: 'test://secrets' })).error).toBeUndefined();
   expect((await gate.rpc(person.accessToken, 'gv.ping')).error).toBeUndefined();
   // Wrong passwords for the person's email until the throttle refuses.
   for (let i = 0; i < 3; i++) {
@@ -23,9 +22,6 @@ beforeAll(async () => {
   }
   await until(() => gate.stderr.some((l) => l.includes('throttled')), 'the throttled sign-in');
   await gate.stop();
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('the log never holds a credential, a password, an email or a claim', () => {
@@ -44,7 +40,7 @@ describe('the log never holds a credential, a password, an email or a claim', ()
   it('grep finds none of them at the most verbose level', () => {
     const log = gate.stderr.join('\n');
     const [localPart] = person.email.split('@');
-    for (const secret of [agentKey, agentKey.slice(3), person.password, wrongPassword, person.email, localPart!, person.accessToken, person.refreshToken, person.idToken, claim, 'ops/staging']) {
+    for (const secret of [agent.key, agent.key.slice(3), person.password, wrongPassword, person.email, localPart!, person.accessToken, person.refreshToken, person.idToken, claim, 'ops/staging']) {
       expect(log.includes(secret), `the log holds ${secret.slice(0, 12)}…`).toBe(false);
     }
   });

@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { request } from 'undici';
 import { spawnSync } from 'node:child_process';
-import { CLI, uniqueText, type GateProcess } from '../harness/gate-process.js';
+import { CLI, uniqueText } from '../harness/gate-process.js';
 import { FakeModelServer, modelEnv } from '../harness/fake-model-server.js';
 import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
 import { signInWithOpenidClient, type IssuedPerson } from '../harness/openid-sign-in.js';
-import { signIn, startGateWithIssuer, type SignedInPerson } from '../harness/sign-in.js';
+import { signIn, type SignedInPerson } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 import { DeploymentKey } from '../../src/journal/deployment-key.js';
 import { yazlZip } from '../../fixtures/make-fixtures.js';
 
@@ -27,30 +28,35 @@ const orgHome = join(dir, 'org');
 const gateHome = join(dir, 'gate');
 let cluster: PostgresCluster;
 let models: FakeModelServer;
-let company: GateProcess;
 let org: OrgProcess;
-let gate: GateProcess;
-let agent: { key: string };
-let reader: { key: string };
-let grader: { key: string };
+let submitKey: string;
 let signer: SignedInPerson;
 let orgReviewer: IssuedPerson;
 
+const { gate: company } = useGate({ ownIssuer: true });
 beforeAll(async () => {
   cluster = PostgresCluster.start(join(dir, 'pg'));
-  [models, company] = await Promise.all([new FakeModelServer().start(), startGateWithIssuer()]);
+  models = await new FakeModelServer().start();
   const trust = { GATE_AUTH_TRUSTED_ISSUERS: JSON.stringify([company.url]) };
   org = await OrgProcess.start(orgHome, { databaseUrl: cluster.url, env: trust });
   const cli = (...args: string[]) => JSON.parse(orgCli([...args, '--json', '--home', orgHome, '--database-url', cluster.url], trust));
   // The member's key exists before its first start, so the org can issue its submit key first.
   mkdirSync(gateHome, { mode: 0o700 });
   const memberId = DeploymentKey.openOrCreate(join(gateHome, 'deployment.key')).deploymentId;
-  const submitKey = cli('member', 'add', `--deployment-id=${memberId}`, '--label', 'team gate').key;
+  submitKey = cli('member', 'add', `--deployment-id=${memberId}`, '--label', 'team gate').key;
   orgReviewer = await signInWithOpenidClient(company);
   expect(cli('people', 'assign', '--iss', orgReviewer.iss, '--sub', orgReviewer.sub, '--role', 'reviewer')).toMatchObject({ role: 'reviewer', changed: true });
-  gate = await startGateWithIssuer({
-    home: gateHome,
-    env: modelEnv(models, {
+}, 180_000);
+afterAll(async () => {
+  await org?.stop();
+  await models?.stop();
+  cluster?.stop();
+});
+const { gate, keys: { agent, reader, grader }, ingestId } = useGate({
+  ownIssuer: true,
+  home: gateHome,
+  env: () =>
+    modelEnv(models, {
       backend: { circuit_failures: 1000 },
       env: {
         GATE_SPACES_MAIN_POLICY: 'model',
@@ -63,16 +69,10 @@ beforeAll(async () => {
         GATE_ORG_POLL_EVERY_MS: '0',
       },
     }),
-  });
-  [agent, reader, grader] = [await gate.key('agent'), await gate.key('reader'), await gate.key('reviewer')];
+  keys: { agent: 'agent', reader: 'reader', grader: 'reviewer' },
+});
+beforeAll(async () => {
   signer = await signIn(gate, { role: 'reviewer' });
-}, 180_000);
-afterAll(async () => {
-  await gate?.stop();
-  await org?.stop();
-  await company?.stop();
-  await models?.stop();
-  cluster?.stop();
 });
 
 const ok = (answer: any) => {
@@ -115,7 +115,7 @@ describe('a member gate and an organization gate, with a model grading and peopl
     expect(ratified).toMatchObject({ approved_by: { model: 1, human: 1, authority: 0 }, waits_for: { blocker: 'quorum', code: 'countersign' } });
 
     // Two T-1 claims: the person's promotion is provisional until the org answers.
-    const ingest = async (label: string) => ok(await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText(label), kind: 'memory', source_uri: 'test://org', workarea: 'org/e2e' })).artifact_id as string;
+    const ingest = (label: string) => ingestId(agent, { content: uniqueText(label), source_uri: 'test://org', workarea: 'org/e2e' });
     const kept = await ingest('kept claim');
     const refusedId = await ingest('refused claim');
     for (const id of [kept, refusedId]) expect(await gradeAndSign(id)).toBe('ACTIVE');

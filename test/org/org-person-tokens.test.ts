@@ -6,11 +6,10 @@ import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { request } from 'undici';
-import type { GateProcess } from '../harness/gate-process.js';
 import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
 import { SimulatedMember } from '../harness/member-submission.js';
 import { signInWithOpenidClient, type IssuedPerson } from '../harness/openid-sign-in.js';
-import { startGateWithIssuer } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 import { verifyOutcomeLine } from '../../src/forms/outcome-line.js';
 
 /**
@@ -24,8 +23,6 @@ chmodSync(dir, 0o755);
 const home = join(dir, 'org');
 let cluster: PostgresCluster;
 let org: OrgProcess;
-let issuer: GateProcess;
-let stranger: GateProcess;
 let ann: IssuedPerson;
 let boss: IssuedPerson;
 let member: SimulatedMember;
@@ -37,9 +34,10 @@ let db: pg.Pool;
 let authEnv: Record<string, string>;
 const cli = (...args: string[]) => orgCli([...args, '--home', home, '--database-url', cluster.url], authEnv);
 
+const { gate: issuer } = useGate({ ownIssuer: true });
+const { gate: stranger } = useGate({ ownIssuer: true });
 beforeAll(async () => {
   cluster = PostgresCluster.start(join(dir, 'pg'));
-  [issuer, stranger] = await Promise.all([startGateWithIssuer(), startGateWithIssuer()]);
   ann = await signInWithOpenidClient(issuer);
   boss = await signInWithOpenidClient(issuer);
   authEnv = { GATE_AUTH_TRUSTED_ISSUERS: JSON.stringify([issuer.url]), GATE_AUTH_ADMINS: boss.identity };
@@ -52,8 +50,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.end();
   await org?.stop();
-  await issuer?.stop();
-  await stranger?.stop();
   cluster?.stop();
 });
 

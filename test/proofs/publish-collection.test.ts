@@ -8,11 +8,9 @@ import { verifyCollection } from '../../dist/src/client/index.js';
 import { clone, refusal } from '../harness/proof-refusal.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, ingestId } = useGate();
+const { gate, keys: { agent, reader }, ingestId } = useGate({ keys: { agent: 'agent', reader: 'reader' } });
 
-let reader: { key: string; identity: string };
 let stranger: string;
-let agent: { key: string; identity: string };
 let reviewer: string;
 const promoted: string[] = [];
 let held: string;
@@ -26,8 +24,6 @@ async function promote(id: string): Promise<void> {
 
 beforeAll(async () => {
   await gate.socket('gv.space_create', { name: 'team', policy: 'auto' });
-  agent = await gate.key('agent');
-  reader = await gate.key('reader');
   stranger = (await gate.key('reader')).key;
   reviewer = (await gate.key('reviewer')).key;
   await gate.socket('gv.grant', {

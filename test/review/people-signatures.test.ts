@@ -1,39 +1,33 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateProcess, RpcAnswer } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RpcAnswer } from '../harness/gate-process.js';
 import { signIn, startGateWithIssuer, type SignedInPerson } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 /** main is human-reviewed under the standard profile: only people's signatures count. */
-let gate: GateProcess;
+const { gate, keys: { reviewerKey, agentKey }, ingestId } = useGate({
+  ownIssuer: true,
+  env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
+  keys: { reviewerKey: 'reviewer', agentKey: 'agent' },
+});
 let alice: SignedInPerson;
 let bob: SignedInPerson;
 let writer: SignedInPerson;
-let reviewerKey: { key: string; identity: string };
-let agentKey: { key: string; identity: string };
 
 beforeAll(async () => {
-  gate = await startGateWithIssuer({ env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' } });
   alice = await signIn(gate, { role: 'reviewer' });
   bob = await signIn(gate, { role: 'reviewer' });
   writer = await signIn(gate, { role: 'agent' });
-  reviewerKey = await gate.key('reviewer');
-  agentKey = await gate.key('agent');
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 let n = 0;
-const ingest = async (by: string = writer.accessToken, extra: Record<string, unknown> = {}) => {
+const ingest = (by: string = writer.accessToken, extra: Record<string, unknown> = {}) => {
   n += 1;
-  const r = await gate.rpc(by, 'gv.ingest', {
+  return ingestId(by, {
     content: `Person-reviewed claim ${n}-${Date.now()}: the ${['north', 'south', 'east'][n % 3]} ledger closes at ${n}:00 UTC, batch ${Math.random().toString(36).slice(2)}.`,
     workarea: 'tests/people',
-    kind: 'memory',
     source_uri: 'https://example.org/ledger',
     ...extra,
   });
-  expect(r.error, JSON.stringify(r.error)).toBeUndefined();
-  return r.result.artifact_id as string;
 };
 /** A person's sign; an approval is made as a reviewer makes it, after reading the whole body. */
 const sign = async (who: SignedInPerson, id: string, decision: string, extra: Record<string, unknown> = {}) => {

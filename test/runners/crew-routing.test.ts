@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InProcessServer } from '../harness/in-process-server.js';
+import { describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
 import { signIn } from '../harness/sign-in.js';
-import { hello, issueKey, makeCrew, makeRunner, newInstance, readWhole, startCrewGate, type Crew } from '../harness/crews.js';
+import { crewSettings, hello, makeCrew, makeRunner, newInstance, readWhole, type Crew } from '../harness/crews.js';
+import { useGate } from '../harness/use-gate.js';
 import { crewQuestionsMoved } from '../../dist/src/questions/crew-moves.js';
 
 const MINUTE = 60_000;
-let server: InProcessServer;
-let reviewer: { key: string; identity: string };
-let asker: { key: string; identity: string };
-
-beforeAll(async () => {
-  server = await startCrewGate({ 'questions.people_wait_minutes': 120, 'runners.wait_minutes': 60, 'runners.gone_seconds': 300 });
-  reviewer = await issueKey(server, 'reviewer');
-  asker = await issueKey(server, 'agent');
-});
-afterAll(async () => {
-  await server?.stop();
+const { gate: server, keys: { reviewer, asker } } = useGate({
+  kind: 'in-process',
+  settings: crewSettings({ 'questions.people_wait_minutes': 120, 'runners.wait_minutes': 60, 'runners.gone_seconds': 300 }),
+  keys: { reviewer: 'reviewer', asker: 'agent' },
 });
 
 interface Hosted {

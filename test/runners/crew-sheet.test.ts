@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InProcessServer } from '../harness/in-process-server.js';
-import { hello, issueKey, makeCrew, makeRunner, newInstance, proposeSheet, readWhole, sheetText, startCrewGate } from '../harness/crews.js';
+import { describe, expect, it } from 'vitest';
+import { crewSettings, hello, issueKey, makeCrew, makeRunner, newInstance, proposeSheet, readWhole, sheetText } from '../harness/crews.js';
+import { useGate } from '../harness/use-gate.js';
 
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await startCrewGate();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const { gate: server } = useGate({ kind: 'in-process', settings: crewSettings() });
 
 describe('crew_sheet/1 bodies', () => {
   it('a prompt_template claiming the crew-sheet form must satisfy it, naming what breaks it', async () => {

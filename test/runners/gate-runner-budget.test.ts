@@ -4,9 +4,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { ROOT, uniqueText, type GateProcess } from '../harness/gate-process.js';
+import { ROOT, uniqueText } from '../harness/gate-process.js';
 import { askPromoted, issueKey, makeCrew, MODELS, type Crew } from '../harness/crews.js';
-import { signIn, startGateWithIssuer } from '../harness/sign-in.js';
+import { signIn } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 import { runCli, startGateRunner, stopGateRunner } from '../harness/gate-runner-process.js';
 
 const ANSWERING_SCRIPT = join(ROOT, 'test', 'runners', 'fixtures', 'crew-answer.mjs');
@@ -14,9 +15,11 @@ const BUDGET = 2880;
 const DAY_MS = 86_400_000;
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-let gate: GateProcess;
-let reviewer: { key: string; identity: string };
-let asker: { key: string; identity: string };
+const { gate, keys: { reviewer, asker } } = useGate({
+  ownIssuer: true,
+  env: { GATE_RUNNERS_HELLO_INTERVAL_SECONDS: '1', GATE_RUNNERS_GONE_SECONDS: '10' },
+  keys: { reviewer: 'reviewer', asker: 'agent' },
+});
 let markers: string;
 const hosted: ChildProcess[] = [];
 const runnerLog: string[] = [];
@@ -99,15 +102,11 @@ const ask = (space: string, words: string) => askPromoted(gate, asker.key, revie
 const questionOf = async (q: string) => (await gate.rpc(asker.key, 'gv.question', { question: q })).result;
 
 beforeAll(async () => {
-  gate = await startGateWithIssuer({ env: { GATE_RUNNERS_HELLO_INTERVAL_SECONDS: '1', GATE_RUNNERS_GONE_SECONDS: '10' } });
-  reviewer = await issueKey(gate, 'reviewer');
-  asker = await issueKey(gate, 'agent');
   markers = mkdtempSync(join(tmpdir(), 'gate-runner-markers-'));
 });
 
 afterAll(async () => {
   for (const child of hosted) child.kill('SIGKILL');
-  await gate?.stop();
 });
 
 describe("gate runner and the day's budget", () => {

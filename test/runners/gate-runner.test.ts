@@ -3,18 +3,20 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, uniqueText, type GateProcess } from '../harness/gate-process.js';
+import { ROOT, uniqueText } from '../harness/gate-process.js';
 import { runCli, startGateRunner } from '../harness/gate-runner-process.js';
 import { askPromoted, issueKey, makeCrew, MODELS, readWhole, type Crew } from '../harness/crews.js';
-import { signIn, startGateWithIssuer } from '../harness/sign-in.js';
+import { signIn } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 const ANSWERING_SCRIPT = join(ROOT, 'test', 'runners', 'fixtures', 'crew-answer.mjs');
 
-let gate: GateProcess;
-let reviewer: { key: string; identity: string };
-let asker: { key: string; identity: string };
+const { gate, keys: { reviewer, asker, runner } } = useGate({
+  ownIssuer: true,
+  env: { GATE_RUNNERS_HELLO_INTERVAL_SECONDS: '1', GATE_RUNNERS_GONE_SECONDS: '4' },
+  keys: { reviewer: 'reviewer', asker: 'agent', runner: { role: 'runner', label: 'e2e host' } },
+});
 let crew: Crew;
-let runner: { key: string; keyId: string };
 const others: Array<{ keyId: string }> = [];
 let workRoot: string;
 let stateDir: string;
@@ -60,12 +62,8 @@ async function crewAnswerTo(q: string): Promise<{ artifact_id: string; body: str
 }
 
 beforeAll(async () => {
-  gate = await startGateWithIssuer({ env: { GATE_RUNNERS_HELLO_INTERVAL_SECONDS: '1', GATE_RUNNERS_GONE_SECONDS: '4' } });
-  reviewer = await issueKey(gate, 'reviewer');
-  asker = await issueKey(gate, 'agent');
   crew = await makeCrew(gate, { instructions: 'Answer from what the build says.' });
   await gate.socket('gv.grant', { action: 'issue', grants: [{ principal: asker.identity, space: crew.space, capabilities: ['read', 'contribute'] }] });
-  runner = await issueKey(gate, 'runner', { label: 'e2e host' });
   workRoot = mkdtempSync(join(tmpdir(), 'gate-runner-work-'));
   stateDir = mkdtempSync(join(tmpdir(), 'gate-runner-state-'));
   const set = await gate.socket('gv.runner_set', {
@@ -88,7 +86,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   hosted?.kill('SIGKILL');
-  await gate?.stop();
 });
 
 describe('gate runner', () => {

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import type { InProcessServer } from '../harness/in-process-server.js';
-import { hello, issueKey, makeCrew, makeRunner, newInstance, proposeSheet, startCrewGate } from '../harness/crews.js';
+import { crewSettings, hello, issueKey, makeCrew, makeRunner, newInstance, proposeSheet } from '../harness/crews.js';
+import { useGate } from '../harness/use-gate.js';
 
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await startCrewGate();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const { gate: server } = useGate({ kind: 'in-process', settings: crewSettings() });
 
 /** A key's id is the first 12 hex characters of its sha256. */
 const ids = (keys: Array<{ key: string }>) => keys.map((m) => createHash('sha256').update(m.key).digest('hex').slice(0, 12));

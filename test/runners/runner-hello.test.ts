@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InProcessServer } from '../harness/in-process-server.js';
-import { hello, issueKey, makeCrew, makeRunner, newInstance, startCrewGate } from '../harness/crews.js';
+import { describe, expect, it } from 'vitest';
+import { crewSettings, hello, issueKey, makeCrew, makeRunner, newInstance, startCrewGate } from '../harness/crews.js';
+import { useGate } from '../harness/use-gate.js';
 
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await startCrewGate();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const { gate: server } = useGate({ kind: 'in-process', settings: crewSettings() });
 
 /** Sets the value at a dotted path of a fresh hello body (undefined deletes it). */
 function helloWith(path: string, value: unknown): Record<string, unknown> {

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import type { InProcessServer } from '../harness/in-process-server.js';
-import { hello, issueKey, makeCrew, makeRunner, newInstance, proposeSheet, readWhole, startCrewGate } from '../harness/crews.js';
+import { crewSettings, hello, issueKey, makeCrew, makeRunner, newInstance, proposeSheet, readWhole } from '../harness/crews.js';
+import { useGate } from '../harness/use-gate.js';
 
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await startCrewGate();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const { gate: server } = useGate({ kind: 'in-process', settings: crewSettings() });
 
 const keyIdOf = (raw: string) => createHash('sha256').update(raw).digest('hex').slice(0, 12);
 

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InProcessServer } from '../harness/in-process-server.js';
-import { issueKey, makeRunner, startCrewGate } from '../harness/crews.js';
+import { describe, expect, it } from 'vitest';
+import { crewSettings, issueKey, makeRunner } from '../harness/crews.js';
+import { useGate } from '../harness/use-gate.js';
 
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await startCrewGate();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const { gate: server } = useGate({ kind: 'in-process', settings: crewSettings() });
 
 describe('gv.runner_set', () => {
   it('names a runner key: an unknown id, an agent key or a revoked runner key is not_a_runner', async () => {

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InProcessServer } from '../harness/in-process-server.js';
-import { hello, makeRunner, newInstance, startCrewGate } from '../harness/crews.js';
+import { describe, expect, it } from 'vitest';
+import { crewSettings, hello, makeRunner, newInstance } from '../harness/crews.js';
+import { useGate } from '../harness/use-gate.js';
 
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await startCrewGate();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const { gate: server } = useGate({ kind: 'in-process', settings: crewSettings() });
 
 async function sayHello(key: string, fields: Record<string, unknown>) {
   server.clock.advance(1001);

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateProcess } from '../harness/gate-process.js';
-import { authorizeFields, form, pkcePair, startGateWithIssuer } from '../harness/sign-in.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { authorizeFields, form, pkcePair } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 const CONSOLE = 'https://console.example.test';
-let gate: GateProcess;
 const email = 'page@example.test';
 const password = 'the page test password';
 
+const { gate } = useGate({ ownIssuer: true, env: { GATE_AUTH_APP_ORIGINS: CONSOLE } });
 beforeAll(async () => {
-  gate = await startGateWithIssuer({ env: { GATE_AUTH_APP_ORIGINS: CONSOLE } });
   await gate.socket('gv.person_add', { email, password, role: 'reader' });
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 const fields = (extra: Record<string, string> = {}) => authorizeFields(gate, pkcePair().challenge, extra);

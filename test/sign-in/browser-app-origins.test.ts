@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { GateProcess } from '../harness/gate-process.js';
 import { ForeignSite, launchBrowser } from '../harness/browser.js';
-import { addPersonWithCli, authorizeFields, CLIENT_ID, pkcePair, startGateWithIssuer } from '../harness/sign-in.js';
+import { addPersonWithCli, authorizeFields, CLIENT_ID, pkcePair } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 // A console served from a listed app origin calls the gate from the browser: its preflights
 // are answered, its answers readable, the refresh cookie set and sent. A page of any other
@@ -11,7 +11,6 @@ import { addPersonWithCli, authorizeFields, CLIENT_ID, pkcePair, startGateWithIs
 
 const email = 'console@example.test';
 const password = 'a console elsewhere password';
-let gate: GateProcess;
 let listed: ForeignSite;
 let unlisted: ForeignSite;
 let browser: Browser;
@@ -20,15 +19,18 @@ let identity: string;
 beforeAll(async () => {
   listed = await ForeignSite.start();
   unlisted = await ForeignSite.start();
-  gate = await startGateWithIssuer({ env: { GATE_AUTH_APP_ORIGINS: listed.origin } });
+});
+afterAll(async () => {
+  await listed?.close();
+  await unlisted?.close();
+});
+const { gate } = useGate({ ownIssuer: true, env: () => ({ GATE_AUTH_APP_ORIGINS: listed.origin }) });
+beforeAll(async () => {
   identity = await addPersonWithCli(gate, email, password, 'reviewer');
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await listed?.close();
-  await unlisted?.close();
-  await gate?.stop();
 });
 
 interface Outcome {

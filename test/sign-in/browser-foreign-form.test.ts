@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Response } from 'playwright-core';
-import type { GateProcess } from '../harness/gate-process.js';
 import { ForeignSite, launchBrowser } from '../harness/browser.js';
-import { addPersonWithCli, authorizeFields, pkcePair, startGateWithIssuer } from '../harness/sign-in.js';
+import { addPersonWithCli, authorizeFields, pkcePair } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 // A page of another site that posts the sign-in form to the gate, with a person's right
 // email and password (a phished password, a password manager filling a lookalike), must not
@@ -10,12 +10,11 @@ import { addPersonWithCli, authorizeFields, pkcePair, startGateWithIssuer } from
 
 const email = 'target@example.test';
 const password = 'the target password';
-let gate: GateProcess;
 let site: ForeignSite;
 let browser: Browser;
 
+const { gate } = useGate({ ownIssuer: true });
 beforeAll(async () => {
-  gate = await startGateWithIssuer();
   await addPersonWithCli(gate, email, password, 'reviewer');
   site = await ForeignSite.start();
   browser = await launchBrowser();
@@ -23,7 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await site?.close();
-  await gate?.stop();
 });
 
 /** The sign-in form, as the gate's own page has it, filled in, on a page of another site. */

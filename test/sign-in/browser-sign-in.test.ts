@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Request } from 'playwright-core';
-import type { GateProcess } from '../harness/gate-process.js';
 import { launchBrowser } from '../harness/browser.js';
-import { addPersonWithCli, CLIENT_ID, form, startGateWithIssuer } from '../harness/sign-in.js';
+import { addPersonWithCli, CLIENT_ID, form } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 const SHOTS = 'test-results/sign-in';
 
@@ -12,18 +12,16 @@ const SHOTS = 'test-results/sign-in';
 
 const email = 'reviewer@example.test';
 const password = 'a browser sign-in password';
-let gate: GateProcess;
 let identity: string;
 let browser: Browser;
 
+const { gate } = useGate({ ownIssuer: true });
 beforeAll(async () => {
-  gate = await startGateWithIssuer();
   identity = await addPersonWithCli(gate, email, password, 'reviewer');
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await gate?.stop();
 });
 
 const statusOf = (page: Page) => page.locator('#status').textContent();

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLocalJWKSet, jwtVerify } from 'jose';
-import type { GateProcess } from '../harness/gate-process.js';
-import { signIn, startGateWithIssuer } from '../harness/sign-in.js';
+import { signIn } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-beforeAll(async () => {
-  gate = await startGateWithIssuer();
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate } = useGate({ ownIssuer: true });
 
 describe('discovery and the key set', () => {
   it('the discovery document names the issuer, the endpoints and what a relying party needs', async () => {

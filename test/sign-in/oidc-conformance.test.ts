@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import type { GateProcess } from '../harness/gate-process.js';
-import { form, startGateWithIssuer } from '../harness/sign-in.js';
+import { form } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 /**
  * The sign-in provider against a maintained relying-party library (openid-client 6 on
@@ -14,17 +14,13 @@ const ANSWER_ORIGIN = 'https://answers.example.test';
 const email = 'oidc@example.test';
 const password = 'openid-client signs in here';
 
-let gate: GateProcess;
 let config: client.Configuration;
 /** The browser's cookie jar for /oauth/token: the gate sends the refresh token only as a cookie. */
 let refreshCookie: string | undefined;
 
+const { gate } = useGate({ ownIssuer: true, env: { GATE_AUTH_ANSWER_ORIGIN: ANSWER_ORIGIN } });
 beforeAll(async () => {
-  gate = await startGateWithIssuer({ env: { GATE_AUTH_ANSWER_ORIGIN: ANSWER_ORIGIN } });
   expect((await gate.socket('gv.person_add', { email, password, role: 'reviewer', name: 'Oidc Person' })).error).toBeUndefined();
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 describe('openid-client 6 against the gate as its own OpenID provider', () => {

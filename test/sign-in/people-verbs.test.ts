@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateProcess } from '../harness/gate-process.js';
-import { authorizeFields, form, pkcePair, signIn, startGateWithIssuer } from '../harness/sign-in.js';
+import { describe, expect, it } from 'vitest';
+import { authorizeFields, form, pkcePair, signIn } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-beforeAll(async () => {
-  gate = await startGateWithIssuer({ env: { GATE_AUTH_ADMINS: 'https://elsewhere.example|ops-1' } });
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate } = useGate({ ownIssuer: true, env: { GATE_AUTH_ADMINS: 'https://elsewhere.example|ops-1' } });
 
 describe('gv.people (admin): list, assign, remove, journaled', () => {
   it('is an admin verb: a reviewer is refused naming both roles', async () => {

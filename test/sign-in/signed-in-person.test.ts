@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateProcess } from '../harness/gate-process.js';
-import { signIn, startGateWithIssuer } from '../harness/sign-in.js';
+import { describe, expect, it } from 'vitest';
+import { signIn } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-beforeAll(async () => {
-  gate = await startGateWithIssuer();
-});
-afterAll(async () => {
-  await gate?.stop();
-});
+const { gate } = useGate({ ownIssuer: true });
 
 describe('a person signed in through the sign-in provider is a caller on /rpc', () => {
   it('identity <iss>|<sub>, kind person, the role the people table gives, demo false', async () => {

@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { GateProcess } from '../harness/gate-process.js';
 import { ROOT } from '../harness/gate-process.js';
-import { CLIENT_ID, authorizeCode, authorizeFields, form, pkcePair, signIn, startGateWithIssuer } from '../harness/sign-in.js';
+import { CLIENT_ID, authorizeCode, authorizeFields, form, pkcePair, signIn } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
 
 /** `node --import` of a hook that resolves no `jose`: the gate runs as an install without its sign-in support would. */
 const WITHOUT_JOSE = { NODE_OPTIONS: `--import ${pathToFileURL(join(ROOT, 'test', 'harness', 'without-jose.mjs')).href}` };
 
-let bare: GateProcess;
-let whole: GateProcess;
-
-beforeAll(async () => {
-  [bare, whole] = await Promise.all([startGateWithIssuer({ env: WITHOUT_JOSE }), startGateWithIssuer()]);
-});
-afterAll(async () => {
-  await Promise.all([bare?.stop(), whole?.stop()]);
-});
+const { gate: bare } = useGate({ ownIssuer: true, env: WITHOUT_JOSE });
+const { gate: whole } = useGate({ ownIssuer: true });
 
 describe('a gate installed without its sign-in support', () => {
   it('starts, says so in its log, and serves API keys and the socket', async () => {

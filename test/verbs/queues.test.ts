@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueText, type RpcAnswer } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
-import { startModelGate, type ModelGate } from '../harness/fake-model-server.js';
+import { FakeModelServer, modelEnv } from '../harness/fake-model-server.js';
 
 // gv.queues reads each pipeline stage's queue. The scan worker is slowed (the
 // `scan-worker-stalls` failpoint holds each batch 2 s) and takes one claim a batch, so a
@@ -27,20 +27,14 @@ async function readUntil(read: () => Promise<RpcAnswer>, seen: (a: RpcAnswer) =>
 }
 
 describe('gv.queues: the scan queue of a slowed scanner', () => {
-  const { gate } = useGate({
+  const { gate, keys: { agent, reviewer } } = useGate({
     env: { GATE_FAILPOINTS: 'scan-worker-stalls', GATE_SCAN_BATCH_MAX: '1', GATE_QUARANTINE_SCAN_QUEUE: String(SCAN_QUEUE), GATE_QUARANTINE_MAX_DEPTH: '1000' },
+    keys: { agent: 'agent', reviewer: 'reviewer' },
   });
-  let agent: string;
-  let reviewer: string;
-  const queues = () => gate.rpc(reviewer, 'gv.queues', {});
-
-  beforeAll(async () => {
-    agent = (await gate.key('agent')).key;
-    reviewer = (await gate.key('reviewer')).key;
-  });
+  const queues = () => gate.rpc(reviewer.key, 'gv.queues', {});
 
   it('is a reviewer read: an agent is refused naming both roles', async () => {
-    const refused = await gate.rpc(agent, 'gv.queues', {});
+    const refused = await gate.rpc(agent.key, 'gv.queues', {});
     expect(refused.error?.code).toBe(-32602);
     expect(refused.error?.message).toMatch(/reviewer/);
     expect(refused.error?.message).toMatch(/agent/);
@@ -66,7 +60,7 @@ describe('gv.queues: the scan queue of a slowed scanner', () => {
 
   it('a burst of ingests waits in the scan queue: counted one by one, aging, then drained into the quarantine', async () => {
     const ingests = Array.from({ length: BURST }, (_, i) =>
-      gate.rpc(agent, 'gv.ingest', { content: `${uniqueText('queued')} #${i}`, kind: 'memory', workarea: 'queues/burst', source_uri: 'test://queues' }),
+      gate.rpc(agent.key, 'gv.ingest', { content: `${uniqueText('queued')} #${i}`, kind: 'memory', workarea: 'queues/burst', source_uri: 'test://queues' }),
     );
     // One thread, one claim a batch: never more than one claim scanning, and what the bound counts is what waits.
     const every = (a: RpcAnswer) => {
@@ -90,20 +84,22 @@ describe('gv.queues: the scan queue of a slowed scanner', () => {
 });
 
 describe('gv.queues: the grade stage while a grading run waits on a slow model', () => {
-  let m: ModelGate;
+  let server: FakeModelServer;
   const ROWS = 2;
 
   beforeAll(async () => {
-    m = await startModelGate({ backend: { timeout_ms: 30_000, max_retries: 0 }, env: { GATE_REVIEW_CONCURRENCY: '1' } }, (s) => {
-      s.slowMs = 1_500;
-    });
+    server = await new FakeModelServer().start();
+    server.slowMs = 1_500;
   });
   afterAll(async () => {
-    await m?.stop();
+    await server?.stop();
+  });
+  const { gate, keys: { agent, reviewer } } = useGate({
+    env: () => modelEnv(server, { backend: { timeout_ms: 30_000, max_retries: 0 }, env: { GATE_REVIEW_CONCURRENCY: '1' } }),
+    keys: { agent: 'agent', reviewer: 'reviewer' },
   });
 
   it('model calls are counted queued and running, bounded by the concurrency, and age while they wait', async () => {
-    const { gate, agent, reviewer } = m;
     for (let i = 0; i < ROWS; i++) {
       const a = await gate.rpc(agent.key, 'gv.ingest', { content: `${uniqueText('graded')} [[slow]]`, kind: 'memory', workarea: 'queues/grade', source_uri: 'test://queues' });
       expect(a.result?.state, JSON.stringify(a.error)).toBe('L1_SCANNED');

@@ -2,10 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate: server } = useGate({ kind: 'in-process', settings: { 'spaces.main_policy': 'auto', 'review.quorum_profile': 'solo-reviewer' } });
+const { gate: server, keys: { writer } } = useGate({
+  kind: 'in-process',
+  settings: { 'spaces.main_policy': 'auto', 'review.quorum_profile': 'solo-reviewer' },
+  keys: { writer: 'agent' },
+});
 
 let reviewer: string;
-let writer: { key: string; identity: string };
 const ids: Record<string, string> = {};
 const words: Record<string, string> = {};
 
@@ -33,8 +36,6 @@ const reconcile = async () => {
 
 beforeAll(async () => {
   reviewer = (await server.socket('gv.keys', { action: 'issue', role: 'reviewer' })).result.key;
-  const issued = (await server.socket('gv.keys', { action: 'issue', role: 'agent' })).result;
-  writer = { key: issued.key, identity: `key:${issued.key_id}` };
   await server.socket('gv.space_create', { name: 'second', policy: 'auto' });
   await server.socket('gv.grant', { action: 'issue', grants: [{ principal: writer.identity, space: 'second', capabilities: ['read', 'contribute'] }] });
   ids.indexed = await promoted('indexed');

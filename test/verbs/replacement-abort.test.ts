@@ -1,27 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateProcess } from '../harness/gate-process.js';
-import { signIn, startGateWithIssuer, type SignedInPerson } from '../harness/sign-in.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signIn, type SignedInPerson } from '../harness/sign-in.js';
 import { ReplacementRows, expectRefusal, revisionOf } from '../harness/replacement-rows.js';
+import { useGate } from '../harness/use-gate.js';
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let reader: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-let reviewer2: { key: string; identity: string };
+const { gate, keys: { agent, reader, reviewer, reviewer2 } } = useGate({
+  ownIssuer: true,
+  keys: { agent: 'agent', reader: 'reader', reviewer: 'reviewer', reviewer2: 'reviewer' },
+});
 let rows: ReplacementRows;
 let person: SignedInPerson;
 
 beforeAll(async () => {
-  gate = await startGateWithIssuer();
   person = await signIn(gate, { role: 'reviewer' });
-  agent = await gate.key('agent');
-  reader = await gate.key('reader');
-  reviewer = await gate.key('reviewer');
-  reviewer2 = await gate.key('reviewer');
   rows = new ReplacementRows(gate, agent.key, reviewer2.key);
-});
-afterAll(async () => {
-  await gate?.stop();
 });
 
 async function group(operation = 'split'): Promise<{ groupId: string; parent: string; children: string[] }> {
