@@ -243,7 +243,7 @@ export class Gate implements House {
     const erasedObjects = sweepErasedObjects({ store, pipeline: this.pipeline });
     if (erasedObjects > 0) log.info(`removed ${erasedObjects} attachment objects of erased rows left by a stop before their removal`);
 
-    const board = new ReviewBoard({ spaces: store.spaces, away: store.away }, reviewConfig, store.relations, store.reviews, store.comments, (id) => store.artifacts.byId(id), (who, cls, row) => notCountedUnread(this, who, cls, row), clock, {
+    const board = new ReviewBoard({ spaces: store.spaces, away: store.away }, reviewConfig, store.relations, store.reviews, store.comments, (id) => store.artifacts.byId(id), (who, cls, row) => notCountedUnread(this, config.review.read_before_signing, who, cls, row), clock, {
       threads: config.review.threads,
       concurrency: config.review.concurrency,
       batchMax: config.review.batch_max,

@@ -197,6 +197,11 @@ export const CONFIG_KEYS = {
     path_max_segments: { schema: positive, default: 32, doc: 'Deepest member path, in segments (archive_invalid:path_too_deep).' },
   },
   review: {
+    read_before_signing: {
+      schema: z.enum(['people', 'everyone']),
+      default: 'people',
+      doc: "Whose promoting or clearing decisions count only after the whole body (and every attachment) was served to them: people (signed-in people, and the operator with a proof: what a screen showed a person is what they sign) or everyone (API keys and the socket too). A model grades the whole masked body either way. Spec 2's gv.promote asks quorum alone; the default keeps that for programs.",
+    },
     quorum_profile: {
       schema: z.string().min(1),
       default: 'standard',

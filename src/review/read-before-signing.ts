@@ -14,6 +14,20 @@ export function readableBodyHash(house: { readonly store: Store }, row: Artifact
   return house.store.artifacts.text(hash) === null ? null : hash;
 }
 
+/** `review.read_before_signing`: whose decisions wait for a read. */
+export type ReadRule = 'people' | 'everyone';
+
+/**
+ * Whether a decision of this class waits for its signer's read. A person signs what a screen
+ * showed them, so a person's does (and the operator's with a proof, a person's act). For a
+ * program the "read" is a request whose answer it may discard: it adds a round trip a page
+ * and no assurance, and spec 2's gv.promote asks quorum alone, so a key's and the socket's
+ * do only when the operator sets `everyone`. Models and authorities are judged apart.
+ */
+export function readRuleBinds(rule: ReadRule, cls: SignerClass): boolean {
+  return cls === 'human' || (rule === 'everyone' && cls === 'agent');
+}
+
 /**
  * Why an identity's promoting or clearing signature on the row does not count yet, or
  * null: a reviewer must have been served the whole masked body (gv.node body: true, page
@@ -32,8 +46,9 @@ export function unreadBeforeSigning(house: { readonly store: Store }, identity: 
   return null;
 }
 
-/** A decision that would promote or clear a row refuses (-32010) until the decider read it all. */
-export function requireEverythingRead(house: { readonly store: Store }, identity: string, row: ArtifactRow, verb: string): void {
+/** A decision that would promote or clear a row refuses (-32010) until the decider read it all, when the read rule binds its class. */
+export function requireEverythingRead(house: { readonly store: Store }, identity: string, cls: SignerClass, rule: ReadRule, row: ArtifactRow, verb: string): void {
+  if (!readRuleBinds(rule, cls)) return;
   const unread = unreadBeforeSigning(house, identity, row);
   if (unread === null) return;
   throw new GateError(ErrorCode.lifecycle, `${verb}: ${unread.words}`, { reason: unread.reason, ...(unread.unread === undefined ? {} : { unread: unread.unread }) });
@@ -44,7 +59,8 @@ export function requireEverythingRead(house: { readonly store: Store }, identity
  * not served, or null. A model is given the whole masked body by grading and no attachment,
  * so on a row with attachments its verdict never counts.
  */
-export function notCountedUnread(house: { readonly store: Store }, identity: string, cls: SignerClass, row: ArtifactRow): string | null {
+export function notCountedUnread(house: { readonly store: Store }, rule: ReadRule, identity: string, cls: SignerClass, row: ArtifactRow): string | null {
   if (cls === 'model') return house.store.attachments.ofRow(row.artifact_id).length > 0 ? 'not served every attachment to its end' : null;
+  if (!readRuleBinds(rule, cls)) return null;
   return unreadBeforeSigning(house, identity, row)?.words ?? null;
 }

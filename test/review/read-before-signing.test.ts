@@ -5,9 +5,14 @@ import { useGate } from '../harness/use-gate.js';
  * Reviewers read what they sign: a reviewer of another's held row reads its whole masked
  * body through gv.node (body: true, page by page); each in-order page is journaled, and a
  * promoting signature counts only from an identity whose read reached the end. A preview is
- * not a read: the hostile line sits past it.
+ * not a read: the hostile line sits past it. People are always held to it; this gate holds
+ * keys to it too (`review.read_before_signing = everyone`), so keys stand in for a reader
+ * here. keys-promote-unread.test.ts has the default, where keys follow spec 2.
  */
-const { gate, keys: { agent, reviewer, reviewer2 }, ingestId } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer', reviewer2: 'reviewer' } });
+const { gate, keys: { agent, reviewer, reviewer2 }, ingestId } = useGate({
+  keys: { agent: 'agent', reviewer: 'reviewer', reviewer2: 'reviewer' },
+  env: { GATE_REVIEW_READ_BEFORE_SIGNING: 'everyone' },
+});
 
 const PAGE = 65_536;
 const longBody = (tail: string) => `${`Setup notes ${Date.now()}. `}${'Install the toolchain, then run the unit tests before a release. '.repeat(2_200)}\n${tail}`;

@@ -46,8 +46,8 @@ export const promoteVerb = defineVerb({
       if (row.state === 'L1B_FLAGGED') throw lifecycle("gv.promote: a flagged row needs a person's disposition before it can be promoted", 'wrong_state');
       if (row.state === 'L3_RATIFIED') throw lifecycle('gv.promote: the row is ratified and waits for a second authority to countersign', 'countersign');
       if (row.state !== 'L1_SCANNED' && row.state !== 'L2_SCORED') throw lifecycle(`gv.promote: a row in ${row.state} cannot be promoted`, 'wrong_state');
-      requireEverythingRead({ store }, caller.identity, row, 'gv.promote');
       const cls = signerClassOf(caller);
+      requireEverythingRead({ store }, caller.identity, cls, config.review.read_before_signing, row, 'gv.promote');
       const picture = review.board.picture(row, { signer: caller.identity, class: cls, type: 'promote', decision: 'promote', stance: null, seq: Number.MAX_SAFE_INTEGER });
       const problem = review.board.promotionProblem(picture, cls);
       if (problem !== null) {

@@ -46,7 +46,7 @@ export const signVerb = defineVerb({
         throw lifecycle("gv.sign: only a person's disposition clears a scanner finding", 'human_required');
       }
       // Clearing a finding is judging the text it is in: a person reads all of it first, as for a promotion.
-      if (row.state === 'L1B_FLAGGED' && p.decision === 'approve') requireEverythingRead({ store }, caller.identity, row, 'gv.sign');
+      if (row.state === 'L1B_FLAGGED' && p.decision === 'approve') requireEverythingRead({ store }, caller.identity, cls, config.review.read_before_signing, row, 'gv.sign');
       // On a flagged row a person's signature is its disposition: cleared to L2_SCORED, or rejected.
       const type = row.state === 'L1B_FLAGGED' && p.decision !== 'archive' ? 'disposition' : 'manual-sign';
       const own: Record<string, unknown> = { decision: p.decision, signer_class: cls, ...provenBy(operatorKey) };
