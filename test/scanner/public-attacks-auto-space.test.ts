@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useGate } from '../harness/use-gate.js';
 
 // The attack the gate exists for: text written to take over the agents that later read it,
 // stored as memory in a space whose rows the built-in reviewers promote on their own. The
@@ -16,28 +16,15 @@ interface Row {
   attack_id?: string;
 }
 
-let gate: GateProcess;
-let agent: { key: string; identity: string };
-let reviewer: { key: string; identity: string };
-
-beforeAll(async () => {
+beforeAll(() => {
   if (!existsSync(DATA)) {
     throw new Error(`PromptShield's validation split is not at ${DATA.pathname}: the public data sets live in ../shared/data beside the checkout (see its README)`);
   }
-  // The default main space is auto: the built-in reviewers' approvals promote.
-  gate = await GateProcess.start({ env: { GATE_QUARANTINE_MAX_DEPTH: '100000' } });
-  agent = await gate.key('agent');
-  reviewer = await gate.key('reviewer');
 });
-afterAll(async () => {
-  await gate?.stop();
-});
+// The default main space is auto: the built-in reviewers' approvals promote.
+const { gate, keys: { agent, reviewer }, ingestId } = useGate({ env: { GATE_QUARANTINE_MAX_DEPTH: '100000' }, keys: { agent: 'agent', reviewer: 'reviewer' } });
 
-const ingest = async (content: string, n: number) => {
-  const r = await gate.rpc(agent.key, 'gv.ingest', { content, kind: 'memory', workarea: `tests/public-attacks/${n}`, source_uri: `https://example.org/notes/${n}` });
-  expect(r.error, JSON.stringify(r.error)).toBeUndefined();
-  return r.result.artifact_id as string;
-};
+const ingest = (content: string, n: number) => ingestId(agent, { content, kind: 'memory', workarea: `tests/public-attacks/${n}`, source_uri: `https://example.org/notes/${n}` });
 
 /** Grades until no row is left to grade, as a schedule would over several runs. */
 async function gradeAll(): Promise<void> {
