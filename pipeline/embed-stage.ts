@@ -192,6 +192,11 @@ export class EmbedStage implements CommitFollower {
     return rowids.filter((r) => this.queued.has(r) || this.unwrittenIds.has(r) || this.failed.has(r) || this.moving.has(r));
   }
 
+  /** Rows whose embedding or write failed and wait for the retry: the embedding backend is failing while any do. */
+  get failing(): number {
+    return this.failed.size;
+  }
+
   /**
    * gv.queues: rows waiting for a vector (first tries and retries) and rows in the pool or
    * waiting for their write. No bound of its own: the queue holds rows already in the journal.

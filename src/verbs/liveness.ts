@@ -2,19 +2,22 @@ import { VERBS_BY_NAME } from './registry.js';
 import { z } from 'zod';
 import { defineVerb } from './define-verb.js';
 import { SERVICE_VERSION } from '../version.js';
+import { degradations } from '../review/degraded.js';
 
 export const pingVerb = defineVerb({
   name: 'gv.ping',
   role: 'reader',
-  summary: 'Liveness: the deployment id, your role, where the gate listens.',
+  summary: 'Liveness: the deployment id, your role, where the gate listens, and whether it is degraded and why.',
   params: z.strictObject({}),
-  handler({ caller, review, deployment }) {
+  handler({ caller, store, access, review, pipeline, config, deployment }) {
+    const reasons = degradations({ store, review, pipeline, config }, access.visibility.seesEverything(caller));
     return {
       pong: true,
       deployment_id: deployment.deploymentId,
       role: caller.role,
       paths: { http: deployment.endpoints.http ?? null, socket: deployment.endpoints.socket ?? null },
-      degraded: false,
+      degraded: reasons.length > 0,
+      degraded_reasons: reasons,
       quorum_profile: review.board.settings.profileName,
     };
   },
