@@ -78,6 +78,14 @@ export async function answerMessage(
   }
 }
 
+/**
+ * What a key with scope `events` may call (spec 1, Authentication 2): gv.events, and "the
+ * paused and caps parts of status", which gv.ping answers (`degraded_reasons`: review
+ * paused, quarantine near its cap, the grading budget spent), so a least-privilege monitor
+ * sees them.
+ */
+const EVENTS_SCOPE_VERBS: ReadonlySet<string> = new Set(['gv.events', 'gv.ping']);
+
 /** Resolves the verb, applies C1 (role), the scope and surface limits, C3 (params) and a write door's bans, then runs it. */
 export async function call(house: House, caller: Caller, method: string, rawParams: unknown): Promise<unknown> {
   const verb = VERBS_BY_NAME.get(method);
@@ -87,8 +95,8 @@ export async function call(house: House, caller: Caller, method: string, rawPara
   } else if (!atLeast(caller.role, verb.role)) {
     throw roleTooLow(method, verb.role, caller.role);
   }
-  if (caller.scope === 'events' && method !== 'gv.events') {
-    throw new GateError(ErrorCode.invalidParams, `a key with scope events may call gv.events only, not ${method}`, {
+  if (caller.scope === 'events' && !EVENTS_SCOPE_VERBS.has(method)) {
+    throw new GateError(ErrorCode.invalidParams, `a key with scope events may call gv.events and gv.ping only, not ${method}`, {
       reason: 'scope',
       scope: 'events',
     });

@@ -100,10 +100,11 @@ describe('gv.events', () => {
     });
   }
 
-  it('a key with scope events reads gv.events and nothing else', async () => {
+  it('a key with scope events reads gv.events and gv.ping (the paused and caps parts of status), nothing else', async () => {
     const scoped = await gate.key('reviewer', { scope: 'events' });
     expect((await gate.rpc(scoped.key, 'gv.events', { limit: 1 })).result.events).toHaveLength(1);
-    const refused = await gate.rpc(scoped.key, 'gv.ping');
+    expect((await gate.rpc(scoped.key, 'gv.ping')).result).toMatchObject({ pong: true, degraded: expect.any(Boolean) });
+    const refused = await gate.rpc(scoped.key, 'gv.describe');
     expect(refused.error?.code).toBe(-32602);
     expect(refused.error?.data).toMatchObject({ scope: 'events' });
   });
