@@ -45,6 +45,8 @@ export class FakeModelServer {
   refuseCredential = false;
   /** When set, every model call is answered with this HTTP status (a backend that is down). */
   failAll: number | null = null;
+  /** Answer every model call in prose, as a server that ignores the structured-output request does. */
+  ignoreSchema = false;
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => this.handle(req, res));
@@ -85,6 +87,7 @@ export class FakeModelServer {
 
   private answer(res: ServerResponse, anthropic: boolean, prompt: string, stance: string): void {
     if (this.failAll !== null) return this.send(res, this.failAll, { error: { message: 'down' } });
+    if (this.ignoreSchema) return this.reply(res, anthropic, 'Looks fine to me: approve.');
     const has = (marker: string) => prompt.includes(`[[${marker}]]`) || prompt.includes(`[[${marker}@${stance}]]`);
     if (has('500')) return this.send(res, 500, { error: { message: 'internal' } });
     if (has('401')) return this.send(res, 401, { error: { message: 'invalid api key' } });

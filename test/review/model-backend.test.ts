@@ -178,6 +178,17 @@ describe('gv.backend_check', () => {
     const check = await gate.socket('gv.backend_check', {});
     expect(check.result).toMatchObject({ backend: 'fake', reachable: true, credential: 'present', model: 'fake-model', effort: null, structured_outputs: true });
     expect(check.result.words).toContain('lists fake-model');
+    // Structured outputs are asked of the backend: one probe grading call, its tokens reported.
+    expect(check.result.words).toContain('a probe grading call came back in the structured form');
+    expect(check.result.cost_tokens).toBeGreaterThan(0);
+    server.ignoreSchema = true;
+    try {
+      const prose = (await gate.socket('gv.backend_check', {})).result;
+      expect(prose).toMatchObject({ reachable: true, credential: 'present', structured_outputs: false });
+      expect(prose.words).toContain('did not come back in the structured form (malformed');
+    } finally {
+      server.ignoreSchema = false;
+    }
     const local = await gate.socket('gv.backend_check', { backend: 'local' });
     expect(local.result).toMatchObject({ backend: 'local', reachable: true, credential: 'absent', structured_outputs: true });
     expect(local.result.model).toContain('not an LLM');

@@ -35,7 +35,10 @@ export interface BackendCheck {
   credential: string;
   model: string;
   effort: string | null;
+  /** Whether a probe grading call came back in the structured form grading needs. */
   structured_outputs: boolean;
+  /** Tokens the probe spent (0 when no grading call was made). */
+  cost_tokens: number;
   words: string;
 }
 
