@@ -15,6 +15,14 @@ export const SERVED_TYPES = [
 const SERVED = new Set<string>(SERVED_TYPES);
 export const isServedType = (type: string) => SERVED.has(type);
 
+/**
+ * Types spec 1 names that no act of this build journals: no verb links spaces, shows
+ * steering as an event, confirms a sign or titles a row. A gv.events filter naming one is
+ * refused by name rather than answered with an empty page, which would say nothing happened
+ * where nothing can. `test/verbs/events-never-written.test.ts` holds this list to the code.
+ */
+export const NEVER_WRITTEN: ReadonlySet<string> = new Set(['steering-shown', 'confirm-sign', 'review-confirmed', 'title', 'space-linked', 'space-unlinked']);
+
 const SPACE_REGISTRY = new Set(['space-created', 'space-linked', 'space-unlinked']);
 export const isSpaceRegistryEvent = (type: string) => SPACE_REGISTRY.has(type);
 

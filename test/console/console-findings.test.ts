@@ -107,6 +107,7 @@ describe('findings in the row view', () => {
     await page.goto(`${gate.url}/app#/queue`);
     await expect.poll(() => page.locator(`tr[data-id="${veto}"] td`).last().textContent()).toBe('nobody: a veto finding');
     await openRow(veto);
+    await page.locator('.veto-why').waitFor();
     const approve = page.locator('button.approve');
     expect(await approve.isDisabled()).toBe(true);
     expect(await approve.getAttribute('title')).toMatch(/^a veto-severity finding stands/);

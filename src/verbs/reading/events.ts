@@ -5,7 +5,7 @@ import { requireSpace } from '../../store/require-space.js';
 import { invalidParams } from '../../gate-error.js';
 import { eventFromRow, type JournalRow } from '../../forms/event.js';
 import { eventVisible } from '../../events/event-visibility.js';
-import { isServedType, servedEvent, type ServedEvent } from '../../events/served-event.js';
+import { isServedType, NEVER_WRITTEN, servedEvent, type ServedEvent } from '../../events/served-event.js';
 
 export const EVENTS_FORMAT_VERSION = 1;
 /** Journal rows examined per call, whatever the page size: a call stays bounded in time. */
@@ -32,6 +32,14 @@ export const eventsVerb = defineVerb({
     }
     const unserved = (p.types ?? []).find((t) => !isServedType(t));
     if (unserved !== undefined) throw invalidParams(`unserved event type: ${unserved}`, { field: 'types' });
+    const unwritten = (p.types ?? []).find((t) => NEVER_WRITTEN.has(t));
+    if (unwritten !== undefined) {
+      throw invalidParams(`this build never writes ${unwritten} events (no act of it journals one), so a filter on it could only answer an empty page`, {
+        field: 'types',
+        reason: 'never_written',
+        type: unwritten,
+      });
+    }
     if (p.space !== undefined) requireSpace({ store }, p.space);
     const opened = p.since === undefined ? null : store.cursors.open(p.since, caller.identity);
     if (p.since !== undefined && opened === null) throw invalidParams('since is not a usable cursor', { field: 'since' });
