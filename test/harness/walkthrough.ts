@@ -8,10 +8,11 @@ import { launchBrowser } from './browser.js';
 
 /**
  * A guide in `docs/` run as written, as `test/cli/first-steps.test.ts` runs the README's first
- * steps: the commands of its marked block (`<!-- guide:NAME -->` around a ```sh block), in
- * order, each in bash with `gate` as the built CLI. Only what a person supplies is substituted:
+ * steps: the commands of its marked block (`<!-- guide:NAME -->` around a ```sh block; a
+ * here-document whole, as written), in order, each in bash with `gate` as the built CLI. Only what a person supplies is substituted:
  *
- * - ports (`8480` and the like, replaced everywhere in the command by free ones);
+ * - ports (`8480` and the like, replaced everywhere in the command by free ones) and paths
+ *   outside the home (`/tmp/...`, by the test's own);
  * - an export of a path under `~/` (a temporary directory instead of the real home);
  * - an export of a value a step printed (`gk_...`, `key:...`, `sha256:...`, or the test's own
  *   `printed` rule);
@@ -21,8 +22,8 @@ import { launchBrowser } from './browser.js';
  *   Chromium does there what the person does (signs in for `gate sign`, or the test's `browse`).
  *
  * A command ending in `&` runs in the background until the walk is closed; the next step
- * waits for the line `ready` names for it. A step that exits non-zero fails the walk with the
- * command and its output.
+ * waits for the line `ready` names for it. A step that exits non-zero, or prints a JSON-RPC error,
+ * fails the walk with the command and its output.
  */
 export function guideCommands(file: string, name: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
@@ -30,13 +31,21 @@ export function guideCommands(file: string, name: string): string[] {
   if (block === undefined) throw new Error(`${file} has no guide:${name} block`);
   const commands: string[] = [];
   let pending = '';
+  let heredoc: string | undefined;
   for (const raw of block.split('\n')) {
+    // A here-document's lines go to the command as written, up to its delimiter.
+    if (heredoc !== undefined) {
+      commands[commands.length - 1] += `\n${raw}`;
+      if (raw === heredoc) heredoc = undefined;
+      continue;
+    }
     const line = raw.replace(/\s+#\s.*$/, '').replace(/^\s*#.*$/, '');
     if (line.trim() === '') continue;
     pending += line.trimEnd();
     if (pending.endsWith('\\')) pending = `${pending.slice(0, -1).trimEnd()} `;
     else {
       commands.push(pending.trim());
+      heredoc = /<<-?\s*'?(\w+)'?/.exec(pending)?.[1];
       pending = '';
     }
   }
@@ -55,6 +64,8 @@ export interface Ran {
 export interface WalkOptions {
   /** Ports as the guide writes them, and the free ones the test uses instead. */
   ports: Record<string, number>;
+  /** Paths outside `~` as the guide writes them, and the test's own (so runs never share one). */
+  paths?: Record<string, string>;
   /** The password a person types (to `gate people add`, at the sign-in page). */
   password: string;
   /** A background command's readiness: the pattern of the line (stdout or stderr) it is awaited for. */
@@ -156,6 +167,7 @@ export class Walkthrough {
     for (const written of commands) {
       let command = written;
       for (const [as, port] of Object.entries(this.options.ports)) command = command.replaceAll(as, String(port));
+      for (const [as, path] of Object.entries(this.options.paths ?? {})) command = command.replaceAll(as, path);
       const exported = /^export (.+)$/.exec(command);
       if (exported) {
         for (const [, name, value] of exported[1]!.matchAll(/(\w+)=(\S+)/g)) {
@@ -208,7 +220,8 @@ export class Walkthrough {
       }
       const ran = { command, ...result, json };
       this.ran.push(ran);
-      if (result.code !== 0) throw new Error(`guide step failed (exit ${result.code}): ${command}\n--- stdout\n${result.out}\n--- stderr\n${result.err}`);
+      // A JSON-RPC error printed by a command that exits 0 (curl) is a failed step too.
+      if (result.code !== 0 || (json?.jsonrpc === '2.0' && json.error !== undefined)) throw new Error(`guide step failed (exit ${result.code}): ${command}\n--- stdout\n${result.out}\n--- stderr\n${result.err}`);
     }
     return this.ran;
   }
