@@ -21,8 +21,9 @@ import { launchBrowser } from './browser.js';
  * - the browser: the desktop's opener (`xdg-open`) is a script that notes the address, and
  *   Chromium does there what the person does (signs in for `gate sign`, or the test's `browse`).
  *
- * A command ending in `&` runs in the background until the walk is closed; the next step
- * waits for the line `ready` names for it. A step that exits non-zero, or prints a JSON-RPC error,
+ * A command ending in `&` runs in the background until the walk is closed (or `kill %N && wait
+ * %N` stops it, numbered as bash numbers jobs); the next step waits for the line `ready` names
+ * for it. A step that exits non-zero, or prints a JSON-RPC error,
  * fails the walk with the command and its output.
  */
 export function guideCommands(file: string, name: string): string[] {
@@ -83,6 +84,7 @@ export class Walkthrough {
   readonly env: Record<string, string>;
   readonly ran: Ran[] = [];
   private readonly background: ChildProcess[] = [];
+  private readonly jobs = new Map<number, ChildProcess>();
   private browser: Browser | undefined;
   private readonly opened: string;
 
@@ -180,6 +182,15 @@ export class Walkthrough {
         await this.start(command.replace(/\s*&$/, ''));
         continue;
       }
+      // The shell's job control: `kill %N && wait %N` stops a background command and waits for it.
+      const job = /^kill %(\d+)(?:\s*(?:&&|;)\s*wait(?: %\1)?)?$/.exec(command);
+      if (job) {
+        const child = this.jobs.get(Number(job[1]));
+        if (child === undefined) throw new Error(`${written}: no job %${job[1]} runs`);
+        await this.stop(child);
+        this.jobs.delete(Number(job[1]));
+        continue;
+      }
       let stdin = '';
       if (/^gate people add /.test(command)) {
         command = `${command} --password-stdin`;
@@ -229,6 +240,8 @@ export class Walkthrough {
   private async start(command: string): Promise<void> {
     const child = this.bash(command);
     this.background.push(child);
+    // As bash numbers jobs: one more than the highest still in its table.
+    this.jobs.set(Math.max(0, ...this.jobs.keys()) + 1, child);
     const ready = this.options.ready(command);
     let said = '';
     await new Promise<void>((resolve, reject) => {
@@ -258,15 +271,18 @@ export class Walkthrough {
   /** Stops the background commands (each whole process group), then the browser. */
   async close(): Promise<void> {
     await this.browser?.close();
-    for (const child of this.background.reverse()) {
-      if (child.exitCode !== null || child.signalCode !== null) continue;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        continue;
-      }
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000))]);
+    for (const child of this.background.reverse()) await this.stop(child);
+  }
+
+  /** SIGTERM to a background command's whole process group (the gate is bash's child), then its exit. */
+  private async stop(child: ChildProcess): Promise<void> {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      return;
     }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000))]);
   }
 }
