@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { CLI, ROOT } from './gate-process.js';
 import { launchBrowser } from './browser.js';
@@ -27,7 +27,7 @@ import { launchBrowser } from './browser.js';
  * fails the walk with the command and its output.
  */
 export function guideCommands(file: string, name: string): string[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
+  const text = readFileSync(resolve(ROOT, file), 'utf8');
   const block = new RegExp(`<!-- guide:${name} -->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\n<!-- /guide:${name} -->`).exec(text)?.[1];
   if (block === undefined) throw new Error(`${file} has no guide:${name} block`);
   const commands: string[] = [];
@@ -109,6 +109,8 @@ export class Walkthrough {
   private bash(command: string, stdin = ''): ChildProcess {
     const alias = `gate() { '${CLI}' "$@"; }\nexport HOME='${join(this.dir, 'home')}'`;
     const child = spawn('bash', ['-c', `${alias}\n${command}`], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    // A command that never reads what is typed ends before it arrives: no matter.
+    child.stdin!.on('error', () => {});
     child.stdin!.end(stdin);
     return child;
   }
@@ -232,7 +234,7 @@ export class Walkthrough {
       const ran = { command, ...result, json };
       this.ran.push(ran);
       // A JSON-RPC error printed by a command that exits 0 (curl) is a failed step too.
-      if (result.code !== 0 || (json?.jsonrpc === '2.0' && json.error !== undefined)) throw new Error(`guide step failed (exit ${result.code}): ${command}\n--- stdout\n${result.out}\n--- stderr\n${result.err}`);
+      if (result.code !== 0 || (json?.jsonrpc === '2.0' && json.error !== undefined)) throw new Error(`guide step failed (exit ${result.code}): ${command}\n--- stdout\n${result.out.trimEnd()}\n--- stderr\n${result.err.trimEnd()}`);
     }
     return this.ran;
   }
