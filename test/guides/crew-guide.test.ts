@@ -38,6 +38,7 @@ describe('guide: a crew with gate runner', () => {
     expect(results('gate call gv.promote').map((r) => r.state)).toEqual(['ACTIVE', 'ACTIVE', 'ACTIVE']);
     const runners = results('gate call gv.runners')[0].runners;
     expect(runners[0]).toMatchObject({ label: 'laptop', heard: true, assignments: [{ space: 'build', slots: ['build/lead/1'] }] });
+    expect(['issued', 'held']).toContain(runners[0].assignments[0].keys);
     const [routed, answered] = results('gate call gv.question');
     expect(routed).toMatchObject({ question: walk.env['QUESTION'], state: 'with_crew', crew: 'build' });
     expect(answered).toMatchObject({ question: walk.env['QUESTION'], state: 'answered' });
