@@ -64,7 +64,7 @@ const homeOptions = (c: Command) =>
 const print = (json: boolean | undefined, value: unknown, words: string) => process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${words}\n`);
 
 export function orgCommand(): Command {
-  const org = new Command('org').description('The organization gate: the second authority member gates submit to, on PostgreSQL.');
+  const org = new Command('org').summary('the organization gate, on PostgreSQL').description('The organization gate: the second authority member gates submit to, on PostgreSQL.');
 
   homeOptions(
     org
