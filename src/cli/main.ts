@@ -91,6 +91,14 @@ space
   .option('--home <dir>', 'the gate home whose socket to use')
   .action(later(() => import('./space-command.js'), 'spaceCreateCommand'));
 
+space
+  .command('list')
+  .description(`List the spaces with their review policy, owner and rows (gv.spaces, as the operator).\n\n${EXIT_CODES_HELP}`)
+  .option('--json', "print gv.spaces' answer as JSON")
+  .option('--home <dir>', 'the gate home whose socket to use')
+  .option('--timeout <ms>', 'how long to wait for the answer, in ms (0: as long as it takes)', timeoutOption, DEFAULT_CALL_TIMEOUT_MS)
+  .action(later(() => import('./space-command.js'), 'spaceListCommand'));
+
 program
   .command('config')
   .summary('print the effective configuration and its sources')
