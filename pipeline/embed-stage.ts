@@ -170,9 +170,10 @@ export class EmbedStage implements CommitFollower {
       missing += rows.length;
     }
     const ms = Math.round(performance.now() - started);
-    this.log.info(
-      `vector index (${this.model}): ${this.codes.searchable} searchable vectors, ${moved} re-placed, ${missing} rows to embed (checked in ${ms} ms)`,
-    );
+    // Said at info when the start found work (a catch-up follows, or vectors moved); a check with nothing to do is a debug line.
+    const found = `vector index (${this.model}): ${this.codes.searchable} searchable vectors, ${moved} re-placed, ${missing} rows to embed (checked in ${ms} ms)`;
+    if (moved > 0 || missing > 0) this.log.info(found);
+    else this.log.debug(found);
     if (missing > 0) this.catchUp = { total: missing, done: 0, started: performance.now(), lastLog: performance.now() };
     this.writer.follow(this);
     this.schedule();

@@ -21,6 +21,8 @@ export interface Log {
   enabled(level: LogLevel): boolean;
   /** Writes what the asynchronous destination still holds (before an exit the gate chooses). */
   flush(): void;
+  /** Whether a person reads the lines at a terminal (the `pretty` format): a line stdout already says is left to debug there. */
+  readonly forPerson?: boolean;
 }
 
 export interface LogOptions {
@@ -51,7 +53,7 @@ export function createLog(options: LogOptions = {}, stream?: NodeJS.WritableStre
     },
     destination,
   );
-  return wrap(logger);
+  return { ...wrap(logger), forPerson: pretty };
 }
 
 function wrap(logger: Logger): Log {

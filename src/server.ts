@@ -32,6 +32,8 @@ export interface RunningGate {
   gate: Gate;
   url: string;
   socketPath: string;
+  /** The home directory served. */
+  home: string;
   shutdown(reason: string): Promise<void>;
   /** What a shutdown under way is waiting for (null before one starts), for its deadline to name. */
   shutdownStep(): string | null;
@@ -132,8 +134,11 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
     },
     (error: unknown) => gate.log.error('the start scan failed', error),
   );
-  // The same facts as the start line on stdout, for whoever collects only the log.
-  gate.log.info('listening', { url, socket: paths.socket, deployment: gate.deployment.deploymentId });
+  // The same facts as the start line on stdout, for whoever collects only the log; at a
+  // terminal, where that line shows beside the log, only at debug (the start is one line).
+  const listening = { url, socket: paths.socket, home: paths.home, deployment: gate.deployment.deploymentId };
+  if (gate.log.forPerson === true) gate.log.debug('listening', listening);
+  else gate.log.info('listening', listening);
 
   let stopping: Promise<void> | null = null;
   let step: string | null = null;
@@ -170,5 +175,5 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
     })());
   const shutdownStep = () => (step === 'the gate' ? `closing ${gate.deployment.closing ?? 'the gate'}` : step === null ? null : `at ${step}`);
 
-  return { gate, url, socketPath: paths.socket, shutdown, shutdownStep, releaseHome };
+  return { gate, url, socketPath: paths.socket, home: paths.home, shutdown, shutdownStep, releaseHome };
 }

@@ -1,8 +1,25 @@
 import { resolveHome } from '../config/home.js';
 import { EXIT, exitAfterWriting } from './exit-codes.js';
 import { NoAnswerError, socketCall } from './socket-call.js';
+import { VERB_ROLES } from '../client/verb-table.js';
+import { closestName } from './did-you-mean.js';
+
+/**
+ * Why `method` is not a verb this gate serves, with the closest one when a typo is likely;
+ * undefined for a verb it serves. The client's verb table equals the registry the socket
+ * dispatches from (test/client/verb-table.test.ts), so a name outside it could only be refused.
+ */
+export function unknownVerb(method: string): string | undefined {
+  if (Object.hasOwn(VERB_ROLES, method)) return undefined;
+  const near = closestName(method, Object.keys(VERB_ROLES));
+  return near === undefined
+    ? `unknown verb ${method}: gate call gv.describe lists the verbs this gate serves`
+    : `unknown verb ${method}: did you mean ${near}?`;
+}
 
 export async function callCommand(method: string, paramsText: string | undefined, options: { home?: string; timeout?: number }): Promise<void> {
+  const unknown = unknownVerb(method);
+  if (unknown !== undefined) return exitAfterWriting(process.stderr, `gate call: ${unknown}\n`, EXIT.badArgument);
   let params: unknown;
   if (paramsText !== undefined) {
     try {

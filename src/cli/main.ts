@@ -13,6 +13,7 @@ import { DEFAULT_CALL_TIMEOUT_MS, timeoutOption } from './socket-call.js';
 import { orgCommand } from './org-command.js';
 import { PROOF_EXIT_HELP } from './proof-exit-help.js';
 import { count } from './count-option.js';
+import { polishHelp } from './help-format.js';
 
 const port = (value: string) => {
   const n = Number(value);
@@ -28,11 +29,11 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 const program = new Command('gate')
   .description('Gate: scans, quarantines, reviews and promotes what AI agents propose; every change is a signed journal event.')
-  .version(SERVICE_VERSION)
-  .showHelpAfterError();
+  .version(SERVICE_VERSION);
 
 program
   .command('serve')
+  .summary('start the gate: HTTP and the local socket')
   .description('Start the gate: HTTP on 127.0.0.1 and the local socket, creating the home on first start.')
   .option('--home <dir>', 'the gate home (default: $GATE_HOME, else ~/.local/share/gate)')
   .option('--port <n>', 'TCP port (default: the config, else 8480; 0 picks a free port)', port)
@@ -41,7 +42,8 @@ program
 
 program
   .command('call')
-  .description(`Send one JSON-RPC message over the local socket and print the answer as JSON.\n${EXIT_CODES_HELP}`)
+  .summary('send one verb over the local socket, print the answer')
+  .description(`Send one JSON-RPC message over the local socket and print the answer as JSON.\n\n${EXIT_CODES_HELP}`)
   .argument('<method>', 'the verb, e.g. gv.ping')
   .argument('[params]', 'the params as a JSON object')
   .option('--home <dir>', 'the gate home whose socket to use')
@@ -50,6 +52,7 @@ program
 
 program
   .command('verify')
+  .summary('verify the journal chain and its signatures offline')
   .description('Verify the whole journal chain and every signature offline; report the first bad seq.')
   .option('--home <dir>', 'the gate home to verify')
   .option('--json', 'print the report as JSON')
@@ -57,26 +60,29 @@ program
 
 program
   .command('proof')
+  .summary("check the journal's proofs offline")
   .description("Offline checks of the journal's proofs with the deployment id alone (no home, no gate).")
   .command('verify')
   .description(
     [
-      'Verify a saved answer: a checkpoint note (text), or an answer of gv.why or gv.audit (every event proven in its checkpoint),',
-      'or of gv.checkpoint (its size and root signed; its inclusion proof; with --since, its consistency proof from a kept checkpoint),',
-      'or of gv.collection (its signature, the checkpoint it was cut at, its publish event proven in the journal, and its rows: a whole',
-      'collection in one page against the signed rows root, or one row by its membership proof).',
+      [
+        'Verify a saved answer: a checkpoint note (text), or an answer of gv.why or gv.audit (every event proven in its checkpoint),',
+        'or of gv.checkpoint (its size and root signed; its inclusion proof; with --since, its consistency proof from a kept checkpoint),',
+        'or of gv.collection (its signature, the checkpoint it was cut at, its publish event proven in the journal, and its rows: a whole',
+        'collection in one page against the signed rows root, or one row by its membership proof).',
+      ].join(' '),
       'A file holds what `gate call` prints or the result alone; - reads standard input.',
       PROOF_EXIT_HELP,
-    ].join('\n'),
+    ].join('\n\n'),
   )
   .argument('<file>', 'the saved answer or checkpoint note')
   .requiredOption('--deployment-id <id>', "the deployment's id (its public key, as gv.ping and GET /identity say)")
   .option('--since <file>', 'an older checkpoint kept earlier (a note, or a saved answer carrying one): prove the newer extends it')
   .action(later(() => import('./proof-command.js'), 'proofVerifyCommand'));
 
-program
-  .command('space')
-  .description('Operator commands for spaces.')
+const space = program.command('space').summary('create and list spaces (operator)').description('Operator commands for spaces, through the socket.');
+
+space
   .command('create')
   .description('Create a space (admin, through the socket); journals space-created.')
   .argument('<name>', 'the space name')
@@ -85,10 +91,19 @@ program
   .option('--home <dir>', 'the gate home whose socket to use')
   .action(later(() => import('./space-command.js'), 'spaceCreateCommand'));
 
+space
+  .command('list')
+  .description(`List the spaces with their review policy, owner and rows (gv.spaces, as the operator).\n\n${EXIT_CODES_HELP}`)
+  .option('--json', "print gv.spaces' answer as JSON")
+  .option('--home <dir>', 'the gate home whose socket to use')
+  .option('--timeout <ms>', 'how long to wait for the answer, in ms (0: as long as it takes)', timeoutOption, DEFAULT_CALL_TIMEOUT_MS)
+  .action(later(() => import('./space-command.js'), 'spaceListCommand'));
+
 program
   .command('config')
+  .summary('print the effective configuration and its sources')
   .description(
-    "Print the effective configuration and where each value comes from (default, file, env GATE_..., flag),\nas this command's environment and the home's gate.toml make it: a running gate's environment may differ.",
+    "Print the effective configuration and where each value comes from (default, file, env GATE_..., flag), as this command's environment and the home's gate.toml make it: a running gate's environment may differ.",
   )
   .option('--home <dir>', 'the gate home')
   .option('--json', 'print as JSON')
@@ -103,8 +118,9 @@ const seconds = (value: string) => {
 
 program
   .command('plugin')
+  .summary('an MCP server over stdio for an agent harness')
   .description(
-    'The plugin tier: an MCP server over stdio for an agent harness, with a local store so remember and recall work with no gate;\nwhat it holds is forwarded, once per claim, when a gate is reachable.',
+    'The plugin tier: an MCP server over stdio for an agent harness, with a local store so remember and recall work with no gate; what it holds is forwarded, once per claim, when a gate is reachable.',
   )
   .option('--store <dir>', 'the local store (default: $GATE_PLUGIN_HOME, else ~/.local/share/gate-plugin)')
   .option('--session <name>', "this session's name; its work area is plugin/<name> (default: $GATE_PLUGIN_SESSION, else a fresh name)")
@@ -115,16 +131,21 @@ program
   .action(later(() => import('./plugin-command.js'), 'pluginCommand'));
 program
   .command('runner')
+  .summary("host crews: run their command for each routed question")
   .description(
     [
-      "Host crews for a gate: say hello (gate.runner-hello/1) on the runner's poll intervals, take its crews' member keys and",
-      "its token, and run the crew's command for each routed question in a fresh work directory under workdir_root, with the",
-      'member key and the question in its environment; forward its answer as an answer/1 row, or refer the question to people.',
-      'Settings come from the gate (gv.runner_set). Runs until SIGTERM or SIGINT, which stop running commands with grace_seconds.',
-      "The day's spending of budget_per_day (seconds of command time per UTC day) is kept in --state-dir and read at start;",
-      'once it is spent no command starts and each routed question is referred to people with the reason.',
+      [
+        "Host crews for a gate: say hello (gate.runner-hello/1) on the runner's poll intervals, take its crews' member keys and",
+        "its token, and run the crew's command for each routed question in a fresh work directory under workdir_root, with the",
+        'member key and the question in its environment; forward its answer as an answer/1 row, or refer the question to people.',
+        'Settings come from the gate (gv.runner_set). Runs until SIGTERM or SIGINT, which stop running commands with grace_seconds.',
+      ].join(' '),
+      [
+        "The day's spending of budget_per_day (seconds of command time per UTC day) is kept in --state-dir and read at start;",
+        'once it is spent no command starts and each routed question is referred to people with the reason.',
+      ].join(' '),
       'Exit 0 when stopped, 3 on a bad argument, a missing key or an unreadable state file.',
-    ].join('\n'),
+    ].join('\n\n'),
   )
   .requiredOption('--url <url>', "the gate's base URL (plain http only to a loopback host)")
   .option('--key-env <name>', 'the environment variable holding the runner key (a gk_ key of role runner)', 'GATE_RUNNER_KEY')
@@ -134,7 +155,10 @@ program
   .option('--state-dir <dir>', "where the day's spending is kept, budget-<key id>.json (default: $GATE_RUNNER_STATE_DIR, else ~/.local/state/gate-runner)")
   .action(later(() => import('./runner-command.js'), 'runnerCommand'));
 
-const people = program.command('people').description('Operator commands for people who sign in (admin, through the socket).');
+const people = program
+  .command('people')
+  .summary('add, list and remove people who sign in (operator)')
+  .description('Operator commands for people who sign in (admin, through the socket).');
 
 people
   .command('add')
@@ -162,7 +186,10 @@ people
   .option('--home <dir>', 'the gate home whose socket to use')
   .action(later(() => import('./people-command.js'), 'peopleRemoveCommand'));
 
-const operator = program.command('operator').description('Operator proofs: a key of your own signs a fresh nonce for each operator-signed verb.');
+const operator = program
+  .command('operator')
+  .summary('operator keys and operator-signed calls')
+  .description('Operator proofs: a key of your own signs a fresh nonce for each operator-signed verb.');
 
 operator
   .command('keygen')
@@ -172,7 +199,7 @@ operator
 
 operator
   .command('call')
-  .description(`Call an operator-signed verb over the socket: gv.challenge, sign the nonce with --key, send proof {nonce, sig}.\n${EXIT_CODES_HELP}`)
+  .description(`Call an operator-signed verb over the socket: gv.challenge, sign the nonce with --key, send proof {nonce, sig}.\n\n${EXIT_CODES_HELP}`)
   .argument('<method>', 'the verb, e.g. gv.grant')
   .argument('[params]', 'the params as a JSON object (without proof)')
   .requiredOption('--key <file>', 'the operator private key (from gate operator keygen)')
@@ -182,15 +209,16 @@ operator
 
 const grant = program
   .command('grant')
+  .summary('per-space capabilities of a principal (operator)')
   .description(
-    'Per-space capabilities (read, contribute, submit) of a principal, over the socket (admin): gv.grant and gv.grants.\nA principal is key:<key_id>, uid:<n>, <iss>|<sub>, or the email of a person in gate people list.',
+    'Per-space capabilities (read, contribute, submit) of a principal, over the socket (admin): gv.grant and gv.grants. A principal is key:<key_id>, uid:<n>, <iss>|<sub>, or the email of a person in gate people list.',
   );
 
 for (const action of ['issue', 'revoke'] as const) {
   grant
     .command(action)
     .summary(`${action === 'issue' ? 'issue' : 'revoke'} capabilities on a space ${action === 'issue' ? 'to' : 'from'} a principal`)
-    .description(`${action === 'issue' ? 'Issue' : 'Revoke'} capabilities on a space ${action === 'issue' ? 'to' : 'from'} a principal (gv.grant ${action}).\n${EXIT_CODES_HELP}`)
+    .description(`${action === 'issue' ? 'Issue' : 'Revoke'} capabilities on a space ${action === 'issue' ? 'to' : 'from'} a principal (gv.grant ${action}).\n\n${EXIT_CODES_HELP}`)
     .argument('<principal>', 'key:<key_id>, uid:<n>, <iss>|<sub>, or a person\'s email')
     .argument('<space>', 'the space (it must exist: gate space create)')
     .argument('<capabilities>', 'a comma list of read, contribute, submit')
@@ -207,7 +235,7 @@ for (const action of ['issue', 'revoke'] as const) {
 grant
   .command('list')
   .summary('list grants')
-  .description(`List grants (gv.grants), and principals refused for want of one.\n${EXIT_CODES_HELP}`)
+  .description(`List grants (gv.grants), and principals refused for want of one.\n\n${EXIT_CODES_HELP}`)
   .option('--principal <principal>', 'only this principal (an email is looked up)')
   .option('--space <space>', 'only this space')
   .option('--json', 'print the answer as JSON')
@@ -222,14 +250,17 @@ const decision = (value: string) => {
 
 program
   .command('sign')
+  .summary('sign a row as a person, signed in in your browser')
   .description(
     [
-      "Sign a row as a person: signs you in at the gate's own sign-in provider in your browser (authorization code with PKCE,",
-      'the code coming back to a loopback listener of this command), shows you the whole body page by page (gv.node body: true:',
-      "a signature counts only from someone served all of it) and what the scanner found, asks, then calls gv.sign with your token and signs you out.",
-      'Approving over findings that held the row asks you to type approve (with --yes: --over-findings).',
+      [
+        "Sign a row as a person: signs you in at the gate's own sign-in provider in your browser (authorization code with PKCE,",
+        'the code coming back to a loopback listener of this command), shows you the whole body page by page (gv.node body: true:',
+        "a signature counts only from someone served all of it) and what the scanner found, asks, then calls gv.sign with your token and signs you out.",
+        'Approving over findings that held the row asks you to type approve (with --yes: --over-findings).',
+      ].join(' '),
       'Exit 0 when signed, 1 on a refusal (sign-in or gv.sign), 2 when no gate answers, 3 on a bad argument, 4 when the gate gave no answer in time.',
-    ].join('\n'),
+    ].join('\n\n'),
   )
   .argument('<artifact_id>', 'the row to sign, sha256:...')
   .option('--decision <decision>', 'approve, reject or archive', decision, 'approve')
@@ -247,5 +278,7 @@ program
   .action(later(() => import('./sign-command.js'), 'signCommand'));
 
 program.addCommand(orgCommand());
+
+polishHelp(program);
 
 await program.parseAsync(process.argv);

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolveHome } from '../config/home.js';
 import { socketCall } from './socket-call.js';
-import { socketFailureExit } from './call-command.js';
+import { socketFailureExit, unknownVerb } from './call-command.js';
 import { EXIT, exitAfterWriting } from './exit-codes.js';
 import { operatorProof, readOperatorKey } from './operator-key.js';
 import { isJsonObject } from '../domain/json-object.js';
@@ -25,6 +25,8 @@ export function operatorKeygenCommand(options: { out: string }): void {
  * key (which never leaves this process) and sends the verb with proof {nonce, sig}.
  */
 export async function operatorCallCommand(method: string, paramsText: string | undefined, options: { key: string; home?: string; timeout?: number }): Promise<void> {
+  const unknown = unknownVerb(method);
+  if (unknown !== undefined) return exitAfterWriting(process.stderr, `gate operator call: ${unknown}\n`, EXIT.badArgument);
   let params: Record<string, unknown> = {};
   try {
     params = paramsText === undefined ? {} : (JSON.parse(paramsText) as Record<string, unknown>);

@@ -61,10 +61,14 @@ const homeOptions = (c: Command) =>
     .option('--home <dir>', 'the org home (default: $GATE_ORG_HOME, else ~/.local/share/gate-org)')
     .option('--database-url <url>', 'postgres://... (default: [org].database_url, $GATE_ORG_DATABASE_URL, else the embedded PostgreSQL in the home)');
 
+/** What `gate org people list` says when nobody has a role, rather than nothing. */
+export const NOBODY_AT_THE_ORG =
+  'No people have a role at this organization gate yet: assign one with gate org people assign --iss ISSUER --sub SUBJECT --role reviewer, or name admins in [auth].admins.';
+
 const print = (json: boolean | undefined, value: unknown, words: string) => process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${words}\n`);
 
 export function orgCommand(): Command {
-  const org = new Command('org').description('The organization gate: the second authority member gates submit to, on PostgreSQL.');
+  const org = new Command('org').summary('the organization gate, on PostgreSQL').description('The organization gate: the second authority member gates submit to, on PostgreSQL.');
 
   homeOptions(
     org
@@ -160,7 +164,7 @@ export function orgCommand(): Command {
     (o: OrgHomeOptions & { json?: boolean }) =>
       withOrg('people list', o, async (g) => {
         const listed = await listPeople(g.pool, g.auth.admins);
-        print(o.json, listed, listed.map((p) => `${p.identity}\t${p.role}\t${p.source}`).join('\n'));
+        print(o.json, listed, listed.length === 0 ? NOBODY_AT_THE_ORG : listed.map((p) => `${p.identity}\t${p.role}\t${p.source}`).join('\n'));
       }),
   );
 

@@ -6,6 +6,16 @@ import { serve } from '../server.js';
  */
 export const SHUTDOWN_DEADLINE_MS = 30_000;
 
+/**
+ * The start's one line on stdout, which scripts read up to `deployment ID`: the address,
+ * the socket, the deployment id and the home, then where to go next (the socket's
+ * `gate call`, with --home when the start was given one, and the console).
+ */
+export function startLine(running: { url: string; socketPath: string; home: string; gate: { deployment: { deploymentId: string } } }, homeFlag: boolean): string {
+  const ping = `gate call gv.ping${homeFlag ? ` --home ${running.home}` : ''}`;
+  return `gate listening on ${running.url} socket ${running.socketPath} deployment ${running.gate.deployment.deploymentId} home ${running.home}; next: ${ping}, or open ${running.url}/app\n`;
+}
+
 export async function serveCommand(options: { home?: string; port?: number; logLevel?: string }): Promise<void> {
   let running;
   try {
@@ -15,7 +25,7 @@ export async function serveCommand(options: { home?: string; port?: number; logL
     process.stderr.write(`gate serve: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
-  process.stdout.write(`gate listening on ${running.url} socket ${running.socketPath} deployment ${running.gate.deployment.deploymentId}\n`);
+  process.stdout.write(startLine(running, options.home !== undefined));
   const served = running;
   let stopping = false;
   const stop = (signal: string) => {

@@ -98,7 +98,7 @@ export class McpDoor {
       parsedBody: m,
       authInfo: { token: '', clientId: caller.identity, scopes: [], extra: { caller } },
     });
-    const text = await answer.text();
+    const text = withLegacyHint(await answer.text());
     const out: Record<string, string> = { 'content-type': answer.headers.get('content-type') ?? 'application/json' };
     if (text === '') {
       res.writeHead(answer.status, { 'content-length': '0' });
@@ -199,6 +199,35 @@ export class McpDoor {
       },
     };
   }
+}
+
+/**
+ * The SDK's -32022 ("Unsupported protocol version: X") with what a person can do about it:
+ * which versions this gate serves, and the operator's `mcp.legacy_initialize`, which
+ * makes the gate answer a 2025 `initialize` itself and serve that client as 2026-07-28.
+ * Any other answer is handed on as it came.
+ */
+export function withLegacyHint(text: string): string {
+  if (!text.includes('-32022')) return text;
+  let answer: { error?: { code?: unknown; message?: unknown; data?: { supported?: unknown; requested?: unknown } } };
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  const error = answer.error;
+  if (error?.code !== -32022 || typeof error.message !== 'string') return text;
+  const supported = Array.isArray(error.data?.supported) ? error.data.supported.join(', ') : MCP_PROTOCOL_VERSION;
+  const requested = error.data?.requested;
+  const legacy = typeof requested === 'string' && LEGACY_VERSIONS.includes(requested);
+  error.message =
+    `${error.message}. This gate serves MCP ${supported} only. ` +
+    (legacy
+      ? `Its operator can set mcp.legacy_initialize = true ([mcp] legacy_initialize in gate.toml, or GATE_MCP_LEGACY_INITIALIZE=true) to accept ${requested} clients: ` +
+        `the gate then answers their initialize itself and serves their later requests as ${MCP_PROTOCOL_VERSION}.`
+      : `Its operator can set mcp.legacy_initialize = true to accept clients of the 2025 revisions (${LEGACY_VERSIONS.join(', ')}); ` +
+        `a client of another version must speak ${supported}.`);
+  return JSON.stringify(answer);
 }
 
 /** What the log names for an /mcp message the SDK answers: a tool this build serves, or a method of the protocol; never the caller's own text. */

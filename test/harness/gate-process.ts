@@ -99,7 +99,7 @@ export class GateProcess {
         reject(new Error(`gate exited with ${code} before listening: ${this.stderr.join('\n')}`));
       });
       createInterface({ input: this.child.stdout! }).on('line', (line) => {
-        const m = /^gate listening on (\S+) socket (\S+) deployment (\S+)$/.exec(line);
+        const m = /^gate listening on (\S+) socket (\S+) deployment (\S+) home \S+; next: /.exec(line);
         if (!m) return;
         clearTimeout(timer);
         [, this.url, this.socketPath, this.deploymentId] = m as unknown as [string, string, string, string];

@@ -49,6 +49,29 @@ describe('POST /mcp is strict about what is wrong', () => {
     expect(res.json.error.data.supported).toEqual(['2026-07-28']);
   });
 
+  it("a refused version's message names the versions served and the operator's mcp.legacy_initialize (issue 35)", async () => {
+    // A 2025-06-18 client's initialize, as a current SDK client or an older editor sends it.
+    const res = await mcpPost(gate, {
+      jsonrpc: '2.0',
+      id: 6,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe(-32022);
+    expect(res.json.error.data).toEqual({ supported: ['2026-07-28'], requested: '2025-06-18' });
+    expect(res.json.error.message).toBe(
+      'Unsupported protocol version: 2025-06-18. This gate serves MCP 2026-07-28 only. Its operator can set mcp.legacy_initialize = true' +
+        ' ([mcp] legacy_initialize in gate.toml, or GATE_MCP_LEGACY_INITIALIZE=true) to accept 2025-06-18 clients:' +
+        ' the gate then answers their initialize itself and serves their later requests as 2026-07-28.',
+    );
+    // A version no setting accepts still names the setting and what it would accept.
+    const later = await mcpPost(gate, { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} }, { headers: { 'mcp-protocol-version': '2099-01-01' } });
+    expect(later.json.error.code).toBe(-32022);
+    expect(later.json.error.message).toContain('This gate serves MCP 2026-07-28 only.');
+    expect(later.json.error.message).toContain('mcp.legacy_initialize = true to accept clients of the 2025 revisions (2025-11-25, 2025-06-18, 2025-03-26)');
+  });
+
   it('a method this build does not serve is -32601', async () => {
     const res = await mcpPost(gate, { jsonrpc: '2.0', id: 4, method: 'resources/list' });
     expect(res.json.error.code).toBe(-32601);
