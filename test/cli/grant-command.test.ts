@@ -1,22 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLI, GateProcess, tempHome, uniqueText } from '../harness/gate-process.js';
+import { GateProcess, tempHome, uniqueText } from '../harness/gate-process.js';
 import { addPersonWithCli } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
+import { gateCommand } from '../harness/gate-command.js';
 
-function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
+const run = gateCommand;
 
 const { gate, keys: { agent }, ingestAnswer } = useGate({ ownIssuer: true, keys: { agent: 'agent' } });
 beforeAll(async () => {

@@ -3,20 +3,11 @@ import { spawn } from 'node:child_process';
 import { CLI } from '../harness/gate-process.js';
 import { authorizeFields, form, pkcePair } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
+import { gateCommand } from '../harness/gate-command.js';
 
 const { gate } = useGate({ ownIssuer: true });
 
-function run(args: string[], stdin?: string): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('exit', (code) => resolve({ code, out, err }));
-    child.stdin.end(stdin ?? '');
-  });
-}
+const run = gateCommand;
 
 /** Signs in through the provider's form: 303 when email and password are right. */
 async function signInStatus(email: string, password: string): Promise<number> {

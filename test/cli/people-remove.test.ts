@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { CLI } from '../harness/gate-process.js';
 import { authorizeFields, form, pkcePair } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
+import { gateCommand } from '../harness/gate-command.js';
 
 /** `gate people remove` names a person as people know them, by email, as well as by subject. */
 const { gate } = useGate({ ownIssuer: true });
 
-function run(args: string[], stdin = ''): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args, '--home', gate.home], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('exit', (code) => resolve({ code, out, err }));
-    child.stdin.end(stdin);
-  });
-}
+const run = (args: string[], stdin = '') => gateCommand([...args, '--home', gate.home], stdin);
 
 async function signInStatus(email: string, password: string): Promise<number> {
   const fields = authorizeFields(gate, pkcePair().challenge);

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLI, GateProcess } from '../harness/gate-process.js';
+import { GateProcess } from '../harness/gate-process.js';
 import { addPersonWithCli } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
+import { gateCommand } from '../harness/gate-command.js';
 
 /**
  * `gate sign` signed in without a browser (--email, --password-stdin, --yes): the
@@ -13,17 +13,7 @@ import { useGate } from '../harness/use-gate.js';
  */
 const PASSWORD = 'a password for signing';
 
-function run(args: string[], stdin = ''): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('exit', (code) => resolve({ code, out, err }));
-    child.stdin.end(stdin);
-  });
-}
+const run = gateCommand;
 
 const { gate, keys: { agent } } = useGate({
   ownIssuer: true,

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLI } from '../harness/gate-process.js';
 import { addPersonWithCli } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
+import { gateCommand } from '../harness/gate-command.js';
 
 /**
  * `gate sign` approving a row the scanner held: the findings are listed with where they
@@ -11,17 +10,7 @@ import { useGate } from '../harness/use-gate.js';
  */
 const PASSWORD = 'a password for signing over findings';
 
-function run(args: string[], stdin = ''): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('exit', (code) => resolve({ code, out, err }));
-    child.stdin.end(stdin);
-  });
-}
+const run = gateCommand;
 
 const { gate, keys: { agent }, ingestId } = useGate({
   ownIssuer: true,

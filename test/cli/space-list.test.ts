@@ -1,22 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLI } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 import { spaceTable } from '../../src/cli/space-command.js';
+import { gateCommand } from '../harness/gate-command.js';
 
-function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
+const run = gateCommand;
 
 const { gate, keys: { agent }, ingestId } = useGate({ keys: { agent: 'agent' } });
 beforeAll(async () => {
