@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -138,6 +139,8 @@ export class FakeModelServer {
   }
 
   async stop(): Promise<void> {
+    // Never started (its beforeAll failed before): nothing to stop.
+    if (this.server === undefined) return;
     for (const res of this.open) res.destroy();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -175,4 +178,19 @@ export function modelEnv(server: FakeModelServer, extra: { kind?: 'openai' | 'an
     GATE_REVIEW_SECOND_OPINION: 'fake',
     ...(extra.env ?? {}),
   };
+}
+
+/**
+ * A FakeModelServer for the enclosing file or describe: started in a beforeAll registered
+ * here (so before a later `useGate` whose `env` reads its URL) and stopped in an afterAll.
+ */
+export function useModelServer(): FakeModelServer {
+  const server = new FakeModelServer();
+  beforeAll(async () => {
+    await server.start();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+  return server;
 }

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
-import { FakeModelServer, modelEnv } from '../harness/fake-model-server.js';
+import { modelEnv, useModelServer } from '../harness/fake-model-server.js';
 import { useGate } from '../harness/use-gate.js';
 import { parsed, until } from './log-lines.js';
 
-let server: FakeModelServer;
-beforeAll(async () => {
-  server = await new FakeModelServer().start();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useModelServer();
 const { gate, keys: { agent, reviewer }, ingestAnswer } = useGate({ env: () => modelEnv(server, { env: { GATE_LOG_FORMAT: 'json' } }), keys: { agent: 'agent', reviewer: 'reviewer' } });
 const lines = () => parsed(gate.stderr);
 

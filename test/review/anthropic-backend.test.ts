@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
-import { FakeModelServer, modelEnv } from '../harness/fake-model-server.js';
+import { modelEnv, useModelServer } from '../harness/fake-model-server.js';
 import { useGate } from '../harness/use-gate.js';
 
-let server: FakeModelServer;
-beforeAll(async () => {
-  server = await new FakeModelServer().start();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useModelServer();
 const { gate, keys: { agent, reviewer }, ingestId } = useGate({
   env: () => modelEnv(server, { kind: 'anthropic', backend: { circuit_failures: 1000 } }),
   keys: { agent: 'agent', reviewer: 'reviewer' },

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
-import { FakeModelServer, modelEnv } from '../harness/fake-model-server.js';
+import { modelEnv, useModelServer } from '../harness/fake-model-server.js';
 import { useGate } from '../harness/use-gate.js';
 
-let server: FakeModelServer;
-beforeAll(async () => {
-  server = await new FakeModelServer().start();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useModelServer();
 const { gate, keys: { agent, reviewer }, ingestId } = useGate({
   env: () => modelEnv(server, { backend: { circuit_failures: 3, circuit_open_s: 3600 }, env: { GATE_SPACES_MAIN_POLICY: 'model' } }),
   keys: { agent: 'agent', reviewer: 'reviewer' },

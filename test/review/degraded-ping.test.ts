@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
-import { FakeModelServer, modelEnv } from '../harness/fake-model-server.js';
+import { modelEnv, useModelServer } from '../harness/fake-model-server.js';
 import { freePort } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
@@ -44,13 +44,7 @@ describe('a healthy gate, then its quarantine near the cap, then its operator aw
 });
 
 describe("a model backend's circuit open", () => {
-  let server: FakeModelServer;
-  beforeAll(async () => {
-    server = await new FakeModelServer().start();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = useModelServer();
   const { gate, keys: { agent, reviewer }, ingestId } = useGate({
     env: () => modelEnv(server, { backend: { circuit_failures: 1, circuit_open_s: 3600 }, env: { GATE_SPACES_MAIN_POLICY: 'model' } }),
     keys: { agent: 'agent', reviewer: 'reviewer' },
@@ -68,13 +62,7 @@ describe("a model backend's circuit open", () => {
 });
 
 describe("the day's grading budget spent", () => {
-  let server: FakeModelServer;
-  beforeAll(async () => {
-    server = await new FakeModelServer().start();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = useModelServer();
   const { gate, keys: { agent, reviewer }, ingestId } = useGate({
     env: () => modelEnv(server, { env: { GATE_REVIEW_BUDGET_PER_DAY: '1', GATE_SPACES_MAIN_POLICY: 'model' } }),
     keys: { agent: 'agent', reviewer: 'reviewer' },

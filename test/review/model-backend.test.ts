@@ -1,18 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROOT, uniqueText } from '../harness/gate-process.js';
-import { FakeModelServer, modelEnv } from '../harness/fake-model-server.js';
+import { modelEnv, useModelServer } from '../harness/fake-model-server.js';
 import { useGate } from '../harness/use-gate.js';
 
-let server: FakeModelServer;
-
-beforeAll(async () => {
-  server = await new FakeModelServer().start();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useModelServer();
 const { gate, keys: { agent, agent2, reviewer }, ingestId } = useGate({
   // main is model-reviewed here: verdicts count toward k, and a person settles.
   // The circuit is tested on its own (circuit.test.ts); here it must not open between the failure cases.

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeModelServer, modelEnv } from '../harness/fake-model-server.js';
+import { describe, expect, it } from 'vitest';
+import { modelEnv, useModelServer } from '../harness/fake-model-server.js';
 import { useGate } from '../harness/use-gate.js';
 
 const WORDS = ['amber', 'basalt', 'cedar', 'delta', 'ember', 'fjord', 'garnet', 'harbor', 'indigo', 'juniper', 'kelp', 'lichen'];
@@ -11,14 +11,7 @@ function distinct(marker = ''): string {
   return `Survey ${n}-${Date.now().toString(36)}: the ${pick(1)} quarry ships ${pick(2)} slabs to the ${pick(3)} depot every ${n + 2} days, batch ${Math.random().toString(36).slice(2, 10)}. ${marker}`;
 }
 
-let server: FakeModelServer;
-
-beforeAll(async () => {
-  server = await new FakeModelServer().start();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useModelServer();
 const { gate, keys: { agent, reviewer }, ingestId } = useGate({
   env: () =>
     modelEnv(server, {
