@@ -5,6 +5,7 @@ import { Problem } from './problem.js';
 import { CommentForm, RejectForm } from './reject-form.js';
 import { backToQueue, queueHref, type Place } from './route.js';
 import { rpc } from './rpc.js';
+import { useEventTail } from './live.js';
 import { SupersessionDiff } from './supersession-diff.js';
 import { Attachments } from './attachments.js';
 import { RowTools } from './row-tools.js';
@@ -112,6 +113,20 @@ export function Row({
       }
     })();
   }, [id]);
+
+  // What others do to this row while it is shown (a signature, a promotion, a comment) is
+  // shown too: the row follows gv.events, as the queue does, rather than keep what it loaded.
+  useEventTail((events) => {
+    if (!events.some((e) => e.artifact_id === id)) return;
+    void (async () => {
+      try {
+        await loadSide();
+        setNode(await rpc('gv.node', { artifact_id: id }));
+      } catch (e) {
+        setError(e);
+      }
+    })();
+  });
 
   const more = async () => {
     if (body === null) return;

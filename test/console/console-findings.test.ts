@@ -249,3 +249,16 @@ describe('a dense queue', () => {
     }
   });
 });
+
+describe('a row follows what others do to it', () => {
+  it('a comment and a signature made elsewhere appear on the open row without a reload', async () => {
+    const id = await ingest(`A row others act on ${Date.now()}: the west pump was serviced.`);
+    await openRow(id);
+    await page.locator('.row-view h3', { hasText: 'Approval' }).waitFor();
+    await gate.rpc(agent.key, 'gv.comment', { artifact_id: id, body: 'Serviced by the day shift.', kind: 'note' });
+    await page.locator('.thread li', { hasText: 'Serviced by the day shift.' }).waitFor({ timeout: 15_000 });
+    const other = await gate.key('reviewer');
+    await gate.rpc(other.key, 'gv.sign', { artifact_id: id, decision: 'approve' });
+    await page.locator('table.signers td', { hasText: 'approve' }).waitFor({ timeout: 15_000 });
+  });
+});
