@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { Problem } from './problem.js';
 import { replaceQuery, type Place } from './route.js';
 import { rpc } from './rpc.js';
@@ -9,13 +9,15 @@ import type { VerbAnswer } from '../../src/verbs/verb-types.js';
 
 export function Search({ place }: { place: Place }) {
   const q = place.query;
-  const [form, setForm] = useState({ query: q.get('q') ?? '', mode: q.get('mode') ?? 'hybrid', scope: q.get('scope') ?? 'space', space: q.get('space') ?? 'main', workarea: q.get('workarea') ?? '' });
+  const fromAddress = () => ({ query: q.get('q') ?? '', mode: q.get('mode') ?? 'hybrid', scope: q.get('scope') ?? 'space', space: q.get('space') ?? 'main', workarea: q.get('workarea') ?? '' });
+  const [form, setForm] = useState(fromAddress);
   const [answer, setAnswer] = useState<VerbAnswer<'gv.recall'> | null>(null);
   const [error, setError] = useState<unknown>(null);
   const field = (name: keyof typeof form) => (e: Event) => setForm({ ...form, [name]: (e.target as HTMLInputElement).value });
 
-  const search = async () => {
-    replaceQuery(new URLSearchParams({ q: form.query, mode: form.mode, scope: form.scope, space: form.space, workarea: form.workarea }));
+  const search = async (asked = form) => {
+    replaceQuery(new URLSearchParams({ q: asked.query, mode: asked.mode, scope: asked.scope, space: asked.space, workarea: asked.workarea }));
+    const form = asked;
     const params: Record<string, unknown> = { mode: form.mode, scope: form.scope, ...(form.query ? { query: form.query } : {}) };
     if (form.scope === 'space') params['space'] = form.space;
     if ((form.scope === 'closest' || form.scope === 'workarea') && form.workarea) params['workarea'] = form.workarea;
@@ -26,6 +28,14 @@ export function Search({ place }: { place: Place }) {
       setError(e);
     }
   };
+
+  // The address is the search: a link with q (shared, or edited in the address bar) runs it.
+  const addressQuery = q.toString();
+  useEffect(() => {
+    const asked = fromAddress();
+    setForm(asked);
+    if (asked.query !== '') void search(asked);
+  }, [addressQuery]);
 
   return (
     <section aria-label="Search">
