@@ -12,12 +12,15 @@ import type { AccessPart } from '../access/access-part.js';
  * area's events where its lineage shows them, a replacement group's events where every row
  * it names is readable, and space registry events. Events of no space are never served.
  */
+/** Event types whose visibility their group decides (a work area's, a replacement group's) rather than one row. */
+export const GROUP_DECIDED_PREFIXES: readonly string[] = ['workarea-', 'replacement-'];
+
 export function eventVisible(house: { readonly store: Store; readonly access: AccessPart }, caller: Caller, row: JournalRow): boolean {
   if (!isServedType(row.type) || row.space === null) return false;
   if (house.access.visibility.seesEverything(caller)) return true;
   if (isSpaceRegistryEvent(row.type)) return true;
-  if (row.type.startsWith('workarea-')) return workareaEventShown(house, caller, eventFromRow(row));
-  if (row.type.startsWith('replacement-')) return groupEventShown(house, caller, eventFromRow(row));
+  if (row.type.startsWith(GROUP_DECIDED_PREFIXES[0]!)) return workareaEventShown(house, caller, eventFromRow(row));
+  if (row.type.startsWith(GROUP_DECIDED_PREFIXES[1]!)) return groupEventShown(house, caller, eventFromRow(row));
   if (row.artifact_id === null) return false;
   const artifact = house.store.artifacts.byId(row.artifact_id);
   if (!artifact) return false;

@@ -23,7 +23,9 @@ export const isServedType = (type: string) => SERVED.has(type);
  */
 export const NEVER_WRITTEN: ReadonlySet<string> = new Set(['steering-shown', 'confirm-sign', 'review-confirmed', 'title', 'space-linked', 'space-unlinked']);
 
-const SPACE_REGISTRY = new Set(['space-created', 'space-linked', 'space-unlinked']);
+/** Events of the space registry: shown to every caller. */
+export const SPACE_REGISTRY_TYPES: readonly string[] = ['space-created', 'space-linked', 'space-unlinked'];
+const SPACE_REGISTRY = new Set(SPACE_REGISTRY_TYPES);
 export const isSpaceRegistryEvent = (type: string) => SPACE_REGISTRY.has(type);
 
 const OBJECTS = ['row', 'group', 'workarea', 'space'] as const;

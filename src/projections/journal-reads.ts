@@ -14,6 +14,15 @@ export interface EventsFilter {
   types?: string[];
   space?: string;
   workarea?: string;
+  /** Only these types can be served at all: the rest never leave SQLite. */
+  served: readonly string[];
+  /**
+   * Below reviewer: what the caller could possibly be served, a necessary condition the
+   * caller's own check (event-visibility.ts) then decides exactly. Types shown to anyone, type
+   * prefixes decided by their group, and for a row's events: its writer, or promoted at or
+   * before the event in a space the caller reads.
+   */
+  reader?: { identity: string; spaces: readonly string[]; shownTypes: readonly string[]; shownPrefixes: readonly string[] };
 }
 
 /** Prepared reads of the journal table itself, for what no view keeps. */
@@ -153,9 +162,23 @@ export class JournalReads {
    * gv.events' pages: the events past a position in one direction that pass the filter, at most
    * `limit` a read. Prepared once a call (the type list varies in length), then read chunk by chunk.
    */
-  pages(forward: boolean, filter: EventsFilter): (after: number, limit: number) => JournalRow[] {
+  /**
+   * A page reader: rows after (or, backward, before) `after` and within `window` seqs of it,
+   * at most `limit`. A window bounds each statement's work however few rows it keeps.
+   */
+  pages(forward: boolean, filter: EventsFilter): (after: number, window: number, limit: number) => JournalRow[] {
     const filters: string[] = [];
     const args: unknown[] = [];
+    const list = (n: number) => Array.from({ length: n }, () => '?').join(',');
+    filters.push(`type IN (${list(filter.served.length)})`, 'space IS NOT NULL');
+    args.push(...filter.served);
+    if (filter.reader !== undefined) {
+      const r = filter.reader;
+      filters.push(`(type IN (${list(r.shownTypes.length)}) ${r.shownPrefixes.map(() => 'OR type LIKE ?').join(' ')}
+        OR EXISTS (SELECT 1 FROM artifacts a WHERE a.artifact_id = journal.artifact_id
+          AND (a.writer_identity = ? OR (a.promoted_seq IS NOT NULL AND journal.seq >= a.promoted_seq AND a.space IN (${list(r.spaces.length) || "''"})))))`);
+      args.push(...r.shownTypes, ...r.shownPrefixes.map((p) => `${p}%`), r.identity, ...r.spaces);
+    }
     if (filter.types) {
       filters.push(`type IN (${filter.types.map(() => '?').join(',')})`);
       args.push(...filter.types);
@@ -169,10 +192,10 @@ export class JournalReads {
       args.push(filter.workarea);
     }
     const page = this.db.prepare(
-      `SELECT * FROM journal WHERE ${forward ? 'seq > ?' : 'seq < ?'} ${filters.map((f) => `AND ${f}`).join(' ')}
+      `SELECT * FROM journal WHERE ${forward ? 'seq > ? AND seq <= ?' : 'seq < ? AND seq >= ?'} ${filters.map((f) => `AND ${f}`).join(' ')}
        ORDER BY seq ${forward ? 'ASC' : 'DESC'} LIMIT ?`,
     );
-    return (after, limit) => page.all(after, ...args, limit) as JournalRow[];
+    return (after, window, limit) => page.all(after, forward ? after + window : after - window, ...args, limit) as JournalRow[];
   }
 
   /** The whole chain walked and checked against the deployment key (`gate verify`, gv.audit_chain). */

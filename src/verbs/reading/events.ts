@@ -4,12 +4,18 @@ import { spaceParam, workareaParam } from '../param-types.js';
 import { requireSpace } from '../../store/require-space.js';
 import { invalidParams } from '../../gate-error.js';
 import { eventFromRow, type JournalRow } from '../../forms/event.js';
-import { eventVisible } from '../../events/event-visibility.js';
-import { isServedType, NEVER_WRITTEN, servedEvent, type ServedEvent } from '../../events/served-event.js';
+import { eventVisible, GROUP_DECIDED_PREFIXES } from '../../events/event-visibility.js';
+import { isServedType, NEVER_WRITTEN, SERVED_TYPES, SPACE_REGISTRY_TYPES, servedEvent, type ServedEvent } from '../../events/served-event.js';
 
 export const EVENTS_FORMAT_VERSION = 1;
-/** Journal rows examined per call, whatever the page size: a call stays bounded in time. */
-const SCAN_BOUND = 20_000;
+/**
+ * How long one call may walk the journal for its page, in ms: a call is bounded in time, not
+ * in rows, so a caller who may read little of a busy journal still gets a full page in one
+ * call (SQLite drops what the caller can never be served before a row reaches JavaScript).
+ */
+const WALK_MS = 400;
+/** Seqs one statement spans: each stays short however few rows it keeps. */
+const WINDOW = 20_000;
 const CHUNK = 1_000;
 
 export const eventsVerb = defineVerb({
@@ -48,9 +54,18 @@ export const eventsVerb = defineVerb({
     const position = opened?.seq ?? (direction === 'forward' ? 0 : tipSeq + 1);
 
     const forward = direction === 'forward';
-    const page = store.journalReads.pages(forward, { types: p.types, space: p.space, workarea: p.workarea });
+    const reader = access.visibility.seesEverything(caller)
+      ? undefined
+      : {
+          identity: caller.identity,
+          spaces: store.spaceNames().filter((s) => access.capabilities.has(caller, s, 'read')),
+          shownTypes: SPACE_REGISTRY_TYPES,
+          shownPrefixes: GROUP_DECIDED_PREFIXES,
+        };
+    const page = store.journalReads.pages(forward, { types: p.types, space: p.space, workarea: p.workarea, served: SERVED_TYPES, reader });
+    const deadline = performance.now() + WALK_MS;
     const walk = (from: number, take: (row: JournalRow) => boolean) =>
-      walkVisible(from, (after) => page(after, CHUNK), (row) => eventVisible({ store, access }, caller, row), take);
+      walkVisible(from, forward, tipSeq, deadline, (after) => page(after, WINDOW, CHUNK), (row) => eventVisible({ store, access }, caller, row), take);
     const events: ServedEvent[] = [];
     const read = walk(position, (row) => {
       events.push(servedEvent(eventFromRow(row)));
@@ -76,24 +91,31 @@ interface Walked {
 }
 
 /**
- * Walks journal rows after `from` in chunks, handing each visible one to `take` until it
- * asks to stop, the journal ends, or SCAN_BOUND rows were examined: a call stays bounded.
+ * Walks journal rows from `from` (after it forward, before it backward) a window of seqs at
+ * a time, handing each visible one to `take` until it asks to stop, the journal ends, or the
+ * deadline passes: a call stays bounded in time.
  */
 function walkVisible(
   from: number,
+  forward: boolean,
+  tipSeq: number,
+  deadline: number,
   chunk: (after: number) => JournalRow[],
   visible: (row: JournalRow) => boolean,
   take: (row: JournalRow) => boolean,
 ): Walked {
   let position = from;
-  for (let examined = 0; examined < SCAN_BOUND; ) {
-    const rows = chunk(position);
+  const ended = () => (forward ? position >= tipSeq : position <= 1);
+  while (!ended()) {
+    const start = position;
+    const rows = chunk(start);
     for (const row of rows) {
-      examined += 1;
       position = row.seq;
       if (visible(row) && take(row)) return { position, exhausted: false };
     }
-    if (rows.length < CHUNK) return { position, exhausted: true };
+    // A short chunk read its whole window: the walk stands at the window's end.
+    if (rows.length < CHUNK) position = forward ? Math.min(tipSeq, start + WINDOW) : Math.max(1, start - WINDOW);
+    if (performance.now() > deadline) break;
   }
-  return { position, exhausted: false };
+  return { position, exhausted: ended() };
 }
