@@ -39,6 +39,12 @@ function isHexUnit(c: number): boolean {
 
 const isHexOrSeparator = (c: number): boolean => isHexUnit(c) || c === 32 || c === 58;
 
+const BASE64 = 1;
+const HEX = 2;
+/** For each ASCII unit: BASE64 if isBase64Unit, HEX if isHexOrSeparator (no unit outside ASCII is either). */
+const RUN_UNIT = new Uint8Array(128);
+for (let c = 0; c < 128; c++) RUN_UNIT[c] = (isBase64Unit(c) ? BASE64 : 0) | (isHexOrSeparator(c) ? HEX : 0);
+
 /**
  * The runs of base64 units, and of hex digits with single separators (`de ad be ef`,
  * `de:ad:be:ef`), of at least RUN_MIN units, found in one pass over the text: a pattern
@@ -50,21 +56,27 @@ function runs(text: string): { base64: Array<[number, number]>; hex: Array<[numb
   let b = -1;
   let h = -1;
   const units = unitsOf(text);
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? units[i]! : 0;
-    if (i < text.length && isBase64Unit(c)) {
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = units[i]!;
+    // One table read a unit where the two tests took a dozen comparisons; most units are in
+    // both classes or neither, and a run only matters where it ends.
+    const kind = c < 128 ? RUN_UNIT[c]! : 0;
+    if ((kind & BASE64) !== 0) {
       if (b === -1) b = i;
     } else if (b !== -1) {
       if (i - b >= RUN_MIN) base64.push([b, i]);
       b = -1;
     }
-    if (i < text.length && isHexOrSeparator(c)) {
+    if ((kind & HEX) !== 0) {
       if (h === -1) h = i;
     } else if (h !== -1) {
       if (i - h >= RUN_MIN) hex.push([h, i]);
       h = -1;
     }
   }
+  if (b !== -1 && length - b >= RUN_MIN) base64.push([b, length]);
+  if (h !== -1 && length - h >= RUN_MIN) hex.push([h, length]);
   return { base64, hex };
 }
 

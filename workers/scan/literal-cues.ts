@@ -74,7 +74,12 @@ export class LiteralTrie {
   private readonly lengths: Int32Array;
   private readonly classOf = new Uint8Array(128);
   private readonly classes: number;
-  /** The state after state s (an offset, s * classes) reads a unit of class k, at s + k. */
+  /**
+   * The state after state s reads a unit of class k, at s * classes + k, stored as twice its
+   * row's offset (so the next read is at step >>> 1 plus a class) plus 1 where a word ends in
+   * it: the walk tests a bit a unit, where finding a state's words from its offset took a
+   * division a unit, the walk's largest cost.
+   */
   private readonly step: Int32Array;
   /** The first word ending in a state (by offset / classes; -1 for none), the others chained in `alsoEnds`. */
   private readonly endsHere: Int32Array;
@@ -139,7 +144,6 @@ export class LiteralTrie {
         }
       }
     }
-    this.step = step;
     this.endsHere = new Int32Array(states).fill(-1);
     for (let state = 0; state < states; state++) {
       let previous = -1;
@@ -152,6 +156,8 @@ export class LiteralTrie {
         previous = link;
       }
     }
+    for (let i = 0; i < step.length; i++) step[i] = step[i]! * 2 + (ends[step[i]! / classes]!.length > 0 ? 1 : 0);
+    this.step = step;
   }
 
   /** Calls `found(id, start, end)` for every word at every place it occurs in the stream, in order of end. */
@@ -159,8 +165,9 @@ export class LiteralTrie {
     const { step, classOf, classes, endsHere } = this;
     let s = 0;
     for (let i = 0; i < length; i++) {
-      s = step[s + classOf[units[i]!]!]!;
-      let link = endsHere[s / classes]!;
+      s = step[(s >>> 1) + classOf[units[i]!]!]!;
+      if ((s & 1) === 0) continue;
+      let link = endsHere[(s >>> 1) / classes]!;
       while (link !== -1) {
         const id = this.outWord[link]!;
         const start = i + 1 - this.lengths[id]!;
