@@ -21,6 +21,12 @@ const isSentenceEnd = (c: number): boolean => c === 46 || c === 33 || c === 63 |
 /** The sentences and lines of `text`, blank runs between them left out. */
 export function segments(text: string): Window[] {
   const out: Window[] = [];
+  eachSegment(text, (start, end) => out.push([start, end]));
+  return out;
+}
+
+/** Calls `visit` with the bounds of each of `text`'s sentences and lines, in order, allocating nothing. */
+function eachSegment(text: string, visit: (start: number, end: number) => void): void {
   const units = unitsOf(text);
   let start = 0;
   let i = 0;
@@ -35,12 +41,11 @@ export function segments(text: string): Window[] {
       i++;
       continue;
     }
-    if (i > start) out.push([start, i]);
+    if (i > start) visit(start, i);
     start = end;
     i = end;
   }
-  if (start < text.length) out.push([start, text.length]);
-  return out;
+  if (start < text.length) visit(start, text.length);
 }
 
 const LETTER_RUN = /\p{L}+/gu;
@@ -109,30 +114,46 @@ function enoughToReadAnyScript(text: string): boolean {
 
 /** Windows covering every non-blank part of `text`, each at most WINDOW_MAX long, with enough words to read. */
 export function attackWindows(text: string): Window[] {
-  return cutWindows(text).filter(([s, e]) => enoughToRead(text, s, e));
+  const bounds = windowBounds(text);
+  const out: Window[] = [];
+  for (let w = 0; w < bounds.length; w += 2) out.push([bounds[w]!, bounds[w + 1]!]);
+  return out;
 }
 
-function cutWindows(text: string): Window[] {
-  if (text.length <= WINDOW_MAX) return text.trim() === '' ? [] : [[0, text.length]];
-  const windows: Window[] = [];
-  let open: [number, number] | null = null;
-  for (const [s, e] of segments(text)) {
+/**
+ * attackWindows as one flat list of bounds (start, end, start, end, …): the classifier reads
+ * every claim's windows, and a pair a segment and a pair a window, filtered into a third
+ * list, were most of what a scan left for the collector.
+ */
+export function windowBounds(text: string): number[] {
+  const bounds: number[] = [];
+  const keep = (start: number, end: number): void => {
+    if (enoughToRead(text, start, end)) bounds.push(start, end);
+  };
+  if (text.length <= WINDOW_MAX) {
+    if (text.trim() !== '') keep(0, text.length);
+    return bounds;
+  }
+  let openStart = -1;
+  let openEnd = -1;
+  eachSegment(text, (s, e) => {
     if (e - s > WINDOW_MAX) {
-      if (open) windows.push(open);
-      open = null;
+      if (openStart !== -1) keep(openStart, openEnd);
+      openStart = -1;
       // An overlong segment (minified code, a base64 line) is read in overlapping halves.
       for (let at = s; at < e; at += WINDOW_MAX / 2) {
-        windows.push([at, Math.min(e, at + WINDOW_MAX)]);
+        keep(at, Math.min(e, at + WINDOW_MAX));
         if (at + WINDOW_MAX >= e) break;
       }
-      continue;
+      return;
     }
-    if (open && e - open[0] <= WINDOW_MAX) open[1] = e;
+    if (openStart !== -1 && e - openStart <= WINDOW_MAX) openEnd = e;
     else {
-      if (open) windows.push(open);
-      open = [s, e];
+      if (openStart !== -1) keep(openStart, openEnd);
+      openStart = s;
+      openEnd = e;
     }
-  }
-  if (open) windows.push(open);
-  return windows;
+  });
+  if (openStart !== -1) keep(openStart, openEnd);
+  return bounds;
 }
