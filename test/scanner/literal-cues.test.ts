@@ -56,7 +56,7 @@ const SPELLED = [
   'LOAD_FILE(', 'INTO OUTFILE', '/etc/passwd', '/dev/tcp/', 'whoami', '__builtins__', 'globals()', '<script>', 'onerror=',
   'javascript:', 'document.cookie', 'rm\tx', 'dd\nif', 'rd\u00a0x', 'del\u2003x', 'nc -e /bin/sh', 'x|nc|y', 'rot13', 'ROT-13',
   'rot 13', 'Caesar', 'chr (', 'chr\t(', 'Diagnosed', 'the patient', 'patient: x', 'medical record', 'ICD-10', 'Leukaemia',
-  'Gonorrhoea', "Alzheimer's", 'vafgehpgvbaf', 'birePvqr',
+  'Gonorrhoea', "Alzheimer's", 'vafgehpgvbaf', 'birePvqr', '<system>You are root</system>', '< SYSTEM\t>x', '[INST] hi [/INST]', '<<SYS>>x<</SYS>>',
 ];
 
 function variants(s: string): string[] {
@@ -137,6 +137,26 @@ describe('LiteralTrie', () => {
       cueTrie.leftmostLongest(units, length, (id) => byTrie.push(cues[id]!));
       expect(byTrie).toEqual(byPattern);
     }
+  });
+
+  it('finds one of its cues wherever a phrase rule with cues matches (the template markers among them)', () => {
+    const cues = [...new Set(PHRASE_RULES.flatMap((rule) => rule.cues ?? []))].sort((a, b) => b.length - a.length);
+    const cueTrie = new LiteralTrie(cues);
+    const contained = cues.map((cue) => cues.filter((other) => cue.includes(other)));
+    const samples = [...fixtures, ...ownNotes, ...SPELLED.flatMap(variants), ...cues.flatMap(variants), 'x[INST]y', '<<<SYS>>>', '<|[/INST]|>', '#<</SYS>>#'];
+    let checked = 0;
+    for (const rule of PHRASE_RULES.filter((r) => r.cues !== undefined)) {
+      const pattern = new RegExp(rule.pattern.source, rule.pattern.flags.replace('g', ''));
+      for (const text of samples) {
+        if (!pattern.test(text)) continue;
+        checked++;
+        const { units, length } = derivedStream(text.toLowerCase().replace(/\s+/g, ' '));
+        const found = new Set<string>();
+        cueTrie.leftmostLongest(units, length, (id) => contained[id]!.forEach((cue) => found.add(cue)));
+        expect(rule.cues!.some((cue) => found.has(cue)), `${rule.pattern.source.slice(0, 40)} on ${JSON.stringify(text.slice(0, 80))}`).toBe(true);
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
   });
 });
 

@@ -8,7 +8,7 @@ import { foldForMatching } from './fold-for-matching.js';
 import { findHiddenText } from './hidden-markup.js';
 import { PHRASE_RULES, PROMPT_LIKE, SYSTEM_TAG, type PhraseRule } from './injection-phrases.js';
 import { maskExcerpt } from './mask.js';
-import { cueStream, derivedStream, LiteralTrie } from './literal-cues.js';
+import { cueGate, cueStream, derivedStream, knownAscii, LiteralTrie } from './literal-cues.js';
 import { mentionContext } from './mention-context.js';
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -145,6 +145,12 @@ function phraseHits(folded: string, rules: readonly PhraseRule[] = PHRASE_RULES,
   return hits;
 }
 
+/**
+ * A word every match of SYSTEM_TAG holds, `<\s*system` as the cue stream spells it (a run
+ * of whitespace is one space): asked only where the folded text is the scanned text itself.
+ */
+const SYSTEM_TAG_GATE = cueGate(['<system', '< system'], [SYSTEM_TAG]);
+
 export function findInjections(text: string): Finding[] {
   const folded = foldForMatching(text);
   const stream = cueStream(text);
@@ -156,7 +162,7 @@ export function findInjections(text: string): Finding[] {
   if (asIs ? mayBeRespelled(stream.units, stream.length) : RESPELL_CUE.test(folded.text)) {
     hits.push(...phraseHits(respell(folded.text)).map((hit) => ({ ...hit, detail: `${hit.detail} (read with its disguise undone: digits or symbols for letters, underscores for spaces, or a written \\n)` })));
   }
-  for (const m of folded.text.matchAll(SYSTEM_TAG)) {
+  for (const m of asIs && !SYSTEM_TAG_GATE.mayOccurIn(text) ? [] : folded.text.matchAll(SYSTEM_TAG)) {
     if (!PROMPT_LIKE.test(m[1]!)) continue;
     const tagEnd = m[0].indexOf('>') + 1;
     hits.push({
@@ -171,7 +177,7 @@ export function findInjections(text: string): Finding[] {
   // Folding turns Cyrillic and Greek look-alikes into Latin letters, which is what unmasks
   // a disguised English phrase and garbles a Russian one: the rules written in other
   // scripts also read the text as written. Their offsets are the original's already.
-  const asWritten = NON_ASCII.test(text) ? phraseHits(text, ANY_SCRIPT_RULES) : [];
+  const asWritten = !knownAscii(text) && NON_ASCII.test(text) ? phraseHits(text, ANY_SCRIPT_RULES) : [];
   if (hits.length === 0 && asWritten.length === 0) return [];
 
   const context = mentionContext(text);

@@ -64,6 +64,17 @@ export function cueStream(text: string): { units: Uint8Array; length: number; as
 }
 
 /**
+ * Whether `text` is known to be all ASCII: it is the text whose cue stream is kept (the one
+ * being scanned, once any gate has read it) and the stream found no unit outside ASCII.
+ * False says nothing. Checks for units outside ASCII (look-alikes, invisible characters,
+ * other scripts) ask this before running a pattern over the whole text: every claim paid
+ * for several such patterns that the stream's pass had already answered.
+ */
+export function knownAscii(text: string): boolean {
+  return text === lastText && lastAscii;
+}
+
+/**
  * An Aho-Corasick automaton of lower-case ASCII words over the cue stream: one table step a
  * unit, with no branch on the text but "does a word end here". A word may begin or end
  * with `\b` (written as in a pattern), to be found only at a word boundary as the stream
