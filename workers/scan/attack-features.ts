@@ -105,7 +105,8 @@ export class FeatureExtractor {
     // ASCII in one pass; other scripts take the string functions (NFKC can lengthen a text).
     if (this.units.length < end - start + 2) this.units = new Uint16Array((end - start + 2) * 2);
     let length = asciiNormalizedUnits(text, start, end, this.units);
-    if (length === -1) {
+    const ascii = length !== -1;
+    if (!ascii) {
       const normalized = normalizeForFeatures(start === 0 && end === text.length ? text : text.slice(start, end));
       length = normalized.length;
       if (this.units.length < length) this.units = new Uint16Array(length * 2);
@@ -165,7 +166,12 @@ export class FeatureExtractor {
       }
       let h = Math.imul((FNV_OFFSET ^ WORD_SEED) ^ code, FNV_PRIME);
       let j = i + 1;
-      if (isWordUnit(code)) {
+      if (ascii) {
+        // Every unit is ASCII: the table alone says which belong to words.
+        if (ASCII_WORD[code] === 1) {
+          while (j < length && ASCII_WORD[u[j]!] === 1) h = Math.imul(h ^ u[j++]!, FNV_PRIME);
+        }
+      } else if (isWordUnit(code)) {
         while (j < length && isWordUnit(u[j]!)) h = Math.imul(h ^ u[j++]!, FNV_PRIME);
       }
       k = (h >>> 0) & mask;
