@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { attackWindows, enoughToRead, segments } from '../../workers/scan/attack-windows.js';
 import { PHRASE_RULES } from '../../workers/scan/injection-phrases.js';
-import { cueGates, derivedStream, LiteralTrie } from '../../workers/scan/literal-cues.js';
+import { cueGates, cueStream, derivedStream, knownAscii, LiteralTrie } from '../../workers/scan/literal-cues.js';
 import { unitsOf } from '../../workers/scan/text-units.js';
 // Every detector, so that every gate is made.
 import '../../workers/scan/scan-text.js';
@@ -200,5 +200,57 @@ describe('attack windows read in place', () => {
         for (const [s, e] of segmentsBefore(t)) expect(enoughToRead(t, s, e)).toBe(enoughBefore(t.slice(s, e)));
       }
     }
+  });
+
+  /** The windows as the patterns cut them, each judged on its own text. */
+  function windowsBefore(text: string): Array<[number, number]> {
+    const cut: Array<[number, number]> = [];
+    if (text.length <= 480) {
+      if (text.trim() !== '') cut.push([0, text.length]);
+    } else {
+      let open: [number, number] | null = null;
+      for (const [s, e] of segmentsBefore(text)) {
+        if (e - s > 480) {
+          if (open) cut.push(open);
+          open = null;
+          for (let at = s; at < e; at += 240) {
+            cut.push([at, Math.min(e, at + 480)]);
+            if (at + 480 >= e) break;
+          }
+          continue;
+        }
+        if (open && e - open[0] <= 480) open[1] = e;
+        else {
+          if (open) cut.push(open);
+          open = [s, e];
+        }
+      }
+      if (open) cut.push(open);
+    }
+    return cut.filter(([s, e]) => enoughBefore(text.slice(s, e)));
+  }
+
+  it("judge an ASCII text's windows by their segments' counts as by their own units", () => {
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return (seed >>> 8) % n;
+    };
+    const pieces = ['a', 'bc', 'word', 'longer', 'x1', 'the', '.', '!', '?', ' ', ' ', ' ', '\n', '\n\n', '\t', '. ', '! ', '?\n', ',', '0', 'Ab', 'é', '\u00a0'];
+    // Half of them ASCII (the last two pieces are not): those are the ones judged by counts.
+    const random = Array.from({ length: 400 }, (_, k) => Array.from({ length: 20 + next(900) }, () => pieces[next(pieces.length - (k % 2) * 2)]).join(''));
+    const texts = [...fixtures, ...ownNotes, ...random, 'word '.repeat(200), `${'abcd '.repeat(150)}.`, 'x'.repeat(2000)];
+    let counted = 0;
+    for (const text of texts) {
+      for (const t of [text, `${text} `.repeat(Math.ceil(1500 / Math.max(1, text.length)))]) {
+        cueStream('another text');
+        const byUnits = attackWindows(t);
+        cueStream(t);
+        if (knownAscii(t)) counted++;
+        expect(attackWindows(t)).toEqual(byUnits);
+        expect(byUnits).toEqual(windowsBefore(t));
+      }
+    }
+    expect(counted).toBeGreaterThan(400);
   });
 });

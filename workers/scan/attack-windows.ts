@@ -6,7 +6,7 @@
  * characters, and each window is judged alone; a finding then also says where it is.
  */
 
-import { isSpaceUnit } from './literal-cues.js';
+import { isSpaceUnit, knownAscii } from './literal-cues.js';
 import { unitsOf } from './text-units.js';
 
 export const WINDOW_MAX = 480;
@@ -25,13 +25,34 @@ export function segments(text: string): Window[] {
   return out;
 }
 
-/** Calls `visit` with the bounds of each of `text`'s sentences and lines, in order, allocating nothing. */
-function eachSegment(text: string, visit: (start: number, end: number) => void): void {
+/**
+ * Calls `visit` with the bounds of each of `text`'s sentences and lines, in order, allocating
+ * nothing, and with what asciiEnoughToRead counts in it (its ASCII letters, runs of them, and
+ * runs of at least CONTENT_LETTERS): the counts of a window are the sums of its segments',
+ * since the blanks between segments hold no letters, so an ASCII text's windows are judged
+ * without a second pass over their units.
+ */
+function eachSegment(text: string, visit: (start: number, end: number, letters: number, words: number, contentWords: number) => void): void {
   const units = unitsOf(text);
   let start = 0;
   let i = 0;
+  let letters = 0;
+  let words = 0;
+  let contentWords = 0;
+  let run = 0;
   while (i < text.length) {
     const c = units[i]!;
+    if (isAsciiLetter(c)) {
+      run++;
+      i++;
+      continue;
+    }
+    if (run > 0) {
+      letters += run;
+      words++;
+      if (run >= CONTENT_LETTERS) contentWords++;
+      run = 0;
+    }
     let end = i + 1;
     if (i > 0 && isSpaceUnit(c) && isSentenceEnd(units[i - 1]!)) {
       while (end < text.length && isSpaceUnit(units[end]!)) end++;
@@ -41,11 +62,19 @@ function eachSegment(text: string, visit: (start: number, end: number) => void):
       i++;
       continue;
     }
-    if (i > start) visit(start, i);
+    if (i > start) visit(start, i, letters, words, contentWords);
+    letters = 0;
+    words = 0;
+    contentWords = 0;
     start = end;
     i = end;
   }
-  if (start < text.length) visit(start, text.length);
+  if (run > 0) {
+    letters += run;
+    words++;
+    if (run >= CONTENT_LETTERS) contentWords++;
+  }
+  if (start < text.length) visit(start, text.length, letters, words, contentWords);
 }
 
 const LETTER_RUN = /\p{L}+/gu;
@@ -99,6 +128,11 @@ function asciiEnoughToRead(text: string, start: number, end: number): boolean | 
     words++;
     if (run >= CONTENT_LETTERS) contentWords++;
   }
+  return enoughCounted(letters, words, contentWords);
+}
+
+/** enoughToRead from an ASCII stretch's counts. */
+function enoughCounted(letters: number, words: number, contentWords: number): boolean {
   if (words === 0 || letters < MIN_LETTERS) return false;
   return words >= MIN_WORDS && contentWords >= MIN_CONTENT_WORDS;
 }
@@ -134,11 +168,20 @@ export function windowBounds(text: string): number[] {
     if (text.trim() !== '') keep(0, text.length);
     return bounds;
   }
+  // The segments' counts stand for the windows' only where every unit is ASCII.
+  const counted = knownAscii(text);
   let openStart = -1;
   let openEnd = -1;
-  eachSegment(text, (s, e) => {
+  let letters = 0;
+  let words = 0;
+  let contentWords = 0;
+  const close = (): void => {
+    if (!counted) keep(openStart, openEnd);
+    else if (enoughCounted(letters, words, contentWords)) bounds.push(openStart, openEnd);
+  };
+  eachSegment(text, (s, e, l, w, c) => {
     if (e - s > WINDOW_MAX) {
-      if (openStart !== -1) keep(openStart, openEnd);
+      if (openStart !== -1) close();
       openStart = -1;
       // An overlong segment (minified code, a base64 line) is read in overlapping halves.
       for (let at = s; at < e; at += WINDOW_MAX / 2) {
@@ -147,13 +190,20 @@ export function windowBounds(text: string): number[] {
       }
       return;
     }
-    if (openStart !== -1 && e - openStart <= WINDOW_MAX) openEnd = e;
-    else {
-      if (openStart !== -1) keep(openStart, openEnd);
+    if (openStart !== -1 && e - openStart <= WINDOW_MAX) {
+      openEnd = e;
+      letters += l;
+      words += w;
+      contentWords += c;
+    } else {
+      if (openStart !== -1) close();
       openStart = s;
       openEnd = e;
+      letters = l;
+      words = w;
+      contentWords = c;
     }
   });
-  if (openStart !== -1) keep(openStart, openEnd);
+  if (openStart !== -1) close();
   return bounds;
 }
