@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { attackWindows, enoughToRead, segments } from '../../workers/scan/attack-windows.js';
 import { PHRASE_RULES } from '../../workers/scan/injection-phrases.js';
-import { cueGates, cueStream, derivedStream, knownAscii, LiteralTrie } from '../../workers/scan/literal-cues.js';
+import { cueGates, cueList, cueStream, derivedStream, knownAscii, LiteralTrie } from '../../workers/scan/literal-cues.js';
 import { unitsOf } from '../../workers/scan/text-units.js';
 // Every detector, so that every gate is made.
 import '../../workers/scan/scan-text.js';
@@ -136,6 +136,33 @@ describe('LiteralTrie', () => {
       const byTrie: string[] = [];
       cueTrie.leftmostLongest(units, length, (id) => byTrie.push(cues[id]!));
       expect(byTrie).toEqual(byPattern);
+    }
+  });
+
+  it("finds a cue list's words in the scan's shared walk as in a walk of their own", () => {
+    const cues = [...new Set(PHRASE_RULES.flatMap((rule) => rule.cues ?? []))].sort((a, b) => b.length - a.length);
+    const list = cueList(cues);
+    const other = cueList(['ignor', 'your', 'x']);
+    const cueTrie = new LiteralTrie(cues);
+    const texts = [...fixtures, ...ownNotes, 'forgetting overridden instructions youre your', cues.join(''), cues.join(' '), ...SPELLED.flatMap(variants)];
+    for (const text of texts) {
+      const { units, length } = derivedStream(text);
+      const own: number[] = [];
+      cueTrie.leftmostLongest(units, length, (id) => own.push(id));
+      cueStream(text);
+      const shared: number[] = [];
+      list.leftmostLongest(text, (id) => shared.push(id));
+      expect(shared).toEqual(own);
+      // A gate asked first, another list, and a text not kept change nothing.
+      cueGates()[0]!.mayOccurIn(text);
+      const again: number[] = [];
+      list.leftmostLongest(text, (id) => again.push(id));
+      expect(again).toEqual(own);
+      other.leftmostLongest(text, () => {});
+      cueStream('another text');
+      const unkept: number[] = [];
+      list.leftmostLongest(text, (id) => unkept.push(id));
+      expect(unkept).toEqual(own);
     }
   });
 

@@ -8,7 +8,7 @@ import { foldForMatching } from './fold-for-matching.js';
 import { findHiddenText } from './hidden-markup.js';
 import { PHRASE_RULES, PROMPT_LIKE, SYSTEM_TAG, type PhraseRule } from './injection-phrases.js';
 import { maskExcerpt } from './mask.js';
-import { cueGate, cueStream, derivedStream, knownAscii, LiteralTrie } from './literal-cues.js';
+import { cueGate, cueList, cueStream, derivedStream, knownAscii, LiteralTrie } from './literal-cues.js';
 import { mentionContext } from './mention-context.js';
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -22,11 +22,21 @@ const CUES = [...new Set(PHRASE_RULES.flatMap((rule) => rule.cues ?? []))].sort(
  * is not found. Rules were written and measured against that reading.
  */
 const CUE_TRIE = new LiteralTrie(CUES);
+/** The same cues found in the scan's one walk of the scanned text (literal-cues.ts), not a walk of their own. */
+const SCANNED_CUES = cueList(CUES);
 const CONTAINED = CUES.map((cue) => CUES.filter((other) => cue.includes(other)));
 
 function cuesIn(units: Uint8Array, length: number): Set<string> {
   const found = new Set<string>();
   CUE_TRIE.leftmostLongest(units, length, (id) => {
+    for (const cue of CONTAINED[id]!) found.add(cue);
+  });
+  return found;
+}
+
+function cuesInScanned(text: string): Set<string> {
+  const found = new Set<string>();
+  SCANNED_CUES.leftmostLongest(text, (id) => {
     for (const cue of CONTAINED[id]!) found.add(cue);
   });
   return found;
@@ -126,8 +136,7 @@ function phraseHits(folded: string, rules: readonly PhraseRule[] = PHRASE_RULES,
   let nonAscii = false;
   let cues: Set<string>;
   if (asIs) {
-    const stream = cueStream(folded);
-    cues = cuesIn(stream.units, stream.length);
+    cues = cuesInScanned(folded);
   } else {
     // Whitespace is made single spaces so that a cue of two words meets them across a line break.
     const lower = folded.toLowerCase().replace(/\s+/g, ' ');

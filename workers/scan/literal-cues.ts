@@ -200,14 +200,12 @@ export class LiteralTrie {
       starts.push(start);
       ids.push(id);
     });
-    if (starts.length === 0) return;
-    const order = starts.map((_, i) => i).sort((a, b) => starts[a]! - starts[b]! || this.lengths[ids[b]!]! - this.lengths[ids[a]!]! || ids[a]! - ids[b]!);
-    let free = 0;
-    for (const i of order) {
-      if (starts[i]! < free) continue;
-      found(ids[i]!);
-      free = starts[i]! + this.lengths[ids[i]!]!;
-    }
+    pickLeftmostLongest(starts, ids, this.lengths, found);
+  }
+
+  /** The length of word `id`. */
+  lengthOf(id: number): number {
+    return this.lengths[id]!;
   }
 
   private atBoundaries(id: number, units: Uint8Array, length: number, start: number, end: number): boolean {
@@ -217,23 +215,90 @@ export class LiteralTrie {
   }
 }
 
-// Gates: every detector's words in one trie, the words of gate g carrying bit g.
+/**
+ * Occurrences (start, id) as a global alternation of the words, longest first, would match
+ * them: at each place the longest word that starts there, the search then going on after it.
+ */
+function pickLeftmostLongest(starts: readonly number[], ids: readonly number[], lengths: ArrayLike<number>, found: (id: number) => void): void {
+  if (starts.length === 0) return;
+  const order = starts.map((_, i) => i).sort((a, b) => starts[a]! - starts[b]! || lengths[ids[b]!]! - lengths[ids[a]!]! || ids[a]! - ids[b]!);
+  let free = 0;
+  for (const i of order) {
+    if (starts[i]! < free) continue;
+    found(ids[i]!);
+    free = starts[i]! + lengths[ids[i]!]!;
+  }
+}
+
+// Gates: every detector's words in one trie, the words of gate g carrying bit g. The words
+// of cue lists (cueList) follow them in the same trie, so one walk serves both.
 const gateWords: string[] = [];
 const gateBits: number[] = [];
 let gateCount = 0;
 let gateTrie: LiteralTrie | null = null;
 let gateMemo = -1;
+const listWords: string[] = [];
+/** Where the kept text's cue-list words occur: starts, and ids among listWords. */
+const listStarts: number[] = [];
+const listIds: number[] = [];
 
 function gatesIn(text: string): number {
   const { units, length } = cueStream(text);
   if (gateMemo !== -1) return gateMemo;
-  gateTrie ??= new LiteralTrie(gateWords);
+  gateTrie ??= new LiteralTrie([...gateWords, ...listWords]);
+  const gated = gateWords.length;
   let mask = 0;
-  gateTrie.walk(units, length, (id) => {
-    mask |= gateBits[id]!;
+  listStarts.length = 0;
+  listIds.length = 0;
+  gateTrie.walk(units, length, (id, start) => {
+    if (id < gated) mask |= gateBits[id]!;
+    else {
+      listStarts.push(start);
+      listIds.push(id - gated);
+    }
   });
   gateMemo = mask;
   return mask;
+}
+
+/** Literal words found in order of place, as a global alternation of them finds them. */
+export interface CueList {
+  readonly words: readonly string[];
+  /**
+   * Calls `found(id)` for each word of the list that a global alternation of them all,
+   * longest first, matches in the cue stream of `text`: from the scan's one walk where
+   * `text` is the text whose stream is kept, else from a walk of its own.
+   */
+  leftmostLongest(text: string, found: (id: number) => void): void;
+}
+
+export function cueList(words: readonly string[]): CueList {
+  const from = listWords.length;
+  listWords.push(...words);
+  gateTrie = null;
+  gateMemo = -1;
+  const own = new LiteralTrie(words);
+  const lengths = Int32Array.from(words, (_, id) => own.lengthOf(id));
+  return {
+    words,
+    leftmostLongest(text, found) {
+      if (text !== lastText) {
+        const { units, length } = derivedStream(text);
+        own.leftmostLongest(units, length, found);
+        return;
+      }
+      gatesIn(text);
+      const starts: number[] = [];
+      const ids: number[] = [];
+      for (let k = 0; k < listIds.length; k++) {
+        const id = listIds[k]! - from;
+        if (id < 0 || id >= words.length) continue;
+        starts.push(listStarts[k]!);
+        ids.push(id);
+      }
+      pickLeftmostLongest(starts, ids, lengths, found);
+    },
+  };
 }
 
 export interface CueGate {
