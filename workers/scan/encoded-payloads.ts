@@ -50,33 +50,28 @@ for (let c = 0; c < 128; c++) RUN_UNIT[c] = (isBase64Unit(c) ? BASE64 : 0) | (is
  * `de:ad:be:ef`), of at least RUN_MIN units, found in one pass over the text: a pattern
  * that tries a long character class at every position of every claim costs ten times as much.
  */
-function runs(text: string): { base64: Array<[number, number]>; hex: Array<[number, number]> } {
+export function encodedRuns(text: string): { base64: Array<[number, number]>; hex: Array<[number, number]> } {
   const base64: Array<[number, number]> = [];
   const hex: Array<[number, number]> = [];
-  let b = -1;
-  let h = -1;
+  // The length of the run each kind is in so far. One table read a unit, and no branch on the
+  // text but "a long run ends here", which is rare: branching on every unit's class, the loop
+  // paid for a mispredicted branch at most letters of English (a-f are hex, g-z are not).
+  let inBase64 = 0;
+  let inHex = 0;
   const units = unitsOf(text);
   const length = text.length;
   for (let i = 0; i < length; i++) {
     const c = units[i]!;
-    // One table read a unit where the two tests took a dozen comparisons; most units are in
-    // both classes or neither, and a run only matters where it ends.
     const kind = c < 128 ? RUN_UNIT[c]! : 0;
-    if ((kind & BASE64) !== 0) {
-      if (b === -1) b = i;
-    } else if (b !== -1) {
-      if (i - b >= RUN_MIN) base64.push([b, i]);
-      b = -1;
-    }
-    if ((kind & HEX) !== 0) {
-      if (h === -1) h = i;
-    } else if (h !== -1) {
-      if (i - h >= RUN_MIN) hex.push([h, i]);
-      h = -1;
-    }
+    const base64Run = (inBase64 + 1) & -(kind & BASE64);
+    if (inBase64 >= RUN_MIN && base64Run === 0) base64.push([i - inBase64, i]);
+    inBase64 = base64Run;
+    const hexRun = (inHex + 1) & -((kind & HEX) >>> 1);
+    if (inHex >= RUN_MIN && hexRun === 0) hex.push([i - inHex, i]);
+    inHex = hexRun;
   }
-  if (b !== -1 && length - b >= RUN_MIN) base64.push([b, length]);
-  if (h !== -1 && length - h >= RUN_MIN) hex.push([h, length]);
+  if (inBase64 >= RUN_MIN) base64.push([length - inBase64, length]);
+  if (inHex >= RUN_MIN) hex.push([length - inHex, length]);
   return { base64, hex };
 }
 
@@ -158,7 +153,7 @@ function encodedSpans(text: string): Encoded[] {
   const push = (encoding: string, start: number, end: number, decoded: string): void => {
     if (readable(decoded)) out.push({ encoding, start, end, decoded });
   };
-  const found = runs(text);
+  const found = encodedRuns(text);
   for (const [start, end] of found.base64) {
     const run = text.slice(start, end);
     // A long identifier is base64-shaped too; decoding it costs little and `readable` decides.

@@ -35,19 +35,21 @@ let lastAscii = true;
 
 function streamInto(units: Uint16Array, length: number, out: Uint8Array): { length: number; ascii: boolean } {
   let n = 0;
-  let ascii = true;
-  let space = false;
+  let seen = 0;
+  let wasSpace = 0;
+  // Without a branch on the text: every code is written, and the position moves on unless a
+  // space follows a space (the next code then overwrites it). Branching on each space, the
+  // loop paid for a mispredicted branch every word or so.
   for (let i = 0; i < length; i++) {
     const c = units[i]!;
-    if (c >= 128) ascii = false;
+    seen |= c;
     const s = STREAM_CODE[c]!;
-    if (s === SPACE) {
-      if (space) continue;
-      space = true;
-    } else space = false;
-    out[n++] = s;
+    const space = ((s ^ SPACE) - 1) >>> 31; // 1 where s is SPACE (s < 256), else 0
+    out[n] = s;
+    n += 1 - (space & wasSpace);
+    wasSpace = space;
   }
-  return { length: n, ascii };
+  return { length: n, ascii: seen < 128 };
 }
 
 /** The cue stream of `text` (valid until the next call), its length, and whether the text is all ASCII. */
