@@ -102,6 +102,20 @@ export class FeatureExtractor {
 
   /** The distinct feature indices of text[start, end) (unordered). */
   features(text: string, start = 0, end = text.length): Int32Array {
+    // Counted first: extracting may replace the buffer with a larger one.
+    const count = this.extract(text, start, end);
+    return this.found.subarray(0, count);
+  }
+
+  /**
+   * How many distinct features text[start, end) has, their indices left in `indices` (valid
+   * until the next call): the classifier reads them there, where a view a window was garbage.
+   */
+  get indices(): Int32Array {
+    return this.found;
+  }
+
+  extract(text: string, start = 0, end = text.length): number {
     // ASCII in one pass; other scripts take the string functions (NFKC can lengthen a text).
     if (this.units.length < end - start + 2) this.units = new Uint16Array((end - start + 2) * 2);
     let length = asciiNormalizedUnits(text, start, end, this.units);
@@ -195,6 +209,6 @@ export class FeatureExtractor {
     // native fill) costs less than a scattered store for each of them, the loop's largest line.
     if (count > seen.length >>> 4) seen.fill(0);
     else for (let n = 0; n < count; n++) seen[found[n]! >>> 3] = 0;
-    return found.subarray(0, count);
+    return count;
   }
 }

@@ -127,6 +127,12 @@ function respell(text: string): string {
     .replace(/\\n/g, '\n ');
 }
 
+/** Whether `found` holds one of `cues` (a loop: a closure a rule was most of a scan's garbage). */
+function holdsAny(found: ReadonlySet<string>, cues: readonly string[]): boolean {
+  for (const cue of cues) if (found.has(cue)) return true;
+  return false;
+}
+
 /**
  * `asIs` says that `folded` is the scanned text itself and all ASCII: its cue stream is the
  * one every detector reads, and lower-casing it leaves nothing outside ASCII.
@@ -145,7 +151,7 @@ function phraseHits(folded: string, rules: readonly PhraseRule[] = PHRASE_RULES,
     cues = cuesIn(stream.units, stream.length);
   }
   for (const rule of rules) {
-    if (rule.cues !== undefined && !(nonAscii && rule.anyScript === true) && !rule.cues.some((cue) => cues.has(cue))) continue;
+    if (rule.cues !== undefined && !(nonAscii && rule.anyScript === true) && !holdsAny(cues, rule.cues)) continue;
     for (const m of folded.matchAll(rule.pattern)) {
       if (m[0].length === 0) continue;
       hits.push({ kind: rule.kind, severity: rule.severity, detail: rule.detail, start: m.index, end: m.index + m[0].length });

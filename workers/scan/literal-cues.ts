@@ -240,23 +240,29 @@ let gateCount = 0;
 let gateTrie: LiteralTrie | null = null;
 let gateMemo = -1;
 const listWords: string[] = [];
-/** Where the kept text's cue-list words occur: starts, and ids among listWords. */
-const listStarts: number[] = [];
-const listIds: number[] = [];
+/** Where the kept text's cue-list words occur: starts, and ids among listWords (the first listCount). */
+let listStarts = new Int32Array(64);
+let listIds = new Int32Array(64);
+let listCount = 0;
 
 function gatesIn(text: string): number {
+  // Asked a dozen times a scan: the kept text's answer without a call that returns an object.
+  if (text === lastText && gateMemo !== -1) return gateMemo;
   const { units, length } = cueStream(text);
   if (gateMemo !== -1) return gateMemo;
   gateTrie ??= new LiteralTrie([...gateWords, ...listWords]);
   const gated = gateWords.length;
   let mask = 0;
-  listStarts.length = 0;
-  listIds.length = 0;
+  listCount = 0;
   gateTrie.walk(units, length, (id, start) => {
     if (id < gated) mask |= gateBits[id]!;
     else {
-      listStarts.push(start);
-      listIds.push(id - gated);
+      if (listCount === listIds.length) {
+        listStarts = Int32Array.from({ length: listCount * 2 }, (_, k) => listStarts[k] ?? 0);
+        listIds = Int32Array.from({ length: listCount * 2 }, (_, k) => listIds[k] ?? 0);
+      }
+      listStarts[listCount] = start;
+      listIds[listCount++] = id - gated;
     }
   });
   gateMemo = mask;
@@ -292,7 +298,7 @@ export function cueList(words: readonly string[]): CueList {
       gatesIn(text);
       const starts: number[] = [];
       const ids: number[] = [];
-      for (let k = 0; k < listIds.length; k++) {
+      for (let k = 0; k < listCount; k++) {
         const id = listIds[k]! - from;
         if (id < 0 || id >= words.length) continue;
         starts.push(listStarts[k]!);
