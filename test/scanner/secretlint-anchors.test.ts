@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
 import { describe, expect, it } from 'vitest';
-import { ANCHORED_PRESET_VERSION, mayHoldKnownSecret, RULE_ANCHORS } from '../../workers/scan/secretlint-anchors.js';
+import { ANCHORED_PRESET_VERSION, CASE_SENSITIVE_ANCHORS, mayHoldKnownSecret, RULE_ANCHORS } from '../../workers/scan/secretlint-anchors.js';
 import { findKnownSecrets } from '../../workers/scan/secretlint-secrets.js';
 
 const presetVersion = (
@@ -48,6 +48,8 @@ const SAMPLES: Record<string, string> = {
   mongodb: `db mongodb+srv://app:${noise(14, ALNUM, 18)}@cluster0.internal.test/reports end`,
   slackWebhook: `hook https://hooks.slack.com/services/T0${noise(8, ALNUM, 19)}/B0${noise(8, ALNUM, 20)}/${noise(24, ALNUM, 21)} end`,
   awsAccount: 'aws_account_id = 1234-5678-9012',
+  awsKeyId: `key AKIA${noise(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 22)} end`,
+  awsKeyIdA3T: `key A3TX${noise(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 23)} end`,
   onePassword: `token ${onePasswordToken()} end`,
 };
 
@@ -73,6 +75,19 @@ describe('secretlint anchor prefilter', () => {
 
   it.each(fixtures)('changes nothing for fixture %s', async (_name, text) => {
     expect(await findKnownSecrets(text)).toEqual(await findKnownSecrets(text, false));
+  });
+
+  it('reads the AWS key id prefixes only as written, as the rule does', async () => {
+    for (const prefix of CASE_SENSITIVE_ANCHORS) {
+      const key = `${prefix}${'A3T'.startsWith(prefix) ? 'X' : ''}${noise(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', prefix.length)}`;
+      expect(await findKnownSecrets(`key ${key} end`, false), prefix).not.toEqual([]);
+      expect(mayHoldKnownSecret(`key ${key} end`), prefix).toBe(true);
+      for (const spelled of [key.toLowerCase(), prefix.toLowerCase() + key.slice(prefix.length), prefix[0] + prefix.slice(1).toLowerCase() + key.slice(prefix.length)]) {
+        expect(await findKnownSecrets(`key ${spelled} end`, false), spelled).toEqual([]);
+        expect(mayHoldKnownSecret(`key ${spelled} end`), spelled).toBe(false);
+      }
+    }
+    expect(mayHoldKnownSecret('Shuyashee yaida kaipa voujeeng noo breark.')).toBe(false);
   });
 
   it('skips plain prose that no rule could match', () => {

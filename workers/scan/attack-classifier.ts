@@ -13,7 +13,7 @@
 import { AttackModel } from './attack-model.js';
 import { ATTACK_MODEL } from './attack-weights.js';
 import { speaksToReader } from './addressed-to-reader.js';
-import { attackWindows } from './attack-windows.js';
+import { windowBounds } from './attack-windows.js';
 import type { Finding, Severity } from './finding.js';
 import { maskExcerpt } from './mask.js';
 import { mentionContext } from './mention-context.js';
@@ -31,7 +31,10 @@ export const CLASSIFIER_KIND = 'injection.classifier';
 export function findAttackLike(text: string, model: AttackModel = attackModel()): Finding[] {
   const findings: Finding[] = [];
   let context: ReturnType<typeof mentionContext> | null = null;
-  for (const [start, end] of attackWindows(text)) {
+  const bounds = windowBounds(text);
+  for (let w = 0; w < bounds.length; w += 2) {
+    const start = bounds[w]!;
+    const end = bounds[w + 1]!;
     const p = model.probability(text, start, end);
     if (p < model.threshold || (p < model.unaddressedThreshold && !speaksToReader(text.slice(start, end)))) continue;
     context ??= mentionContext(text);
@@ -54,6 +57,7 @@ export function findAttackLike(text: string, model: AttackModel = attackModel())
  */
 export function attackScore(text: string, model: AttackModel = attackModel()): number {
   let best = 0;
-  for (const [start, end] of attackWindows(text)) best = Math.max(best, model.probability(text, start, end));
+  const bounds = windowBounds(text);
+  for (let w = 0; w < bounds.length; w += 2) best = Math.max(best, model.probability(text, bounds[w]!, bounds[w + 1]!));
   return best;
 }

@@ -102,10 +102,25 @@ export class FeatureExtractor {
 
   /** The distinct feature indices of text[start, end) (unordered). */
   features(text: string, start = 0, end = text.length): Int32Array {
+    // Counted first: extracting may replace the buffer with a larger one.
+    const count = this.extract(text, start, end);
+    return this.found.subarray(0, count);
+  }
+
+  /**
+   * How many distinct features text[start, end) has, their indices left in `indices` (valid
+   * until the next call): the classifier reads them there, where a view a window was garbage.
+   */
+  get indices(): Int32Array {
+    return this.found;
+  }
+
+  extract(text: string, start = 0, end = text.length): number {
     // ASCII in one pass; other scripts take the string functions (NFKC can lengthen a text).
     if (this.units.length < end - start + 2) this.units = new Uint16Array((end - start + 2) * 2);
     let length = asciiNormalizedUnits(text, start, end, this.units);
-    if (length === -1) {
+    const ascii = length !== -1;
+    if (!ascii) {
       const normalized = normalizeForFeatures(start === 0 && end === text.length ? text : text.slice(start, end));
       length = normalized.length;
       if (this.units.length < length) this.units = new Uint16Array(length * 2);
@@ -165,7 +180,12 @@ export class FeatureExtractor {
       }
       let h = Math.imul((FNV_OFFSET ^ WORD_SEED) ^ code, FNV_PRIME);
       let j = i + 1;
-      if (isWordUnit(code)) {
+      if (ascii) {
+        // Every unit is ASCII: the table alone says which belong to words.
+        if (ASCII_WORD[code] === 1) {
+          while (j < length && ASCII_WORD[u[j]!] === 1) h = Math.imul(h ^ u[j++]!, FNV_PRIME);
+        }
+      } else if (isWordUnit(code)) {
         while (j < length && isWordUnit(u[j]!)) h = Math.imul(h ^ u[j++]!, FNV_PRIME);
       }
       k = (h >>> 0) & mask;
@@ -185,7 +205,10 @@ export class FeatureExtractor {
       previous = h | 1;
       i = j;
     }
-    for (let n = 0; n < count; n++) seen[found[n]! >>> 3] = 0;
-    return found.subarray(0, count);
+    // A window sets a thousand bits or so: clearing the whole bitmap (8 KB at 16 bits, one
+    // native fill) costs less than a scattered store for each of them, the loop's largest line.
+    if (count > seen.length >>> 4) seen.fill(0);
+    else for (let n = 0; n < count; n++) seen[found[n]! >>> 3] = 0;
+    return count;
   }
 }

@@ -49,10 +49,11 @@ export class AttackModel {
 
   /** The probability that text[start, end) is written to attack an agent that reads it. */
   probability(text: string, start = 0, end = text.length): number {
-    const features = this.extractor.features(text, start, end);
-    if (features.length === 0) return 1 / (1 + Math.exp(-this.bias));
+    const count = this.extractor.extract(text, start, end);
+    if (count === 0) return 1 / (1 + Math.exp(-this.bias));
+    const features = this.extractor.indices;
     let sum = 0;
-    for (let i = 0; i < features.length; i++) sum += this.weights[features[i]!]!;
-    return 1 / (1 + Math.exp(-(this.bias + (sum * this.scale) / Math.sqrt(features.length))));
+    for (let i = 0; i < count; i++) sum += this.weights[features[i]!]!;
+    return 1 / (1 + Math.exp(-(this.bias + (sum * this.scale) / Math.sqrt(count))));
   }
 }

@@ -6,7 +6,7 @@
  * characters, and each window is judged alone; a finding then also says where it is.
  */
 
-import { isSpaceUnit } from './literal-cues.js';
+import { isSpaceUnit, knownAscii } from './literal-cues.js';
 import { unitsOf } from './text-units.js';
 
 export const WINDOW_MAX = 480;
@@ -21,11 +21,38 @@ const isSentenceEnd = (c: number): boolean => c === 46 || c === 33 || c === 63 |
 /** The sentences and lines of `text`, blank runs between them left out. */
 export function segments(text: string): Window[] {
   const out: Window[] = [];
+  eachSegment(text, (start, end) => out.push([start, end]));
+  return out;
+}
+
+/**
+ * Calls `visit` with the bounds of each of `text`'s sentences and lines, in order, allocating
+ * nothing, and with what asciiEnoughToRead counts in it (its ASCII letters, runs of them, and
+ * runs of at least CONTENT_LETTERS): the counts of a window are the sums of its segments',
+ * since the blanks between segments hold no letters, so an ASCII text's windows are judged
+ * without a second pass over their units.
+ */
+function eachSegment(text: string, visit: (start: number, end: number, letters: number, words: number, contentWords: number) => void): void {
   const units = unitsOf(text);
   let start = 0;
   let i = 0;
+  let letters = 0;
+  let words = 0;
+  let contentWords = 0;
+  let run = 0;
   while (i < text.length) {
     const c = units[i]!;
+    if (isAsciiLetter(c)) {
+      run++;
+      i++;
+      continue;
+    }
+    if (run > 0) {
+      letters += run;
+      words++;
+      if (run >= CONTENT_LETTERS) contentWords++;
+      run = 0;
+    }
     let end = i + 1;
     if (i > 0 && isSpaceUnit(c) && isSentenceEnd(units[i - 1]!)) {
       while (end < text.length && isSpaceUnit(units[end]!)) end++;
@@ -35,12 +62,19 @@ export function segments(text: string): Window[] {
       i++;
       continue;
     }
-    if (i > start) out.push([start, i]);
+    if (i > start) visit(start, i, letters, words, contentWords);
+    letters = 0;
+    words = 0;
+    contentWords = 0;
     start = end;
     i = end;
   }
-  if (start < text.length) out.push([start, text.length]);
-  return out;
+  if (run > 0) {
+    letters += run;
+    words++;
+    if (run >= CONTENT_LETTERS) contentWords++;
+  }
+  if (start < text.length) visit(start, text.length, letters, words, contentWords);
 }
 
 const LETTER_RUN = /\p{L}+/gu;
@@ -94,6 +128,11 @@ function asciiEnoughToRead(text: string, start: number, end: number): boolean | 
     words++;
     if (run >= CONTENT_LETTERS) contentWords++;
   }
+  return enoughCounted(letters, words, contentWords);
+}
+
+/** enoughToRead from an ASCII stretch's counts. */
+function enoughCounted(letters: number, words: number, contentWords: number): boolean {
   if (words === 0 || letters < MIN_LETTERS) return false;
   return words >= MIN_WORDS && contentWords >= MIN_CONTENT_WORDS;
 }
@@ -109,30 +148,62 @@ function enoughToReadAnyScript(text: string): boolean {
 
 /** Windows covering every non-blank part of `text`, each at most WINDOW_MAX long, with enough words to read. */
 export function attackWindows(text: string): Window[] {
-  return cutWindows(text).filter(([s, e]) => enoughToRead(text, s, e));
+  const bounds = windowBounds(text);
+  const out: Window[] = [];
+  for (let w = 0; w < bounds.length; w += 2) out.push([bounds[w]!, bounds[w + 1]!]);
+  return out;
 }
 
-function cutWindows(text: string): Window[] {
-  if (text.length <= WINDOW_MAX) return text.trim() === '' ? [] : [[0, text.length]];
-  const windows: Window[] = [];
-  let open: [number, number] | null = null;
-  for (const [s, e] of segments(text)) {
+/**
+ * attackWindows as one flat list of bounds (start, end, start, end, …): the classifier reads
+ * every claim's windows, and a pair a segment and a pair a window, filtered into a third
+ * list, were most of what a scan left for the collector.
+ */
+export function windowBounds(text: string): number[] {
+  const bounds: number[] = [];
+  const keep = (start: number, end: number): void => {
+    if (enoughToRead(text, start, end)) bounds.push(start, end);
+  };
+  if (text.length <= WINDOW_MAX) {
+    if (text.trim() !== '') keep(0, text.length);
+    return bounds;
+  }
+  // The segments' counts stand for the windows' only where every unit is ASCII.
+  const counted = knownAscii(text);
+  let openStart = -1;
+  let openEnd = -1;
+  let letters = 0;
+  let words = 0;
+  let contentWords = 0;
+  const close = (): void => {
+    if (!counted) keep(openStart, openEnd);
+    else if (enoughCounted(letters, words, contentWords)) bounds.push(openStart, openEnd);
+  };
+  eachSegment(text, (s, e, l, w, c) => {
     if (e - s > WINDOW_MAX) {
-      if (open) windows.push(open);
-      open = null;
+      if (openStart !== -1) close();
+      openStart = -1;
       // An overlong segment (minified code, a base64 line) is read in overlapping halves.
       for (let at = s; at < e; at += WINDOW_MAX / 2) {
-        windows.push([at, Math.min(e, at + WINDOW_MAX)]);
+        keep(at, Math.min(e, at + WINDOW_MAX));
         if (at + WINDOW_MAX >= e) break;
       }
-      continue;
+      return;
     }
-    if (open && e - open[0] <= WINDOW_MAX) open[1] = e;
-    else {
-      if (open) windows.push(open);
-      open = [s, e];
+    if (openStart !== -1 && e - openStart <= WINDOW_MAX) {
+      openEnd = e;
+      letters += l;
+      words += w;
+      contentWords += c;
+    } else {
+      if (openStart !== -1) close();
+      openStart = s;
+      openEnd = e;
+      letters = l;
+      words = w;
+      contentWords = c;
     }
-  }
-  if (open) windows.push(open);
-  return windows;
+  });
+  if (openStart !== -1) close();
+  return bounds;
 }

@@ -7,6 +7,7 @@
  * and Indic or Arabic script join letters with single zero-width joiners.
  */
 import type { Finding, Severity } from './finding.js';
+import { knownAscii } from './literal-cues.js';
 import { maskExcerpt } from './mask.js';
 
 const hex = (cp: number): string => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -172,6 +173,6 @@ function findVariationSelectorRuns(text: string): Finding[] {
 const ANY_SUSPECT = /[\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF\uFE00-\uFE0F\uDB40]/;
 
 export function findDeceptiveUnicode(text: string): Finding[] {
-  if (!ANY_SUSPECT.test(text)) return [];
+  if (knownAscii(text) || !ANY_SUSPECT.test(text)) return [];
   return [...findBidiControls(text), ...findTagCharacters(text), ...findZeroWidth(text), ...findVariationSelectorRuns(text)];
 }

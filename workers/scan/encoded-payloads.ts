@@ -39,32 +39,39 @@ function isHexUnit(c: number): boolean {
 
 const isHexOrSeparator = (c: number): boolean => isHexUnit(c) || c === 32 || c === 58;
 
+const BASE64 = 1;
+const HEX = 2;
+/** For each ASCII unit: BASE64 if isBase64Unit, HEX if isHexOrSeparator (no unit outside ASCII is either). */
+const RUN_UNIT = new Uint8Array(128);
+for (let c = 0; c < 128; c++) RUN_UNIT[c] = (isBase64Unit(c) ? BASE64 : 0) | (isHexOrSeparator(c) ? HEX : 0);
+
 /**
  * The runs of base64 units, and of hex digits with single separators (`de ad be ef`,
  * `de:ad:be:ef`), of at least RUN_MIN units, found in one pass over the text: a pattern
  * that tries a long character class at every position of every claim costs ten times as much.
  */
-function runs(text: string): { base64: Array<[number, number]>; hex: Array<[number, number]> } {
+export function encodedRuns(text: string): { base64: Array<[number, number]>; hex: Array<[number, number]> } {
   const base64: Array<[number, number]> = [];
   const hex: Array<[number, number]> = [];
-  let b = -1;
-  let h = -1;
+  // The length of the run each kind is in so far. One table read a unit, and no branch on the
+  // text but "a long run ends here", which is rare: branching on every unit's class, the loop
+  // paid for a mispredicted branch at most letters of English (a-f are hex, g-z are not).
+  let inBase64 = 0;
+  let inHex = 0;
   const units = unitsOf(text);
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? units[i]! : 0;
-    if (i < text.length && isBase64Unit(c)) {
-      if (b === -1) b = i;
-    } else if (b !== -1) {
-      if (i - b >= RUN_MIN) base64.push([b, i]);
-      b = -1;
-    }
-    if (i < text.length && isHexOrSeparator(c)) {
-      if (h === -1) h = i;
-    } else if (h !== -1) {
-      if (i - h >= RUN_MIN) hex.push([h, i]);
-      h = -1;
-    }
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = units[i]!;
+    const kind = c < 128 ? RUN_UNIT[c]! : 0;
+    const base64Run = (inBase64 + 1) & -(kind & BASE64);
+    if (inBase64 >= RUN_MIN && base64Run === 0) base64.push([i - inBase64, i]);
+    inBase64 = base64Run;
+    const hexRun = (inHex + 1) & -((kind & HEX) >>> 1);
+    if (inHex >= RUN_MIN && hexRun === 0) hex.push([i - inHex, i]);
+    inHex = hexRun;
   }
+  if (inBase64 >= RUN_MIN) base64.push([length - inBase64, length]);
+  if (inHex >= RUN_MIN) hex.push([length - inHex, length]);
   return { base64, hex };
 }
 
@@ -146,7 +153,7 @@ function encodedSpans(text: string): Encoded[] {
   const push = (encoding: string, start: number, end: number, decoded: string): void => {
     if (readable(decoded)) out.push({ encoding, start, end, decoded });
   };
-  const found = runs(text);
+  const found = encodedRuns(text);
   for (const [start, end] of found.base64) {
     const run = text.slice(start, end);
     // A long identifier is base64-shaped too; decoding it costs little and `readable` decides.

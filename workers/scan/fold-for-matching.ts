@@ -5,6 +5,7 @@
  * it came from, so a match maps back to offsets in the original.
  */
 import { LATIN_LOOKALIKE } from './confusables.js';
+import { knownAscii } from './literal-cues.js';
 
 export interface FoldedText {
   text: string;
@@ -20,7 +21,7 @@ const NEEDS_FOLDING = /[^\x00-\x7f]/;
 const IDENTITY = (text: string): FoldedText => ({ text, startOf: (s) => s, endOf: (e) => e });
 
 export function foldForMatching(text: string): FoldedText {
-  if (!NEEDS_FOLDING.test(text)) return IDENTITY(text);
+  if (knownAscii(text) || !NEEDS_FOLDING.test(text)) return IDENTITY(text);
   let out = '';
   const origin: number[] = [];
   let i = 0;

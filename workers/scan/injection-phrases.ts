@@ -84,6 +84,8 @@ const CLASSIC_RULES: readonly PhraseRule[] = [
     detail: 'An instruction marker from a chat prompt template, impersonating the prompt itself.',
     // Case-sensitive: the template spells them in capitals, and Rust code is full of `&[Inst]`.
     pattern: /\[\/?INST\]|<<\/?SYS>>/g,
+    // Its four spellings, lower-cased as the cue stream reads them: the one rule that ran on every text.
+    cues: ['[inst]', '[/inst]', '<<sys>>', '<</sys>>'],
   },
   {
     kind: 'injection.role-impersonation',

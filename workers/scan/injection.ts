@@ -8,7 +8,7 @@ import { foldForMatching } from './fold-for-matching.js';
 import { findHiddenText } from './hidden-markup.js';
 import { PHRASE_RULES, PROMPT_LIKE, SYSTEM_TAG, type PhraseRule } from './injection-phrases.js';
 import { maskExcerpt } from './mask.js';
-import { cueStream, derivedStream, LiteralTrie } from './literal-cues.js';
+import { cueGate, cueList, cueStream, derivedStream, knownAscii, LiteralTrie } from './literal-cues.js';
 import { mentionContext } from './mention-context.js';
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -22,11 +22,21 @@ const CUES = [...new Set(PHRASE_RULES.flatMap((rule) => rule.cues ?? []))].sort(
  * is not found. Rules were written and measured against that reading.
  */
 const CUE_TRIE = new LiteralTrie(CUES);
+/** The same cues found in the scan's one walk of the scanned text (literal-cues.ts), not a walk of their own. */
+const SCANNED_CUES = cueList(CUES);
 const CONTAINED = CUES.map((cue) => CUES.filter((other) => cue.includes(other)));
 
 function cuesIn(units: Uint8Array, length: number): Set<string> {
   const found = new Set<string>();
   CUE_TRIE.leftmostLongest(units, length, (id) => {
+    for (const cue of CONTAINED[id]!) found.add(cue);
+  });
+  return found;
+}
+
+function cuesInScanned(text: string): Set<string> {
+  const found = new Set<string>();
+  SCANNED_CUES.leftmostLongest(text, (id) => {
     for (const cue of CONTAINED[id]!) found.add(cue);
   });
   return found;
@@ -117,6 +127,12 @@ function respell(text: string): string {
     .replace(/\\n/g, '\n ');
 }
 
+/** Whether `found` holds one of `cues` (a loop: a closure a rule was most of a scan's garbage). */
+function holdsAny(found: ReadonlySet<string>, cues: readonly string[]): boolean {
+  for (const cue of cues) if (found.has(cue)) return true;
+  return false;
+}
+
 /**
  * `asIs` says that `folded` is the scanned text itself and all ASCII: its cue stream is the
  * one every detector reads, and lower-casing it leaves nothing outside ASCII.
@@ -126,8 +142,7 @@ function phraseHits(folded: string, rules: readonly PhraseRule[] = PHRASE_RULES,
   let nonAscii = false;
   let cues: Set<string>;
   if (asIs) {
-    const stream = cueStream(folded);
-    cues = cuesIn(stream.units, stream.length);
+    cues = cuesInScanned(folded);
   } else {
     // Whitespace is made single spaces so that a cue of two words meets them across a line break.
     const lower = folded.toLowerCase().replace(/\s+/g, ' ');
@@ -136,7 +151,7 @@ function phraseHits(folded: string, rules: readonly PhraseRule[] = PHRASE_RULES,
     cues = cuesIn(stream.units, stream.length);
   }
   for (const rule of rules) {
-    if (rule.cues !== undefined && !(nonAscii && rule.anyScript === true) && !rule.cues.some((cue) => cues.has(cue))) continue;
+    if (rule.cues !== undefined && !(nonAscii && rule.anyScript === true) && !holdsAny(cues, rule.cues)) continue;
     for (const m of folded.matchAll(rule.pattern)) {
       if (m[0].length === 0) continue;
       hits.push({ kind: rule.kind, severity: rule.severity, detail: rule.detail, start: m.index, end: m.index + m[0].length });
@@ -144,6 +159,12 @@ function phraseHits(folded: string, rules: readonly PhraseRule[] = PHRASE_RULES,
   }
   return hits;
 }
+
+/**
+ * A word every match of SYSTEM_TAG holds, `<\s*system` as the cue stream spells it (a run
+ * of whitespace is one space): asked only where the folded text is the scanned text itself.
+ */
+const SYSTEM_TAG_GATE = cueGate(['<system', '< system'], [SYSTEM_TAG]);
 
 export function findInjections(text: string): Finding[] {
   const folded = foldForMatching(text);
@@ -156,7 +177,7 @@ export function findInjections(text: string): Finding[] {
   if (asIs ? mayBeRespelled(stream.units, stream.length) : RESPELL_CUE.test(folded.text)) {
     hits.push(...phraseHits(respell(folded.text)).map((hit) => ({ ...hit, detail: `${hit.detail} (read with its disguise undone: digits or symbols for letters, underscores for spaces, or a written \\n)` })));
   }
-  for (const m of folded.text.matchAll(SYSTEM_TAG)) {
+  for (const m of asIs && !SYSTEM_TAG_GATE.mayOccurIn(text) ? [] : folded.text.matchAll(SYSTEM_TAG)) {
     if (!PROMPT_LIKE.test(m[1]!)) continue;
     const tagEnd = m[0].indexOf('>') + 1;
     hits.push({
@@ -171,7 +192,7 @@ export function findInjections(text: string): Finding[] {
   // Folding turns Cyrillic and Greek look-alikes into Latin letters, which is what unmasks
   // a disguised English phrase and garbles a Russian one: the rules written in other
   // scripts also read the text as written. Their offsets are the original's already.
-  const asWritten = NON_ASCII.test(text) ? phraseHits(text, ANY_SCRIPT_RULES) : [];
+  const asWritten = !knownAscii(text) && NON_ASCII.test(text) ? phraseHits(text, ANY_SCRIPT_RULES) : [];
   if (hits.length === 0 && asWritten.length === 0) return [];
 
   const context = mentionContext(text);

@@ -35,19 +35,21 @@ let lastAscii = true;
 
 function streamInto(units: Uint16Array, length: number, out: Uint8Array): { length: number; ascii: boolean } {
   let n = 0;
-  let ascii = true;
-  let space = false;
+  let seen = 0;
+  let wasSpace = 0;
+  // Without a branch on the text: every code is written, and the position moves on unless a
+  // space follows a space (the next code then overwrites it). Branching on each space, the
+  // loop paid for a mispredicted branch every word or so.
   for (let i = 0; i < length; i++) {
     const c = units[i]!;
-    if (c >= 128) ascii = false;
+    seen |= c;
     const s = STREAM_CODE[c]!;
-    if (s === SPACE) {
-      if (space) continue;
-      space = true;
-    } else space = false;
-    out[n++] = s;
+    const space = ((s ^ SPACE) - 1) >>> 31; // 1 where s is SPACE (s < 256), else 0
+    out[n] = s;
+    n += 1 - (space & wasSpace);
+    wasSpace = space;
   }
-  return { length: n, ascii };
+  return { length: n, ascii: seen < 128 };
 }
 
 /** The cue stream of `text` (valid until the next call), its length, and whether the text is all ASCII. */
@@ -64,6 +66,17 @@ export function cueStream(text: string): { units: Uint8Array; length: number; as
 }
 
 /**
+ * Whether `text` is known to be all ASCII: it is the text whose cue stream is kept (the one
+ * being scanned, once any gate has read it) and the stream found no unit outside ASCII.
+ * False says nothing. Checks for units outside ASCII (look-alikes, invisible characters,
+ * other scripts) ask this before running a pattern over the whole text: every claim paid
+ * for several such patterns that the stream's pass had already answered.
+ */
+export function knownAscii(text: string): boolean {
+  return text === lastText && lastAscii;
+}
+
+/**
  * An Aho-Corasick automaton of lower-case ASCII words over the cue stream: one table step a
  * unit, with no branch on the text but "does a word end here". A word may begin or end
  * with `\b` (written as in a pattern), to be found only at a word boundary as the stream
@@ -74,7 +87,12 @@ export class LiteralTrie {
   private readonly lengths: Int32Array;
   private readonly classOf = new Uint8Array(128);
   private readonly classes: number;
-  /** The state after state s (an offset, s * classes) reads a unit of class k, at s + k. */
+  /**
+   * The state after state s reads a unit of class k, at s * classes + k, stored as twice its
+   * row's offset (so the next read is at step >>> 1 plus a class) plus 1 where a word ends in
+   * it: the walk tests a bit a unit, where finding a state's words from its offset took a
+   * division a unit, the walk's largest cost.
+   */
   private readonly step: Int32Array;
   /** The first word ending in a state (by offset / classes; -1 for none), the others chained in `alsoEnds`. */
   private readonly endsHere: Int32Array;
@@ -139,7 +157,6 @@ export class LiteralTrie {
         }
       }
     }
-    this.step = step;
     this.endsHere = new Int32Array(states).fill(-1);
     for (let state = 0; state < states; state++) {
       let previous = -1;
@@ -152,6 +169,8 @@ export class LiteralTrie {
         previous = link;
       }
     }
+    for (let i = 0; i < step.length; i++) step[i] = step[i]! * 2 + (ends[step[i]! / classes]!.length > 0 ? 1 : 0);
+    this.step = step;
   }
 
   /** Calls `found(id, start, end)` for every word at every place it occurs in the stream, in order of end. */
@@ -159,8 +178,9 @@ export class LiteralTrie {
     const { step, classOf, classes, endsHere } = this;
     let s = 0;
     for (let i = 0; i < length; i++) {
-      s = step[s + classOf[units[i]!]!]!;
-      let link = endsHere[s / classes]!;
+      s = step[(s >>> 1) + classOf[units[i]!]!]!;
+      if ((s & 1) === 0) continue;
+      let link = endsHere[(s >>> 1) / classes]!;
       while (link !== -1) {
         const id = this.outWord[link]!;
         const start = i + 1 - this.lengths[id]!;
@@ -182,14 +202,12 @@ export class LiteralTrie {
       starts.push(start);
       ids.push(id);
     });
-    if (starts.length === 0) return;
-    const order = starts.map((_, i) => i).sort((a, b) => starts[a]! - starts[b]! || this.lengths[ids[b]!]! - this.lengths[ids[a]!]! || ids[a]! - ids[b]!);
-    let free = 0;
-    for (const i of order) {
-      if (starts[i]! < free) continue;
-      found(ids[i]!);
-      free = starts[i]! + this.lengths[ids[i]!]!;
-    }
+    pickLeftmostLongest(starts, ids, this.lengths, found);
+  }
+
+  /** The length of word `id`. */
+  lengthOf(id: number): number {
+    return this.lengths[id]!;
   }
 
   private atBoundaries(id: number, units: Uint8Array, length: number, start: number, end: number): boolean {
@@ -199,23 +217,96 @@ export class LiteralTrie {
   }
 }
 
-// Gates: every detector's words in one trie, the words of gate g carrying bit g.
+/**
+ * Occurrences (start, id) as a global alternation of the words, longest first, would match
+ * them: at each place the longest word that starts there, the search then going on after it.
+ */
+function pickLeftmostLongest(starts: readonly number[], ids: readonly number[], lengths: ArrayLike<number>, found: (id: number) => void): void {
+  if (starts.length === 0) return;
+  const order = starts.map((_, i) => i).sort((a, b) => starts[a]! - starts[b]! || lengths[ids[b]!]! - lengths[ids[a]!]! || ids[a]! - ids[b]!);
+  let free = 0;
+  for (const i of order) {
+    if (starts[i]! < free) continue;
+    found(ids[i]!);
+    free = starts[i]! + lengths[ids[i]!]!;
+  }
+}
+
+// Gates: every detector's words in one trie, the words of gate g carrying bit g. The words
+// of cue lists (cueList) follow them in the same trie, so one walk serves both.
 const gateWords: string[] = [];
 const gateBits: number[] = [];
 let gateCount = 0;
 let gateTrie: LiteralTrie | null = null;
 let gateMemo = -1;
+const listWords: string[] = [];
+/** Where the kept text's cue-list words occur: starts, and ids among listWords (the first listCount). */
+let listStarts = new Int32Array(64);
+let listIds = new Int32Array(64);
+let listCount = 0;
 
 function gatesIn(text: string): number {
+  // Asked a dozen times a scan: the kept text's answer without a call that returns an object.
+  if (text === lastText && gateMemo !== -1) return gateMemo;
   const { units, length } = cueStream(text);
   if (gateMemo !== -1) return gateMemo;
-  gateTrie ??= new LiteralTrie(gateWords);
+  gateTrie ??= new LiteralTrie([...gateWords, ...listWords]);
+  const gated = gateWords.length;
   let mask = 0;
-  gateTrie.walk(units, length, (id) => {
-    mask |= gateBits[id]!;
+  listCount = 0;
+  gateTrie.walk(units, length, (id, start) => {
+    if (id < gated) mask |= gateBits[id]!;
+    else {
+      if (listCount === listIds.length) {
+        listStarts = Int32Array.from({ length: listCount * 2 }, (_, k) => listStarts[k] ?? 0);
+        listIds = Int32Array.from({ length: listCount * 2 }, (_, k) => listIds[k] ?? 0);
+      }
+      listStarts[listCount] = start;
+      listIds[listCount++] = id - gated;
+    }
   });
   gateMemo = mask;
   return mask;
+}
+
+/** Literal words found in order of place, as a global alternation of them finds them. */
+export interface CueList {
+  readonly words: readonly string[];
+  /**
+   * Calls `found(id)` for each word of the list that a global alternation of them all,
+   * longest first, matches in the cue stream of `text`: from the scan's one walk where
+   * `text` is the text whose stream is kept, else from a walk of its own.
+   */
+  leftmostLongest(text: string, found: (id: number) => void): void;
+}
+
+export function cueList(words: readonly string[]): CueList {
+  const from = listWords.length;
+  listWords.push(...words);
+  gateTrie = null;
+  gateMemo = -1;
+  const own = new LiteralTrie(words);
+  const lengths = Int32Array.from(words, (_, id) => own.lengthOf(id));
+  return {
+    words,
+    leftmostLongest(text, found) {
+      if (text !== lastText) {
+        const { units, length } = derivedStream(text);
+        own.leftmostLongest(units, length, found);
+        return;
+      }
+      gatesIn(text);
+      const starts: number[] = [];
+      const ids: number[] = [];
+      for (let k = 0; k < listCount; k++) {
+        const id = listIds[k]! - from;
+        if (id < 0 || id >= words.length) continue;
+        starts.push(listStarts[k]!);
+        ids.push(id);
+      }
+      pickLeftmostLongest(starts, ids, lengths, found);
+    },
+  };
 }
 
 export interface CueGate {

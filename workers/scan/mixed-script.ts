@@ -7,6 +7,7 @@
  */
 import type { Finding } from './finding.js';
 import { LATIN_LOOKALIKE, PASSES_FOR } from './confusables.js';
+import { knownAscii } from './literal-cues.js';
 import { maskExcerpt } from './mask.js';
 
 // Two-letter words are too short to spoof anything and include plurals like "ιs" (iotas).
@@ -48,7 +49,7 @@ function isDeceptive(word: string): { scripts: Script[] } | null {
 }
 
 export function findMixedScriptWords(text: string): Finding[] {
-  if (!NON_LATIN_OF_INTEREST.test(text)) return [];
+  if (knownAscii(text) || !NON_LATIN_OF_INTEREST.test(text)) return [];
   const findings: Finding[] = [];
   for (const m of text.matchAll(WORD)) {
     const word = m[0];

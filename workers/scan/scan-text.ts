@@ -18,6 +18,7 @@ import { maskExcerpt, maskSpans } from './mask.js';
 import { findMixedScriptWords } from './mixed-script.js';
 import { findPersonalData, type PersonalDataSeverity } from './personal-data.js';
 import { findSecretAssignments } from './secret-assignments.js';
+import { mayHoldKnownSecret } from './secretlint-anchors.js';
 import { findKnownSecrets, SECRETLINT_PRESET_VERSION } from './secretlint-secrets.js';
 
 export const SCANNER_LABEL = `gate-scan/3 ${ATTACK_MODEL.label} secretlint-preset-recommend/${SECRETLINT_PRESET_VERSION}`;
@@ -42,6 +43,7 @@ function withoutShadowedGuesses(known: Finding[], guesses: Finding[]): Finding[]
  * of findings costs no more than it took to find them.
  */
 function mergeSameKind(text: string, findings: Finding[]): Finding[] {
+  if (findings.length === 0) return [];
   const ordered = [...findings].sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: Finding[] = [];
   const open = new Map<string, Finding>();
@@ -82,7 +84,9 @@ export interface ScanOptions {
 }
 
 export async function scanText(text: string, options: ScanOptions = {}): Promise<ScanResult> {
-  const known = [...(await findKnownSecrets(text)), ...findJwts(text), ...findCredentialGaps(text)];
+  // Most texts hold no secretlint anchor: asked here, they skip the call and its await.
+  const linted = mayHoldKnownSecret(text) ? await findKnownSecrets(text, false) : [];
+  const known = [...linted, ...findJwts(text), ...findCredentialGaps(text)];
   const secrets = withoutShadowedGuesses(known, findSecretAssignments(text));
   const findings = mergeSameKind(text, [
     ...secrets,
