@@ -34,11 +34,9 @@ export function segments(text: string): Window[] {
  */
 function eachSegment(text: string, visit: (start: number, end: number, letters: number, words: number, contentWords: number) => void): void {
   const units = unitsOf(text);
+  const tally = new WordTally();
   let start = 0;
   let i = 0;
-  let letters = 0;
-  let words = 0;
-  let contentWords = 0;
   let run = 0;
   while (i < text.length) {
     const c = units[i]!;
@@ -47,12 +45,8 @@ function eachSegment(text: string, visit: (start: number, end: number, letters: 
       i++;
       continue;
     }
-    if (run > 0) {
-      letters += run;
-      words++;
-      if (run >= CONTENT_LETTERS) contentWords++;
-      run = 0;
-    }
+    tally.endRun(run);
+    run = 0;
     let end = i + 1;
     if (i > 0 && isSpaceUnit(c) && isSentenceEnd(units[i - 1]!)) {
       while (end < text.length && isSpaceUnit(units[end]!)) end++;
@@ -62,19 +56,37 @@ function eachSegment(text: string, visit: (start: number, end: number, letters: 
       i++;
       continue;
     }
-    if (i > start) visit(start, i, letters, words, contentWords);
-    letters = 0;
-    words = 0;
-    contentWords = 0;
+    if (i > start) visit(start, i, tally.letters, tally.words, tally.contentWords);
+    tally.reset();
     start = end;
     i = end;
   }
-  if (run > 0) {
-    letters += run;
-    words++;
-    if (run >= CONTENT_LETTERS) contentWords++;
+  tally.endRun(run);
+  if (start < text.length) visit(start, text.length, tally.letters, tally.words, tally.contentWords);
+}
+
+/**
+ * What asciiEnoughToRead counts in a stretch, one run of ASCII letters at a time: its
+ * letters, its words (the runs) and its content words (runs of at least CONTENT_LETTERS).
+ */
+class WordTally {
+  letters = 0;
+  words = 0;
+  contentWords = 0;
+
+  /** Counts a run of `run` letters that just ended (nothing for 0). */
+  endRun(run: number): void {
+    if (run === 0) return;
+    this.letters += run;
+    this.words++;
+    if (run >= CONTENT_LETTERS) this.contentWords++;
   }
-  if (start < text.length) visit(start, text.length, letters, words, contentWords);
+
+  reset(): void {
+    this.letters = 0;
+    this.words = 0;
+    this.contentWords = 0;
+  }
 }
 
 const LETTER_RUN = /\p{L}+/gu;
@@ -104,9 +116,7 @@ const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 &
  * holds a unit outside ASCII.
  */
 function asciiEnoughToRead(text: string, start: number, end: number): boolean | null {
-  let letters = 0;
-  let words = 0;
-  let contentWords = 0;
+  const tally = new WordTally();
   let run = 0;
   const units = unitsOf(text);
   for (let i = start; i < end; i++) {
@@ -116,19 +126,11 @@ function asciiEnoughToRead(text: string, start: number, end: number): boolean | 
       run++;
       continue;
     }
-    if (run > 0) {
-      letters += run;
-      words++;
-      if (run >= CONTENT_LETTERS) contentWords++;
-      run = 0;
-    }
+    tally.endRun(run);
+    run = 0;
   }
-  if (run > 0) {
-    letters += run;
-    words++;
-    if (run >= CONTENT_LETTERS) contentWords++;
-  }
-  return enoughCounted(letters, words, contentWords);
+  tally.endRun(run);
+  return enoughCounted(tally.letters, tally.words, tally.contentWords);
 }
 
 /** enoughToRead from an ASCII stretch's counts. */
