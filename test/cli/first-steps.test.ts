@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { CLI, ROOT, tempHome } from '../harness/gate-process.js';
+import { CLI, tempHome } from '../harness/gate-process.js';
 import { freePort } from '../harness/sign-in.js';
 import { launchBrowser } from '../harness/browser.js';
+import { markedCommands } from '../harness/walkthrough.js';
 
 /**
  * README "First steps", run as written (issue 14 item 4): the commands between the
@@ -18,24 +19,7 @@ import { launchBrowser } from '../harness/browser.js';
  */
 const PASSWORD = 'correct horse battery staple';
 
-function readmeSteps(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const block = /<!-- first-steps -->\n```sh\n([\s\S]*?)```\n<!-- \/first-steps -->/.exec(readme)?.[1];
-  if (block === undefined) throw new Error('README has no first-steps block');
-  const commands: string[] = [];
-  let pending = '';
-  for (const raw of block.split('\n')) {
-    const line = raw.replace(/\s+#\s.*$/, '').replace(/^\s*#.*$/, '');
-    if (line.trim() === '') continue;
-    pending += line.trimEnd();
-    if (pending.endsWith('\\')) pending = `${pending.slice(0, -1).trimEnd()} `;
-    else {
-      commands.push(pending.trim());
-      pending = '';
-    }
-  }
-  return commands;
-}
+const readmeSteps = () => markedCommands('README.md', 'first-steps');
 
 interface Ran {
   code: number | null;

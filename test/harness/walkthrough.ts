@@ -27,9 +27,18 @@ import { launchBrowser } from './browser.js';
  * fails the walk with the command and its output.
  */
 export function guideCommands(file: string, name: string): string[] {
+  return markedCommands(file, `guide:${name}`);
+}
+
+/**
+ * The commands of the ```sh block between `<!-- MARKER -->` and `<!-- /MARKER -->` in `file`
+ * (a path from the checkout's root), as a person pastes them: comments dropped, continued
+ * lines joined, a here-document whole. The README's first steps and the guides are read so.
+ */
+export function markedCommands(file: string, marker: string): string[] {
   const text = readFileSync(resolve(ROOT, file), 'utf8');
-  const block = new RegExp(`<!-- guide:${name} -->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\n<!-- /guide:${name} -->`).exec(text)?.[1];
-  if (block === undefined) throw new Error(`${file} has no guide:${name} block`);
+  const block = new RegExp(`<!-- ${marker} -->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\n<!-- /${marker} -->`).exec(text)?.[1];
+  if (block === undefined) throw new Error(`${file} has no ${marker} block`);
   const commands: string[] = [];
   let pending = '';
   let heredoc: string | undefined;
