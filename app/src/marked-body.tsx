@@ -1,19 +1,15 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { hiddenCharacters, hiddenToken } from '../../src/domain/hidden-characters.js';
+import type { PlacedFinding } from '../../src/projections/artifact-reads.js';
+import { isFlagging, SEVERITY_RANK, type Severity } from '../../workers/scan/finding.js';
 
 // A row's body as a reviewer must see it to judge it: each finding marked where the scanner
 // found it, and every character that does not show itself (a text-direction override, a
 // zero-width space, a control character) drawn as a visible token. A read counts only once
 // the reader has scrolled the box to its end: pages served are not pages seen.
 
-export interface PlacedFinding {
-  kind: string;
-  severity: string;
-  detail: string;
-  start: number;
-  end: number;
-}
+export type { PlacedFinding };
 
 /** Text with its hidden characters drawn as `⟨U+202E⟩` tokens; the characters themselves stay out of the page. */
 export function visibleText(text: string): ComponentChildren[] {
@@ -95,11 +91,10 @@ export function MarkedBody({ text, findings, complete, onReachedEnd }: { text: s
   );
 }
 
-const RANK: Record<string, number> = { low: 1, medium: 2, high: 3, veto: 4 };
-export const rank = (severity: string) => RANK[severity] ?? 0;
+const rank = (severity: string) => SEVERITY_RANK[severity as Severity] ?? 0;
 
 /** Findings a person must name before approving over them: those that held the row (medium and above). */
-export const flagging = (findings: readonly PlacedFinding[]) => findings.filter((f) => rank(f.severity) >= RANK.medium!);
+export const flagging = (findings: readonly PlacedFinding[]) => findings.filter((f) => isFlagging(f.severity as Severity));
 
 /** Where a finding is, in words a reviewer can find: its line in the body. */
 export function lineOf(text: string, offset: number): number {

@@ -10,15 +10,8 @@ import { LoopbackRedirect } from './loopback-redirect.js';
 import { readStdinPassword } from './password-prompt.js';
 import { socketCall } from './socket-call.js';
 import { withHiddenShown } from '../domain/hidden-characters.js';
-
-/** A finding as gv.node serves it with a reviewer's pages. */
-interface PlacedFinding {
-  kind: string;
-  severity: string;
-  detail: string;
-  start: number;
-  end: number;
-}
+import type { PlacedFinding } from '../projections/artifact-reads.js';
+import { isFlagging, type Severity } from '../../workers/scan/finding.js';
 
 export interface SignOptions {
   decision: 'approve' | 'reject' | 'archive';
@@ -171,25 +164,9 @@ async function readBody(client: GateClient, artifactId: string, pause: (() => Pr
   return findings;
 }
 
-/** Findings that held the row (medium and above): approving over them is a second, deliberate act. */
-const HOLDING = new Set(['medium', 'high', 'veto']);
-
 /** The findings, one a line, with where each is in the body just shown. */
 function findingLines(findings: PlacedFinding[]): string {
   return findings.map((f, n) => `  ${n + 1}. ${f.kind} (${f.severity}) at characters ${f.start}-${f.end}${f.detail ? `: ${f.detail}` : ''}\n`).join('');
-}
-
-/** One line from stdin that must be exactly `word`; anything else (or nothing) is a no. */
-function typed(question: string, word: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, terminal: false });
-  process.stderr.write(question);
-  return new Promise((resolve) => {
-    rl.once('line', (line) => {
-      resolve(line.trim() === word);
-      rl.close();
-    });
-    rl.once('close', () => resolve(false));
-  });
 }
 
 /**
@@ -197,7 +174,8 @@ function typed(question: string, word: string): Promise<boolean> {
  * types `approve` (a plain y is not enough), or a script passes --over-findings with --yes.
  */
 async function approveOverFindings(findings: PlacedFinding[], options: SignOptions): Promise<void> {
-  const holding = findings.filter((f) => HOLDING.has(f.severity));
+  // Findings that held the row (medium and above): approving over them is a second, deliberate act.
+  const holding = findings.filter((f) => isFlagging(f.severity as Severity));
   if (options.decision !== 'approve' || holding.length === 0) return;
   const list = findingLines(holding);
   if (options.yes) {
@@ -205,22 +183,25 @@ async function approveOverFindings(findings: PlacedFinding[], options: SignOptio
     throw new Ending(`the scanner held this row for ${holding.length} finding${holding.length === 1 ? '' : 's'}:\n${list}approving over them takes --over-findings beside --yes`, EXIT.badArgument);
   }
   process.stderr.write(`The scanner held this row for ${holding.length} finding${holding.length === 1 ? '' : 's'}:\n${list}`);
-  if (!(await typed('Type approve to approve over them (anything else signs nothing): ', 'approve'))) throw new Ending('nothing signed', EXIT.errorObject);
+  if ((await answer('Type approve to approve over them (anything else signs nothing): ')) !== 'approve') throw new Ending('nothing signed', EXIT.errorObject);
 }
 
-/** One line of an answer from stdin (a terminal, or a pipe a script answers through); none at all is a no. */
-function confirm(question: string): Promise<boolean> {
+/** One line of an answer from stdin (a terminal, or a pipe a script answers through), trimmed; null when none comes. */
+function answer(question: string): Promise<string | null> {
   const rl = createInterface({ input: process.stdin, terminal: false });
   process.stderr.write(question);
   return new Promise((resolve) => {
     rl.once('line', (line) => {
-      // Settled before closing: close emits 'close' at once, which settles no.
-      resolve(/^y(es)?$/i.test(line.trim()));
+      // Settled before closing: close emits 'close' at once, which settles null.
+      resolve(line.trim());
       rl.close();
     });
-    rl.once('close', () => resolve(false));
+    rl.once('close', () => resolve(null));
   });
 }
+
+/** A yes or a no; no answer at all is a no. */
+const confirm = async (question: string): Promise<boolean> => /^y(es)?$/i.test((await answer(question)) ?? '');
 
 export async function signCommand(artifactId: string, options: SignOptions): Promise<void> {
   let token: string | undefined;
