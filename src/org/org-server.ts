@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CredentialError } from '../auth/credential-error.js';
+import { endAnswer } from '../surfaces/answer-before-body.js';
+import { refuseTooLarge } from '../surfaces/http-replies.js';
 import { jsonRpcObject } from '../surfaces/json-rpc-body.js';
 import { KeyRevoked, type OrgCaller, type OrgStaffCaller } from './org-bearer.js';
 import type { OrgContext } from './org-context.js';
@@ -30,12 +32,12 @@ async function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
 function send(res: ServerResponse, a: DoorAnswer): void {
   if (a.body === null) {
     res.writeHead(a.status, a.headers ?? {});
-    res.end();
+    endAnswer(res);
     return;
   }
   const body = JSON.stringify(a.body);
   res.writeHead(a.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(a.headers ?? {}) });
-  res.end(body);
+  endAnswer(res, body);
 }
 
 async function rpc(ctx: OrgContext, caller: OrgStaffCaller, body: Buffer): Promise<DoorAnswer> {
@@ -96,12 +98,8 @@ export async function listenOrg(ctx: OrgContext, port: number, host = '127.0.0.1
   const server = createServer((req, res) => {
     route(ctx, req, res).catch((error: unknown) => {
       if (res.headersSent) return res.destroy();
-      if (error instanceof TooLarge) {
-        // Answer, then drop the connection: the rest of the body is never read.
-        res.setHeader('connection', 'close');
-        send(res, { status: 413, body: { error: `the body is larger than this door takes (a submission: at most ${SUBMISSION_MAX_BYTES} bytes)` } });
-        return;
-      }
+      // Answer, then drop the connection: the rest of the body is never read.
+      if (error instanceof TooLarge) return refuseTooLarge(res, { error: `the body is larger than this door takes (a submission: at most ${SUBMISSION_MAX_BYTES} bytes)` });
       process.stderr.write(`gate org: ${req.method} ${req.url}: ${error instanceof Error ? error.stack : String(error)}\n`);
       send(res, { status: 503, body: { error: 'the organization gate could not answer; try again' }, headers: { 'retry-after': '5' } });
     });

@@ -159,8 +159,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
  * The answer to a refused body. 429 and 503 say when to come back. A body refused before a
  * byte of it was read keeps the connection: closing it while the client still sends would
  * reset it, and the client might never read the answer. Part of a body read closes it (the
- * rest cannot be told from a next request), and a body cut for time drops the socket at
- * once: its sender is the one holding it open.
+ * rest cannot be told from a next request), and so does a body cut for time; either way the
+ * answer is written first and the rest of the body read and discarded, within a bound
+ * (answer-before-body.ts), before the socket goes.
  */
 export function refuseBody(res: ServerResponse, refusal: BodyRefused, retryAfterS: string, send: (res: ServerResponse, status: number, body: unknown, headers: Record<string, string>) => void): void {
   const headers: Record<string, string> = refusal.unread ? {} : { connection: 'close' };

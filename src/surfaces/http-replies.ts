@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { endAnswer } from './answer-before-body.js';
 import { readBody } from './body-intake.js';
 import { jsonObjectBody } from './json-object-body.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
+  endAnswer(res, text);
 }
 
 export function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
@@ -21,7 +22,9 @@ export function sendHtml(res: ServerResponse, status: number, html: string, head
 
 /** 413, then the connection closes: the rest of an oversized body is never read (spec 1: a client may see a reset). */
 export function refuseTooLarge(res: ServerResponse, body: unknown): void {
-  sendJson(res, 413, body, { connection: 'close' });
+  const text = JSON.stringify(body);
+  res.writeHead(413, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), connection: 'close' });
+  res.end(text);
   res.on('finish', () => res.socket?.destroy());
 }
 

@@ -11,7 +11,10 @@ export interface StalledRequest {
   /** What the gate sent so far (the answer's head and body), as text. */
   seen: () => string;
   closed: Promise<number>;
-  send: (text: string) => void;
+  /** Writes more of the body; false when the connection was already gone. */
+  send: (text: string) => boolean;
+  /** Socket errors seen (EPIPE, ECONNRESET...): a client that saw one may never have read the answer. */
+  errors: () => string[];
   destroy: () => void;
 }
 
@@ -21,7 +24,8 @@ export function stalledPost(baseUrl: string, path: string, headers: Record<strin
   const t0 = performance.now();
   const head = [`POST ${path} HTTP/1.1`, `Host: ${url.host}`, 'Content-Type: application/json', `Content-Length: ${declaredLength}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
   socket.write(`${head.join('\r\n')}\r\n\r\n${firstBytes}`);
-  socket.on('error', () => undefined);
+  const errors: string[] = [];
+  socket.on('error', (e: NodeJS.ErrnoException) => errors.push(e.code ?? e.message));
   let seen = '';
   const answered = new Promise<number | null>((resolve) => {
     socket.on('data', (d: Buffer) => {
@@ -37,8 +41,11 @@ export function stalledPost(baseUrl: string, path: string, headers: Record<strin
     seen: () => seen,
     closed,
     send: (text) => {
-      if (!socket.destroyed) socket.write(text);
+      if (socket.destroyed || !socket.writable) return false;
+      socket.write(text);
+      return true;
     },
+    errors: () => [...errors],
     destroy: () => socket.destroy(),
   };
 }
