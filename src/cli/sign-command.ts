@@ -3,7 +3,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { resolveHome } from '../config/home.js';
 import { NATIVE_CLIENT_ID } from '../auth/native-client.js';
-import { GateClient } from '../client/gate-client.js';
+import type { GateClient } from '../client/gate-client.js';
+import { ReviewerClient } from '../client/reviewer-client.js';
 import { GateClientError } from '../client/client-error.js';
 import { EXIT, exitAfterWriting } from './exit-codes.js';
 import { LoopbackRedirect } from './loopback-redirect.js';
@@ -213,7 +214,7 @@ export async function signCommand(artifactId: string, options: SignOptions): Pro
     const url = await gateUrl(options);
     provider = await discover(url);
     token = await signIn(provider, options);
-    const client = new GateClient({ transport: 'rpc', baseUrl: url, bearer: token, allowPlainHttpLoopback: true, scope: 'curation', deadlineMs: 30_000 });
+    const client = new ReviewerClient({ transport: 'rpc', baseUrl: url, bearer: token, allowPlainHttpLoopback: true, deadlineMs: 30_000 });
     try {
       const findings = await readBody(client, artifactId, interactive ? async () => void (await confirm('-- more (Enter) --')) : null);
       await approveOverFindings(findings, options);

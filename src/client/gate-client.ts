@@ -33,11 +33,16 @@ export class GateClient {
   async call<M extends VerbName>(method: M, ...[params]: {} extends VerbParams<M> ? [VerbParams<M>?] : [VerbParams<M>]): Promise<Record<string, unknown>> {
     const role = VERB_ROLES[method];
     if (role === undefined) throw new GateClientError('unsupported_operation', `${method} is not a verb this client knows`);
-    requireScope(this.scope, method, role);
+    requireScope(this.scope, method, role, this.decides());
     const write = role !== 'reader';
     const id = this.nextId++;
     const reply = await this.transport.roundTrip({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }, write);
     return resultOf(reply.value, id, write, reply.status);
+  }
+
+  /** Whether this client may send the deciding verbs: only ReviewerClient says yes. */
+  protected decides(): boolean {
+    return false;
   }
 
   close(): Promise<void> {

@@ -1,5 +1,6 @@
 /** The package's `client` entry: the gate's TypeScript client library (spec 3 client transport rules). */
 export { GateClient, type GateClientOptions } from './gate-client.js';
+export { ReviewerClient, type ReviewerClientOptions } from './reviewer-client.js';
 export { ToolClient, type ToolClientOptions } from './tool-client.js';
 export { OrgDoorClient, type OrgDoorClientOptions, type SubmitOutcome, type OutcomesPage } from './org-door-client.js';
 export { GateClientError, type ClientErrorKind } from './client-error.js';
@@ -7,6 +8,7 @@ export { AgentAssertions, assertionKeyPair, mintAgentAssertion, ASSERTION_MAX_SE
 export type { Bearer } from './http-transport.js';
 export type { ClientScope } from './scopes.js';
 export type { VerbName, VerbParams, ToolName } from './verb-table.js';
+export { DECIDING_VERBS } from './verb-table.js';
 export { DEFAULT_DEADLINE_MS, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_RESPONSE_BYTES } from './transport-limits.js';
 export {
   verifyCheckpoint,

@@ -1,10 +1,11 @@
 import { GateClientError } from './client-error.js';
-import type { VerbRole } from './verb-table.js';
+import { DECIDING_VERBS, type VerbName, type VerbRole } from './verb-table.js';
 
 /**
  * Client scopes (spec 3 rule 3): read (the default; every write disabled), knowledge (an
- * agent's verbs: propose, annotate, weight), curation (the operator's). The gate refuses
- * the same calls again by role; the client refuses them first, before any I/O.
+ * agent's verbs: propose, annotate, weight), curation (the operator's). Deciding verbs are in
+ * no scope: only a client made to decide (ReviewerClient) sends them. The gate refuses the
+ * same calls again by role; the client refuses them first, before any I/O.
  */
 export type ClientScope = 'read' | 'knowledge' | 'curation';
 
@@ -14,7 +15,10 @@ const ALLOWED: Record<ClientScope, ReadonlySet<VerbRole>> = {
   curation: new Set(['reader', 'agent', 'reviewer', 'admin', 'runner']),
 };
 
-export function requireScope(scope: ClientScope, name: string, role: VerbRole): void {
+export function requireScope(scope: ClientScope, name: string, role: VerbRole, decides = false): void {
+  if (!decides && DECIDING_VERBS.has(name as VerbName)) {
+    throw new GateClientError('scope', `${name} is a deciding verb, which no client scope sends: a person decides in the console or with gate sign, a reviewer program with ReviewerClient`);
+  }
   if (!ALLOWED[scope].has(role)) {
     throw new GateClientError('scope', `${name} needs client scope ${role === 'agent' ? 'knowledge' : 'curation'}; this client has scope ${scope}`);
   }

@@ -9,6 +9,23 @@ export type { VerbName, VerbParams };
 export type VerbRole = 'reader' | 'agent' | 'reviewer' | 'admin' | 'runner';
 
 /**
+ * The deciding verbs: each records a decision on a row or settles its fate (promote, reject,
+ * demote, a person's signature, a reopening, a replacement group's activation, the deployment's
+ * promotions in an auto space). Spec 3 rule 3: no client scope sends them, whatever the key
+ * could do; a person decides in the console or with `gate sign`, a reviewer program through
+ * ReviewerClient, which is named for that so no decision is sent by accident.
+ */
+export const DECIDING_VERBS: ReadonlySet<VerbName> = new Set<VerbName>([
+  'gv.promote',
+  'gv.reject',
+  'gv.demote',
+  'gv.sign',
+  'gv.reopen',
+  'gv.replacement_activate',
+  'gv.settle_pending',
+]);
+
+/**
  * Each verb's least role, for the client's scopes (checked before any I/O). The client
  * carries this small table instead of the registry itself, so it loads no server code;
  * test/client/verb-table.test.ts proves it equals the registry.

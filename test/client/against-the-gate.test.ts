@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GateClient, GateClientError, ToolClient } from '../../src/client/index.js';
+import { GateClient, GateClientError, ReviewerClient, ToolClient } from '../../src/client/index.js';
 import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
@@ -30,10 +30,13 @@ describe('each transport against a real gate', () => {
     // Scope read: every write refused before any I/O.
     const readOnly = new GateClient({ transport: 'rpc', baseUrl: 'http://127.0.0.1:9', allowPlainHttpLoopback: true });
     expect(await failure(readOnly.call('gv.ingest', claim()))).toMatchObject({ kind: 'scope' });
-    // Knowledge: a deciding verb is refused client-side, and again by the service.
+    // A deciding verb is refused client-side in every scope, and again by the service to a key
+    // below reviewer when the client made to decide sends it (test/client/lifecycle-flow.test.ts).
     expect(await failure(c.call('gv.promote', { artifact_id: r.artifact_id as string }))).toMatchObject({ kind: 'scope' });
     const curation = new GateClient({ transport: 'rpc', baseUrl: gate.url, bearer: agent.key, allowPlainHttpLoopback: true, scope: 'curation' });
-    expect(await failure(curation.call('gv.promote', { artifact_id: r.artifact_id as string }))).toMatchObject({ kind: 'invalid_params', data: { required: 'reviewer', role: 'agent' } });
+    expect(await failure(curation.call('gv.promote', { artifact_id: r.artifact_id as string }))).toMatchObject({ kind: 'scope' });
+    const decider = new ReviewerClient({ transport: 'rpc', baseUrl: gate.url, bearer: agent.key, allowPlainHttpLoopback: true });
+    expect(await failure(decider.call('gv.promote', { artifact_id: r.artifact_id as string }))).toMatchObject({ kind: 'invalid_params', data: { required: 'reviewer', role: 'agent' } });
   });
 
   it('/rpc: 401 is auth; a full quarantine is busy with retry_after_ms', async () => {
