@@ -18,6 +18,11 @@ export const FAILPOINTS = {
    * as hostile bytes can make a scan slow, so a test sees claims wait in the scan queue.
    */
   'scan-worker-stalls': true,
+  /**
+   * Not a kill either: the socket cannot read its peer's credentials (SO_PEERCRED), as on a
+   * descriptor the kernel no longer answers for, so a test sees the -32000 answer.
+   */
+  'socket-peer-credentials-unreadable': true,
 } as const;
 export type Failpoint = keyof typeof FAILPOINTS;
 

@@ -3,6 +3,7 @@ import type { Caller } from '../access/caller.js';
 import { peerCredentials, processUid } from '../auth/peer-credentials.js';
 import { dispatch, framingError } from '../verbs/dispatch.js';
 import { ErrorCode } from '../gate-error.js';
+import { isArmed } from '../failpoints.js';
 import type { InFlight } from './in-flight.js';
 import { ByteLines, isBlankLine } from './byte-lines.js';
 import { jsonRpcObject } from './json-rpc-body.js';
@@ -18,12 +19,14 @@ export interface SocketSurfaceOptions {
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 /** Requests one connection may have in flight before the gate stops reading from it. */
 const PIPELINE_DEPTH = 64;
+const credentialsUnreadable = isArmed('socket-peer-credentials-unreadable');
 
 /**
  * Spec 1 Authentication 3: the account running the service is admin on the socket, any
  * other local account is agent; the identity is `uid:<n>` from SO_PEERCRED.
  */
 function socketCaller(socket: Socket): Caller {
+  if (credentialsUnreadable) throw new Error('failpoint socket-peer-credentials-unreadable');
   const { uid } = peerCredentials(socket);
   return {
     identity: `uid:${uid}`,
