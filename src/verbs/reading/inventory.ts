@@ -5,6 +5,8 @@ import { visibleRowsClause } from '../../access/visible-rows.js';
 import { rowMetadata } from '../../projections/row-metadata.js';
 import { findingGroups } from '../review/finding-groups.js';
 import { ARTIFACT_STATES, QUARANTINE_STATES } from '../../domain/states.js';
+import { atLeast } from '../../domain/roles.js';
+import { openEvidenceRequest } from '../../review/evidence-requests.js';
 
 export const inventoryVerb = defineVerb({
   name: 'gv.inventory',
@@ -68,6 +70,8 @@ export const pendingVerb = defineVerb({
           ingest_ts: m.ts,
           age_ms: m.age_ms,
           self_authored: m.self_authored,
+          // What a reviewer asked for, to the writer (and reviewers) of a row sent back for evidence.
+          ...(r.state === 'NEEDS_EVIDENCE' && (m.self_authored || atLeast(caller.role, 'reviewer')) ? { evidence_asked: openEvidenceRequest({ store }, r)?.asks ?? null } : {}),
         };
       }),
       truncated: rows.length > limit,
