@@ -13,7 +13,7 @@ import type { VerbAnswer } from '../../src/verbs/verb-types.js';
 // cursor follows a row's id, not its position, so a refresh that adds or removes rows
 // leaves the reviewer where they were.
 
-const FILTERS = ['space', 'workarea', 'kind', 'blocker', 'trust_class'] as const;
+const FILTERS = ['space', 'workarea', 'kind', 'state', 'blocker', 'trust_class'] as const;
 
 /** One row of gv.review's answer, typed by the verb's own declaration. */
 export type ReviewItem = VerbAnswer<'gv.review'>['items'][number];
@@ -23,11 +23,13 @@ function matches(item: ReviewItem, f: URLSearchParams): boolean {
   const area = f.get('workarea');
   const kind = f.get('kind');
   const blocker = f.get('blocker');
+  const state = f.get('state');
   const trust = f.get('trust_class');
   return (
     (!space || item.space === space) &&
     (!area || (item.workarea ?? '').startsWith(area)) &&
     (!kind || (item.kind ?? item.content_type) === kind) &&
+    (!state || item.state === state) &&
     (!blocker || item.waits_for?.blocker === blocker) &&
     (!trust || item.trust_class === trust)
   );
@@ -150,6 +152,7 @@ export function Queue({ place, onNotice }: { place: Place; onNotice: (text: stri
           [
             ['space', distinct((i) => i.space)],
             ['kind', distinct((i) => i.kind ?? i.content_type)],
+            ['state', distinct((i) => i.state)],
             ['blocker', distinct((i) => i.waits_for?.blocker)],
             ['trust_class', distinct((i) => i.trust_class)],
           ] as const
@@ -236,6 +239,12 @@ export function Queue({ place, onNotice }: { place: Place; onNotice: (text: stri
                   <div class="waits" title={i.waits_for?.code}>
                     {i.waits_for ? `${i.waits_for.blocker}: ${i.waits_for.words ?? i.waits_for.code ?? ''}` : ''}
                   </div>
+                  {i.evidence_request && (
+                    <div class="asks">
+                      {i.evidence_request.answered === null ? 'evidence asked: ' : 'evidence added for: '}
+                      <q>{i.evidence_request.asks}</q>
+                    </div>
+                  )}
                 </td>
                 <td>
                   {i.kind ?? i.content_type} · {i.trust_class}

@@ -41,6 +41,38 @@ export function RejectForm({ onReject, onCancel }: { onReject: (category: Reject
   );
 }
 
+/**
+ * Sending a row back for evidence asks what is missing: the words go to the row's writer
+ * (gv.request_evidence's reason), so, unlike a rejection's, they are required.
+ */
+export function EvidenceForm({ onSend, onCancel }: { onSend: (reason: string) => void; onCancel: () => void }) {
+  const [reason, setReason] = useState('');
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  return (
+    <form
+      class="inline-form"
+      aria-label="Needs evidence"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (reason.trim() !== '') onSend(reason.trim());
+      }}
+      onKeyDown={(e) => e.key === 'Escape' && onCancel()}
+    >
+      <label>
+        Evidence missing{' '}
+        <input ref={first} name="reason" required maxLength={500} size={48} value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} placeholder="what the writer should add; shown to them" />
+      </label>{' '}
+      <button type="submit" disabled={reason.trim() === ''}>
+        Send back
+      </button>{' '}
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
 /** Who reads a comment: everyone who reads the row, or (a note only) signed-in people alone. */
 export type CommentAudience = 'all' | 'people';
 
