@@ -39,6 +39,8 @@ describe('a row sent back for evidence and returned to review', () => {
     expect(node.evidence).toEqual([{ event_id: sent.result.event_id, by: reviewer.identity, ts: expect.any(Number), asks: ASKS, answered: null }]);
     const pending = (await gate.rpc(writer.key, 'gv.pending', {})).result.pending.find((p: any) => p.artifact_id === row.artifact_id);
     expect(pending).toMatchObject({ state: 'NEEDS_EVIDENCE', evidence_asked: ASKS });
+    const listed = (await gate.rpc(writer.key, 'gv.inventory', { states: ['NEEDS_EVIDENCE'] })).result.artifacts.find((r: any) => r.artifact_id === row.artifact_id);
+    expect(listed).toMatchObject({ state: 'NEEDS_EVIDENCE', evidence_asked: ASKS });
 
     // The event is the spec's ratify into NEEDS_EVIDENCE, served to the writer, without the reviewer's words.
     const events = (await gate.rpc(writer.key, 'gv.events', {})).result.events.filter((e: any) => e.artifact_id === row.artifact_id);
