@@ -91,6 +91,10 @@ describe('gate sign', () => {
     expect(again.out).toContain(`${id} (NEEDS_EVIDENCE)`);
     expect(again.out).toContain('Evidence asked by ');
     expect(again.out).toContain(': Name the survey this comes from. (waiting for its writer)');
+    // A person may judge it needs none: their approval takes it to L2_SCORED without the evidence.
+    const approved = await signAs('signer@example.test', id);
+    expect(approved.code, approved.err).toBe(0);
+    expect((await gate.socket('gv.approval', { artifact_id: id })).result.state).toBe('L2_SCORED');
   });
 
   it('a wrong password, a person below reviewer: exit 1 and nothing signed', async () => {
