@@ -117,6 +117,10 @@ describe('refusals', () => {
     expect(flagged.state).toBe('L1B_FLAGGED');
     expect((await gate.rpc(reviewer.key, 'gv.request_evidence', { artifact_id: flagged.artifact_id, reason: ASKS })).error).toMatchObject({ code: -32010, data: { reason: 'wrong_state' } });
 
+    // Evidence comes as attachments: a kind that carries none is never sent back for it.
+    const template = await ingestResult(writer.key, { content: uniqueText('Summarise {{text}}'), workarea: 'tests/evidence', source_uri: 's', kind: 'prompt_template' });
+    expect((await gate.rpc(reviewer.key, 'gv.request_evidence', { artifact_id: template.artifact_id, reason: ASKS })).error).toMatchObject({ code: -32010, data: { reason: 'takes_no_evidence' } });
+
     expect((await gate.rpc(reviewer.key, 'gv.request_evidence', { artifact_id: row.artifact_id, reason: ASKS })).result.state).toBe('NEEDS_EVIDENCE');
     expect((await gate.rpc(reviewer2.key, 'gv.request_evidence', { artifact_id: row.artifact_id, reason: ASKS })).error).toMatchObject({ code: -32010, data: { reason: 'wrong_state' } });
 

@@ -7,7 +7,7 @@ import { signerClassOf } from '../../domain/signer-class.js';
 import { stricterClass, type TrustClass } from '../../domain/kinds.js';
 import { isFlagging } from '../../../workers/scan/finding.js';
 import { mergeScan, scanBodyAgain, scanEventFields } from '../../scanning/rescan.js';
-import { attachmentsParam, envelopeAttachments } from '../writing/ingest-attachments.js';
+import { attachmentsParam, envelopeAttachments, takesAttachments } from '../writing/ingest-attachments.js';
 import { NEEDS_EVIDENCE_DECISION, openEvidenceRequest } from '../../review/evidence-requests.js';
 import { decidedRow } from './decisions.js';
 
@@ -29,6 +29,8 @@ export const requestEvidenceVerb = defineVerb({
       if (!SENDABLE_BACK.has(row.state)) {
         throw lifecycle(`gv.request_evidence: a row in ${row.state} is not waiting for review (L1_SCANNED or L2_SCORED)`, 'wrong_state');
       }
+      // Evidence comes as attachments: a row of a kind that carries none could never answer the request.
+      if (!takesAttachments(row.kind)) throw lifecycle(`gv.request_evidence: a ${row.kind} row carries no attachments, so it cannot take evidence`, 'takes_no_evidence');
       // Spec 1: ratify enters L3_RATIFIED, NEEDS_EVIDENCE or REJECTED; this one is the request. Its words are
       // `asks`: written for the row's writer, served to them and to reviewers by gv.node, never in an event.
       const own = { signer_class: signerClassOf(caller), decision: NEEDS_EVIDENCE_DECISION, asks: p.reason };
