@@ -75,6 +75,19 @@ describe('needs evidence in the console', () => {
     await page.locator('select[name=state]').selectOption('');
   });
 
+  it('v in the queue sends the row under the cursor back too', async () => {
+    const other = await ingestId(agent, { content: `Ledger totals ${Date.now()}: the west ledger closed at 977 units.`, workarea: 'tests/evidence', source_uri: 'https://example.org/ledger' });
+    const row = page.locator(`tr[data-id="${other}"]`);
+    await row.waitFor({ timeout: 15_000 });
+    await row.click();
+    await page.waitForFunction((rowId) => document.querySelector('tr.cursor')?.getAttribute('data-id') === rowId, other);
+    await page.keyboard.press('v');
+    await page.locator('form[aria-label="Needs evidence"] input[name=reason]').fill('Which export?');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((rowId) => document.querySelector(`tr[data-id="${rowId}"] .asks`)?.textContent === 'evidence asked: Which export?', other);
+    expect(await stateOf(other)).toBe('NEEDS_EVIDENCE');
+  });
+
   it("the writer's evidence returns the row to review by itself; the person reads it and approves", async () => {
     const bytes = Buffer.from(`ledger export ${Date.now()}\neast,4210\n`);
     expect((await upload(gate, agent.key, bytes)).error).toBeUndefined();
