@@ -158,6 +158,37 @@ describe('refusals', () => {
   });
 });
 
+describe('limits of the evidence', () => {
+  it('a row holds at most 16 attachments, its envelope\'s and its evidence together', async () => {
+    const envelope = await Promise.all([1, 2, 3, 4].map((i) => uploaded(writer.key, uniqueText(`envelope ${i}`))));
+    const row = await ingestResult(writer.key, { content: uniqueText('evidence'), workarea: 'tests/evidence', source_uri: 's', kind: 'memory', attachments: envelope.map((sha256) => ({ sha256 })) });
+    for (let round = 0; round < 3; round++) {
+      await gate.rpc(reviewer.key, 'gv.request_evidence', { artifact_id: row.artifact_id, reason: `round ${round}` });
+      const files = await Promise.all([1, 2, 3, 4].map((i) => uploaded(writer.key, uniqueText(`evidence ${round}.${i}`))));
+      expect((await gate.rpc(writer.key, 'gv.add_evidence', { artifact_id: row.artifact_id, attachments: files.map((sha256) => ({ sha256 })) })).result?.state).toBe('L1_SCANNED');
+    }
+    await gate.rpc(reviewer.key, 'gv.request_evidence', { artifact_id: row.artifact_id, reason: 'one more' });
+    const over = await gate.rpc(writer.key, 'gv.add_evidence', { artifact_id: row.artifact_id, attachments: [{ sha256: await uploaded() }] });
+    expect(over.error).toMatchObject({ code: -32602, data: { reason: 'too_many_attachments' } });
+    const item = (await gate.rpc(reviewer.key, 'gv.review', { cap: 500 })).result.items.find((i: any) => i.artifact_id === row.artifact_id);
+    expect(item.attachments).toHaveLength(16);
+    expect(item.attachments.slice(0, 4).map((a: any) => a.sha256)).toEqual(envelope);
+  });
+
+  it('a banned writer adds no evidence, as at any write door', async () => {
+    const row = await held();
+    await gate.rpc(reviewer.key, 'gv.request_evidence', { artifact_id: row.artifact_id, reason: ASKS });
+    const file = await uploaded();
+    await gate.socket('gv.ban', { kind: 'writer', subject: writer.identity, reason: 'test' });
+    try {
+      expect((await gate.rpc(writer.key, 'gv.add_evidence', { artifact_id: row.artifact_id, attachments: [{ sha256: file }] })).error?.code).toBe(-32009);
+    } finally {
+      await gate.socket('gv.ban', { kind: 'writer', subject: writer.identity, lift: true });
+    }
+    expect((await gate.rpc(writer.key, 'gv.add_evidence', { artifact_id: row.artifact_id, attachments: [{ sha256: file }] })).result?.state).toBe('L1_SCANNED');
+  });
+});
+
 describe('every door', () => {
   it('the socket takes the same verb (its operator is an admin), and the catalog and OpenAPI list both verbs', async () => {
     const row = await held();
@@ -169,5 +200,14 @@ describe('every door', () => {
     const openapi = await gate.http('GET', '/openapi.json', { key: reader.key });
     expect(openapi.text).toContain('gv.request_evidence');
     expect(openapi.text).toContain('gv.add_evidence');
+  });
+});
+
+describe('the replay', () => {
+  it('gives the same views after every path above (several requests, answers, refusals, a ban)', async () => {
+    const rebuilt = await gate.socket('gv.rebuild');
+    expect(rebuilt.error, JSON.stringify(rebuilt.error)).toBeUndefined();
+    expect(rebuilt.result.equal).toBe(true);
+    for (const [name, table] of Object.entries(rebuilt.result.tables) as Array<[string, { equal: boolean }]>) expect(table.equal, name).toBe(true);
   });
 });
