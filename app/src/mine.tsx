@@ -39,7 +39,14 @@ export function Mine({ you }: { you: { identity: string } }) {
                   </a>
                   {r.writer_identity === you.identity && <span class="tag">yours</span>}
                 </td>
-                <td>{r.state}</td>
+                <td>
+                  {r.state}
+                  {r.evidence_asked && (
+                    <div class="asks">
+                      evidence asked: <q>{r.evidence_asked}</q>
+                    </div>
+                  )}
+                </td>
                 <td>{r.kind ?? r.content_type}</td>
                 <td>
                   {r.space} · {r.workarea ?? '—'}

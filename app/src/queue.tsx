@@ -3,7 +3,7 @@ import { displayName, Person } from './person.js';
 import { KeyHelp, useKeys, type Key } from './keys.js';
 import { useEventTail } from './live.js';
 import { Problem } from './problem.js';
-import { CommentForm, RejectForm } from './reject-form.js';
+import { CommentForm, EvidenceForm, RejectForm } from './reject-form.js';
 import { go, rememberQueue, replaceQuery, type Place } from './route.js';
 import { rpc } from './rpc.js';
 import type { RejectCategory } from '../../src/domain/rejection-reasons.js';
@@ -13,7 +13,7 @@ import type { VerbAnswer } from '../../src/verbs/verb-types.js';
 // cursor follows a row's id, not its position, so a refresh that adds or removes rows
 // leaves the reviewer where they were.
 
-const FILTERS = ['space', 'workarea', 'kind', 'blocker', 'trust_class'] as const;
+const FILTERS = ['space', 'workarea', 'kind', 'state', 'blocker', 'trust_class'] as const;
 
 /** One row of gv.review's answer, typed by the verb's own declaration. */
 export type ReviewItem = VerbAnswer<'gv.review'>['items'][number];
@@ -23,11 +23,13 @@ function matches(item: ReviewItem, f: URLSearchParams): boolean {
   const area = f.get('workarea');
   const kind = f.get('kind');
   const blocker = f.get('blocker');
+  const state = f.get('state');
   const trust = f.get('trust_class');
   return (
     (!space || item.space === space) &&
     (!area || (item.workarea ?? '').startsWith(area)) &&
     (!kind || (item.kind ?? item.content_type) === kind) &&
+    (!state || item.state === state) &&
     (!blocker || item.waits_for?.blocker === blocker) &&
     (!trust || item.trust_class === trust)
   );
@@ -46,7 +48,7 @@ export function Queue({ place, onNotice }: { place: Place; onNotice: (text: stri
   const [error, setError] = useState<unknown>(null);
   const [cursorId, setCursorId] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [asking, setAsking] = useState<null | 'reject' | 'comment'>(null);
+  const [asking, setAsking] = useState<null | 'reject' | 'evidence' | 'comment'>(null);
   const [help, setHelp] = useState(false);
   const fromAddress = () => new URLSearchParams([...place.query].filter(([k]) => (FILTERS as readonly string[]).includes(k)));
   const [filters, setFilters] = useState(fromAddress);
@@ -103,6 +105,11 @@ export function Queue({ place, onNotice }: { place: Place; onNotice: (text: stri
     // An approval counts only once the whole body was served, so approving starts by reading it.
     { key: 'a', does: 'approve: opens the row to read its body, then a again signs', run: () => current && go('row', current.artifact_id, new URLSearchParams({ then: 'approve' })) },
     { key: 'r', does: 'reject (asks the category)', run: () => current && setAsking('reject') },
+    {
+      key: 'v',
+      does: 'send back to its writer for evidence (asks what is missing; a row waiting unflagged for review)',
+      run: () => current && (current.state === 'L1_SCANNED' || current.state === 'L2_SCORED') && setAsking('evidence'),
+    },
     { key: 'e', does: 'archive', run: () => sign('archive') },
     { key: 'd', does: 'defer: out of the queue until the row moves', run: () => current && act(`Deferred ${current.artifact_id}.`, () => rpc('gv.defer', { artifact_id: current.artifact_id })) },
     { key: 'c', does: 'comment', run: () => current && setAsking('comment') },
@@ -150,6 +157,7 @@ export function Queue({ place, onNotice }: { place: Place; onNotice: (text: stri
           [
             ['space', distinct((i) => i.space)],
             ['kind', distinct((i) => i.kind ?? i.content_type)],
+            ['state', distinct((i) => i.state)],
             ['blocker', distinct((i) => i.waits_for?.blocker)],
             ['trust_class', distinct((i) => i.trust_class)],
           ] as const
@@ -183,6 +191,15 @@ export function Queue({ place, onNotice }: { place: Place; onNotice: (text: stri
           onReject={(category, reason) => {
             setAsking(null);
             void sign('reject', { category, ...(reason ? { reason } : {}) });
+          }}
+        />
+      )}
+      {asking === 'evidence' && current && (
+        <EvidenceForm
+          onCancel={() => setAsking(null)}
+          onSend={(reason) => {
+            setAsking(null);
+            void act(`Sent ${current.artifact_id} back to its writer for evidence.`, () => rpc('gv.request_evidence', { artifact_id: current.artifact_id, reason }));
           }}
         />
       )}
@@ -236,6 +253,12 @@ export function Queue({ place, onNotice }: { place: Place; onNotice: (text: stri
                   <div class="waits" title={i.waits_for?.code}>
                     {i.waits_for ? `${i.waits_for.blocker}: ${i.waits_for.words ?? i.waits_for.code ?? ''}` : ''}
                   </div>
+                  {i.evidence_request && (
+                    <div class="asks">
+                      {i.evidence_request.answered === null ? 'evidence asked: ' : 'evidence added for: '}
+                      <q>{i.evidence_request.asks}</q>
+                    </div>
+                  )}
                 </td>
                 <td>
                   {i.kind ?? i.content_type} · {i.trust_class}

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { REJECT_CATEGORIES, type RejectCategory } from '../../src/domain/rejection-reasons.js';
 import type { VerbParams } from '../../src/verbs/verb-types.js';
@@ -6,6 +7,29 @@ import type { VerbParams } from '../../src/verbs/verb-types.js';
 const COMMENT_KINDS = ['note', 'question', 'objection'] as const satisfies ReadonlyArray<NonNullable<VerbParams<'gv.comment'>['kind']>>;
 export type CommentKind = (typeof COMMENT_KINDS)[number];
 
+/** A one-line form over the row or queue: Escape or Cancel closes it, submitting hands it on. */
+function InlineForm({ label, submit, ready = true, onSubmit, onCancel, children }: { label: string; submit: string; ready?: boolean; onSubmit: () => void; onCancel: () => void; children: ComponentChildren }) {
+  return (
+    <form
+      class="inline-form"
+      aria-label={label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (ready) onSubmit();
+      }}
+      onKeyDown={(e) => e.key === 'Escape' && onCancel()}
+    >
+      {children}{' '}
+      <button type="submit" disabled={!ready}>
+        {submit}
+      </button>{' '}
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
 /** A rejection asks its category (served in the event) and a reason (journal only). */
 export function RejectForm({ onReject, onCancel }: { onReject: (category: RejectCategory, reason: string) => void; onCancel: () => void }) {
   const [category, setCategory] = useState<RejectCategory>('quality');
@@ -13,15 +37,7 @@ export function RejectForm({ onReject, onCancel }: { onReject: (category: Reject
   const first = useRef<HTMLSelectElement>(null);
   useEffect(() => first.current?.focus(), []);
   return (
-    <form
-      class="inline-form"
-      aria-label="Reject"
-      onSubmit={(e) => {
-        e.preventDefault();
-        onReject(category, reason);
-      }}
-      onKeyDown={(e) => e.key === 'Escape' && onCancel()}
-    >
+    <InlineForm label="Reject" submit="Reject" onSubmit={() => onReject(category, reason)} onCancel={onCancel}>
       <label>
         Category{' '}
         <select ref={first} name="category" value={category} onChange={(e) => setCategory((e.target as HTMLSelectElement).value as RejectCategory)}>
@@ -32,12 +48,26 @@ export function RejectForm({ onReject, onCancel }: { onReject: (category: Reject
       </label>{' '}
       <label>
         Reason <input name="reason" value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} placeholder="kept in the journal" />
-      </label>{' '}
-      <button type="submit">Reject</button>{' '}
-      <button type="button" onClick={onCancel}>
-        Cancel
-      </button>
-    </form>
+      </label>
+    </InlineForm>
+  );
+}
+
+/**
+ * Sending a row back for evidence asks what is missing: the words go to the row's writer
+ * (gv.request_evidence's reason), so, unlike a rejection's, they are required.
+ */
+export function EvidenceForm({ onSend, onCancel }: { onSend: (reason: string) => void; onCancel: () => void }) {
+  const [reason, setReason] = useState('');
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  return (
+    <InlineForm label="Needs evidence" submit="Send back" ready={reason.trim() !== ''} onSubmit={() => onSend(reason.trim())} onCancel={onCancel}>
+      <label>
+        Evidence missing{' '}
+        <input ref={first} name="reason" required maxLength={500} size={48} value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} placeholder="what the writer should add; shown to them" />
+      </label>
+    </InlineForm>
   );
 }
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { Person } from './person.js';
 import { useKeys, KeyHelp, type Key } from './keys.js';
 import { Problem } from './problem.js';
-import { CommentForm, RejectForm } from './reject-form.js';
+import { CommentForm, EvidenceForm, RejectForm } from './reject-form.js';
 import { backToQueue, queueHref, type Place } from './route.js';
 import { rpc } from './rpc.js';
 import { useEventTail } from './live.js';
@@ -55,7 +55,7 @@ export function Row({
   const [events, setEvents] = useState<WhyEvent[] | null>(null);
   const [checkpoint, setCheckpoint] = useState<string | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
-  const [asking, setAsking] = useState<null | 'reject' | 'comment'>(null);
+  const [asking, setAsking] = useState<null | 'reject' | 'evidence' | 'comment'>(null);
   const [help, setHelp] = useState(false);
   // The queue's view of this row: findings, stances and attachment hashes gv.node does not carry.
   const [item, setItem] = useState<ReviewItem | null>(null);
@@ -166,6 +166,8 @@ export function Row({
   const veto = approval?.waits_for?.code === 'veto_finding';
   const mine = node?.self_authored === true;
   const canSign = reviewer && held && !mine;
+  // A reviewer sends back a row waiting for review unflagged (gv.request_evidence); its writer's evidence returns it.
+  const canAskEvidence = canSign && (state === 'L1_SCANNED' || state === 'L2_SCORED');
   const supersededParent: string | undefined =
     node?.supersedes?.artifact_ids?.[0] ?? (node?.relations ?? []).find((r) => r.kind === 'supersedes' && r.direction === 'parent')?.artifact_id;
 
@@ -203,6 +205,7 @@ export function Row({
     { key: 'a', does: 'approve (once the whole body was read and its history checked; over findings, asks again)', run: () => approve() },
     { key: 'n', does: 'read on: the next page of the body, then a screenful at a time', run: () => void more() },
     { key: 'r', does: 'reject (asks the category)', run: () => canSign && setAsking('reject') },
+    { key: 'v', does: 'send back to its writer for evidence (asks what is missing)', run: () => canAskEvidence && setAsking('evidence') },
     { key: 'e', does: 'archive', run: () => canSign && void act('Archived.', () => rpc('gv.sign', { artifact_id: id, decision: 'archive' })) },
     { key: 'c', does: 'comment', run: () => setAsking('comment') },
     { key: 'u', does: 'back to the queue', run: () => backToQueue() },
@@ -301,6 +304,13 @@ export function Row({
           <button type="button" onClick={() => setAsking('reject')}>
             Reject (r)
           </button>{' '}
+          {canAskEvidence && (
+            <>
+              <button type="button" class="needs-evidence" onClick={() => setAsking('evidence')}>
+                Needs evidence (v)
+              </button>{' '}
+            </>
+          )}
           <button type="button" onClick={() => void act('Archived.', () => rpc('gv.sign', { artifact_id: id, decision: 'archive' }))}>
             Archive (e)
           </button>
@@ -352,6 +362,16 @@ export function Row({
           }}
         />
       )}
+      {asking === 'evidence' && (
+        <EvidenceForm
+          onCancel={() => setAsking(null)}
+          onSend={(reason) => {
+            setAsking(null);
+            void act('Sent back to its writer for evidence.', () => rpc('gv.request_evidence', { artifact_id: id, reason }));
+          }}
+        />
+      )}
+      {node.evidence && <EvidenceRequests requests={node.evidence} mine={mine} waiting={state === 'NEEDS_EVIDENCE'} />}
       {approval && <Approval approval={approval} />}
       <h3>Comments</h3>
       <ol class="thread">
@@ -445,6 +465,30 @@ function Approval({ approval: a }: { approval: VerbAnswer<'gv.approval'> }) {
           </tbody>
         </table>
       )}
+    </>
+  );
+}
+
+/** The row's requests for evidence (served to its writer and reviewers), each with what answered it. */
+function EvidenceRequests({ requests, mine, waiting }: { requests: NonNullable<VerbAnswer<'gv.node'>['evidence']>; mine: boolean; waiting: boolean }) {
+  return (
+    <>
+      <h3>Evidence</h3>
+      {waiting && mine && <p class="hint">A reviewer sent your row back: attach the evidence with gv.add_evidence (gate call, or your agent) and it returns to review.</p>}
+      <ol class="evidence">
+        {requests.map((r) => (
+          <li data-event={r.event_id}>
+            <Person identity={r.by ?? 'deployment'} /> asked: <q class="asks">{r.asks}</q>{' '}
+            {r.answered === null ? (
+              <span class="tag waiting">waiting for its writer</span>
+            ) : (
+              <span class="answered">
+                answered with {r.answered.attachments.map((a) => a.name ?? a.sha256.slice(0, 23)).join(', ')}
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
     </>
   );
 }

@@ -244,7 +244,7 @@ grant
   .action(later(() => import('./grant-command.js'), 'grantListCommand'));
 
 const decision = (value: string) => {
-  if (!['approve', 'reject', 'archive'].includes(value)) throw new InvalidArgumentError('approve, reject or archive');
+  if (!['approve', 'reject', 'archive', 'needs-evidence'].includes(value)) throw new InvalidArgumentError('approve, reject, archive or needs-evidence');
   return value;
 };
 
@@ -258,14 +258,16 @@ program
         'the code coming back to a loopback listener of this command), shows you the whole body page by page (gv.node body: true:',
         "a signature counts only from someone served all of it) and what the scanner found, asks, then calls gv.sign with your token and signs you out.",
         'Approving over findings that held the row asks you to type approve (with --yes: --over-findings).',
+        'With --decision needs-evidence and --reason it sends the row back to its writer for evidence instead (gv.request_evidence; NEEDS_EVIDENCE until the writer adds it).',
+        'The row\'s requests for evidence, and what answered each, are listed above its body.',
       ].join(' '),
       'Exit 0 when signed, 1 on a refusal (sign-in or gv.sign), 2 when no gate answers, 3 on a bad argument, 4 when the gate gave no answer in time.',
     ].join('\n\n'),
   )
   .argument('<artifact_id>', 'the row to sign, sha256:...')
-  .option('--decision <decision>', 'approve, reject or archive', decision, 'approve')
+  .option('--decision <decision>', 'approve, reject, archive, or needs-evidence (send it back to its writer, with --reason)', decision, 'approve')
   .option('--promote', 'promote in the same act when the quorum is met (gv.sign promote: true)')
-  .option('--reason <words>', 'why, kept in the journal only')
+  .option('--reason <words>', 'why, kept in the journal only; with needs-evidence: what evidence is missing, shown to the writer')
   .option('--category <category>', 'with reject: off-scope, quality, policy, duplicate or unreadable')
   .option('--url <url>', "the gate's address (default: what the home's gate says it listens on)")
   .option('--home <dir>', 'the gate home whose socket tells the address')

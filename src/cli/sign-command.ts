@@ -15,7 +15,8 @@ import type { PlacedFinding } from '../projections/artifact-reads.js';
 import { isFlagging, type Severity } from '../../workers/scan/finding.js';
 
 export interface SignOptions {
-  decision: 'approve' | 'reject' | 'archive';
+  /** needs-evidence sends the row back to its writer (gv.request_evidence) with --reason saying what is missing. */
+  decision: 'approve' | 'reject' | 'archive' | 'needs-evidence';
   promote?: boolean;
   reason?: string;
   category?: string;
@@ -153,6 +154,7 @@ async function readBody(client: GateClient, artifactId: string, pause: (() => Pr
     if (first) {
       const chars = page['masked_chars'] ?? (typeof page['body'] === 'string' ? page['body'].length : 0);
       process.stdout.write(`${page['artifact_id']} (${page['status']?.state ?? page['approval']?.state ?? ''}) ${chars} characters:\n`);
+      process.stdout.write(evidenceLines(page['evidence']));
       first = false;
     } else if (pause !== null) await pause();
     const text = typeof page['masked_body'] === 'string' ? page['masked_body'] : typeof page['body'] === 'string' ? page['body'] : '';
@@ -163,6 +165,17 @@ async function readBody(client: GateClient, artifactId: string, pause: (() => Pr
     offset = typeof page['masked_next_offset'] === 'number' ? page['masked_next_offset'] : null;
   }
   return findings;
+}
+
+/** The row's requests for evidence, one a line with what answered it; drawn, as the body is. */
+function evidenceLines(requests: unknown): string {
+  if (!Array.isArray(requests)) return '';
+  return requests
+    .map((r: { by: string | null; asks: string; answered: { attachments: Array<{ name: string | null; sha256: string }> } | null }) => {
+      const answer = r.answered === null ? 'waiting for its writer' : `answered with ${r.answered.attachments.map((a) => a.name ?? a.sha256).join(', ')}`;
+      return `Evidence asked by ${r.by ?? 'the deployment'}: ${withHiddenShown(r.asks)} (${answer})\n`;
+    })
+    .join('');
 }
 
 /** The findings, one a line, with where each is in the body just shown. */
@@ -210,6 +223,12 @@ export async function signCommand(artifactId: string, options: SignOptions): Pro
   let code: number = EXIT.result;
   try {
     const interactive = process.stdin.isTTY === true && !options.passwordStdin;
+    if (options.decision === 'needs-evidence' && (options.reason === undefined || options.reason.trim() === '')) {
+      throw new Ending('--decision needs-evidence takes --reason: what evidence is missing (its writer is shown it)', EXIT.badArgument);
+    }
+    if (options.decision === 'needs-evidence' && (options.promote || options.category !== undefined)) {
+      throw new Ending('--decision needs-evidence takes no --promote or --category', EXIT.badArgument);
+    }
     if (!options.yes && options.passwordStdin) throw new Ending('stdin carries the password, so nothing is left to confirm on: pass --yes to sign once the body is shown', EXIT.badArgument);
     const url = await gateUrl(options);
     provider = await discover(url);
@@ -218,16 +237,21 @@ export async function signCommand(artifactId: string, options: SignOptions): Pro
     try {
       const findings = await readBody(client, artifactId, interactive ? async () => void (await confirm('-- more (Enter) --')) : null);
       await approveOverFindings(findings, options);
-      if (!options.yes && !(await confirm(`Sign ${options.decision}${options.promote ? ' and promote' : ''}? [y/N] `))) {
+      const question = options.decision === 'needs-evidence' ? 'Send it back to its writer for evidence?' : `Sign ${options.decision}${options.promote ? ' and promote' : ''}?`;
+      if (!options.yes && !(await confirm(`${question} [y/N] `))) {
         throw new Ending('nothing signed', EXIT.errorObject);
       }
-      const result = await client.call('gv.sign', {
-        artifact_id: artifactId,
-        decision: options.decision,
-        ...(options.promote ? { promote: true } : {}),
-        ...(options.reason === undefined ? {} : { reason: options.reason }),
-        ...(options.category === undefined ? {} : { category: options.category as never }),
-      });
+      const decision = options.decision;
+      const result =
+        decision === 'needs-evidence'
+          ? await client.call('gv.request_evidence', { artifact_id: artifactId, reason: options.reason! })
+          : await client.call('gv.sign', {
+              artifact_id: artifactId,
+              decision,
+              ...(options.promote ? { promote: true } : {}),
+              ...(options.reason === undefined ? {} : { reason: options.reason }),
+              ...(options.category === undefined ? {} : { category: options.category as never }),
+            });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     } finally {
       await client.close();

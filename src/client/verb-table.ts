@@ -101,6 +101,8 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.ask_to_sign': 'agent',
   'gv.cancel': 'reader',
   'gv.reopen': 'reviewer',
+  'gv.request_evidence': 'reviewer',
+  'gv.add_evidence': 'agent',
   'gv.away': 'admin',
   'gv.back': 'admin',
   'gv.comment': 'agent',

@@ -114,7 +114,6 @@ export class ArtifactReads {
       ),
       blob: p('SELECT bytes FROM blobs WHERE hash = ?'),
       stateCount: p('SELECT n FROM state_counts WHERE state = ?'),
-      ingestEvent: p(`SELECT body FROM journal WHERE artifact_id = ? AND type = 'ingest' ORDER BY seq LIMIT 1`).pluck(),
       scanEvent: p(`SELECT body FROM journal WHERE artifact_id = ? AND type = 'scan' ORDER BY seq DESC LIMIT 1`).pluck(),
       questionsInArea: p(
         `SELECT count(*) AS n FROM artifacts WHERE writer_identity = ? AND space = ? AND workarea = ? AND kind = 'question'`,
@@ -197,14 +196,6 @@ export class ArtifactReads {
 
   countInState(state: string): number {
     return (this.s.stateCount!.get(state) as { n: number } | undefined)?.n ?? 0;
-  }
-
-  /** The attachments a row's envelope names (their hashes), as its ingest event recorded them. */
-  attachmentHashes(artifactId: string): string[] {
-    const body = this.s.ingestEvent!.get(artifactId) as string | undefined;
-    if (body === undefined) return [];
-    const attachments = (JSON.parse(body) as { data: { attachments?: Array<{ sha256?: unknown }> } }).data.attachments;
-    return Array.isArray(attachments) ? attachments.map((a) => a.sha256).filter((h): h is string => typeof h === 'string') : [];
   }
 
   /** The scanner's findings on a row, as its scan event recorded them (kept inside the gate). */

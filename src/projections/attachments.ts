@@ -76,7 +76,7 @@ const flag = (v: unknown) => (v === true ? 1 : v === false ? 0 : null);
 
 export class AttachmentReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = ['upload-started', 'upload-completed', 'upload-abandoned', 'ingest', 'attachment-served', 'content_erased'];
+  readonly handles = ['upload-started', 'upload-completed', 'upload-abandoned', 'ingest', 'evidence-added', 'attachment-served', 'content_erased'];
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -95,6 +95,7 @@ export class AttachmentReducer {
         size_bytes, served_hash, served_size, stripped, prepared, metadata_hash)
         VALUES (@artifact_id, @position, @content_hash, @name, @source_uri, @media_type, @size_bytes, @served_hash,
         @served_size, @stripped, @prepared, @metadata_hash)`),
+      nextPosition: p(`SELECT coalesce(max(position) + 1, 0) FROM ${schema}.row_attachments WHERE artifact_id = ?`).pluck(),
       served: p(`INSERT INTO ${schema}.attachment_reads (identity, artifact_id, content_hash, copy, next_offset, to_end)
         VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(identity, artifact_id, content_hash, copy)
         DO UPDATE SET next_offset = excluded.next_offset, to_end = max(to_end, excluded.to_end)`),
@@ -130,25 +131,33 @@ export class AttachmentReducer {
       case 'attachment-served':
         this.s.served!.run(event.by, d['artifact_id'], d['content_hash'], d['copy'], d['next_offset'], d['to_end'] === true ? 1 : 0);
         return;
-      case 'ingest': {
-        const attachments = d['attachments'] as EnvelopeAttachment[] | undefined;
-        attachments?.forEach((a, position) =>
-          this.s.attach!.run({
-            artifact_id: d['artifact_id'],
-            position,
-            content_hash: a.sha256,
-            name: a.name ?? null,
-            source_uri: a.source_uri ?? null,
-            media_type: a.media_type,
-            size_bytes: a.size_bytes,
-            served_hash: a.served_hash,
-            served_size: a.served_size,
-            stripped: JSON.stringify(a.stripped),
-            prepared: flag(a.prepared),
-            metadata_hash: a.metadata_hash,
-          }),
-        );
-      }
+      case 'ingest':
+        this.attach(d['artifact_id'] as string, 0, d['attachments'] as EnvelopeAttachment[] | undefined);
+        return;
+      case 'evidence-added':
+        // Evidence its writer added after a reviewer asked (gv.add_evidence) joins the row's attachments after the envelope's.
+        this.attach(d['artifact_id'] as string, this.s.nextPosition!.get(d['artifact_id']) as number, d['attachments'] as EnvelopeAttachment[] | undefined);
+        return;
     }
+  }
+
+  /** Records attachments of a row from position `from` on, in the order given. */
+  private attach(artifactId: string, from: number, attachments: EnvelopeAttachment[] | undefined): void {
+    attachments?.forEach((a, i) =>
+      this.s.attach!.run({
+        artifact_id: artifactId,
+        position: from + i,
+        content_hash: a.sha256,
+        name: a.name ?? null,
+        source_uri: a.source_uri ?? null,
+        media_type: a.media_type,
+        size_bytes: a.size_bytes,
+        served_hash: a.served_hash,
+        served_size: a.served_size,
+        stripped: JSON.stringify(a.stripped),
+        prepared: flag(a.prepared),
+        metadata_hash: a.metadata_hash,
+      }),
+    );
   }
 }

@@ -38,7 +38,9 @@ export class JournalReads {
       eventIdAt: p('SELECT event_id FROM journal WHERE seq = ?').pluck(),
       crawlerExceptions: p(`SELECT * FROM journal WHERE type IN ('crawler-exception-issued', 'crawler-exception-revoked') ORDER BY seq`),
       newestScan: p(`SELECT seq, body FROM journal WHERE artifact_id = ? AND type IN ('scan', 'record') ORDER BY seq DESC LIMIT 1`),
-      promotions: p(`SELECT event_id, body, sig FROM journal WHERE artifact_id = ? AND type IN ('promote', 'ratify') ORDER BY seq`),
+      // A ratify that sent the row back for evidence (enters NEEDS_EVIDENCE) promotes nothing.
+      promotions: p(`SELECT event_id, body, sig FROM journal WHERE artifact_id = ? AND type IN ('promote', 'ratify')
+        AND coalesce(json_extract(body, '$.data.enters'), '') != 'NEEDS_EVIDENCE' ORDER BY seq`),
       orgPinned: p(`SELECT body FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'org-pinned' ORDER BY seq LIMIT 1`).pluck(),
       outcomeCursor: p(`SELECT max(json_extract(body, '$.data.org_seq')) FROM journal WHERE ${AUTHORITY_EVENTS} AND type IN ('countersign', 'refuse')`).pluck(),
       outcomeSeen: p(
@@ -54,6 +56,7 @@ export class JournalReads {
       firstFindingEvent: p(`SELECT event_id FROM journal WHERE artifact_id = ? AND type IN ('scan', 'record') ORDER BY seq LIMIT 1`),
       countersign: p(`SELECT 1 FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'countersign' AND artifact_id = ? LIMIT 1`),
       eventsOf: p('SELECT * FROM journal WHERE artifact_id = ? ORDER BY seq'),
+      evidenceEvents: p(`SELECT * FROM journal WHERE artifact_id = ? AND type IN ('ratify', 'evidence-added') ORDER BY seq`),
       eventsOfNewestFirst: p('SELECT * FROM journal WHERE artifact_id = ? ORDER BY seq DESC'),
       firstIngestOf: p(`SELECT * FROM journal WHERE artifact_id = ? AND type = 'ingest' ORDER BY seq LIMIT 1`),
       stampAt: p('SELECT event_id, ts FROM journal WHERE seq = ?'),
@@ -67,7 +70,7 @@ export class JournalReads {
     return this.s.newestScan!.get(artifactId) as { seq: number; body: string } | undefined;
   }
 
-  /** A row's promote (or ratify) events, oldest first. */
+  /** A row's promote (or ratify into L3_RATIFIED) events, oldest first. */
   promotionsOf(artifactId: string): SignedEventRow[] {
     return this.s.promotions!.all(artifactId) as SignedEventRow[];
   }
@@ -125,6 +128,11 @@ export class JournalReads {
   /** Every event about a row, in append order. */
   eventsOf(artifactId: string): JournalRow[] {
     return this.s.eventsOf!.all(artifactId) as JournalRow[];
+  }
+
+  /** A row's ratify and evidence-added events, in append order: its requests for evidence and what answered them. */
+  evidenceEventsOf(artifactId: string): JournalRow[] {
+    return this.s.evidenceEvents!.all(artifactId) as JournalRow[];
   }
 
   /** Every event about a row, the newest first. */

@@ -73,6 +73,8 @@ export interface RunRow {
 export interface Decision {
   seq: number;
   type: 'promote' | 'ratify' | 'demote';
+  /** The signature's decision: a ratify that sends the row back for evidence says `needs_evidence`. */
+  decision: string | null;
   by: string | null;
   artifact_id: string | null;
   space: string | null;
@@ -100,7 +102,7 @@ export class ReviewReads {
         ORDER BY seq DESC LIMIT 1`),
       assessment: p('SELECT * FROM assessments WHERE event_id = ?'),
       // One small row per decision, keyed by seq: a commit's range costs one empty seek when it holds none.
-      decisions: p(`SELECT s.seq, s.type, s.signer AS by, s.artifact_id, a.space FROM signatures s LEFT JOIN artifacts a ON a.artifact_id = s.artifact_id
+      decisions: p(`SELECT s.seq, s.type, s.decision, s.signer AS by, s.artifact_id, a.space FROM signatures s LEFT JOIN artifacts a ON a.artifact_id = s.artifact_id
         WHERE s.seq > ? AND s.seq <= ? AND s.type IN ('promote', 'ratify', 'demote')`),
       spent: p('SELECT spent FROM review_budget WHERE day = ?').pluck(),
       runsOfRow: p('SELECT * FROM review_runs WHERE artifact_id = ? AND ts >= ? ORDER BY seq'),

@@ -63,7 +63,7 @@ export function waitsFor(f: WaitFacts): WaitsFor {
         ? wait('hard_constraint', 'veto_finding', 'a veto-severity finding stands (a live credential); no signature clears it')
         : wait('hard_constraint', 'finding', "a scanner finding holds it until a person's disposition clears or rejects it");
     case 'NEEDS_EVIDENCE':
-      return wait('needs_evidence', 'evidence', 'the reviewers asked for evidence before it can be ratified');
+      return wait('needs_evidence', 'evidence', "a reviewer asked its writer for evidence; the writer's gv.add_evidence returns it to review");
     case 'L3_RATIFIED':
       return wait('quorum', 'countersign', 'quorum is met; a second authority must countersign before it is promoted');
   }

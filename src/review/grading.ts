@@ -16,8 +16,12 @@ import type { GateConfig } from '../config/keys.js';
 import type { Log } from '../log.js';
 import type { Clock } from '../clock.js';
 
-/** States a verdict may land on: scanned and unflagged, already scored, or asked for evidence. */
-export const GRADABLE_STATES: ReadonlySet<string> = new Set(['L1_SCANNED', 'L2_SCORED', 'NEEDS_EVIDENCE']);
+/**
+ * States a verdict may land on: scanned and unflagged, or already scored. A row sent back for
+ * evidence is not graded: a verdict would take it to L2_SCORED without the evidence; it is
+ * graded again once its writer's evidence returns it to L1_SCANNED.
+ */
+export const GRADABLE_STATES: ReadonlySet<string> = new Set(['L1_SCANNED', 'L2_SCORED']);
 
 const newRunId = () => `run:${randomBytes(12).toString('hex')}`;
 

@@ -4,7 +4,7 @@ import { isRecordedClass } from '../domain/kinds.js';
 import { QUARANTINE_STATES, type ArtifactState } from '../domain/states.js';
 import { sha256Hex } from '../forms/canonical-json.js';
 import { rowEventData } from '../projections/row-event.js';
-import { isFlagging, type Finding } from '../../workers/scan/finding.js';
+import { isFlagging, type Finding, type ScanResult } from '../../workers/scan/finding.js';
 import { SCANNER_LABEL } from '../../workers/scan/scan-text.js';
 import { UNSCANNED_ARCHIVE } from '../bundles/archive-findings.js';
 import type { Store } from '../store/store.js';
@@ -54,6 +54,51 @@ const ARCHIVE_UNCHECKED: Finding = {
   excerpt: '',
 };
 
+/** A fresh scan laid over the standing one: every standing finding kept, the new ones joined, and the masked body of them all. */
+export interface MergedScan {
+  findings: Finding[];
+  added: Finding[];
+  notFoundAgain: number;
+  /** The masked body's hash (the content's own when nothing is masked). */
+  maskedHash: string;
+  /** The masked body's bytes, null when it is the content itself. */
+  maskedBytes: Buffer | null;
+}
+
+/**
+ * Joins a scan's result to the findings standing on the row (read inside the write): no
+ * finding is cleared by a scan, only added.
+ */
+export function mergeScan(house: { readonly store: Store }, now: ArtifactRow, result: ScanResult, archive: boolean): MergedScan {
+  const standing = standingScan(house, now.artifact_id)?.findings ?? [];
+  const standingKeys = new Set(standing.map(keyOf));
+  const freshKeys = new Set(result.findings.map(keyOf));
+  const added = result.findings.filter((f) => !standingKeys.has(keyOf(f)));
+  const findings = [...standing, ...added].sort(byPosition);
+  // As at ingest: with no finding the masked body is the body itself, one stored copy for both.
+  const maskedBytes = findings.length === 0 || archive ? null : Buffer.from(result.masked, 'utf8');
+  return {
+    findings,
+    added,
+    notFoundAgain: standing.filter((f) => isScannerFinding(f) && !freshKeys.has(keyOf(f))).length,
+    maskedHash: maskedBytes === null ? now.content_hash : `sha256:${sha256Hex(maskedBytes)}`,
+    maskedBytes,
+  };
+}
+
+/** The scan event's own fields for a merged scan, its masked body stored first when it is new (inside the write). */
+export function scanEventFields(house: { readonly store: Store }, now: ArtifactRow, merged: MergedScan, scanner: string, rescan: boolean): Record<string, unknown> {
+  if (merged.maskedBytes !== null && merged.maskedHash !== now.content_hash) house.store.journal.putBlob(merged.maskedHash, merged.maskedBytes);
+  return { findings_count: merged.findings.length, findings: merged.findings, masked_hash: merged.maskedHash, scanner, rescan };
+}
+
+/** The row's body scanned again by the current scanner, its standing findings travelling with it so their spans stay masked. */
+export async function scanBodyAgain(house: { readonly store: Store; readonly pipeline: PipelinePart }, row: ArtifactRow): Promise<ScanResult> {
+  const bytes = house.store.artifacts.bodyBytes(row.content_hash);
+  if (bytes === null) throw lifecycle('the content of this row is erased: there is nothing to scan', 'content_erased');
+  return house.pipeline.scan.scan(bytes, row.content_type, standingScan(house, row.artifact_id)?.findings ?? null);
+}
+
 /**
  * Scans one row again with the current scanner. A scan event is journaled only when the
  * result differs: the first scan of a row left in L0_RAW, or a finding the standing scan
@@ -67,42 +112,27 @@ export async function rescanRow(house: { readonly store: Store; readonly pipelin
   if (archive && row.state !== 'L0_RAW') {
     throw lifecycle("an archive's own row is not scanned as text: its members are rows of their own, each scanned", 'archive');
   }
-  const bytes = house.store.artifacts.bodyBytes(row.content_hash);
-  if (bytes === null) throw lifecycle('the content of this row is erased: there is nothing to scan', 'content_erased');
-  const before = standingScan(house, row.artifact_id);
-  const result = archive ? { ...UNSCANNED_ARCHIVE, findings: [ARCHIVE_UNCHECKED] } : await house.pipeline.scan.scan(bytes, row.content_type, before?.findings ?? null);
+  const result = archive ? { ...UNSCANNED_ARCHIVE, findings: [ARCHIVE_UNCHECKED] } : await scanBodyAgain(house, row);
   return house.store.writer.write(() => {
     // Read again inside the transaction: the row may have moved, or been scanned, while the worker ran.
     const now = house.store.artifacts.byId(row.artifact_id)!;
-    const standing = standingScan(house, row.artifact_id)?.findings ?? [];
-    const standingKeys = new Set(standing.map(keyOf));
-    const freshKeys = new Set(result.findings.map(keyOf));
-    const added = result.findings.filter((f) => !standingKeys.has(keyOf(f)));
+    const merged = mergeScan(house, now, result, archive);
     const outcome = {
       artifact_id: now.artifact_id,
       scanner: result.scanner,
-      added: added.map((f) => ({ kind: f.kind, severity: f.severity })),
-      not_found_again: standing.filter((f) => isScannerFinding(f) && !freshKeys.has(keyOf(f))).length,
+      added: merged.added.map((f) => ({ kind: f.kind, severity: f.severity })),
+      not_found_again: merged.notFoundAgain,
     };
     const firstScan = now.state === 'L0_RAW';
-    if (!firstScan && added.length === 0) {
-      return { ...outcome, state: now.state, changed: false, findings_count: standing.length };
+    if (!firstScan && merged.added.length === 0) {
+      return { ...outcome, state: now.state, changed: false, findings_count: merged.findings.length };
     }
-    const findings = [...standing, ...added].sort(byPosition);
     const recorded = isRecordedClass(now.content_type) && (firstScan || now.state === 'RECORDED');
     const inReview = QUARANTINE_STATES.has(now.state as ArtifactState);
-    const holds = (firstScan ? findings : added).some((f) => isFlagging(f.severity));
+    const holds = (firstScan ? merged.findings : merged.added).some((f) => isFlagging(f.severity));
     const enters = recorded ? 'RECORDED' : inReview && holds ? 'L1B_FLAGGED' : firstScan ? 'L1_SCANNED' : now.state;
-    // As at ingest: with no finding the masked body is the body itself, one stored copy for both.
-    const maskedBytes = findings.length === 0 || archive ? null : Buffer.from(result.masked, 'utf8');
-    const maskedHash = maskedBytes === null ? now.content_hash : `sha256:${sha256Hex(maskedBytes)}`;
-    if (maskedBytes !== null && maskedHash !== now.content_hash) house.store.journal.putBlob(maskedHash, maskedBytes);
-    const event = house.store.journal.append(
-      recorded ? 'record' : 'scan',
-      by,
-      rowEventData(now, enters, { findings_count: findings.length, findings, masked_hash: maskedHash, scanner: result.scanner, rescan: !firstScan }),
-    );
-    return { ...outcome, state: enters, changed: true, event_id: event.event_id, findings_count: findings.length };
+    const event = house.store.journal.append(recorded ? 'record' : 'scan', by, rowEventData(now, enters, scanEventFields(house, now, merged, result.scanner, !firstScan)));
+    return { ...outcome, state: enters, changed: true, event_id: event.event_id, findings_count: merged.findings.length };
   });
 }
 

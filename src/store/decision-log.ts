@@ -1,10 +1,18 @@
 import type { Log } from '../log.js';
 import type { CommitFollower, CommittedRange } from '../journal/followers.js';
 import type { BanReads } from '../projections/ban-reads.js';
-import type { ReviewReads } from '../projections/review-reads.js';
+import type { Decision, ReviewReads } from '../projections/review-reads.js';
+import { NEEDS_EVIDENCE_DECISION } from '../review/evidence-requests.js';
 
 /** A source prefix may carry a query or fragment; neither is logged. */
 const withoutQuery = (subject: string) => subject.split(/[?#]/)[0]!;
+
+/** The log line's words for a decision: a ratify that sends a row back for evidence is no ratification. */
+function decisionWords(d: Decision): string {
+  if (d.type === 'demote') return 'demoted';
+  if (d.type === 'promote') return 'promoted';
+  return d.decision === NEEDS_EVIDENCE_DECISION ? 'sent back for evidence' : 'ratified';
+}
 
 /**
  * Promotions (and their undoing) reach the log from the journal once committed, not from
@@ -26,7 +34,7 @@ export class DecisionLog implements CommitFollower {
   committed(range: CommittedRange): void {
     if (!this.log.enabled('info')) return;
     for (const d of this.reviews.decisionsIn(range.after, range.last)) {
-      this.log.info(d.type === 'demote' ? 'demoted' : d.type === 'ratify' ? 'ratified' : 'promoted', {
+      this.log.info(decisionWords(d), {
         artifact_id: d.artifact_id,
         space: d.space,
         by: d.by,

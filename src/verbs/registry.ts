@@ -45,6 +45,7 @@ import { backendCheckVerb, countersignStatusVerb, settlePendingVerb } from './re
 import { approvalVerb } from './review/approval.js';
 import { signVerb } from './review/sign.js';
 import { cancelVerb, reopenVerb } from './review/lifecycle.js';
+import { addEvidenceVerb, requestEvidenceVerb } from './review/evidence.js';
 import { askToSignVerb, whoCanSignVerb } from './review/asking.js';
 import { namesVerb } from './reading/names.js';
 import { awayVerb, backVerb } from './review/away.js';
@@ -147,6 +148,8 @@ export const DECLARED_VERBS = [
   askToSignVerb,
   cancelVerb,
   reopenVerb,
+  requestEvidenceVerb,
+  addEvidenceVerb,
   awayVerb,
   backVerb,
   commentVerb,

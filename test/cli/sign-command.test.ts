@@ -74,6 +74,29 @@ describe('gate sign', () => {
     expect((await gate.socket('gv.approval', { artifact_id: id })).result).toMatchObject({ state: 'REJECTED', status: 'vetoed' });
   });
 
+  it('--decision needs-evidence sends the row back with what is missing; the next read lists the request', async () => {
+    const id = await held(`A claim without its source ${process.pid}.`);
+    // The words are for the writer: without them nothing is sent (exit 3, before any sign-in).
+    const bare = await signAs('signer@example.test', id, ['--decision', 'needs-evidence']);
+    expect(bare.code).toBe(3);
+    expect(bare.err).toContain('--reason');
+    const sent = await signAs('signer@example.test', id, ['--decision', 'needs-evidence', '--reason', 'Name the survey this comes from.']);
+    expect(sent.code, sent.err).toBe(0);
+    const answer = JSON.parse(sent.out.slice(sent.out.indexOf('\n{') + 1));
+    expect(answer).toMatchObject({ artifact_id: id, state: 'NEEDS_EVIDENCE', leaves: 'L1_SCANNED' });
+    expect((await gate.rpc(agent.key, 'gv.node', { artifact_id: id })).result.evidence[0]).toMatchObject({ asks: 'Name the survey this comes from.', answered: null });
+    // Whatever the next act, the person reading the row is shown what was asked; a second request is refused (exit 1).
+    const again = await signAs('signer@example.test', id, ['--decision', 'needs-evidence', '--reason', 'And the year.']);
+    expect(again.code).toBe(1);
+    expect(again.out).toContain(`${id} (NEEDS_EVIDENCE)`);
+    expect(again.out).toContain('Evidence asked by ');
+    expect(again.out).toContain(': Name the survey this comes from. (waiting for its writer)');
+    // A person may judge it needs none: their approval takes it to L2_SCORED without the evidence.
+    const approved = await signAs('signer@example.test', id);
+    expect(approved.code, approved.err).toBe(0);
+    expect((await gate.socket('gv.approval', { artifact_id: id })).result.state).toBe('L2_SCORED');
+  });
+
   it('a wrong password, a person below reviewer: exit 1 and nothing signed', async () => {
     const id = await held(`A claim nobody signs ${process.pid}.`);
     const wrong = await signAs('signer@example.test', id, ['--promote'], 'not the password');

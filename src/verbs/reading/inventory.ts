@@ -5,6 +5,21 @@ import { visibleRowsClause } from '../../access/visible-rows.js';
 import { rowMetadata } from '../../projections/row-metadata.js';
 import { findingGroups } from '../review/finding-groups.js';
 import { ARTIFACT_STATES, QUARANTINE_STATES } from '../../domain/states.js';
+import { atLeast } from '../../domain/roles.js';
+import { openEvidenceRequest } from '../../review/evidence-requests.js';
+import type { Caller } from '../../access/caller.js';
+import type { ArtifactRow } from '../../projections/artifact-reads.js';
+import type { House } from '../house.js';
+
+/**
+ * What a reviewer asked for, on a row sent back for evidence: to its writer (who is to add
+ * it) and to reviewers, in the listings that show a row's state; absent otherwise.
+ */
+function evidenceAsked(house: Pick<House, 'store'>, caller: Caller, row: ArtifactRow): { evidence_asked?: string } {
+  if (row.state !== 'NEEDS_EVIDENCE' || (row.writer_identity !== caller.identity && !atLeast(caller.role, 'reviewer'))) return {};
+  const open = openEvidenceRequest(house, row);
+  return open === null ? {} : { evidence_asked: open.asks };
+}
 
 export const inventoryVerb = defineVerb({
   name: 'gv.inventory',
@@ -29,7 +44,7 @@ export const inventoryVerb = defineVerb({
     const total = Object.values(counts).reduce((a, b) => a + (b as number), 0);
     const now = clock.now();
     return {
-      artifacts: rows.map((r) => rowMetadata(r, caller, now)),
+      artifacts: rows.map((r) => ({ ...rowMetadata(r, caller, now), ...evidenceAsked({ store }, caller, r) })),
       total,
       offset,
       limit,
@@ -68,6 +83,7 @@ export const pendingVerb = defineVerb({
           ingest_ts: m.ts,
           age_ms: m.age_ms,
           self_authored: m.self_authored,
+          ...evidenceAsked({ store }, caller, r),
         };
       }),
       truncated: rows.length > limit,

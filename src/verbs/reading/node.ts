@@ -17,6 +17,7 @@ import { atLeast } from '../../domain/roles.js';
 import type { ArtifactRow, PlacedFinding } from '../../projections/artifact-reads.js';
 import { readableBodyHash } from '../../review/read-before-signing.js';
 import { personsCopy } from '../../review/persons-copy.js';
+import { evidenceRequests, type EvidenceRequest } from '../../review/evidence-requests.js';
 import type { House } from '../house.js';
 
 function nodeTip(house: Pick<House, 'store' | 'access'>, caller: Caller, id: string) {
@@ -76,6 +77,8 @@ export type NodeAnswer = {
   supersedes: ReturnType<typeof pendingSupersedes>;
   refusal?: NonNullable<ReturnType<typeof refusalOf>>;
   erased?: ReturnType<typeof erasureOf>;
+  /** The row's requests for evidence and what answered each (gv.request_evidence, gv.add_evidence): to its writer and reviewers. */
+  evidence?: EvidenceRequest[];
   revision?: string;
 } & Partial<MaskedBodyPage> &
   Partial<WholeBody>;
@@ -165,6 +168,11 @@ export const nodeVerb = defineVerb({
     const refusal = refusalOf({ store, access }, caller, row);
     if (refusal !== null) answer.refusal = refusal;
     if (row.erased_seq !== null) answer.erased = erasureOf({ store }, row.erased_seq);
+    // A reviewer's request is written for the writer: served to them and to reviewers, never to other readers.
+    if (own || atLeast(caller.role, 'reviewer')) {
+      const evidence = evidenceRequests({ store }, row.artifact_id);
+      if (evidence.length > 0) answer.evidence = evidence;
+    }
     if (reviewerRead) {
       Object.assign(answer, await maskedBodyPage({ store }, caller, row, p.offset ?? 0));
     } else if (p.body === true) {

@@ -3,6 +3,7 @@ import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
 import { invalidParams } from '../../gate-error.js';
 import { atLeast } from '../../domain/roles.js';
+import { NEEDS_EVIDENCE_DECISION } from '../../review/evidence-requests.js';
 import { utcDay } from '../../projections/review.js';
 
 const DAY_MS = 86_400_000;
@@ -72,7 +73,7 @@ export const engagementVerb = defineVerb({
         bump(s.ts, 'signed');
         // A reject signature is a rejection too: the operator screen counted 0 right after one.
         if (s.decision === 'reject') bump(s.ts, 'rejected');
-      } else if (s.type === 'promote' || s.type === 'ratify') bump(s.ts, 'promoted');
+      } else if (s.type === 'promote' || (s.type === 'ratify' && s.decision !== NEEDS_EVIDENCE_DECISION)) bump(s.ts, 'promoted');
       else if (s.type === 'reject') bump(s.ts, 'rejected');
       else if (s.type === 'demote') bump(s.ts, 'demoted');
     }

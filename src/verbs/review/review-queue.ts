@@ -7,6 +7,7 @@ import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.j
 import { WAITING_STATES } from '../../projections/review-reads.js';
 import { whoCanSign } from '../../review/who-can-sign.js';
 import { openQuestionsFor } from '../../questions/open-questions.js';
+import { evidenceRequests } from '../../review/evidence-requests.js';
 import type { House } from '../house.js';
 
 const HELD_STEERING_SHOWN = 50;
@@ -47,8 +48,11 @@ function item(house: Pick<House, 'store' | 'access' | 'review' | 'config'>, call
     workarea: row.workarea,
     producer: producerOf(row),
     kind: row.kind,
-    attachments: house.store.artifacts.attachmentHashes(row.artifact_id).map((sha256) => ({ sha256 })),
+    // The envelope's attachments, then any its writer added as evidence (gv.add_evidence): all are read before a signature counts.
+    attachments: house.store.attachments.ofRow(row.artifact_id).map((a) => ({ sha256: a.content_hash })),
     who_can_sign: whoCanSign(house, row),
+    // The newest request for evidence: what is asked while the row waits in NEEDS_EVIDENCE, and once answered what came back.
+    evidence_request: evidenceRequests(house, row.artifact_id).at(-1) ?? null,
     self_authored: row.writer_identity === caller.identity,
   };
 }

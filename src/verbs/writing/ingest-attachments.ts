@@ -22,6 +22,9 @@ type Given = z.output<typeof attachmentsParam>;
 /** Classes that never carry attachments (spec 2 gv.ingest): what steers agents, and evidence. */
 const NO_ATTACHMENTS = new Set(['steering', 'skill', 'prompt_template']);
 
+/** Whether a row of this kind (null: a recorded class) may carry attachments. */
+export const takesAttachments = (kind: string | null): boolean => kind !== null && !NO_ATTACHMENTS.has(kind);
+
 /**
  * The envelope (v2) entries of a claim's attachments: each a completed upload by the
  * caller, named once, with what the upload's preparation found recorded beside it so the
@@ -29,7 +32,7 @@ const NO_ATTACHMENTS = new Set(['steering', 'skill', 'prompt_template']);
  */
 export function envelopeAttachments(house: Pick<House, 'store'>, caller: Caller, given: Given, kind: string | null): EnvelopeAttachment[] {
   if (given.length === 0) return [];
-  if (kind === null || NO_ATTACHMENTS.has(kind)) {
+  if (!takesAttachments(kind)) {
     throw invalidParams(`attachments are not for ${kind ?? 'recorded'} rows`, { field: 'attachments' });
   }
   const seen = new Set<string>();
