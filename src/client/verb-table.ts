@@ -10,8 +10,8 @@ export type VerbRole = 'reader' | 'agent' | 'reviewer' | 'admin' | 'runner';
 
 /**
  * The deciding verbs: each records a decision on a row or settles its fate (promote, reject,
- * demote, a person's signature, a reopening, a replacement group's activation, the deployment's
- * promotions in an auto space). Spec 3 rule 3: no client scope sends them, whatever the key
+ * demote, a send-back for evidence, a person's signature, a reopening, a replacement group's
+ * activation, the deployment's promotions in an auto space). Spec 3 rule 3: no client scope sends them, whatever the key
  * could do; a person decides in the console or with `gate sign`, a reviewer program through
  * ReviewerClient, which is named for that so no decision is sent by accident.
  */
@@ -19,6 +19,7 @@ export const DECIDING_VERBS: ReadonlySet<VerbName> = new Set<VerbName>([
   'gv.promote',
   'gv.reject',
   'gv.demote',
+  'gv.request_evidence',
   'gv.sign',
   'gv.reopen',
   'gv.replacement_activate',

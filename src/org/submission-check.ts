@@ -4,8 +4,15 @@ import { isJsonObject } from '../domain/json-object.js';
 import { jsonBodyFaultReason, jsonObjectBody } from '../surfaces/json-object-body.js';
 import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../forms/submission-contract.js';
 
-/** The local events that promote a row: promote (ACTIVE) or ratify (L3_RATIFIED, waiting for us). */
-const PROMOTING = new Set(['promote', 'ratify']);
+/**
+ * The local events that promote a row, each with the state it must enter: promote (ACTIVE)
+ * or ratify into L3_RATIFIED (waiting for us). A ratify that sends a row back for evidence
+ * (NEEDS_EVIDENCE) is signed by the member too, and promotes nothing.
+ */
+const PROMOTING: ReadonlyMap<string, string> = new Map([
+  ['promote', 'ACTIVE'],
+  ['ratify', 'L3_RATIFIED'],
+]);
 
 export interface CheckedSubmission {
   submission_id: string;
@@ -104,8 +111,8 @@ function hasSignedPromotion(promotions: unknown, artifactId: string, deploymentI
     if (p['event_id'] !== sha256Hex(p['event'])) return false;
     try {
       if (!verifyWithDeploymentId(deploymentId, p['event'], p['sig'])) return false;
-      const event = JSON.parse(p['event']) as { type?: unknown; data?: { artifact_id?: unknown } };
-      return typeof event.type === 'string' && PROMOTING.has(event.type) && event.data?.artifact_id === artifactId;
+      const event = JSON.parse(p['event']) as { type?: unknown; data?: { artifact_id?: unknown; enters?: unknown } };
+      return typeof event.type === 'string' && PROMOTING.has(event.type) && event.data?.enters === PROMOTING.get(event.type) && event.data?.artifact_id === artifactId;
     } catch {
       return false;
     }

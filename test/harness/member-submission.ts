@@ -52,7 +52,7 @@ export class SimulatedMember {
       content: { encoding: 'base64', bytes: Buffer.from(content).toString('base64') },
       approval: { status: 'human_approved', approved_by: { model: 0, human: options.humans ?? 1, authority: 0 }, signers: [] },
       decisions: [],
-      promotions: [this.event(options.promotionType ?? 'promote', { artifact_id: artifactId, space: 'main', leaves: 'L2_SCORED', enters: 'ACTIVE', trust_class: trust })],
+      promotions: [this.event(options.promotionType ?? 'promote', { artifact_id: artifactId, space: 'main', leaves: 'L2_SCORED', enters: options.promotionType === 'ratify' ? 'L3_RATIFIED' : 'ACTIVE', trust_class: trust })],
       ingest: this.event(
         'ingest',
         { artifact_id: artifactId, space: 'main', leaves: null, enters: 'L0_RAW', content_hash: artifactId, size_bytes: Buffer.byteLength(content), content_type: 'memory', trust_class: trust },

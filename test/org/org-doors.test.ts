@@ -97,6 +97,7 @@ describe('PUT /submissions/{artifact_id}', { timeout: CASE_MS }, () => {
       ['no local promotion', member.submission('bad bodies', { over: { promotions: [] } }).body, 422, /no local promotion/],
       ['a promotion of another row', member.submission('bad bodies', { over: { promotions: [member.event('promote', { artifact_id: `sha256:${'1'.repeat(64)}` })] } }).body, 422, /no local promotion/],
       ['a promotion signed by another deployment', member.submission('bad bodies', { over: { promotions: [other.event('promote', { artifact_id: s.artifactId })] } }).body, 422, /no local promotion/],
+      ['a ratify that sent the row back for evidence', member.submission('bad bodies', { over: { promotions: [member.event('ratify', { artifact_id: s.artifactId, leaves: 'L2_SCORED', enters: 'NEEDS_EVIDENCE', decision: 'needs_evidence' })] } }).body, 422, /no local promotion/],
       ['another deployment than the key\'s', other.submission('bad bodies').body, 422, /wrong deployment/],
     ];
     for (const [what, body, status, error] of cases) {
