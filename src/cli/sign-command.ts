@@ -4,6 +4,7 @@ import { EXIT, exitAfterWriting } from './exit-codes.js';
 import { Ending, clientErrorExit } from './command-ending.js';
 import { discoverProvider, signInWithPkce, signOut, type SignInProvider } from './pkce-sign-in.js';
 import { answer, confirm } from './terminal-answer.js';
+import { findingLines } from './finding-lines.js';
 import { socketCall } from './socket-call.js';
 import { withHiddenShown } from '../domain/hidden-characters.js';
 import type { PlacedFinding } from '../projections/artifact-reads.js';
@@ -63,11 +64,6 @@ async function readBody(client: GateClient, artifactId: string, pause: (() => Pr
     offset = typeof page['masked_next_offset'] === 'number' ? page['masked_next_offset'] : null;
   }
   return findings;
-}
-
-/** The findings, one a line, with where each is in the body just shown. */
-function findingLines(findings: PlacedFinding[]): string {
-  return findings.map((f, n) => `  ${n + 1}. ${f.kind} (${f.severity}) at characters ${f.start}-${f.end}${f.detail ? `: ${f.detail}` : ''}\n`).join('');
 }
 
 /**
