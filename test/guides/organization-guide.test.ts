@@ -49,7 +49,7 @@ describe('guide: an organization with one member', () => {
     const [listed, decided] = walk.all('gate org review ');
     expect(listed!.out).toContain(`${claim} from member ${walk.env['MEMBER_ID']}`);
     expect(listed!.out).toContain('Releases are cut on Thursdays.');
-    expect(listed!.out).toMatch(/at the member: human_approved: approve by \S+ \(human\)/);
+    expect(listed!.out).toMatch(/at the member: human_approved: approve by \S+ \(human\b/);
     expect(decided!.json).toMatchObject({ artifact_id: claim, state: 'countersigned', changed: true, by: bob });
     expect(call('gv.outcomes_pull')[0]).toMatchObject({ pulled: 1, countersigned: 1, refused: 0 });
     expect(after).toMatchObject({ provisional: false, countersigned: true, awaiting: false });

@@ -29,6 +29,8 @@ let trust: Record<string, string>;
 let identity: string;
 
 const { gate, keys: { agent, reviewer } } = useGate({ ownIssuer: true, keys: { agent: 'agent', reviewer: 'reviewer' } });
+// A gate whose environment names its organization: the environment wins over gate.toml, so a join could not take effect.
+const { gate: pinnedByEnv } = useGate({ env: { GATE_ORG_URL: 'https://org.example', GATE_ORG_POLL_EVERY_MS: '0' } });
 beforeAll(async () => {
   cluster = PostgresCluster.start(join(dir, 'pg'));
   // The org trusts the member gate's own provider: its people sign in there.
@@ -85,6 +87,13 @@ describe('gate org join refuses, saving nothing', () => {
     const malformed = await join_(org.url, 'not-a-key');
     expect(malformed.code).toBe(3);
     expect(await orgUrlNow()).toBe('');
+  });
+
+  it('an [org] key the environment sets, before the organization is asked', async () => {
+    const refused = await gateCommand(['org', 'join', org.url, '--home', pinnedByEnv.home], `gk_${'c'.repeat(43)}\n`);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('org.url: env GATE_ORG_URL sets it, and wins over gate.toml');
+    expect(readFileSync(join(pinnedByEnv.home, 'gate.toml'), 'utf8')).not.toContain(org.url);
   });
 });
 
