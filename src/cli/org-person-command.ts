@@ -4,6 +4,7 @@ import { EXIT, exitAfterWriting } from './exit-codes.js';
 import { showSubmission, type InboxItem } from './org-submission-view.js';
 import { withOrgSession, type OrgSession, type OrgSessionOptions } from './org-session.js';
 import { answer, confirm } from './terminal-answer.js';
+import { decideOverFindings } from './finding-lines.js';
 
 /** Runs a person's org command, ending it with gate sign's exit statuses and the message on stderr. */
 async function run(name: string, body: () => Promise<string>): Promise<void> {
@@ -45,6 +46,7 @@ export interface OrgReviewOptions extends OrgSessionOptions {
   category?: string;
   reason?: string;
   yes?: boolean;
+  overFindings?: boolean;
 }
 
 type Decision = { decision: 'countersign'; reason?: string } | { decision: 'refuse'; category: string; reason: string };
@@ -104,9 +106,11 @@ export function orgReviewCommand(artifactId: string | undefined, options: OrgRev
       }
       if (matching.length > 1) throw new Ending(`${matching.length} members submitted ${artifactId}: name one with --member ${matching.map((m) => m.member_deployment_id).join(' | ')}`, EXIT.badArgument);
       const item = matching[0]!;
-      process.stdout.write((await showSubmission(item)).text);
+      const shown = await showSubmission(item);
+      process.stdout.write(shown.text);
       if (decision === null && process.stdin.isTTY === true && !options.passwordStdin) decision = await askDecision();
       if (decision === null) return '';
+      if (decision.decision === 'countersign') await decideOverFindings(shown.findings, 'would hold this submission', 'countersign', options);
       if (!options.yes && !(await confirm(`${decision.decision === 'countersign' ? 'Countersign' : `Refuse (${decision.category})`} as ${s.you.identity}? [y/N] `))) {
         throw new Ending('nothing decided', EXIT.errorObject);
       }

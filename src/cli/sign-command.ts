@@ -3,12 +3,11 @@ import { GateClient } from '../client/gate-client.js';
 import { EXIT, exitAfterWriting } from './exit-codes.js';
 import { Ending, clientErrorExit } from './command-ending.js';
 import { discoverProvider, signInWithPkce, signOut, type SignInProvider } from './pkce-sign-in.js';
-import { answer, confirm } from './terminal-answer.js';
-import { findingLines } from './finding-lines.js';
+import { confirm } from './terminal-answer.js';
+import { decideOverFindings } from './finding-lines.js';
 import { socketCall } from './socket-call.js';
 import { withHiddenShown } from '../domain/hidden-characters.js';
 import type { PlacedFinding } from '../projections/artifact-reads.js';
-import { isFlagging, type Severity } from '../../workers/scan/finding.js';
 
 export interface SignOptions {
   decision: 'approve' | 'reject' | 'archive';
@@ -66,23 +65,6 @@ async function readBody(client: GateClient, artifactId: string, pause: (() => Pr
   return findings;
 }
 
-/**
- * An approval over findings that held the row names them: they are listed, and the person
- * types `approve` (a plain y is not enough), or a script passes --over-findings with --yes.
- */
-async function approveOverFindings(findings: PlacedFinding[], options: SignOptions): Promise<void> {
-  // Findings that held the row (medium and above): approving over them is a second, deliberate act.
-  const holding = findings.filter((f) => isFlagging(f.severity as Severity));
-  if (options.decision !== 'approve' || holding.length === 0) return;
-  const list = findingLines(holding);
-  if (options.yes) {
-    if (options.overFindings) return;
-    throw new Ending(`the scanner held this row for ${holding.length} finding${holding.length === 1 ? '' : 's'}:\n${list}approving over them takes --over-findings beside --yes`, EXIT.badArgument);
-  }
-  process.stderr.write(`The scanner held this row for ${holding.length} finding${holding.length === 1 ? '' : 's'}:\n${list}`);
-  if ((await answer('Type approve to approve over them (anything else signs nothing): ')) !== 'approve') throw new Ending('nothing signed', EXIT.errorObject);
-}
-
 export async function signCommand(artifactId: string, options: SignOptions): Promise<void> {
   let token: string | undefined;
   let provider: SignInProvider | undefined;
@@ -96,7 +78,7 @@ export async function signCommand(artifactId: string, options: SignOptions): Pro
     const client = new GateClient({ transport: 'rpc', baseUrl: url, bearer: token, allowPlainHttpLoopback: true, scope: 'curation', deadlineMs: 30_000 });
     try {
       const findings = await readBody(client, artifactId, interactive ? async () => void (await confirm('-- more (Enter) --')) : null);
-      await approveOverFindings(findings, options);
+      if (options.decision === 'approve') await decideOverFindings(findings, 'held this row', 'approve', options);
       if (!options.yes && !(await confirm(`Sign ${options.decision}${options.promote ? ' and promote' : ''}? [y/N] `))) {
         throw new Ending('nothing signed', EXIT.errorObject);
       }
