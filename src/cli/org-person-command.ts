@@ -4,7 +4,7 @@ import { EXIT, exitAfterWriting } from './exit-codes.js';
 import { showSubmission, type InboxItem } from './org-submission-view.js';
 import { withOrgSession, type OrgSession, type OrgSessionOptions } from './org-session.js';
 import { answer, confirm } from './terminal-answer.js';
-import { decideOverFindings } from './finding-lines.js';
+import { decideOverFindings } from './shown-findings.js';
 
 /** Runs a person's org command, ending it with gate sign's exit statuses and the message on stderr. */
 async function run(name: string, body: () => Promise<string>): Promise<void> {
@@ -17,8 +17,9 @@ async function run(name: string, body: () => Promise<string>): Promise<void> {
 
 /** How an admin gives this person a role, for a person who has none to review with. */
 const assignHint = (s: OrgSession) => {
-  const [iss, sub] = [s.you.identity.slice(0, s.you.identity.lastIndexOf('|')), s.you.identity.slice(s.you.identity.lastIndexOf('|') + 1)];
-  return `an admin of the organization makes you a reviewer with: gate org people assign --iss ${iss} --sub ${sub} --role reviewer`;
+  // iss|sub: the issuer is a URL and may hold no bar, so the subject is what follows the last one.
+  const bar = s.you.identity.lastIndexOf('|');
+  return `an admin of the organization makes you a reviewer with: gate org people assign --iss ${s.you.identity.slice(0, bar)} --sub ${s.you.identity.slice(bar + 1)} --role reviewer`;
 };
 
 /**
@@ -108,10 +109,12 @@ export function orgReviewCommand(artifactId: string | undefined, options: OrgRev
       const item = matching[0]!;
       const shown = await showSubmission(item);
       process.stdout.write(shown.text);
-      if (decision === null && process.stdin.isTTY === true && !options.passwordStdin) decision = await askDecision();
+      // Asked here, the answer is the confirmation; a decision from the flags is confirmed below.
+      const asked = decision === null && process.stdin.isTTY === true && !options.passwordStdin;
+      if (asked) decision = await askDecision();
       if (decision === null) return '';
-      if (decision.decision === 'countersign') await decideOverFindings(shown.findings, 'would hold this submission', 'countersign', options);
-      if (!options.yes && !(await confirm(`${decision.decision === 'countersign' ? 'Countersign' : `Refuse (${decision.category})`} as ${s.you.identity}? [y/N] `))) {
+      if (decision.decision === 'countersign') await decideOverFindings(shown.findings, 'would hold this submission', { word: 'countersign', doing: 'countersigning', otherwise: 'decides nothing', ended: 'nothing decided' }, options);
+      if (!asked && !options.yes && !(await confirm(`${decision.decision === 'countersign' ? 'Countersign' : `Refuse (${decision.category})`} as ${s.you.identity}? [y/N] `))) {
         throw new Ending('nothing decided', EXIT.errorObject);
       }
       const result = await s.client.call('gv.org_review', { member_deployment_id: item.member_deployment_id, artifact_id: item.artifact_id, ...decision });

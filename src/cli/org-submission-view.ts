@@ -3,7 +3,7 @@ import { scanText } from '../../workers/scan/scan-text.js';
 import type { Finding } from '../../workers/scan/finding.js';
 import { maskedForPeople } from '../review/persons-copy.js';
 import { withHiddenShown } from '../domain/hidden-characters.js';
-import { findingLines } from './finding-lines.js';
+import { findingLines } from './shown-findings.js';
 
 /** One item of gv.org_inbox, as the organization answers it. */
 export interface InboxItem {

@@ -4,7 +4,7 @@ import { EXIT, exitAfterWriting } from './exit-codes.js';
 import { Ending, clientErrorExit } from './command-ending.js';
 import { discoverProvider, signInWithPkce, signOut, type SignInProvider } from './pkce-sign-in.js';
 import { confirm } from './terminal-answer.js';
-import { decideOverFindings } from './finding-lines.js';
+import { decideOverFindings } from './shown-findings.js';
 import { socketCall } from './socket-call.js';
 import { withHiddenShown } from '../domain/hidden-characters.js';
 import type { PlacedFinding } from '../projections/artifact-reads.js';
@@ -78,7 +78,7 @@ export async function signCommand(artifactId: string, options: SignOptions): Pro
     const client = new GateClient({ transport: 'rpc', baseUrl: url, bearer: token, allowPlainHttpLoopback: true, scope: 'curation', deadlineMs: 30_000 });
     try {
       const findings = await readBody(client, artifactId, interactive ? async () => void (await confirm('-- more (Enter) --')) : null);
-      if (options.decision === 'approve') await decideOverFindings(findings, 'held this row', 'approve', options);
+      if (options.decision === 'approve') await decideOverFindings(findings, 'held this row', { word: 'approve', doing: 'approving', otherwise: 'signs nothing', ended: 'nothing signed' }, options);
       if (!options.yes && !(await confirm(`Sign ${options.decision}${options.promote ? ' and promote' : ''}? [y/N] `))) {
         throw new Ending('nothing signed', EXIT.errorObject);
       }
