@@ -205,7 +205,7 @@ export function orgCommand(): Command {
       .description(
         [
           "Review submissions as a person signed in at the issuer the organization trusts (as gate org sign-in). Without an artifact id: takes your inbox (gv.org_inbox: up to --limit submissions, held for you for [org].review_hold_s) and shows each one: the member, trust class, kind, the member's own approval, and the content decoded, scanned here and masked as a gate masks a person's copy (secrets and personal data hidden, the rest as written, hidden characters drawn), with every finding.",
-          "With an artifact id: shows that submission from your inbox, then decides it with gv.org_review as you: --countersign, or --refuse with --category and --reason (both required). On a terminal without either flag you are asked. Countersigning over findings that would hold the text at a gate (medium and above) asks you to type countersign (with --yes: --over-findings). The organization's log records you (iss|sub) as the decider and the outcome carries authority_class human; a review key's decision is an agent's.",
+          "With an artifact id: shows that submission from your inbox, then decides it with gv.org_review as you: --countersign, or --refuse with --category and --reason (both required), confirmed with y unless --yes; without either flag it is only shown. Countersigning over findings that would hold the text at a gate (medium and above) asks you to type countersign (with --yes: --over-findings). The organization's log records you (iss|sub) as the decider and the outcome carries authority_class human; a review key's decision is an agent's.",
           keptNot,
           personExits,
         ].join('\n\n'),

@@ -3,7 +3,7 @@ import { Ending, clientErrorExit } from './command-ending.js';
 import { EXIT, exitAfterWriting } from './exit-codes.js';
 import { showSubmission, type InboxItem } from './org-submission-view.js';
 import { withOrgSession, type OrgSession, type OrgSessionOptions } from './org-session.js';
-import { answer, confirm } from './terminal-answer.js';
+import { confirm } from './terminal-answer.js';
 import { decideOverFindings } from './shown-findings.js';
 
 /** Runs a person's org command, ending it with gate sign's exit statuses and the message on stderr. */
@@ -69,27 +69,16 @@ function decisionOf(artifactId: string | undefined, o: OrgReviewOptions): Decisi
   return { decision: 'refuse', category: o.category, reason: o.reason };
 }
 
-/** On a terminal, with no decision flag: the person decides after reading. */
-async function askDecision(): Promise<Decision | null> {
-  const choice = ((await answer('Countersign (c), refuse (r), or leave it (Enter)? ')) ?? '').toLowerCase();
-  if (choice === 'c' || choice === 'countersign') return { decision: 'countersign' };
-  if (choice !== 'r' && choice !== 'refuse') return null;
-  const category = (await answer(`Category (${REFUSAL_CATEGORIES.join(', ')}): `)) ?? '';
-  const reason = (await answer('Reason (kept in the organization\'s log): ')) ?? '';
-  if (!(REFUSAL_CATEGORIES as readonly string[]).includes(category) || reason === '') throw new Ending('a refusal takes one of the categories and a reason; nothing decided', EXIT.errorObject);
-  return { decision: 'refuse', category, reason };
-}
-
 /**
  * gate org review: the person signs in at the issuer the organization trusts and takes the
  * inbox (gv.org_inbox: the submissions are held for them); without an artifact id every one
- * is shown, with one that submission is shown and, with --countersign or --refuse (or an
- * answer on a terminal), decided by gv.org_review as the person: the org's log records them
+ * is shown, with one that submission is shown and, with --countersign or --refuse (confirmed
+ * with y unless --yes), decided by gv.org_review as the person: the org's log records them
  * (iss|sub) as the decider and the outcome carries authority_class human.
  */
 export function orgReviewCommand(artifactId: string | undefined, options: OrgReviewOptions): Promise<void> {
   return run('review', async () => {
-    let decision = decisionOf(artifactId, options);
+    const decision = decisionOf(artifactId, options);
     if (decision !== null && !options.yes && options.passwordStdin) {
       throw new Ending('stdin carries the password, so nothing is left to confirm on: pass --yes to decide once the submission is shown', EXIT.badArgument);
     }
@@ -109,12 +98,9 @@ export function orgReviewCommand(artifactId: string | undefined, options: OrgRev
       const item = matching[0]!;
       const shown = await showSubmission(item);
       process.stdout.write(shown.text);
-      // Asked here, the answer is the confirmation; a decision from the flags is confirmed below.
-      const asked = decision === null && process.stdin.isTTY === true && !options.passwordStdin;
-      if (asked) decision = await askDecision();
       if (decision === null) return '';
       if (decision.decision === 'countersign') await decideOverFindings(shown.findings, 'would hold this submission', { word: 'countersign', doing: 'countersigning', otherwise: 'decides nothing', ended: 'nothing decided' }, options);
-      if (!asked && !options.yes && !(await confirm(`${decision.decision === 'countersign' ? 'Countersign' : `Refuse (${decision.category})`} as ${s.you.identity}? [y/N] `))) {
+      if (!options.yes && !(await confirm(`${decision.decision === 'countersign' ? 'Countersign' : `Refuse (${decision.category})`} as ${s.you.identity}? [y/N] `))) {
         throw new Ending('nothing decided', EXIT.errorObject);
       }
       const result = await s.client.call('gv.org_review', { member_deployment_id: item.member_deployment_id, artifact_id: item.artifact_id, ...decision });

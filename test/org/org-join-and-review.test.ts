@@ -167,7 +167,7 @@ describe('joining without a restart, then reviewing as a person', () => {
     expect(listed.out).toMatch(/at the member: \w+/);
   });
 
-  it('a refusal without --reason is refused before anyone signs in, and nothing is decided', async () => {
+  it('a refusal without --reason is refused before anyone signs in; a submission named without a decision is only shown', async () => {
     const noReason = await asPerson(['review', claim, '--refuse', '--category', 'quality', '--yes']);
     expect(noReason.code).toBe(3);
     expect(noReason.err).toContain('a refusal takes --reason');
@@ -175,6 +175,10 @@ describe('joining without a restart, then reviewing as a person', () => {
     expect(noCategory.code).toBe(3);
     const noYes = await asPerson(['review', claim, '--countersign']);
     expect(noYes.code).toBe(3);
+    // Named without a decision, the submission is only shown.
+    const shownOnly = await asPerson(['review', claim]);
+    expect(shownOnly.code, shownOnly.err).toBe(0);
+    expect(shownOnly.out).toContain('a claim sent after joining');
     expect(await logged('refuse', claim)).toEqual([]);
     expect(await logged('countersign', claim)).toEqual([]);
   });
