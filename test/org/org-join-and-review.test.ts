@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -35,6 +36,11 @@ let otherKey: string;
 const { gate, keys: { agent, reviewer } } = useGate({ ownIssuer: true, keys: { agent: 'agent', reviewer: 'reviewer' } });
 // A gate whose environment names its organization: the environment wins over gate.toml, so a join could not take effect.
 const { gate: pinnedByEnv } = useGate({ env: { GATE_ORG_URL: 'https://org.example', GATE_ORG_POLL_EVERY_MS: '0' } });
+// A gate with an operator key: saving its settings, a join among them, takes an operator proof.
+const operator = generateKeyPairSync('ed25519');
+const operatorFile = join(dir, 'operator.pem');
+writeFileSync(operatorFile, operator.privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+const { gate: proven } = useGate({ env: { GATE_AUTH_OPERATOR_KEYS: JSON.stringify([operator.publicKey.export({ format: 'jwk' }).x]) } });
 beforeAll(async () => {
   cluster = PostgresCluster.start(join(dir, 'pg'));
   // The org trusts the member gate's own provider: its people sign in there.
@@ -90,6 +96,16 @@ describe('gate org join refuses, saving nothing', () => {
     const malformed = await join_(org.url, 'not-a-key');
     expect(malformed.code).toBe(3);
     expect(await orgUrlNow()).toBe('');
+  });
+
+  it('with operator keys configured, a join without a proof; with --operator-key the proof passes and the organization is asked', async () => {
+    const key = `gk_${'d'.repeat(43)}`;
+    const unproven = await gateCommand(['org', 'join', org.url, '--home', proven.home], `${key}\n`);
+    expect(unproven.code).toBe(1);
+    expect(unproven.err).toContain('gv.org_join is operator-signed');
+    const asked = await gateCommand(['org', 'join', org.url, '--home', proven.home, '--operator-key', operatorFile], `${key}\n`);
+    expect(asked.code).toBe(1);
+    expect(asked.err).toContain('the organization does not know this key');
   });
 
   it('an [org] key the environment sets, before the organization is asked', async () => {
