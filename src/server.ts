@@ -12,6 +12,7 @@ import { InFlight } from './surfaces/in-flight.js';
 import { ReviewSchedule } from './review/review-schedule.js';
 import { questionWaitsOver } from './questions/wait-over.js';
 import { crewQuestionsMoved } from './questions/crew-moves.js';
+import { OutcomePolling } from './submission/outcome-polling.js';
 import { pullOutcomes } from './submission/outcome-pull.js';
 import { scanPending } from './scanning/scan-pending.js';
 import type { Clock } from './clock.js';
@@ -114,16 +115,13 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
   const url = `http://127.0.0.1:${port}`;
   gate.deployment.endpoints.http = url;
   gate.deployment.endpoints.socket = paths.socket;
-  const { url: orgUrl, poll_every_ms: orgPollMs } = config.org;
+  const outcomesPolling = new OutcomePolling(gate, () => pullOutcomes(gate));
   gate.review.schedule = new ReviewSchedule(gate, {
     minutely: [
       { failure: "the questions' wait sweep failed", run: () => questionWaitsOver(gate) },
       { failure: "the crews' questions sweep failed", run: () => crewQuestionsMoved(gate) },
     ],
-    outcomes:
-      orgUrl !== '' && orgPollMs > 0
-        ? { failure: "pulling the organization gate's outcomes failed", everyMs: orgPollMs, run: () => pullOutcomes(gate) }
-        : null,
+    outcomes: { failure: "pulling the organization gate's outcomes failed", everyMs: OutcomePolling.checkEveryMs(config), run: () => outcomesPolling.runIfDue() },
   });
   gate.review.schedule.start();
   // What the scanner still owes (rows left in L0_RAW, rows an older scanner saw) is scanned

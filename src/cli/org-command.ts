@@ -3,7 +3,10 @@ import { openOrg, type OpenOrg, type OrgHomeOptions } from '../org/org-home.js';
 import { addMember, issueStaffKey, listMembers, revokeMember } from '../org/org-members.js';
 import { verifyOrgLog } from '../org/org-log.js';
 import { assignPerson, listPeople, ORG_PERSON_ROLES, removePerson, type OrgPersonRole } from '../org/org-people.js';
+import { REFUSAL_CATEGORIES } from '../org/org-decision.js';
 import { listenOrg } from '../org/org-server.js';
+import { later } from './later-action.js';
+import { timeoutOption } from './socket-call.js';
 
 const port = (value: string) => {
   const n = Number(value);
@@ -167,6 +170,87 @@ export function orgCommand(): Command {
         print(o.json, listed, listed.length === 0 ? NOBODY_AT_THE_ORG : listed.map((p) => `${p.identity}\t${p.role}\t${p.source}`).join('\n'));
       }),
   );
+
+  const signInOptions = (c: Command) =>
+    c
+      .requiredOption('--url <url>', "the organization gate's address (plain http only to a loopback host)")
+      .option('--issuer <url>', 'the issuer to sign in at (default: the one the organization trusts, from its GET /health; needed when it trusts several)')
+      .option('--client-id <id>', "the client this command signs in as at the issuer (default gate-cli, which every gate's own provider knows; at a company's provider, the public client registered for it)")
+      .option('--email <email>', 'with --password-stdin: who signs in')
+      .option('--password-stdin', "sign in without a browser: post the issuer's sign-in form with --email and the password read from stdin (a gate's own provider; scripts)")
+      .option('--no-browser', 'print the sign-in address without trying to open a browser')
+      .option('--timeout <ms>', 'how long to wait for the browser sign-in, in ms', timeoutOption, 300_000);
+  const personExits = 'Exit 0 when done, 1 on a refusal (sign-in, role, or the organization), 2 when the organization or issuer does not answer, 3 on a bad argument.';
+  const keptNot = "The sign-in is for this one command: its token is never written anywhere and is revoked at the issuer when the command ends (as gate sign's).";
+
+  signInOptions(
+    org
+      .command('sign-in')
+      .summary("sign in at the issuer the organization trusts; say who it takes you for")
+      .description(
+        [
+          "Sign in as a person at the issuer the organization trusts (its [auth].trusted_issuers, read from its GET /health, or --issuer): the authorization code flow with PKCE, in your browser, the code coming back to a loopback listener of this command, as gate sign does at a gate.",
+          "Prints who the organization takes you for (gv.describe: your identity iss|sub, which an admin gives a role with gate org people assign, and your role).",
+          keptNot,
+          personExits,
+        ].join('\n\n'),
+      )
+      .option('--json', 'print {issuer, org_deployment_id, you} as JSON'),
+  ).action(later(() => import('./org-person-command.js'), 'orgSignInCommand'));
+
+  signInOptions(
+    org
+      .command('review')
+      .summary("as a person: read the organization's inbox, countersign or refuse")
+      .description(
+        [
+          "Review submissions as a person signed in at the issuer the organization trusts (as gate org sign-in). Without an artifact id: takes your inbox (gv.org_inbox: up to --limit submissions, held for you for [org].review_hold_s) and shows each one: the member, trust class, kind, the member's own approval, and the content decoded, scanned here and masked as a gate masks a person's copy (secrets and personal data hidden, the rest as written, hidden characters drawn), with every finding.",
+          "With an artifact id: shows that submission from your inbox, then decides it with gv.org_review as you: --countersign, or --refuse with --category and --reason (both required), confirmed with y unless --yes; without either flag it is only shown. Countersigning over findings that would hold the text at a gate (medium and above) asks you to type countersign (with --yes: --over-findings). The organization's log records you (iss|sub) as the decider and the outcome carries authority_class human; a review key's decision is an agent's.",
+          keptNot,
+          personExits,
+        ].join('\n\n'),
+      )
+      .argument('[artifact_id]', 'the submission to show and decide, sha256:...')
+      .option('--member <deployment_id>', 'the member gate, when several submitted the same artifact id')
+      .option('--countersign', 'countersign it')
+      .option('--refuse', 'refuse it (takes --category and --reason)')
+      .option('--category <category>', `with --refuse: ${REFUSAL_CATEGORIES.join(', ')} (the one word the member is told)`, (v: string) => {
+        if (!(REFUSAL_CATEGORIES as readonly string[]).includes(v)) throw new InvalidArgumentError(REFUSAL_CATEGORIES.join(', '));
+        return v;
+      })
+      .option('--reason <words>', "why, kept in the organization's log only (required to refuse)")
+      .option('--limit <n>', 'how many submissions to take from the inbox, 1 to 10', (v: string) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1 || n > 10) throw new InvalidArgumentError('an integer from 1 to 10');
+        return n;
+      }, 10)
+      .option('--yes', 'decide without asking once the submission is shown (needed when there is no terminal)')
+      .option('--over-findings', 'with --yes: countersign even over findings that would hold it at a gate (without it, they are listed and nothing is decided; on a terminal you type countersign instead)'),
+  ).action(later(() => import('./org-person-command.js'), 'orgReviewCommand'));
+
+  org
+    .command('join')
+    .summary('connect this running gate to an organization gate, no restart')
+    .description(
+      [
+        "Connect the gate running on this home (over its socket, as admin) to an organization gate, as a member: gv.org_join asks the organization whether it answers as one (GET /health) and knows this gate's submit key (GET /outcomes names the key's member, which must be this gate), keeps the key in <home>/org-submit.key (0600, never journaled), saves [org].url, api_key_file and allow_plain_http_loopback (true for an http:// address, taken only to a loopback host) to gate.toml (journaled settings-saved) and applies them at once: the next gv.submit_drain sends there and the schedule pulls outcomes every [org].poll_every_ms, each pulled outcome logged.",
+        "The key comes from the variable --key-env names, else it is asked without echo on a terminal, else read from stdin. Only the organization issues it (gate org member add, on a host that reaches its database): this command cannot ask for one.",
+        "Refused, with nothing saved: an address that does not answer as an organization gate, a key it does not know or revoked, another member's key, an organization other than the one this gate pinned, an [org] key the environment sets (it would win over gate.toml).",
+        'Exit 0 when joined, 1 on a refusal, 2 when no gate answers on the socket, 3 on a bad argument, 4 when the gate gave no answer in time.',
+      ].join('\n\n'),
+    )
+    .argument('<url>', "the organization gate's address, e.g. https://org.example")
+    .option('--key-env <name>', 'the environment variable holding the submit key (default: asked on a terminal, else read from stdin)')
+    .option('--poll-every <ms>', 'how often to pull outcomes, in ms (saved as [org].poll_every_ms; 0: only gv.outcomes_pull; default: as configured, 60000)', (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 86_400_000) throw new InvalidArgumentError('whole milliseconds from 0 to 86400000');
+      return n;
+    })
+    .option('--operator-key <file>', 'an operator key: sends an operator proof (needed once [auth].operator_keys lists a key)')
+    .option('--home <dir>', 'the gate home whose socket to use')
+    .option('--json', "print gv.org_join's answer as JSON")
+    .option('--timeout <ms>', 'how long to wait for the answer, in ms (0: as long as it takes)', timeoutOption, 30_000)
+    .action(later(() => import('./org-join-command.js'), 'orgJoinCommand'));
 
   homeOptions(org.command('verify').description("Verify the org's whole log: chain, ids and every signature against the org key.").option('--json', 'print as JSON')).action(
     (o: OrgHomeOptions & { json?: boolean }) =>

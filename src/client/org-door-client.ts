@@ -22,6 +22,14 @@ export interface OutcomesPage {
   events: Record<string, unknown>[];
   next: string | number | null;
   deployment_id: string | null;
+  /** The member the key was issued to, when the door says (an organization gate does). */
+  member_deployment_id: string | null;
+}
+
+/** GET /health of an organization gate: its key and the issuers its people sign in at. */
+export interface OrgHealth {
+  deployment_id: string;
+  trusted_issuers: string[];
 }
 
 
@@ -96,7 +104,23 @@ export class OrgDoorClient {
       events: page['events'] as Record<string, unknown>[],
       next: typeof next === 'string' || typeof next === 'number' ? next : null,
       deployment_id: typeof page['deployment_id'] === 'string' ? page['deployment_id'] : null,
+      member_deployment_id: typeof page['member_deployment_id'] === 'string' ? page['member_deployment_id'] : null,
     };
+  }
+
+  /**
+   * GET /health, sent without the key (it needs none): whether this address answers as an
+   * organization gate, `{ok: true, deployment_id, trusted_issuers}`. Anything else is
+   * invalid_response, saying what came back.
+   */
+  async health(): Promise<OrgHealth> {
+    const url = new URL('health', this.base);
+    const res = await exchange(this.agent, this.limits, url, { method: 'GET', headers: { accept: 'application/json' } }, false);
+    const body = res.json;
+    if (res.status !== 200 || !isJsonObject(body) || body['ok'] !== true || typeof body['deployment_id'] !== 'string' || !Array.isArray(body['trusted_issuers'])) {
+      throw new GateClientError('invalid_response', `GET /health answered ${res.status}${isJsonObject(body) ? '' : ' with no JSON object'}, not as an organization gate does ({ok, deployment_id, trusted_issuers})`, { status: res.status });
+    }
+    return { deployment_id: body['deployment_id'], trusted_issuers: body['trusted_issuers'].filter((i): i is string => typeof i === 'string') };
   }
 
   /** Every outcome from a cursor on, page by page, until a page comes back empty or names no next cursor. */

@@ -78,6 +78,7 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.submit': 'reviewer',
   'gv.submit_drain': 'admin',
   'gv.outcomes_pull': 'admin',
+  'gv.org_join': 'admin',
   'gv.people': 'admin',
   'gv.person_add': 'admin',
   'gv.challenge': 'reader',

@@ -15,6 +15,8 @@ export interface HomePaths {
   people: string;
   /** The content-addressed attachment store and unfinished uploads. */
   attachments: string;
+  /** The organization's submit key as gate org join keeps it (0600; [org].api_key_file names it). */
+  orgKey: string;
 }
 
 /** Home: --home, else $GATE_HOME, else ~/.local/share/gate. */
@@ -30,5 +32,6 @@ export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env)
     lock: join(home, 'gate.lock'),
     people: join(home, 'people.json'),
     attachments: join(home, 'attachments'),
+    orgKey: join(home, 'org-submit.key'),
   };
 }

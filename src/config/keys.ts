@@ -352,6 +352,11 @@ export const CONFIG_KEYS = {
       default: '',
       doc: "NAME of the environment variable holding the organization gate's API key (sent as a Bearer token); never the key itself.",
     },
+    api_key_file: {
+      schema: z.union([z.literal(''), z.string().regex(/^\//, 'an absolute path')]),
+      default: '',
+      doc: "Absolute path of a file (mode 0600) holding the organization gate's API key, read at each drain and pull; set, it is used instead of api_key_env. gate org join writes <home>/org-submit.key and sets it.",
+    },
     allow_plain_http_loopback: {
       schema: z.boolean(),
       default: false,

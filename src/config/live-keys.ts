@@ -16,6 +16,15 @@ export const LIVE_KEYS: ReadonlySet<string> = new Set([
   'attachments.upload_ttl_ms',
   // Reported by gv.describe and read by the verbs a single developer may do in development.
   'deployment.mode',
-  // The wait named when an org door asked for a retry without one (submit.ts).
+  // The organization: read by each drain and pull (submission/org-door.ts), and the pull's
+  // schedule reads the url and period at each tick (submission/outcome-polling.ts), so
+  // gate org join connects a running gate. The wait named when an org door asked for a
+  // retry without one (submit.ts).
+  'org.url',
+  'org.api_key_env',
+  'org.api_key_file',
+  'org.allow_plain_http_loopback',
+  'org.timeout_ms',
+  'org.poll_every_ms',
   'org.retry_after_ms',
 ]);

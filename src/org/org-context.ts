@@ -15,6 +15,8 @@ export interface OrgContext {
   /** Where GET /outcomes reads: [org].replica_url when set (the primary when it cannot answer), else the primary. */
   outcomesReader: OutcomesReader;
   settings: GateConfig['org'];
+  /** [auth].trusted_issuers: where the org's people sign in, said at GET /health so a command can find it before it has a token. */
+  trustedIssuers: readonly string[];
   /** This process's view of the inbox's size (a read of the database, see inbox-size.ts). */
   inbox: InboxSize;
   /** Who a bearer is: org keys in the database, person tokens of the issuers [auth].trusted_issuers lists. */

@@ -73,6 +73,7 @@ export async function openOrg(options: OrgHomeOptions, poolSize?: number): Promi
     outcomesReader: new OutcomesReader(database.pool, database.replica),
     key,
     settings: config.org,
+    trustedIssuers: config.auth.trusted_issuers,
     auth: config.auth,
     inbox: new InboxSize(database.pool, () => config.org.inbox_max),
     bearer: new OrgBearer(database.pool, tokens, config.auth.admins),

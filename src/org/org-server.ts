@@ -65,7 +65,7 @@ async function route(ctx: OrgContext, req: IncomingMessage, res: ServerResponse)
   const url = new URL(req.url ?? '/', 'http://org');
   const submission = /^\/submissions\/([^/]+)$/.exec(url.pathname);
   const door = submission ? 'submit' : url.pathname === '/outcomes' ? 'outcomes' : url.pathname === '/rpc' ? 'rpc' : null;
-  if (url.pathname === '/health' && req.method === 'GET') return send(res, { status: 200, body: { ok: true, deployment_id: ctx.key.deploymentId } });
+  if (url.pathname === '/health' && req.method === 'GET') return send(res, { status: 200, body: { ok: true, deployment_id: ctx.key.deploymentId, trusted_issuers: ctx.trustedIssuers } });
   if (door === null) return send(res, { status: 404, body: { error: 'no such door' } });
   const method = door === 'submit' ? 'PUT' : door === 'outcomes' ? 'GET' : 'POST';
   if (req.method !== method) return send(res, { status: 405, body: { error: `${url.pathname} answers ${method}` }, headers: { allow: method } });

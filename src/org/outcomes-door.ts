@@ -21,5 +21,6 @@ export async function getOutcomes(ctx: OrgContext, member: string, query: URLSea
   const rows = await ctx.outcomesReader.page(member, since, limit);
   const events = rows.map((r) => JSON.parse(r.line) as Record<string, unknown>);
   const next = rows.length === 0 ? since : Number(rows[rows.length - 1]!.seq);
-  return { status: 200, body: { events, next, deployment_id: ctx.key.deploymentId } };
+  // member_deployment_id: which member the key is (a joining gate checks it is its own).
+  return { status: 200, body: { events, next, deployment_id: ctx.key.deploymentId, member_deployment_id: member } };
 }

@@ -7,6 +7,7 @@ import { ed25519KeyTextProblem } from '../forms/strict-ed25519.js';
 import type { Store } from '../store/store.js';
 import type { GateConfig } from '../config/keys.js';
 import type { Deployment } from '../journal/deployment.js';
+import type { Log } from '../log.js';
 
 /** The organization's key: [org].deployment_id, else the one journaled when the gate first met it. */
 export function pinnedOrg(house: { readonly store: Store; readonly config: GateConfig }): string | null {
@@ -77,7 +78,7 @@ const pulling = new WeakSet<Store>();
  * with spec 3's transport rules (OrgDoorClient: deadline, caps, no redirects; a busy door's
  * Retry-After is kept in the error). Every line is checked against the pinned org key first.
  */
-export async function pullOutcomes(house: { readonly store: Store; readonly deployment: Deployment; readonly config: GateConfig }, maxPages = 20): Promise<PullTally> {
+export async function pullOutcomes(house: { readonly store: Store; readonly deployment: Deployment; readonly config: GateConfig; readonly log: Log }, maxPages = 20): Promise<PullTally> {
   if (house.config.org.url === '') throw lifecycle('no organization gate is configured ([org].url)', 'no_endpoint');
   if (pulling.has(house.store)) throw lifecycle('a pull is already running', 'pull_running');
   pulling.add(house.store);
@@ -105,6 +106,10 @@ export async function pullOutcomes(house: { readonly store: Store; readonly depl
       });
       for (const { line, outcome } of verified) {
         const applied = await house.store.writer.write(() => applyOutcome(house, org, line, outcome));
+        // What the organization decided reaches the operator's log, not only the journal: a line per row it changed.
+        if (applied === 'countersigned' || applied === 'refused') {
+          house.log.info(`organization ${applied}`, { artifact_id: outcome.artifact_id, org_seq: line['seq'] as number, authority_class: outcome.authority_class });
+        }
         tally[applied] += 1;
         tally.pulled += 1;
         tally.cursor = Math.max(tally.cursor, line['seq'] as number);
@@ -119,6 +124,10 @@ export async function pullOutcomes(house: { readonly store: Store; readonly depl
   } finally {
     pulling.delete(house.store);
     await door.close();
+  }
+  if (tally.pulled > 0) {
+    const { org_deployment_id: org, ...counts } = tally;
+    house.log.info('organization outcomes pulled', { ...counts, org_deployment_id: org });
   }
   return tally;
 }

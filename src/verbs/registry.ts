@@ -33,6 +33,7 @@ import { replacementsVerb } from './curation/replacements.js';
 import { graphVerb } from './reading/graph.js';
 import { healthVerb } from './reading/health.js';
 import { outcomesPullVerb, submitDrainVerb, submitVerb } from './organization/submit.js';
+import { orgJoinVerb } from './organization/org-join.js';
 import { peopleVerb, personAddVerb } from './admin/people.js';
 import { challengeVerb, operatorProofVerb, verifyVerb } from './admin/challenge.js';
 import { uploadVerb } from './writing/upload.js';
@@ -124,6 +125,7 @@ export const DECLARED_VERBS = [
   submitVerb,
   submitDrainVerb,
   outcomesPullVerb,
+  orgJoinVerb,
   peopleVerb,
   personAddVerb,
   challengeVerb,

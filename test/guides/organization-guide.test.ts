@@ -4,11 +4,12 @@ import { guideCommands, Walkthrough } from '../harness/walkthrough.js';
 
 /**
  * docs/guide-organization.md, run as written (issue 35, section 3): an organization gate on its
- * embedded PostgreSQL, one member gate joined to it (a start, the member added, a restart with the
- * [org] settings), a claim a person promoted there submitted, countersigned by the organization's
- * reviewer, and pulled back: no longer provisional, both logs verified. Only what a person supplies
- * is substituted (see test/harness/walkthrough.ts): ports, the home, printed values, alice's
- * password and her browser sign-in for `gate sign`.
+ * embedded PostgreSQL trusting the member's sign-in, one member gate joined to it while it runs
+ * (`gate org join`, no restart), a claim a person promoted there submitted, countersigned by a
+ * person at the organization from the terminal (`gate org review`), and pulled back: no longer
+ * provisional, both logs verified. Only what a person supplies is substituted (see
+ * test/harness/walkthrough.ts): ports, the home, printed values, the passwords and the browser
+ * sign-ins of alice (`gate sign`) and bob (`gate org sign-in`, `gate org review`).
  */
 let walk: Walkthrough | undefined;
 afterAll(async () => {
@@ -25,8 +26,13 @@ describe('guide: an organization with one member', () => {
         command.startsWith('gate org serve ')
           ? new RegExp(`^gate org listening on http://127\\.0\\.0\\.1:${org} deployment `)
           : new RegExp(`^gate listening on http://127\\.0\\.0\\.1:${member} `),
-      signer: () => 'alice@example.com',
-      printed: (name, _value, ran) => (name === 'MEMBER_ID' ? ran.at(-1)!.json.result.deployment_id : undefined),
+      signer: (command) => (command.startsWith('gate sign ') ? 'alice@example.com' : 'bob@example.com'),
+      printed: (name, _value, ran) => {
+        if (name === 'MEMBER_ID') return ran.at(-1)!.json.result.deployment_id;
+        // "signed in at ISS as ISS|SUB: role reader ...": the subject after the bar.
+        if (name === 'BOB_SUB') return / as \S+\|([^:\s]+): role /.exec(ran.at(-1)!.out)?.[1];
+        return undefined;
+      },
     });
     await walk.run(guideCommands('docs/guide-organization.md', 'organization'));
 
@@ -37,10 +43,14 @@ describe('guide: an organization with one member', () => {
     expect(before).toMatchObject({ provisional: true, countersigned: false, awaiting: true });
     expect(call('gv.submit')[0]).toMatchObject({ artifact_id: claim, state: 'queued' });
     expect(call('gv.submit_drain')[0]).toMatchObject({ sent: 1, accepted: 1, refused: 0, queued: 0 });
-    const orgRpc = walk.ran.filter((r) => r.command.includes(`127.0.0.1:${org}/rpc`)).map((r) => r.json.result);
-    expect(orgRpc[0].items.map((i: any) => [i.member_deployment_id, i.artifact_id])).toEqual([[walk.env['MEMBER_ID'], claim]]);
-    expect(orgRpc[0].items[0].submission.approval.approved_by).toMatchObject({ human: 1 });
-    expect(orgRpc[1]).toMatchObject({ artifact_id: claim, state: 'countersigned', changed: true });
+    expect(walk.all('gate org join ')[0]!.out).toContain(`as the member ${walk.env['MEMBER_ID']}`);
+    const bob = `http://127.0.0.1:${member}|${walk.env['BOB_SUB']}`;
+    expect(walk.all('gate org sign-in ')[0]!.out).toContain(`as ${bob}: role reader`);
+    const [listed, decided] = walk.all('gate org review ');
+    expect(listed!.out).toContain(`${claim} from member ${walk.env['MEMBER_ID']}`);
+    expect(listed!.out).toContain('Releases are cut on Thursdays.');
+    expect(listed!.out).toMatch(/at the member: human_approved: approve by \S+ \(human\b/);
+    expect(decided!.json).toMatchObject({ artifact_id: claim, state: 'countersigned', changed: true, by: bob });
     expect(call('gv.outcomes_pull')[0]).toMatchObject({ pulled: 1, countersigned: 1, refused: 0 });
     expect(after).toMatchObject({ provisional: false, countersigned: true, awaiting: false });
     expect(walk.all('gate org verify')[0]!.out).toMatch(/^ok: \d+ events/);

@@ -17,15 +17,19 @@ import { launchBrowser } from './browser.js';
  * - an export of a value a step printed (`gk_...`, `key:...`, `sha256:...`, or the test's own
  *   `printed` rule);
  * - the password typed to `gate people add` (sent with `--password-stdin`) and the `y` typed to
- *   `gate sign`;
+ *   `gate sign` and `gate org review`;
  * - the browser: the desktop's opener (`xdg-open`) is a script that notes the address, and
- *   Chromium does there what the person does (signs in for `gate sign`, or the test's `browse`).
+ *   Chromium does there what the person does (signs in for `gate sign`, `gate org sign-in` and
+ *   `gate org review`, or the test's `browse`).
  *
  * A command ending in `&` runs in the background until the walk is closed (or `kill %N && wait
  * %N` stops it, numbered as bash numbers jobs); the next step waits for the line `ready` names
  * for it. A step that exits non-zero, or prints a JSON-RPC error,
  * fails the walk with the command and its output.
  */
+/** The commands that sign a person in in the browser (gate sign at a gate; gate org sign-in and review at the issuer an organization trusts). */
+const SIGNS_IN = /^gate (sign|org sign-in|org review) /;
+
 export function guideCommands(file: string, name: string): string[] {
   return markedCommands(file, `guide:${name}`);
 }
@@ -80,7 +84,7 @@ export interface WalkOptions {
   password: string;
   /** A background command's readiness: the pattern of the line (stdout or stderr) it is awaited for. */
   ready(command: string): RegExp;
-  /** Who signs in for this `gate sign` command (the email typed at the sign-in page). */
+  /** Who signs in for this `gate sign`, `gate org sign-in` or `gate org review` command (the email typed at the sign-in page). */
   signer?(command: string): string;
   /** What the person does at an address a command opened (other than `gate sign`'s sign-in). */
   browse?(address: string, page: Page, command: string): Promise<void>;
@@ -143,7 +147,7 @@ export class Walkthrough {
   private async atOpened(command: string, address: string): Promise<void> {
     const page = await this.page();
     try {
-      if (new URL(address).pathname === '/oauth/authorize' && command.includes('gate sign ')) {
+      if (new URL(address).pathname === '/oauth/authorize' && SIGNS_IN.test(command)) {
         const email = this.options.signer?.(command);
         if (email === undefined) throw new Error(`no signer for ${command}`);
         await page.goto(address);
@@ -206,7 +210,7 @@ export class Walkthrough {
       if (/^gate people add /.test(command)) {
         command = `${command} --password-stdin`;
         stdin = `${this.options.password}\n`;
-      } else if (/^gate sign /.test(command)) stdin = 'y\n';
+      } else if (/^gate (sign|org review) /.test(command)) stdin = 'y\n';
       rmSync(this.opened, { force: true });
       const running = this.finished(this.bash(command, stdin));
       let done = false;

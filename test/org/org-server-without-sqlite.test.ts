@@ -31,7 +31,7 @@ describe('the organization server', () => {
   it('starts and answers with better-sqlite3 refused', async () => {
     const res = await request(`${org.url}/health`);
     expect(res.statusCode).toBe(200);
-    expect(await res.body.json()).toEqual({ ok: true, deployment_id: org.deploymentId });
+    expect(await res.body.json()).toEqual({ ok: true, deployment_id: org.deploymentId, trusted_issuers: [] });
     expect(org.stderr.join('')).not.toContain('better-sqlite3');
   });
 

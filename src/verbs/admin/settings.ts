@@ -3,14 +3,11 @@ import { existsSync } from 'node:fs';
 import { defineVerb } from '../define-verb.js';
 import { invalidParams } from '../../gate-error.js';
 import { CONFIG_KEYS, type KeySpec } from '../../config/keys.js';
-import { KNOWN_KEYS } from '../../config/known-keys.js';
 import { LIVE_KEYS } from '../../config/live-keys.js';
-import { configSaveText } from '../../config/config-save-text.js';
-import { writeFileAtomic } from '../../config/atomic-write.js';
 import { secretNames, shownValue } from '../../config/settings-display.js';
-import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
-import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
+import { proofParam, requireOperatorProof } from '../operator-proof.js';
 import { checkChanges } from './settings-change.js';
+import { saveCheckedSettings } from './settings-save.js';
 import type { House } from '../house.js';
 
 const KEYS = CONFIG_KEYS as Record<string, Record<string, KeySpec>>;
@@ -66,52 +63,11 @@ export const settingsSaveVerb = defineVerb({
   summary: 'Save a change to gate.toml atomically, journaled; keys read at each use apply at once, the others at the next start.',
   params: z.strictObject({ changes: changesParam, proof: proofParam.optional() }),
   async handler(ctx, p) {
-    const { caller, store, deployment, config, log } = ctx;
-    const checked = checkChanges(deployment.paths.config, deployment.configOrigin, p.changes);
+    const checked = checkChanges(ctx.deployment.paths.config, ctx.deployment.configOrigin, p.changes);
     if (checked.refused.length > 0) {
       throw invalidParams(`gv.settings_save: ${checked.refused.map((r) => r.key).join(', ')} refused; nothing was saved`, { refused: checked.refused });
     }
     const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.settings_save');
-    const { text, rewritten } = configSaveText(deployment.paths.config, checked.fileValues);
-    const live = checked.accepted.filter((a) => a.applies === 'live').map((a) => a.key);
-    const restart = checked.accepted.filter((a) => a.applies === 'restart').map((a) => a.key);
-    // The file is replaced inside the journal's transaction: a write that fails rolls the event back.
-    const event = await store.writer.write(() => {
-      const appended = store.journal.append('settings-saved', caller.identity, {
-        keys: checked.accepted.map((a) => a.key),
-        values: Object.fromEntries(checked.accepted.map((a) => [a.key, shownValue(a.value)])),
-        applied_live: live,
-        restart_required: restart,
-        file_sha256: sha256Hex(text),
-        ...provenBy(operatorKey),
-      });
-      writeFileAtomic(deployment.paths.config, text);
-      return appended;
-    });
-    const origin = deployment.configOrigin;
-    for (const a of checked.accepted) {
-      const [section, key] = a.key.split('.') as [string, string];
-      const source = canonicalJson(a.value) === canonicalJson(KNOWN_KEYS.get(a.key)!.default) ? 'default' : 'file';
-      if (a.applies === 'live') {
-        (config as Record<string, Record<string, unknown>>)[section]![key] = a.parsed;
-        origin.sources[a.key] = source;
-      } else if (canonicalJson(a.parsed) === canonicalJson(running({ config }, section, key))) {
-        // Saved back to what runs: nothing waits for a restart.
-        origin.savedForRestart.delete(a.key);
-      } else {
-        origin.savedForRestart.set(a.key, a.value);
-      }
-    }
-    log.info('gv.settings_save: gate.toml saved', { by: caller.identity, keys: checked.accepted.map((a) => a.key).join(','), restart_required: restart.join(',') });
-    if (rewritten) {
-      log.warn('gv.settings_save: gate.toml could not be edited in place and was written whole from the template; its own comments and order are gone');
-    }
-    return {
-      saved: checked.accepted.map((a) => ({ key: a.key, value: shownValue(a.value), applies: a.applies })),
-      applied_live: live,
-      restart_required: restart,
-      file: deployment.paths.config,
-      event_id: event.event_id,
-    };
+    return saveCheckedSettings(ctx, checked, operatorKey, 'gv.settings_save');
   },
 });

@@ -104,7 +104,7 @@ export const outcomesPullVerb = defineVerb({
   role: 'admin',
   summary: "Pull the organization gate's outcomes now (gate serve also pulls every [org].poll_every_ms), journaling each countersign or refuse once.",
   params: z.strictObject({}),
-  handler({ store, deployment, config }) {
-    return pullOutcomes({ store, deployment, config });
+  handler({ store, deployment, config, log }) {
+    return pullOutcomes({ store, deployment, config, log });
   },
 });

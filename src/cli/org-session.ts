@@ -1,0 +1,77 @@
+import { GateClientError } from '../client/client-error.js';
+import { OrgDoorClient } from '../client/org-door-client.js';
+import { OrgRpcClient } from '../client/org-rpc-client.js';
+import { Ending } from './command-ending.js';
+import { EXIT } from './exit-codes.js';
+import { discoverProvider, signInWithPkce, signOut, type PkceSignInOptions } from './pkce-sign-in.js';
+
+export interface OrgSessionOptions extends PkceSignInOptions {
+  /** The organization gate's address. */
+  url: string;
+  /** The issuer to sign in at; default the one the org names at GET /health, when it trusts exactly one. */
+  issuer?: string;
+}
+
+export interface OrgSession {
+  client: OrgRpcClient;
+  issuer: string;
+  org: string;
+  you: { identity: string; role: string; kind: string };
+}
+
+/**
+ * The whole submissions of an inbox page come back in one answer: at most 10 of at most
+ * 8 MiB each (the door's cap), so the reply cap is raised from spec 3's default 1 MiB.
+ */
+const INBOX_REPLY_MAX_BYTES = 96 * 1024 * 1024;
+
+const plain = { allowPlainHttpLoopback: true } as const;
+
+/** Where the org's people sign in: --issuer (which the org must list when it says), else the one issuer it names. */
+async function issuerOf(url: string, chosen: string | undefined): Promise<{ issuer: string; org: string }> {
+  const door = new OrgDoorClient({ baseUrl: url, bearer: '', ...plain });
+  let health;
+  try {
+    health = await door.health();
+  } catch (error) {
+    if (error instanceof GateClientError && (error.kind === 'transport' || error.kind === 'timeout')) throw new Ending(`no organization gate answers at ${url} (${error.message})`, EXIT.noGate);
+    if (error instanceof GateClientError) throw new Ending(`${url} does not answer as an organization gate: ${error.message}`, EXIT.errorObject);
+    throw error;
+  } finally {
+    await door.close();
+  }
+  const trusted = health.trusted_issuers;
+  if (chosen !== undefined) {
+    const issuer = chosen.replace(/\/+$/, '');
+    if (!trusted.includes(issuer)) {
+      throw new Ending(`the organization does not trust ${issuer}; it trusts ${trusted.length === 0 ? 'no issuer' : trusted.join(', ')} ([auth].trusted_issuers)`, EXIT.badArgument);
+    }
+    return { issuer, org: health.deployment_id };
+  }
+  if (trusted.length === 0) {
+    throw new Ending('the organization trusts no issuer ([auth].trusted_issuers is empty): nobody can sign in there; its reviewers use review keys (gate org key issue)', EXIT.errorObject);
+  }
+  if (trusted.length > 1) throw new Ending(`the organization trusts several issuers; name yours with --issuer: ${trusted.join(', ')}`, EXIT.badArgument);
+  return { issuer: trusted[0]!, org: health.deployment_id };
+}
+
+/**
+ * Signs the person in at the issuer the organization trusts (PKCE, loopback redirect, as
+ * gate sign does at a gate), runs `work` with the org's /rpc under that token, and signs
+ * out at the end, whatever happened: the token is for this one command and is never kept
+ * (docs/commands.md "gate org sign-in").
+ */
+export async function withOrgSession<T>(options: OrgSessionOptions, work: (session: OrgSession) => Promise<T>): Promise<T> {
+  const url = options.url.replace(/\/+$/, '');
+  const { issuer, org } = await issuerOf(url, options.issuer);
+  const provider = await discoverProvider(issuer, `${issuer} has no OpenID discovery document: it is not a sign-in provider`);
+  const token = await signInWithPkce(provider, options);
+  const client = new OrgRpcClient({ baseUrl: url, bearer: token, ...plain, deadlineMs: 30_000, maxResponseBytes: INBOX_REPLY_MAX_BYTES });
+  try {
+    const described = await client.call('gv.describe');
+    return await work({ client, issuer, org, you: described['you'] as OrgSession['you'] });
+  } finally {
+    await client.close();
+    await signOut(provider, token);
+  }
+}
