@@ -6,18 +6,34 @@ import type { VerbParams } from '../../src/verbs/verb-types.js';
 const COMMENT_KINDS = ['note', 'question', 'objection'] as const satisfies ReadonlyArray<NonNullable<VerbParams<'gv.comment'>['kind']>>;
 export type CommentKind = (typeof COMMENT_KINDS)[number];
 
-/** A rejection asks its category (served in the event) and a reason (journal only). */
-export function RejectForm({ onReject, onCancel }: { onReject: (category: RejectCategory, reason: string) => void; onCancel: () => void }) {
+/**
+ * A rejection asks its category (served in the event) and a reason (journal only). The
+ * organization's refusal (`act` Refuse) needs the reason: its member is told only the
+ * category, so the reason is the org's one record of why.
+ */
+export function RejectForm({
+  onReject,
+  onCancel,
+  act = 'Reject',
+  reasonRequired = false,
+}: {
+  onReject: (category: RejectCategory, reason: string) => void;
+  onCancel: () => void;
+  act?: string;
+  reasonRequired?: boolean;
+}) {
   const [category, setCategory] = useState<RejectCategory>('quality');
   const [reason, setReason] = useState('');
+  const [unsaid, setUnsaid] = useState(false);
   const first = useRef<HTMLSelectElement>(null);
   useEffect(() => first.current?.focus(), []);
   return (
     <form
       class="inline-form"
-      aria-label="Reject"
+      aria-label={act}
       onSubmit={(e) => {
         e.preventDefault();
+        if (reasonRequired && reason.trim() === '') return setUnsaid(true);
         onReject(category, reason);
       }}
       onKeyDown={(e) => e.key === 'Escape' && onCancel()}
@@ -31,12 +47,17 @@ export function RejectForm({ onReject, onCancel }: { onReject: (category: Reject
         </select>
       </label>{' '}
       <label>
-        Reason <input name="reason" value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} placeholder="kept in the journal" />
+        Reason <input name="reason" value={reason} onInput={(e) => (setReason((e.target as HTMLInputElement).value), setUnsaid(false))} placeholder="kept in the journal" />
       </label>{' '}
-      <button type="submit">Reject</button>{' '}
+      <button type="submit">{act}</button>{' '}
       <button type="button" onClick={onCancel}>
         Cancel
       </button>
+      {unsaid && (
+        <p class="problem" role="alert">
+          Say why: a refusal needs a reason.
+        </p>
+      )}
     </form>
   );
 }
