@@ -27,8 +27,10 @@ export interface SubmissionShape {
 }
 
 export interface SignatureCheck {
-  /** What was checked, in words ("the member's signature over the submission", "promote #12"). */
+  /** What was checked, in words ("the member's signature over the submission", "the promote event …"). */
   what: string;
+  /** A signature by the member's key (else a hash compared, which no key signs). */
+  signed: boolean;
   check: EventCheck;
 }
 
@@ -79,18 +81,20 @@ export async function checkSubmission(memberId: string, item: { artifact_id: str
   const checks: SignatureCheck[] = [];
   checks.push({
     what: "The member's signature over the submission",
+    signed: true,
     check: s.deployment_id !== memberId ? failed('the submission names another deployment than the member') : await bodySignature(memberId, s, item.id, item.sig),
   });
-  checks.push({ what: 'The content against the envelope', check: await contentMatches(s) });
+  checks.push({ what: "The content against the envelope's hash and size", signed: false, check: await contentMatches(s) });
   checks.push({
     what: 'The ingest event',
+    signed: true,
     check: s.ingest
       ? await carried(memberId, s.ingest, item.artifact_id, ['ingest'], (d) => (d['content_hash'] === s.envelope?.content_hash ? null : 'it names another content hash'))
       : failed('the submission carries no ingest event'),
   });
   for (const p of s.promotions ?? []) {
-    checks.push({ what: `The ${/"type":"(\w+)"/.exec(p.event)?.[1] ?? 'promotion'} event ${p.event_id.slice(0, 12)}`, check: await carried(memberId, p, item.artifact_id, ['promote', 'ratify']) });
+    checks.push({ what: `The ${/"type":"(\w+)"/.exec(p.event)?.[1] ?? 'promotion'} event ${p.event_id.slice(0, 12)}`, signed: true, check: await carried(memberId, p, item.artifact_id, ['promote', 'ratify']) });
   }
-  if ((s.promotions ?? []).length === 0) checks.push({ what: 'The promotion', check: failed('the submission carries no promote or ratify event') });
+  if ((s.promotions ?? []).length === 0) checks.push({ what: 'The promotion', signed: true, check: failed('the submission carries no promote or ratify event') });
   return checks;
 }

@@ -29,7 +29,7 @@ function CheckLine({ c, memberId }: { c: SignatureCheck; memberId: string }) {
     <li class={`sig-${state}`} data-check={state}>
       {c.what}:{' '}
       {c.check.state === 'verified' ? (
-        <span class="sig sig-ok">verified in your browser against member {memberId.slice(0, 10)}…</span>
+        <span class="sig sig-ok">{c.signed ? `verified in your browser against member ${memberId.slice(0, 10)}…` : 'matches (checked in your browser)'}</span>
       ) : c.check.state === 'failed' ? (
         <span class="sig sig-bad">does not hold: {c.check.why}</span>
       ) : (
