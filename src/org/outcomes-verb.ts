@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { defineOrgVerb } from './define-org-verb.js';
-
-interface DecisionLogged {
-  seq: number;
-  type: 'countersign' | 'refuse';
-  by: string;
-  ts: number;
-  data: { artifact_id: string; member_deployment_id: string; submission_id: string; trust_class: string; authority_class: string; category?: string; reason?: string };
-}
+import { loggedDecision } from './logged-decision.js';
 
 /**
  * gv.org_outcomes: the org's decisions, newest first, as its log holds them: what members
@@ -24,22 +17,7 @@ export const orgOutcomesVerb = defineOrgVerb({
       `SELECT body FROM org_log WHERE type IN ('countersign', 'refuse') AND ($1::bigint IS NULL OR seq < $1) ORDER BY seq DESC LIMIT $2`,
       [p.before ?? null, p.limit],
     );
-    const items = rows.rows.map((r) => {
-      const e = JSON.parse(r.body) as DecisionLogged;
-      return {
-        seq: e.seq,
-        type: e.type,
-        artifact_id: e.data.artifact_id,
-        member_deployment_id: e.data.member_deployment_id,
-        submission_id: e.data.submission_id,
-        trust_class: e.data.trust_class,
-        authority_class: e.data.authority_class,
-        by: e.by,
-        ts: e.ts,
-        ...(e.data.category === undefined ? {} : { category: e.data.category }),
-        ...(e.data.reason === undefined ? {} : { reason: e.data.reason }),
-      };
-    });
+    const items = rows.rows.map((r) => loggedDecision(r.body));
     // The page after this one: below the oldest seq answered; null when this page is the last.
     return { items, before: items.length === p.limit ? items.at(-1)!.seq : null };
   },

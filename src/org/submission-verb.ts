@@ -1,14 +1,8 @@
 import { z } from 'zod';
 import { invalidParams } from '../gate-error.js';
 import { defineOrgVerb } from './define-org-verb.js';
+import { loggedDecision } from './logged-decision.js';
 import { artifactId, memberDeploymentId } from './review-verbs.js';
-
-interface DecisionLogged {
-  type: 'countersign' | 'refuse';
-  by: string;
-  ts: number;
-  data: { authority_class: string; category?: string; reason?: string };
-}
 
 /**
  * gv.org_submission: one submission as the org holds it, read without taking it: its state
@@ -24,8 +18,8 @@ export const orgSubmissionVerb = defineOrgVerb({
   params: z.strictObject({ member_deployment_id: memberDeploymentId, artifact_id: artifactId }),
   async handler(ctx, _caller, p) {
     const row = (
-      await ctx.pool.query<{ submission_id: string; trust_class: string; body: string; state: string; attempts: number; received_at: Date; held_by: string | null; held_until: Date | null; decided_at: Date | null; decision: string | null }>(
-        `SELECT s.submission_id, s.trust_class, s.body, s.state, s.attempts, s.received_at, s.held_by, s.held_until, s.decided_at, l.body AS decision
+      await ctx.pool.query<{ submission_id: string; trust_class: string; body: string; state: string; attempts: number; received_at: Date; held_by: string | null; held_until: Date | null; live: boolean | null; decision: string | null }>(
+        `SELECT s.submission_id, s.trust_class, s.body, s.state, s.attempts, s.received_at, s.held_by, s.held_until, s.held_until > now() AS live, l.body AS decision
            FROM submissions s LEFT JOIN outcomes o ON o.deployment_id = s.deployment_id AND o.artifact_id = s.artifact_id
            LEFT JOIN org_log l ON l.seq = o.seq
           WHERE s.deployment_id = $1 AND s.artifact_id = $2`,
@@ -34,7 +28,6 @@ export const orgSubmissionVerb = defineOrgVerb({
     ).rows[0];
     if (row === undefined) throw invalidParams(`unknown submission: ${p.artifact_id.slice(0, 16)}`, { reason: 'unknown_submission' });
     const { submission, id, sig } = JSON.parse(row.body) as { submission: Record<string, unknown>; id: string; sig: string };
-    const logged = row.decision === null ? null : (JSON.parse(row.decision) as DecisionLogged);
     const [copy] = await ctx.copies.copies([submission]);
     return {
       member_deployment_id: p.member_deployment_id,
@@ -44,20 +37,10 @@ export const orgSubmissionVerb = defineOrgVerb({
       state: row.state,
       attempts: row.attempts,
       received_at: row.received_at.getTime(),
-      // A hold that ran out holds nothing: the row is back in the pool.
-      held_by: row.state === 'held' && row.held_until !== null && row.held_until.getTime() > Date.now() ? row.held_by : null,
+      // A hold that ran out holds nothing: the row is back in the pool (the database's clock, as the inbox reads holds).
+      held_by: row.state === 'held' && row.live === true ? row.held_by : null,
       held_until: row.state === 'held' ? (row.held_until?.getTime() ?? null) : null,
-      decision:
-        logged === null
-          ? null
-          : {
-              type: logged.type,
-              by: logged.by,
-              authority_class: logged.data.authority_class,
-              ts: logged.ts,
-              ...(logged.data.category === undefined ? {} : { category: logged.data.category }),
-              ...(logged.data.reason === undefined ? {} : { reason: logged.data.reason }),
-            },
+      decision: row.decision === null ? null : loggedDecision(row.decision),
       submission,
       id,
       sig,
