@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../harness/browser.js';
+import { signInThroughTheBrowser } from '../harness/browser-sign-in.js';
 import { uniqueText } from '../harness/gate-process.js';
 import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
 import { addPersonWithCli, freePort, signIn } from '../harness/sign-in.js';
@@ -82,12 +83,8 @@ describe("a real member gate's submission in the org's console", () => {
     expect(ok(await gate.rpc(signer.accessToken, 'gv.submit', { artifact_id: claim })).state).toBe('queued');
     expect(ok(await gate.socket('gv.submit_drain', {}))).toMatchObject({ sent: 1, accepted: 1 });
 
-    await page.goto(`${org.url}/app#/submission/${encodeURIComponent(claim)}?member=${memberId}`);
-    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'Not signed in.');
-    await Promise.all([page.waitForURL((url) => url.pathname === '/oauth/authorize'), page.click('#sign-in')]);
-    await page.fill('#email', reviewer.email);
-    await page.fill('#password', reviewer.password);
-    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    // The gate console's sign-in steps hold for the org's console (its page is the issuer's, on another origin).
+    await signInThroughTheBrowser(page, org.url, reviewer.email, reviewer.password, `#/submission/${encodeURIComponent(claim)}?member=${memberId}`);
     // Back from the provider on the screen the person left from.
     await page.locator('.org-submission .sig-summary').waitFor();
     const checks = await page.locator('.sig-checks li').evaluateAll((lis) => lis.map((li) => [li.getAttribute('data-check'), (li as HTMLElement).innerText]));
