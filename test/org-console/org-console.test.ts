@@ -223,14 +223,32 @@ describe("the organization's console", () => {
   it('lists outcomes with who decided and as which class, and the members', async () => {
     await page.goto(`${org.url}/app#/outcomes`);
     await page.locator('table.outcomes tbody tr').first().waitFor();
+    await page.locator('.sig-summary').waitFor();
     const rows = await page.locator('table.outcomes tbody tr').evaluateAll((trs) =>
-      trs.map((tr) => ({ type: tr.getAttribute('data-type'), by: tr.querySelector('.by')!.textContent, as: tr.querySelector('.authority-class')!.textContent, why: tr.querySelector('.why')!.textContent })),
+      trs.map((tr) => ({
+        type: tr.getAttribute('data-type'),
+        by: tr.querySelector('.by')!.textContent,
+        as: tr.querySelector('.authority-class')!.textContent,
+        why: tr.querySelector('.why')!.textContent,
+        line: tr.querySelector('.line-check')!.getAttribute('data-check'),
+      })),
     );
     expect(rows).toEqual([
-      { type: 'refuse', by: identity, as: 'human', why: 'policy: carries a live deploy key' },
-      { type: 'countersign', by: identity, as: 'human', why: '' },
+      { type: 'refuse', by: identity, as: 'human', why: 'policy: carries a live deploy key', line: 'verified' },
+      { type: 'countersign', by: identity, as: 'human', why: '', line: 'verified' },
     ]);
+    expect(await page.locator('.sig-summary').innerText()).toBe(`2 of 2 signed lines verified in your browser against organization ${org.deploymentId}.`);
     await shot('outcomes');
+
+    // A line altered where it is stored (a person's countersign now says a policy decided it) no longer holds.
+    const stored = (await db.query<{ line: string }>('SELECT line FROM outcomes WHERE artifact_id = $1', [plain.artifactId])).rows[0]!;
+    await db.query('UPDATE outcomes SET line = $1 WHERE artifact_id = $2', [JSON.stringify({ ...JSON.parse(stored.line), authority_class: 'deployment' }), plain.artifactId]);
+    await page.goto(`${org.url}/app#/members`);
+    await page.goto(`${org.url}/app#/outcomes`);
+    await page.locator('.sig-summary').waitFor();
+    expect(await page.locator(`table.outcomes tr[data-artifact="${plain.artifactId}"] .line-check`).innerText()).toBe("does not hold: the signature does not hold for the organization's key");
+    expect(await page.locator('.sig-alarm').count()).toBe(1);
+    await db.query('UPDATE outcomes SET line = $1 WHERE artifact_id = $2', [stored.line, plain.artifactId]);
     await page.click('nav a[href="#/members"]');
     await page.locator('table.members tbody tr').first().waitFor();
     expect(await page.locator('table.members tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('.label')!.textContent, tr.getAttribute('data-deployment'), tr.querySelector('.state')!.textContent]))).toEqual([

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
 import { SimulatedMember } from '../harness/member-submission.js';
+import { verifyOutcomeLine } from '../../src/forms/outcome-line.js';
 
 /**
  * The org's reads its console is built on, over /rpc with org keys: gv.org_inbox's decoded
@@ -108,6 +109,9 @@ describe("the organization's reads for its console", () => {
     ]);
     expect(all.items[2]).toMatchObject({ member_deployment_id: member.deploymentId, trust_class: 'T-1', authority_class: 'agent', category: 'duplicate', reason: 'seen it' });
     expect(all.before).toBeNull();
+    // Each with the signed line its member is sent, which holds against the org's key.
+    expect(verifyOutcomeLine(all.items[2].line, org.deploymentId)).toMatchObject({ type: 'refuse', artifact_id: texts[1]!.artifactId, authority_class: 'agent' });
+    expect(all.items[2].line).not.toHaveProperty('reason');
     const first = (await rpc(reviewKey, 'gv.org_outcomes', { limit: 2 })).result;
     expect(first.items).toHaveLength(2);
     const rest = (await rpc(reviewKey, 'gv.org_outcomes', { limit: 2, before: first.before })).result;

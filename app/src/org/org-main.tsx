@@ -142,7 +142,7 @@ function App() {
       )}
       {you && screen === 'inbox' && <OrgInbox members={labels} />}
       {you && screen === 'submission' && place.arg && member && <OrgSubmission key={`${member}/${place.arg}`} memberId={member} artifactId={place.arg} you={you.identity} onNotice={tell} />}
-      {you && screen === 'outcomes' && <OrgOutcomes members={labels} />}
+      {you && screen === 'outcomes' && <OrgOutcomes members={labels} orgId={identity!.deployment_id} />}
       {you && screen === 'members' && <OrgMembers members={members} error={membersError} />}
       {you && screen === 'people' && <OrgPeople />}
     </>

@@ -2,19 +2,30 @@ import { useEffect, useState } from 'preact/hooks';
 import { Problem } from '../problem.js';
 import { go } from '../route.js';
 import { when } from '../when.js';
+import type { EventCheck } from '../event-check.js';
+import { checkOutcomeLine } from './outcome-check.js';
 import { orgRpc, type OrgVerbAnswer } from './org-rpc.js';
 
 type Page = OrgVerbAnswer<'gv.org_outcomes'>;
 
-/** The org's decisions, newest first: what members are sent, and what stays here (who decided, a refusal's category and reason). */
-export function OrgOutcomes({ members }: { members: ReadonlyMap<string, string> }) {
+const lineWords = (c: EventCheck | undefined) =>
+  c === undefined ? 'checking…' : c.state === 'verified' ? <span class="sig sig-ok">verified in your browser</span> : c.state === 'failed' ? <span class="sig sig-bad">does not hold: {c.why}</span> : null;
+
+/**
+ * The org's decisions, newest first: what members are sent, and what stays here (who decided,
+ * a refusal's category and reason); each line the members receive is checked in this page
+ * against the org's deployment id.
+ */
+export function OrgOutcomes({ members, orgId }: { members: ReadonlyMap<string, string>; orgId: string }) {
   const [items, setItems] = useState<Page['items']>([]);
+  const [checks, setChecks] = useState<ReadonlyMap<number, EventCheck>>(new Map());
   const [before, setBefore] = useState<number | null | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
   const more = (from?: number) =>
     orgRpc('gv.org_outcomes', from === undefined ? { limit: 50 } : { limit: 50, before: from }).then((page) => {
       setItems((had) => [...had, ...page.items]);
       setBefore(page.before);
+      void Promise.all(page.items.map(async (o) => [o.seq, await checkOutcomeLine(orgId, o.line, o)] as const)).then((done) => setChecks((had) => new Map([...had, ...done])));
     }, setError);
   useEffect(() => void more(), []);
   if (error !== null) return <Problem error={error} />;
@@ -22,6 +33,16 @@ export function OrgOutcomes({ members }: { members: ReadonlyMap<string, string> 
   return (
     <section class="org-outcomes">
       <h2>Outcomes</h2>
+      {items.length > 0 && checks.size === items.length && (
+        <p class="sig-summary">
+          {[...checks.values()].filter((c) => c.state === 'verified').length} of {items.length} signed lines verified in your browser against organization {orgId}.
+        </p>
+      )}
+      {[...checks.values()].some((c) => c.state === 'failed') && (
+        <p class="sig-alarm" role="alert">
+          A line members are sent does not hold: it is not what this organization signed, or not what its log says was decided.
+        </p>
+      )}
       {items.length === 0 ? (
         <p class="empty">Nothing decided yet.</p>
       ) : (
@@ -37,6 +58,7 @@ export function OrgOutcomes({ members }: { members: ReadonlyMap<string, string> 
               <th>As</th>
               <th>When</th>
               <th>Why (kept here)</th>
+              <th>Signed line</th>
             </tr>
           </thead>
           <tbody>
@@ -55,6 +77,9 @@ export function OrgOutcomes({ members }: { members: ReadonlyMap<string, string> 
                 <td class="authority-class">{o.authority_class}</td>
                 <td>{when(o.ts)}</td>
                 <td class="why">{o.type === 'refuse' ? `${o.category ?? ''}${o.reason ? `: ${o.reason}` : ''}` : ''}</td>
+                <td class="line-check" data-check={checks.get(o.seq)?.state ?? 'checking'}>
+                  {lineWords(checks.get(o.seq))}
+                </td>
               </tr>
             ))}
           </tbody>
