@@ -45,13 +45,26 @@ function pieces(text: string, findings: readonly PlacedFinding[]): Array<{ text:
   return out;
 }
 
-export const findingAnchor = (n: number) => `finding-${n + 1}`;
+/** The id a finding's mark carries; `base` tells apart several bodies on one page (the org's inbox). */
+export const findingAnchor = (n: number, base = 'finding') => `${base}-${n + 1}`;
 
 /**
  * The body box. `text` is what has been served so far; `complete` whether that is all of it.
  * `onReachedEnd` is called once the reader has scrolled to the end of a complete body.
  */
-export function MarkedBody({ text, findings, complete, onReachedEnd }: { text: string; findings: readonly PlacedFinding[]; complete: boolean; onReachedEnd: () => void }) {
+export function MarkedBody({
+  text,
+  findings,
+  complete,
+  onReachedEnd,
+  anchors,
+}: {
+  text: string;
+  findings: readonly PlacedFinding[];
+  complete: boolean;
+  onReachedEnd: () => void;
+  anchors?: string;
+}) {
   const box = useRef<HTMLPreElement>(null);
   const end = useRef<HTMLSpanElement>(null);
   const reached = useRef(onReachedEnd);
@@ -78,7 +91,7 @@ export function MarkedBody({ text, findings, complete, onReachedEnd }: { text: s
         return (
           <mark
             class={`finding sev-${worst.severity}`}
-            {...(first === undefined ? {} : { id: findingAnchor(first) })}
+            {...(first === undefined ? {} : { id: findingAnchor(first, anchors) })}
             data-findings={p.covering.map((n) => n + 1).join(' ')}
             title={p.covering.map((n) => `${n + 1}. ${findings[n]!.kind} (${findings[n]!.severity})`).join('\n')}
           >

@@ -30,14 +30,29 @@ function InlineForm({ label, submit, ready = true, onSubmit, onCancel, children 
   );
 }
 
-/** A rejection asks its category (served in the event) and a reason (journal only). */
-export function RejectForm({ onReject, onCancel }: { onReject: (category: RejectCategory, reason: string) => void; onCancel: () => void }) {
+/**
+ * A rejection asks its category (served in the event) and a reason (journal only). The
+ * organization's refusal (`act` Refuse) needs the reason: its member is told only the
+ * category, so the reason is the org's one record of why.
+ */
+export function RejectForm({
+  onReject,
+  onCancel,
+  act = 'Reject',
+  reasonRequired = false,
+}: {
+  onReject: (category: RejectCategory, reason: string) => void;
+  onCancel: () => void;
+  act?: string;
+  reasonRequired?: boolean;
+}) {
   const [category, setCategory] = useState<RejectCategory>('quality');
   const [reason, setReason] = useState('');
+  const [unsaid, setUnsaid] = useState(false);
   const first = useRef<HTMLSelectElement>(null);
   useEffect(() => first.current?.focus(), []);
   return (
-    <InlineForm label="Reject" submit="Reject" onSubmit={() => onReject(category, reason)} onCancel={onCancel}>
+    <InlineForm label={act} submit={act} onSubmit={() => (reasonRequired && reason.trim() === '' ? setUnsaid(true) : onReject(category, reason))} onCancel={onCancel}>
       <label>
         Category{' '}
         <select ref={first} name="category" value={category} onChange={(e) => setCategory((e.target as HTMLSelectElement).value as RejectCategory)}>
@@ -47,8 +62,13 @@ export function RejectForm({ onReject, onCancel }: { onReject: (category: Reject
         </select>
       </label>{' '}
       <label>
-        Reason <input name="reason" value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} placeholder="kept in the journal" />
+        Reason <input name="reason" value={reason} onInput={(e) => (setReason((e.target as HTMLInputElement).value), setUnsaid(false))} placeholder="kept in the journal" />
       </label>
+      {unsaid && (
+        <p class="problem" role="alert">
+          Say why: a refusal needs a reason.
+        </p>
+      )}
     </InlineForm>
   );
 }

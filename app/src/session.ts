@@ -13,9 +13,29 @@ export interface Tokens {
   id_token?: string;
 }
 
+/**
+ * Where the person signs in: this gate's own provider, on the page's origin, by default. The
+ * organization's console signs its people in at an issuer of another origin (signInAt): its
+ * token endpoint is called cross-origin with no cookie, so no refresh token is kept for the
+ * page and a reload means signing in again.
+ */
+interface Provider {
+  authorize: string;
+  token: string;
+  credentials: RequestCredentials;
+  resumesFromCookie: boolean;
+}
+
+let provider: Provider = { authorize: '/oauth/authorize', token: '/oauth/token', credentials: 'same-origin', resumesFromCookie: true };
 let accessToken: string | null = null;
 let clientId = '';
 const redirectUri = () => `${location.origin}/app`;
+
+/** Sign in at another issuer (its discovery's endpoints) as `client`: the organization's console. */
+export function signInAt(endpoints: { authorization_endpoint: string; token_endpoint: string }, client: string): void {
+  provider = { authorize: endpoints.authorization_endpoint, token: endpoints.token_endpoint, credentials: 'omit', resumesFromCookie: false };
+  clientId = client;
+}
 
 export const bearer = () => accessToken;
 
@@ -34,9 +54,9 @@ class TokenRefusal extends Error {
 }
 
 async function token(fields: Record<string, string>): Promise<Tokens & { session?: false }> {
-  const res = await fetch('/oauth/token', {
+  const res = await fetch(provider.token, {
     method: 'POST',
-    credentials: 'same-origin',
+    credentials: provider.credentials,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ client_id: clientId, ...fields }),
   });
@@ -65,7 +85,7 @@ export async function signIn(): Promise<void> {
     code_challenge_method: 'S256',
     scope: 'openid email profile',
   });
-  location.assign(`/oauth/authorize?${query}`);
+  location.assign(`${provider.authorize}?${query}`);
 }
 
 export async function signOut(): Promise<void> {
@@ -89,7 +109,7 @@ export async function resume(): Promise<Tokens | null> {
     if (saved === null || saved.state !== query.get('state')) throw new Error('the sign-in answer does not match a sign-in this page started');
     tokens = await token({ grant_type: 'authorization_code', code: query.get('code')!, code_verifier: saved.verifier, redirect_uri: redirectUri() });
   } else {
-    tokens = await refreshed();
+    tokens = provider.resumesFromCookie ? await refreshed() : null;
   }
   accessToken = tokens?.access_token ?? null;
   return tokens;

@@ -12,7 +12,28 @@ interface Known {
   readAt: number;
 }
 
+/** Where a browser signs a person in at an issuer (its discovery document's endpoints). */
+export interface SignInEndpoints {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+}
+
+interface Discovered {
+  jwksUri: URL;
+  signIn: SignInEndpoints | null;
+}
+
 const stripSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** An endpoint a browser is sent to must be http(s), nothing a page could run. */
+const isWebUrl = (text: string): boolean => {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+};
 
 /**
  * The key sets of external issuers listed in `[auth].trusted_issuers`: each issuer's
@@ -22,6 +43,7 @@ const stripSlash = (url: string) => url.replace(/\/+$/, '');
 export class TrustedIssuers {
   private readonly known = new Map<string, Known>();
   private readonly failedAt = new Map<string, number>();
+  private readonly signIns = new Map<string, { endpoints: SignInEndpoints | null; readAt: number }>();
   private readonly listed: ReadonlySet<string>;
 
   constructor(issuers: readonly string[]) {
@@ -36,6 +58,11 @@ export class TrustedIssuers {
     return this.listed.has(iss);
   }
 
+  /** The issuers listed, in the order the config gives them. */
+  get issuers(): string[] {
+    return [...this.listed];
+  }
+
   /** The issuer's key set; CredentialError `unavailable` when its discovery document cannot be read. */
   async keySet(iss: string): Promise<RemoteJWKSet> {
     const now = Date.now();
@@ -47,7 +74,7 @@ export class TrustedIssuers {
       throw new CredentialError('unavailable', `the issuer ${iss} could not be reached a moment ago`);
     }
     try {
-      const keys = jose().createRemoteJWKSet(await this.discoverJwksUri(iss), { timeoutDuration: DISCOVERY_TIMEOUT_MS });
+      const keys = jose().createRemoteJWKSet((await this.discover(iss)).jwksUri, { timeoutDuration: DISCOVERY_TIMEOUT_MS });
       this.known.set(iss, { keys, readAt: now });
       this.failedAt.delete(iss);
       return keys;
@@ -59,16 +86,33 @@ export class TrustedIssuers {
     }
   }
 
-  private async discoverJwksUri(iss: string): Promise<URL> {
+  /**
+   * The issuer's authorization and token endpoints, for a console that signs its people in
+   * there (the organization's); null when its discovery names none or cannot be read (a
+   * failure is asked again after the cooldown, a success after an hour).
+   */
+  async signInEndpoints(iss: string): Promise<SignInEndpoints | null> {
+    if (!this.listed.has(iss)) return null;
+    const now = Date.now();
+    const known = this.signIns.get(iss);
+    if (known !== undefined && now - known.readAt < (known.endpoints === null ? FAILURE_COOLDOWN_MS : DISCOVERY_MAX_AGE_MS)) return known.endpoints;
+    const endpoints = await this.discover(iss).then((d) => d.signIn, () => known?.endpoints ?? null);
+    this.signIns.set(iss, { endpoints, readAt: now });
+    return endpoints;
+  }
+
+  private async discover(iss: string): Promise<Discovered> {
     const res = await fetch(`${stripSlash(iss)}/.well-known/openid-configuration`, {
       redirect: 'error',
       signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS),
       headers: { accept: 'application/json' },
     });
     if (!res.ok) throw new CredentialError('unavailable', `the issuer ${iss} answered ${res.status} to discovery`);
-    const document = (await res.json()) as { issuer?: unknown; jwks_uri?: unknown };
+    const document = (await res.json()) as { issuer?: unknown; jwks_uri?: unknown; authorization_endpoint?: unknown; token_endpoint?: unknown };
     if (document.issuer !== iss) throw new CredentialError('unavailable', `the discovery document of ${iss} names another issuer`);
     if (typeof document.jwks_uri !== 'string') throw new CredentialError('unavailable', `the discovery document of ${iss} has no jwks_uri`);
-    return new URL(document.jwks_uri);
+    const { authorization_endpoint: authorize, token_endpoint: token } = document;
+    const signIn = typeof authorize === 'string' && typeof token === 'string' && isWebUrl(authorize) && isWebUrl(token) ? { issuer: iss, authorization_endpoint: authorize, token_endpoint: token } : null;
+    return { jwksUri: new URL(document.jwks_uri), signIn };
   }
 }

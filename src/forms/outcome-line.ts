@@ -1,5 +1,6 @@
 import { canonicalJson } from './canonical-json.js';
 import { verifyWithDeploymentId } from './ed25519.js';
+import { OUTCOME_CONTRACT, OUTCOME_SIGNING_PREFIX } from './outcome-contract.js';
 
 /**
  * Who decided, by signer class: human (a person at the org), agent (the holder of an org
@@ -7,9 +8,8 @@ import { verifyWithDeploymentId } from './ed25519.js';
  */
 export type AuthorityClass = 'human' | 'agent' | 'deployment';
 
-export const OUTCOME_CONTRACT = 'outcome/1';
-/** Signed bytes are this prefix and the canonical outcome, so the signature means nothing elsewhere. */
-export const OUTCOME_SIGNING_PREFIX = 'gate outcome/1\n';
+// Apart, so a page can check a line without this module's node:crypto (the org's console).
+export { OUTCOME_CONTRACT, OUTCOME_SIGNING_PREFIX };
 
 /** What the org signs: content-free, naming the row, the member, the org and who decided. */
 export interface Outcome {

@@ -16,6 +16,12 @@ export interface OrgVerb<P extends z.ZodType = z.ZodType> {
   handler: (ctx: OrgContext, caller: OrgStaffCaller, params: z.output<P>) => Promise<unknown>;
 }
 
-export function defineOrgVerb<P extends z.ZodType>(verb: OrgVerb<P>): OrgVerb<P> {
+/** A verb as declared: its literal name and its handler's own answer kept, so the org's console can type its calls (org-verb-types.ts). */
+export type DeclaredOrgVerb<N extends string, P extends z.ZodType, R> = OrgVerb<P> & {
+  name: N;
+  handler: (ctx: OrgContext, caller: OrgStaffCaller, params: z.output<P>) => Promise<R>;
+};
+
+export function defineOrgVerb<const N extends string, P extends z.ZodType, R>(verb: DeclaredOrgVerb<N, P, R>): DeclaredOrgVerb<N, P, R> {
   return verb;
 }

@@ -7,6 +7,8 @@ import type { SubmissionIntake } from './submission-intake.js';
 import type { DecisionBatch } from './org-decision.js';
 import type { SubmissionChecks } from './submission-checks.js';
 import type { OutcomesReader } from './outcomes-reader.js';
+import type { PersonsCopies } from './persons-copies.js';
+import type { TrustedIssuers } from '../auth/trusted-issuers.js';
 
 /** What every door of one org process reads: the shared database, the org key and the [org] config. Nothing else. */
 export interface OrgContext {
@@ -27,4 +29,10 @@ export interface OrgContext {
   intake: SubmissionIntake;
   /** Reviewers' decisions, grouped into one transaction per batch. */
   decisions: DecisionBatch;
+  /** Decoded, scanned and masked copies of submissions for people to read (a worker thread). */
+  copies: PersonsCopies;
+  /** [auth].admins (iss|sub): people who are admins while the people table names no role for them. */
+  admins: readonly string[];
+  /** Where the org's console signs its people in: [auth].client_id at the issuers [auth].trusted_issuers lists (null: none). */
+  signIn: { clientId: string; issuers: TrustedIssuers | null };
 }

@@ -12,6 +12,7 @@ import { SubmissionIntake } from './submission-intake.js';
 import { DecisionBatch } from './org-decision.js';
 import { SubmissionChecks } from './submission-checks.js';
 import { OutcomesReader } from './outcomes-reader.js';
+import { PersonsCopies } from './persons-copies.js';
 import { PersonTokens } from '../auth/person-tokens.js';
 import { TrustedIssuers } from '../auth/trusted-issuers.js';
 import { systemClock } from '../clock.js';
@@ -57,7 +58,8 @@ export async function openOrg(options: OrgHomeOptions, poolSize?: number): Promi
     ...(options.replicaUrl === undefined ? {} : { 'org.replica_url': options.replicaUrl }),
   };
   const { config } = loadConfig(join(home, 'gate.toml'), process.env, flags);
-  const tokens = personTokens(config.auth);
+  const issuers = trustedIssuers(config.auth);
+  const tokens = issuers === null ? null : new PersonTokens(null, issuers, config.auth.client_id, systemClock);
   const key = DeploymentKey.openOrCreate(join(home, 'deployment.key'));
   const database = await openOrgDatabase(home, config.org.database_url, poolSize, config.org.replica_url);
   try {
@@ -80,6 +82,9 @@ export async function openOrg(options: OrgHomeOptions, poolSize?: number): Promi
     checks: new SubmissionChecks(config.org.check_threads),
     intake: new SubmissionIntake(database.pool, () => config.org.member_rate_per_s),
     decisions: new DecisionBatch(database.pool, key),
+    copies: new PersonsCopies(),
+    admins: config.auth.admins,
+    signIn: { clientId: config.auth.client_id, issuers },
   };
 }
 
@@ -88,10 +93,9 @@ export async function openOrg(options: OrgHomeOptions, poolSize?: number): Promi
  * company's provider, or a gate that is its own), and their tokens are checked by the gate's
  * own PersonTokens. None listed: person tokens are refused 401 unsupported.
  */
-function personTokens(auth: GateConfig['auth']): PersonTokens | null {
+function trustedIssuers(auth: GateConfig['auth']): TrustedIssuers | null {
   if (auth.issuer !== '') {
     throw new Error('[auth].issuer: the organization gate is not a sign-in provider; list the issuer its people sign in at in [auth].trusted_issuers');
   }
-  if (auth.trusted_issuers.length === 0) return null;
-  return new PersonTokens(null, new TrustedIssuers(auth.trusted_issuers), auth.client_id, systemClock);
+  return auth.trusted_issuers.length === 0 ? null : new TrustedIssuers(auth.trusted_issuers);
 }

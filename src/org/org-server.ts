@@ -7,6 +7,7 @@ import { jsonRpcObject } from '../surfaces/json-rpc-body.js';
 import { KeyRevoked, type OrgCaller, type OrgStaffCaller } from './org-bearer.js';
 import type { OrgContext } from './org-context.js';
 import { dispatchOrg } from './org-dispatch.js';
+import { OrgApp } from './org-app.js';
 import { getOutcomes } from './outcomes-door.js';
 import { putSubmission, type DoorAnswer } from './submission-door.js';
 
@@ -61,8 +62,10 @@ async function callerOf(ctx: OrgContext, req: IncomingMessage): Promise<OrgCalle
   }
 }
 
-async function route(ctx: OrgContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function route(ctx: OrgContext, app: OrgApp, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://org');
+  // The console's shell, its bundle and /identity are public, as the gate's are.
+  if (req.method === 'GET' && (await app.serve(url.pathname, res))) return;
   const submission = /^\/submissions\/([^/]+)$/.exec(url.pathname);
   const door = submission ? 'submit' : url.pathname === '/outcomes' ? 'outcomes' : url.pathname === '/rpc' ? 'rpc' : null;
   if (url.pathname === '/health' && req.method === 'GET') return send(res, { status: 200, body: { ok: true, deployment_id: ctx.key.deploymentId, trusted_issuers: ctx.trustedIssuers } });
@@ -95,8 +98,9 @@ export interface OrgServer {
 
 /** The org gate's HTTP doors on one port; every request reads and writes only the database. */
 export async function listenOrg(ctx: OrgContext, port: number, host = '127.0.0.1'): Promise<OrgServer> {
+  const app = new OrgApp(ctx);
   const server = createServer((req, res) => {
-    route(ctx, req, res).catch((error: unknown) => {
+    route(ctx, app, req, res).catch((error: unknown) => {
       if (res.headersSent) return res.destroy();
       // Answer, then drop the connection: the rest of the body is never read.
       if (error instanceof TooLarge) return refuseTooLarge(res, { error: `the body is larger than this door takes (a submission: at most ${SUBMISSION_MAX_BYTES} bytes)` });
@@ -118,6 +122,7 @@ export async function listenOrg(ctx: OrgContext, port: number, host = '127.0.0.1
     async close() {
       server.closeIdleConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await ctx.copies.close();
     },
   };
 }

@@ -6,8 +6,8 @@ import { inTransaction } from './org-database.js';
 import { DecisionRefused, REFUSAL_CATEGORIES } from './org-decision.js';
 import type { AuthorityClass } from '../forms/outcome-line.js';
 
-const artifactId = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'an artifact id is sha256:<64 hex>');
-const memberDeploymentId = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "a member gate's deployment id is 43 base64url characters");
+export const artifactId = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'an artifact id is sha256:<64 hex>');
+export const memberDeploymentId = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "a member gate's deployment id is 43 base64url characters");
 
 /**
  * The signer class an org decision is journaled with, by the gate's rule: a signed-in person
@@ -22,12 +22,15 @@ const authorityClassOf = (caller: OrgStaffCaller): AuthorityClass => (caller.kin
  * the content). Rows are taken with FOR UPDATE SKIP LOCKED, so two reviewers, on one org
  * process or two, never hold the same submission; a hold that ran out goes back to the pool.
  * The caller's own live holds come first, so asking again answers the same rows.
+ * With `decoded`, each item also carries `copy`: its content as a person reads it at the
+ * gate (decoded, secrets and personal data masked, every finding placed), or null when the
+ * content is not text.
  */
 export const orgInboxVerb = defineOrgVerb({
   name: 'gv.org_inbox',
   role: 'reviewer',
-  summary: 'Take undecided submissions for review (held for [org].review_hold_s): metadata, envelope, content, local verdicts and signatures.',
-  params: z.strictObject({ limit: z.number().int().min(1).max(100).default(10) }),
+  summary: 'Take undecided submissions for review (held for [org].review_hold_s): metadata, envelope, content, local verdicts and signatures; decoded: a person\'s copy of each content too.',
+  params: z.strictObject({ limit: z.number().int().min(1).max(100).default(10), decoded: z.boolean().default(false) }),
   async handler(ctx, caller, params) {
     const me = caller.identity;
     return inTransaction(ctx.pool, async (client) => {
@@ -60,6 +63,10 @@ export const orgInboxVerb = defineOrgVerb({
           };
         });
       return { items, held_by: me };
+    }).then(async (taken) => {
+      // Copies are made after the hold's transaction: a scan never holds a row lock.
+      const copies = params.decoded ? await ctx.copies.copies(taken.items.map((i) => i.submission)) : null;
+      return { ...taken, items: taken.items.map((item, n) => (copies === null ? item : { ...item, copy: copies[n] ?? null })) };
     });
   },
 });

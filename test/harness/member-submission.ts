@@ -27,8 +27,8 @@ export class SimulatedMember {
     return { event_id: sha256Hex(body), event: body, sig: this.sign(body) };
   }
 
-  /** A submission of a made-up promoted row; `over` replaces parts of the submission before it is signed. */
-  submission(content: string, options: { trustClass?: string; humans?: number; promotionType?: string; over?: Record<string, unknown> } = {}) {
+  /** A submission of a made-up promoted row (its content text, or bytes); `over` replaces parts of the submission before it is signed. */
+  submission(content: string | Uint8Array, options: { trustClass?: string; humans?: number; promotionType?: string; over?: Record<string, unknown> } = {}) {
     const artifactId = `sha256:${sha256Hex(content)}`;
     const trust = options.trustClass ?? 'T-1';
     const submission: Record<string, unknown> = {

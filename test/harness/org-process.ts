@@ -58,9 +58,10 @@ export class OrgProcess {
   private child!: ChildProcess;
   private exited!: Promise<number | null>;
 
-  static async start(home: string, options: { databaseUrl?: string; env?: Record<string, string> } = {}): Promise<OrgProcess> {
+  /** `port`: one known before the start (a sign-in provider must list the org console's origin first); else a free one. */
+  static async start(home: string, options: { databaseUrl?: string; env?: Record<string, string>; port?: number } = {}): Promise<OrgProcess> {
     const org = new OrgProcess();
-    const args = [CLI, 'org', 'serve', '--home', home, '--port', '0', ...(options.databaseUrl ? ['--database-url', options.databaseUrl] : [])];
+    const args = [CLI, 'org', 'serve', '--home', home, '--port', String(options.port ?? 0), ...(options.databaseUrl ? ['--database-url', options.databaseUrl] : [])];
     org.child = spawn(process.execPath, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     org.exited = new Promise((resolve) => org.child.once('exit', (code) => resolve(code)));
     org.child.stderr!.on('data', (d: Buffer) => org.stderr.push(d.toString()));

@@ -84,6 +84,10 @@ describe("a person's token at the organization gate's /rpc", () => {
       ['gv.describe', 'reader'],
       ['gv.org_inbox', 'reviewer'],
       ['gv.org_review', 'reviewer'],
+      ['gv.org_submission', 'reviewer'],
+      ['gv.org_outcomes', 'reviewer'],
+      ['gv.org_members', 'reviewer'],
+      ['gv.org_people', 'admin'],
     ]);
     const refused = await rpc(ann.accessToken, 'gv.org_inbox', { limit: 5 });
     expect(refused.body.error).toMatchObject({ code: -32602, message: 'gv.org_inbox needs role reviewer; the caller has role reader', data: { required: 'reviewer', role: 'reader' } });

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chmodSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../harness/browser.js';
+import { signInThroughTheBrowser } from '../harness/browser-sign-in.js';
+import { uniqueText } from '../harness/gate-process.js';
+import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
+import { addPersonWithCli, freePort, signIn } from '../harness/sign-in.js';
+import { useGate } from '../harness/use-gate.js';
+import { DeploymentKey } from '../../src/journal/deployment-key.js';
+
+/**
+ * The loop through the org's console with a real member gate: the member (also the issuer the
+ * org trusts) has a claim promoted by a person and submits it; a second person signs in to the
+ * org's console at that member's provider, finds the submission's real signed events verified
+ * in the browser, and countersigns; the member pulls the outcome and the claim is no longer
+ * provisional.
+ */
+const SHOTS = 'test-results/org-console';
+mkdirSync(SHOTS, { recursive: true });
+const dir = mkdtempSync(join(tmpdir(), 'org-console-member-'));
+chmodSync(dir, 0o755);
+const orgHome = join(dir, 'org');
+const gateHome = join(dir, 'gate');
+const orgPort = await freePort();
+const orgOrigin = `http://127.0.0.1:${orgPort}`;
+const reviewer = { email: 'org-side@example.test', password: 'an org-side password here' };
+let cluster: PostgresCluster;
+let org: OrgProcess;
+let submitKey: string;
+let memberId: string;
+let browser: Browser;
+let page: Page;
+
+beforeAll(() => {
+  cluster = PostgresCluster.start(join(dir, 'pg'));
+  // The member's key exists before its first start, so the org can issue its submit key first.
+  mkdirSync(gateHome, { mode: 0o700 });
+  memberId = DeploymentKey.openOrCreate(join(gateHome, 'deployment.key')).deploymentId;
+  submitKey = JSON.parse(orgCli(['member', 'add', `--deployment-id=${memberId}`, '--label', 'team gate', '--json', '--home', orgHome, '--database-url', cluster.url])).key;
+}, 120_000);
+const { gate, keys: { agent }, ingestId } = useGate({
+  ownIssuer: true,
+  home: gateHome,
+  keys: { agent: 'agent' },
+  env: () => ({
+    GATE_AUTH_APP_ORIGINS: orgOrigin,
+    GATE_ORG_URL: orgOrigin,
+    GATE_ORG_ALLOW_PLAIN_HTTP_LOOPBACK: 'true',
+    GATE_ORG_API_KEY_ENV: 'TEST_ORG_KEY',
+    TEST_ORG_KEY: submitKey,
+    GATE_ORG_POLL_EVERY_MS: '0',
+  }),
+});
+beforeAll(async () => {
+  const trust = { GATE_AUTH_TRUSTED_ISSUERS: JSON.stringify([gate.url]) };
+  org = await OrgProcess.start(orgHome, { databaseUrl: cluster.url, env: trust, port: orgPort });
+  const identity = await addPersonWithCli(gate, reviewer.email, reviewer.password, 'reader');
+  const cut = identity.indexOf('|');
+  orgCli(['people', 'assign', '--iss', identity.slice(0, cut), '--sub', identity.slice(cut + 1), '--role', 'reviewer', '--home', orgHome, '--database-url', cluster.url], trust);
+  browser = await launchBrowser();
+  page = await (await browser.newContext({ viewport: { width: 1300, height: 900 } })).newPage();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await org?.stop();
+  cluster?.stop();
+});
+
+const ok = (answer: any) => {
+  expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();
+  return answer.result;
+};
+
+describe("a real member gate's submission in the org's console", () => {
+  it('is verified in the browser from its real signed events, countersigned by a person there, and the member pulls it', async () => {
+    const signer = await signIn(gate, { role: 'reviewer' });
+    const claim = await ingestId(agent, { content: uniqueText('Releases are cut on Thursdays.'), source_uri: 'chat://1', workarea: 'notes' });
+    await gate.readBody(signer.accessToken, claim);
+    expect(ok(await gate.rpc(signer.accessToken, 'gv.sign', { artifact_id: claim, decision: 'approve', promote: true })).state).toBe('ACTIVE');
+    expect(ok(await gate.rpc(signer.accessToken, 'gv.submit', { artifact_id: claim })).state).toBe('queued');
+    expect(ok(await gate.socket('gv.submit_drain', {}))).toMatchObject({ sent: 1, accepted: 1 });
+
+    // The gate console's sign-in steps hold for the org's console (its page is the issuer's, on another origin).
+    await signInThroughTheBrowser(page, org.url, reviewer.email, reviewer.password, `#/submission/${encodeURIComponent(claim)}?member=${memberId}`);
+    // Back from the provider on the screen the person left from.
+    await page.locator('.org-submission .sig-summary').waitFor();
+    const checks = await page.locator('.sig-checks li').evaluateAll((lis) => lis.map((li) => [li.getAttribute('data-check'), (li as HTMLElement).innerText]));
+    expect(checks.map((c) => c[0]).every((c) => c === 'verified')).toBe(true);
+    expect(checks.map((c) => c[1])).toEqual(expect.arrayContaining([expect.stringMatching(/^The ingest event: verified in your browser/), expect.stringMatching(/^The promote event [0-9a-f]{12}: verified in your browser/)]));
+    expect(await page.locator('.local-decisions li').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining(`manual-sign by ${signer.identity}`)]));
+    expect(await page.locator('pre.body').innerText()).toContain('Releases are cut on Thursdays.');
+    await page.screenshot({ path: `${SHOTS}/member-gate-submission.png`, fullPage: true });
+    await page.click('#countersign');
+    await page.waitForFunction(() => document.querySelector('.org-submission')?.getAttribute('data-state') === 'countersigned');
+
+    expect(ok(await gate.socket('gv.outcomes_pull', {}))).toMatchObject({ pulled: 1, countersigned: 1 });
+    expect(ok(await gate.rpc(signer.accessToken, 'gv.countersign_status', { artifact_id: claim }))).toMatchObject({ provisional: false, countersigned: true });
+    const approval = ok(await gate.rpc(signer.accessToken, 'gv.approval', { artifact_id: claim }));
+    expect(approval.signers.find((s: any) => s.class === 'authority')).toMatchObject({ decision: 'countersign' });
+  });
+});
