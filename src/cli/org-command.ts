@@ -76,7 +76,9 @@ export function orgCommand(): Command {
   homeOptions(
     org
       .command('serve')
-      .description('Serve PUT /submissions/{id}, GET /outcomes and /rpc (gv.describe, gv.org_inbox, gv.org_review; org keys and person tokens); migrations are applied at start.')
+      .description(
+        "Serve PUT /submissions/{id}, GET /outcomes, /rpc (gv.describe, gv.org_inbox, gv.org_submission, gv.org_review, gv.org_outcomes, gv.org_members, gv.org_people; org keys and person tokens) and the organization's console at /app (people sign in at an issuer [auth].trusted_issuers lists); migrations are applied at start.",
+      )
       .option('--port <n>', 'TCP port (default 8490; 0 picks a free port)', port)
       .option('--host <addr>', 'address to listen on (default 127.0.0.1; a load balancer in front needs a reachable one)')
       .option('--replica-url <url>', 'a streaming read replica GET /outcomes pages are read from (default: [org].replica_url, $GATE_ORG_REPLICA_URL, else the primary)'),
