@@ -271,4 +271,27 @@ describe("the organization's console", () => {
     expect(await page.locator('#status').innerText()).toBe(`Signed in as ${person.email} (${identity}), role admin.`);
     await shot('people');
   });
+
+  it('every screen at 1280 and 1024 px opens on its content with no problem shown, each photographed', async () => {
+    const screens: Array<[string, string, string]> = [
+      ['#/inbox', '.org-inbox', 'inbox'],
+      [`#/submission/${encodeURIComponent(plain.artifactId)}?member=${member.deploymentId}`, '.org-submission', 'submission'],
+      ['#/outcomes', '.org-outcomes', 'outcomes'],
+      ['#/members', '.org-members', 'members'],
+      ['#/people', '.org-people', 'people'],
+    ];
+    for (const [hash, selector, name] of screens) {
+      for (const width of [1280, 1024]) {
+        await page.setViewportSize({ width, height: width === 1024 ? 768 : 900 });
+        // A change of hash only: the page, and the session in its memory, stay.
+        await page.goto(`${org.url}/app${hash}`);
+        await page.locator(selector).waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(await page.locator('main .problem, section .problem, #status.problem').allTextContents(), `${name} at ${width}`).toEqual([]);
+        // Nothing wider than the window: a reviewer at 1024 px never scrolls sideways.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width}`).toBeLessThanOrEqual(width);
+        await page.screenshot({ path: `${SHOTS}/screens/${name}-${width}.png`, fullPage: true });
+      }
+    }
+  });
 });
