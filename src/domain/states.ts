@@ -35,3 +35,6 @@ export const PROMOTABLE_STATES: ReadonlySet<ArtifactState> = new Set(['L1_SCANNE
 
 export const isPromoted = (state: string) => PROMOTED_STATES.has(state as ArtifactState);
 export const isHeld = (state: string) => HELD_STATES.has(state as ArtifactState);
+
+/** The decision a `ratify` event records when a reviewer sends a row back to its writer for evidence (it enters NEEDS_EVIDENCE). */
+export const NEEDS_EVIDENCE_DECISION = 'needs_evidence';

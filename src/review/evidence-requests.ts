@@ -1,7 +1,6 @@
 import type { Store } from '../store/store.js';
+import { NEEDS_EVIDENCE_DECISION } from '../domain/states.js';
 
-/** The decision a `ratify` event records when a reviewer sends a row back to its writer for evidence. */
-export const NEEDS_EVIDENCE_DECISION = 'needs_evidence';
 
 /** One request for evidence on a row, and the evidence that answered it, if any. */
 export interface EvidenceRequest {

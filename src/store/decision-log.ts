@@ -2,7 +2,7 @@ import type { Log } from '../log.js';
 import type { CommitFollower, CommittedRange } from '../journal/followers.js';
 import type { BanReads } from '../projections/ban-reads.js';
 import type { Decision, ReviewReads } from '../projections/review-reads.js';
-import { NEEDS_EVIDENCE_DECISION } from '../review/evidence-requests.js';
+import { NEEDS_EVIDENCE_DECISION } from '../domain/states.js';
 
 /** A source prefix may carry a query or fragment; neither is logged. */
 const withoutQuery = (subject: string) => subject.split(/[?#]/)[0]!;

@@ -81,6 +81,8 @@ const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, f
 /** Opens a submission's screen by its address: a change of hash only, so the page (and the session in its memory) stays. */
 const openSubmission = async (artifactId: string) => {
   await page.goto(`${org.url}/app#/members`);
+  // Another screen first, drawn, so the submission's screen is made anew and reads it again.
+  await page.locator('.org-members').waitFor();
   await page.goto(`${org.url}/app#/submission/${encodeURIComponent(artifactId)}?member=${member.deploymentId}`);
   await page.locator('.org-submission').waitFor();
   await page.locator('.sig-summary').waitFor();

@@ -211,7 +211,8 @@ describe('joining without a restart, then reviewing as a person', () => {
     await expect.poll(async () => (await gate.rpc(reviewer.key, 'gv.countersign_status', { artifact_id: claim })).result.countersigned, { timeout: 30_000, interval: 200 }).toBe(true);
     const line = gate.stderr.map((l) => { try { return JSON.parse(l); } catch { return null; } }).find((l) => l?.msg === 'organization countersigned' && l.artifact_id === claim);
     expect(line).toMatchObject({ level: 'info', authority_class: 'human', org_seq: expect.any(Number) });
-    expect(gate.stderr.some((l) => l.includes('organization outcomes pulled'))).toBe(true);
+    // The pull's summary line follows its rows' lines.
+    await expect.poll(() => gate.stderr.some((l) => l.includes('organization outcomes pulled')), { timeout: 10_000, interval: 100 }).toBe(true);
     expect(JSON.parse(orgAdmin('verify', '--json')).ok).toBe(true);
   });
 

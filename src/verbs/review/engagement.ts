@@ -3,7 +3,7 @@ import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
 import { invalidParams } from '../../gate-error.js';
 import { atLeast } from '../../domain/roles.js';
-import { NEEDS_EVIDENCE_DECISION } from '../../review/evidence-requests.js';
+import { NEEDS_EVIDENCE_DECISION } from '../../domain/states.js';
 import { utcDay } from '../../projections/review.js';
 
 const DAY_MS = 86_400_000;

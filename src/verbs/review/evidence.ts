@@ -8,7 +8,8 @@ import { stricterClass, type TrustClass } from '../../domain/kinds.js';
 import { isFlagging } from '../../../workers/scan/finding.js';
 import { mergeScan, scanBodyAgain, scanEventFields } from '../../scanning/rescan.js';
 import { attachmentsParam, envelopeAttachments, takesAttachments } from '../writing/ingest-attachments.js';
-import { NEEDS_EVIDENCE_DECISION, openEvidenceRequest } from '../../review/evidence-requests.js';
+import { NEEDS_EVIDENCE_DECISION } from '../../domain/states.js';
+import { openEvidenceRequest } from '../../review/evidence-requests.js';
 import { decidedRow } from './decisions.js';
 
 /** States a reviewer may send back for evidence: waiting for review, unflagged (a finding needs a person's disposition first). */
