@@ -25,13 +25,6 @@ export const NEIGHBOUR_WINDOW = 16;
 /** Only the best this many rows of a list lend context: the rest are too far down to lift a neighbour into the answer. */
 export const CONTEXT_FROM = 30;
 
-/** The source a claim is a part of: its source_uri before a `#` fragment, or null (no fragment: a whole source). */
-export function sourceOf(sourceUri: string | null): string | null {
-  if (sourceUri === null) return null;
-  const at = sourceUri.indexOf('#');
-  return at > 0 ? sourceUri.slice(0, at) : null;
-}
-
 export interface ContextCandidate {
   rowid: number;
   score: number;
@@ -66,6 +59,7 @@ export class NeighbourContext {
     this.nearby = db
       .prepare(
         `WITH lender AS (
+           -- The source and its '#': empty (no neighbours) when the source_uri has no fragment or starts with '#'.
            SELECT space, workarea, substr(source_uri, 1, instr(source_uri, '#')) AS prefix FROM main.artifacts WHERE rowid = @rowid)
          SELECT a.rowid FROM main.artifacts AS a NOT INDEXED, lender
          WHERE length(lender.prefix) > 1 AND a.rowid BETWEEN @rowid - ${NEIGHBOUR_WINDOW} AND @rowid + ${NEIGHBOUR_WINDOW}

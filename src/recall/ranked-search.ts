@@ -1,6 +1,6 @@
 import type { ArtifactReads, ArtifactRow } from '../projections/artifact-reads.js';
 import { scoreFusion, type RankedRow, type Signal } from './fusion.js';
-import { NeighbourContext } from './neighbour-context.js';
+import type { NeighbourContext } from './neighbour-context.js';
 import { isWeak } from './weak-match.js';
 import type { HeldTextIndex } from './held-text-index.js';
 import type { LexicalRecall } from './lexical.js';
