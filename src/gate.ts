@@ -23,6 +23,7 @@ import { attachHeldIndex } from './recall/held-index-file.js';
 import { LexicalRecall } from './recall/lexical.js';
 import { RankedSearch } from './recall/ranked-search.js';
 import { NeighbourContext } from './recall/neighbour-context.js';
+import { Reranker } from './recall/reranker.js';
 import { SteeringWalk } from './recall/steering.js';
 import { ScanStage } from '../pipeline/scan-stage.js';
 import { EmbedStage } from '../pipeline/embed-stage.js';
@@ -204,6 +205,7 @@ export class Gate implements House {
       rankedSearch: new RankedSearch(lexical, vector, store.artifacts, heldText, new NeighbourContext(db)),
       steering: new SteeringWalk(db, store.artifacts),
       heldText,
+      reranker: config.rerank.url === '' ? null : new Reranker(config.rerank, clock, log),
     };
 
     const attachmentStore = new AttachmentStore(paths.attachments);

@@ -17,6 +17,8 @@ export interface Signals {
   lexical?: Signal;
   vector?: Signal;
   context?: { score: number };
+  /** The re-ranker's place and score for the hit (reranker.ts), when one ordered it. */
+  rerank?: Signal;
 }
 
 /** A ranked row and how each list ranked it. */

@@ -44,6 +44,7 @@ const hit = z.object({
       lexical: signal.optional(),
       vector: signal.optional(),
       context: z.object({ score: z.number() }).optional().describe('the part of score lent by matched claims next to it from the same source'),
+      rerank: signal.optional().describe("the re-ranker's place and score, when rerank.url is set and it answered"),
     })
     .optional()
     .describe('absent when include_evidence is false'),
