@@ -73,7 +73,7 @@ export class LexicalRecall {
     return this.search('held_fts', q, ' AND writer = ?', [writer]);
   }
 
-  /** The query's words weighed by their rarity among the promoted rows, for the query's vector (query-weights.ts). */
+  /** The query's words weighed by their rarity in the index searched (promoted rows, or held ones), for the query's vector (query-weights.ts). */
   wordWeights(query: string, table: 'recall_fts' | 'held_fts' = 'recall_fts'): WordWeights {
     const terms = queryTerms(query);
     if (terms.length === 0) return new Map();
