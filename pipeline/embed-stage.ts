@@ -10,7 +10,7 @@ import type { FreshBodies } from '../src/recall/fresh-bodies.js';
 import { FLAG_EMPTY, placementOf, storedOf, wantsVector, type Placement, type RowAndVector, type VectorIndex } from '../src/recall/vector-index.js';
 import { backendDims, backendLabel, quantizedLayout, type EmbedBackend, type EmbedTask } from '../workers/embed/backend.js';
 import { packTexts } from '../workers/packed-texts.js';
-import { hashedNgrams } from '../workers/embed/hashed-ngrams.js';
+import { hashedNgrams, type WordWeights } from '../workers/embed/hashed-ngrams.js';
 import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
 import { POOL_EXEC_ARGV } from './pool-exec-argv.js';
 
@@ -218,9 +218,13 @@ export class EmbedStage implements CommitFollower {
     };
   }
 
-  /** A query's vector: the local embedding is microseconds of hashing, done here so a query never waits behind a batch in the pool. */
-  async embedQuery(text: string): Promise<Float32Array> {
-    if (this.options.backend.kind === 'local') return hashedNgrams(text, this.options.backend.scheme);
+  /**
+   * A query's vector: the local embedding is microseconds of hashing, done here so a query
+   * never waits behind a batch in the pool. `weights` weigh the query's words in the local
+   * embedding (another backend embeds the text as it is).
+   */
+  async embedQuery(text: string, weights?: WordWeights): Promise<Float32Array> {
+    if (this.options.backend.kind === 'local') return hashedNgrams(text, this.options.backend.scheme, weights);
     const [v] = await this.embedFloats([Buffer.from(text, 'utf8')]);
     return v!;
   }

@@ -22,6 +22,8 @@ import { HeldTextIndex } from './recall/held-text-index.js';
 import { attachHeldIndex } from './recall/held-index-file.js';
 import { LexicalRecall } from './recall/lexical.js';
 import { RankedSearch } from './recall/ranked-search.js';
+import { NeighbourContext } from './recall/neighbour-context.js';
+import { Reranker } from './recall/reranker.js';
 import { SteeringWalk } from './recall/steering.js';
 import { ScanStage } from '../pipeline/scan-stage.js';
 import { EmbedStage } from '../pipeline/embed-stage.js';
@@ -193,16 +195,17 @@ export class Gate implements House {
       db,
       vectorIndex,
       partitionCodes,
-      (text) => embed.embedQuery(text),
+      (text, weights) => embed.embedQuery(text, weights),
       () => embed.pending,
       (rowids) => embed.misplaced(rowids),
     );
     this.recall = {
       lexical,
       vector,
-      rankedSearch: new RankedSearch(lexical, vector, store.artifacts, heldText),
+      rankedSearch: new RankedSearch(lexical, vector, store.artifacts, heldText, new NeighbourContext(db)),
       steering: new SteeringWalk(db, store.artifacts),
       heldText,
+      reranker: config.rerank.url === '' ? null : new Reranker(config.rerank, clock, log),
     };
 
     const attachmentStore = new AttachmentStore(paths.attachments);

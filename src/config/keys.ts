@@ -137,6 +137,26 @@ export const CONFIG_KEYS = {
     batch_max: { schema: positive, default: 64, doc: 'Most texts embedded in one pool task (and one embeddings request).' },
     threads: { schema: z.number().int().min(1).max(64), default: 1, doc: 'Worker threads of the embed pool.' },
   },
+  rerank: {
+    url: {
+      schema: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
+      default: '',
+      doc: 'Re-ranking of recall hits by a server speaking the text-embeddings-inference /rerank API, e.g. http://127.0.0.1:8081 (the gate posts {url}/rerank); empty: off.',
+    },
+    api_key_env: {
+      schema: z.union([z.literal(''), z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)]),
+      default: '',
+      doc: 'NAME of the environment variable holding the re-ranker\'s key (sent as a Bearer token); empty: no key.',
+    },
+    top_n: { schema: z.number().int().min(1).max(100), default: 20, doc: 'How many of the best ranked hits of a recall are re-ranked (at least k are).' },
+    timeout_ms: {
+      schema: z.number().int().min(10).max(60000),
+      default: 500,
+      doc: 'Deadline of one /rerank request; past it the recall answers in its own order.',
+    },
+    circuit_failures: { schema: z.number().int().min(1).max(100), default: 3, doc: 'Failed or late /rerank requests in a row that open the circuit.' },
+    circuit_open_s: { schema: z.number().int().min(1).max(86400), default: 30, doc: 'How long an open circuit sends no request; then one trial goes.' },
+  },
   attachments: {
     max_bytes: {
       schema: positive,

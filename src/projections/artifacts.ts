@@ -3,6 +3,7 @@ import type { JournalEvent } from '../forms/event.js';
 import { isPromoted } from '../domain/states.js';
 import { areaTokens } from './area-tokens.js';
 import { bodyText } from './body-text.js';
+import { RECALL_TOKENIZE } from './recall-tokenizer.js';
 import { canonicalJson } from '../forms/canonical-json.js';
 
 /**
@@ -53,7 +54,7 @@ export function artifactTables(schema: string): string {
     CREATE INDEX IF NOT EXISTS ${schema}.artifacts_masked ON artifacts(masked_hash) WHERE masked_hash != content_hash;
     CREATE VIRTUAL TABLE IF NOT EXISTS ${schema}.recall_fts USING fts5(
       body, areas, space UNINDEXED, workarea UNINDEXED, provisional UNINDEXED, superseded UNINDEXED,
-      tokenize = 'unicode61 remove_diacritics 2');
+      tokenize = '${RECALL_TOKENIZE}');
     CREATE TABLE IF NOT EXISTS ${schema}.state_counts (state TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
   `;
 }

@@ -1,11 +1,12 @@
 /**
- * Reciprocal rank fusion (Cormack, Clarke and Buettcher, SIGIR 2009): each list adds
- * 1 / (k + rank) for a row it holds, so a row ranked well by either signal rises, and
- * scores on different scales (bm25, cosine) never have to be made comparable. k = 60 is
- * the paper's constant; it damps the difference between the first few ranks of one list
- * so that agreement of both lists outweighs a lone first place.
+ * Hybrid recall's fusion: each list's scores scaled to 0-1 over the list (min-max: its best
+ * row 1, its last 0), then summed with fixed weights. Reciprocal rank fusion, used before,
+ * throws the scores away: a lexical first place far ahead of the rest counted no more than
+ * a vector first place among near-equal cosines, and on LoCoMo's questions the fused list
+ * found less than the lexical list alone (docs/recall.md has the figures). Scaled scores
+ * keep how far ahead a row is, and the weights let the stronger list lead.
  */
-export const RRF_K = 60;
+export const LEXICAL_WEIGHT = 0.6;
 
 export interface RankedRow {
   rowid: number;
@@ -21,27 +22,44 @@ export interface Signal {
 
 export interface FusedRow {
   rowid: number;
-  /** The fused score: the sum of 1 / (k + rank) over the lists that hold the row. */
+  /** The fused score: the weighted sum of the row's scaled score in each list holding it, 0-1. */
   score: number;
   lexical: Signal | null;
   vector: Signal | null;
 }
 
-/** Fuses two ranked lists (best first) into one, best first; ties go to the better single rank, then the lower rowid. */
-export function reciprocalRankFusion(lexical: readonly RankedRow[], vector: readonly RankedRow[], k: number = RRF_K): FusedRow[] {
+/** Each row's score scaled over the list to 0 (the list's lowest) - 1 (its highest); a list of equal scores is all 1. */
+export function scaledScores(list: readonly RankedRow[]): number[] {
+  if (list.length === 0) return [];
+  let high = -Infinity;
+  let low = Infinity;
+  for (const r of list) {
+    high = Math.max(high, r.score);
+    low = Math.min(low, r.score);
+  }
+  return list.map((r) => (high === low ? 1 : (r.score - low) / (high - low)));
+}
+
+/**
+ * Fuses two ranked lists (best first) into one, best first: lexicalWeight x the lexical
+ * scaled score + (1 - lexicalWeight) x the vector one. Ties go to the better single rank,
+ * then the lower rowid.
+ */
+export function scoreFusion(lexical: readonly RankedRow[], vector: readonly RankedRow[], lexicalWeight: number = LEXICAL_WEIGHT): FusedRow[] {
   const fused = new Map<number, FusedRow>();
-  const take = (list: readonly RankedRow[], signal: 'lexical' | 'vector') => {
+  const take = (list: readonly RankedRow[], signal: 'lexical' | 'vector', weight: number) => {
+    const scaled = scaledScores(list);
     list.forEach((row, i) => {
       let f = fused.get(row.rowid);
       if (!f) fused.set(row.rowid, (f = { rowid: row.rowid, score: 0, lexical: null, vector: null }));
       // A list that names a row twice counts its first (best) place only.
       if (f[signal] !== null) return;
       f[signal] = { rank: i + 1, score: row.score };
-      f.score += 1 / (k + i + 1);
+      f.score += weight * scaled[i]!;
     });
   };
-  take(lexical, 'lexical');
-  take(vector, 'vector');
+  take(lexical, 'lexical', lexicalWeight);
+  take(vector, 'vector', 1 - lexicalWeight);
   const best = (f: FusedRow) => Math.min(f.lexical?.rank ?? Infinity, f.vector?.rank ?? Infinity);
   return [...fused.values()].sort((a, b) => b.score - a.score || best(a) - best(b) || a.rowid - b.rowid);
 }

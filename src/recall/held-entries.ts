@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { areaTokens } from '../projections/area-tokens.js';
 import { bodyText } from '../projections/body-text.js';
+import { RECALL_TOKENIZE } from '../projections/recall-tokenizer.js';
 
 /** Told of each held-index entry a check added or removed, by the entry's space (gv.reconcile's report). */
 export type HeldEntryChanged = (space: string, change: 'added' | 'removed') => void;
@@ -23,7 +24,7 @@ export interface HeldTextCheck {
 
 export function heldTextTable(): string {
   return `CREATE VIRTUAL TABLE IF NOT EXISTS held.held_fts USING fts5(
-    body, areas, space UNINDEXED, workarea UNINDEXED, writer UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')`;
+    body, areas, space UNINDEXED, workarea UNINDEXED, writer UNINDEXED, tokenize = '${RECALL_TOKENIZE}')`;
 }
 
 interface HeldRow {

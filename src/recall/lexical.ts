@@ -4,6 +4,8 @@ import { queryTerms, recallExpression } from './fts-query.js';
 import { areaToken } from '../projections/area-tokens.js';
 import { TermFrequencies } from './term-frequencies.js';
 import { nativeBuildPath } from '../native-build.js';
+import { idfWeights } from './query-weights.js';
+import type { WordWeights } from '../../workers/embed/hashed-ngrams.js';
 
 export interface LexicalHit {
   row: ArtifactRow;
@@ -69,6 +71,14 @@ export class LexicalRecall {
     // Most callers hold nothing; the held index keeps deleted entries a while, so skip it then.
     if (this.holdsAny.get(writer) === undefined) return [];
     return this.search('held_fts', q, ' AND writer = ?', [writer]);
+  }
+
+  /** The query's words weighed by their rarity in the index searched (promoted rows, or held ones), for the query's vector (query-weights.ts). */
+  wordWeights(query: string, table: 'recall_fts' | 'held_fts' = 'recall_fts'): WordWeights {
+    const terms = queryTerms(query);
+    if (terms.length === 0) return new Map();
+    const frequencies = this.frequencies[table];
+    return idfWeights(terms, frequencies.of(terms), frequencies.rows());
   }
 
   /** `phrases`: the expression's phrases, each given its document frequency (the area's as -1: it weighs nothing). */

@@ -1,5 +1,7 @@
 import type { ArtifactReads, ArtifactRow } from '../projections/artifact-reads.js';
-import { reciprocalRankFusion, type RankedRow, type Signal } from './fusion.js';
+import { scoreFusion, type RankedRow, type Signal } from './fusion.js';
+import type { NeighbourContext } from './neighbour-context.js';
+import { isWeak } from './weak-match.js';
 import type { HeldTextIndex } from './held-text-index.js';
 import type { LexicalRecall } from './lexical.js';
 import type { VectorQuery, VectorRecall } from './vector.js';
@@ -10,12 +12,31 @@ export type RecallMode = (typeof RECALL_MODES)[number];
 /** Each list of a hybrid recall is read at least this deep before fusing, so agreement below the top k can count. */
 export const HYBRID_DEPTH = 50;
 
+/** What ranked a row: each list's rank and score, and the part of its score its neighbours lent (neighbour-context.ts). */
+export interface Signals {
+  lexical?: Signal;
+  vector?: Signal;
+  context?: { score: number };
+  /** The re-ranker's place and score for the hit (reranker.ts), when one ordered it. */
+  rerank?: Signal;
+}
+
 /** A ranked row and how each list ranked it. */
 export interface Candidate {
   row: ArtifactRow;
   score: number;
-  signals: { lexical?: Signal; vector?: Signal };
+  signals: Signals;
 }
+
+interface Ranked {
+  rowid: number;
+  score: number;
+  signals: Signals;
+}
+
+/** A single list's rows with their own signal. */
+const signalled = (rows: readonly RankedRow[], signal: 'lexical' | 'vector'): Ranked[] =>
+  rows.map((r, i) => ({ rowid: r.rowid, score: r.score, signals: { [signal]: { rank: i + 1, score: r.score } } }));
 
 export interface SearchRequest {
   mode: RecallMode;
@@ -41,7 +62,9 @@ interface List {
 /**
  * The ranked lists of one recall mode over promoted rows, or over one writer's held rows:
  * lexical (FTS5 bm25), vector (cosine over the embedded rows), or hybrid (both lists fused
- * by reciprocal rank, each hit keeping each list's rank and score as its signals).
+ * by scaled score, fusion.ts, each hit keeping each list's rank and score as its signals).
+ * Over promoted rows, a matched row then lends part of its score to its neighbours in its
+ * source (neighbour-context.ts).
  */
 export class RankedSearch {
   constructor(
@@ -49,6 +72,7 @@ export class RankedSearch {
     private readonly vector: VectorRecall,
     private readonly artifacts: ArtifactReads,
     private readonly heldText: HeldTextIndex,
+    private readonly context: NeighbourContext,
   ) {}
 
   promoted(req: SearchRequest): Promise<SearchAnswer> {
@@ -62,35 +86,54 @@ export class RankedSearch {
   }
 
   private async search(req: SearchRequest, writer: string | null): Promise<SearchAnswer> {
-    if (req.mode === 'lexical') return this.single('lexical', this.lexicalList(req, req.limit, writer));
-    if (req.mode === 'vector') return this.single('vector', await this.vectorList(req, req.limit, writer));
-    const depth = Math.max(req.limit, HYBRID_DEPTH);
-    // Embedded first, so the vector list's code scans run in their worker while this thread ranks the lexical list.
-    const v = this.searchesVectors(req, depth, writer) ? await this.vector.queryVector(req.text) : null;
-    const vectorPending = this.vectorListNear(req, v, depth, writer);
-    // Read 50 deep for the fusion, but widened past all-terms matches only to fill the k shown.
-    const lexical = this.lexicalList(req, depth, writer, req.limit);
-    const vector = await vectorPending;
-    const fused = reciprocalRankFusion(lexical.rows, vector.rows).slice(0, req.limit);
-    return {
-      candidates: fused.map((f) => ({
-        row: this.artifacts.byRowid(f.rowid)!,
+    // A promoted search reads each list deeper than it shows, so a row lifted by its neighbours can come from below the k shown.
+    const depth = writer === null || req.mode === 'hybrid' ? Math.max(req.limit, HYBRID_DEPTH) : req.limit;
+    let ranked: Ranked[];
+    let exhausted: boolean;
+    if (req.mode === 'lexical') {
+      const lexical = this.lexicalList(req, depth, writer, req.limit);
+      ranked = signalled(lexical.rows, 'lexical');
+      exhausted = lexical.exhausted;
+    } else if (req.mode === 'vector') {
+      const vector = await this.vectorList(req, depth, writer);
+      ranked = signalled(vector.rows, 'vector');
+      exhausted = vector.exhausted;
+    } else {
+      // Embedded first, so the vector list's code scans run in their worker while this thread ranks the lexical list.
+      const v = await this.queryVector(req, depth, writer);
+      const vectorPending = this.vectorListNear(req, v, depth, writer);
+      // Read 50 deep for the fusion, but widened past all-terms matches only to fill the k shown.
+      const lexical = this.lexicalList(req, depth, writer, req.limit);
+      const vector = await vectorPending;
+      ranked = scoreFusion(lexical.rows, vector.rows).map((f) => ({
+        rowid: f.rowid,
         score: f.score,
         signals: { ...(f.lexical ? { lexical: f.lexical } : {}), ...(f.vector ? { vector: f.vector } : {}) },
-      })),
-      exhausted: lexical.exhausted && vector.exhausted && fused.length < req.limit,
+      }));
+      exhausted = lexical.exhausted && vector.exhausted;
+    }
+    if (writer === null) ranked = this.withContext(req, ranked);
+    const shown = ranked.slice(0, req.limit);
+    return {
+      candidates: shown.map((r) => ({ row: this.artifacts.byRowid(r.rowid)!, score: r.score, signals: r.signals })),
+      exhausted: exhausted && ranked.length < req.limit,
     };
   }
 
-  private single(signal: 'lexical' | 'vector', list: List): SearchAnswer {
-    return {
-      candidates: list.rows.map((r, i) => ({
-        row: this.artifacts.byRowid(r.rowid)!,
-        score: r.score,
-        signals: { [signal]: { rank: i + 1, score: r.score } },
-      })),
-      exhausted: list.exhausted,
-    };
+  /** Neighbour context (neighbour-context.ts) over a promoted search's ranked rows: only a row that is not weak lends. */
+  private withContext(req: SearchRequest, ranked: readonly Ranked[]): Ranked[] {
+    const byRowid = new Map(ranked.map((r) => [r.rowid, r]));
+    const spread = this.context.spread(ranked, (rowid) => !isWeak(byRowid.get(rowid)!.signals), req);
+    return spread.map((w) => {
+      const signals = byRowid.get(w.rowid)?.signals ?? {};
+      return { rowid: w.rowid, score: w.score, signals: w.context === undefined ? signals : { ...signals, context: { score: w.context } } };
+    });
+  }
+
+  /** The query's vector, its words weighed by their rarity in the index searched; null when there is nothing to search. */
+  private async queryVector(req: SearchRequest, limit: number, writer: string | null): Promise<Float32Array | null> {
+    if (!this.searchesVectors(req, limit, writer)) return null;
+    return this.vector.queryVector(req.text, this.lexical.wordWeights(req.text, writer === null ? 'recall_fts' : 'held_fts'));
   }
 
   private lexicalList(req: SearchRequest, limit: number, writer: string | null, widenBelow = limit): List {
@@ -125,8 +168,7 @@ export class RankedSearch {
   }
 
   private async vectorList(req: SearchRequest, limit: number, writer: string | null): Promise<List> {
-    const v = this.searchesVectors(req, limit, writer) ? await this.vector.queryVector(req.text) : null;
-    return this.vectorListNear(req, v, limit, writer);
+    return this.vectorListNear(req, await this.queryVector(req, limit, writer), limit, writer);
   }
 
   /** The vector list for an embedded query (null: nothing to search); its code scans are posted before it returns. */

@@ -3,6 +3,7 @@ import type { LexicalRecall } from './lexical.js';
 import type { RankedSearch } from './ranked-search.js';
 import type { SteeringWalk } from './steering.js';
 import type { VectorRecall } from './vector.js';
+import type { Reranker } from './reranker.js';
 
 /** The recall part: the lexical and vector halves, their fusion, the steering walk and each writer's held-text index. */
 export interface RecallPart {
@@ -13,4 +14,6 @@ export interface RecallPart {
   readonly steering: SteeringWalk;
   /** held_fts, each writer's scanned held rows for its own recall, written after each commit. */
   readonly heldText: HeldTextIndex;
+  /** The optional re-ranking stage (rerank.url), null when off. */
+  readonly reranker: Reranker | null;
 }

@@ -38,6 +38,12 @@ export class TermFrequencies {
     );
   }
 
+  /** How many rows the table holds, estimated by its rowid span (rows are deleted rarely; an IDF takes its logarithm). */
+  rows(): number {
+    const span = this.span.get() as { low: number | null; high: number | null };
+    return span.low === null || span.high === null ? 0 : span.high - span.low + 1;
+  }
+
   /** One frequency per term, in order: the rows whose body holds it. */
   of(terms: readonly string[]): number[] {
     const now = performance.now();

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { RankedRow } from './fusion.js';
 import { BRUTE_FORCE_MAX, type PartitionCodes } from './partition-codes.js';
 import { AreaRows } from './area-rows.js';
+import type { WordWeights } from '../../workers/embed/hashed-ngrams.js';
 import { cosine, fromInt8, isZero, ternaryCode, toInt8 } from '../../workers/embed/quantize.js';
 import {
   FLAG_PROVISIONAL,
@@ -64,7 +65,7 @@ export class VectorRecall {
     db: Database.Database,
     private readonly index: VectorIndex,
     private readonly codes: PartitionCodes,
-    private readonly embedQuery: (text: string) => Promise<Float32Array>,
+    private readonly embedQuery: (text: string, weights?: WordWeights) => Promise<Float32Array>,
     private readonly backlog: () => number,
     private readonly misplaced: (rowids: number[]) => void,
   ) {
@@ -72,9 +73,9 @@ export class VectorRecall {
     this.areaRows = new AreaRows(db);
   }
 
-  /** The query's embedding, for promotedNear and ownHeldNear. */
-  queryVector(text: string): Promise<Float32Array> {
-    return this.embedQuery(text);
+  /** The query's embedding, for promotedNear and ownHeldNear; `weights` weigh its words (query-weights.ts). */
+  queryVector(text: string, weights?: WordWeights): Promise<Float32Array> {
+    return this.embedQuery(text, weights);
   }
 
   /** Promoted rows nearest the query, best first: ACTIVE, and SUPERSEDED when asked; provisional ones unless refused. */

@@ -19,7 +19,8 @@ export const WEAK_COSINE = 0.25;
  * with the query, which is evidence of its own, so it is never weak; in lexical mode every
  * hit is such a hit.
  */
-export function isWeak(signals: { lexical?: Signal; vector?: Signal }, floor: number = WEAK_COSINE): boolean {
-  if (signals.lexical !== undefined) return false;
+export function isWeak(signals: { lexical?: Signal; vector?: Signal; context?: unknown }, floor: number = WEAK_COSINE): boolean {
+  // Context is lent only by a row that is not weak (neighbour-context.ts): the claim beside an answer.
+  if (signals.lexical !== undefined || signals.context !== undefined) return false;
   return (signals.vector?.score ?? 0) < floor;
 }

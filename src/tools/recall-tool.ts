@@ -39,7 +39,15 @@ const hit = z.object({
     .optional()
     .describe('true: no query word matched it and its cosine to the query is low, a neighbour rather than an answer; absent on a plugin-tier hit from the local store'),
   provenance: provenance.optional().describe('absent when include_evidence is false'),
-  signals: z.object({ lexical: signal.optional(), vector: signal.optional() }).optional().describe('absent when include_evidence is false'),
+  signals: z
+    .object({
+      lexical: signal.optional(),
+      vector: signal.optional(),
+      context: z.object({ score: z.number() }).optional().describe('the part of score lent by matched claims next to it from the same source'),
+      rerank: signal.optional().describe("the re-ranker's place and score, when rerank.url is set and it answered"),
+    })
+    .optional()
+    .describe('absent when include_evidence is false'),
 });
 
 export const recallTool = defineTool({

@@ -1,36 +1,56 @@
 import { describe, expect, it } from 'vitest';
-import { RRF_K, reciprocalRankFusion } from '../../src/recall/fusion.js';
+import { LEXICAL_WEIGHT, scaledScores, scoreFusion } from '../../src/recall/fusion.js';
 
-describe('reciprocal rank fusion', () => {
-  it('sums 1/(k + rank) over both lists and keeps each list rank and score', () => {
+describe('scaled-score fusion', () => {
+  it('scales each list to 0-1 and sums the weighted scales, keeping each list rank and score', () => {
     const lexical = [
-      { rowid: 7, score: 12.5 },
-      { rowid: 3, score: 9 },
+      { rowid: 7, score: 12 },
+      { rowid: 3, score: 8 },
+      { rowid: 5, score: 2 },
     ];
     const vector = [
-      { rowid: 3, score: 0.91 },
-      { rowid: 9, score: 0.8 },
+      { rowid: 3, score: 0.9 },
+      { rowid: 9, score: 0.5 },
       { rowid: 7, score: 0.4 },
     ];
-    const fused = reciprocalRankFusion(lexical, vector);
-    expect(fused.map((f) => f.rowid)).toEqual([3, 7, 9]);
-    expect(fused[0]).toEqual({
-      rowid: 3,
-      score: 1 / (RRF_K + 2) + 1 / (RRF_K + 1),
-      lexical: { rank: 2, score: 9 },
-      vector: { rank: 1, score: 0.91 },
-    });
-    expect(fused[2]).toEqual({ rowid: 9, score: 1 / (RRF_K + 2), lexical: null, vector: { rank: 2, score: 0.8 } });
+    const fused = scoreFusion(lexical, vector);
+    const w = LEXICAL_WEIGHT;
+    // 7: lexical 1, vector 0; 3: lexical 0.6, vector 1; 9: vector 0.2; 5: lexical 0.
+    const expected = new Map([
+      [7, w],
+      [3, w * 0.6 + (1 - w)],
+      [9, (1 - w) * 0.2],
+      [5, 0],
+    ]);
+    for (const f of fused) expect(f.score).toBeCloseTo(expected.get(f.rowid)!, 12);
+    expect(fused.map((f) => f.rowid)).toEqual([...expected].sort((a, b) => b[1] - a[1]).map(([id]) => id));
+    expect(fused.find((f) => f.rowid === 3)).toMatchObject({ lexical: { rank: 2, score: 8 }, vector: { rank: 1, score: 0.9 } });
+    expect(fused.find((f) => f.rowid === 9)).toMatchObject({ lexical: null, vector: { rank: 2, score: 0.5 } });
+  });
+
+  it('keeps a lexical first place far ahead of the rest ahead of a vector first place among near-equal cosines', () => {
+    // Rank fusion gave both first places the same 1/61; scaled scores keep the lexical lead.
+    const fused = scoreFusion(
+      [{ rowid: 1, score: 20 }, { rowid: 2, score: 3 }, { rowid: 3, score: 2.9 }],
+      [{ rowid: 4, score: 0.31 }, { rowid: 2, score: 0.3 }, { rowid: 1, score: 0.1 }],
+    );
+    expect(fused[0]!.rowid).toBe(1);
+  });
+
+  it('answers one list alone in its own order, a list of equal scores all at 1', () => {
+    expect(scaledScores([{ rowid: 1, score: 0.5 }, { rowid: 2, score: 0.5 }])).toEqual([1, 1]);
+    expect(scoreFusion([], [{ rowid: 6, score: 0.7 }, { rowid: 8, score: 0.2 }]).map((f) => f.rowid)).toEqual([6, 8]);
   });
 
   it('breaks a tie by the better single rank, then by the lower rowid', () => {
-    // Row 5 is first in one list only; rows 1 and 2 are second in one list each.
-    const fused = reciprocalRankFusion([{ rowid: 5, score: 1 }, { rowid: 2, score: 0.5 }], [{ rowid: 6, score: 1 }, { rowid: 1, score: 0.5 }]);
-    expect(fused.map((f) => f.rowid)).toEqual([5, 6, 1, 2]);
+    const fused = scoreFusion([{ rowid: 5, score: 1 }, { rowid: 2, score: 1 }], [], 1);
+    expect(fused.map((f) => f.rowid)).toEqual([5, 2]);
+    const even = scoreFusion([{ rowid: 5, score: 2 }, { rowid: 2, score: 1 }], [{ rowid: 6, score: 2 }, { rowid: 1, score: 1 }], 0.5);
+    expect(even.map((f) => f.rowid)).toEqual([5, 6, 1, 2]);
   });
 
   it('counts a row named twice in one list at its first place only', () => {
-    const fused = reciprocalRankFusion([{ rowid: 4, score: 2 }, { rowid: 4, score: 1 }], []);
-    expect(fused).toEqual([{ rowid: 4, score: 1 / (RRF_K + 1), lexical: { rank: 1, score: 2 }, vector: null }]);
+    const fused = scoreFusion([{ rowid: 4, score: 2 }, { rowid: 4, score: 1 }], []);
+    expect(fused).toEqual([{ rowid: 4, score: LEXICAL_WEIGHT, lexical: { rank: 1, score: 2 }, vector: null }]);
   });
 });

@@ -17,7 +17,9 @@ async function embedded(key: string, query: string, id: string) {
 
 describe('gv.recall modes', () => {
   it('vector finds a row sharing no whole word with the query; lexical does not; hybrid, the default, fuses both lists', async () => {
-    const migrations = await ingest(other.key, 'Schema migrations of the databases run every night before the backups.');
+    // No word of it shares a Porter stem with the query (the index stems: "databases" would
+    // find "database", "migrations" "migrating"); only pieces of words ("data", "night") match.
+    const migrations = await ingest(other.key, 'Schema changes of the datastores run each night before the backups.');
     const unrelated = await ingest(other.key, 'The office plants are watered on Tuesdays by whoever arrives first.');
     const both = await ingest(other.key, 'Rollback of a failed migration restores the previous database snapshot.');
     for (const id of [migrations, unrelated, both]) {

@@ -84,11 +84,18 @@ const OPEN_MARK = 0x3c;
 const CLOSE_MARK = 0x3e;
 
 /**
+ * A weight for some of a text's words, multiplying all of each one's features: a query's
+ * words weighed by how rare they are in the store (src/recall/query-weights.ts), which a
+ * stored vector cannot hold (it depends on its own text alone). Words not named weigh 1.
+ */
+export type WordWeights = ReadonlyMap<string, number>;
+
+/**
  * The vector of `text`. Every feature is added in a fixed order (words in order of first
  * appearance; for each, the word, then its character n-grams by n and position), so the
  * float sums, and the vector, are the same on every run and machine.
  */
-export function hashedNgrams(text: string, s: HashedNgramsScheme = DEFAULT_SCHEME): Float32Array {
+export function hashedNgrams(text: string, s: HashedNgramsScheme = DEFAULT_SCHEME, weightOf?: WordWeights): Float32Array {
   const v = new Float32Array(s.dims);
   const mask = (s.dims & (s.dims - 1)) === 0 ? s.dims - 1 : -1;
   const all = words(text.slice(0, MAX_CHARS));
@@ -96,7 +103,7 @@ export function hashedNgrams(text: string, s: HashedNgramsScheme = DEFAULT_SCHEM
   const counts = new Map<string, number>();
   for (const w of all) if (!STOPWORDS.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
   for (const [w, tf] of counts) {
-    const weight = 1 + Math.log(tf);
+    const weight = (1 + Math.log(tf)) * (weightOf?.get(w) ?? 1);
     if (s.word > 0) add(v, hash(w, SEED_WORD), s.word * weight, mask);
     if (s.chars > 0) addCharGrams(v, w, weight, s, mask);
   }

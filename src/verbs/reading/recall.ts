@@ -8,6 +8,7 @@ import { RECALL_MODES, type Candidate, type RecallMode, type SearchRequest } fro
 import { ChainFilter, HideFilter, type HideVerdict } from '../../recall/served-filter.js';
 import { isNameSegment } from '../../domain/names.js';
 import { isWeak } from '../../recall/weak-match.js';
+import { rerankedHits } from '../../recall/rerank-hits.js';
 import type { Caller } from '../../access/caller.js';
 import type { House } from '../house.js';
 
@@ -129,11 +130,15 @@ async function answerHits(house: Pick<House, 'store' | 'recall'>, caller: Caller
   };
   let level = plan.levels[plan.levels.length - 1]!;
   let ranked: Shown[] = [];
+  // With a re-ranker, more hits are ranked than shown: it picks the k shown from them.
+  const reranker = house.recall.reranker;
+  const want = reranker === null ? k : Math.max(k, reranker.topN);
   for (const candidateLevel of plan.levels) {
-    ranked = await rankLevel(base, candidateLevel, k, filters, (req) => house.recall.rankedSearch.promoted(req));
+    ranked = await rankLevel(base, candidateLevel, want, filters, (req) => house.recall.rankedSearch.promoted(req));
     level = candidateLevel;
     if (ranked.length > 0) break;
   }
+  if (reranker !== null) ranked = (await rerankedHits(reranker, p.query, ranked, (c) => house.store.artifacts.body(c.row.content_hash) ?? '')).slice(0, k);
   // Own held rows come after the ranked hits, at most k of them (spec 2: "capped at k apart from ranked").
   const held =
     p.include_own_pending === false

@@ -1,0 +1,112 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * A claim's context: the claims written next to it from the same source. A source is a
+ * source_uri's part before its `#` fragment (`chat://team/standup-12#turn-7` is turn 7 of
+ * `chat://team/standup-12`); a claim whose source_uri has no fragment is a whole source and
+ * has no neighbours. An agent's question often names what one claim says and what the claim
+ * beside it says ("what did she research?" against "researching adoption agencies" and the
+ * reply before it), so a matched claim lends part of its score to its neighbours, and a
+ * claim between two matches rises above one that matched alone. Done at query time over
+ * the ranked list only: nothing is added to an ingest, and nothing of one claim's words is
+ * indexed under another (an erased or demoted claim lends nothing, as it is not found).
+ */
+
+/** The share of a matched claim's score each neighbour gets (chosen on LoCoMo's dev half: docs/recall.md). */
+export const CONTEXT_SHARE = 0.45;
+/** Neighbours each side, counted among the source's claims. */
+export const CONTEXT_REACH = 2;
+/**
+ * How far in rowids (ingest order) a neighbour is looked for each side: claims of one source
+ * written among other writers' claims may lie a few rows apart. Bounds a query's work at this
+ * many rows for each ranked row it spreads from, whatever the size of the store.
+ */
+export const NEIGHBOUR_WINDOW = 16;
+/** Only the best this many rows of a list lend context: the rest are too far down to lift a neighbour into the answer. */
+export const CONTEXT_FROM = 30;
+
+export interface ContextCandidate {
+  rowid: number;
+  score: number;
+}
+
+/** Which rows the search serves, so context never brings in a row it would not answer. */
+export interface ServedRows {
+  includeSuperseded: boolean;
+  includeProvisional: boolean;
+}
+
+/** A row with the context it received: `context` is the part of `score` its neighbours lent (absent when none did). */
+export interface WithContext {
+  rowid: number;
+  score: number;
+  context?: number;
+}
+
+/**
+ * Reads the neighbours of ranked rows and spreads CONTEXT_SHARE of each lending row's
+ * score to the rows CONTEXT_REACH either side of it in its source. A neighbour must be of
+ * the same space, work area and source, and a row the search serves (ACTIVE, or SUPERSEDED
+ * when asked; provisional unless refused; never steering or erased).
+ */
+export class NeighbourContext {
+  private readonly nearby: Database.Statement;
+
+  constructor(db: Database.Database) {
+    // One statement a lending row: the row's own place, then its window read by rowid alone (NOT
+    // INDEXED: an index on space would read every row of the space), filtered in SQL so rows of
+    // other sources never become objects here.
+    this.nearby = db
+      .prepare(
+        `WITH lender AS (
+           -- The source and its '#': empty (no neighbours) when the source_uri has no fragment or starts with '#'.
+           SELECT space, workarea, substr(source_uri, 1, instr(source_uri, '#')) AS prefix FROM main.artifacts WHERE rowid = @rowid)
+         SELECT a.rowid FROM main.artifacts AS a NOT INDEXED, lender
+         WHERE length(lender.prefix) > 1 AND a.rowid BETWEEN @rowid - ${NEIGHBOUR_WINDOW} AND @rowid + ${NEIGHBOUR_WINDOW}
+           AND a.rowid != @rowid AND a.space = lender.space AND a.workarea IS lender.workarea
+           AND substr(a.source_uri, 1, length(lender.prefix)) = lender.prefix
+           AND (a.kind IS NULL OR a.kind != 'steering') AND a.erased_seq IS NULL
+           AND (a.state = 'ACTIVE' OR (@superseded AND a.state = 'SUPERSEDED')) AND (@provisional OR a.provisional = 0)
+         ORDER BY a.rowid`,
+      )
+      .pluck();
+  }
+
+  /**
+   * `ranked` best first; `lends` says whether a row's match is evidence enough to lend
+   * (a weak vector neighbour lends nothing). Answers every ranked row and every neighbour
+   * reached, best first (ties: the ranked order, then the lower rowid).
+   */
+  spread(ranked: readonly ContextCandidate[], lends: (rowid: number) => boolean, served: ServedRows): WithContext[] {
+    const out = new Map<number, WithContext>();
+    const order = new Map<number, number>();
+    ranked.forEach((r, i) => {
+      if (!out.has(r.rowid)) {
+        out.set(r.rowid, { rowid: r.rowid, score: r.score });
+        order.set(r.rowid, i);
+      }
+    });
+    for (const r of ranked.slice(0, CONTEXT_FROM)) {
+      if (r.score <= 0 || !lends(r.rowid)) continue;
+      for (const n of this.neighbours(r.rowid, served)) {
+        const lent = CONTEXT_SHARE * r.score;
+        const got = out.get(n);
+        if (got === undefined) out.set(n, { rowid: n, score: lent, context: lent });
+        else {
+          got.score += lent;
+          got.context = (got.context ?? 0) + lent;
+        }
+      }
+    }
+    const rank = (w: WithContext) => order.get(w.rowid) ?? Infinity;
+    return [...out.values()].sort((a, b) => b.score - a.score || rank(a) - rank(b) || a.rowid - b.rowid);
+  }
+
+  /** The served rows of the row's source nearest it, up to CONTEXT_REACH each side within NEIGHBOUR_WINDOW rowids. */
+  private neighbours(rowid: number, served: ServedRows): number[] {
+    const rows = this.nearby.all({ rowid, superseded: served.includeSuperseded ? 1 : 0, provisional: served.includeProvisional ? 1 : 0 }) as number[];
+    const after = rows.findIndex((n) => n > rowid);
+    const before = after === -1 ? rows : rows.slice(0, after);
+    return [...before.slice(-CONTEXT_REACH), ...(after === -1 ? [] : rows.slice(after, after + CONTEXT_REACH))];
+  }
+}

@@ -1,0 +1,90 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CONTEXT_SHARE } from '../../src/recall/neighbour-context.js';
+import { useGate } from '../harness/use-gate.js';
+
+/**
+ * Neighbour context (issue 37): a matched claim lends part of its score to the claims next
+ * to it from the same source (its source_uri before the `#`), two each side, counted among
+ * the claims a search would serve. Turns of one chat, one held back and one claim of another
+ * source written between them, through gv.recall on a served gate.
+ */
+const SOURCE = 'chat://team/standup-12';
+const TURNS = [
+  'Good morning everyone',
+  'Good morning, how was the weekend',
+  'Caroline went to a pottery workshop on Saturday',
+  'She made a bowl there and glazed it blue',
+  'Sounds lovely',
+  'Anyway, back to the release',
+  'The build is green again',
+];
+const HELD = 4; // "Sounds lovely" stays held: it is never served, and it lends and receives nothing.
+const OTHER = 'Lunch is at noon in the small kitchen';
+
+const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
+
+type Hit = { body: string; score: number; weak: boolean; signals: { lexical?: { rank: number; score: number }; vector?: unknown; context?: { score: number } } };
+const recall = async (params: Record<string, unknown>): Promise<Hit[]> => {
+  const answer = await gate.rpc(agent.key, 'gv.recall', params);
+  expect(answer.error).toBeUndefined();
+  return answer.result.hits as Hit[];
+};
+
+async function write(content: string, sourceUri: string, promote: boolean): Promise<void> {
+  const id = (await gate.rpc(agent.key, 'gv.ingest', { content, kind: 'memory', source_uri: sourceUri, workarea: 'standup' })).result.artifact_id as string;
+  if (!promote) return;
+  await gate.readBody(reviewer.key, id);
+  expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id })).result?.state).toBe('ACTIVE');
+}
+
+beforeAll(async () => {
+  for (const [i, text] of TURNS.entries()) {
+    await write(text, `${SOURCE}#turn-${i + 1}`, i !== HELD);
+    // Another source's claim between two turns: near in ingest order, but not a neighbour.
+    if (i === 2) await write(OTHER, 'chat://team/lunch#turn-1', true);
+  }
+  // A claim of a whole source (no fragment) next to the last turn: it has no neighbours.
+  await write('Caroline prefers tea to coffee', 'file:///notes/caroline.md', true);
+}, 60_000);
+
+describe('neighbour context', () => {
+  it('lends CONTEXT_SHARE of a matched turn\'s score to the two served turns each side of it in its source', async () => {
+    const hits = await recall({ query: 'pottery workshop', mode: 'lexical' });
+    const byBody = new Map(hits.map((h) => [h.body, h]));
+    const matched = byBody.get(TURNS[2]!)!;
+    expect(hits[0]).toBe(matched);
+    expect(matched.signals.lexical).toBeDefined();
+    // Turns 1, 2 before it; 4 and (the held turn 5 skipped) 6 after it.
+    for (const i of [0, 1, 3, 5]) {
+      const h = byBody.get(TURNS[i]!);
+      expect(h, TURNS[i]).toBeDefined();
+      expect(h!.signals.lexical).toBeUndefined();
+      expect(h!.signals.context!.score).toBeCloseTo(CONTEXT_SHARE * matched.signals.lexical!.score, 9);
+      expect(h!.score).toBeCloseTo(h!.signals.context!.score, 9);
+      // The claim beside an answer is not a weak hit.
+      expect(h!.weak).toBe(false);
+    }
+    expect(byBody.has(TURNS[HELD]!)).toBe(false);
+    expect(byBody.has(TURNS[6]!)).toBe(false); // three served turns away
+    expect(byBody.has(OTHER)).toBe(false);
+    expect(hits.length).toBe(5);
+  });
+
+  it('a turn between two matches rises above a turn that matched alone', async () => {
+    // "morning" matches turns 1 and 2; turn 3 gets context from both, and "Caroline" matches it too.
+    const hits = await recall({ query: 'Caroline morning', mode: 'lexical' });
+    const scores = new Map(hits.map((h) => [h.body, h]));
+    const between = scores.get(TURNS[2]!)!;
+    expect(between.signals.context!.score).toBeGreaterThan(0);
+    expect(between.score).toBeCloseTo(between.signals.lexical!.score + between.signals.context!.score, 9);
+    // The whole-source claim matches "Caroline" alone and gets no context.
+    const whole = scores.get('Caroline prefers tea to coffee')!;
+    expect(whole.signals.context).toBeUndefined();
+    expect(between.score).toBeGreaterThan(whole.score);
+  });
+
+  it("a match in another source lends nothing to the turns written just before and after it", async () => {
+    const hits = await recall({ query: 'lunch kitchen', mode: 'lexical' });
+    expect(hits.map((h) => h.body)).toEqual([OTHER]);
+  });
+});
