@@ -13,6 +13,7 @@ import { Search } from './search.js';
 import { rpc, whenSignedOut } from './rpc.js';
 import { claimsOf, loadIdentity, resume, signIn, signOut, type Identity } from './session.js';
 import { sentence } from './problem.js';
+import { atLeast as roleAtLeast, type OrderedRole, type Role } from '../../src/domain/roles.js';
 
 // The console's frame: who is signed in, which screens their role opens, and the one place
 // a screen's notices appear. Screens read verbs only; nothing here decides for the gate.
@@ -25,8 +26,8 @@ interface You {
   demo?: boolean;
 }
 
-const RANK: Record<string, number> = { reader: 0, agent: 1, reviewer: 2, admin: 3 };
-const atLeast = (you: You, role: string) => (RANK[you.role] ?? 0) >= (RANK[role] ?? 99);
+/** The role order is the gate's own (src/domain/roles.ts): a role it does not know ranks below reader. */
+const atLeast = (you: You, role: OrderedRole) => roleAtLeast(you.role as Role, role);
 
 function App() {
   const [identity, setIdentity] = useState<Identity | null>(null);

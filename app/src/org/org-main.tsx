@@ -11,6 +11,7 @@ import { orgRpc } from './org-rpc.js';
 import { OrgOutcomes } from './outcomes.js';
 import { OrgPeople } from './people.js';
 import { OrgSubmission } from './submission.js';
+import { atLeast as roleAtLeast, type OrderedRole, type Role } from '../../../src/domain/roles.js';
 
 // The organization's console: its people sign in at an issuer the org trusts (PKCE in this
 // page against that issuer's endpoints, as /identity lists them), then read the inbox,
@@ -25,8 +26,8 @@ interface You {
   role: string;
 }
 
-const RANK: Record<string, number> = { reader: 0, reviewer: 2, admin: 3 };
-const atLeast = (you: You, role: string) => (RANK[you.role] ?? 0) >= (RANK[role] ?? 99);
+/** The role order is the gate's own (src/domain/roles.ts): a role it does not know ranks below reader. */
+const atLeast = (you: You, role: OrderedRole) => roleAtLeast(you.role as Role, role);
 
 /** Which issuer the person chose, kept across the issuer's page (the code comes back to /app with no word of where it came from). */
 const CHOSEN = 'gate.org.issuer';
