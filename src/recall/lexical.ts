@@ -27,6 +27,18 @@ export interface LexicalQuery {
   includeSuperseded: boolean;
   /** Only rows of this work area and the areas below it. */
   workarea?: string;
+  /**
+   * The document frequencies of queryTerms(query) in the index searched, when the caller has
+   * read them already (a hybrid search weighs its query vector with them): read once a query.
+   */
+  frequencies?: readonly number[];
+}
+
+/** A query's terms and their document frequencies in one index: what its vector's weights and its lexical list both read. */
+export interface TermStats {
+  terms: string[];
+  frequencies: number[];
+  weights: WordWeights;
 }
 
 /**
@@ -73,12 +85,13 @@ export class LexicalRecall {
     return this.search('held_fts', q, ' AND writer = ?', [writer]);
   }
 
-  /** The query's words weighed by their rarity in the index searched (promoted rows, or held ones), for the query's vector (query-weights.ts). */
-  wordWeights(query: string, table: 'recall_fts' | 'held_fts' = 'recall_fts'): WordWeights {
+  /** The query's words weighed by their rarity in the index searched (promoted rows, or held ones), for the query's vector (query-weights.ts), with the frequencies read for them. */
+  termStats(query: string, table: 'recall_fts' | 'held_fts' = 'recall_fts'): TermStats {
     const terms = queryTerms(query);
-    if (terms.length === 0) return new Map();
-    const frequencies = this.frequencies[table];
-    return idfWeights(terms, frequencies.of(terms), frequencies.rows());
+    if (terms.length === 0) return { terms, frequencies: [], weights: new Map() };
+    const counted = this.frequencies[table];
+    const frequencies = counted.of(terms);
+    return { terms, frequencies, weights: idfWeights(terms, frequencies, counted.rows()) };
   }
 
   /** `phrases`: the expression's phrases, each given its document frequency (the area's as -1: it weighs nothing). */
@@ -103,7 +116,7 @@ export class LexicalRecall {
     if (terms.length === 0 || q.spaces.length === 0 || q.k <= 0) return [];
     const workarea = q.workarea;
     const areas = workarea === undefined ? [] : q.spaces.map((space) => areaToken(space, workarea));
-    const frequencies = this.frequencies[table].of(terms);
+    const frequencies = q.frequencies ?? this.frequencies[table].of(terms);
     const frequencyOf = new Map(terms.map((t, i) => [t, frequencies[i]!]));
     // Phrase i of the expression is term i (then the area), so the frequencies go in the same order.
     const run = (chosen: readonly string[], join: 'AND' | 'OR') =>

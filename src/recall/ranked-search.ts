@@ -3,7 +3,7 @@ import { scoreFusion, type RankedRow, type Signal } from './fusion.js';
 import type { NeighbourContext } from './neighbour-context.js';
 import { isWeak } from './weak-match.js';
 import type { HeldTextIndex } from './held-text-index.js';
-import type { LexicalRecall } from './lexical.js';
+import type { LexicalRecall, TermStats } from './lexical.js';
 import type { VectorQuery, VectorRecall } from './vector.js';
 
 export const RECALL_MODES = ['hybrid', 'lexical', 'vector'] as const;
@@ -99,11 +99,14 @@ export class RankedSearch {
       ranked = signalled(vector.rows, 'vector');
       exhausted = vector.exhausted;
     } else {
+      // Over promoted rows the terms' frequencies are read once: they weigh the query vector and
+      // score the lexical list. (A writer's held rows are read only when they hold any: each list checks.)
+      const stats = writer === null ? this.lexical.termStats(req.text) : undefined;
       // Embedded first, so the vector list's code scans run in their worker while this thread ranks the lexical list.
-      const v = await this.queryVector(req, depth, writer);
+      const v = await this.queryVector(req, depth, writer, stats);
       const vectorPending = this.vectorListNear(req, v, depth, writer);
       // Read 50 deep for the fusion, but widened past all-terms matches only to fill the k shown.
-      const lexical = this.lexicalList(req, depth, writer, req.limit);
+      const lexical = this.lexicalList(req, depth, writer, req.limit, stats?.frequencies);
       const vector = await vectorPending;
       ranked = scoreFusion(lexical.rows, vector.rows).map((f) => ({
         rowid: f.rowid,
@@ -131,12 +134,12 @@ export class RankedSearch {
   }
 
   /** The query's vector, its words weighed by their rarity in the index searched; null when there is nothing to search. */
-  private async queryVector(req: SearchRequest, limit: number, writer: string | null): Promise<Float32Array | null> {
+  private async queryVector(req: SearchRequest, limit: number, writer: string | null, stats?: TermStats): Promise<Float32Array | null> {
     if (!this.searchesVectors(req, limit, writer)) return null;
-    return this.vector.queryVector(req.text, this.lexical.wordWeights(req.text, writer === null ? 'recall_fts' : 'held_fts'));
+    return this.vector.queryVector(req.text, (stats ?? this.lexical.termStats(req.text, writer === null ? 'recall_fts' : 'held_fts')).weights);
   }
 
-  private lexicalList(req: SearchRequest, limit: number, writer: string | null, widenBelow = limit): List {
+  private lexicalList(req: SearchRequest, limit: number, writer: string | null, widenBelow = limit, frequencies?: readonly number[]): List {
     const query = {
       query: req.text,
       spaces: req.spaces,
@@ -145,6 +148,7 @@ export class RankedSearch {
       includeProvisional: req.includeProvisional,
       includeSuperseded: req.includeSuperseded,
       ...(req.workarea === null ? {} : { workarea: req.workarea }),
+      ...(frequencies === undefined ? {} : { frequencies }),
     };
     const hits = writer === null ? this.lexical.promoted(query) : this.lexical.ownHeld(query, writer);
     // Fewer than widenBelow: every level ran and found no more. Otherwise a wider level may have been left out.
