@@ -17,7 +17,11 @@ const jsonBytes = (entries: MetadataEntry[]) => Buffer.byteLength(JSON.stringify
  */
 export async function maskedMetadata(house: { readonly pipeline: PipelinePart }, entries: readonly MetadataEntry[]): Promise<MetadataEntry[]> {
   const masked = await Promise.all(
-    entries.map(async (e) => ({ kind: e.kind, text: (await house.pipeline.scan.scan(Buffer.from(e.text, 'utf8'), 'attachment_metadata')).masked })),
+    entries.map(async (e) => {
+      const bytes = Buffer.from(e.text, 'utf8');
+      // Nothing masked: the text as the scanner read it (its UTF-8 form).
+      return { kind: e.kind, text: (await house.pipeline.scan.scan(bytes, 'attachment_metadata')).masked ?? bytes.toString('utf8') };
+    }),
   );
   while (jsonBytes(masked) > METADATA_JSON_MAX) {
     const longest = masked.reduce((a, b) => (b.text.length > a.text.length ? b : a));

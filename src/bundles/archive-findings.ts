@@ -5,7 +5,7 @@ import type { Finding, ScanResult } from '../../workers/scan/finding.js';
  * own); what holds it is the gate's word about it: the archive failed inspection, or a
  * member it carries is flagged, so promoting the archive would admit that member.
  */
-export const UNSCANNED_ARCHIVE: ScanResult = { findings: [], flagged: false, masked: '', scanner: 'gate-bundle/1' };
+export const UNSCANNED_ARCHIVE: ScanResult = { findings: [], flagged: false, masked: null, scanner: 'gate-bundle/1' };
 
 export function archiveFinding(reason: string): Finding {
   return { kind: 'bundle.archive_invalid', severity: 'high', detail: `the archive failed inspection: ${reason}`, start: 0, end: 0, excerpt: '' };

@@ -75,8 +75,8 @@ export function mergeScan(house: { readonly store: Store }, now: ArtifactRow, re
   const freshKeys = new Set(result.findings.map(keyOf));
   const added = result.findings.filter((f) => !standingKeys.has(keyOf(f)));
   const findings = [...standing, ...added].sort(byPosition);
-  // As at ingest: with no finding the masked body is the body itself, one stored copy for both.
-  const maskedBytes = findings.length === 0 || archive ? null : Buffer.from(result.masked, 'utf8');
+  // As at ingest: with nothing masked the masked body is the body itself, one stored copy for both.
+  const maskedBytes = findings.length === 0 || archive || result.masked === null ? null : Buffer.from(result.masked, 'utf8');
   return {
     findings,
     added,

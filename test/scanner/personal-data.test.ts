@@ -75,7 +75,7 @@ describe('the personal-data cases of issue 32, at the default severity (high: he
       expect(result.flagged).toBe(true);
       for (const f of result.findings) {
         const span = text.slice(f.start, f.end);
-        expect(result.masked.slice(f.start, f.end)).toBe('█'.repeat(span.length));
+        expect(result.masked!.slice(f.start, f.end)).toBe('█'.repeat(span.length));
         expect(result.masked).not.toContain(span);
         expect(f.excerpt).not.toContain(span);
         expect(f.detail).not.toContain(span);

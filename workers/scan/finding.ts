@@ -21,9 +21,11 @@ export interface ScanResult {
   flagged: boolean;
   /**
    * The text with every masked finding's span (all but executable ones, see isMaskedKind)
-   * replaced by '█' of the same UTF-16 length, so offsets stay valid.
+   * replaced by '█' of the same UTF-16 length, so offsets stay valid; null when no span is
+   * masked, the text itself. Most claims mask nothing, and a copy of each sent back from the
+   * scan pool was cloned twice on the way for nothing.
    */
-  masked: string;
+  masked: string | null;
   /** Version label of the scanner that produced this result. */
   scanner: string;
 }

@@ -2,6 +2,7 @@
  * Masking: findings travel into the journal and to reviewers, and the masked body is the
  * only form of a claim a grader prompt may see, so neither may carry what was matched.
  */
+import { isMaskedKind, type Finding } from './finding.js';
 
 const MASK_CHAR = '█';
 const EXCERPT_KEEP = 4;
@@ -39,4 +40,10 @@ export function maskSpans(text: string, spans: ReadonlyArray<{ start: number; en
     cursor = end;
   }
   return out + text.slice(cursor);
+}
+
+/** The text with the spans of the findings that are masked (isMaskedKind) replaced, or null when none is. */
+export function maskedOrNull(text: string, findings: readonly Finding[]): string | null {
+  const spans = findings.filter((f) => isMaskedKind(f.kind));
+  return spans.length === 0 ? null : maskSpans(text, spans);
 }

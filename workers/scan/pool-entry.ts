@@ -4,8 +4,8 @@
  * bytes are valid UTF-8, so decoding is not fatal. A leading byte-order mark is kept,
  * so offsets count from the same first character the gate stored.
  */
-import { isMaskedKind, type Finding, type ScanResult } from './finding.js';
-import { maskSpans } from './mask.js';
+import type { Finding, ScanResult } from './finding.js';
+import { maskedOrNull } from './mask.js';
 import type { PersonalDataSeverity } from './personal-data-severity.js';
 import { scanText } from './scan-text.js';
 import { isArmed, SCAN_STALL_MS } from '../../src/failpoints.js';
@@ -42,7 +42,7 @@ export default async function scanBatch(task: ScanTask): Promise<ScanResult[]> {
     const result = await scanText(text, { contentType: task.contentTypes[i]!, personalDataSeverity: task.personalDataSeverity });
     const standing = task.standing?.[i] ?? null;
     if (standing !== null && standing.length > 0) {
-      result.masked = maskSpans(text, [...result.findings, ...standing].filter((f) => isMaskedKind(f.kind)));
+      result.masked = maskedOrNull(text, [...result.findings, ...standing]);
     }
     results.push(result);
   }

@@ -3,7 +3,7 @@
  * text always gives the same result, and nothing outside the text is read.
  */
 import type { Finding, ScanResult } from './finding.js';
-import { isFlagging, isMaskedKind, SEVERITY_RANK } from './finding.js';
+import { isFlagging, SEVERITY_RANK } from './finding.js';
 import { findAttackLike } from './attack-classifier.js';
 import type { AttackModel } from './attack-model.js';
 import { ATTACK_MODEL } from './attack-weights.js';
@@ -14,7 +14,7 @@ import { findEncodedPayloads } from './encoded-payloads.js';
 import { findExecutables } from './executable.js';
 import { findInjections } from './injection.js';
 import { findJwts } from './jwt.js';
-import { maskExcerpt, maskSpans } from './mask.js';
+import { maskedOrNull, maskExcerpt } from './mask.js';
 import { findMixedScriptWords } from './mixed-script.js';
 import { findPersonalData, type PersonalDataSeverity } from './personal-data.js';
 import { findSecretAssignments } from './secret-assignments.js';
@@ -103,7 +103,7 @@ export async function scanText(text: string, options: ScanOptions = {}): Promise
   return {
     findings,
     flagged: findings.some((f) => isFlagging(f.severity)),
-    masked: maskSpans(text, findings.filter((f) => isMaskedKind(f.kind))),
+    masked: maskedOrNull(text, findings),
     scanner: SCANNER_LABEL,
   };
 }

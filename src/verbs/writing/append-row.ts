@@ -74,9 +74,9 @@ export interface NewRow {
 export function appendRow(house: Pick<House, 'store' | 'pipeline'>, caller: Caller, row: NewRow): JournalEvent {
   const contentHash = `sha256:${sha256Hex(row.bytes)}`;
   const findings = [...row.scan.findings, ...(row.gateFindings ?? [])];
-  // With no finding the masked body is the body itself: one stored copy serves both.
-  const maskedBytes = row.scan.findings.length === 0 ? row.bytes : Buffer.from(row.scan.masked, 'utf8');
-  const maskedHash = row.scan.findings.length === 0 ? contentHash : `sha256:${sha256Hex(maskedBytes)}`;
+  // With nothing masked the masked body is the body itself: one stored copy serves both.
+  const maskedBytes = row.scan.masked === null ? row.bytes : Buffer.from(row.scan.masked, 'utf8');
+  const maskedHash = row.scan.masked === null ? contentHash : `sha256:${sha256Hex(maskedBytes)}`;
   const flagged = row.scan.flagged || (row.gateFindings?.length ?? 0) > 0;
   const enters = row.recorded ? 'RECORDED' : flagged ? 'L1B_FLAGGED' : 'L1_SCANNED';
   house.store.journal.putBlob(contentHash, row.bytes);
