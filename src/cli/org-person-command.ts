@@ -84,10 +84,10 @@ export function orgReviewCommand(artifactId: string | undefined, options: OrgRev
     }
     return withOrgSession(options, async (s) => {
       if (s.you.role !== 'reviewer' && s.you.role !== 'admin') throw new Ending(`you are ${s.you.identity}, role ${s.you.role} at the organization: ${assignHint(s)}`, EXIT.errorObject);
-      const inbox = (await s.client.call('gv.org_inbox', { limit: options.limit })) as { items: InboxItem[] };
+      const inbox = (await s.client.call('gv.org_inbox', { limit: options.limit, decoded: true })) as { items: InboxItem[] };
       if (artifactId === undefined) {
         if (inbox.items.length === 0) return 'The inbox is empty: nothing is undecided that another reviewer does not hold.\n';
-        const shown = await Promise.all(inbox.items.map(async (item, n) => `${n + 1}. ${(await showSubmission(item)).text}`));
+        const shown = inbox.items.map((item, n) => `${n + 1}. ${showSubmission(item).text}`);
         return `${shown.join('\n')}\nHeld for you. Decide one: gate org review <artifact_id> --url ${options.url} --countersign, or --refuse --category C --reason WORDS\n`;
       }
       const matching = inbox.items.filter((i) => i.artifact_id === artifactId && (options.member === undefined || i.member_deployment_id === options.member));
@@ -96,7 +96,7 @@ export function orgReviewCommand(artifactId: string | undefined, options: OrgRev
       }
       if (matching.length > 1) throw new Ending(`${matching.length} members submitted ${artifactId}: name one with --member ${matching.map((m) => m.member_deployment_id).join(' | ')}`, EXIT.badArgument);
       const item = matching[0]!;
-      const shown = await showSubmission(item);
+      const shown = showSubmission(item);
       process.stdout.write(shown.text);
       if (decision === null) return '';
       if (decision.decision === 'countersign') await decideOverFindings(shown.findings, 'would hold this submission', { word: 'countersign', doing: 'countersigning', otherwise: 'decides nothing', ended: 'nothing decided' }, options);
