@@ -12,7 +12,7 @@ describe('excerpts and masking', () => {
     expect(maskExcerpt('AKIAQWERTZUIOPASDFGH')).toBe('AKIA…(16 more)');
     expect(maskExcerpt('abc')).toBe('a…(2 more)');
     expect(maskExcerpt('\u202E')).toBe('…(1 more)');
-    expect(maskExcerpt('ab\u200Bcdef')).toBe('ab<U+200B>…(4 more)');
+    expect(maskExcerpt('ab\u200Bcdef')).toBe('ab⟨U+200B⟩…(4 more)');
   });
 
   it('masks overlapping spans without changing the length', () => {

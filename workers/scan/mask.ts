@@ -2,18 +2,20 @@
  * Masking: findings travel into the journal and to reviewers, and the masked body is the
  * only form of a claim a grader prompt may see, so neither may carry what was matched.
  */
+import { hiddenToken } from '../../src/domain/hidden-characters.js';
 import { isMaskedKind, type Finding } from './finding.js';
 
 const MASK_CHAR = '█';
 const EXCERPT_KEEP = 4;
 
-// Invisible and control characters are spelled as code points: an excerpt that carried a
-// raw right-to-left override would garble whatever log or page displays it.
+// Invisible and control characters are spelled as code points, in the token the console and
+// the commands draw hidden characters with: an excerpt that carried a raw right-to-left
+// override would garble whatever log or page displays it.
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]/u;
 
 function visible(codePoint: string): string {
   if (!INVISIBLE.test(codePoint)) return codePoint;
-  return `<U+${codePoint.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
+  return hiddenToken(`U+${codePoint.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
 }
 
 /**
