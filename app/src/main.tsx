@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { Admin } from './admin.js';
 import { Bans } from './bans.js';
+import { ConsoleHeader } from './console-header.js';
 import { Events } from './events.js';
 import { Mine } from './mine.js';
 import { Operator } from './operator.js';
@@ -90,18 +91,7 @@ function App() {
 
   return (
     <>
-      <header>
-        <h1>Gate</h1>
-        <nav aria-label="Screens">
-          {screens.map(([s, label]) => (
-            <a href={`#/${s}`} class={s === screen ? 'here' : ''}>
-              {label}
-            </a>
-          ))}
-        </nav>
-        <p id="status" class={problem !== null ? 'problem' : ''}>
-          {status}
-        </p>
+      <ConsoleHeader title="Gate" screens={screens} screen={screen} status={status} problem={problem !== null}>
         <p>
           <button id="sign-in" type="button" hidden={you !== null || problem !== null} onClick={() => void signIn().catch((e) => setProblem(sentence(e)))}>
             Sign in
@@ -120,7 +110,7 @@ function App() {
           </button>
         </p>
         <p id="deployment">{identity ? `deployment ${identity.deployment_id}` : ''}</p>
-      </header>
+      </ConsoleHeader>
       <p id="notice" role="status" aria-live="polite">
         {notice !== null && notice.on === here ? notice.text : ''}
       </p>

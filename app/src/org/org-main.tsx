@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { ConsoleHeader } from '../console-header.js';
 import { sentence } from '../problem.js';
 import { parsePlace, placeKey, usePlace } from '../route.js';
 import { whenSignedOut } from '../rpc.js';
@@ -99,18 +100,7 @@ function App() {
 
   return (
     <>
-      <header>
-        <h1>Gate organization</h1>
-        <nav aria-label="Screens">
-          {screens.map(([s, label]) => (
-            <a href={`#/${s}`} class={s === screen ? 'here' : ''}>
-              {label}
-            </a>
-          ))}
-        </nav>
-        <p id="status" class={problem !== null ? 'problem' : ''}>
-          {status}
-        </p>
+      <ConsoleHeader title="Gate organization" screens={screens} screen={screen} status={status} problem={problem !== null}>
         <p hidden={you !== null || problem !== null}>
           {identity !== null && identity.auth.issuers.length > 1 && (
             <label>
@@ -132,7 +122,7 @@ function App() {
           </button>
         </p>
         <p id="deployment">{identity ? `organization ${identity.deployment_id}` : ''}</p>
-      </header>
+      </ConsoleHeader>
       <p id="notice" role="status" aria-live="polite">
         {notice !== null && notice.on === here ? notice.text : ''}
       </p>
