@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONTEXT_SHARE } from '../../src/recall/neighbour-context.js';
+import { ANSWER_SHARE, CONTEXT_SHARE } from '../../src/recall/neighbour-context.js';
 import { useGate } from '../harness/use-gate.js';
 
 /**
@@ -20,6 +20,14 @@ const TURNS = [
 ];
 const HELD = 4; // "Sounds lovely" stays held: it is never served, and it lends and receives nothing.
 const OTHER = 'Lunch is at noon in the small kitchen';
+/** Another chat: a question, its answer (no word in common with it), and the turns around them. */
+const GYM = [
+  'Maria painted the shed on Sunday',
+  'John says hello from the coast',
+  'How often does the family exercise together?',
+  'Three times a week, it keeps us on track',
+  'That sounds great',
+];
 
 const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
 
@@ -34,7 +42,8 @@ async function write(content: string, sourceUri: string, promote: boolean): Prom
   const id = (await gate.rpc(agent.key, 'gv.ingest', { content, kind: 'memory', source_uri: sourceUri, workarea: 'standup' })).result.artifact_id as string;
   if (!promote) return;
   await gate.readBody(reviewer.key, id);
-  expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id })).result?.state).toBe('ACTIVE');
+  const promoted = await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id });
+  expect(promoted.result?.state, `${content}: ${JSON.stringify(promoted.error)}`).toBe('ACTIVE');
 }
 
 beforeAll(async () => {
@@ -45,6 +54,7 @@ beforeAll(async () => {
   }
   // A claim of a whole source (no fragment) next to the last turn: it has no neighbours.
   await write('Caroline prefers tea to coffee', 'file:///notes/caroline.md', true);
+  for (const [i, text] of GYM.entries()) await write(text, `chat://family/gym#turn-${i + 1}`, true);
 }, 60_000);
 
 describe('neighbour context', () => {
@@ -54,12 +64,15 @@ describe('neighbour context', () => {
     const matched = byBody.get(TURNS[2]!)!;
     expect(hits[0]).toBe(matched);
     expect(matched.signals.lexical).toBeDefined();
+    // The list's scores are scaled over the list before lending: its one row scores 1, whatever its bm25.
+    expect(matched.score).toBe(1);
+    expect(matched.signals.lexical!.score).toBeGreaterThan(1);
     // Turns 1, 2 before it; 4 and (the held turn 5 skipped) 6 after it.
     for (const i of [0, 1, 3, 5]) {
       const h = byBody.get(TURNS[i]!);
       expect(h, TURNS[i]).toBeDefined();
       expect(h!.signals.lexical).toBeUndefined();
-      expect(h!.signals.context!.score).toBeCloseTo(CONTEXT_SHARE * matched.signals.lexical!.score, 9);
+      expect(h!.signals.context!.score).toBeCloseTo(CONTEXT_SHARE * matched.score, 9);
       expect(h!.score).toBeCloseTo(h!.signals.context!.score, 9);
       // The claim beside an answer is not a weak hit.
       expect(h!.weak).toBe(false);
@@ -76,11 +89,28 @@ describe('neighbour context', () => {
     const scores = new Map(hits.map((h) => [h.body, h]));
     const between = scores.get(TURNS[2]!)!;
     expect(between.signals.context!.score).toBeGreaterThan(0);
-    expect(between.score).toBeCloseTo(between.signals.lexical!.score + between.signals.context!.score, 9);
+    // Its own part is its lexical score scaled over the list (0-1), the rest what its neighbours lent.
+    const own = between.score - between.signals.context!.score;
+    expect(own).toBeGreaterThanOrEqual(0);
+    expect(own).toBeLessThanOrEqual(1);
     // The whole-source claim matches "Caroline" alone and gets no context.
     const whole = scores.get('Caroline prefers tea to coffee')!;
     expect(whole.signals.context).toBeUndefined();
     expect(between.score).toBeGreaterThan(whole.score);
+  });
+
+  it("a turn that asks a question lends its whole score (ANSWER_SHARE) to the turn right after it, its answer; the others get CONTEXT_SHARE", async () => {
+    const hits = await recall({ query: 'family exercise together', mode: 'lexical' });
+    const byBody = new Map(hits.map((h) => [h.body, h]));
+    const question = byBody.get(GYM[2]!)!;
+    expect(hits[0]).toBe(question);
+    expect(question.score).toBe(1);
+    const answer = byBody.get(GYM[3]!)!;
+    expect(answer.signals.lexical).toBeUndefined();
+    expect(ANSWER_SHARE).toBeGreaterThan(CONTEXT_SHARE);
+    expect(answer.signals.context!.score).toBeCloseTo(ANSWER_SHARE * question.score, 9);
+    for (const i of [0, 1, 4]) expect(byBody.get(GYM[i]!)!.signals.context!.score, GYM[i]).toBeCloseTo(CONTEXT_SHARE * question.score, 9);
+    expect(hits.map((h) => h.body)).toEqual([GYM[2], GYM[3], GYM[0], GYM[1], GYM[4]]);
   });
 
   it("a match in another source lends nothing to the turns written just before and after it", async () => {

@@ -21,7 +21,7 @@ const CLAIMS = {
 const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
 const ids = new Map<string, string>();
 
-type Hit = { artifact_id: string; body: string; score: number; weak: boolean; signals: { lexical?: { rank: number }; vector?: { rank: number }; context?: unknown } };
+type Hit = { artifact_id: string; body: string; score: number; weak: boolean; signals: { lexical?: { rank: number; score: number }; vector?: { rank: number; score: number }; context?: unknown } };
 const recall = async (params: Record<string, unknown>): Promise<Hit[]> => {
   const answer = await gate.rpc(agent.key, 'gv.recall', params);
   expect(answer.error).toBeUndefined();
@@ -70,6 +70,19 @@ describe('recall words', () => {
     const [first] = await recall({ query: 'Caroline pottery', mode: 'vector' });
     expect(first!.body).toBe(CLAIMS.pottery);
     expect(first!.signals.vector!.rank).toBe(1);
+  });
+
+  it('scores a lexical or vector list by its scores scaled over the list: its first hit 1, its last 0, the signal keeping the raw score', async () => {
+    for (const [mode, query] of [['lexical', 'Caroline'], ['vector', 'Caroline pottery']] as const) {
+      const hits = await recall({ query, mode, k: 10 });
+      expect(hits.length, mode).toBeGreaterThan(2);
+      expect(hits[0]!.score, mode).toBe(1);
+      expect(hits.at(-1)!.score, mode).toBe(0);
+      const raw = hits.map((h) => (mode === 'lexical' ? h.signals.lexical! : h.signals.vector!) as { score: number });
+      const [high, low] = [raw[0]!.score, raw.at(-1)!.score];
+      expect(high, mode).toBeGreaterThan(low);
+      hits.forEach((h, i) => expect(h.score, mode).toBeCloseTo((raw[i]!.score - low) / (high - low), 12));
+    }
   });
 
   it("fuses by scaled score: a row first in both lists scores 1, and every fused score lies in 0-1", async () => {
