@@ -62,8 +62,14 @@ export interface WithContext {
 export class NeighbourContext {
   private readonly nearby: Database.Statement;
   private readonly asks: Database.Statement;
+  private readonly inSources: Database.Statement;
 
   constructor(db: Database.Database) {
+    // Which lenders have neighbours at all (a source_uri with a fragment), read in one statement:
+    // a store whose claims name whole sources then pays one read a query, not one a lender.
+    this.inSources = db
+      .prepare(`SELECT rowid FROM main.artifacts WHERE rowid IN (SELECT value FROM json_each(?)) AND instr(source_uri, '#') > 1`)
+      .pluck();
     // One statement a lending row: the row's own place, then its window read by rowid alone (NOT
     // INDEXED: an index on space would read every row of the space), filtered in SQL so rows of
     // other sources never become objects here.
@@ -100,8 +106,10 @@ export class NeighbourContext {
         order.set(r.rowid, i);
       }
     });
-    for (const r of ranked.slice(0, CONTEXT_FROM)) {
-      if (r.score <= 0 || !lends(r.rowid)) continue;
+    const lenders = ranked.slice(0, CONTEXT_FROM).filter((r) => r.score > 0 && lends(r.rowid));
+    const sourced = lenders.length === 0 ? new Set<number>() : new Set(this.inSources.all(JSON.stringify(lenders.map((r) => r.rowid))) as number[]);
+    for (const r of lenders) {
+      if (!sourced.has(r.rowid)) continue;
       const { rows, answer } = this.neighbours(r.rowid, served);
       for (const n of rows) {
         const lent = (n === answer ? ANSWER_SHARE : CONTEXT_SHARE) * r.score;
