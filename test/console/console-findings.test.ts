@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../harness/browser.js';
-import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
-import { addPersonWithCli } from '../harness/sign-in.js';
+import { SHOTS, personInConsole } from '../harness/browser-sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
 // A reviewer judging rows the scanner held, in a real browser: each finding is marked where it
@@ -20,10 +18,7 @@ const { gate, keys: { agent }, ingestId } = useGate({
   keys: { agent: 'agent' },
 });
 beforeAll(async () => {
-  await addPersonWithCli(gate, reviewer.email, reviewer.password, 'reviewer');
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  await signInThroughTheBrowser(page, gate.url, reviewer.email, reviewer.password);
+  ({ browser, page } = await personInConsole(gate, reviewer, 'reviewer', 1280));
   await page.waitForSelector('section[aria-label="Review queue"]');
 });
 afterAll(async () => {

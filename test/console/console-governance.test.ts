@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../harness/browser.js';
-import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
-import { addPersonWithCli } from '../harness/sign-in.js';
+import { SHOTS, personInConsole } from '../harness/browser-sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
 // The console's questions and bans screens against a real gate, in Chromium.
@@ -13,10 +11,7 @@ let page: Page;
 
 const { gate, keys: { asker, reviewer } } = useGate({ ownIssuer: true, keys: { asker: 'agent', reviewer: 'reviewer' } });
 beforeAll(async () => {
-  await addPersonWithCli(gate, admin.email, admin.password, 'admin');
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1300, height: 900 } })).newPage();
-  await signInThroughTheBrowser(page, gate.url, admin.email, admin.password);
+  ({ browser, page } = await personInConsole(gate, admin, 'admin'));
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../harness/browser.js';
-import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
-import { addPersonWithCli } from '../harness/sign-in.js';
+import { SHOTS, personInConsole } from '../harness/browser-sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
 // The row screen checks gv.why's signed checkpoint against /identity's deployment id and
@@ -17,13 +15,10 @@ let promoted: string;
 
 const { gate, keys: { agent, promoter }, ingestId } = useGate({ ownIssuer: true, keys: { agent: 'agent', promoter: 'reviewer' } });
 beforeAll(async () => {
-  await addPersonWithCli(gate, reviewer.email, reviewer.password, 'reviewer');
   promoted = await ingestId(agent, { content: `The loading dock opens at seven ${Date.now()}.`, workarea: 'tests/inclusion', source_uri: 'https://example.org/inclusion' });
   await gate.readBody(promoter.key, promoted);
   expect((await gate.rpc(promoter.key, 'gv.promote', { artifact_id: promoted })).result?.state).toBe('ACTIVE');
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1300, height: 900 } })).newPage();
-  await signInThroughTheBrowser(page, gate.url, reviewer.email, reviewer.password);
+  ({ browser, page } = await personInConsole(gate, reviewer, 'reviewer'));
 });
 afterAll(async () => {
   await browser?.close();

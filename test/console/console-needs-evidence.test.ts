@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../harness/browser.js';
-import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
+import { SHOTS, personInConsole } from '../harness/browser-sign-in.js';
 import { sha256Of, upload } from '../harness/attachments.js';
-import { addPersonWithCli } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
 // A person sends a row back for evidence from the console, in a real browser: the form asks
@@ -22,10 +20,7 @@ const { gate, keys: { agent }, ingestId } = useGate({
   keys: { agent: 'agent' },
 });
 beforeAll(async () => {
-  await addPersonWithCli(gate, reviewer.email, reviewer.password, 'reviewer');
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-  await signInThroughTheBrowser(page, gate.url, reviewer.email, reviewer.password);
+  ({ browser, page } = await personInConsole(gate, reviewer, 'reviewer', 1400));
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { uniqueText } from '../harness/gate-process.js';
-import { launchBrowser } from '../harness/browser.js';
-import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
-import { addPersonWithCli } from '../harness/sign-in.js';
+import { SHOTS, personInConsole } from '../harness/browser-sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
 // The operator screen's pipeline queues (gv.queues), read again while the screen is shown:
@@ -21,10 +19,7 @@ const { gate, keys: { agent } } = useGate({
   keys: { agent: 'agent' },
 });
 beforeAll(async () => {
-  await addPersonWithCli(gate, operator.email, operator.password, 'reviewer');
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1300, height: 900 } })).newPage();
-  await signInThroughTheBrowser(page, gate.url, operator.email, operator.password);
+  ({ browser, page } = await personInConsole(gate, operator, 'reviewer'));
 });
 afterAll(async () => {
   await browser?.close();

@@ -5,9 +5,7 @@ import Database from 'better-sqlite3';
 import canonicalize from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../harness/browser.js';
-import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
-import { addPersonWithCli } from '../harness/sign-in.js';
+import { SHOTS, personInConsole } from '../harness/browser-sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
 // The row screen checks each event's signature in the page, against the deployment id of
@@ -24,7 +22,6 @@ let rewritten: string;
 
 const { gate, keys: { agent, promoter }, ingestResult } = useGate({ ownIssuer: true, keys: { agent: 'agent', promoter: 'reviewer' } });
 beforeAll(async () => {
-  await addPersonWithCli(gate, reviewer.email, reviewer.password, 'reviewer');
   const ingest = (content: string) => ingestResult(agent, { content, workarea: 'tests/signatures', source_uri: 'https://example.org/signatures' });
   promoted = (await ingest(`The archive room key hangs by the door ${Date.now()}.`)).artifact_id;
   await gate.readBody(promoter.key, promoted);
@@ -34,9 +31,7 @@ beforeAll(async () => {
   expect(held.state).toBe('L1B_FLAGGED');
   flagged = held.artifact_id;
   rewritten = (await ingest(`The boiler room is checked every Monday ${Date.now()}.`)).artifact_id;
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1300, height: 900 } })).newPage();
-  await signInThroughTheBrowser(page, gate.url, reviewer.email, reviewer.password);
+  ({ browser, page } = await personInConsole(gate, reviewer, 'reviewer'));
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,4 +1,7 @@
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from './browser.js';
+import type { GateProcess } from './gate-process.js';
+import { addPersonWithCli, type PersonRole } from './sign-in.js';
 
 /**
  * From /app at `base`: Sign in, the provider's page, email and password, back on /app with
@@ -13,6 +16,24 @@ export async function signInThroughTheBrowser(page: Page, base: string, email: s
   await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
   if (new URL(page.url()).pathname !== '/app') throw new Error(`signing in ended on ${page.url()}: ${await page.locator('body').innerText()}`);
   await page.waitForFunction(() => document.querySelector('#status')?.textContent?.startsWith('Signed in as') === true);
+}
+
+/**
+ * What most console tests start from: a person added by `gate people add` with `role`, and
+ * a fresh browser whose page (`width` x 900) that person has signed in to the console with.
+ * The caller closes the browser; it is closed here when signing in fails.
+ */
+export async function personInConsole(gate: GateProcess, person: { email: string; password: string }, role: PersonRole, width = 1300): Promise<{ browser: Browser; page: Page }> {
+  await addPersonWithCli(gate, person.email, person.password, role);
+  const browser = await launchBrowser();
+  try {
+    const page = await (await browser.newContext({ viewport: { width, height: 900 } })).newPage();
+    await signInThroughTheBrowser(page, gate.url, person.email, person.password);
+    return { browser, page };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
 }
 
 /** Where a test's screenshots go (git-ignored). */
