@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import { CLI } from './gate-process.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { request } from 'undici';
 import { embeddedPaths, giveToPostgres, runPostgresProgram, startEmbedded, stopEmbedded } from '../../src/org/embedded-postgres.js';
 
 /** A PostgreSQL cluster of its own for a test file (the machine's binaries, a Unix socket in the dir). */
@@ -81,4 +82,17 @@ export class OrgProcess {
     this.child.kill('SIGTERM');
     return this.exited;
   }
+}
+
+/**
+ * A member's submission PUT at the organization's door with `key`, as a member gate's drain
+ * sends it (`s` from SimulatedMember.submission): the status and the JSON answer.
+ */
+export async function putSubmission(org: { url: string }, key: string, s: { artifactId: string; body: unknown }): Promise<{ status: number; body: any }> {
+  const res = await request(`${org.url}/submissions/${encodeURIComponent(s.artifactId)}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify(s.body),
+  });
+  return { status: res.statusCode, body: (await res.body.json()) as any };
 }

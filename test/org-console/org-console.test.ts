@@ -7,7 +7,7 @@ import { request } from 'undici';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../harness/browser.js';
 import { SimulatedMember } from '../harness/member-submission.js';
-import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
+import { OrgProcess, PostgresCluster, orgCli, putSubmission } from '../harness/org-process.js';
 import { addPersonWithCli, freePort } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 import { canonicalJson, sha256Hex } from '../../src/forms/canonical-json.js';
@@ -55,13 +55,7 @@ beforeAll(async () => {
   expect(org.url).toBe(orgOrigin);
   const submitKey = JSON.parse(cli('member', 'add', `--deployment-id=${member.deploymentId}`, '--label', 'team gate', '--json')).key as string;
   for (const s of [flagged, plain, tampered]) {
-    const res = await request(`${org.url}/submissions/${encodeURIComponent(s.artifactId)}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${submitKey}` },
-      body: JSON.stringify(s.body),
-    });
-    expect(res.statusCode).toBe(202);
-    await res.body.dump();
+    expect((await putSubmission(org, submitKey, s)).status).toBe(202);
   }
   identity = await addPersonWithCli(issuer, person.email, person.password, 'reader');
   const [iss, sub] = [identity.slice(0, identity.indexOf('|')), identity.slice(identity.indexOf('|') + 1)];

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
+import { OrgProcess, PostgresCluster, orgCli, putSubmission } from '../harness/org-process.js';
 import { SimulatedMember } from '../harness/member-submission.js';
 import { verifyOutcomeLine } from '../../src/forms/outcome-line.js';
 
@@ -36,13 +36,7 @@ beforeAll(async () => {
   adminKey = JSON.parse(cli('key', 'issue', '--scope', 'admin', '--label', 'admin', '--json')).key;
   cli('people', 'assign', '--iss', 'https://id.example.test', '--sub', 'ann', '--role', 'reviewer');
   for (const s of texts) {
-    const res = await request(`${org.url}/submissions/${encodeURIComponent(s.artifactId)}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${memberKey}` },
-      body: JSON.stringify(s.body),
-    });
-    expect(res.statusCode).toBe(202);
-    await res.body.dump();
+    expect((await putSubmission(org, memberKey, s)).status).toBe(202);
   }
 }, 180_000);
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { request } from 'undici';
-import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
+import { OrgProcess, PostgresCluster, orgCli, putSubmission } from '../harness/org-process.js';
 import { SimulatedMember } from '../harness/member-submission.js';
 import { signInWithOpenidClient, type IssuedPerson } from '../harness/openid-sign-in.js';
 import { useGate } from '../harness/use-gate.js';
@@ -65,14 +65,7 @@ async function post(bearer: string | null, body: string) {
 const rpc = (bearer: string | null, method: string, params: unknown = {}) => post(bearer, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
 
 async function put(bearer: string) {
-  const s = member.submission(`door ${Math.random()}`);
-  const res = await request(`${org.url}/submissions/${encodeURIComponent(s.artifactId)}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
-    body: JSON.stringify(s.body),
-  });
-  await res.body.dump();
-  return res.statusCode;
+  return (await putSubmission(org, bearer, member.submission(`door ${Math.random()}`))).status;
 }
 
 describe("a person's token at the organization gate's /rpc", () => {
@@ -109,13 +102,7 @@ describe("a person's token at the organization gate's /rpc", () => {
     const s = member.submission('a claim a person countersigns');
     const refusedOne = member.submission('a claim a person refuses');
     for (const body of [s, refusedOne]) {
-      const res = await request(`${org.url}/submissions/${encodeURIComponent(body.artifactId)}`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${memberKey}` },
-        body: JSON.stringify(body.body),
-      });
-      expect(res.statusCode).toBe(202);
-      await res.body.dump();
+      expect((await putSubmission(org, memberKey, body)).status).toBe(202);
     }
     const inbox = await rpc(ann.accessToken, 'gv.org_inbox', { limit: 100 });
     expect(inbox.body.result.held_by).toBe(ann.identity);
@@ -149,13 +136,7 @@ describe("a person's token at the organization gate's /rpc", () => {
 
   it("a review key's decision is journaled as signer class agent", async () => {
     const s = member.submission('a claim the review key countersigns');
-    const res = await request(`${org.url}/submissions/${encodeURIComponent(s.artifactId)}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${memberKey}` },
-      body: JSON.stringify(s.body),
-    });
-    expect(res.statusCode).toBe(202);
-    await res.body.dump();
+    expect((await putSubmission(org, memberKey, s)).status).toBe(202);
     expect((await rpc(reviewKey, 'gv.describe')).body.result.you).toMatchObject({ role: 'reviewer', kind: 'program' });
     const decided = await rpc(reviewKey, 'gv.org_review', { member_deployment_id: member.deploymentId, artifact_id: s.artifactId, decision: 'countersign' });
     expect(decided.body.result.state).toBe('countersigned');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { request } from 'undici';
-import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
+import { OrgProcess, PostgresCluster, orgCli, putSubmission } from '../harness/org-process.js';
 import { SimulatedMember } from '../harness/member-submission.js';
 import { verifyOutcomeLine } from '../../src/forms/outcome-line.js';
 
@@ -48,13 +48,7 @@ afterAll(async () => {
 
 async function submitAndCountersign(label: string): Promise<string> {
   const s = member.submission(label);
-  const put = await request(`${org.url}/submissions/${encodeURIComponent(s.artifactId)}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${memberKey}` },
-    body: JSON.stringify(s.body),
-  });
-  expect(put.statusCode).toBe(202);
-  await put.body.dump();
+  expect((await putSubmission(org, memberKey, s)).status).toBe(202);
   const decided = await request(`${org.url}/rpc`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${reviewerKey}` },

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
+import { OrgProcess, PostgresCluster, orgCli, putSubmission } from '../harness/org-process.js';
 import { SimulatedMember } from '../harness/member-submission.js';
 import { verifyOutcomeLine } from '../../src/forms/outcome-line.js';
 
@@ -38,14 +38,6 @@ afterAll(async () => {
   cluster?.stop();
 });
 
-async function put(org: OrgProcess, key: string, s: { artifactId: string; body: unknown }) {
-  const res = await request(`${org.url}/submissions/${encodeURIComponent(s.artifactId)}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify(s.body),
-  });
-  return { status: res.statusCode, body: (await res.body.json()) as any };
-}
 
 async function rpc(org: OrgProcess, key: string, method: string, params: unknown) {
   const res = await request(`${org.url}/rpc`, {
@@ -64,7 +56,7 @@ describe('two org processes on one database', { timeout: CASE_MS }, () => {
     const submissions = members.flatMap((m) => Array.from({ length: EACH }, (_, i) => ({ m, s: m.submission(`${m.deploymentId} claim ${i}`) })));
     // The same submission reaches both processes at once (a member retrying through a load balancer).
     const answers = await Promise.all(
-      submissions.map(async ({ m, s }) => Promise.all(orgs.map((o) => put(o, keys.get(m.deploymentId)!, s)))),
+      submissions.map(async ({ m, s }) => Promise.all(orgs.map((o) => putSubmission(o, keys.get(m.deploymentId)!, s)))),
     );
     for (const pair of answers) expect(pair.map((a) => a.status).sort()).toEqual([200, 202]);
 
