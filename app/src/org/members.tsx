@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Problem } from '../problem.js';
 import { orgRpc, type OrgVerbAnswer } from './org-rpc.js';
+import { whenIso } from '../when.js';
 
 type Member = OrgVerbAnswer<'gv.org_members'>['members'][number];
 
@@ -30,7 +31,7 @@ export function OrgMembers({ members, error }: { members: readonly Member[] | nu
               <tr data-deployment={m.deployment_id}>
                 <td class="label">{m.label}</td>
                 <td class="id">{m.deployment_id}</td>
-                <td>{m.added_at.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}</td>
+                <td>{whenIso(m.added_at)}</td>
                 <td>{m.live_keys}</td>
                 <td class="state">{m.revoked ? 'revoked' : 'member'}</td>
               </tr>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Problem } from '../problem.js';
 import { orgRpc, type OrgVerbAnswer } from './org-rpc.js';
+import { whenIso } from '../when.js';
 
 type Person = OrgVerbAnswer<'gv.org_people'>['people'][number];
 
@@ -32,7 +33,7 @@ export function OrgPeople() {
               <td class="role">{p.role}</td>
               <td>{p.source === 'config' ? '[auth].admins' : 'people table'}</td>
               <td class="id">{p.assigned_by ?? ''}</td>
-              <td>{p.assigned_at?.replace('T', ' ').replace(/\.\d+Z$/, ' UTC') ?? ''}</td>
+              <td>{p.assigned_at === null ? '' : whenIso(p.assigned_at)}</td>
             </tr>
           ))}
         </tbody>
