@@ -14,6 +14,10 @@ import type { Store } from '../store/store.js';
 /** What a person's copy still masks. */
 export const maskedForPeople = (kind: string): boolean => kind.startsWith('secret.') || kind.startsWith('personal.');
 
+/** `text` as a person reads it, given its findings: the spans of those maskedForPeople masked. */
+export const forPeople = (text: string, findings: ReadonlyArray<{ kind: string; start: number; end: number }>): string =>
+  maskSpans(text, findings.filter((f) => maskedForPeople(f.kind)));
+
 /** A few recent copies a store: a person reads a long body page by page, and each page would copy it whole. */
 const COPIES_KEPT = 8;
 const copies = new WeakMap<Store, Map<string, string>>();
@@ -32,7 +36,7 @@ export function personsCopy(house: { readonly store: Store }, row: ArtifactRow):
   if (hit !== undefined) return hit;
   const text = house.store.artifacts.text(row.content_hash);
   if (text === null) return null;
-  const copy = maskSpans(text, house.store.artifacts.findings(row.artifact_id).filter((f) => maskedForPeople(f.kind)));
+  const copy = forPeople(text, house.store.artifacts.findings(row.artifact_id));
   if (kept.size >= COPIES_KEPT) kept.delete(kept.keys().next().value!);
   kept.set(key, copy);
   return copy;

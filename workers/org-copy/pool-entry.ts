@@ -4,9 +4,8 @@
  * serves the doors, with the gate's own scanner, and masked as a person's copy at the gate
  * is masked (secrets and personal data; an injection stays readable, as text).
  */
-import { maskedForPeople } from '../../src/review/persons-copy.js';
+import { forPeople } from '../../src/review/persons-copy.js';
 import type { PlacedFinding } from '../../src/projections/artifact-reads.js';
-import { maskSpans } from '../scan/mask.js';
 import { scanText } from '../scan/scan-text.js';
 import { lowerThisThread } from '../thread-priority.js';
 
@@ -38,7 +37,7 @@ async function copyOf(item: CopyTask['items'][number]): Promise<PersonsCopy | nu
   }
   const scanned = await scanText(text, { contentType: item.contentType });
   return {
-    text: maskSpans(text, scanned.findings.filter((f) => maskedForPeople(f.kind))),
+    text: forPeople(text, scanned.findings),
     findings: scanned.findings.map(({ kind, severity, detail, start, end }) => ({ kind, severity, detail, start, end })),
     scanner: scanned.scanner,
   };
