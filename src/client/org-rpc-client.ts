@@ -3,7 +3,7 @@ import { resultOf } from './json-rpc-reply.js';
 import type { TransportLimits } from './transport-limits.js';
 
 /** The organization gate's /rpc verbs (src/org/org-registry.ts), and whether each one writes. */
-const ORG_VERB_WRITES = {
+export const ORG_VERB_WRITES = {
   'gv.describe': false,
   // Taking the inbox holds its rows for the caller: a write, so a lost reply is outcome_unknown.
   'gv.org_inbox': true,
