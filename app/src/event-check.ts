@@ -1,6 +1,7 @@
 import canonicalize from 'canonicalize';
 import { verifyEventSignature } from '../../src/forms/portable-verify.js';
 import type { VerbAnswer } from '../../src/verbs/verb-types.js';
+import { sha256Hex } from './sha256-hex.js';
 
 // A row's events checked in this page, not taken on the gate's word: the signed bytes gv.why
 // hands over must be canonical JSON, hash to the event id, say what the served event says,
@@ -20,8 +21,6 @@ const NOT_COPIED = new Set(['type', 'object', 'event_id', 'seq', 'prev', 'ts', '
 /** The common fields a served event always carries, null when the signed data has none. */
 const ALWAYS = new Set(['artifact_id', 'space', 'workarea', 'leaves', 'enters']);
 
-const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
-
 export async function checkEvent(deploymentId: string, e: WhyEvent): Promise<EventCheck> {
   if (e.signed === null) return { state: 'withheld', fields: e.withheld };
   let envelope: { v: number; seq: number; type: string; ts: number; prev: string | null; by: string | null; data: Record<string, unknown> };
@@ -36,7 +35,7 @@ export async function checkEvent(deploymentId: string, e: WhyEvent): Promise<Eve
     return { state: 'failed', why: 'the signature is malformed' };
   }
   if (canonicalize(envelope) !== e.signed) return { state: 'failed', why: 'the signed bytes are not in canonical form' };
-  const digest = hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(e.signed)));
+  const digest = await sha256Hex(new TextEncoder().encode(e.signed));
   if (digest !== e.event_id) return { state: 'failed', why: 'the signed bytes do not hash to the event id' };
   for (const key of ['seq', 'type', 'ts', 'prev', 'by'] as const) {
     if (envelope[key] !== e[key]) return { state: 'failed', why: `the event as shown differs from what was signed (${key})` };

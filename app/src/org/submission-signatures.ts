@@ -2,6 +2,7 @@ import canonicalize from 'canonicalize';
 import { SUBMISSION_SIGNING_PREFIX } from '../../../src/forms/submission-contract.js';
 import { verifyEventSignature } from '../../../src/forms/portable-verify.js';
 import { checkEvent, type EventCheck, type WhyEvent } from '../event-check.js';
+import { sha256Hex } from '../sha256-hex.js';
 
 // A submission as its member gate signed it, checked in this page against the member's
 // deployment id, not taken on the organization's word: the body's own signature (which
@@ -34,8 +35,6 @@ export interface SignatureCheck {
   check: EventCheck;
 }
 
-const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
-const sha256 = async (bytes: Uint8Array<ArrayBuffer>) => hex(await crypto.subtle.digest('SHA-256', bytes));
 const failed = (why: string): EventCheck => ({ state: 'failed', why });
 
 /** A carried event checked as event-check.ts checks a served one, then read for what it must say about this row. */
@@ -58,7 +57,7 @@ async function carried(memberId: string, e: CarriedEvent, artifactId: string, ty
 async function bodySignature(memberId: string, submission: SubmissionShape, id: string, sig: string): Promise<EventCheck> {
   const canonical = canonicalize(submission);
   if (canonical === undefined) return failed('the submission is not JSON');
-  if (`sha256:${await sha256(new TextEncoder().encode(canonical))}` !== id) return failed("the body does not hash to the submission's id");
+  if (`sha256:${await sha256Hex(new TextEncoder().encode(canonical))}` !== id) return failed("the body does not hash to the submission's id");
   try {
     return (await verifyEventSignature(memberId, SUBMISSION_SIGNING_PREFIX + canonical, sig)) ? { state: 'verified' } : failed("the signature does not hold for this member's key");
   } catch {
@@ -71,7 +70,7 @@ async function contentMatches(submission: SubmissionShape): Promise<EventCheck> 
   if (typeof bytes !== 'string') return failed('the submission carries no content');
   const raw = Uint8Array.from(atob(bytes), (c) => c.charCodeAt(0));
   if (raw.length !== submission.envelope?.size_bytes) return failed(`the content is ${raw.length} bytes; the envelope says ${String(submission.envelope?.size_bytes)}`);
-  if (`sha256:${await sha256(raw)}` !== submission.envelope?.content_hash) return failed("the content does not hash to the envelope's content_hash");
+  if (`sha256:${await sha256Hex(raw)}` !== submission.envelope?.content_hash) return failed("the content does not hash to the envelope's content_hash");
   return { state: 'verified' };
 }
 
