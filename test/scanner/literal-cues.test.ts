@@ -197,7 +197,8 @@ describe('the units of a text', () => {
 });
 
 describe('attack windows read in place', () => {
-  // The implementations before: a pattern for sentence ends, a letter-run match for words.
+  // The plain implementations: a pattern for sentence ends, a match for words (runs of letters
+  // and digits holding a letter).
   const BOUNDARY = /(?<=[.!?。！？])\s+|\n+/g;
   function segmentsBefore(text: string): Array<[number, number]> {
     const out: Array<[number, number]> = [];
@@ -210,15 +211,14 @@ describe('attack windows read in place', () => {
     return out;
   }
   function enoughBefore(text: string): boolean {
-    const runs = text.match(/\p{L}+/gu);
-    if (runs === null) return false;
-    if (runs.reduce((n, r) => n + r.length, 0) < 10) return false;
+    const words = (text.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => (w.match(/\p{L}/gu) ?? []).length).filter((letters) => letters > 0);
+    if (words.reduce((n, l) => n + l, 0) < 10) return false;
     if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(text)) return true;
-    return runs.length >= 3 && runs.filter((r) => r.length >= 4).length >= 2;
+    return words.length >= 3 && words.filter((l) => l >= 4).length >= 2;
   }
 
   it('cut and count as the patterns did', () => {
-    const texts = [...fixtures, ...ownNotes, 'One. Two!\u00a0Three?\u3000Four。 five\n\n\nsix.\n seven', 'a.\tb', '\n\nx', 'the and of it', 'Go team!'];
+    const texts = [...fixtures, ...ownNotes, 'One. Two!\u00a0Three?\u3000Four。 five\n\n\nsix.\n seven', 'a.\tb', '\n\nx', 'the and of it', 'Go team!', 'EfuHy2yhTX5d and ab3cdef9ghij2klm', 'build 42 of v2beta3 shipped 7 fixes in 2024'];
     for (const text of texts) {
       const long = `${text} `.repeat(Math.ceil(1200 / Math.max(1, text.length)));
       for (const t of [text, long]) {

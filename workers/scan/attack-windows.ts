@@ -45,6 +45,10 @@ function eachSegment(text: string, visit: (start: number, end: number, letters: 
       i++;
       continue;
     }
+    if (isAsciiDigit(c)) {
+      i++;
+      continue;
+    }
     tally.endRun(run);
     run = 0;
     let end = i + 1;
@@ -66,8 +70,10 @@ function eachSegment(text: string, visit: (start: number, end: number, letters: 
 }
 
 /**
- * What asciiEnoughToRead counts in a stretch, one run of ASCII letters at a time: its
- * letters, its words (the runs) and its content words (runs of at least CONTENT_LETTERS).
+ * What asciiEnoughToRead counts in a stretch, one word at a time: its letters, its words and
+ * its content words (words of at least CONTENT_LETTERS letters). A word is a run of letters
+ * and digits holding a letter: digits inside a token do not make it several words, or an
+ * identifier such as `EfuHy2yhTX5d` would pass for a sentence of three and be read as one.
  */
 class WordTally {
   letters = 0;
@@ -89,7 +95,8 @@ class WordTally {
   }
 }
 
-const LETTER_RUN = /\p{L}+/gu;
+const WORD_RUN = /[\p{L}\p{N}]+/gu;
+const DIGITS = /\p{N}/gu;
 const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 const MIN_LETTERS = 10;
 const MIN_WORDS = 3;
@@ -109,6 +116,7 @@ export function enoughToRead(text: string, start = 0, end = text.length): boolea
 }
 
 const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isAsciiDigit = (c: number): boolean => c >= 48 && c <= 57;
 
 /**
  * enoughToRead for an ASCII stretch of `text`, counted in one pass with no copies (in ASCII
@@ -126,6 +134,7 @@ function asciiEnoughToRead(text: string, start: number, end: number): boolean | 
       run++;
       continue;
     }
+    if (isAsciiDigit(c)) continue;
     tally.endRun(run);
     run = 0;
   }
@@ -140,12 +149,11 @@ function enoughCounted(letters: number, words: number, contentWords: number): bo
 }
 
 function enoughToReadAnyScript(text: string): boolean {
-  const runs = text.match(LETTER_RUN);
-  if (runs === null) return false;
-  const letters = runs.reduce((n, r) => n + r.length, 0);
+  const words = (text.match(WORD_RUN) ?? []).map((run) => run.replace(DIGITS, '').length).filter((letters) => letters > 0);
+  const letters = words.reduce((n, l) => n + l, 0);
   if (letters < MIN_LETTERS) return false;
   if (UNSPACED_SCRIPT.test(text)) return true;
-  return runs.length >= MIN_WORDS && runs.filter((r) => r.length >= CONTENT_LETTERS).length >= MIN_CONTENT_WORDS;
+  return words.length >= MIN_WORDS && words.filter((l) => l >= CONTENT_LETTERS).length >= MIN_CONTENT_WORDS;
 }
 
 /** Windows covering every non-blank part of `text`, each at most WINDOW_MAX long, with enough words to read. */
