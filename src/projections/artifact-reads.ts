@@ -3,7 +3,8 @@ import { bodyText } from './body-text.js';
 import type { ViewChanges } from '../journal/view-changes.js';
 import { HELD_STATES, PROMOTED_STATES, QUARANTINE_STATES } from '../domain/states.js';
 import { CREW_SHEET_KIND } from '../domain/crew-sheet.js';
-import { AUTHORITY_EVENTS } from '../journal/schema.js';
+import { AUTHORITY_EVENTS, laterArtifactEvent } from '../journal/schema.js';
+import { artifactEventsSql } from './journal-reads.js';
 import type { CollectionRow } from '../domain/collection-form.js';
 
 export interface ScanFinding {
@@ -41,6 +42,8 @@ export interface ArtifactRow {
   masked_hash: string | null;
   ts: number;
   ingest_seq: number;
+  /** The scan (or record) that took the row out of L0_RAW; null while it is there. */
+  scan_seq: number | null;
   state_ts: number;
   state_seq: number;
   promoted_seq: number | null;
@@ -114,7 +117,7 @@ export class ArtifactReads {
       ),
       blob: p('SELECT bytes FROM blobs WHERE hash = ?'),
       stateCount: p('SELECT n FROM state_counts WHERE state = ?'),
-      scanEvent: p(`SELECT body FROM journal WHERE artifact_id = ? AND type = 'scan' ORDER BY seq DESC LIMIT 1`).pluck(),
+      scanEvent: p(artifactEventsSql('body', `AND type = 'scan' ORDER BY seq DESC LIMIT 1`)).pluck(),
       questionsInArea: p(
         `SELECT count(*) AS n FROM artifacts WHERE writer_identity = ? AND space = ? AND workarea = ? AND kind = 'question'`,
       ),
@@ -132,8 +135,9 @@ export class ArtifactReads {
       outdatedScans: p(
         `SELECT a.* FROM artifacts a WHERE a.rowid > ? AND a.state IN (${REVIEW_STATES.map(() => '?').join(',')})
        AND a.content_type != 'skill_archive'
-       AND (SELECT json_extract(j.body, '$.data.scanner') FROM journal j
-            WHERE j.artifact_id = a.artifact_id AND j.type IN ('scan', 'record') ORDER BY j.seq DESC LIMIT 1) IS NOT ?
+       AND (SELECT json_extract(j.body, '$.data.scanner') FROM journal j WHERE j.seq = coalesce(
+            (SELECT max(l.seq) FROM journal l WHERE l.artifact_id = a.artifact_id AND ${laterArtifactEvent('l')} AND l.type IN ('scan', 'record')),
+            a.scan_seq)) IS NOT ?
      ORDER BY a.rowid LIMIT ?`,
       ),
       // A crew sheet is a prompt template whose body is crew_sheet/1 (src/domain/crew-sheet.ts); the newest promoted first.

@@ -5,6 +5,7 @@ import { areaTokens } from './area-tokens.js';
 import { bodyText } from './body-text.js';
 import { RECALL_TOKENIZE } from './recall-tokenizer.js';
 import { canonicalJson } from '../forms/canonical-json.js';
+import { laterArtifactEvent } from '../journal/schema.js';
 
 /**
  * The artifacts view: one row per claim, its state, and the served rows' FTS index recall
@@ -34,6 +35,9 @@ export function artifactTables(schema: string): string {
       masked_hash TEXT,
       ts INTEGER NOT NULL,
       ingest_seq INTEGER NOT NULL,
+      -- The scan (or record) that took the row out of L0_RAW: with ingest_seq, the two events
+      -- the journal's artifact index leaves out (journal/schema.ts, laterArtifactEvent).
+      scan_seq INTEGER,
       state_ts INTEGER NOT NULL,
       state_seq INTEGER NOT NULL,
       promoted_seq INTEGER,
@@ -121,18 +125,19 @@ export class ArtifactReducer {
       // A row and its scan (or record) in one write: the row as both events leave it, inserted once.
       insertScanned: p(`INSERT INTO ${schema}.artifacts (artifact_id, state, space, workarea, producer_name, producer_kind, kind,
         content_type, trust_class, writer_identity, writer_kind, source_uri, content_hash, size_bytes, derives_from,
-        addressed_to, ts, ingest_seq, state_ts, state_seq, reason, findings_count, masked_hash)
+        addressed_to, ts, ingest_seq, state_ts, state_seq, scan_seq, reason, findings_count, masked_hash)
         VALUES (@artifact_id, @state, @space, @workarea, @producer_name, @producer_kind, @kind, @content_type, @trust_class,
         @writer_identity, @writer_kind, @source_uri, @content_hash, @size_bytes, @derives_from, @addressed_to, @ts, @seq,
-        @state_ts, @state_seq, @reason, @findings_count, @masked_hash)`),
+        @state_ts, @state_seq, @scan_seq, @reason, @findings_count, @masked_hash)`),
       row: p(`SELECT rowid, artifact_id, state, content_hash, space, workarea, kind, writer_identity, provisional, erased_seq
         FROM ${schema}.artifacts WHERE artifact_id = ?`),
       erased: p(`UPDATE ${schema}.artifacts SET erased_seq = ? WHERE rowid = ?`),
-      erasedLater: p(`SELECT 1 FROM main.journal WHERE artifact_id = ? AND type = 'content_erased' LIMIT 1`).pluck(),
+      erasedLater: p(`SELECT 1 FROM main.journal WHERE artifact_id = ? AND type = 'content_erased' AND ${laterArtifactEvent()} LIMIT 1`).pluck(),
       setState: p(`UPDATE ${schema}.artifacts SET state = @state, state_ts = @ts, state_seq = @seq,
         reason = @reason WHERE rowid = @rowid`),
       scanned: p(`UPDATE ${schema}.artifacts SET findings_count = @findings_count, masked_hash = @masked_hash,
         trust_class = @trust_class WHERE rowid = @rowid`),
+      firstScan: p(`UPDATE ${schema}.artifacts SET scan_seq = ? WHERE rowid = ?`),
       promoted: p(`UPDATE ${schema}.artifacts SET promoted_seq = coalesce(promoted_seq, @seq),
         promoted_ts = coalesce(promoted_ts, @ts), provisional = @provisional WHERE rowid = @rowid`),
       count: p(`INSERT INTO ${schema}.state_counts (state, n) VALUES (?, ?)
@@ -180,6 +185,8 @@ export class ArtifactReducer {
         trust_class: str(d, 'trust_class'),
         rowid: row.rowid,
       });
+      // By the event's own word, as the journal's index decides what it leaves out.
+      if (str(d, 'leaves') === 'L0_RAW') this.s.firstScan!.run(event.seq, row.rowid);
     }
     if (event.type === 'promote' || event.type === 'countersign') {
       row.provisional = d['provisional'] === true ? 1 : 0;
@@ -231,6 +238,7 @@ export class ArtifactReducer {
         state: enters,
         state_ts: scan.ts,
         state_seq: scan.seq,
+        scan_seq: str(scan.data, 'leaves') === 'L0_RAW' ? scan.seq : null,
         reason: str(scan.data, 'reason'),
         findings_count: scan.data['findings_count'] ?? 0,
         masked_hash: str(scan.data, 'masked_hash'),

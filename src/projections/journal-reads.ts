@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { JournalRow } from '../forms/event.js';
-import { AUTHORITY_EVENTS } from '../journal/schema.js';
+import { AUTHORITY_EVENTS, laterArtifactEvent } from '../journal/schema.js';
 import { verifyChain, type ChainReport } from '../journal/verify-chain.js';
 
 /** A journaled event exactly as signed: its canonical body and the deployment's signature. */
@@ -8,6 +8,21 @@ export type SignedEventRow = Pick<JournalRow, 'event_id' | 'body' | 'sig'>;
 
 /** Journal events that sign a row toward serving it: a promotion, a person's signature, a group's preparation. */
 const SIGNING_EVENTS = ['promote', 'manual-sign', 'ratify', 'replacement-prepared'] as const;
+
+/**
+ * `SELECT columns FROM journal` over every event of one artifact (the statement's first
+ * parameter), then `rest` (more terms, an order, a limit). The journal's artifact index
+ * leaves out an ingest's two events (laterArtifactEvent); the artifacts view keeps their
+ * seqs, so they are taken from there beside the index's.
+ */
+export function artifactEventsSql(columns: string, rest = ''): string {
+  return `WITH wanted(id) AS (VALUES (?))
+    SELECT ${columns} FROM journal WHERE seq IN (
+      SELECT seq FROM journal WHERE artifact_id = (SELECT id FROM wanted) AND ${laterArtifactEvent()}
+      UNION ALL SELECT a.ingest_seq FROM artifacts a, wanted WHERE a.artifact_id = wanted.id
+      UNION ALL SELECT a.scan_seq FROM artifacts a, wanted WHERE a.artifact_id = wanted.id)
+    ${rest}`;
+}
 
 /** Which served events a page of gv.events holds, beyond its position. */
 export interface EventsFilter {
@@ -37,9 +52,9 @@ export class JournalReads {
     this.s = {
       eventIdAt: p('SELECT event_id FROM journal WHERE seq = ?').pluck(),
       crawlerExceptions: p(`SELECT * FROM journal WHERE type IN ('crawler-exception-issued', 'crawler-exception-revoked') ORDER BY seq`),
-      newestScan: p(`SELECT seq, body FROM journal WHERE artifact_id = ? AND type IN ('scan', 'record') ORDER BY seq DESC LIMIT 1`),
+      newestScan: p(artifactEventsSql('seq, body', `AND type IN ('scan', 'record') ORDER BY seq DESC LIMIT 1`)),
       // A ratify that sent the row back for evidence (enters NEEDS_EVIDENCE) promotes nothing.
-      promotions: p(`SELECT event_id, body, sig FROM journal WHERE artifact_id = ? AND type IN ('promote', 'ratify')
+      promotions: p(`SELECT event_id, body, sig FROM journal WHERE artifact_id = ? AND ${laterArtifactEvent()} AND type IN ('promote', 'ratify')
         AND coalesce(json_extract(body, '$.data.enters'), '') != 'NEEDS_EVIDENCE' ORDER BY seq`),
       orgPinned: p(`SELECT body FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'org-pinned' ORDER BY seq LIMIT 1`).pluck(),
       outcomeCursor: p(`SELECT max(json_extract(body, '$.data.org_seq')) FROM journal WHERE ${AUTHORITY_EVENTS} AND type IN ('countersign', 'refuse')`).pluck(),
@@ -49,16 +64,16 @@ export class JournalReads {
       signedByOthers: p(
         `SELECT DISTINCT j.artifact_id AS id FROM journal j JOIN artifacts a ON a.artifact_id = j.artifact_id
          WHERE j.artifact_id IN (SELECT value FROM json_each(?)) AND j.type IN (${SIGNING_EVENTS.map(() => '?').join(',')})
-         AND j.artifact_id IS NOT NULL AND j.by IS NOT NULL AND j.by <> a.writer_identity`,
+         AND ${laterArtifactEvent('j')} AND j.by IS NOT NULL AND j.by <> a.writer_identity`,
       ),
-      lastSeqOf: p('SELECT max(seq) FROM journal WHERE artifact_id = ?').pluck(),
-      findingEvents: p(`SELECT body FROM journal WHERE artifact_id = ? AND type IN ('scan', 'record')`),
-      firstFindingEvent: p(`SELECT event_id FROM journal WHERE artifact_id = ? AND type IN ('scan', 'record') ORDER BY seq LIMIT 1`),
+      lastSeqOf: p(artifactEventsSql('max(seq)')).pluck(),
+      findingEvents: p(artifactEventsSql('body', `AND type IN ('scan', 'record')`)),
+      firstFindingEvent: p(artifactEventsSql('event_id', `AND type IN ('scan', 'record') ORDER BY seq LIMIT 1`)),
       countersign: p(`SELECT 1 FROM journal WHERE ${AUTHORITY_EVENTS} AND type = 'countersign' AND artifact_id = ? LIMIT 1`),
-      eventsOf: p('SELECT * FROM journal WHERE artifact_id = ? ORDER BY seq'),
-      evidenceEvents: p(`SELECT * FROM journal WHERE artifact_id = ? AND type IN ('ratify', 'evidence-added') ORDER BY seq`),
-      eventsOfNewestFirst: p('SELECT * FROM journal WHERE artifact_id = ? ORDER BY seq DESC'),
-      firstIngestOf: p(`SELECT * FROM journal WHERE artifact_id = ? AND type = 'ingest' ORDER BY seq LIMIT 1`),
+      eventsOf: p(artifactEventsSql('*', 'ORDER BY seq')),
+      evidenceEvents: p(`SELECT * FROM journal WHERE artifact_id = ? AND ${laterArtifactEvent()} AND type IN ('ratify', 'evidence-added') ORDER BY seq`),
+      eventsOfNewestFirst: p(artifactEventsSql('*', 'ORDER BY seq DESC')),
+      firstIngestOf: p(artifactEventsSql('*', `AND type = 'ingest' ORDER BY seq LIMIT 1`)),
       stampAt: p('SELECT event_id, ts FROM journal WHERE seq = ?'),
       signedAt: p('SELECT event_id, body, sig FROM journal WHERE seq = ?'),
       byId: p('SELECT * FROM journal WHERE substr(event_id, 1, 8) = substr(?, 1, 8) AND event_id = ?'),
