@@ -160,9 +160,10 @@ export class VectorIndex {
       served: p(`SELECT ${ARTIFACT_COLUMNS}, a.content_hash AS content_hash FROM main.artifacts a
         WHERE a.state IN ('ACTIVE', 'SUPERSEDED', 'L1_SCANNED') AND a.erased_seq IS NULL AND a.rowid > ? ORDER BY a.rowid LIMIT ?`),
       // With each row, its stored vector's placement: the embed stage asked it row by row after every commit.
+      // An ingest leaves its row in L0_RAW, which wants no vector: the scan after it names the row again.
       touched: p(`SELECT DISTINCT ${ARTIFACT_COLUMNS}, ${STORED_COLUMNS} FROM main.journal j
           JOIN main.artifacts a ON a.artifact_id = j.artifact_id LEFT JOIN main.vector_codes c ON c.rowid = a.rowid
-        WHERE j.seq > ? AND j.seq <= ? AND j.artifact_id IS NOT NULL AND a.erased_seq IS NULL`),
+        WHERE j.seq > ? AND j.seq <= ? AND j.artifact_id IS NOT NULL AND j.type != 'ingest' AND a.erased_seq IS NULL`),
       // A batch of rows (a JSON array of rowids) with their content hash and stored placement, in one statement.
       rows: p(`SELECT ${ARTIFACT_COLUMNS}, a.content_hash AS content_hash, ${STORED_COLUMNS} FROM json_each(?) j
           JOIN main.artifacts a ON a.rowid = j.value LEFT JOIN main.vector_codes c ON c.rowid = a.rowid

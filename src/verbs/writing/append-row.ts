@@ -52,6 +52,8 @@ export interface NewRow {
   space: string;
   workarea: string;
   bytes: Uint8Array;
+  /** `sha256:` and the hex of `bytes`, when the caller worked it out already (an ingest names its row by it). */
+  contentHash?: string;
   contentType: string;
   kind: string | null;
   trustClass: string;
@@ -72,7 +74,7 @@ export interface NewRow {
  * and, when the scan masked anything, the masked form. Runs inside a journal write.
  */
 export function appendRow(house: Pick<House, 'store' | 'pipeline'>, caller: Caller, row: NewRow): JournalEvent {
-  const contentHash = `sha256:${sha256Hex(row.bytes)}`;
+  const contentHash = row.contentHash ?? `sha256:${sha256Hex(row.bytes)}`;
   const findings = [...row.scan.findings, ...(row.gateFindings ?? [])];
   // With nothing masked the masked body is the body itself: one stored copy serves both.
   const maskedBytes = row.scan.masked === null ? row.bytes : Buffer.from(row.scan.masked, 'utf8');

@@ -202,6 +202,7 @@ export const ingestVerb = defineVerb({
         space,
         workarea: p.workarea,
         bytes,
+        contentHash,
         contentType,
         kind,
         trustClass,
