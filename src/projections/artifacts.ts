@@ -104,6 +104,12 @@ interface ReducedRow {
   erased_seq: number | null;
 }
 const str = (d: Data, k: string) => (typeof d[k] === 'string' ? (d[k] as string) : null);
+/**
+ * Whether a scan (or record) is the one that took its row out of L0_RAW, by the event's own
+ * word: the rule journal_artifact_later's predicate reads from the body (laterArtifactEvent),
+ * so the seq kept in scan_seq is exactly the scan that index leaves out.
+ */
+const leavesRaw = (d: Data) => str(d, 'leaves') === 'L0_RAW';
 
 /** Folds row events into the artifacts view. Deterministic: it reads only the event and the content store. */
 export class ArtifactReducer {
@@ -185,8 +191,7 @@ export class ArtifactReducer {
         trust_class: str(d, 'trust_class'),
         rowid: row.rowid,
       });
-      // By the event's own word, as the journal's index decides what it leaves out.
-      if (str(d, 'leaves') === 'L0_RAW') this.s.firstScan!.run(event.seq, row.rowid);
+      if (leavesRaw(d)) this.s.firstScan!.run(event.seq, row.rowid);
     }
     if (event.type === 'promote' || event.type === 'countersign') {
       row.provisional = d['provisional'] === true ? 1 : 0;
@@ -238,7 +243,7 @@ export class ArtifactReducer {
         state: enters,
         state_ts: scan.ts,
         state_seq: scan.seq,
-        scan_seq: str(scan.data, 'leaves') === 'L0_RAW' ? scan.seq : null,
+        scan_seq: leavesRaw(scan.data) ? scan.seq : null,
         reason: str(scan.data, 'reason'),
         findings_count: scan.data['findings_count'] ?? 0,
         masked_hash: str(scan.data, 'masked_hash'),
