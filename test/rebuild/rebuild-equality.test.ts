@@ -152,7 +152,8 @@ describe('a home whose views were made by another view schema', () => {
       db.pragma('user_version = 1');
       db.close();
       await g.restart();
-      expect(g.stderr.some((l) => /views rebuilt from \d+ journal events/.test(l))).toBe(true);
+      // The log reaches stderr through an asynchronous destination; the start is told on stdout, which may come first.
+      await expect.poll(() => g.stderr.some((l) => /views rebuilt from \d+ journal events/.test(l)), { timeout: 10_000, interval: 50 }).toBe(true);
       const recalled = await g.rpc(agent.key, 'gv.recall', { query: 'quokka' });
       expect(recalled.result.hits.map((h: { artifact_id: string }) => h.artifact_id)).toEqual([row.result.artifact_id]);
       expect((await g.socket('gv.rebuild')).result.equal).toBe(true);
