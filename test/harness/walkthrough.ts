@@ -108,7 +108,9 @@ export class Walkthrough {
     mkdirSync(join(this.dir, 'home'));
     this.opened = join(this.dir, 'opened');
     // The desktop's opener: notes the address instead of opening a browser of the host's.
-    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${this.opened}'\n`);
+    // Written beside and renamed into place: the test polls for the file, and a file created by
+    // the shell's redirection but not yet written read as an empty address (under load, once).
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${this.opened}.part' && mv '${this.opened}.part' '${this.opened}'\n`);
     chmodSync(join(bin, 'xdg-open'), 0o755);
     this.env = { ...(process.env as Record<string, string>), PATH: `${bin}:${process.env['PATH']}` };
     for (const name of Object.keys(this.env)) if (name.startsWith('GATE_')) delete this.env[name];
