@@ -13,12 +13,13 @@ import { approvalStatus, type ApprovalStatus } from './approval-status.js';
 import { waitsFor, type WaitsFor } from './blockers.js';
 import { Circuit } from './circuit.js';
 import { Deferrals } from './deferrals.js';
-import { countQuorum, quorumRule, settlerProblem, type QuorumCount, type QuorumRule, type ReviewMode, type Signature } from './quorum.js';
+import { countQuorum, personMustDecide, quorumRule, settlerProblem, type QuorumCount, type QuorumRule, type ReviewMode, type Signature } from './quorum.js';
 import type { ReviewSettings } from './review-settings.js';
 import { RunBoard } from './run-board.js';
 import { stanceStandings, unansweredStances, type StanceStanding } from './stance-standing.js';
 import type { SignerClass } from '../domain/signer-class.js';
 import { TokenBudget } from './token-budget.js';
+import { AGENT_STEERING_WORDS, waitsForReviewer } from './agent-steering.js';
 
 export interface ReviewPicture {
   row: ArtifactRow;
@@ -150,6 +151,7 @@ export class ReviewBoard {
           away: away !== undefined,
           operatorObjections,
           contradictsPromoted,
+          agentSteering: waitsForReviewer(row, count),
           gradingUnavailable: this.gradingUnavailable(),
           rubric: RUBRIC_VERSION,
         })
@@ -179,8 +181,9 @@ export class ReviewBoard {
   }
 
   /**
-   * Why the settler may not promote the row now, or null: the operator away, quorum not
-   * met, a person needed to settle, a model's rejection in an automatic promotion.
+   * Why the settler may not promote the row now, or null: the operator away, a model's
+   * rejection no person has answered, quorum not met, a person needed to settle, an agent's
+   * steering row no reviewer approved.
    */
   promotionProblem(p: ReviewPicture, settler: SignerClass): { reason: string; words: string } | null {
     if (p.row.erased_seq !== null) return { reason: 'erased', words: 'the content of this row was erased; an erased row is never promoted' };
@@ -188,9 +191,15 @@ export class ReviewBoard {
     if (p.contradictsPromoted && settler !== 'human') {
       return { reason: 'authority_conflict', words: 'it contradicts a promoted row; a person decides which stands' };
     }
+    // A model's rejection is a person's to answer, whoever else approves (docs/review.md, "a person decides").
+    if (personMustDecide(p.count)) {
+      return { reason: 'human_required', words: `rejected by ${p.count.model_rejects.join(', ')}; only a person's approval (or the operator's with a proof) answers a model's rejection` };
+    }
     if (!p.count.met) return { reason: 'quorum', words: p.waitsFor?.words ?? 'quorum is not met' };
     const settle = settlerProblem(p.mode, settler);
     if (settle !== null) return { reason: 'human_required', words: settle };
+    // A reviewer promoting it counts their own approval, so only the deployment meets this.
+    if (waitsForReviewer(p.row, p.count)) return { reason: 'agent_steering', words: AGENT_STEERING_WORDS };
     return null;
   }
 
