@@ -43,6 +43,8 @@ export interface WaitFacts {
   operatorObjections: number;
   /** The row contradicts an ACTIVE row (a `contradicts` relation). */
   contradictsPromoted: boolean;
+  /** Why the row waits for the injection detector's verdict (detection.ts), or null. */
+  detection: WaitsFor | null;
   /** A steering row an agent wrote that no reviewer has approved: never settled by the deployment (agent-steering.ts). */
   agentSteering: boolean;
   /** Why grading cannot run now (budget spent, circuit open), or null. */
@@ -70,6 +72,8 @@ export function waitsFor(f: WaitFacts): WaitsFor {
     case 'L3_RATIFIED':
       return wait('quorum', 'countersign', 'quorum is met; a second authority must countersign before it is promoted');
   }
+  // The detector is part of the scan: nothing leaves quarantine in an auto or model space before its verdict.
+  if (f.detection !== null) return f.detection;
   if (f.contradictsPromoted) {
     return wait('authority_conflict', 'contradicts', 'it contradicts a promoted row; a person decides which stands');
   }

@@ -20,6 +20,7 @@ import { stanceStandings, unansweredStances, type StanceStanding } from './stanc
 import type { SignerClass } from '../domain/signer-class.js';
 import { TokenBudget } from './token-budget.js';
 import { AGENT_STEERING_WORDS, waitsForReviewer } from './agent-steering.js';
+import type { DetectionPart } from './detection-gate.js';
 
 export interface ReviewPicture {
   row: ArtifactRow;
@@ -37,6 +38,8 @@ export interface ReviewPicture {
   operatorObjections: number;
   away: AwayPeriod | undefined;
   contradictsPromoted: boolean;
+  /** Why the row waits for the injection detector's verdict; null when it does not (or is out of quarantine). */
+  detection: WaitsFor | null;
   /** What the row waits for; null once it is out of quarantine. */
   waitsFor: WaitsFor | null;
   status: ApprovalStatus;
@@ -81,6 +84,8 @@ export class ReviewBoard {
     private readonly unread: (identity: string, cls: SignerClass, row: ArtifactRow) => string | null,
     readonly clock: Clock,
     stage: { threads: number; concurrency: number; batchMax: number },
+    /** The injection detector whose verdict rows of auto and model spaces wait for, when one is configured. */
+    private readonly detection: Pick<DetectionPart, 'waitOf'> | null = null,
   ) {
     this.away = new AwayClock(views.away, clock);
     this.budget = new TokenBudget(this.reads, settings.budgetPerDay, clock);
@@ -140,6 +145,7 @@ export class ReviewBoard {
       .edgesOf(row.artifact_id)
       .some((e) => e.kind === 'contradicts' && e.child === row.artifact_id && this.byId(e.parent)?.state === 'ACTIVE');
     const inQuarantine = QUARANTINE_STATES.has(row.state as ArtifactState);
+    const detection = inQuarantine ? (this.detection?.waitOf(row, mode) ?? null) : null;
     const waiting = inQuarantine
       ? waitsFor({
           state: row.state,
@@ -151,6 +157,7 @@ export class ReviewBoard {
           away: away !== undefined,
           operatorObjections,
           contradictsPromoted,
+          detection,
           agentSteering: waitsForReviewer(row, count),
           gradingUnavailable: this.gradingUnavailable(),
           rubric: RUBRIC_VERSION,
@@ -174,6 +181,7 @@ export class ReviewBoard {
       operatorObjections,
       away,
       contradictsPromoted,
+      detection,
       waitsFor: waiting,
       status: approvalStatus(row.state, signatures, count),
       expires,
@@ -188,6 +196,8 @@ export class ReviewBoard {
   promotionProblem(p: ReviewPicture, settler: SignerClass): { reason: string; words: string } | null {
     if (p.row.erased_seq !== null) return { reason: 'erased', words: 'the content of this row was erased; an erased row is never promoted' };
     if (p.away !== undefined) return { reason: 'away', words: 'the operator is away; nothing is promoted until they are back' };
+    // Fail closed: without the detector's verdict nobody promotes a row of an auto or model space, a person included.
+    if (p.detection !== null) return { reason: 'detector', words: p.detection.words };
     if (p.contradictsPromoted && settler !== 'human') {
       return { reason: 'authority_conflict', words: 'it contradicts a promoted row; a person decides which stands' };
     }
