@@ -46,6 +46,7 @@ import type { Deployment } from './journal/deployment.js';
 import { ReviewBoard } from './review/review-board.js';
 import { reviewSettings } from './review/review-settings.js';
 import { Grading } from './review/grading.js';
+import { Detection } from './review/detection.js';
 import { PeopleFile } from './auth/people-file.js';
 import { SigninSessions } from './auth/signin-sessions.js';
 import { OperatorProofs } from './auth/operator-proofs.js';
@@ -82,6 +83,8 @@ export class Gate implements House {
   readonly signing: SigningThread;
   private readonly walSync: WalSync | undefined;
   private readonly partitionCodes: PartitionCodes;
+  /** The injection detector, when `detector.url` is set: started by open(), stopped by close(). */
+  private readonly detection: Detection | null;
   readonly store: Store;
   readonly access: AccessPart;
   readonly auth: AuthPart;
@@ -246,12 +249,13 @@ export class Gate implements House {
     const erasedObjects = sweepErasedObjects({ store, pipeline: this.pipeline });
     if (erasedObjects > 0) log.info(`removed ${erasedObjects} attachment objects of erased rows left by a stop before their removal`);
 
+    const detection = (this.detection = config.detector.url === '' ? null : new Detection({ store, config, clock, log }));
     const board = new ReviewBoard({ spaces: store.spaces, away: store.away }, reviewConfig, store.relations, store.reviews, store.comments, (id) => store.artifacts.byId(id), (who, cls, row) => notCountedUnread(this, config.review.read_before_signing, who, cls, row), clock, {
       threads: config.review.threads,
       concurrency: config.review.concurrency,
       batchMax: config.review.batch_max,
-    });
-    this.review = { board, grading: new Grading({ store, recall: this.recall, config, clock, log }, board), schedule: null };
+    }, detection);
+    this.review = { board, grading: new Grading({ store, recall: this.recall, config, clock, log }, board), schedule: null, detection };
     this.auth = {
       people: new PeopleFile(paths.people),
       signinSessions: new SigninSessions({ store, clock }),
@@ -283,6 +287,7 @@ export class Gate implements House {
     }
     gate.recall.heldText.start();
     gate.pipeline.embed.start();
+    gate.detection?.start(gate);
     gate.pipeline.uploadRecovery = recoverUploads(gate);
     return gate;
   }
@@ -299,6 +304,8 @@ export class Gate implements House {
       // It uses the scan and image pools and the writer.
       ['the upload recovery', () => this.pipeline.uploadRecovery],
       ['the scan pool', () => this.pipeline.scan.close()],
+      // Its verdicts are journaled and may settle rows: before the review pool and the writer close.
+      ['the injection detector', () => this.detection?.close()],
       ['the review pool', () => this.review.board.close()],
       ['grading', () => this.review.grading.drain()],
       ['the embed pool', () => this.pipeline.embed.close()],

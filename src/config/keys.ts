@@ -97,6 +97,79 @@ export const CONFIG_KEYS = {
       doc: 'Severity of a personal-data finding about someone (a card number with card details, an SSN beside words about a person, a valid IBAN, contact details beside a diagnosis): medium or high holds the row in L1B_FLAGGED for a person; low lets it through with the finding shown to its reviewers. Published test numbers are always low. Read at start.',
     },
   },
+  detector: {
+    url: {
+      schema: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
+      default: '',
+      doc: "A prompt-injection classifier served by text-embeddings-inference, e.g. http://127.0.0.1:8082 (the gate posts {url}/predict). Set, every row of an auto or model space waits for its verdict before it leaves quarantine, and waits on while it cannot be reached; empty: off.",
+    },
+    api_key_env: {
+      schema: z.union([z.literal(''), z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)]),
+      default: '',
+      doc: "NAME of the environment variable holding the detector's key (sent as a Bearer token); never the key itself. Empty: no key.",
+    },
+    model: {
+      schema: z.string().max(200),
+      default: '',
+      doc: 'The classifier the server runs (e.g. protectai/deberta-v3-base-prompt-injection-v2), named in each verdict the gate journals; a new name asks the detector again about every row still waiting. Empty: the url names it.',
+    },
+    attack_labels: {
+      schema: z.array(z.string().min(1).max(100)).min(1),
+      default: ['INJECTION', 'JAILBREAK'],
+      doc: "The classifier's labels that mean an attack, compared without case (protectai and deepset models say INJECTION, Prompt Guard INJECTION and JAILBREAK, others jailbreak or LABEL_1: check the model's card). An answer naming none of them is a failure, never a clean verdict.",
+    },
+    threshold: {
+      schema: z.number().gt(0).max(1),
+      default: 0.5,
+      doc: "An attack label scored at or above this, in any part of a row, holds the row in L1B_FLAGGED with a high finding injection.model_detector for a person's disposition.",
+    },
+    chunk_chars: {
+      schema: z.number().int().min(200).max(100000),
+      default: 1500,
+      doc: 'A row is classified in parts of at most this many characters, each overlapping the one before by an eighth (a classifier reads about 512 tokens, and an instruction inside a long text must not be cut off).',
+    },
+    batch_max: {
+      schema: z.number().int().min(1).max(1024),
+      default: 32,
+      doc: "Most parts sent in one /predict request (text-embeddings-inference refuses more than its --max-client-batch-size, 32 unless set).",
+    },
+    timeout_ms: {
+      schema: z.number().int().min(100).max(600000),
+      default: 10000,
+      doc: 'Total deadline of one /predict request, its retries included.',
+    },
+    connect_timeout_ms: {
+      schema: z.number().int().min(100).max(60000),
+      default: 3000,
+      doc: 'Deadline to open the connection to the detector.',
+    },
+    max_retries: {
+      schema: z.number().int().min(0).max(10),
+      default: 2,
+      doc: 'Retries of a /predict request answered 429 or 503 (waiting its Retry-After, at most 60 s) or failing to connect.',
+    },
+    concurrency: {
+      schema: z.number().int().min(1).max(256),
+      default: 4,
+      doc: 'Rows being classified at once (each one request at a time).',
+    },
+    threads: { schema: z.number().int().min(1).max(64), default: 1, doc: 'Worker threads of the detect pool (it mostly waits on the network).' },
+    queue_max: {
+      schema: positive,
+      default: 64,
+      doc: 'Most rows whose text waits in the detect stage for its turn; the rows behind them wait as row ids and are handed on as it drains.',
+    },
+    circuit_failures: {
+      schema: z.number().int().min(1).max(100),
+      default: 3,
+      doc: 'Failed requests in a row that open the circuit: no request is sent until it is half-open again.',
+    },
+    circuit_open_s: {
+      schema: z.number().int().min(1).max(86400),
+      default: 30,
+      doc: 'How long an open circuit sends nothing; then one trial goes. Rows that failed are retried after 1 s, doubling, at most this long apart.',
+    },
+  },
   embed: {
     backend: {
       schema: z.enum(['local', 'openai']),
