@@ -90,7 +90,7 @@ export class BearerAuth {
       identity: `key:${key.key_id}`,
       role: key.role,
       kind: 'program',
-      scope: key.scope === 'events' ? 'events' : null,
+      scope: key.scope === 'events' || key.scope === 'metrics' ? key.scope : null,
       demo: false,
       surface,
     };
