@@ -121,7 +121,7 @@ export class SignInProvider {
    */
   async signIn(emailTyped: string, password: string, client: string, deviceCookie?: string): Promise<SignInOutcome> {
     const email = normalEmail(emailTyped);
-    const person = this.house.auth.people.byEmail(this.issuer, email);
+    const person = this.house.auth.people.localByEmail(email);
     // The cookie counts only for the person it was issued to: for another email it is no device of theirs.
     const known = this.devices.read(deviceCookie);
     const device = known !== null && person !== undefined && known.sub === person.sub ? known.device : undefined;
