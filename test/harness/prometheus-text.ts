@@ -29,3 +29,19 @@ export function sampleSum(family: MetricFamily, labels: Record<string, string> =
     .filter((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))
     .reduce((n, m) => n + Number(m.value ?? m.count ?? 0), 0);
 }
+
+/**
+ * A histogram's `_count` per label set. The parser merges a histogram's label sets into one
+ * sample (its limitation), so the histogram's series are read again as untyped samples: the
+ * same text without the family's TYPE line, through the same parser.
+ */
+export function histogramCounts(text: string, name: string): Array<{ labels: Record<string, string>; count: number }> {
+  const untyped = text
+    .split('\n')
+    .filter((line) => !line.startsWith(`# TYPE ${name} `) && !line.startsWith(`# HELP ${name} `))
+    .join('\n');
+  // Untyped, each run of one series name is a family of its own: a label set's _count is one.
+  const counts = parseMetrics(untyped).filter((f) => f.name === `${name}_count`);
+  if (counts.length === 0) throw new Error(`no ${name}_count series`);
+  return counts.flatMap((f) => f.metrics.map((m) => ({ labels: m.labels ?? {}, count: Number(m.value) })));
+}
