@@ -136,24 +136,30 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
   // Any local account may connect; the peer's uid decides its role.
   chmodSync(paths.socket, 0o666);
   const host = config.server.host;
-  await listen(http, config.server.port, host).catch((error: unknown) => {
-    rmSync(paths.socket, { force: true });
+  const metricsAddress = config.server.metrics_address === '' ? null : parseListenAddress(config.server.metrics_address);
+  const metricsServer: Server | null =
+    metricsAddress === null
+      ? null
+      : createMetricsListener(
+          { livez: answerLivez, readyz: (res) => answerReadyz(gate, health, res), metrics: (res) => answerMetrics(health, res) },
+          (error) => gate.log.error('the metrics listener failed', error),
+        );
+  try {
+    await listen(http, config.server.port, host);
+    if (metricsServer !== null) await listen(metricsServer, metricsAddress!.port, metricsAddress!.host);
+  } catch (error) {
+    // An address taken or not this host's: nothing was served, so the home is left as found.
+    http.close();
+    metricsServer?.close();
     socketServer.close();
+    await gate.close();
+    rmSync(paths.socket, { force: true });
+    releaseLock();
     throw error;
-  });
+  }
   const port = (http.address() as AddressInfo).port;
   const url = `http://${urlHost(reachableHost(host))}:${port}`;
-  let metricsServer: Server | null = null;
-  let metricsUrl: string | null = null;
-  const metricsAddress = config.server.metrics_address === '' ? null : parseListenAddress(config.server.metrics_address);
-  if (metricsAddress !== null) {
-    metricsServer = createMetricsListener(
-      { livez: answerLivez, readyz: (res) => answerReadyz(gate, health, res), metrics: (res) => answerMetrics(health, res) },
-      (error) => gate.log.error('the metrics listener failed', error),
-    );
-    await listen(metricsServer, metricsAddress.port, metricsAddress.host);
-    metricsUrl = `http://${urlHost(reachableHost(metricsAddress.host))}:${(metricsServer.address() as AddressInfo).port}`;
-  }
+  const metricsUrl = metricsServer === null ? null : `http://${urlHost(reachableHost(metricsAddress!.host))}:${(metricsServer.address() as AddressInfo).port}`;
   gate.deployment.endpoints.http = url;
   gate.deployment.endpoints.socket = paths.socket;
   const outcomesPolling = new OutcomePolling(gate, () => pullOutcomes(gate));

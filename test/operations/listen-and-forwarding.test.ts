@@ -1,6 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createInterface } from 'node:readline';
+import { createServer, type AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { InProcessServer } from '../harness/in-process-server.js';
 import { CLI, httpRequest, tempHome } from '../harness/gate-process.js';
 import { CLIENT_ID, freePort, pkcePair } from '../harness/sign-in.js';
@@ -89,5 +92,21 @@ describe('gate serve --host', () => {
     const badProxy = serve({ GATE_SERVER_TRUSTED_PROXIES: '10.0.0.0/33' });
     expect(badProxy.status).toBe(1);
     expect(badProxy.stderr).toContain('trusted_proxies');
+  });
+
+  it('a metrics address it cannot bind stops the start and leaves the home free for the next', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const home = tempHome();
+      const address = `127.0.0.1:${(taken.address() as AddressInfo).port}`;
+      const refused = spawnSync(process.execPath, [CLI, 'serve', '--home', home, '--port', '0'], { encoding: 'utf8', env: { ...process.env, GATE_SERVER_METRICS_ADDRESS: address } });
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain('EADDRINUSE');
+      expect(existsSync(join(home, 'gate.lock'))).toBe(false);
+      expect(existsSync(join(home, 'gate.sock'))).toBe(false);
+    } finally {
+      taken.close();
+    }
   });
 });
