@@ -65,6 +65,13 @@ function waitForPort(host: string, port: number, deadlineMs: number): Promise<vo
   });
 }
 
+/**
+ * A gate, an nginx and sixty scrypt checks: seconds quiet, but the suite runs files side by
+ * side on two cores, so the setup and the sign-in case get deadlines that fit what they do.
+ */
+const SETUP_MS = 180_000;
+const CASE_MS = 180_000;
+
 describe('a gate behind the documented nginx TLS proxy', () => {
   let dir: string;
   let nginx: ChildProcess | null = null;
@@ -150,7 +157,7 @@ describe('a gate behind the documented nginx TLS proxy', () => {
     nginx.stderr!.on('data', (d) => (nginxErrors += d));
     const exited = new Promise<never>((_, reject) => nginx!.once('exit', (code) => reject(new Error(`nginx exited ${code}: ${nginxErrors}`))));
     await Promise.race([waitForPort('127.0.0.1', proxyPort, 20_000), exited]);
-  });
+  }, SETUP_MS);
 
   afterAll(async () => {
     for (const agent of agents.values()) await agent.close();
@@ -160,7 +167,7 @@ describe('a gate behind the documented nginx TLS proxy', () => {
       await gone;
     }
     await gate?.stop();
-  });
+  }, SETUP_MS);
 
   it('answers /livez and /readyz through the proxy with no credential', async () => {
     const live = await via('127.0.0.2', '/livez');
@@ -227,7 +234,7 @@ describe('a gate behind the documented nginx TLS proxy', () => {
     // A forged or altered cookie is no device.
     const forged = `${device.slice(0, -4)}AAAA`;
     expect((await signInForm('127.0.0.5', 'carol@example.com', 'carol-right-password', forged)).status).toBe(429);
-  });
+  }, CASE_MS);
 
   it('keyless /mcp is for loopback callers: the internet behind the proxy on this host gets 401, a loopback client 200', async () => {
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };

@@ -79,7 +79,7 @@ describe('gate serve --host', () => {
       child.kill('SIGTERM');
       await exited;
     }
-  });
+  }, 120_000);
 
   it('refuses a host that is no address, and a public URL other than the issuer', () => {
     const serve = (env: Record<string, string>) => spawnSync(process.execPath, [CLI, 'serve', '--home', tempHome(), '--port', '0'], { encoding: 'utf8', env: { ...process.env, ...env } });
@@ -92,7 +92,8 @@ describe('gate serve --host', () => {
     const badProxy = serve({ GATE_SERVER_TRUSTED_PROXIES: '10.0.0.0/33' });
     expect(badProxy.status).toBe(1);
     expect(badProxy.stderr).toContain('trusted_proxies');
-  });
+    // Three starts of the CLI: under the suite's load each may take tens of seconds.
+  }, 180_000);
 
   it('a metrics address it cannot bind stops the start and leaves the home free for the next', async () => {
     const taken = createServer();
@@ -108,5 +109,5 @@ describe('gate serve --host', () => {
     } finally {
       taken.close();
     }
-  });
+  }, 120_000);
 });
