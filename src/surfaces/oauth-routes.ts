@@ -99,7 +99,7 @@ export function oauthRoutes(provider: () => SignInProvider, clients: ClientAddre
       doc: () => ({
         requestBody: formBody({ ...AUTHORIZE_PARAMS, email: str, password: str }, [...AUTHORIZE_REQUIRED, 'email', 'password']),
         responses: {
-          303: { description: 'signed in: Location <redirect_uri>?code=...&state=...' },
+          303: { description: 'signed in: Location <redirect_uri>?code=...&state=...; Set-Cookie gate_device (this browser is known: others\' failures never throttle it)' },
           200: html('the page again with one line: a wrong password or an unknown email alike'),
           400: html('a malformed request, or a form posted from a page other than this gate'),
           429: html('too many wrong passwords; Retry-After says when to try again'),
