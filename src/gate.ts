@@ -59,6 +59,8 @@ import { BundleStage } from '../pipeline/bundle-stage.js';
 import { ImageStage } from '../pipeline/image-stage.js';
 import { Crews } from './crews/crews.js';
 import { CrewSheets } from './crews/crew-sheets.js';
+import { JournalCounts } from './metrics/journal-counts.js';
+import type { NotReady } from './surfaces/health-routes.js';
 
 export interface GateOptions {
   clock?: Clock;
@@ -95,6 +97,8 @@ export class Gate implements House {
   readonly deployment: Deployment;
   readonly clock: Clock;
   readonly log: Log;
+  /** What this process committed, by event type, for /metrics (src/metrics/journal-counts.ts). */
+  readonly journalCounts = new JournalCounts();
 
   private constructor(
     paths: HomePaths,
@@ -155,7 +159,7 @@ export class Gate implements House {
     // transaction, the writer commits in groups; after the commit, the decision log, the
     // vector index and the held-text index follow (each subscribed below, by its interface).
     this.signing = new SigningThread(key, log);
-    const journal = new Journal(db, key, clock, projections, this.signing);
+    const journal = new Journal(db, key, clock, this.journalCounts.following(projections), this.signing);
     const writer = new JournalWriter(db, journal, {
       onListenerError: (error) => log.error('a commit follower failed', error),
       maxBatch: config.journal.batch_max,
@@ -169,6 +173,7 @@ export class Gate implements House {
     writer.holdWritesFor(heldText);
     secureIndexDeletes(db, ['main.recall_fts', 'held.held_fts'], config.journal.secure_delete);
     writer.follow(new DecisionLog(store.reviews, store.bans, log));
+    writer.follow(this.journalCounts);
 
     const capabilities = new Capabilities(store.grants, config.access.open_spaces);
     const visibility = new Visibility(capabilities);
@@ -293,6 +298,29 @@ export class Gate implements House {
   }
 
   private closeStep: string | null = null;
+
+  /** How far the WAL checkpoints keep up (src/journal/wal-checkpointer.ts), for /metrics. */
+  walProgress(): { lastComplete: number | null; framesBehind: number } {
+    return this.checkpointer.walProgress();
+  }
+
+  /**
+   * Why the gate cannot serve now, for GET /readyz (empty: it can): it is closing (its pools
+   * are being destroyed), a WAL sync failed (writes are refused until a restart), or the
+   * journal does not answer a read.
+   */
+  notReady(): NotReady[] {
+    if (this.closeStep !== null) return [{ reason: 'stopping', detail: `the gate is closing: ${this.closeStep}` }];
+    const reasons: NotReady[] = [];
+    const failure = this.walSync?.failure;
+    if (failure != null) reasons.push({ reason: 'journal_not_durable', detail: `${failure.message}; writes are refused until the gate restarts` });
+    try {
+      this.store.journal.readHead();
+    } catch (error) {
+      reasons.push({ reason: 'journal_unreadable', detail: `the journal does not answer a read: ${error instanceof Error ? error.message : String(error)}` });
+    }
+    return reasons;
+  }
 
   /**
    * Drains the pipeline, commits what is queued and closes the database, one awaited step

@@ -1,8 +1,10 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { backendsSchema, durationSchema, quorumProfilesSchema, stancesSchema } from './review-backends.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../log-levels.js';
 import { DEFAULT_PERSONAL_DATA_SEVERITY, PERSONAL_DATA_SEVERITIES } from '../../workers/scan/personal-data-severity.js';
 import { ed25519KeyProblem, ed25519KeyTextProblem } from '../forms/strict-ed25519.js';
+import { listenAddressProblem, proxyEntryProblem } from './listen-address.js';
 
 /**
  * Every configuration key, once. The TOML template written on first start, the
@@ -17,10 +19,42 @@ export interface KeySpec {
 
 const port = z.number().int().min(0).max(65535);
 const positive = z.number().int().min(1);
+/** `host:port` (`[v6]:port` for IPv6) of an extra listener, or empty for none. */
+const listenAddress = z.string().superRefine((text, ctx) => {
+  const problem = text === '' ? null : listenAddressProblem(text);
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 export const CONFIG_KEYS = {
   server: {
-    port: { schema: port, default: 8480, doc: 'TCP port of the HTTP surface; bound to 127.0.0.1 only. 0 picks a free port.' },
+    port: { schema: port, default: 8480, doc: 'TCP port of the HTTP surface. 0 picks a free port.' },
+    host: {
+      schema: z.string().min(1).superRefine((host, ctx) => {
+        if (isIP(host) === 0 && host !== 'localhost') ctx.addIssue({ code: 'custom', message: 'server.host is an IP address (127.0.0.1, ::1, 0.0.0.0, ::) or localhost' });
+      }),
+      default: '127.0.0.1',
+      doc: 'Address the HTTP surface listens on: 127.0.0.1 (the default, one loopback port), another local address, or 0.0.0.0 / :: for every address (behind a reverse proxy, list it in trusted_proxies). gate serve --host wins over this.',
+    },
+    trusted_proxies: {
+      schema: z.array(
+        z.string().superRefine((entry, ctx) => {
+          const problem = proxyEntryProblem(entry);
+          if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+        }),
+      ),
+      default: [] as string[],
+      doc: "Reverse proxies in front of the gate, as addresses or CIDRs (e.g. 127.0.0.1, 10.0.0.0/8): only from a peer listed here are X-Forwarded-For and X-Forwarded-Proto read, and then the client's address (for keyless /mcp, the loopback origins, the sign-in throttle) is the forwarded one. Empty: the headers are never read.",
+    },
+    public_url: {
+      schema: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
+      default: '',
+      doc: 'The base URL people and programs reach this gate at, e.g. https://gate.example.com (behind a reverse proxy): the console\'s links, an own origin of the sign-in pages, and the Secure flag of cookies when https. When auth.issuer is set too it must be the same URL. Empty: auth.issuer, else the address the gate listens on.',
+    },
+    metrics_address: {
+      schema: listenAddress,
+      default: '',
+      doc: 'host:port of a second listener that serves GET /metrics (and /livez, /readyz) with no credential, for a Prometheus on a private network, e.g. 127.0.0.1:9480. Empty: none; GET /metrics on the main port needs a key with scope metrics.',
+    },
     max_in_flight: {
       schema: positive,
       default: 1024,
@@ -513,6 +547,11 @@ export const CONFIG_KEYS = {
       schema: z.number().int().min(1).max(64),
       default: 1,
       doc: "gate org serve: worker threads that parse and check PUT /submissions bodies (canonical id, both signatures) off the thread serving the doors.",
+    },
+    metrics_address: {
+      schema: listenAddress,
+      default: '',
+      doc: 'gate org serve: host:port of a second listener that serves GET /metrics (and /livez, /readyz) with no credential, e.g. 127.0.0.1:9490. Empty: no metrics are served.',
     },
     review_hold_s: {
       schema: z.number().int().min(5).max(86400),

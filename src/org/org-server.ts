@@ -10,6 +10,7 @@ import { dispatchOrg } from './org-dispatch.js';
 import { OrgApp } from './org-app.js';
 import { getOutcomes } from './outcomes-door.js';
 import { putSubmission, type DoorAnswer } from './submission-door.js';
+import type { OrgHealth } from './org-health.js';
 
 /** FACTS "Org doors": a submission body over 8 MiB is refused 413. */
 export const SUBMISSION_MAX_BYTES = 8 * 1024 * 1024;
@@ -62,8 +63,11 @@ async function callerOf(ctx: OrgContext, req: IncomingMessage): Promise<OrgCalle
   }
 }
 
-async function route(ctx: OrgContext, app: OrgApp, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function route(ctx: OrgContext, app: OrgApp, health: OrgHealth | null, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://org');
+  // Probes with no credential, as the gate's (docs/operations.md, "Monitoring").
+  if (health !== null && req.method === 'GET' && url.pathname === '/livez') return health.livez(res);
+  if (health !== null && req.method === 'GET' && url.pathname === '/readyz') return health.readyz(res);
   // The console's shell, its bundle and /identity are public, as the gate's are.
   if (req.method === 'GET' && (await app.serve(url.pathname, res))) return;
   const submission = /^\/submissions\/([^/]+)$/.exec(url.pathname);
@@ -87,7 +91,9 @@ async function route(ctx: OrgContext, app: OrgApp, req: IncomingMessage, res: Se
   } catch {
     return send(res, { status: 400, body: { error: 'the artifact id in the path is not readable' } });
   }
-  return send(res, await putSubmission(ctx, caller.deployment_id, pathId, bytes));
+  const answer = await putSubmission(ctx, caller.deployment_id, pathId, bytes);
+  health?.submitted(answer.status, answer.body);
+  return send(res, answer);
 }
 
 export interface OrgServer {
@@ -97,10 +103,10 @@ export interface OrgServer {
 }
 
 /** The org gate's HTTP doors on one port; every request reads and writes only the database. */
-export async function listenOrg(ctx: OrgContext, port: number, host = '127.0.0.1'): Promise<OrgServer> {
+export async function listenOrg(ctx: OrgContext, port: number, host = '127.0.0.1', health: OrgHealth | null = null): Promise<OrgServer> {
   const app = new OrgApp(ctx);
   const server = createServer((req, res) => {
-    route(ctx, app, req, res).catch((error: unknown) => {
+    route(ctx, app, health, req, res).catch((error: unknown) => {
       if (res.headersSent) return res.destroy();
       // Answer, then drop the connection: the rest of the body is never read.
       if (error instanceof TooLarge) return refuseTooLarge(res, { error: `the body is larger than this door takes (a submission: at most ${SUBMISSION_MAX_BYTES} bytes)` });
@@ -120,6 +126,7 @@ export async function listenOrg(ctx: OrgContext, port: number, host = '127.0.0.1
     url: `http://${host}:${(server.address() as AddressInfo).port}`,
     server,
     async close() {
+      health?.stop();
       server.closeIdleConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await ctx.copies.close();
