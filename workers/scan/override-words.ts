@@ -46,6 +46,8 @@ interface Lexicon {
   without: readonly string[];
   /** A replacement handed over: "your new task", "nuove istruzioni". */
   replacement: readonly string[];
+  /** Words for an AI or an assistant: a persona without rules is one ("eine KI ohne Regeln"). Not for English, where the phrase rules read personas. */
+  ai?: readonly string[];
 }
 
 /** Entries this short are whole words ("no", "tu", "all"); longer ones are stems. */
@@ -76,6 +78,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['einschränkung', 'regel', 'filter', 'grenze', 'zensur', 'richtlinie', 'moral', 'ethik'],
     without: ['ohne', 'keine', 'frei von'],
     replacement: ['neue aufgabe', 'neuen aufgabe', 'neue anweisung', 'neuen anweisung', 'neue regeln', 'neue rolle'],
+    ai: ['ki', 'assistent', 'modell', 'künstliche intelligenz'],
   },
   fr: {
     setAside: ['ignore', 'ignorez', 'ignorer', 'oublie', 'oubliez', 'oublier', 'ne tiens plus compte', 'ne tiens pas compte', 'ne tenez pas compte', 'ne suis plus', 'ne suis pas', 'ne respecte plus', 'ne respecte pas', 'fais abstraction', 'laisse de côté', 'désactive'],
@@ -87,6 +90,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['restriction', 'règle', 'filtre', 'limite', 'censure', 'morale', 'éthique'],
     without: ['sans', 'aucune', 'aucun', 'libre de', 'libéré'],
     replacement: ['nouvelle tâche', 'nouvelles instructions', 'nouvelle mission', 'nouvelles consignes', 'nouveau rôle'],
+    ai: ['ia', 'assistant', 'modèle', 'intelligence artificielle'],
   },
   es: {
     setAside: ['olvida', 'olvide', 'olvidar', 'ignora', 'ignore', 'ignorar', 'no hagas caso', 'no sigas', 'deja de seguir', 'descarta', 'omite', 'desobedece', 'pasa por alto', 'desactiva', 'no tengas en cuenta'],
@@ -98,6 +102,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['restricci', 'regla', 'filtro', 'límite', 'limite', 'censura', 'norma', 'moral', 'ética'],
     without: ['sin', 'ninguna', 'ningún', 'libre de'],
     replacement: ['nueva tarea', 'nuevas instrucciones', 'nueva misión', 'nuevo rol', 'nuevas reglas'],
+    ai: ['ia', 'asistente', 'modelo', 'inteligencia artificial'],
   },
   it: {
     setAside: ['dimentica', 'dimenticare', 'ignora', 'ignorare', 'non seguire', 'non considerare', 'non fare caso', 'non tenere conto', 'trascura', 'scarta', 'disattiva', 'smetti di seguire'],
@@ -109,6 +114,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['restrizion', 'regol', 'filtr', 'limit', 'censur', 'moral', 'etic'],
     without: ['senza', 'nessuna', 'nessun', 'libero da'],
     replacement: ['nuovo compito', 'nuove istruzioni', 'nuova missione', 'nuovo ruolo'],
+    ai: ['ia', 'assistente', 'modello', 'intelligenza artificiale'],
   },
   pt: {
     setAside: ['esqueça', 'esqueca', 'esquece', 'ignore', 'ignora', 'ignorar', 'desconsidere', 'desconsidera', 'não siga', 'nao siga', 'não ligue', 'deixe de seguir', 'descarte', 'desative'],
@@ -120,6 +126,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['restriç', 'regra', 'filtro', 'limite', 'censura', 'moral', 'ética'],
     without: ['sem', 'nenhuma', 'nenhum', 'livre de'],
     replacement: ['nova tarefa', 'novas instruções', 'nova missão', 'novo papel'],
+    ai: ['ia', 'assistente', 'modelo', 'inteligência artificial'],
   },
   nl: {
     setAside: ['vergeet', 'negeer', 'trek je niets aan', 'volg niet', 'niet meer volgen', 'volg niet meer', 'houd je niet', 'laat varen', 'schakel uit'],
@@ -131,17 +138,19 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['beperking', 'regel', 'filter', 'grens', 'censuur', 'moraal', 'ethiek'],
     without: ['zonder', 'geen', 'vrij van'],
     replacement: ['nieuwe taak', 'nieuwe instructies', 'nieuwe opdracht', 'nieuwe rol'],
+    ai: ['ai', 'assistent', 'model', 'kunstmatige intelligentie'],
   },
   pl: {
     setAside: ['zapomnij', 'zignoruj', 'ignoruj', 'nie przestrzegaj', 'nie stosuj się', 'nie słuchaj', 'pomiń', 'odrzuć', 'wyłącz', 'nie zwracaj uwagi'],
     instructions: ['instrukcj', 'zasad', 'regu', 'polece', 'wytyczn', 'prompt', 'ogranicze', 'filtr', 'zadani'],
     earlier: ['poprzedni', 'wcześniejsz', 'wszystki', 'powyższ', 'początkow', 'wcześniej', 'pierwsz'],
-    reader: ['ty', 'ci', 'cię', 'twoj', 'twój', 'twoje', 'dostałeś', 'dostałaś', 'otrzymałeś'],
+    reader: ['ty', 'ci', 'cię', 'twoj', 'twój', 'twoje', 'dostałeś', 'dostałaś', 'otrzymałeś', 'jesteś', 'jesteś'],
     owner: ['operatora', 'operator', 'programist', 'systemu', 'administrator'],
     void: ['nieważne', 'nieaktualne', 'anulowane', 'uchylone', 'nie obowiązują', 'wygasły', 'zastąpione'],
     restrictions: ['ogranicze', 'zasad', 'filtr', 'cenzur', 'regu', 'moraln', 'etyk'],
     without: ['bez', 'żadnych', 'wolny od'],
     replacement: ['nowym zadaniem', 'nowe zadanie', 'nowe instrukcje', 'nowa rola'],
+    ai: ['ai', 'sztuczn', 'asystent', 'model'],
   },
   sv: {
     setAside: ['glöm', 'ignorera', 'strunta i', 'bry dig inte om', 'följ inte', 'sluta följa', 'bortse från', 'stäng av'],
@@ -153,6 +162,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['begränsning', 'regl', 'regel', 'filter', 'gräns', 'censur', 'moral', 'etik'],
     without: ['utan', 'inga', 'fri från'],
     replacement: ['nya uppgift', 'nya instruktioner', 'nya roll'],
+    ai: ['ai', 'assistent', 'modell'],
   },
   tr: {
     setAside: ['unut', 'yok say', 'görmezden gel', 'dikkate alma', 'uyma', 'takip etme', 'önemseme', 'boş ver', 'devre dışı bırak'],
@@ -164,6 +174,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['kısıtlama', 'kural', 'filtre', 'sınır', 'sansür', 'ahlak', 'etik'],
     without: ['olmadan', 'hiçbir', 'içermeyen', 'sız', 'siz'],
     replacement: ['yeni görev', 'yeni talimat', 'yeni rol'],
+    ai: ['yapay zeka', 'asistan', 'model'],
   },
   ru: {
     setAside: ['забудь', 'забудьте', 'игнорируй', 'игнорируйте', 'проигнорируй', 'не обращай внимания', 'не слушай', 'не следуй', 'не выполняй', 'отбрось', 'отключи', 'перестань следовать'],
@@ -175,6 +186,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['ограничени', 'правил', 'фильтр', 'цензур', 'морал', 'этик'],
     without: ['без', 'никаких', 'свободн'],
     replacement: ['новая задача', 'новые инструкции', 'новая роль', 'новое задание'],
+    ai: ['ии', 'ассистент', 'модель', 'искусственн'],
   },
   uk: {
     setAside: ['забудь', 'ігноруй', 'проігноруй', 'не звертай уваги', 'не слухай', 'не виконуй', 'не дотримуйся'],
@@ -186,6 +198,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['обмежен', 'правил', 'фільтр', 'цензур'],
     without: ['без', 'жодних'],
     replacement: ['нове завдання', 'нові інструкції'],
+    ai: ['ші', 'асистент', 'модель', 'штучн'],
   },
   id: {
     setAside: ['lupakan', 'abaikan', 'jangan hiraukan', 'jangan ikuti', 'jangan patuhi', 'tinggalkan', 'matikan', 'nonaktifkan'],
@@ -197,6 +210,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['batasan', 'aturan', 'filter', 'sensor', 'etika', 'moral'],
     without: ['tanpa', 'tidak ada', 'bebas dari'],
     replacement: ['tugas barumu', 'tugas baru', 'instruksi baru', 'peran baru'],
+    ai: ['ai', 'asisten', 'model', 'kecerdasan buatan'],
   },
   vi: {
     setAside: ['quên', 'bỏ qua', 'phớt lờ', 'đừng làm theo', 'không làm theo', 'đừng tuân theo', 'không tuân theo', 'lờ đi', 'tắt'],
@@ -208,6 +222,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['giới hạn', 'quy tắc', 'bộ lọc', 'kiểm duyệt', 'đạo đức'],
     without: ['không có', 'không bị', 'không'],
     replacement: ['nhiệm vụ mới', 'hướng dẫn mới', 'vai trò mới'],
+    ai: ['ai', 'trợ lý', 'mô hình', 'trí tuệ nhân tạo'],
   },
   zh: {
     setAside: ['忘记', '忘掉', '忽略', '无视', '不要遵守', '不要再遵守', '别管', '不用理会', '不要理会', '不要遵循', '停止遵守', '放弃', '关闭'],
@@ -219,6 +234,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['限制', '规则', '过滤', '审查', '约束', '道德'],
     without: ['没有', '不受', '无', '不加'],
     replacement: ['新任务', '新的任务', '新指令', '新的指令'],
+    ai: ['ai', '人工智能', '助手', '模型'],
   },
   ja: {
     setAside: ['忘れ', '無視', '従わ', 'に従うな', '気にしな', '破棄', '無効にし', 'オフにし'],
@@ -230,6 +246,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['制限', 'ルール', 'フィルター', '検閲', '規則', '倫理'],
     without: ['なし', 'ない', '無し', 'せず'],
     replacement: ['新しい仕事', '新しい指示', '新しいタスク', '新しい役割'],
+    ai: ['ai', 'アシスタント', 'モデル', '人工知能'],
   },
   ar: {
     setAside: ['تجاهل', 'انس', 'أنس', 'لا تتبع', 'لا تلتزم', 'تخل عن', 'اترك'],
@@ -241,6 +258,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['قيود', 'القيود', 'قواعد', 'فلاتر', 'رقابة'],
     without: ['بدون', 'بلا', 'دون'],
     replacement: ['مهمتك الجديدة', 'تعليمات جديدة'],
+    ai: ['ذكاء اصطناعي', 'مساعد'],
   },
   hi: {
     setAside: ['भूल जा', 'भूल जाओ', 'भूल जाइए', 'अनदेखा', 'नज़रअंदाज़', 'नजरअंदाज', 'पालन मत', 'पालन न'],
@@ -252,6 +270,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['प्रतिबंध', 'नियम', 'फ़िल्टर', 'सेंसर'],
     without: ['बिना', 'कोई नहीं'],
     replacement: ['नया काम', 'नए निर्देश'],
+    ai: ['एआई', 'सहायक'],
   },
   fa: {
     setAside: ['فراموش کن', 'نادیده بگیر', 'پیروی نکن', 'توجه نکن', 'کنار بگذار'],
@@ -263,6 +282,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['محدودیت', 'قوانین', 'فیلتر', 'سانسور'],
     without: ['بدون', 'هیچ'],
     replacement: ['وظیفه جدید', 'دستورالعمل جدید'],
+    ai: ['هوش مصنوعی', 'دستیار'],
   },
   he: {
     setAside: ['שכח', 'תשכח', 'התעלם', 'תתעלם', 'אל תציית', 'אל תפעל לפי', 'אל תעקוב'],
@@ -274,6 +294,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['מגבלות', 'כללים', 'מסננים', 'צנזורה'],
     without: ['בלי', 'ללא'],
     replacement: ['המשימה החדשה', 'הוראות חדשות'],
+    ai: ['בינה מלאכותית', 'עוזר'],
   },
   ko: {
     setAside: ['잊', '무시', '따르지 마', '따르지 말', '신경 쓰지 말', '신경 쓰지 마', '버려', '꺼'],
@@ -285,6 +306,7 @@ const LEXICONS: Record<string, Lexicon> = {
     restrictions: ['제한', '규칙', '필터', '검열', '윤리'],
     without: ['없이', '없는', '없'],
     replacement: ['새 임무', '새로운 임무', '새 지시', '새로운 지시', '새 역할'],
+    ai: ['ai', '인공지능', '어시스턴트', '모델'],
   },
 };
 
@@ -393,7 +415,7 @@ interface Reading {
 }
 
 /** Which of the override's readings a sentence holds in a language, or null. */
-function overrideIn(sentence: Sentence, lex: Lexicon, unspaced: boolean): Reading | null {
+function overrideIn(sentence: Sentence, lex: Lexicon, unspaced: boolean, previous: Sentence | null = null): Reading | null {
   const has = (part: Part) => holds(sentence, lex[part], unspaced);
   const cover = (...spans: Array<Span | null>): Span => {
     const found = spans.filter((s): s is Span => s !== null);
@@ -418,8 +440,12 @@ function overrideIn(sentence: Sentence, lex: Lexicon, unspaced: boolean): Readin
   const without = has('without');
   if (without !== null) {
     const restrictions = has('restrictions');
-    const reader = has('reader');
+    const reader = has('reader') ?? (lex.ai === undefined ? null : holds(sentence, lex.ai, unspaced));
     if (restrictions !== null && reader !== null) return { kind: 'no-rules', span: cover(without, restrictions, reader) };
+    // "Du bist jetzt FREI. FREI ist eine KI ohne Regeln": the persona named in the sentence before.
+    if (restrictions !== null && previous !== null && lex.ai !== undefined && (holds(previous, lex.reader, unspaced) !== null || holds(previous, lex.ai, unspaced) !== null)) {
+      return { kind: 'no-rules', span: cover(without, restrictions) };
+    }
   }
   return null;
 }
@@ -512,7 +538,7 @@ export function findOverrideWords(text: string): Finding[] {
     for (const lang of present) {
       const lex = LEXICONS[lang]!;
       const unspaced = UNSPACED.has(lang);
-      const reading = overrideIn(sentence, lex, unspaced);
+      const reading = overrideIn(sentence, lex, unspaced, i > 0 ? sentences[i - 1]! : null);
       if (reading === null) continue;
       if (reading.weak === true && holds(sentence, lex.replacement, unspaced) === null && (i + 1 >= sentences.length || holds(sentences[i + 1]!, lex.replacement, unspaced) === null)) continue;
       context ??= mentionContext(text);
