@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,10 +35,28 @@ function substitute(text: string, from: string | RegExp, to: string): string {
   return out;
 }
 
-/** An IPv4 address of this host that is not loopback: where "the internet" comes from. */
-function outsideAddress(): string {
+/** An IPv4 address of this host that is not loopback, if it has one. */
+function externalAddress(): string | null {
   for (const list of Object.values(networkInterfaces())) {
     for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return null;
+}
+
+/**
+ * An IPv4 address of this host that is not loopback: where "the internet" comes from. A host
+ * with none gets one on a dummy interface of its own when the test runs as root (a clean CI
+ * machine may have only lo); any other account is told how.
+ */
+function outsideAddress(): string {
+  const found = externalAddress();
+  if (found !== null) return found;
+  if (process.getuid?.() === 0) {
+    execFileSync('ip', ['link', 'add', 'gate-test0', 'type', 'dummy'], { stdio: 'ignore' });
+    execFileSync('ip', ['addr', 'add', '198.51.100.7/32', 'dev', 'gate-test0']);
+    execFileSync('ip', ['link', 'set', 'gate-test0', 'up']);
+    const added = externalAddress();
+    if (added !== null) return added;
   }
   throw new Error(
     'this test needs one IPv4 address on the host that is not loopback (a client of the proxy that is not on loopback); ' +
