@@ -6,6 +6,10 @@ import { verifyOrgLog } from '../org/org-log.js';
 import { assignPerson, listPeople, ORG_PERSON_ROLES, removePerson, type OrgPersonRole } from '../org/org-people.js';
 import { REFUSAL_CATEGORIES } from '../org/org-decision.js';
 import { listenOrg } from '../org/org-server.js';
+import { OrgHealth } from '../org/org-health.js';
+import { createMetricsListener } from '../surfaces/metrics-listener.js';
+import { parseListenAddress, reachableHost, urlHost } from '../config/listen-address.js';
+import type { AddressInfo } from 'node:net';
 import { later } from './later-action.js';
 import { timeoutOption } from './socket-call.js';
 
@@ -43,14 +47,37 @@ async function serveOrg(options: OrgHomeOptions & { port?: number; host?: string
   } catch (error) {
     return fail('serve', error);
   }
-  const listening = await listenOrg(org, options.port ?? 8490, options.host ?? '127.0.0.1').catch(async (error: unknown) => {
+  const health = new OrgHealth(org.pool);
+  const listening = await listenOrg(org, options.port ?? 8490, options.host ?? '127.0.0.1', health).catch(async (error: unknown) => {
     await org.database.close();
     return fail('serve', error);
   });
-  process.stdout.write(`gate org listening on ${listening.url} deployment ${org.key.deploymentId}\n`);
-  org.log.info('listening', { url: listening.url, deployment: org.key.deploymentId, home: org.home });
+  // org.metrics_address: /metrics (and the probes) with no credential, on an address of its own.
+  const metricsAt = org.settings.metrics_address === '' ? null : parseListenAddress(org.settings.metrics_address);
+  const metricsServer =
+    metricsAt === null
+      ? null
+      : createMetricsListener(
+          { livez: (res) => health.livez(res), readyz: (res) => health.readyz(res), metrics: (res) => health.metrics(res) },
+          (error) => org.log.error('the metrics listener failed', error),
+        );
+  if (metricsServer !== null && metricsAt !== null) {
+    await new Promise<void>((resolve, reject) => {
+      metricsServer.once('error', reject);
+      metricsServer.listen(metricsAt.port, metricsAt.host, resolve);
+    }).catch(async (error: unknown) => {
+      await listening.close();
+      await org.database.close();
+      return fail('serve', error);
+    });
+  }
+  const metricsNote = metricsServer === null ? '' : ` metrics http://${urlHost(reachableHost(metricsAt!.host))}:${(metricsServer.address() as AddressInfo).port}/metrics`;
+  process.stdout.write(`gate org listening on ${listening.url} deployment ${org.key.deploymentId}${metricsNote}\n`);
+  org.log.info('listening', { url: listening.url, deployment: org.key.deploymentId, home: org.home, metrics: metricsNote === '' ? undefined : metricsNote.slice(' metrics '.length) });
   const stop = () => {
     org.log.info('shutting down');
+    health.stop();
+    metricsServer?.close();
     listening
       .close()
       .then(() => org.checks.close())

@@ -13,6 +13,7 @@ import { putSubmission, type DoorAnswer } from './submission-door.js';
 import { putRetraction, RETRACTION_MAX_BYTES } from './retraction-door.js';
 import { ORG_VERBS } from './org-registry.js';
 import { logOrgRequest, type OrgRequestNote } from './org-request-log.js';
+import type { OrgHealth } from './org-health.js';
 
 /** FACTS "Org doors": a submission body over 8 MiB is refused 413. */
 export const SUBMISSION_MAX_BYTES = 8 * 1024 * 1024;
@@ -83,12 +84,15 @@ const MEMBER_PUTS = [
 function routeOf(pathname: string): string {
   const put = MEMBER_PUTS.find((d) => d.pattern.test(pathname));
   if (put !== undefined) return put.route;
-  if (['/rpc', '/outcomes', '/health', '/identity', '/app'].includes(pathname)) return pathname;
+  if (['/rpc', '/outcomes', '/health', '/livez', '/readyz', '/identity', '/app'].includes(pathname)) return pathname;
   return pathname.startsWith('/app/assets/') ? '/app/assets/{asset}' : 'unknown';
 }
 
-async function route(ctx: OrgContext, app: OrgApp, req: IncomingMessage, res: ServerResponse, note: OrgRequestNote): Promise<void> {
+async function route(ctx: OrgContext, app: OrgApp, health: OrgHealth | null, req: IncomingMessage, res: ServerResponse, note: OrgRequestNote): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://org');
+  // Probes with no credential, as the gate's (docs/operations.md, "Monitoring").
+  if (health !== null && req.method === 'GET' && url.pathname === '/livez') return health.livez(res);
+  if (health !== null && req.method === 'GET' && url.pathname === '/readyz') return health.readyz(res);
   // The console's shell, its bundle and /identity are public, as the gate's are.
   if (req.method === 'GET' && (await app.serve(url.pathname, res))) return;
   const put = MEMBER_PUTS.find((d) => d.pattern.test(url.pathname));
@@ -114,7 +118,9 @@ async function route(ctx: OrgContext, app: OrgApp, req: IncomingMessage, res: Se
   }
   if (/^sha256:[0-9a-f]{64}$/.test(pathId)) note.artifact_id = pathId;
   if (put!.route === '/retractions/{artifact_id}') return send(res, await putRetraction(ctx, caller.deployment_id, pathId, bytes));
-  return send(res, await putSubmission(ctx, caller.deployment_id, pathId, bytes));
+  const answer = await putSubmission(ctx, caller.deployment_id, pathId, bytes);
+  health?.submitted(answer.status, answer.body);
+  return send(res, answer);
 }
 
 export interface OrgServer {
@@ -124,13 +130,13 @@ export interface OrgServer {
 }
 
 /** The org gate's HTTP doors on one port; every request reads and writes only the database. */
-export async function listenOrg(ctx: OrgContext, port: number, host = '127.0.0.1'): Promise<OrgServer> {
+export async function listenOrg(ctx: OrgContext, port: number, host = '127.0.0.1', health: OrgHealth | null = null): Promise<OrgServer> {
   const app = new OrgApp(ctx);
   const server = createServer((req, res) => {
     const started = performance.now();
     const note: OrgRequestNote = {};
     res.once('close', () => logOrgRequest(ctx.log, req, res, routeOf(new URL(req.url ?? '/', 'http://org').pathname), note, started));
-    route(ctx, app, req, res, note).catch((error: unknown) => {
+    route(ctx, app, health, req, res, note).catch((error: unknown) => {
       if (res.headersSent) return res.destroy();
       // Answer, then drop the connection: the rest of the body is never read.
       if (error instanceof TooLarge) return refuseTooLarge(res, { error: `the body is larger than this door takes (a submission: at most ${SUBMISSION_MAX_BYTES} bytes, a retraction ${RETRACTION_MAX_BYTES})` });
@@ -150,6 +156,7 @@ export async function listenOrg(ctx: OrgContext, port: number, host = '127.0.0.1
     url: `http://${host}:${(server.address() as AddressInfo).port}`,
     server,
     async close() {
+      health?.stop();
       server.closeIdleConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await ctx.copies.close();

@@ -5,10 +5,13 @@ import type { House } from '../house.js';
 
 /** The pipeline's stages in the order a row meets them, each with the unit it counts. */
 function stages(house: Pick<House, 'pipeline' | 'review'>): Array<{ stage: string; unit: string; reading: QueueReading }> {
+  const detect = house.review.detection;
   return [
     { stage: 'scan', unit: 'claims', reading: house.pipeline.scan.reading() },
     { stage: 'image', unit: 'uploads', reading: house.pipeline.images.reading() },
     { stage: 'bundle', unit: 'archives', reading: house.pipeline.bundles.reading() },
+    // Only where an injection detector is configured (detector.url).
+    ...(detect === null ? [] : [{ stage: 'detect', unit: 'rows', reading: detect.reading() }]),
     { stage: 'grade', unit: 'model calls', reading: house.review.board.stage.reading() },
     { stage: 'embed', unit: 'rows', reading: house.pipeline.embed.reading() },
   ];
