@@ -148,13 +148,14 @@ describe("the organization's console", () => {
     expect(body).not.toContain(SECRET);
     expect(body).not.toContain('4111 1111 1111 1111');
     expect(body).toContain('█'.repeat(SECRET.length));
-    expect(await item.locator('ol.findings li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-kind')))).toEqual([
-      'injection.instruction-override',
-      'secret.aws-access-key-id',
-      'personal.card-number',
-    ]);
-    expect(await item.locator('mark.finding').count()).toBe(3);
-    expect(await item.locator('mark.finding').first().innerText()).toBe(INJECTION);
+    // The scanner's rules find these three (its classifier may add a finding of its own over the attack's window).
+    const kinds = await item.locator('ol.findings li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-kind')));
+    expect(kinds.filter((k) => k !== 'injection.classifier')).toEqual(['injection.instruction-override', 'secret.aws-access-key-id', 'personal.card-number']);
+    // Every finding is marked where it starts; the override's marks cover exactly the injected words.
+    expect(await item.locator('mark.finding[id]').count()).toBe(kinds.length);
+    const override = String(kinds.indexOf('injection.instruction-override') + 1);
+    const marked = await item.locator('mark.finding').evaluateAll((marks, n) => marks.filter((m) => m.getAttribute('data-findings')!.split(' ').includes(n)).map((m) => m.textContent).join(''), override);
+    expect(marked).toBe(INJECTION);
     expect(await item.locator('.meta').innerText()).toContain('From team gate');
     // Reading the inbox takes nothing: every submission is listed free, and none is held in the database.
     expect(await page.locator('.org-item').count()).toBe(3);
