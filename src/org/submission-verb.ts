@@ -8,7 +8,7 @@ import { artifactId, memberDeploymentId } from './review-verbs.js';
 
 /**
  * gv.org_submission: one submission as the org holds it, read without taking it: the item as
- * gv.org_inbox lists it (its state and hold, a first decision waiting for a second person's,
+ * gv.org_inbox lists it (its state and hold, the decisions waiting for more people,
  * how the caller's decision would count), the decision the org's log holds for it once
  * decided (who, as which class, and a refusal's category and reason), a person's copy of its
  * content (decoded, secrets and personal data masked, findings placed; null when the content
