@@ -556,7 +556,7 @@ export const CONFIG_KEYS = {
     review_hold_s: {
       schema: z.number().int().min(5).max(86400),
       default: 900,
-      doc: 'gate org serve: how long gv.org_inbox holds a submission for the reviewer who took it before another reviewer may take it.',
+      doc: 'gate org serve: how long gv.org_take holds a submission for the reviewer who took it before another reviewer may take it (listing the inbox holds nothing).',
     },
   },
   access: {

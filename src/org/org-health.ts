@@ -37,13 +37,13 @@ export class OrgHealth {
     });
     new Gauge({
       name: 'gate_org_submissions',
-      help: "The organization's submissions by state: leased and held wait in the inbox; countersigned and refused are its decisions (database-wide).",
+      help: "The organization's submissions by state: leased and held wait in the inbox; countersigned and refused are its decisions; retracted left the inbox undecided when its member erased it (database-wide).",
       labelNames: ['state'],
       registers,
       collect: async function (this: Gauge<'state'>) {
         const rows = await pool.query<{ state: string; n: string }>('SELECT state, count(*) AS n FROM submissions GROUP BY state');
         this.reset();
-        for (const state of ['leased', 'held', 'countersigned', 'refused']) this.set({ state }, 0);
+        for (const state of ['leased', 'held', 'countersigned', 'refused', 'retracted']) this.set({ state }, 0);
         for (const r of rows.rows) this.set({ state: r.state }, Number(r.n));
       },
     });

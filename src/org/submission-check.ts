@@ -1,5 +1,6 @@
 import { canonicalJson, sha256Hex } from '../forms/canonical-json.js';
 import { verifyWithDeploymentId } from '../forms/ed25519.js';
+import { memberSigned } from './member-signature.js';
 import { isJsonObject } from '../domain/json-object.js';
 import { jsonBodyFaultReason, jsonObjectBody } from '../surfaces/json-object-body.js';
 import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../forms/submission-contract.js';
@@ -49,13 +50,7 @@ export function checkSubmission(pathId: string, body: unknown, member: string): 
   if (typeof deploymentId !== 'string' || deploymentId === '') return bad('submission.deployment_id is required');
   if (typeof sig !== 'string' || sig === '') return refused('unsigned: sig is required');
   if (deploymentId !== member) return refused('wrong deployment: the submission names a deployment other than the one this key was issued to');
-  let signed = false;
-  try {
-    signed = verifyWithDeploymentId(deploymentId, SUBMISSION_SIGNING_PREFIX + canonical, sig);
-  } catch {
-    signed = false;
-  }
-  if (!signed) return refused("the signature does not verify against the submitting deployment's key");
+  if (!memberSigned(deploymentId, SUBMISSION_SIGNING_PREFIX + canonical, sig)) return refused("the signature does not verify against the submitting deployment's key");
   if (!hasSignedPromotion(submission['promotions'], artifactId, deploymentId)) {
     return refused('no local promotion: no promote or ratify event of this row signed by the submitting deployment');
   }
