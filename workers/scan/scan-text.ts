@@ -21,7 +21,7 @@ import { findSecretAssignments } from './secret-assignments.js';
 import { mayHoldKnownSecret } from './secretlint-anchors.js';
 import { findKnownSecrets, SECRETLINT_PRESET_VERSION } from './secretlint-secrets.js';
 
-export const SCANNER_LABEL = `gate-scan/3 ${ATTACK_MODEL.label} secretlint-preset-recommend/${SECRETLINT_PRESET_VERSION}`;
+export const SCANNER_LABEL = `gate-scan/4 ${ATTACK_MODEL.label} secretlint-preset-recommend/${SECRETLINT_PRESET_VERSION}`;
 
 const overlaps = (a: Finding, b: Finding): boolean => a.start < b.end && b.start < a.end;
 
