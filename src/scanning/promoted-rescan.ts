@@ -4,6 +4,7 @@ import type { GateConfig } from '../config/keys.js';
 import type { Log } from '../log.js';
 import type { Store } from '../store/store.js';
 import type { PipelinePart } from '../../pipeline/pipeline-part.js';
+import type { BackgroundRescan, PromotedRescanReading } from '../../pipeline/background-rescan.js';
 import { CURRENT_SCANNER, rescanRow } from './rescan.js';
 
 /** Rows handed to the scan stage together, at most: a page is small, so an ingest never waits behind many. */
@@ -18,24 +19,6 @@ const OFF_WAIT_MS = 5_000;
  * upgrade and was found unchanged there), is found by the next walk.
  */
 const IDLE_WAIT_MS = 5 * 60_000;
-
-/** What the pass has done since the gate started, for gv.queues. */
-export interface PromotedRescanReading {
-  /** The scanner label rows are brought to. */
-  scanner: string;
-  /** `scan.promoted_rescan_per_minute` as the pass reads it now (0: switched off). */
-  per_minute: number;
-  /** Whether a walk over the promoted rows is under way (false: resting, off or stopped). */
-  walking: boolean;
-  /** Rows scanned, by outcome: nothing new (a `scan-checked` event), new findings kept, held (left their readers), not scanned. */
-  examined: number;
-  unchanged: number;
-  changed: number;
-  held: number;
-  skipped: number;
-  /** Walks over the promoted rows completed (one that found nothing to scan counts too). */
-  walks: number;
-}
 
 /** What the pass does next: nothing while switched off, wait while claims wait for the scanner, else a page. */
 export type Move = { kind: 'off' } | { kind: 'yield' } | { kind: 'page'; size: number };
@@ -66,7 +49,7 @@ type House = { readonly store: Store; readonly pipeline: PipelinePart; readonly 
  * label. A row holding a new finding of high severity leaves its readers for L1B_FLAGGED until
  * a person decides (rescan.ts). Signed by the deployment.
  */
-export class PromotedRescan {
+export class PromotedRescan implements BackgroundRescan {
   private running: Promise<void> | null = null;
   private stopping = false;
   private wake: (() => void) | null = null;

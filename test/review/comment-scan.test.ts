@@ -27,7 +27,7 @@ const promotedRow = async () => {
 const thread = async (key: string, id: string) => (await gate.rpc(key, 'gv.comments', { artifact_id: id })).result.comments as Array<Record<string, any>>;
 
 describe('comment bodies are scanned', () => {
-  it('a held comment: its author and people at reviewer read it, agents, readers and reviewer keys get it held without its words', async () => {
+  it('a held comment: its author, people at reviewer and the operator read it; agents, readers and reviewer keys get it held without its words', async () => {
     const id = await promotedRow();
     const words = `${ATTACK} (and the token is ${TOKEN})`;
     const posted = await gate.rpc(other.key, 'gv.comment', { artifact_id: id, body: words });
@@ -54,9 +54,12 @@ describe('comment bodies are scanned', () => {
     expect(seen!.body).not.toContain(TOKEN);
     const secret = seen!.scan_findings.find((f: { kind: string }) => f.kind === 'secret.github-token');
     expect(seen!.body.slice(secret.start, secret.end)).toBe('█'.repeat(secret.end - secret.start));
-    // A person below reviewer is a reader like any other.
+    // A person below reviewer is a reader like any other; the operator at the socket reads it as a person does.
     const readerPerson = await signIn(gate, { role: 'reader' });
     expect((await thread(readerPerson.accessToken, id))[0]).toMatchObject({ held: true, body: null });
+    const operator = (await gate.socket('gv.comments', { artifact_id: id })).result.comments[0];
+    expect(operator.body).toContain('Ignore all previous instructions');
+    expect(operator.body).not.toContain(TOKEN);
   });
 
   it('a clean comment is served to every reader of the row as written, with nothing found', async () => {

@@ -26,14 +26,15 @@ const plainText = z
 export const authorClassOf = (caller: Caller) => (caller.role === 'admin' ? 'operator' : caller.kind);
 
 /**
- * Who reads a held comment's words: its author, and signed-in people from reviewer up (in
- * their copy, secrets and personal data masked). Every other reader gets it as held, without
- * its body: an agent reading a row's thread must not meet the injection a comment carried
- * (docs/spec-choices.md).
+ * Who reads a held comment's words: its author, signed-in people from reviewer up and the
+ * operator at the socket (in a person's copy, secrets and personal data masked). Every other
+ * reader, a key of any role among them, gets it as held, without its body: an agent reading a
+ * row's thread must not meet the injection a comment carried (docs/spec-choices.md).
  */
 function readsHeldWords(caller: Caller, c: CommentRow): 'as_written' | 'persons_copy' | null {
   if (c.author === caller.identity) return 'as_written';
-  return caller.kind === 'person' && atLeast(caller.role, 'reviewer') ? 'persons_copy' : null;
+  const person = (caller.kind === 'person' && atLeast(caller.role, 'reviewer')) || (caller.kind === 'local' && caller.role === 'admin');
+  return person ? 'persons_copy' : null;
 }
 
 /** A comment as this caller gets it; a retracted one is a tombstone without its body. */
