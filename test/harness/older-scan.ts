@@ -1,17 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Gate } from '../../dist/src/gate.js';
+import type { ScanFinding } from '../../dist/src/projections/artifact-reads.js';
 
 /** The scanner label an older build named its scans with. */
 export const OLDER_SCANNER = 'gate-scan/1 (an older build)';
 
-export interface OlderScanFinding {
-  kind: string;
-  severity: string;
-  detail: string;
-  start: number;
-  end: number;
-  excerpt: string;
-}
+/** A finding as a scan event records it. */
+export type OlderScanFinding = ScanFinding;
 
 export interface LeftBehind {
   /** The row's content type (its kind for gated rows); memory by default, `event` is a recorded class. */
