@@ -60,6 +60,11 @@ describe('the fields an agent is served beside a body are scanned', () => {
     for (const hits of [rpc, mcp]) expect(hits.find((h) => h.artifact_id === row.artifact_id)?.provenance.source_uri).toBe('https://docs.example/builds');
   });
 
+  it("a plain http:// source is a source, not an attack: the row is scanned, at most a low finding in its source", async () => {
+    const row = await ingest(claim(`heron${Date.now().toString(36)}`, { source_uri: 'http://docs.example/private/x' }));
+    expect(row.state).toBe('L1_SCANNED');
+  });
+
   it.each(CASES)('an attack in $name holds the row with a finding located there; no reader is served it', async ({ field, params }) => {
     const word = `quokka${Math.random().toString(36).slice(2, 10)}`;
     const body = claim(word, params);

@@ -4,9 +4,40 @@
  * shift the body's offsets nor join it in one classifier window, and a finding in it says
  * which field it is in (finding-location.ts).
  */
-import type { Finding } from './finding.js';
+import type { Finding, Severity } from './finding.js';
+import { SEVERITY_RANK } from './finding.js';
 import type { ScanField } from './finding-location.js';
+import { maskExcerpt } from './mask.js';
 import { scanText, type ScanOptions } from './scan-text.js';
+
+/**
+ * A field as a reader reads it: percent-escapes decoded and the separators of URLs and names
+ * (`/ - _ . + = & ? # ~ : @`) read as spaces, so `ignore-all-previous-instructions` and
+ * `?q=ignore+all+previous%20instructions` are words the phrase rules know. Unit for unit: a
+ * decoded escape is padded with spaces to the length it had, so offsets into this form are
+ * offsets into the field.
+ */
+export function readableField(text: string): string {
+  const decoded = text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    let plain: string;
+    try {
+      plain = decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+    return plain.length <= run.length ? plain + ' '.repeat(run.length - plain.length) : run;
+  });
+  return decoded.replace(/[/\-_.+=&?#~:@]/g, ' ');
+}
+
+/**
+ * The attack classifier reads prose, and on a URL or a name of a few words its score says
+ * little: on this build it scored `http://docs.example/` 0.99, `Private Example Page` and
+ * `research/prompt-injection` above its threshold. In a field its finding is recorded at this
+ * severity, for the reviewer, and holds nothing by itself; the phrase rules, the secret,
+ * executable, encoding, Unicode and personal-data detectors hold as in a body (docs/scanner.md).
+ */
+export const FIELD_CLASSIFIER_SEVERITY: Severity = 'low';
 
 /**
  * Fields repeat: one agent writes thousands of rows into one work area under one producer
@@ -20,9 +51,27 @@ function keyOf(text: string, options: ScanOptions): string {
   return `${options.contentType ?? ''}\u0000${options.personalDataSeverity ?? ''}\u0000${text}`;
 }
 
+/** The field as written (secrets, commands) and as read (words), one list: a finding both make once, the worse kept. */
+async function fieldFindings(text: string, options: ScanOptions): Promise<Finding[]> {
+  const readable = readableField(text);
+  const forms = readable === text ? [text] : [text, readable];
+  const byPlace = new Map<string, Finding>();
+  for (const form of forms) {
+    for (const f of (await scanText(form, options)).findings) {
+      const found = f.kind === 'injection.classifier' ? { ...f, severity: FIELD_CLASSIFIER_SEVERITY, detail: `${f.detail} In a field it holds nothing by itself.` } : f;
+      const key = `${found.kind}|${found.start}|${found.end}`;
+      const twin = byPlace.get(key);
+      if (twin === undefined || SEVERITY_RANK[found.severity] > SEVERITY_RANK[twin.severity]) {
+        byPlace.set(key, { ...found, excerpt: maskExcerpt(text.slice(found.start, found.end)) });
+      }
+    }
+  }
+  return [...byPlace.values()].sort((a, b) => a.start - b.start || a.end - b.end || a.kind.localeCompare(b.kind));
+}
+
 async function findingsOf(text: string, options: ScanOptions): Promise<Finding[]> {
   // A bench's own attack model is not the one the cache was filled with.
-  if (options.attackModel !== undefined) return (await scanText(text, options)).findings;
+  if (options.attackModel !== undefined) return fieldFindings(text, options);
   const key = keyOf(text, options);
   const hit = kept.get(key);
   if (hit !== undefined) {
@@ -30,7 +79,7 @@ async function findingsOf(text: string, options: ScanOptions): Promise<Finding[]
     kept.set(key, hit);
     return hit;
   }
-  const { findings } = await scanText(text, options);
+  const findings = await fieldFindings(text, options);
   if (kept.size >= KEPT) kept.delete(kept.keys().next().value!);
   kept.set(key, findings);
   return findings;

@@ -8,6 +8,7 @@ import { openObjections, type CommentRow } from '../../projections/comment-reads
 import type { ScanFinding } from '../../projections/artifact-reads.js';
 import { atLeast } from '../../domain/roles.js';
 import { forPeople } from '../../review/persons-copy.js';
+import { SEVERITY_RANK, type Severity } from '../../../workers/scan/finding.js';
 import type { House } from '../house.js';
 
 export const COMMENT_KINDS = ['note', 'question', 'objection', 'resolution'] as const;
@@ -21,6 +22,17 @@ const plainText = z
   .max(8000)
   .refine((s) => s.trim() !== '', 'the body is empty')
   .refine((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s), 'the body is plain text: no control characters');
+
+/**
+ * Whether what the scanner found holds a comment: a finding of medium severity or above, as
+ * for a row, but the attack classifier's only from high. A comment is short and speaks to its
+ * reader by design ("where does this come from?" is what a question is for), which the
+ * classifier reads as prose addressed to an agent; on this build it put such questions at
+ * medium, and an attack at high (docs/spec-choices.md).
+ */
+export function holdsComment(findings: ReadonlyArray<{ kind: string; severity: Severity }>): boolean {
+  return findings.some((f) => SEVERITY_RANK[f.severity] >= SEVERITY_RANK[f.kind === 'injection.classifier' ? 'high' : 'medium']);
+}
 
 /** The author's class, derived from the identity: the operator is an admin; otherwise a person or a program or a local peer. */
 export const authorClassOf = (caller: Caller) => (caller.role === 'admin' ? 'operator' : caller.kind);
@@ -117,7 +129,7 @@ export const commentVerb = defineVerb({
         findings: p.findings ?? [],
         audience,
         author_class: authorClassOf(caller),
-        scan: { findings: scan.findings, held: scan.flagged, scanner: scan.scanner },
+        scan: { findings: scan.findings, held: holdsComment(scan.findings), scanner: scan.scanner },
       };
       if (row.workarea !== null) data['workarea'] = row.workarea;
       if (p.reply_to !== undefined) data['reply_to'] = p.reply_to;
