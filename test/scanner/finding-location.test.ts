@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isInBody, locationKey, whereFound } from '../../dist/workers/scan/finding-location.js';
-import { FIELD_CLASSIFIER_SEVERITY, readableField, scanFields } from '../../dist/workers/scan/scan-fields.js';
+import { readableField, scanFields, UNREAD_IN_FIELDS } from '../../dist/workers/scan/scan-fields.js';
 import { withFindings } from '../../dist/workers/scan/joined-findings.js';
 import { isTextMedia } from '../../dist/pipeline/row-scan.js';
 import { maskedField } from '../../dist/src/scanning/row-fields.js';
@@ -59,11 +59,10 @@ describe('the fields scanned in the worker', () => {
     expect(uri.slice(override.start, override.end)).toMatch(/^ignore%20all-previous_instructions/);
   });
 
-  it("the classifier's finding in a field is recorded low and holds nothing by itself; a rule's holds", async () => {
-    expect(FIELD_CLASSIFIER_SEVERITY).toBe('low');
-    for (const text of ['http://docs.example/private/x', 'http://docs.example/', 'research/prompt-injection', 'Private Example Page']) {
-      const found = await scanFields([{ location: { field: 'source_uri' }, text }], { contentType: 'memory' });
-      for (const f of found) expect(f.severity, `${text}: ${f.kind}`).toBe('low');
+  it("the classifier's reading of a field is not kept (it scores plain URLs and names as attacks); a rule's finding holds", async () => {
+    expect([...UNREAD_IN_FIELDS]).toEqual(['injection.classifier']);
+    for (const text of ['http://docs.example/private/x', 'http://docs.example/', 'https://example.org/relay', 'research/prompt-injection', 'Private Example Page']) {
+      expect(await scanFields([{ location: { field: 'source_uri' }, text }], { contentType: 'memory' }), text).toEqual([]);
     }
     const named = await scanFields([{ location: { field: 'workarea' }, text: 'notes/ignore-all-previous-instructions' }], { contentType: 'memory' });
     expect(named.find((f) => f.kind === 'injection.instruction-override')?.severity).toBe('high');

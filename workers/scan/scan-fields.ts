@@ -4,7 +4,7 @@
  * shift the body's offsets nor join it in one classifier window, and a finding in it says
  * which field it is in (finding-location.ts).
  */
-import type { Finding, Severity } from './finding.js';
+import type { Finding } from './finding.js';
 import { SEVERITY_RANK } from './finding.js';
 import type { ScanField } from './finding-location.js';
 import { maskExcerpt } from './mask.js';
@@ -32,12 +32,13 @@ export function readableField(text: string): string {
 
 /**
  * The attack classifier reads prose, and on a URL or a name of a few words its score says
- * little: on this build it scored `http://docs.example/` 0.99, `Private Example Page` and
- * `research/prompt-injection` above its threshold. In a field its finding is recorded at this
- * severity, for the reviewer, and holds nothing by itself; the phrase rules, the secret,
- * executable, encoding, Unicode and personal-data detectors hold as in a body (docs/scanner.md).
+ * nothing: on this build it scored `http://docs.example/` 0.99, `https://example.org/relay`,
+ * `Private Example Page` and `research/prompt-injection` above its threshold. Its reading of a
+ * field is not kept (kept, even low, it would withhold the built-in reviewer's approval from
+ * every row so sourced); the phrase rules, over the field's words, and the secret, executable,
+ * encoding, Unicode and personal-data detectors hold as in a body (docs/scanner.md).
  */
-export const FIELD_CLASSIFIER_SEVERITY: Severity = 'low';
+export const UNREAD_IN_FIELDS: ReadonlySet<string> = new Set(['injection.classifier']);
 
 /**
  * Fields repeat: one agent writes thousands of rows into one work area under one producer
@@ -57,8 +58,8 @@ async function fieldFindings(text: string, options: ScanOptions): Promise<Findin
   const forms = readable === text ? [text] : [text, readable];
   const byPlace = new Map<string, Finding>();
   for (const form of forms) {
-    for (const f of (await scanText(form, options)).findings) {
-      const found = f.kind === 'injection.classifier' ? { ...f, severity: FIELD_CLASSIFIER_SEVERITY, detail: `${f.detail} In a field it holds nothing by itself.` } : f;
+    for (const found of (await scanText(form, options)).findings) {
+      if (UNREAD_IN_FIELDS.has(found.kind)) continue;
       const key = `${found.kind}|${found.start}|${found.end}`;
       const twin = byPlace.get(key);
       if (twin === undefined || SEVERITY_RANK[found.severity] > SEVERITY_RANK[twin.severity]) {
