@@ -8,7 +8,7 @@ import { maskSpans } from '../../workers/scan/mask.js';
  * provenance, gv.node, gv.review and the inventories hand an agent the row's `source_uri`
  * (a URI, or a plain label kept as written: docs/governance.md), its work area and its
  * producer's name; a steering or question row also names whom it addresses. Each is scanned
- * as written, as a text of its own (docs/scanner.md).
+ * as a text of its own, as written and as its words (workers/scan/scan-fields.ts; docs/scanner.md).
  */
 export interface ServedFields {
   sourceUri: string;

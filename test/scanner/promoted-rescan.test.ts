@@ -143,6 +143,20 @@ describe('promoted rows an older scanner saw', () => {
     await expect(g.call(g.reviewer, 'gv.sign', { artifact_id: rows['body'], decision: 'approve' })).rejects.toMatchObject({ data: { reason: 'human_required' } });
   });
 
+  it("a person's copy and the masked body are the body's: a finding in the source masks nothing in them", async () => {
+    const body = `The ${word} deploy runs after the build.`;
+    const read = await g.call(person('bob'), 'gv.node', { artifact_id: rows['source'], body: true });
+    expect(read).toMatchObject({ masked_for: 'person', masked_body: body });
+    expect((await g.call(g.reviewer, 'gv.node', { artifact_id: rows['source'], body: true })).masked_body).toBe(body);
+    // A secret in the source is masked in a person's copy of the body no more than an injection is.
+    const text = `The ${word} registry mirror is refreshed every hour from the upstream index.`;
+    const secretSource = await g.ingest(text, g.agent, { workarea: 'tests/rescan', source_uri: 'https://deploy:Xq7vR2mPz9Lk@registry.internal.test/simple' });
+    expect(secretSource.state).toBe('L1B_FLAGGED');
+    const found = (await g.call(g.reviewer, 'gv.node', { artifact_id: secretSource.artifact_id, body: true })).findings;
+    expect(found.map((f: { kind: string; location?: unknown }) => [f.kind.split('.')[0], f.location])).toContainEqual(['secret', { field: 'source_uri' }]);
+    expect((await g.call(person('bob'), 'gv.node', { artifact_id: secretSource.artifact_id, body: true })).masked_body).toBe(text);
+  });
+
   it("a person's approval returns it to its readers; a person's rejection ends it", async () => {
     const alice = person('alice');
     await g.call(alice, 'gv.node', { artifact_id: rows['body'], body: true });
