@@ -26,6 +26,7 @@ import { NeighbourContext } from './recall/neighbour-context.js';
 import { Reranker } from './recall/reranker.js';
 import { SteeringWalk } from './recall/steering.js';
 import { ScanStage } from '../pipeline/scan-stage.js';
+import { PromotedRescan } from './scanning/promoted-rescan.js';
 import { EmbedStage } from '../pipeline/embed-stage.js';
 import { embedBackend } from './config/embed-backend.js';
 import { backendDims, backendLabel } from '../workers/embed/backend.js';
@@ -249,6 +250,8 @@ export class Gate implements House {
       uploadLocks: new KeyedLock(),
       freshBodies,
       rescannedUnchanged: new Set<string>(),
+      // Reads the gate's parts when `gate serve` starts it, once they all stand.
+      promotedRescan: new PromotedRescan(this),
       uploadRecovery: Promise.resolve({ completed: 0, discarded: 0, deferred: 0 }),
     };
     const erasedObjects = sweepErasedObjects({ store, pipeline: this.pipeline });

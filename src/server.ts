@@ -179,6 +179,10 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
     },
     (error: unknown) => gate.log.error('the start scan failed', error),
   );
+  // Then the promoted rows an older scanner saw, in the background at its bounded rate, until the gate stops.
+  void startScan.then(() => {
+    if (!isDraining()) gate.pipeline.promotedRescan.start();
+  });
   // The same facts as the start line on stdout, for whoever collects only the log; at a
   // terminal, where that line shows beside the log, only at debug (the start is one line).
   const listening = {
@@ -215,6 +219,8 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
       await inFlight.idle(DRAIN_DEADLINE_MS);
       step = 'the start scan';
       await startScan;
+      step = 'the background rescan';
+      await gate.pipeline.promotedRescan.stop();
       step = 'the review schedule';
       await gate.review.schedule?.stop();
       step = 'the gate';

@@ -130,6 +130,11 @@ export const CONFIG_KEYS = {
       default: DEFAULT_PERSONAL_DATA_SEVERITY,
       doc: 'Severity of a personal-data finding about someone (a card number with card details, an SSN beside words about a person, a valid IBAN, contact details beside a diagnosis): medium or high holds the row in L1B_FLAGGED for a person; low lets it through with the finding shown to its reviewers. Published test numbers are always low. Read at start.',
     },
+    promoted_rescan_per_minute: {
+      schema: z.number().int().min(0).max(60_000),
+      default: 1200,
+      doc: "Most promoted rows scanned again a minute, in the background, when the scanner's version changed (a row a later scanner holds for a high finding leaves its readers until a person decides); 0 switches the pass off. Read at each page, so a saved change applies at once.",
+    },
   },
   detector: {
     url: {

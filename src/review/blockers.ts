@@ -37,6 +37,8 @@ export interface WaitFacts {
   rule: QuorumRule;
   count: QuorumCount;
   veto: boolean;
+  /** A promoted row a later scan took from its readers (HELD_ON_RESCAN). */
+  heldOnRescan: boolean;
   /** Each configured stance's standing in this epoch (stance-standing.ts). */
   stances: readonly StanceStanding[];
   away: boolean;
@@ -64,8 +66,9 @@ export function waitsFor(f: WaitFacts): WaitsFor {
     case 'L0_RAW':
       return wait('semantic_review', 'scanning', 'the scanner has not finished with it');
     case 'L1B_FLAGGED':
-      return f.veto
-        ? wait('hard_constraint', 'veto_finding', 'a veto-severity finding stands (a live credential); no signature clears it')
+      if (f.veto) return wait('hard_constraint', 'veto_finding', 'a veto-severity finding stands (a live credential); no signature clears it');
+      return f.heldOnRescan
+        ? wait('hard_constraint', 'rescan_finding', "it was promoted, and a later scanner found in it a finding of high severity: it left its readers until a person's disposition returns it or rejects it")
         : wait('hard_constraint', 'finding', "a scanner finding holds it until a person's disposition clears or rejects it");
     case 'NEEDS_EVIDENCE':
       return wait('needs_evidence', 'evidence', "a reviewer asked its writer for evidence; the writer's gv.add_evidence returns it to review");

@@ -5,7 +5,7 @@ import type { ArtifactRow } from '../projections/artifact-reads.js';
 import type { RelationReads } from '../projections/relation-reads.js';
 import type { ReviewReads, ReviewRow, SignatureRow } from '../projections/review-reads.js';
 import { openObjections, type CommentReads, type CommentRow } from '../projections/comment-reads.js';
-import { QUARANTINE_STATES, type ArtifactState } from '../domain/states.js';
+import { HELD_ON_RESCAN, QUARANTINE_STATES, type ArtifactState } from '../domain/states.js';
 import { GradeStage } from '../../pipeline/grade-stage.js';
 import { RUBRIC_VERSION } from '../../workers/grade/rubric.js';
 import { AwayClock, type AwayPeriod } from './away-clock.js';
@@ -153,6 +153,7 @@ export class ReviewBoard {
           rule,
           count,
           veto: review?.veto === 1,
+          heldOnRescan: row.reason === HELD_ON_RESCAN,
           stances,
           away: away !== undefined,
           operatorObjections,
@@ -164,7 +165,8 @@ export class ReviewBoard {
         })
       : null;
     let expires: ReviewPicture['expires'] = null;
-    if (review !== undefined && EXPIRING_STATES.has(row.state)) {
+    // A promoted row a later scan held waits for a person, never for the clock (expiry passes it by).
+    if (review !== undefined && EXPIRING_STATES.has(row.state) && row.reason !== HELD_ON_RESCAN) {
       const at = review.review_since + this.settings.ttlMs + this.away.awayBetween(review.review_since, now);
       expires = { at, in_s: Math.max(0, Math.round((at - now) / 1000)), paused: away !== undefined };
     }

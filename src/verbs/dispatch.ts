@@ -111,7 +111,7 @@ export async function call(house: House, caller: Caller, method: string, rawPara
   // An answer (or refusal) read from the views waits until what it read is durable.
   let answer: unknown;
   try {
-    if (verb.door !== undefined) await refuseBannedWrite(house, caller, method, verb.door.sourceUri?.(params));
+    if (verb.door !== undefined) await refuseBannedWrite(house, caller, method, verb.door.sources?.(params));
     answer = await verb.handler(verbContext(house, caller), params);
   } catch (error) {
     await house.store.writer.durable(error);

@@ -22,6 +22,7 @@ const facts = (count: ReturnType<typeof countQuorum>, rule: ReturnType<typeof qu
   rule,
   count,
   veto: false,
+  heldOnRescan: false,
   // Every configured stance answered: what is left is the count itself.
   stances: [],
   away: false,

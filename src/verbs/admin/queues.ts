@@ -25,7 +25,7 @@ function stages(house: Pick<House, 'pipeline' | 'review'>): Array<{ stage: strin
 export const queuesVerb = defineVerb({
   name: 'gv.queues',
   role: 'reviewer',
-  summary: "Each pipeline stage's queued and running items, its bound and its oldest wait; the quarantine's depth against max_depth.",
+  summary: "Each pipeline stage's queued and running items, its bound and its oldest wait; the quarantine's depth against max_depth; the background rescan of promoted rows.",
   params: z.strictObject({}),
   handler({ store, pipeline, review, config }) {
     const held = store.artifacts.countHeld();
@@ -33,6 +33,8 @@ export const queuesVerb = defineVerb({
     return {
       stages: stages({ pipeline, review }).map(({ stage, unit, reading }) => ({ stage, unit, ...reading })),
       quarantine: { held, max_depth: maxDepth, room: Math.max(0, maxDepth - held) },
+      // The background pass over the promoted rows an older scanner saw: how far it is.
+      promoted_rescan: pipeline.promotedRescan.reading(),
     };
   },
 });
