@@ -310,7 +310,7 @@ const LEXICONS: Record<string, Lexicon> = {
   },
 };
 
-type Part = keyof Lexicon;
+type Part = Exclude<keyof Lexicon, 'ai'>;
 
 interface Word {
   /** Lower-cased. */
