@@ -38,9 +38,14 @@ export function findAttackLike(text: string, model: AttackModel = attackModel())
     if (p < model.threshold || !holdsAttackCue(text, start, end)) continue;
     context ??= mentionContext(text);
     const base: Severity = p >= model.high ? 'high' : 'medium';
+    // A window that only quotes or discusses attacks is no finding of the classifier's: its
+    // evidence is the whole window, and masked as a low finding it would hide a paragraph of
+    // a note about attacks from the graders. The phrase rules still name the quoted phrases.
+    const severity = context.discussesQuoted(start, end) ? 'low' : context.severity(base, start, end);
+    if (severity === 'low') continue;
     findings.push({
       kind: CLASSIFIER_KIND,
-      severity: context.discussesQuoted(start, end) ? 'low' : context.severity(base, start, end),
+      severity,
       detail: `Reads like text written to attack an agent that reads it (model ${model.label}, score ${p.toFixed(2)} of 1).`,
       start,
       end,
