@@ -6,6 +6,7 @@ import { CREW_SHEET_KIND } from '../domain/crew-sheet.js';
 import { AUTHORITY_EVENTS, laterArtifactEvent } from '../journal/schema.js';
 import { artifactEventsSql } from './journal-reads.js';
 import type { CollectionRow } from '../domain/collection-form.js';
+import { inWindow, WALKED, windowArgs, type RowidWindow } from './rowid-window.js';
 
 export interface ScanFinding {
   kind: string;
@@ -112,6 +113,7 @@ export class ArtifactReads {
     this.s = {
       byId: p('SELECT * FROM artifacts WHERE artifact_id = ?'),
       byRowid: p('SELECT * FROM artifacts WHERE rowid = ?'),
+      lastRowid: p('SELECT coalesce(max(rowid), 0) FROM artifacts').pluck(),
       promotedCopy: p(
         `SELECT * FROM artifacts WHERE content_hash = ? AND space = ? AND state IN ('ACTIVE', 'SUPERSEDED') AND erased_seq IS NULL ORDER BY rowid LIMIT 1`,
       ),
@@ -330,10 +332,14 @@ export class ArtifactReads {
   }
 
   /**
-   * gv.inventory: a page of the visible rows the filter selects, newest first, and how many it
-   * selects in each state. Prepared a call: the clause varies with the caller and the filter.
+   * gv.inventory's reads over one window of rowids at a time: the rows matching the filter,
+   * newest first, and how many match in each state. Made once a call (the clause varies with
+   * the caller), then read window by window.
    */
-  inventory(visible: RowsClause, filter: InventoryFilter, limit: number, offset: number): { rows: ArtifactRow[]; counts: { state: string; n: number }[] } {
+  inventory(visible: RowsClause, filter: InventoryFilter): {
+    rows: (w: RowidWindow, limit: number, offset: number) => ArtifactRow[];
+    counts: (w: RowidWindow) => { state: string; n: number }[];
+  } {
     const where = [visible.sql];
     const args = [...visible.args];
     if (filter.states !== undefined) {
@@ -349,24 +355,26 @@ export class ArtifactReads {
       args.push(filter.q, filter.q, filter.q);
     }
     const clause = where.join(' AND ');
-    const rows = this.db
-      .prepare(`SELECT * FROM artifacts WHERE ${clause} ORDER BY rowid DESC LIMIT ? OFFSET ?`)
-      .all(...args, limit, offset) as ArtifactRow[];
-    const counts = this.db.prepare(`SELECT state, count(*) AS n FROM artifacts WHERE ${clause} GROUP BY state`).all(...args) as {
-      state: string;
-      n: number;
-    }[];
-    return { rows, counts };
+    const rows = this.db.prepare(`SELECT * FROM ${WALKED} WHERE ${inWindow()} AND ${clause} ORDER BY rowid DESC LIMIT ? OFFSET ?`);
+    const counts = this.db.prepare(`SELECT state, count(*) AS n FROM ${WALKED} WHERE ${inWindow()} AND ${clause} GROUP BY state`);
+    return {
+      rows: (w, limit, offset) => rows.all(...windowArgs(w), ...args, limit, offset) as ArtifactRow[],
+      counts: (w) => counts.all(...windowArgs(w), ...args) as { state: string; n: number }[],
+    };
   }
 
-  /** gv.pending: the visible rows in these states, oldest first, at most `limit`. Prepared a call: the clause varies with the caller. */
-  inStates(visible: RowsClause, states: string[], limit: number): ArtifactRow[] {
-    return this.db
-      .prepare(
-        `SELECT * FROM artifacts WHERE ${visible.sql} AND state IN (${states.map(() => '?').join(',')})
+  /** gv.pending: the visible rows in these states within one window of rowids, oldest first, at most `limit`. Made once a call: the clause varies with the caller. */
+  inStates(visible: RowsClause, states: string[]): (w: RowidWindow, limit: number) => ArtifactRow[] {
+    const read = this.db.prepare(
+      `SELECT * FROM ${WALKED} WHERE ${inWindow()} AND ${visible.sql} AND state IN (${states.map(() => '?').join(',')})
          ORDER BY rowid LIMIT ?`,
-      )
-      .all(...visible.args, ...states, limit) as ArtifactRow[];
+    );
+    return (w, limit) => read.all(...windowArgs(w), ...visible.args, ...states, limit) as ArtifactRow[];
+  }
+
+  /** The artifacts view's highest rowid (0 when it holds no row): where a walk of the view starts or ends. */
+  lastRowid(): number {
+    return this.s.lastRowid!.get() as number;
   }
 
   /** How many ACTIVE rows a space holds (a published collection's size, before it is cut). */
