@@ -3,6 +3,7 @@ import { isPromoted } from '../domain/states.js';
 import { citedBy } from './cited-by.js';
 import type { GraphRow } from '../projections/graph-reads.js';
 import { nodeLabel } from '../domain/node-label.js';
+import { markedWith } from '../projections/finding-marks.js';
 import type { AccessPart } from '../access/access-part.js';
 import type { LongRead } from '../long-reads/long-reads.js';
 import { mapInPieces, pieces } from '../long-reads/read-windows.js';
@@ -50,6 +51,8 @@ export async function graphNodes(access: AccessPart, read: LongRead, caller: Cal
       node['source_uri'] = r.source_uri;
       const hidden = hides.get(r.artifact_id);
       if (hidden !== undefined) node['hidden_for'] = hidden;
+      // The label is the row's words: a row promoted over the scanner's findings says so beside it.
+      Object.assign(node, markedWith(read.store.artifacts.findingMarks(r)));
     }
     if (r.kind === 'question') node['cited_by'] = citedBy(house, caller, r.artifact_id);
     if (focus !== undefined) node['foreign'] = r.space !== focus.space || r.workarea !== focus.workarea;

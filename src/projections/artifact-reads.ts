@@ -7,6 +7,7 @@ import { AUTHORITY_EVENTS, laterArtifactEvent } from '../journal/schema.js';
 import { artifactEventsSql } from './journal-reads.js';
 import type { CollectionRow } from '../domain/collection-form.js';
 import { inWindow, WALKED, windowArgs, type RowidWindow } from './rowid-window.js';
+import { findingMarks, type FindingMark } from './finding-marks.js';
 
 export interface ScanFinding {
   kind: string;
@@ -208,6 +209,14 @@ export class ArtifactReads {
   /** The findings and where they are, without the matched text: what may leave the gate (the excerpt stays inside). */
   placedFindings(artifactId: string): PlacedFinding[] {
     return this.findings(artifactId).map(({ kind, severity, detail, start, end }) => ({ kind, severity, detail, start, end }));
+  }
+
+  /**
+   * The kinds and severities the scanner found in a row (its newest scan), the most severe
+   * first; empty when it found nothing. Every read that serves a row's words says them.
+   */
+  findingMarks(row: Pick<ArtifactRow, 'artifact_id' | 'findings_count'>): FindingMark[] {
+    return row.findings_count === 0 ? [] : findingMarks(this.findings(row.artifact_id));
   }
 
   findings(artifactId: string): ScanFinding[] {

@@ -22,6 +22,7 @@ export type GraphRow = Pick<
   | 'addressed_to'
   | 'ts'
   | 'state_ts'
+  | 'findings_count'
 > & {
   /** Only for ACTIVE and SUPERSEDED rows, the only ones that carry a label. */
   masked: Buffer | null;
@@ -57,7 +58,7 @@ export interface SpaceFilter {
  */
 const select = (from: string) => `
   SELECT a.rowid AS rowid, a.artifact_id, a.state, a.space, a.workarea, a.producer_name, a.producer_kind, a.kind,
-    a.content_type, a.writer_identity, a.writer_kind, a.source_uri, a.derives_from, a.addressed_to, a.ts, a.state_ts,
+    a.content_type, a.writer_identity, a.writer_kind, a.source_uri, a.derives_from, a.addressed_to, a.ts, a.state_ts, a.findings_count,
     CASE WHEN a.kind IN ('question', 'answer') THEN b.bytes ELSE substr(b.bytes, 1, ${LABEL_SOURCE_BYTES}) END AS masked
   FROM ${from} LEFT JOIN blobs b ON a.state IN ('ACTIVE', 'SUPERSEDED') AND a.erased_seq IS NULL AND b.hash = a.masked_hash`;
 
