@@ -115,6 +115,8 @@ export class ArtifactReads {
       byId: p('SELECT * FROM artifacts WHERE artifact_id = ?'),
       byRowid: p('SELECT * FROM artifacts WHERE rowid = ?'),
       lastRowid: p('SELECT coalesce(max(rowid), 0) FROM artifacts').pluck(),
+      inStateAfter: p('SELECT * FROM artifacts WHERE state = ? AND rowid > ? ORDER BY rowid LIMIT ?'),
+      writerInStateAfter: p('SELECT * FROM artifacts WHERE writer_identity = ? AND state = ? AND rowid > ? ORDER BY rowid LIMIT ?'),
       promotedCopy: p(
         `SELECT * FROM artifacts WHERE content_hash = ? AND space = ? AND state IN ('ACTIVE', 'SUPERSEDED') AND erased_seq IS NULL ORDER BY rowid LIMIT 1`,
       ),
@@ -372,13 +374,14 @@ export class ArtifactReads {
     };
   }
 
-  /** gv.pending: the visible rows in these states within one window of rowids, oldest first, at most `limit`. Made once a call: the clause varies with the caller. */
-  inStates(visible: RowsClause, states: string[]): (w: RowidWindow, limit: number) => ArtifactRow[] {
-    const read = this.db.prepare(
-      `SELECT * FROM ${WALKED} WHERE ${inWindow()} AND ${visible.sql} AND state IN (${states.map(() => '?').join(',')})
-         ORDER BY rowid LIMIT ?`,
-    );
-    return (w, limit) => read.all(...windowArgs(w), ...visible.args, ...states, limit) as ArtifactRow[];
+  /**
+   * gv.pending's read of one state: its rows after `after` in rowid order, at most `limit`,
+   * all writers' or one writer's. Each reads its index from the rowid on (the state index,
+   * or the writer's): a statement reads no more than it returns, however large the view.
+   */
+  inStateAfter(writer: string | null): (state: string, after: number, limit: number) => ArtifactRow[] {
+    const read = writer === null ? this.s.inStateAfter! : this.s.writerInStateAfter!;
+    return (state, after, limit) => (writer === null ? read.all(state, after, limit) : read.all(writer, state, after, limit)) as ArtifactRow[];
   }
 
   /** The artifacts view's highest rowid (0 when it holds no row): where a walk of the view starts or ends. */

@@ -10,7 +10,8 @@ import { openEvidenceRequest } from '../../review/evidence-requests.js';
 import type { Caller } from '../../access/caller.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { House } from '../house.js';
-import { mapInPieces, rowidWindows } from '../../long-reads/read-windows.js';
+import { mapInPieces, PIECE, rowidWindows } from '../../long-reads/read-windows.js';
+import type { LongRead } from '../../long-reads/long-reads.js';
 
 /**
  * What a reviewer asked for, on a row sent back for evidence: to its writer (who is to add
@@ -81,18 +82,13 @@ export const pendingVerb = defineVerb({
   summary: 'Rows waiting in quarantine that you may see: ids, types, states, ages, finding counts and finding groups.',
   // Spec 2 names a default and no ceiling (unlike gv.inventory and gv.events): the answer is bounded by the held rows the caller may see.
   params: z.strictObject({ limit: z.number().int().min(1).optional() }),
-  handler({ caller, store, access, reads, clock }, p) {
+  handler({ caller, access, reads, clock }, p) {
     const limit = p.limit ?? 100;
-    const visible = visibleRowsClause({ store, access }, caller);
-    const states = [...QUARANTINE_STATES];
-    // The held rows oldest first, a window of the view a chunk, then shaped a piece a chunk: a limit in the thousands is many chunks.
+    // C6 on held rows: every writer's from reviewer up; below, a caller may see no held row but its own.
+    const writer = access.visibility.seesEverything(caller) ? null : caller.identity;
+    // Each quarantine state read in rowid order from its index, a piece a chunk, merged oldest first, then shaped a piece a chunk.
     return reads.run(caller, async (read) => {
-      const held = read.store.artifacts.inStates(visible, states);
-      const rows: ArtifactRow[] = [];
-      for await (const window of rowidWindows(read, read.store.artifacts.lastRowid(), 'oldest')) {
-        rows.push(...held(window, limit + 1 - rows.length));
-        if (rows.length > limit) break;
-      }
+      const rows = await oldestHeld(read, writer, limit + 1);
       const now = clock.now();
       const pending = await mapInPieces(read, rows.slice(0, limit), (r) => {
         const m = rowMetadata(r, caller, now);
@@ -116,3 +112,34 @@ export const pendingVerb = defineVerb({
     });
   },
 });
+
+/**
+ * The oldest `count` rows in quarantine (all writers', or one writer's), in rowid order: each
+ * state's rows are read from its index a piece at a time and the heads merged, one round of
+ * reads a chunk, so no statement reads more than a piece however many rows are held.
+ */
+async function oldestHeld(read: LongRead, writer: string | null, count: number): Promise<ArtifactRow[]> {
+  const after = read.store.artifacts.inStateAfter(writer);
+  const streams = [...QUARANTINE_STATES].map((state) => ({ state, rows: [] as ArtifactRow[], next: 0, last: 0, done: false }));
+  const out: ArtifactRow[] = [];
+  for (let round = 0; out.length < count; round++) {
+    if (round > 0) await read.next();
+    for (const s of streams) {
+      if (s.done || s.next < s.rows.length) continue;
+      s.rows = after(s.state, s.last, PIECE);
+      s.next = 0;
+      s.done = s.rows.length < PIECE;
+      if (s.rows.length > 0) s.last = s.rows[s.rows.length - 1]!.rowid;
+    }
+    // Take the oldest head until a stream that may hold more has run dry: it is read again next round.
+    for (;;) {
+      let oldest: (typeof streams)[number] | undefined;
+      for (const s of streams) if (s.next < s.rows.length && (oldest === undefined || s.rows[s.next]!.rowid < oldest.rows[oldest.next]!.rowid)) oldest = s;
+      if (oldest === undefined || out.length === count) break;
+      out.push(oldest.rows[oldest.next++]!);
+      if (oldest.next === oldest.rows.length && !oldest.done) break;
+    }
+    if (streams.every((s) => s.done && s.next === s.rows.length)) break;
+  }
+  return out;
+}
