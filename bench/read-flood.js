@@ -30,7 +30,7 @@ node bench/read-flood.js [options]
 Fills a gate's journal with --events events (an ingest and its scan per claim, written by the
 admin over the socket: nothing a reader key may read, the walk's worst case), then measures a
 bystander reader key calling gv.ping over POST /rpc, one call in flight, --ping-every-ms apart:
-alone, then while --flooders closed-loop callers on one other reader key call a long read for
+alone, and each read called alone --solo-calls times (its own cost), then while --flooders closed-loop callers on one other reader key call a long read for
 --seconds: gv.events (limit 1000, following next, from the start again once caught up), and
 with --reads the others (gv.graph; gv.inventory with a q no row matches, a walk of the whole
 view; gv.lineage; gv.pending limit 1000). Each flood runs twice: with the gate's default
@@ -52,6 +52,7 @@ const opts = parseOptions(
     'alone-pings': { type: 'number', default: 300, help: 'bystander pings measured with no flood' },
     reads: { type: 'string', default: 'events', help: 'comma list of the reads flooded in turn: events, graph, inventory, lineage, pending' },
     'ping-every-ms': { type: 'number', default: 20, help: 'pause between two bystander pings' },
+    'solo-calls': { type: 'number', default: 5, help: "calls of each read, one at a time with nothing else running (a read's own cost)" },
     root: { type: 'string', default: '', help: 'comma list of checkouts whose dist/ to measure (default: this one)' },
     'wait-quiet': { type: 'number', default: 90, help: 'seconds to wait at most for other processes to quiet down' },
     out: { type: 'string', default: join(BENCH_DIR, 'results', 'read-flood.json'), help: 'results file' },
@@ -175,6 +176,25 @@ function flood(port, key, n, read) {
   };
 }
 
+/**
+ * One read's cost with nothing else running: --solo-calls calls one after another by a key of
+ * its own (so the flooding key's budget is untouched), each from the start of the journal.
+ */
+async function soloCalls(port, key, read) {
+  const { method, params } = READS[read];
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const lat = [];
+  const statuses = {};
+  for (let i = 0; i < opts['solo-calls']; i++) {
+    const r = await rpc(agent, port, key, method, params);
+    lat.push(r.ms);
+    statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+  }
+  agent.destroy();
+  const p = percentiles(lat, [50, 100]);
+  return { read: method, calls: lat.length, statuses, p50_ms: round(p[50], 1), max_ms: round(p[100], 1) };
+}
+
 /** Fills the journal: `claims` ingests by the admin over `conns` socket connections, `depth` pipelined each. */
 async function fill(socketPath, claims, conns = 4, depth = 16) {
   const clients = await Promise.all(Array.from({ length: conns }, () => SocketClient.open(socketPath)));
@@ -205,7 +225,7 @@ async function prepare(home) {
   try {
     const admin = await SocketClient.open(gate.socketPath);
     const issue = async (label) => (await admin.call('gv.keys', { action: 'issue', role: 'reader', label })).key;
-    const keys = { flood: await issue('flood'), bystander: await issue('bystander') };
+    const keys = { flood: await issue('flood'), bystander: await issue('bystander'), solo: await issue('solo') };
     admin.close();
     log(`filling ${opts.events} journal events`);
     const fillS = await fill(gate.socketPath, Math.ceil(opts.events / 2));
@@ -257,6 +277,10 @@ async function measureBuild(root, home, keys, reads) {
         log(`${build}: bystander alone`);
         out.alone = await bystander(Number(new URL(gate.url).port), keys.bystander, opts['ping-every-ms'], opts['alone-pings']).done;
       }
+      if (!lifted) {
+        out.alone_calls = {};
+        for (const read of reads) out.alone_calls[read] = await soloCalls(Number(new URL(gate.url).port), keys.solo, read);
+      }
       for (const read of reads) {
         log(`${build}: ${opts.flooders} ${READS[read].method} callers on one key for ${opts.seconds} s, ${lifted ? 'the budget lifted' : 'the default budget'}, a bystander beside them`);
         (out.floods[read] ??= {})[lifted ? 'budget_lifted' : 'default_budget'] = await floodPhase(gate, keys, read);
@@ -293,6 +317,7 @@ try {
       ],
       `build ${run.build}: ${opts.events} events`,
     );
+    printTable([['one call alone (ms)', 'p50', 'max'], ...reads.map((read) => [read, fmtMs(run.alone_calls[read].p50_ms), fmtMs(run.alone_calls[read].max_ms)])]);
     printTable(
       [
         ['flood', 'calls', 'answers', 'call p50 ms'],
