@@ -25,9 +25,10 @@ export interface LongRead {
 
 /**
  * The long-reads part: reads that walk the journal or a view (gv.events, gv.graph,
- * gv.inventory, gv.pending) run in bounded chunks, each on its turn (turns.ts), over a
- * snapshot of the views (src/store/read-snapshots.ts), and each chunk's main-thread time is
- * counted against the caller's identity (read-budget.ts). See docs/performance.md.
+ * gv.inventory, gv.pending, gv.lineage) run in bounded chunks, each on its turn (turns.ts),
+ * over a snapshot of the views (src/store/read-snapshots.ts), and each chunk's main-thread
+ * time is counted against the caller's identity (read-budget.ts). See "Long reads and their
+ * budget" in docs/spec-choices.md.
  */
 export class LongReads {
   private readonly turns = new Turns();
