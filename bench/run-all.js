@@ -22,6 +22,7 @@ const PLAN = [
   ['request-parse', 'request-parse.js', 'reading a request strictly (UTF-8, repeated keys, depth) beside bare JSON.parse'],
   ['secure-delete', 'secure-delete.js', 'ingest and promotion with journal.secure_delete on beside off, and one gv.erase'],
   ['org', 'org.js', 'the organization gate on PostgreSQL: 50 member gates submitting, decisions, outcomes read back, beside raw INSERTs'],
+  ['read-flood', 'read-flood.js', "another caller's gv.ping while eight callers on one reader key flood gv.events over 120,000 journal events"],
   ['overload', 'overload.js', "the gate's RSS and a bystander's wait under 1,500 stalled connections and 50 parallel 4 MiB ingests"],
   ['scanner', 'scanner-quality.js', 'precision and recall of the scanner on fixtures/scan, and scan cost per KB'],
   ['merkle', 'merkle.js', "the journal's Merkle tree: CPU per appended event with and without it, proof sizes at a million events"],
@@ -174,6 +175,14 @@ if (overload?.gate) {
     'others served', `bare node:http ${f.stalls.peak_rss_mb} MB`, overload.when]);
   rows.push(['overload ingests', `${overload.options.ingests} x ${overload.options['ingest-mib']} MiB: peak RSS ${g.ingests.peak_rss_mb} MB, first round ${JSON.stringify(g.ingests.first_round)}; bystander ${JSON.stringify(g.ingests.bystander.statuses)}`,
     'RSS bounded, others served', `bare node:http ${f.ingests.peak_rss_mb} MB`, overload.when]);
+}
+const readFlood = read('read-flood.json');
+for (const [build, run] of Object.entries(readFlood?.runs ?? {})) {
+  const flood = run.floods?.events;
+  if (!flood) continue;
+  const by = (b) => `p50 ${fmtMs(b.p50_ms)} ms, p99 ${fmtMs(b.p99_ms)} ms`;
+  rows.push([`read flood (${build})`, `bystander gv.ping beside ${readFlood.flooders} gv.events callers: ${by(flood.budget_lifted.bystander)} (budget lifted), ${by(flood.default_budget.bystander)} (default budget)`,
+    'p50 < 100 ms', `alone ${by(run.alone)}`, readFlood.when]);
 }
 const scanner = read('scanner-quality.json');
 if (scanner?.overall) {

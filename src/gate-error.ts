@@ -61,6 +61,21 @@ export const lifecycle = (message: string, reason?: string) =>
 export const quarantineFull = (retryAfterMs: number) =>
   new GateError(ErrorCode.quarantineFull, 'quarantine is full; retry later', { retry_after_ms: retryAfterMs });
 
+/**
+ * -32006 with reason read_budget: this caller's long reads took its share of the gate's
+ * main thread within the window (server.long_read_budget_ms); HTTP doors answer 429 with
+ * Retry-After, as for any busy answer.
+ */
+export const readBudget = (retryAfterMs: number) =>
+  new GateError(ErrorCode.quarantineFull, "this caller's long reads took their share of the gate's time; retry later", {
+    reason: 'read_budget',
+    retry_after_ms: retryAfterMs,
+  });
+
+/** Whether an error is a busy refusal an HTTP door answers 429 with Retry-After: a long read past its caller's budget. */
+export const isReadBudgetRefusal = (error: { code: number; data?: Record<string, unknown> } | undefined): boolean =>
+  error?.code === ErrorCode.quarantineFull && error.data?.['reason'] === 'read_budget';
+
 /** -32015: this writer's uploads in the quota window are at their bound; they free as the window moves. */
 export const uploadQuota = (retryAfterMs: number) =>
   new GateError(ErrorCode.storageBound, 'upload quota reached for this writer; retry later', {

@@ -37,6 +37,9 @@ import { createLog, type Log } from './log.js';
 import { DecisionLog } from './store/decision-log.js';
 import { Store } from './store/store.js';
 import type { House } from './verbs/house.js';
+import { LongReads } from './long-reads/long-reads.js';
+import { ReadBudget } from './long-reads/read-budget.js';
+import { ReadSnapshots } from './store/read-snapshots.js';
 import type { AccessPart } from './access/access-part.js';
 import type { AuthPart } from './auth/auth-part.js';
 import type { RecallPart } from './recall/recall-part.js';
@@ -62,6 +65,12 @@ import { Crews } from './crews/crews.js';
 import { CrewSheets } from './crews/crew-sheets.js';
 import { JournalCounts } from './metrics/journal-counts.js';
 import type { NotReady } from './surfaces/health-routes.js';
+
+/**
+ * Long reads holding a snapshot at once; more wait, served in turn by identity. Each holds a
+ * connection with its own page cache, and the WAL cannot restart past the oldest snapshot.
+ */
+const LONG_READS_AT_ONCE = 4;
 
 export interface GateOptions {
   clock?: Clock;
@@ -94,6 +103,7 @@ export class Gate implements House {
   readonly recall: RecallPart;
   readonly pipeline: PipelinePart;
   readonly review: ReviewPart;
+  readonly reads: LongReads;
   readonly crews: CrewsPart;
   readonly deployment: Deployment;
   readonly clock: Clock;
@@ -167,7 +177,11 @@ export class Gate implements House {
       windowMs: config.journal.commit_window_ms,
       ...(this.walSync === undefined ? {} : { walSync: this.walSync }),
     });
-    const store = (this.store = new Store(db, journal, writer, new CursorSealer(key.seed()), this.checkpointer));
+    const cursors = new CursorSealer(key.seed());
+    const store = (this.store = new Store(db, journal, writer, cursors, this.checkpointer));
+    // Long reads read the views through connections of their own, one snapshot each (src/long-reads/).
+    const snapshots = new ReadSnapshots(reads, (readDb) => new Store(readDb, journal, writer, cursors, this.checkpointer), LONG_READS_AT_ONCE);
+    this.reads = new LongReads(snapshots, new ReadBudget(config.server.long_read_budget_ms, config.server.long_read_window_s * 1000, clock));
     const freshBodies = new FreshBodies();
     const heldText = new HeldTextIndex(db, writer, log, freshBodies, { views: reads.path, index: heldIndex });
     projections.followHeldRows(heldText);
@@ -333,6 +347,8 @@ export class Gate implements House {
   async close(): Promise<void> {
     const steps: Array<[string, () => unknown]> = [
       // It uses the scan and image pools and the writer.
+      // Long reads answer first: they read through the main connection's parts too.
+      ['the long reads', () => this.reads.close()],
       ['the upload recovery', () => this.pipeline.uploadRecovery],
       ['the scan pool', () => this.pipeline.scan.close()],
       // Its verdicts are journaled and may settle rows: before the review pool and the writer close.

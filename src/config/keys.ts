@@ -75,6 +75,16 @@ export const CONFIG_KEYS = {
       default: 16777216,
       doc: 'Bytes of request bodies one caller identity may hold at once, never more than a quarter of max_body_bytes_in_flight nor less than one request of mcp.max_request_bytes; past it 429 with Retry-After.',
     },
+    long_read_budget_ms: {
+      schema: positive,
+      default: 10000,
+      doc: "Main-thread milliseconds one caller identity's long reads (gv.events, gv.graph, gv.inventory, gv.pending, gv.lineage) may take within long_read_window_s; past it such a read is refused -32006 read_budget (HTTP 429 with Retry-After) until the window frees some.",
+    },
+    long_read_window_s: {
+      schema: positive,
+      default: 60,
+      doc: 'The window, in seconds, over which long_read_budget_ms is counted (a sliding window).',
+    },
     body_timeout_ms: {
       schema: positive,
       default: 10000,

@@ -2,8 +2,9 @@ import type { Caller } from '../access/caller.js';
 import { invalidParams } from '../gate-error.js';
 import { visibleRowsClause } from '../access/visible-rows.js';
 import type { GraphBrief, GraphRow } from '../projections/graph-reads.js';
-import type { Store } from '../store/store.js';
 import type { AccessPart } from '../access/access-part.js';
+import type { LongRead } from '../long-reads/long-reads.js';
+import { pieces, rowidWindows } from '../long-reads/read-windows.js';
 
 /** The rows a graph answer serves, and what it says about the ones it leaves out. */
 export interface Selection {
@@ -23,18 +24,31 @@ function countsOf(states: Iterable<string>): Record<string, number> {
 
 /**
  * The whole-store graph: visible rows (C6) of the named spaces and kinds, newest first
- * (ingest order), cut at the limit. `states` undefined means every state.
+ * (ingest order), cut at the limit. `states` undefined means every state. The view is
+ * walked a window of rowids a chunk over the read's snapshot: the counts cover it all.
  */
-export function spaceSelection(
-  house: { readonly store: Store; readonly access: AccessPart },
+export async function spaceSelection(
+  access: AccessPart,
+  read: LongRead,
   caller: Caller,
   q: { spaces: readonly string[]; kinds?: readonly string[]; states?: readonly string[]; limit: number },
-): Selection {
-  const filter = { visible: visibleRowsClause(house, caller), spaces: q.spaces, kinds: q.kinds };
-  const counts = house.store.graph.stateCounts(filter);
+): Promise<Selection> {
+  const filter = { visible: visibleRowsClause({ store: read.store, access }, caller), spaces: q.spaces, kinds: q.kinds };
+  const countIn = read.store.graph.stateCounts(filter);
+  const rowsIn = read.store.graph.newestRows(filter, q.states);
+  const counted: string[] = [];
+  const rows: GraphRow[] = [];
+  const tally: Record<string, number> = {};
+  for await (const window of rowidWindows(read, read.store.artifacts.lastRowid(), 'newest')) {
+    for (const { state, n } of countIn(window)) {
+      if (tally[state] === undefined) counted.push(state);
+      tally[state] = (tally[state] ?? 0) + n;
+    }
+    if (rows.length < q.limit) rows.push(...rowsIn(window, q.limit - rows.length));
+  }
+  const counts = Object.fromEntries(counted.sort().map((s) => [s, tally[s]!]));
   const wanted = q.states === undefined ? Object.keys(counts) : q.states;
   const total = [...new Set(wanted)].reduce((sum, s) => sum + (counts[s] ?? 0), 0);
-  const rows = house.store.graph.newestRows(filter, q.states, q.limit);
   return { rows, counts, total, truncated: total > rows.length };
 }
 
@@ -45,26 +59,31 @@ export function spaceSelection(
  * the same words whether nobody wrote into it or the viewer may see none of it, so the
  * refusal never tells that someone else's held rows are there.
  */
-export function areaSelection(
-  house: { readonly store: Store; readonly access: AccessPart },
+export async function areaSelection(
+  access: AccessPart,
+  read: LongRead,
   caller: Caller,
   q: { space: string; workarea: string; states?: readonly string[]; limit: number },
-): Selection {
-  const visible = visibleRowsClause(house, caller);
-  const area = house.store.graph.areaBriefs(visible, q.space, q.workarea);
+): Promise<Selection> {
+  const { store } = read;
+  const briefsIn = store.graph.areaBriefs(visibleRowsClause({ store, access }, caller), q.space, q.workarea);
+  const area: GraphBrief[] = [];
+  for await (const window of rowidWindows(read, store.artifacts.lastRowid(), 'newest')) area.push(...briefsIn(window));
   if (area.length === 0) {
     throw invalidParams(`work area ${q.workarea} in space ${q.space} has no row you can see`, { field: 'workarea' });
   }
   const inArea = new Set(area.map((r) => r.artifact_id));
-  const outside = house.store.relations.relatedTo([...inArea]).filter((id) => !inArea.has(id));
-  const foreign = (outside.length === 0 ? ([] as GraphBrief[]) : house.store.graph.briefsById(outside))
-    .filter((r) => house.access.visibility.canRead(caller, r))
-    .sort((a, b) => b.rowid - a.rowid);
+  const outside = new Set<string>();
+  for await (const piece of pieces(read, [...inArea])) for (const id of store.relations.relatedTo(piece)) if (!inArea.has(id)) outside.add(id);
+  const foreign: GraphBrief[] = [];
+  for await (const piece of pieces(read, [...outside])) foreign.push(...store.graph.briefsById(piece).filter((r) => access.visibility.canRead(caller, r)));
+  foreign.sort((a, b) => b.rowid - a.rowid);
   const all = [...area, ...foreign];
   const wanted = q.states === undefined ? null : new Set(q.states);
   const matching = wanted === null ? all : all.filter((r) => wanted.has(r.state));
   const served = matching.slice(0, q.limit);
-  const byId = new Map(house.store.graph.rowsById(served.map((r) => r.artifact_id)).map((r) => [r.artifact_id, r]));
+  const byId = new Map<string, GraphRow>();
+  for await (const piece of pieces(read, served)) for (const r of store.graph.rowsById(piece.map((b) => b.artifact_id))) byId.set(r.artifact_id, r);
   return {
     rows: served.map((r) => byId.get(r.artifact_id)!),
     counts: countsOf(all.map((r) => r.state)),

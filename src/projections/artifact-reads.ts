@@ -7,6 +7,8 @@ import { AUTHORITY_EVENTS, laterArtifactEvent } from '../journal/schema.js';
 import { artifactEventsSql } from './journal-reads.js';
 import type { CollectionRow } from '../domain/collection-form.js';
 import type { FindingLocation } from '../../workers/scan/finding-location.js';
+import { inWindow, WALKED, windowArgs, type RowidWindow } from './rowid-window.js';
+import { findingMarks, type FindingMark } from './finding-marks.js';
 
 export interface ScanFinding {
   kind: string;
@@ -118,6 +120,9 @@ export class ArtifactReads {
     this.s = {
       byId: p('SELECT * FROM artifacts WHERE artifact_id = ?'),
       byRowid: p('SELECT * FROM artifacts WHERE rowid = ?'),
+      lastRowid: p('SELECT coalesce(max(rowid), 0) FROM artifacts').pluck(),
+      inStateAfter: p('SELECT * FROM artifacts WHERE state = ? AND rowid > ? ORDER BY rowid LIMIT ?'),
+      writerInStateAfter: p('SELECT * FROM artifacts WHERE writer_identity = ? AND state = ? AND rowid > ? ORDER BY rowid LIMIT ?'),
       promotedCopy: p(
         `SELECT * FROM artifacts WHERE content_hash = ? AND space = ? AND state IN ('ACTIVE', 'SUPERSEDED') AND erased_seq IS NULL ORDER BY rowid LIMIT 1`,
       ),
@@ -221,6 +226,14 @@ export class ArtifactReads {
   /** The findings and where they are, without the matched text: what may leave the gate (the excerpt stays inside). */
   placedFindings(artifactId: string): PlacedFinding[] {
     return this.findings(artifactId).map(({ kind, severity, detail, start, end, location }) => ({ kind, severity, detail, start, end, ...(location === undefined ? {} : { location }) }));
+  }
+
+  /**
+   * The kinds and severities the scanner found in a row (its newest scan), the most severe
+   * first; empty when it found nothing. Every read that serves a row's words says them.
+   */
+  findingMarks(row: Pick<ArtifactRow, 'artifact_id' | 'findings_count'>): FindingMark[] {
+    return row.findings_count === 0 ? [] : findingMarks(this.findings(row.artifact_id));
   }
 
   findings(artifactId: string): ScanFinding[] {
@@ -353,10 +366,14 @@ export class ArtifactReads {
   }
 
   /**
-   * gv.inventory: a page of the visible rows the filter selects, newest first, and how many it
-   * selects in each state. Prepared a call: the clause varies with the caller and the filter.
+   * gv.inventory's reads over one window of rowids at a time: the rows matching the filter,
+   * newest first, and how many match in each state. Made once a call (the clause varies with
+   * the caller), then read window by window.
    */
-  inventory(visible: RowsClause, filter: InventoryFilter, limit: number, offset: number): { rows: ArtifactRow[]; counts: { state: string; n: number }[] } {
+  inventory(visible: RowsClause, filter: InventoryFilter): {
+    rows: (w: RowidWindow, limit: number, offset: number) => ArtifactRow[];
+    counts: (w: RowidWindow) => { state: string; n: number }[];
+  } {
     const where = [visible.sql];
     const args = [...visible.args];
     if (filter.states !== undefined) {
@@ -372,24 +389,30 @@ export class ArtifactReads {
       args.push(filter.q, filter.q, filter.q);
     }
     const clause = where.join(' AND ');
-    const rows = this.db
-      .prepare(`SELECT * FROM artifacts WHERE ${clause} ORDER BY rowid DESC LIMIT ? OFFSET ?`)
-      .all(...args, limit, offset) as ArtifactRow[];
-    const counts = this.db.prepare(`SELECT state, count(*) AS n FROM artifacts WHERE ${clause} GROUP BY state`).all(...args) as {
-      state: string;
-      n: number;
-    }[];
-    return { rows, counts };
+    // With states named, each is sought in the state index from the window's first rowid: a
+    // window then costs its matching rows, not all of its rows (a few REJECTED among many held).
+    const from = filter.states?.length ? 'artifacts INDEXED BY artifacts_state' : WALKED;
+    const rows = this.db.prepare(`SELECT * FROM ${from} WHERE ${inWindow()} AND ${clause} ORDER BY rowid DESC LIMIT ? OFFSET ?`);
+    const counts = this.db.prepare(`SELECT state, count(*) AS n FROM ${from} WHERE ${inWindow()} AND ${clause} GROUP BY state`);
+    return {
+      rows: (w, limit, offset) => rows.all(...windowArgs(w), ...args, limit, offset) as ArtifactRow[],
+      counts: (w) => counts.all(...windowArgs(w), ...args) as { state: string; n: number }[],
+    };
   }
 
-  /** gv.pending: the visible rows in these states, oldest first, at most `limit`. Prepared a call: the clause varies with the caller. */
-  inStates(visible: RowsClause, states: string[], limit: number): ArtifactRow[] {
-    return this.db
-      .prepare(
-        `SELECT * FROM artifacts WHERE ${visible.sql} AND state IN (${states.map(() => '?').join(',')})
-         ORDER BY rowid LIMIT ?`,
-      )
-      .all(...visible.args, ...states, limit) as ArtifactRow[];
+  /**
+   * gv.pending's read of one state: its rows after `after` in rowid order, at most `limit`,
+   * all writers' or one writer's. Each reads its index from the rowid on (the state index,
+   * or the writer's): a statement reads no more than it returns, however large the view.
+   */
+  inStateAfter(writer: string | null): (state: string, after: number, limit: number) => ArtifactRow[] {
+    const read = writer === null ? this.s.inStateAfter! : this.s.writerInStateAfter!;
+    return (state, after, limit) => (writer === null ? read.all(state, after, limit) : read.all(writer, state, after, limit)) as ArtifactRow[];
+  }
+
+  /** The artifacts view's highest rowid (0 when it holds no row): where a walk of the view starts or ends. */
+  lastRowid(): number {
+    return this.s.lastRowid!.get() as number;
   }
 
   /** How many ACTIVE rows a space holds (a published collection's size, before it is cut). */

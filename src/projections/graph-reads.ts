@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { LABEL_SOURCE_BYTES } from '../domain/node-label.js';
 import type { ArtifactRow } from './artifact-reads.js';
+import { inWindow, WALKED, windowArgs, type RowidWindow } from './rowid-window.js';
 
 /** The columns of a row the graph serves, plus the start of its masked body for the label. */
 export type GraphRow = Pick<
@@ -21,6 +22,7 @@ export type GraphRow = Pick<
   | 'addressed_to'
   | 'ts'
   | 'state_ts'
+  | 'findings_count'
 > & {
   /** Only for ACTIVE and SUPERSEDED rows, the only ones that carry a label. */
   masked: Buffer | null;
@@ -56,7 +58,7 @@ export interface SpaceFilter {
  */
 const select = (from: string) => `
   SELECT a.rowid AS rowid, a.artifact_id, a.state, a.space, a.workarea, a.producer_name, a.producer_kind, a.kind,
-    a.content_type, a.writer_identity, a.writer_kind, a.source_uri, a.derives_from, a.addressed_to, a.ts, a.state_ts,
+    a.content_type, a.writer_identity, a.writer_kind, a.source_uri, a.derives_from, a.addressed_to, a.ts, a.state_ts, a.findings_count,
     CASE WHEN a.kind IN ('question', 'answer') THEN b.bytes ELSE substr(b.bytes, 1, ${LABEL_SOURCE_BYTES}) END AS masked
   FROM ${from} LEFT JOIN blobs b ON a.state IN ('ACTIVE', 'SUPERSEDED') AND a.erased_seq IS NULL AND b.hash = a.masked_hash`;
 
@@ -64,7 +66,8 @@ const select = (from: string) => `
  * The newest rows first, for a WHERE clause and a LIMIT the caller appends. NOT INDEXED
  * keeps the planner on the rowid order: with the space index it would read and sort every
  * matching row, bodies and all, to keep the newest 2,000 (measured at 4,500 rows, with the
- * shorter label read of node-label.ts: p50 70 ms before, 35 ms after); in rowid order the read stops at the limit.
+ * shorter label read of node-label.ts: p50 70 ms before, 35 ms after); in rowid order the
+ * read stops at the limit, and a window of rowids bounds it (src/projections/rowid-window.ts).
  */
 const NEWEST_GRAPH_ROWS = select('artifacts a NOT INDEXED');
 
@@ -97,34 +100,28 @@ export class GraphReads {
     return { clause: where.join(' AND '), args };
   }
 
-  /** Rows matching the filter per state, states in order, whatever their state. */
-  stateCounts(f: SpaceFilter): Record<string, number> {
+  /** Rows matching the filter per state, within one window of rowids (made once a call, read window by window). */
+  stateCounts(f: SpaceFilter): (w: RowidWindow) => { state: string; n: number }[] {
     const { clause, args } = this.spaceClause(f);
-    return Object.fromEntries(
-      (this.db.prepare(`SELECT state, count(*) AS n FROM artifacts WHERE ${clause} GROUP BY state ORDER BY state`).all(...args) as {
-        state: string;
-        n: number;
-      }[]).map((r) => [r.state, r.n]),
-    ) as Record<string, number>;
+    const read = this.db.prepare(`SELECT state, count(*) AS n FROM ${WALKED} WHERE ${inWindow()} AND ${clause} GROUP BY state`);
+    return (w) => read.all(...windowArgs(w), ...args) as { state: string; n: number }[];
   }
 
-  /** The newest rows matching the filter and in one of `states` (undefined: every state), at most `limit`. */
-  newestRows(f: SpaceFilter, states: readonly string[] | undefined, limit: number): GraphRow[] {
+  /** The newest rows within one window matching the filter and in one of `states` (undefined: every state), at most `limit`. */
+  newestRows(f: SpaceFilter, states: readonly string[] | undefined): (w: RowidWindow, limit: number) => GraphRow[] {
     const { clause, args } = this.spaceClause(f);
     const stateClause = states === undefined ? '' : states.length ? ` AND state IN ${inList(states)}` : ' AND 0';
-    return this.db
-      .prepare(`${NEWEST_GRAPH_ROWS} WHERE ${clause}${stateClause} ORDER BY a.rowid DESC LIMIT ?`)
-      .all(...args, ...(states ?? []), limit) as GraphRow[];
+    const read = this.db.prepare(`${NEWEST_GRAPH_ROWS} WHERE ${inWindow('a.')} AND ${clause}${stateClause} ORDER BY a.rowid DESC LIMIT ?`);
+    return (w, limit) => read.all(...windowArgs(w), ...args, ...(states ?? []), limit) as GraphRow[];
   }
 
-  /** A work area's rows the visibility clause lets through, newest first. */
-  areaBriefs(visible: RowClause, space: string, workarea: string): GraphBrief[] {
-    return this.db
-      .prepare(
-        `SELECT artifact_id, rowid, state, space, writer_identity FROM artifacts
-       WHERE space = ? AND workarea = ? AND ${visible.sql} ORDER BY rowid DESC`,
-      )
-      .all(space, workarea, ...visible.args) as GraphBrief[];
+  /** A work area's rows within one window that the visibility clause lets through, newest first. */
+  areaBriefs(visible: RowClause, space: string, workarea: string): (w: RowidWindow) => GraphBrief[] {
+    const read = this.db.prepare(
+      `SELECT artifact_id, rowid, state, space, writer_identity FROM ${WALKED}
+       WHERE ${inWindow()} AND space = ? AND workarea = ? AND ${visible.sql} ORDER BY rowid DESC`,
+    );
+    return (w) => read.all(...windowArgs(w), space, workarea, ...visible.args) as GraphBrief[];
   }
 
   /** Briefs by id, in no particular order. */

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { HELD_STATES, PROMOTED_STATES } from '../domain/states.js';
+import { inWindow, WALKED, windowArgs, type RowidWindow } from './rowid-window.js';
 
 /** Who reads a space's rows (C6): every row from reviewer up; below, the caller's own rows and, where it may read the space, promoted rows. */
 export interface SpaceReader {
@@ -79,21 +80,25 @@ export class LineageReads {
   constructor(db: Database.Database) {
     const p = (sql: string) => db.prepare(sql);
     const reads = (sight: Sight): SightReads => {
-      const inSpace = `space = ? AND workarea IS NOT NULL AND ${visibleSql(sight)}`;
+      // Each walk of the space reads one window of rowids (src/projections/rowid-window.ts); the caller merges the windows.
+      const inSpace = `${inWindow()} AND space = ? AND workarea IS NOT NULL AND ${visibleSql(sight)}`;
       return {
         stats: p(
           `SELECT workarea AS name, sum(${promotedIn()}) AS promoted, sum(${HELD_IN}) AS held, sum(state = 'RECORDED') AS recorded,
-       min(ts) AS first_write, max(ts) AS last_write FROM artifacts WHERE ${inSpace} GROUP BY workarea`,
+       min(ts) AS first_write, max(ts) AS last_write FROM ${WALKED} WHERE ${inSpace} GROUP BY workarea`,
         ),
         producers: p(
           `SELECT workarea, producer_name AS name, producer_kind AS kind, count(*) AS rows, max(ts) AS last_write
-       FROM artifacts WHERE ${inSpace} AND producer_name IS NOT NULL
+       FROM ${WALKED} WHERE ${inSpace} AND producer_name IS NOT NULL
        GROUP BY workarea, producer_name, producer_kind ORDER BY workarea, producer_name, producer_kind`,
         ),
+        // CROSS JOIN keeps the order as written: each child, its parents by id. Left to itself the
+        // planner read both sides by the space index and paired every row of the space with every
+        // other (66,000 rows: minutes on the main thread).
         derived: p(
           `SELECT c.workarea AS source, p.workarea AS target, c.artifact_id AS child
-       FROM artifacts c JOIN json_each(c.derives_from) j JOIN artifacts p ON p.artifact_id = j.value
-       WHERE c.space = ? AND c.workarea IS NOT NULL AND c.derives_from != '[]' AND ${visibleSql(sight, 'c.')}
+       FROM artifacts AS c NOT INDEXED CROSS JOIN json_each(c.derives_from) j CROSS JOIN artifacts p ON p.artifact_id = j.value
+       WHERE ${inWindow('c.')} AND c.space = ? AND c.workarea IS NOT NULL AND c.derives_from != '[]' AND ${visibleSql(sight, 'c.')}
          AND p.space = c.space AND p.workarea IS NOT NULL AND p.workarea != c.workarea AND ${visibleSql(sight, 'p.')}
        GROUP BY c.rowid, p.workarea ORDER BY c.rowid DESC`,
         ),
@@ -104,29 +109,29 @@ export class LineageReads {
       };
     };
     this.bySight = Object.fromEntries(SIGHTS.map((sight) => [sight, reads(sight)])) as Record<Sight, SightReads>;
-    this.promotedWriters = p(`SELECT DISTINCT workarea, writer_identity AS identity FROM artifacts
-                WHERE space = ? AND workarea IS NOT NULL AND ${promotedIn()}`);
+    this.promotedWriters = p(`SELECT DISTINCT workarea, writer_identity AS identity FROM ${WALKED}
+                WHERE ${inWindow()} AND space = ? AND workarea IS NOT NULL AND ${promotedIn()}`);
   }
 
-  /** Each work area of the space the reader sees rows in, its rows counted by state and its first and last write. */
-  areaStats(space: string, reader: SpaceReader): AreaStats[] {
-    return this.bySight[sightOf(reader)].stats.all(space, ...argsOf(reader)) as AreaStats[];
+  /** Each work area of the space the reader sees rows in within one window, its rows counted by state and its first and last write. */
+  areaStats(w: RowidWindow, space: string, reader: SpaceReader): AreaStats[] {
+    return this.bySight[sightOf(reader)].stats.all(...windowArgs(w), space, ...argsOf(reader)) as AreaStats[];
   }
 
-  /** The producers of the rows the reader sees, by work area. */
-  producers(space: string, reader: SpaceReader): AreaProducer[] {
-    return this.bySight[sightOf(reader)].producers.all(space, ...argsOf(reader)) as AreaProducer[];
+  /** The producers of the rows the reader sees within one window, by work area. */
+  producers(w: RowidWindow, space: string, reader: SpaceReader): AreaProducer[] {
+    return this.bySight[sightOf(reader)].producers.all(...windowArgs(w), space, ...argsOf(reader)) as AreaProducer[];
   }
 
-  /** Who wrote a promoted row into each work area of the space. */
-  promotedWritersOf(space: string): { workarea: string; identity: string }[] {
-    return this.promotedWriters.all(space) as { workarea: string; identity: string }[];
+  /** Who wrote a promoted row into each work area of the space, within one window. */
+  promotedWritersOf(w: RowidWindow, space: string): { workarea: string; identity: string }[] {
+    return this.promotedWriters.all(...windowArgs(w), space) as { workarea: string; identity: string }[];
   }
 
-  /** Rows citing a row of another work area, both seen by the reader: one per child and cited area, the newest child first. */
-  derivedCitations(space: string, reader: SpaceReader): DerivedCitation[] {
+  /** Rows within one window citing a row of another work area, both seen by the reader: one per child and cited area, the newest child first. */
+  derivedCitations(w: RowidWindow, space: string, reader: SpaceReader): DerivedCitation[] {
     const args = argsOf(reader);
-    return this.bySight[sightOf(reader)].derived.all(space, ...args, ...args) as DerivedCitation[];
+    return this.bySight[sightOf(reader)].derived.all(...windowArgs(w), space, ...args, ...args) as DerivedCitation[];
   }
 
   /** The newest rows of one work area the reader sees, at most `limit`. */

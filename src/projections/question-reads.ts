@@ -39,6 +39,7 @@ export interface AnswerRow {
   erased_seq: number | null;
   promoted_seq: number | null;
   promoted_ts: number | null;
+  findings_count: number;
 }
 
 /**
@@ -58,7 +59,7 @@ export class QuestionReads {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       routing: p('SELECT * FROM questions WHERE artifact_id = ?'),
-      answers: p(`SELECT a.*, r.state, r.space, r.content_hash, r.masked_hash, r.erased_seq, r.promoted_seq, r.promoted_ts
+      answers: p(`SELECT a.*, r.state, r.space, r.content_hash, r.masked_hash, r.erased_seq, r.promoted_seq, r.promoted_ts, r.findings_count
         FROM answers a JOIN artifacts r USING (artifact_id) WHERE a.question = ? ORDER BY a.seq`),
       // Served, not ended, not answered by a person: an answered question never waits over, so it
       // must not fill the sweep's page either.

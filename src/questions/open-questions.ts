@@ -1,3 +1,4 @@
+import { markedWith } from '../projections/finding-marks.js';
 import type { Caller } from '../access/caller.js';
 import { producerOf } from '../projections/artifact-reads.js';
 import { namesPerson, personNameKeys } from './addressed-names.js';
@@ -26,6 +27,7 @@ export function openQuestionsFor(house: { readonly store: Store; readonly access
     open.push({
       question: row.artifact_id,
       body: house.store.artifacts.servedBody(row),
+      ...markedWith(house.store.artifacts.findingMarks(row)),
       space: row.space,
       workarea: row.workarea,
       producer: producerOf(row),

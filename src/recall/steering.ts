@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { producerOf, type ArtifactRow } from '../projections/artifact-reads.js';
 import type { ArtifactReads } from '../projections/artifact-reads.js';
+import { markedWith, type FindingMark } from '../projections/finding-marks.js';
 import type { HideFilter } from './served-filter.js';
 
 export interface Producer {
@@ -39,6 +40,8 @@ export interface SteeringItem {
   addressed_to: AddressedTo | null;
   promoted_at: number | null;
   provisional: boolean;
+  /** What the scanner found in it, kinds and severities: present only when it found something (a person approved it over them). */
+  scanner_findings?: FindingMark[];
 }
 
 /** Unaddressed rows direct everyone; an addressed row directs the producers it names by name or kind. */
@@ -90,6 +93,7 @@ export class SteeringWalk {
           addressed_to: row.addressed_to === null ? null : (JSON.parse(row.addressed_to) as AddressedTo),
           promoted_at: row.promoted_ts,
           provisional: row.provisional === 1,
+          ...markedWith(this.artifacts.findingMarks(row)),
         });
       }
     });

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { endAnswer } from './answer-before-body.js';
 import { readBody } from './body-intake.js';
 import { jsonObjectBody } from './json-object-body.js';
+import { isReadBudgetRefusal } from '../gate-error.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
   const text = JSON.stringify(body);
@@ -18,6 +19,16 @@ export function sendHtml(res: ServerResponse, status: number, html: string, head
     ...headers,
   });
   res.end(html);
+}
+
+/**
+ * The Retry-After of a long read refused past its caller's budget (-32006 read_budget): its
+ * retry_after_ms in whole seconds, rounded up; null for any other answer.
+ */
+export function readBudgetRetryAfter(error: { code: number; data?: Record<string, unknown> } | undefined): string | null {
+  if (!isReadBudgetRefusal(error)) return null;
+  const ms = Number(error!.data!['retry_after_ms']);
+  return String(Math.max(1, Math.ceil((Number.isFinite(ms) ? ms : 1000) / 1000)));
 }
 
 /** 413, then the connection closes: the rest of an oversized body is never read (spec 1: a client may see a reset). */

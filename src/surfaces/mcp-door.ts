@@ -13,6 +13,7 @@ import type { ClientAddresses } from './client-address.js';
 import { publicUrl } from '../config/public-url.js';
 import { isJsonObject } from '../domain/json-object.js';
 import { noteRequest } from './request-log.js';
+import { readBudgetRetryAfter } from './http-replies.js';
 import type { House } from '../verbs/house.js';
 
 /** The 2025 revisions an `initialize` may name when the operator enables the legacy flag. */
@@ -64,7 +65,12 @@ export class McpDoor {
     this.handler = createMcpHandler(
       (ctx) => {
         const caller = ctx.authInfo?.extra?.['caller'] as Caller;
-        return toolServer('client', (name, args) => callClientTool(this.house, caller, name, args));
+        const busy = ctx.authInfo?.extra?.['busy'] as Busy;
+        return toolServer('client', async (name, args) => {
+          const result = await callClientTool(this.house, caller, name, args);
+          busy.retryAfter = budgetRetryAfter(result);
+          return result;
+        });
       },
       {
         legacy: 'reject',
@@ -102,12 +108,18 @@ export class McpDoor {
     const direct = directCallOf(m, headers);
     if (direct !== null) return this.answerDirectly(req, res, direct, caller);
     noteRequest(req, mcpMethodOf(m));
+    const busy: Busy = { retryAfter: null };
     const answer = await this.handler.fetch(new Request(`http://127.0.0.1${req.url ?? '/mcp'}`, { method: 'POST', headers }), {
       parsedBody: m,
-      authInfo: { token: '', clientId: caller.identity, scopes: [], extra: { caller } },
+      authInfo: { token: '', clientId: caller.identity, scopes: [], extra: { caller, busy } },
     });
     const text = withLegacyHint(await answer.text());
     const out: Record<string, string> = { 'content-type': answer.headers.get('content-type') ?? 'application/json' };
+    if (busy.retryAfter !== null && answer.status === 200) {
+      res.writeHead(429, { ...out, 'retry-after': busy.retryAfter, 'content-length': String(Buffer.byteLength(text)) });
+      res.end(text);
+      return;
+    }
     if (text === '') {
       res.writeHead(answer.status, { 'content-length': '0' });
       res.end();
@@ -138,7 +150,13 @@ export class McpDoor {
     const refusal = outcome instanceof ToolProtocolError ? outcome.code : toolErrorCode(outcome);
     noteRequest(req, { tool: call.name, ...(refusal === undefined ? {} : { code: refusal }) });
     const text = directCallAnswer(call.id, outcome);
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+    // A long read past its caller's budget: the tool error as it is, with 429 and Retry-After (spec 1's busy answer).
+    const retryAfter = outcome instanceof ToolProtocolError ? null : budgetRetryAfter(outcome);
+    res.writeHead(retryAfter === null ? 200 : 429, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+      ...(retryAfter === null ? {} : { 'retry-after': retryAfter }),
+    });
     res.end(text);
   }
 
@@ -262,6 +280,17 @@ function mcpMethodOf(m: Message): { tool?: string; mcp_method?: string } {
 
 const CLIENT_TOOL_NAMES = new Set<string>(toolsOf('client').map((t) => t.name));
 const MCP_METHODS = new Set(['server/discover', 'tools/list', 'initialize', 'ping']);
+
+/** Filled in by a tools/call the SDK answers: the Retry-After of a long read refused past its caller's budget. */
+interface Busy {
+  retryAfter: string | null;
+}
+
+/** The Retry-After of a tool error that is a long read refused past its caller's budget, else null. */
+function budgetRetryAfter(result: ToolResult): string | null {
+  const error = result.isError ? result.structuredContent['error'] : undefined;
+  return isJsonObject(error) ? readBudgetRetryAfter(error as { code: number; data?: Record<string, unknown> }) : null;
+}
 
 /** A tool error's code (its structured `error`), for the request's log line. */
 function toolErrorCode(result: ToolResult): number | undefined {

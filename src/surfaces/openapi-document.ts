@@ -39,7 +39,10 @@ export function openApiDocument(house: Pick<House, 'auth' | 'deployment'>, route
     // address), and read bodies under a deadline and a byte budget (src/surfaces/http-server.ts).
     const counted = route.guard !== 'none' || route.path === '/mcp';
     if (counted) responses['429'] ??= busy(
-      "this caller's identity has too many requests in flight (server.max_in_flight_per_credential) or holds its share of request body bytes (server.max_body_bytes_per_identity)",
+      "this caller's identity has too many requests in flight (server.max_in_flight_per_credential) or holds its share of request body bytes (server.max_body_bytes_per_identity)" +
+        (route.path === '/rpc' || route.path === '/mcp'
+          ? "; or a long read (gv.events, gv.graph, gv.inventory, gv.pending, gv.lineage) past the main-thread time its caller's identity may take (server.long_read_budget_ms), answered with its JSON-RPC error -32006 read_budget (a tool error on /mcp)"
+          : ''),
     );
     if (counted && route.method === 'POST') responses['408'] ??= { description: 'the request body did not arrive within server.body_timeout_ms; the connection is closed' };
     responses['503'] ??= busy(

@@ -1,6 +1,6 @@
 import { ErrorCode } from '../gate-error.js';
 import { dispatch, framingError } from '../verbs/dispatch.js';
-import { refuseTooLarge, sendJson } from './http-replies.js';
+import { readBudgetRetryAfter, refuseTooLarge, sendJson } from './http-replies.js';
 import { readBody } from './body-intake.js';
 import { jsonRpcObject } from './json-rpc-body.js';
 import { jsonContent, type Route } from './route.js';
@@ -48,6 +48,9 @@ export function rpcRoute(house: House, maxRequestBytes: number): Route {
         res.end();
         return;
       }
+      // A long read past its caller's budget is a busy answer: 429 with Retry-After, as spec 1 has busy answers.
+      const retryAfter = readBudgetRetryAfter(response.error);
+      if (retryAfter !== null) return sendJson(res, 429, response, { 'retry-after': retryAfter });
       sendJson(res, isScopeRefusal(response) ? 403 : isInvalidRequest(response) ? 400 : 200, response);
     },
   };

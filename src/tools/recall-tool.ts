@@ -24,6 +24,15 @@ const provenance = z.object({
   local: z.literal(true).optional().describe('plugin tier: from the local store, no gate has it yet'),
 });
 
+/**
+ * What the scanner found in a served row: its kinds and severities, never the matched text.
+ * Medium or above held the row until a person approved it all the same: read it with care.
+ */
+const scannerFindings = z
+  .array(z.object({ kind: z.string().describe('family.rule, e.g. injection.ignore_previous'), severity: z.string().describe('low, medium, high or veto') }))
+  .optional()
+  .describe('present only when the scanner found something in this row (kinds and severities, most severe first; never the matched text): a row held for findings that a person approved all the same');
+
 const hit = z.object({
   artifact_id: z.string(),
   body: z.string().nullable(),
@@ -38,6 +47,7 @@ const hit = z.object({
     .boolean()
     .optional()
     .describe('true: no query word matched it and its cosine to the query is low, a neighbour rather than an answer; absent on a plugin-tier hit from the local store'),
+  scanner_findings: scannerFindings,
   provenance: provenance.optional().describe('absent when include_evidence is false'),
   signals: z
     .object({

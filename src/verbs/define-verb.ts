@@ -14,8 +14,8 @@ export interface VerbContext extends House {
 
 /** The context a handler is handed: the caller and each part, by name (never the root that holds them). */
 export function verbContext(house: House, caller: Caller): VerbContext {
-  const { store, access, auth, recall, pipeline, review, crews, deployment, config, clock, log } = house;
-  return { caller, store, access, auth, recall, pipeline, review, crews, deployment, config, clock, log };
+  const { store, access, auth, recall, pipeline, review, reads, crews, deployment, config, clock, log } = house;
+  return { caller, store, access, auth, recall, pipeline, review, reads, crews, deployment, config, clock, log };
 }
 
 /** A verb is a declaration: name, least role, strict params, handler (DESIGN rule 3). */

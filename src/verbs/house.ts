@@ -8,6 +8,7 @@ import type { Log } from '../log.js';
 import type { RecallPart } from '../recall/recall-part.js';
 import type { ReviewPart } from '../review/review-part.js';
 import type { Store } from '../store/store.js';
+import type { LongReads } from '../long-reads/long-reads.js';
 import type { PipelinePart } from '../../pipeline/pipeline-part.js';
 
 /**
@@ -22,6 +23,8 @@ export interface House {
   readonly recall: RecallPart;
   readonly pipeline: PipelinePart;
   readonly review: ReviewPart;
+  /** Reads that walk the journal or a view: chunks on turns, over a snapshot, within each identity's budget. */
+  readonly reads: LongReads;
   readonly crews: CrewsPart;
   readonly deployment: Deployment;
   readonly config: GateConfig;

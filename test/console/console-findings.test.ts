@@ -214,13 +214,16 @@ describe('the way back to what one did', () => {
 });
 
 describe('gv.names', () => {
-  it("answers a person's email and name to a reviewer, nulls for a key, and refuses below reviewer", async () => {
+  it("answers a person's email and name to people who review (here the operator), nulls for a key; refuses keys and below reviewer", async () => {
     const people = (await gate.socket('gv.people', { action: 'list' })).result.people as Array<{ iss: string; sub: string; email: string | null }>;
     const person = people.find((p) => p.email === reviewer.email) as { iss: string; sub: string; email: string; name?: string | null };
     const identity = `${person.iss}|${person.sub}`;
-    const reviewerKey = await gate.key('reviewer');
-    const answer = await gate.rpc(reviewerKey.key, 'gv.names', { identities: [identity, agent.identity, identity] });
+    const answer = await gate.socket('gv.names', { identities: [identity, agent.identity, identity] });
     expect(answer.result).toEqual({ names: [{ identity, email: reviewer.email, name: person.name ?? null }, { identity: agent.identity, email: null, name: null }] });
+    // A program never reads people's emails (docs/governance.md, "People's names and emails").
+    const reviewerKey = await gate.key('reviewer');
+    const keyRefused = await gate.rpc(reviewerKey.key, 'gv.names', { identities: [identity] });
+    expect(keyRefused.error?.data?.reason).toBe('not_a_person');
     const refused = await gate.rpc(agent.key, 'gv.names', { identities: [identity] });
     expect(refused.error?.code).toBe(-32602);
   });

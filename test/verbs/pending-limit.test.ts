@@ -60,3 +60,20 @@ describe('gv.pending limit', () => {
     expect((await tool(gate, 'pending', { limit: 1000 }, reviewer.key)).pending).toHaveLength(1000);
   });
 });
+
+describe('gv.inventory over more rows than one window of its walk', () => {
+  // The walk reads the view 1,000 rowids a chunk (src/long-reads/read-windows.ts): 1,005 held rows span two windows.
+  it('pages newest first across windows, with and without states named, its counts over them all', async () => {
+    const oldestFirst = ids(await gate.rpc(reviewer.key, 'gv.pending', { limit: 5000 }));
+    for (const filter of [{ states: ['L1_SCANNED'] }, {}]) {
+      const paged: string[] = [];
+      for (let offset = 0; offset < HELD + 200; offset += 150) {
+        const page = await gate.rpc(reviewer.key, 'gv.inventory', { ...filter, limit: 150, offset });
+        expect(page.error, JSON.stringify(page.error)).toBeUndefined();
+        expect(page.result.counts['L1_SCANNED']).toBe(HELD);
+        paged.push(...page.result.artifacts.map((a: { artifact_id: string }) => a.artifact_id).filter((id: string) => oldestFirst.includes(id)));
+      }
+      expect(paged).toEqual([...oldestFirst].reverse());
+    }
+  });
+});

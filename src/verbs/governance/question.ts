@@ -3,6 +3,7 @@ import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
 import { invalidParams } from '../../gate-error.js';
 import type { AnswerRow } from '../../projections/question-reads.js';
+import { markedWith } from '../../projections/finding-marks.js';
 import { questionStanding } from '../../questions/question-state.js';
 import { answerBody } from '../../domain/body-forms.js';
 import type { House } from '../house.js';
@@ -33,7 +34,14 @@ export const questionVerb = defineVerb({
     const standing = questionStanding({ store }, row, clock.now());
     // Only answers this caller may read: a served answer in a space it cannot read is not told.
     const readable = (a: AnswerRow) => access.visibility.canRead(caller, { artifact_id: a.artifact_id, state: a.state, space: a.space, writer_identity: a.writer });
-    const shown = (a: AnswerRow) => ({ artifact_id: a.artifact_id, body: store.artifacts.servedBody(a), space: a.space, promoted_at: a.promoted_ts });
+    const shown = (a: AnswerRow) => ({
+      artifact_id: a.artifact_id,
+      body: store.artifacts.servedBody(a),
+      space: a.space,
+      promoted_at: a.promoted_ts,
+      // An answer promoted over the scanner's findings says so beside its words.
+      ...markedWith(store.artifacts.findingMarks(a)),
+    });
     const personAnswer = standing.answers.personAnswer();
     return {
       question: row.artifact_id,

@@ -49,40 +49,42 @@ export const graphVerb = defineVerb({
   role: 'reader',
   summary: 'The rows you may see as a graph: nodes, relation and derives_from edges, pins; or one work area and its neighbours.',
   params,
-  handler({ caller, store, access, clock }, p) {
+  handler({ caller, store, access, reads, clock }, p) {
     refuseCombinations(p);
     const limit = Math.min(p.limit ?? GRAPH_LIMIT, GRAPH_LIMIT);
     // Unknown state names are ignored (spec 2), not refused.
     const states = p.states?.filter((s) => (ARTIFACT_STATES as readonly string[]).includes(s));
     const seesAll = access.visibility.seesEverything(caller);
-    let focus: { space: string; workarea: string } | undefined;
-    let selection;
-    if (p.workarea !== undefined) {
-      focus = { space: requireSpace({ store }, p.space ?? 'main'), workarea: p.workarea };
-      selection = areaSelection({ store, access }, caller, { ...focus, states, limit });
-    } else {
-      const spaces = p.spaces === undefined ? store.spaceNames() : [...new Set(p.spaces)].map((s) => requireSpace({ store }, s));
-      selection = spaceSelection({ store, access }, caller, { spaces, kinds: p.kinds, states, limit });
-    }
-    const { edges, pins } = graphEdges({ store }, selection.rows);
-    const served: Record<string, unknown> = {
-      full: true,
-      nodes: graphNodes({ store, access }, caller, selection.rows, focus),
-      edges,
-      pins,
-      bans: visibleBans({ store, access, clock }, caller, GRAPH_LIMIT).bans,
-      total: selection.total,
-      truncated: selection.truncated,
-      counts: selection.counts,
-      spaces: store.spaceNames().filter((s) => seesAll || access.capabilities.has(caller, s, 'read')),
-      states: [...ARTIFACT_STATES],
-      viewer: { identity: caller.identity, role: caller.role, sees: seesAll ? 'all' : 'promoted_and_own' },
-    };
-    if (focus !== undefined) {
-      Object.assign(served, { ...focus, completed: areaCompletions({ store, access }, caller, focus.space, focus.workarea) });
-    }
-    const revision = graphRevision(served);
-    if (p.if_revision === revision) return { revision, unchanged: true };
-    return { revision, ...served };
+    const focus = p.workarea === undefined ? undefined : { space: requireSpace({ store }, p.space ?? 'main'), workarea: p.workarea };
+    const spaces = p.spaces === undefined ? store.spaceNames() : [...new Set(p.spaces)].map((s) => requireSpace({ store }, s));
+    // The whole answer is read over one snapshot of the views, a chunk at a time (src/long-reads/).
+    return reads.run(caller, async (read) => {
+      const selection =
+        focus !== undefined
+          ? await areaSelection(access, read, caller, { ...focus, states, limit })
+          : await spaceSelection(access, read, caller, { spaces, kinds: p.kinds, states, limit });
+      const { edges, pins } = await graphEdges(read, selection.rows);
+      const nodes = await graphNodes(access, read, caller, selection.rows, focus);
+      await read.next();
+      const served: Record<string, unknown> = {
+        full: true,
+        nodes,
+        edges,
+        pins,
+        bans: visibleBans({ store: read.store, access, clock }, caller, GRAPH_LIMIT).bans,
+        total: selection.total,
+        truncated: selection.truncated,
+        counts: selection.counts,
+        spaces: store.spaceNames().filter((s) => seesAll || access.capabilities.has(caller, s, 'read')),
+        states: [...ARTIFACT_STATES],
+        viewer: { identity: caller.identity, role: caller.role, sees: seesAll ? 'all' : 'promoted_and_own' },
+      };
+      if (focus !== undefined) {
+        Object.assign(served, { ...focus, completed: areaCompletions({ store: read.store, access }, caller, focus.space, focus.workarea) });
+      }
+      const revision = graphRevision(served);
+      if (p.if_revision === revision) return { revision, unchanged: true as const };
+      return { revision, ...served };
+    });
   },
 });

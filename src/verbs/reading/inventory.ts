@@ -10,6 +10,8 @@ import { openEvidenceRequest } from '../../review/evidence-requests.js';
 import type { Caller } from '../../access/caller.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { House } from '../house.js';
+import { mapInPieces, PIECE, rowidWindows } from '../../long-reads/read-windows.js';
+import type { LongRead } from '../../long-reads/long-reads.js';
 
 /**
  * What a reviewer asked for, on a row sent back for evidence: to its writer (who is to add
@@ -32,26 +34,45 @@ export const inventoryVerb = defineVerb({
     offset: z.number().int().min(0).optional(),
     limit: z.number().int().min(1).optional(),
   }),
-  handler({ caller, store, access, clock }, p) {
+  handler({ caller, store, access, reads, clock }, p) {
     const offset = p.offset ?? 0;
     const limit = Math.min(p.limit ?? 50, 200);
     const visible = visibleRowsClause({ store, access }, caller);
     // Unknown state names are ignored (spec 2), not refused.
     const states = (p.states ?? []).filter((s) => (ARTIFACT_STATES as readonly string[]).includes(s));
-    const page = store.artifacts.inventory(visible, { states: p.states === undefined ? undefined : states, spaces: p.spaces, q: p.q }, limit, offset);
-    const rows = page.rows;
-    const counts = Object.fromEntries(page.counts.map((r) => [r.state, r.n]));
-    const total = Object.values(counts).reduce((a, b) => a + (b as number), 0);
-    const now = clock.now();
-    return {
-      artifacts: rows.map((r) => ({ ...rowMetadata(r, caller, now), ...evidenceAsked({ store }, caller, r) })),
-      total,
-      offset,
-      limit,
-      counts,
-      spaces: store.spaceNames().filter((s) => access.visibility.seesEverything(caller) || access.capabilities.has(caller, s, 'read')),
-      states: [...ARTIFACT_STATES],
-    };
+    const filter = { states: p.states === undefined ? undefined : states, spaces: p.spaces, q: p.q };
+    // A walk of the whole view, newest rows first, a window a chunk: the counts cover every matching row, the page skips `offset` of them.
+    return reads.run(caller, async (read) => {
+      const inventory = read.store.artifacts.inventory(visible, filter);
+      const rows: ArtifactRow[] = [];
+      const counts: Record<string, number> = {};
+      let skip = offset;
+      for await (const window of rowidWindows(read, read.store.artifacts.lastRowid(), 'newest')) {
+        let matching = 0;
+        for (const { state, n } of inventory.counts(window)) {
+          counts[state] = (counts[state] ?? 0) + n;
+          matching += n;
+        }
+        if (rows.length === limit || matching === 0) continue;
+        if (skip >= matching) {
+          skip -= matching;
+          continue;
+        }
+        rows.push(...inventory.rows(window, limit - rows.length, skip));
+        skip = 0;
+      }
+      const total = Object.values(counts).reduce((a, b) => a + b, 0);
+      const now = clock.now();
+      return {
+        artifacts: rows.map((r) => ({ ...rowMetadata(r, caller, now), ...evidenceAsked({ store: read.store }, caller, r) })),
+        total,
+        offset,
+        limit,
+        counts,
+        spaces: store.spaceNames().filter((s) => access.visibility.seesEverything(caller) || access.capabilities.has(caller, s, 'read')),
+        states: [...ARTIFACT_STATES],
+      };
+    });
   },
 });
 
@@ -61,14 +82,15 @@ export const pendingVerb = defineVerb({
   summary: 'Rows waiting in quarantine that you may see: ids, types, states, ages, finding counts and finding groups.',
   // Spec 2 names a default and no ceiling (unlike gv.inventory and gv.events): the answer is bounded by the held rows the caller may see.
   params: z.strictObject({ limit: z.number().int().min(1).optional() }),
-  handler({ caller, store, access, clock }, p) {
+  handler({ caller, access, reads, clock }, p) {
     const limit = p.limit ?? 100;
-    const visible = visibleRowsClause({ store, access }, caller);
-    const states = [...QUARANTINE_STATES];
-    const rows = store.artifacts.inStates(visible, states, limit + 1);
-    const now = clock.now();
-    return {
-      pending: rows.slice(0, limit).map((r) => {
+    // C6 on held rows: every writer's from reviewer up; below, a caller may see no held row but its own.
+    const writer = access.visibility.seesEverything(caller) ? null : caller.identity;
+    // Each quarantine state read in rowid order from its index, a piece a chunk, merged oldest first, then shaped a piece a chunk.
+    return reads.run(caller, async (read) => {
+      const rows = await oldestHeld(read, writer, limit + 1);
+      const now = clock.now();
+      const pending = await mapInPieces(read, rows.slice(0, limit), (r) => {
         const m = rowMetadata(r, caller, now);
         return {
           artifact_id: m.artifact_id,
@@ -79,14 +101,45 @@ export const pendingVerb = defineVerb({
           space: m.space,
           workarea: m.workarea,
           findings_count: m.findings_count,
-          findings: m.findings_count === 0 ? 0 : findingGroups({ store }, m.artifact_id),
+          findings: m.findings_count === 0 ? 0 : findingGroups({ store: read.store }, m.artifact_id),
           ingest_ts: m.ts,
           age_ms: m.age_ms,
           self_authored: m.self_authored,
-          ...evidenceAsked({ store }, caller, r),
+          ...evidenceAsked({ store: read.store }, caller, r),
         };
-      }),
-      truncated: rows.length > limit,
-    };
+      });
+      return { pending, truncated: rows.length > limit };
+    });
   },
 });
+
+/**
+ * The oldest `count` rows in quarantine (all writers', or one writer's), in rowid order: each
+ * state's rows are read from its index a piece at a time and the heads merged, one round of
+ * reads a chunk, so no statement reads more than a piece however many rows are held.
+ */
+async function oldestHeld(read: LongRead, writer: string | null, count: number): Promise<ArtifactRow[]> {
+  const after = read.store.artifacts.inStateAfter(writer);
+  const streams = [...QUARANTINE_STATES].map((state) => ({ state, rows: [] as ArtifactRow[], next: 0, last: 0, done: false }));
+  const out: ArtifactRow[] = [];
+  for (let round = 0; out.length < count; round++) {
+    if (round > 0) await read.next();
+    for (const s of streams) {
+      if (s.done || s.next < s.rows.length) continue;
+      s.rows = after(s.state, s.last, PIECE);
+      s.next = 0;
+      s.done = s.rows.length < PIECE;
+      if (s.rows.length > 0) s.last = s.rows[s.rows.length - 1]!.rowid;
+    }
+    // Take the oldest head until a stream that may hold more has run dry: it is read again next round.
+    for (;;) {
+      let oldest: (typeof streams)[number] | undefined;
+      for (const s of streams) if (s.next < s.rows.length && (oldest === undefined || s.rows[s.next]!.rowid < oldest.rows[oldest.next]!.rowid)) oldest = s;
+      if (oldest === undefined || out.length === count) break;
+      out.push(oldest.rows[oldest.next++]!);
+      if (oldest.next === oldest.rows.length && !oldest.done) break;
+    }
+    if (streams.every((s) => s.done && s.next === s.rows.length)) break;
+  }
+  return out;
+}

@@ -3,11 +3,15 @@ import type { Caller } from '../../access/caller.js';
 import { defineVerb } from '../define-verb.js';
 import { spaceParam, workareaParam } from '../param-types.js';
 import { requireSpace } from '../../store/require-space.js';
-import type { SpaceReader } from '../../projections/lineage-reads.js';
+import type { AreaProducer, AreaStats, DerivedCitation, SpaceReader } from '../../projections/lineage-reads.js';
+import type { LongRead } from '../../long-reads/long-reads.js';
+import { pieces, rowidWindows } from '../../long-reads/read-windows.js';
 import type { House } from '../house.js';
 
 /** Row ids listed per node (when a work area is named) and per derived edge (reviewers only), newest first. */
 export const LINEAGE_ROWS_LISTED = 50;
+/** Areas whose rows one chunk lists (each a read of at most LINEAGE_ROWS_LISTED rows). */
+const AREAS_A_CHUNK = 20;
 
 export interface LineageNode {
   name: string;
@@ -45,18 +49,63 @@ function visibleInSpace(house: Pick<House, 'access'>, caller: Caller, space: str
 
 const parentOf = (name: string) => (name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : null);
 
+/** SQLite's order of text (bytes) for the names it sorted: producer names, areas and kinds are ASCII, where code units agree. */
+const byCode = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
+
+/**
+ * The space's rows as lineage reads them, walked a window of rowids a chunk over the read's
+ * snapshot and merged: each area's counts and writes, its producers, who wrote its promoted
+ * rows, and the rows citing another area (newest child first).
+ */
+async function spaceRows(read: LongRead, space: string, vis: SpaceReader) {
+  const lineage = read.store.lineage;
+  const stats = new Map<string, AreaStats>();
+  const producers = new Map<string, AreaProducer>();
+  const promotedWriters = new Map<string, { workarea: string; identity: string }>();
+  const derived: DerivedCitation[] = [];
+  for await (const window of rowidWindows(read, read.store.artifacts.lastRowid(), 'newest')) {
+    for (const s of lineage.areaStats(window, space, vis)) {
+      const had = stats.get(s.name);
+      stats.set(
+        s.name,
+        had === undefined
+          ? s
+          : {
+              name: s.name,
+              promoted: had.promoted + s.promoted,
+              held: had.held + s.held,
+              recorded: had.recorded + s.recorded,
+              first_write: Math.min(had.first_write, s.first_write),
+              last_write: Math.max(had.last_write, s.last_write),
+            },
+      );
+    }
+    for (const p of lineage.producers(window, space, vis)) {
+      const key = `${p.workarea}\n${p.name}\n${p.kind ?? ''}`;
+      const had = producers.get(key);
+      producers.set(key, had === undefined ? p : { ...had, rows: had.rows + p.rows, last_write: Math.max(had.last_write, p.last_write) });
+    }
+    if (vis.readable && !vis.all) for (const w of lineage.promotedWritersOf(window, space)) promotedWriters.set(`${w.workarea}\n${w.identity}`, w);
+    derived.push(...lineage.derivedCitations(window, space, vis));
+  }
+  return {
+    stats: [...stats.values()].sort((a, b) => byCode(a.name, b.name)),
+    producers: [...producers.values()].sort((a, b) => byCode(a.workarea, b.workarea) || byCode(a.name, b.name) || byCode(a.kind, b.kind)),
+    promotedWriters: [...promotedWriters.values()],
+    derived,
+  };
+}
+
 /** The space's areas as the caller may see them: every node and edge, before any focus on one area. */
-function spaceGraph(house: Pick<House, 'store' | 'access'>, caller: Caller, space: string): { nodes: Map<string, LineageNode>; edges: LineageEdge[] } {
+async function spaceGraph(house: Pick<House, 'access'>, read: LongRead, caller: Caller, space: string): Promise<{ nodes: Map<string, LineageNode>; edges: LineageEdge[] }> {
   const all = house.access.visibility.seesEverything(caller);
   const vis = visibleInSpace(house, caller, space);
-  const reads = house.store.workareas;
+  const reads = read.store.workareas;
+  const rows = await spaceRows(read, space, vis);
 
   const nodes = new Map<string, LineageNode>();
-  const stats = house.store.lineage.areaStats(space, vis);
-  for (const s of stats) nodes.set(s.name, { ...s, implicit: false, writers: [], states: {}, producers: [] });
-
-  const producers = house.store.lineage.producers(space, vis);
-  for (const { workarea, ...producer } of producers) nodes.get(workarea)!.producers.push(producer);
+  for (const s of rows.stats) nodes.set(s.name, { ...s, implicit: false, writers: [], states: {}, producers: [] });
+  for (const { workarea, ...producer } of rows.producers) nodes.get(workarea)!.producers.push(producer);
 
   // Writers below reviewer: the caller where it wrote, and writers of promoted rows it may read; never a held-only writer.
   const parts = new Map(reads.partsOfSpace(space).map((part) => [`${part.workarea}\n${part.identity}`, part]));
@@ -64,7 +113,7 @@ function spaceGraph(house: Pick<House, 'store' | 'access'>, caller: Caller, spac
     ? [...parts.values()]
     : [
         ...[...parts.values()].filter((part) => part.identity === caller.identity),
-        ...(vis.readable ? house.store.lineage.promotedWritersOf(space) : []),
+        ...(vis.readable ? rows.promotedWriters : []),
       ];
   for (const { workarea, identity } of shownWriters) {
     const node = nodes.get(workarea);
@@ -89,9 +138,8 @@ function spaceGraph(house: Pick<House, 'store' | 'access'>, caller: Caller, spac
   }
 
   // A child citing several rows of one other area counts once toward that edge.
-  const derived = house.store.lineage.derivedCitations(space, vis);
   const byPair = new Map<string, LineageEdge & { rows: string[] }>();
-  for (const d of derived) {
+  for (const d of rows.derived) {
     const key = `${d.source}\n${d.target}`;
     const edge = byPair.get(key) ?? { source: d.source, target: d.target, provenance: 'derived' as const, count: 0, rows: [] };
     edge.count! += 1;
@@ -146,32 +194,34 @@ export const lineageVerb = defineVerb({
   role: 'reader',
   summary: 'The work areas of a space as a graph with path, declared and derived edges; with a work area, its lineage alone.',
   params: z.strictObject({ space: spaceParam.optional(), workarea: workareaParam.optional() }),
-  handler({ caller, store, access }, p) {
+  handler({ caller, store, access, reads }, p) {
     const space = requireSpace({ store }, p.space ?? 'main');
-    const graph = spaceGraph({ store, access }, caller, space);
-    let nodes = [...graph.nodes.values()];
-    let edges = graph.edges;
-    if (p.workarea !== undefined) {
-      // An area the caller cannot see answers as one nobody wrote into: an empty graph.
-      const selected = graph.nodes.has(p.workarea) ? lineageOf(p.workarea, edges) : new Set<string>();
-      nodes = nodes.filter((n) => selected.has(n.name));
-      edges = edges.filter((e) => selected.has(e.source) && selected.has(e.target));
-      const vis = visibleInSpace({ access }, caller, space);
-      for (const node of nodes) {
-        const rows = node.implicit
-          ? []
-          : store.lineage.areaRows(space, node.name, vis, LINEAGE_ROWS_LISTED);
-        node.rows = rows.map(({ producer_name, producer_kind, ...row }) => ({
-          ...row,
-          producer: producer_name === null ? null : { name: producer_name, kind: producer_kind },
-        }));
+    return reads.run(caller, async (read) => {
+      const graph = await spaceGraph({ access }, read, caller, space);
+      let nodes = [...graph.nodes.values()];
+      let edges = graph.edges;
+      if (p.workarea !== undefined) {
+        // An area the caller cannot see answers as one nobody wrote into: an empty graph.
+        const selected = graph.nodes.has(p.workarea) ? lineageOf(p.workarea, edges) : new Set<string>();
+        nodes = nodes.filter((n) => selected.has(n.name));
+        edges = edges.filter((e) => selected.has(e.source) && selected.has(e.target));
+        const vis = visibleInSpace({ access }, caller, space);
+        for await (const piece of pieces(read, nodes, AREAS_A_CHUNK)) {
+          for (const node of piece) {
+            const rows = node.implicit ? [] : read.store.lineage.areaRows(space, node.name, vis, LINEAGE_ROWS_LISTED);
+            node.rows = rows.map(({ producer_name, producer_kind, ...row }) => ({
+              ...row,
+              producer: producer_name === null ? null : { name: producer_name, kind: producer_kind },
+            }));
+          }
+        }
       }
-    }
-    return {
-      space,
-      workarea: p.workarea ?? null,
-      nodes: nodes.sort((a, b) => a.name.localeCompare(b.name)),
-      edges: edges.sort(compareEdges).map((e) => Object.fromEntries(Object.entries(e).filter(([, v]) => v !== undefined))),
-    };
+      return {
+        space,
+        workarea: p.workarea ?? null,
+        nodes: nodes.sort((a, b) => a.name.localeCompare(b.name)),
+        edges: edges.sort(compareEdges).map((e) => Object.fromEntries(Object.entries(e).filter(([, v]) => v !== undefined))),
+      };
+    });
   },
 });

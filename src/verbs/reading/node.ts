@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { markedWith, type FindingMark } from '../../projections/finding-marks.js';
 import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
 import { reasonOf } from '../../projections/row-metadata.js';
@@ -75,6 +76,8 @@ export type NodeAnswer = {
   preview_chars: number;
   self_authored: boolean;
   supersedes: ReturnType<typeof pendingSupersedes>;
+  /** What the scanner found in the row, kinds and severities (never the matched text): present only when it found something. */
+  scanner_findings?: FindingMark[];
   refusal?: NonNullable<ReturnType<typeof refusalOf>>;
   erased?: ReturnType<typeof erasureOf>;
   /** The row's requests for evidence and what answered each (gv.request_evidence, gv.add_evidence): to its writer and reviewers. */
@@ -164,6 +167,8 @@ export const nodeVerb = defineVerb({
       preview_chars: masked === null ? 0 : masked.length,
       self_authored: own,
       supersedes: pendingSupersedes({ store, access }, caller, row.artifact_id),
+      // The preview and the body are the row's words: a row promoted over findings says so beside them.
+      ...markedWith(store.artifacts.findingMarks(row)),
     };
     const refusal = refusalOf({ store, access }, caller, row);
     if (refusal !== null) answer.refusal = refusal;

@@ -3,6 +3,7 @@ import { defineVerb } from '../define-verb.js';
 import { producerParam, spaceParam, workareaParam } from '../param-types.js';
 import { invalidParams } from '../../gate-error.js';
 import { producerOf } from '../../projections/artifact-reads.js';
+import { markedWith } from '../../projections/finding-marks.js';
 import { planRecall, type RecallLevel, type RecallPlan } from '../../recall/recall-plan.js';
 import { RECALL_MODES, type Candidate, type RecallMode, type SearchRequest } from '../../recall/ranked-search.js';
 import { ChainFilter, HideFilter, type HideVerdict } from '../../recall/served-filter.js';
@@ -56,6 +57,8 @@ function hitOf(house: Pick<House, 'store'>, { candidate, hidden }: Shown, held: 
     distance,
     provisional: r.provisional === 1,
     weak: isWeak(candidate.signals),
+    // A row promoted over the scanner's findings says so wherever it is served (kinds and severities, never the matched text).
+    ...markedWith(house.store.artifacts.findingMarks(r)),
     provenance: {
       source_uri: r.source_uri,
       trust_class: r.trust_class,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { markedWith } from '../../projections/finding-marks.js';
 import { defineVerb } from '../define-verb.js';
 import { spaceParam } from '../param-types.js';
 import { requireSpace } from '../../store/require-space.js';
@@ -36,6 +37,8 @@ function shown(house: Pick<House, 'store' | 'crews'>, row: ArtifactRow, now: num
   return {
     question: row.artifact_id,
     body: house.store.artifacts.servedBody(row),
+    // A question or claim promoted over the scanner's findings says so beside its words.
+    ...markedWith(house.store.artifacts.findingMarks(row)),
     space: row.space,
     asker: { producer: producerOf(row), role: roleOf(house, row.writer_identity) },
     promoted_at: row.promoted_ts,
@@ -50,7 +53,7 @@ function shown(house: Pick<House, 'store' | 'crews'>, row: ArtifactRow, now: num
       .map((id) => {
         const cited = readable.get(id);
         const body = cited === undefined ? null : house.store.artifacts.servedBody(cited);
-        return cited === undefined || body === null ? null : { artifact_id: id, body };
+        return cited === undefined || body === null ? null : { artifact_id: id, body, ...markedWith(house.store.artifacts.findingMarks(cited)) };
       }),
   };
 }
