@@ -100,7 +100,7 @@ export class BearerAuth {
     if (this.people === null || this.assignments === null) {
       throw new CredentialError('unsupported', 'sign-in tokens are accepted once a sign-in issuer is configured; this gate has none');
     }
-    const { iss, sub } = await this.people.tokens.verify(token);
+    const { iss, sub, claims } = await this.people.tokens.verify(token);
     if (iss === this.people.localIssuer && this.people.peopleFile.bySubject(iss, sub) === undefined) {
       throw new CredentialError('signature', 'the person this token names was removed');
     }
@@ -113,6 +113,7 @@ export class BearerAuth {
       scope: null,
       demo: entry?.demo === 1,
       surface,
+      ...(typeof claims['sid'] === 'string' ? { session: claims['sid'] } : {}),
     };
   }
 }

@@ -98,11 +98,12 @@ export function orgCommand(): Command {
       print(o.json, added, `member ${added.deployment_id} (${added.label}) key ${added.key}`);
     }),
   );
-  homeOptions(member.command('list').description('Every member gate, revoked or not, with its live key count.').option('--json', 'print as JSON')).action(
+  homeOptions(member.command('list').description('Every member gate, revoked or not, with its live key count, and TWO CHAINS where its submissions showed two journals under its one deployment.').option('--json', 'print as JSON')).action(
     (o: OrgHomeOptions & { json?: boolean }) =>
       withOrg('member list', o, async (g) => {
         const members = await listMembers(g.pool);
-        print(o.json, members, members.map((m) => `${m.deployment_id}\t${m.label}\t${m.revoked ? 'revoked' : `${m.live_keys} key(s)`}`).join('\n'));
+        const fork = (m: (typeof members)[number]) => (m.forked === null ? '' : `\tTWO CHAINS from seq ${m.forked.seq} (seen ${m.forked.seen_at})`);
+        print(o.json, members, members.map((m) => `${m.deployment_id}\t${m.label}\t${m.revoked ? 'revoked' : `${m.live_keys} key(s)`}${fork(m)}`).join('\n'));
       }),
   );
   homeOptions(

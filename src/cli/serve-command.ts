@@ -16,7 +16,7 @@ export function startLine(running: { url: string; socketPath: string; home: stri
   return `gate listening on ${running.url} socket ${running.socketPath} deployment ${running.gate.deployment.deploymentId} home ${running.home}; next: ${ping}, or open ${running.url}/app\n`;
 }
 
-export async function serveCommand(options: { home?: string; port?: number; logLevel?: string }): Promise<void> {
+export async function serveCommand(options: { home?: string; port?: number; logLevel?: string; takeover?: boolean }): Promise<void> {
   let running;
   try {
     const { logLevel, ...rest } = options;

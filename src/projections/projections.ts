@@ -23,6 +23,7 @@ import { RunnerReducer, runnerDigestQueries, runnerTables } from './runners.js';
 import { QuestionReducer, questionDigestQueries, questionTables } from './questions.js';
 import { LogTreeReducer, logTreeDigestQueries, logTreeTables } from './log-tree.js';
 import { CollectionReducer, collectionDigestQueries, collectionTables } from './collections.js';
+import { DeploymentKeyReducer, deploymentKeyDigestQueries, deploymentKeyTables } from './deployment-keys.js';
 
 interface Reducer {
   readonly handles: readonly string[];
@@ -53,6 +54,7 @@ export function createProjectionTables(db: Database.Database, schema: string): v
     questionTables,
     logTreeTables,
     collectionTables,
+    deploymentKeyTables,
   ];
   db.exec(tables.map((t) => t(schema)).join('\n'));
 }
@@ -80,6 +82,7 @@ export function digestQueries(schema: string): Record<string, string> {
     ...questionDigestQueries(schema),
     ...logTreeDigestQueries(schema),
     ...collectionDigestQueries(schema),
+    ...deploymentKeyDigestQueries(schema),
   };
 }
 
@@ -119,6 +122,7 @@ export class Projections implements AppendFollower {
       new RunnerReducer(db, schema),
       new QuestionReducer(db, schema),
       new CollectionReducer(db, schema),
+      new DeploymentKeyReducer(db, schema),
     ];
     for (const reducer of reducers) {
       for (const type of reducer.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), reducer]);
