@@ -53,7 +53,7 @@ export const submitDrainVerb = defineVerb({
   role: 'admin',
   summary: 'Send due queued submissions to the organization gate, one at a time, journaling each outcome.',
   params: z.strictObject({ limit: limitParam(100).optional() }),
-  async handler({ caller, store, access, review, deployment, config, clock }, p) {
+  async handler({ caller, store, access, review, deployment, config, clock, log }, p) {
     requireOrg({ config });
     if (draining.has(store)) throw lifecycle('a drain is already running', 'drain_running');
     draining.add(store);
@@ -84,6 +84,10 @@ export const submitDrainVerb = defineVerb({
         if (outcome.outcome === 'retry') data['retry_after_ms'] = outcome.retry_after_ms ?? config.org.retry_after_ms;
         if (outcome.outcome === 'accepted' && typeof outcome.answer['state'] === 'string') data['org_state'] = outcome.answer['state'];
         if ('error' in outcome) data['error'] = outcome.error.slice(0, 500);
+        // 409: the organization saw two chains under this deployment (a copy of this home runs beside it, or ran).
+        if (outcome.outcome === 'refused' && outcome.status === 409) {
+          log.error(`the organization refuses this deployment: ${outcome.error}`, undefined, { artifact_id: s.artifact_id });
+        }
         await store.writer.write(() => store.journal.append('submission-outcome', caller.identity, data));
         if (outcome.outcome === 'stopped') {
           tally.stopped = true;
