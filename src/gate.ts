@@ -90,7 +90,6 @@ export class Gate implements House {
   readonly signing: SigningThread;
   private readonly walSync: WalSync | undefined;
   private readonly partitionCodes: PartitionCodes;
-  private readonly projections: Projections;
   /** The home-placed event this start journals (a new home, a restore, a takeover), or null. */
   private readonly placement: Placement | null;
   readonly store: Store;
@@ -118,6 +117,7 @@ export class Gate implements House {
     const db = (this.db = new Database(reads.path));
     let key: DeploymentKey;
     let signingKeys: SigningKeys;
+    let projections: Projections;
     const synchronous = config.journal.synchronous === 'full' ? 'NORMAL' : config.journal.synchronous.toUpperCase();
     const heldIndex = { path: paths.heldIndex, synchronous, secureDelete: config.journal.secure_delete, mmapBytes: reads.mmapBytes };
     try {
@@ -141,9 +141,9 @@ export class Gate implements House {
       createJournalSchema(db);
       const replayViews = !viewsAreCurrent(db);
       if (replayViews) dropViews(db);
-      this.projections = new Projections(db, 'main');
+      projections = new Projections(db, 'main');
       if (replayViews) {
-        const events = replayJournal(db, this.projections);
+        const events = replayJournal(db, projections);
         markViewsCurrent(db);
         if (events > 0) log.info(`views rebuilt from ${events} journal events for view schema ${VIEW_SCHEMA_VERSION}`);
       }
@@ -182,7 +182,6 @@ export class Gate implements House {
           })
         : undefined;
     this.checkpointer = new WalCheckpointer(db, log);
-    const projections = this.projections;
 
     // A write's path: the journal appends and signs, the views fold each event in the same
     // transaction, the writer commits in groups; after the commit, the decision log, the

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { chmodSync, constants, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
@@ -44,9 +44,16 @@ function smallFiles(paths: HomePaths): string[] {
   return [paths.key, paths.people, paths.config, paths.orgKey].filter((p) => existsSync(p));
 }
 
+/** A file's sha256, read a few MiB at a time: a gate.db may be larger than a Buffer can hold. */
 function sha256File(path: string): string {
   const hash = createHash('sha256');
-  hash.update(readFileSync(path));
+  const chunk = Buffer.allocUnsafe(8 * 1024 * 1024);
+  const fd = openSync(path, 'r');
+  try {
+    for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) hash.update(chunk.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
   return hash.digest('hex');
 }
 

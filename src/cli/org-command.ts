@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { openOrg, type OpenOrg, type OrgHomeOptions } from '../org/org-home.js';
 import { addMember, issueStaffKey, listMembers, revokeMember } from '../org/org-members.js';
+import { resetMemberChain } from '../org/member-chains.js';
 import { verifyOrgLog } from '../org/org-log.js';
 import { assignPerson, listPeople, ORG_PERSON_ROLES, removePerson, type OrgPersonRole } from '../org/org-people.js';
 import { REFUSAL_CATEGORIES } from '../org/org-decision.js';
@@ -115,6 +116,20 @@ export function orgCommand(): Command {
     withOrg('member revoke', o, async (g) => {
       if (!(await revokeMember(g.pool, g.key, o.deploymentId, operator()))) fail('member revoke', `no live member ${o.deploymentId}`);
       process.stdout.write(`member ${o.deploymentId} revoked\n`);
+    }),
+  );
+
+  homeOptions(
+    member
+      .command('chain-reset')
+      .description(
+        "Forget what a member's submissions showed of its journal, after TWO CHAINS: once its operator has stopped one of the two homes and kept the other, the kept chain's submissions are compared afresh (journaled in the org's log).",
+      )
+      .requiredOption('--deployment-id <id>', 'the member gate (one starting with "-" is given as --deployment-id=<id>)'),
+  ).action((o: OrgHomeOptions & { deploymentId: string }) =>
+    withOrg('member chain-reset', o, async (g) => {
+      const forgotten = await resetMemberChain(g.pool, g.key, o.deploymentId, operator());
+      process.stdout.write(`member ${o.deploymentId}: ${forgotten} seqs of its journal forgotten; its next submissions are compared afresh\n`);
     }),
   );
 

@@ -93,3 +93,17 @@ export function forkRefusal(fork: ChainFork): string {
     'A copy of the gate runs (or ran) beside its original under one deployment key: stop one, keep the other, and compare the two homes with gate verify --against (docs/operations.md, "Two chains under one deployment")'
   );
 }
+
+/**
+ * Forgets what a member's submissions showed of its journal, once its operator has kept one of
+ * two chains (`gate org member chain-reset`): the kept chain's submissions are compared afresh
+ * from its next one. Journaled in the org's log; answers how many seqs were forgotten.
+ */
+export async function resetMemberChain(pool: Pool, key: DeploymentKey, deploymentId: string, by: string): Promise<number> {
+  return inTransaction(pool, async (client) => {
+    const forgotten = await client.query('DELETE FROM member_events WHERE deployment_id = $1', [deploymentId]);
+    await client.query('DELETE FROM member_forks WHERE deployment_id = $1', [deploymentId]);
+    await appendOrgLog(client, key, 'member-chain-reset', by, { deployment_id: deploymentId, seqs_forgotten: forgotten.rowCount ?? 0 });
+    return forgotten.rowCount ?? 0;
+  });
+}

@@ -55,7 +55,7 @@ export class HomeElsewhere extends Error {
       `this home was placed at ${described(recorded)} (seq ${recorded.seq}) and is started at ${described(here)}: it is a copy. ` +
         'A copy running beside its original signs a second chain under the same deployment. If the original is gone for good ' +
         '(restored after losing it, moved to this machine), start with --takeover: the journal records that this home is the ' +
-        'gate from now on (docs/operations.md, "Backup and restore")',
+        'gate from now on (docs/operations.md, "Where a home lives")',
     );
   }
 }

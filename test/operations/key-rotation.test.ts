@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { GateProcess, uniqueText } from '../harness/gate-process.js';
 import { gateCommand } from '../harness/gate-command.js';
 import { signIn, startGateWithIssuer, type SignedInPerson } from '../harness/sign-in.js';
+import { launchBrowser } from '../harness/browser.js';
+import { signInThroughTheBrowser } from '../harness/browser-sign-in.js';
 import { ProofError, provenKeys, verifyCheckpoint, verifyCheckpointAnswer, verifyCollection, verifyEventProofs } from '../../dist/src/client/proofs.js';
 import { DeploymentKey } from '../../src/journal/deployment-key.js';
 
@@ -21,6 +23,7 @@ let person: SignedInPerson;
 let agent: string;
 let reviewer: string;
 let before: string;
+let after: string;
 let keptCheckpoint: string;
 let oldKey: string;
 
@@ -62,7 +65,7 @@ describe('gate key rotate', () => {
 
     await gate.restart();
     expect(gate.deploymentId).toBe(oldKey);
-    const after = (await gate.rpc(agent, 'gv.ingest', { content: uniqueText('after'), workarea: 'rot', kind: 'memory', source_uri: 'test://rot' })).result.artifact_id;
+    after = (await gate.rpc(agent, 'gv.ingest', { content: uniqueText('after'), workarea: 'rot', kind: 'memory', source_uri: 'test://rot' })).result.artifact_id;
     const chain = (await gate.socket('gv.audit_chain')).result;
     expect(chain).toMatchObject({ ok: true, deployment_id: oldKey, keys: [{ key: oldKey, from_seq: 1 }, { key: newKey, from_seq: Number(m[1]) + 1 }] });
     // gv.why's own check of each event against the key signing at its seq.
@@ -112,6 +115,25 @@ describe('gate key rotate', () => {
     });
     expect(refreshed.status, refreshed.text).toBe(200);
     expect((await gate.rpc(refreshed.json.access_token, 'gv.describe')).result.you.identity).toBe(person.identity);
+  });
+
+  it("the console checks each event in the browser against the key signing at its seq, proven from the deployment id", async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await (await browser.newContext()).newPage();
+      await signInThroughTheBrowser(page, gate.url, person.email, person.password);
+      for (const id of [before, after]) {
+        await page.goto(`${gate.url}/app#/row/${encodeURIComponent(id)}`);
+        await page.locator('ol.events li').first().waitFor();
+        await page.waitForFunction(() => [...document.querySelectorAll('ol.events li')].every((li) => li.getAttribute('data-link') !== 'checking'));
+        const checks = await page.locator('ol.events li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-check')));
+        expect(checks.length).toBeGreaterThan(1);
+        expect(checks.every((c) => c === 'verified'), `${id}: ${checks.join(', ')}`).toBe(true);
+        expect(await page.locator('.sig-alarm').count()).toBe(0);
+      }
+    } finally {
+      await browser.close();
+    }
   });
 
   it('a rotation cut short after its journal write is finished by the next start; a new key never journaled is dropped', async () => {

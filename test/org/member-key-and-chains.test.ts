@@ -81,5 +81,11 @@ describe("the organization and a member's journal", () => {
     expect(orgCli(['member', 'list', '--home', orgHome])).toMatch(/TWO CHAINS from seq \d+/);
     // The organization's own log keeps the fork, signed.
     expect(JSON.parse(orgCli(['verify', '--json', '--home', orgHome]))).toMatchObject({ ok: true });
+
+    // The member's operator stops the copy and keeps the original; the organization forgets what it was shown, and takes the original again.
+    await copy.stop();
+    expect(orgCli(['member', 'chain-reset', `--deployment-id=${memberId}`, '--home', orgHome])).toMatch(/seqs of its journal forgotten/);
+    expect(JSON.parse(orgCli(['member', 'list', '--json', '--home', orgHome])).find((m: { deployment_id: string }) => m.deployment_id === memberId).forked).toBeNull();
+    expect(await promoteAndSubmit(original, 'the kept chain')).toMatchObject({ accepted: 1, refused: 0 });
   }, 240_000);
 });

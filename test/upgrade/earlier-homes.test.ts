@@ -45,10 +45,8 @@ function unpack(name: string): string {
 
 describe('homes made by earlier builds', () => {
   it('there is one for every view schema main has had, up to the one before this build', () => {
-    const schemas = fixtures.map((f) => Number(/^views-(\d+)-/.exec(f)?.[1]));
-    expect(schemas).toEqual([...schemas].sort((a, b) => a - b));
-    expect(schemas.at(-1)).toBe(19);
-    expect(new Set(schemas).size).toBe(fixtures.length);
+    // Every VIEW_SCHEMA_VERSION main's first-parent history has held (12 only ever lived on a branch).
+    expect(fixtures.map((f) => Number(/^views-(\d+)-/.exec(f)?.[1]))).toEqual([2, 3, 8, 9, 10, 11, 13, 14, 15, 16, 17, 18, 19]);
   });
 
   for (const name of fixtures) {
@@ -67,7 +65,7 @@ describe('homes made by earlier builds', () => {
           expect((await gate.socket('gv.status', { artifact_id: made.steps.promoted })).result.state).toBe('ACTIVE');
           const reader = await gate.key('reader');
           const recalled = (await gate.rpc(reader.key, 'gv.recall', { space: 'main', query: 'which Node do builds use' })).result;
-          expect(recalled.results.map((r: { artifact_id: string }) => r.artifact_id)).toContain(made.steps.promoted);
+          expect(recalled.hits.map((r: { artifact_id: string }) => r.artifact_id)).toContain(made.steps.promoted);
         }
         if (made.steps.grant !== null) {
           const { principal, space, artifact_id } = made.steps.grant;
