@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { signWith } from '../forms/ed25519.js';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, chmodSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync, chmodSync, statSync } from 'node:fs';
+import { fsyncDirectory } from '../config/atomic-write.js';
 import { dirname } from 'node:path';
 
 /**
@@ -87,13 +88,4 @@ export function openSigningKey(path: string, nextPath: string, signingKey: strin
     throw new Error(`${path} holds key ${key.deploymentId}, but the journal is signed by key ${signingKey} from its last event on: put that key's file back (from a backup) before starting`);
   }
   return { key, repair };
-}
-
-function fsyncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
