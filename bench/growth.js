@@ -205,9 +205,11 @@ async function main() {
     await again.stop();
   }
   const beforeVacuum = measureDb(join(home, 'gate.db'));
+  const heldBefore = statSync(join(home, 'held-index.db')).size;
   const vacuum = gateCli('vacuum', '--home', home);
   if (vacuum.status !== 0) throw new Error(`gate vacuum: ${vacuum.stderr}`);
   const afterVacuum = statSync(join(home, 'gate.db')).size;
+  const heldAfter = statSync(join(home, 'held-index.db')).size;
 
   // How long an upgrade that changes the view schema takes: the views dropped, the start replays the whole journal.
   const journalEvents = (() => {
@@ -220,7 +222,7 @@ async function main() {
     }
   })();
   const t0 = performance.now();
-  const replayed = await startGate({ home, env: ADMIN_PROMOTES_ENV });
+  const replayed = await startGate({ home, env: ADMIN_PROMOTES_ENV, listenWithinMs: 600_000 });
   const replayMs = performance.now() - t0;
   await replayed.stop();
 
@@ -249,7 +251,8 @@ async function main() {
       free_pages_before_vacuum_mib: MiB(beforeVacuum.free),
       gate_db_before_vacuum_mib: MiB(beforeVacuum.file),
       gate_db_after_vacuum_mib: MiB(afterVacuum),
-      vacuum_output: vacuum.stdout.trim(),
+      held_index_before_vacuum_mib: MiB(heldBefore),
+      held_index_after_vacuum_mib: MiB(heldAfter),
     },
     replay: { journal_events: journalEvents, start_ms: round(replayMs, 0), events_per_s: round((journalEvents / replayMs) * 1000, 0) },
     year: { at_10k_per_day: year(10_000), at_1m_per_day: year(1_000_000) },

@@ -246,7 +246,7 @@ people
 
 program
   .command('vacuum')
-  .summary("give the disk back the pages a stopped gate's databases no longer use")
+  .summary("return a stopped gate's unused database pages to the disk")
   .description(
     [
       "Rewrite gate.db and held-index.db without their free pages (SQLite's VACUUM, after the WAL is copied in and cut to nothing): what erasures, rows leaving the held index and views dropped at an upgrade freed. Each file's size before and after is printed.",
@@ -257,7 +257,7 @@ program
   .option('--home <dir>', 'the gate home (default: $GATE_HOME, else ~/.local/share/gate)')
   .action(later(() => import('./vacuum-command.js'), 'vacuumCommand'));
 
-const key = program.command('key').summary("the deployment's signing key").description("The deployment's signing key (deployment.key in the home).");
+const key = program.command('key').summary("rotate the deployment's signing key").description("The deployment's signing key (deployment.key in the home).");
 
 key
   .command('rotate')

@@ -26,6 +26,7 @@ let before: string;
 let after: string;
 let keptCheckpoint: string;
 let oldKey: string;
+let cursor: string;
 
 beforeAll(async () => {
   gate = await startGateWithIssuer();
@@ -37,6 +38,7 @@ beforeAll(async () => {
   expect((await gate.rpc(reviewer, 'gv.promote', { artifact_id: before })).result.state).toBe('ACTIVE');
   expect((await gate.socket('gv.publish', { space: 'main', name: 'kept' })).error).toBeUndefined();
   keptCheckpoint = (await gate.socket('gv.checkpoint')).result.checkpoint;
+  cursor = (await gate.rpc(agent, 'gv.events', {})).result.next;
   oldKey = gate.deploymentId;
 }, 120_000);
 afterAll(async () => {
@@ -73,6 +75,9 @@ describe('gate key rotate', () => {
       const why = (await gate.rpc(agent, 'gv.why', { artifact_id: id })).result;
       expect(why.events.every((e: { verified: boolean }) => e.verified)).toBe(true);
     }
+    // A cursor sealed under the old key's derivation is refused; a fresh read goes on.
+    expect((await gate.rpc(agent, 'gv.events', { since: cursor })).error).toMatchObject({ code: -32602, message: 'since is not a usable cursor' });
+    expect((await gate.rpc(agent, 'gv.events', {})).result.events.length).toBeGreaterThan(0);
   });
 
   it("the answers carry the rotation and their proofs verify with the deployment id alone; a checkpoint kept from before is consistent", async () => {
