@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { resolve } from 'node:path';
 import { resolveHome } from '../config/home.js';
 import { readHomeRecord } from '../store/home-record.js';
-import { herePlace } from '../store/home-place.js';
+import { herePlace, samePlace } from '../store/home-place.js';
 import { backupHome, restoreHome, verifyBackup } from './home-backup.js';
 
 const fail = (command: string, error: unknown, code: number): never => {
@@ -52,8 +52,7 @@ export function restoreCommand(src: string, options: { home?: string }): void {
   const db = new Database(paths.db, { readonly: true, fileMustExist: true });
   const place = readHomeRecord(db).place;
   db.close();
-  const here = herePlace(paths.home);
-  const elsewhere = place !== null && (place.path !== here.path || (place.machine !== null && here.machine !== null ? place.machine !== here.machine : place.host !== here.host));
+  const elsewhere = place !== null && !samePlace(place, herePlace(paths.home));
   const start = `gate serve --home ${paths.home}${elsewhere ? ' --takeover' : ''}`;
   process.stdout.write(
     `restored ${resolve(src)} into ${paths.home}: journal ${manifest.journal.events} events to seq ${manifest.journal.head_seq}, made ${new Date(manifest.made_at).toISOString()}.\n` +

@@ -69,7 +69,7 @@ program
 
 const backup = program
   .command('backup')
-  .summary('copy a home, running or stopped, into a verified backup')
+  .summary('copy a home, running or not, into a verified backup')
   .description(
     [
       'Copy a home, running or stopped, into DEST (a new or empty folder): gate.db as one consistent snapshot (SQLite\'s online backup), the deployment key, people.json, gate.toml, the organization key, and the attachment objects the snapshot names; then verify the copy (the chain, every signature, SQLite\'s quick_check, every file\'s sha256) and write backup.json. The held-rows index is not copied: a start writes it again.',
@@ -200,7 +200,7 @@ program
 
 const people = program
   .command('people')
-  .summary('add, list, reset and remove people who sign in (operator)')
+  .summary('add, list, reset or remove people (operator)')
   .description('Operator commands for people who sign in (admin, through the socket).');
 
 people
@@ -246,7 +246,7 @@ people
 
 program
   .command('vacuum')
-  .summary("return a stopped gate's unused database pages to the disk")
+  .summary("give a stopped gate's free pages back to the disk")
   .description(
     [
       "Rewrite gate.db and held-index.db without their free pages (SQLite's VACUUM, after the WAL is copied in and cut to nothing): what erasures, rows leaving the held index and views dropped at an upgrade freed. Each file's size before and after is printed.",

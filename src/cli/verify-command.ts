@@ -17,8 +17,6 @@ function journalFile(path: string): string {
   return existsSync(path) && statSync(path).isDirectory() ? join(path, 'gate.db') : path;
 }
 
-
-
 function chainText(report: Report): string {
   if (report.ok) {
     const types = Object.entries(report.types).map(([t, n]) => `${t} ${n}`).join(', ');

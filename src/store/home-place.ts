@@ -41,7 +41,8 @@ export function herePlace(home: string): Omit<HomePlace, 'instance' | 'seq'> {
   return { host: hostname(), machine: machineId(), path: realpathSync(home) };
 }
 
-function samePlace(recorded: HomePlace, here: Omit<HomePlace, 'instance' | 'seq'>): boolean {
+/** Whether a home placed at `recorded` is where `here` is: the same machine (its id where both have one, else its host name) and path. */
+export function samePlace(recorded: HomePlace, here: Omit<HomePlace, 'instance' | 'seq'>): boolean {
   const sameMachine = recorded.machine !== null && here.machine !== null ? recorded.machine === here.machine : recorded.host === here.host;
   return sameMachine && recorded.path === here.path;
 }
