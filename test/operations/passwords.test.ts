@@ -11,7 +11,8 @@ import { useGate } from '../harness/use-gate.js';
  * who they are: the same identity, role, grants and past signatures; each journaled; the
  * sessions the old password opened ended.
  */
-const { gate, keys: { agent } } = useGate({ ownIssuer: true, keys: { agent: 'agent' } });
+// Wrong passwords slow and refuse early here (auth.login_*), so the throttle is met in a few tries.
+const { gate, keys: { agent } } = useGate({ ownIssuer: true, keys: { agent: 'agent' }, env: { GATE_AUTH_LOGIN_SLOW_AFTER: '3', GATE_AUTH_LOGIN_REFUSE_AFTER: '3', GATE_AUTH_LOGIN_DELAY_MS: '1' } });
 let pat: SignedInPerson;
 let signed: string;
 
@@ -66,6 +67,16 @@ describe("a person's own password change", () => {
     await stillPat();
     const chain = (await gate.socket('gv.audit_chain')).result;
     expect(chain.types['person-password-set']).toBe(1);
+  });
+
+  it('counts wrong current passwords per person: past auth.login_refuse_after even the right one is refused for a while', async () => {
+    const sam = await signIn(gate, { role: 'reader', email: 'sam@example.test', password: 'sams password 1' });
+    for (let i = 0; i < 3; i++) {
+      expect((await gate.rpc(sam.accessToken, 'gv.password_change', { current: `wrong ${i}`, password: 'sams password 2' })).error?.data).toMatchObject({ reason: 'wrong_password' });
+    }
+    const refused = await gate.rpc(sam.accessToken, 'gv.password_change', { current: 'sams password 1', password: 'sams password 2' });
+    expect(refused.error).toMatchObject({ code: -32602, data: { reason: 'throttled', retry_after_s: expect.any(Number) } });
+    expect(await signInStatus('sam@example.test', 'sams password 1')).toBe(303);
   });
 
   it('is for people who sign in here: an API key and the socket are refused', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
-import { invalidParams, notAPerson, GateError, ErrorCode } from '../../gate-error.js';
+import { invalidParams, notAPerson } from '../../gate-error.js';
 import { EMAIL_SHAPE, normalEmail } from '../../auth/people-file.js';
 import { verifyPassword } from '../../auth/password-hash.js';
 import { issueResetLink, setPassword } from '../../auth/password-set.js';
@@ -30,7 +30,7 @@ export const passwordChangeVerb = defineVerb({
     }
     const verdict = auth.passwordChecks.check(caller.identity, caller.identity);
     if (verdict.refused) {
-      throw new GateError(ErrorCode.invalidParams, `too many wrong passwords; try again in ${verdict.retryAfterS} seconds`, { reason: 'throttled', retry_after_s: verdict.retryAfterS });
+      throw invalidParams(`too many wrong passwords; try again in ${verdict.retryAfterS} seconds`, { reason: 'throttled', retry_after_s: verdict.retryAfterS });
     }
     if (verdict.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, verdict.delayMs));
     if (!(await verifyPassword(p.current, person.password))) {
