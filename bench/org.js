@@ -4,7 +4,7 @@
 // and beside it the floor of the same INSERTs straight through the driver.
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -20,7 +20,8 @@ them) and one "gate org serve" process on it, registers --members simulated memb
 (each its own Ed25519 key and submit key), and has them PUT --submissions signed
 submission/1 bodies concurrently (one closed-loop client per member; bodies are built and
 signed before the clock starts, as each member signs on its own machine). Then org
-reviewers decide every submission through /rpc (gv.org_inbox, gv.org_review), and each
+reviewers drain the inbox through /rpc (gv.org_take, gv.org_review, one submission at a
+time, as a review key drains it), and each
 member pages its signed outcomes back. The floor: the same rows INSERTed into a copy of
 the inbox table straight through the driver, --members connections at once.
 
@@ -104,8 +105,10 @@ const pool = new pg.Pool({ ...connection, max: opts.members });
 
 const profileArgs = opts.profile ? ['--cpu-prof', '--cpu-prof-dir', opts.profile] : [];
 const gateMain = join(REPO_ROOT, 'dist/src/cli/main.js');
+// The org logs a line a request at its default level, as it runs in production: kept in a file, not on the terminal.
+const orgLog = join(dir, 'org-stderr.log');
 const child = spawn(process.execPath, [...gateLaunchFlags(gateMain), ...profileArgs, gateMain, 'org', 'serve', '--home', home, '--port', '0', '--database-url', url], {
-  stdio: ['ignore', 'pipe', 'inherit'],
+  stdio: ['ignore', 'pipe', openSync(orgLog, 'w')],
   // One member may send as fast as it can here: the bench measures the door, not the limiter.
   env: { ...process.env, GATE_ORG_MEMBER_RATE_PER_S: '1000000' },
 });
@@ -228,7 +231,7 @@ try {
   const inboxBytes = Number((await pool.query("SELECT pg_total_relation_size('submissions') AS n")).rows[0].n);
   log(`submitted ${fmtInt(total)} in ${fmtMs(submitMs)} ms: ${JSON.stringify(statuses)}`);
 
-  // Decisions: reviewers take the inbox and countersign everything.
+  // Decisions: reviewers drain the inbox, one take and one countersign at a time.
   cpu0 = cpuMs();
   const decidePhase = cpuPhase();
   t0 = performance.now();
@@ -236,14 +239,12 @@ try {
   await Promise.all(
     reviewerKeys.map(async (key) => {
       for (;;) {
-        const inbox = await call(agent, port, 'POST', '/rpc', key, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'gv.org_inbox', params: { limit: 100 } }));
-        const items = inbox.body.result.items;
-        if (items.length === 0) return;
-        for (const item of items) {
-          const params = { member_deployment_id: item.member_deployment_id, artifact_id: item.artifact_id, decision: 'countersign' };
-          const r = await call(agent, port, 'POST', '/rpc', key, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'gv.org_review', params }));
-          if (r.body.result?.changed) decided++;
-        }
+        const taken = await call(agent, port, 'POST', '/rpc', key, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'gv.org_take', params: {} }));
+        const item = taken.body.result.item;
+        if (item === null) return;
+        const params = { member_deployment_id: item.member_deployment_id, artifact_id: item.artifact_id, decision: 'countersign' };
+        const r = await call(agent, port, 'POST', '/rpc', key, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'gv.org_review', params }));
+        if (r.body.result?.changed) decided++;
       }
     }),
   );

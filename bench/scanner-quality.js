@@ -3,42 +3,37 @@
 // per family and overall, and what a scan costs per KB. In-process: the compiled scanner
 // (dist/workers/scan/) is called the way the scan pool's worker calls it.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { collectSamples, readJsonLines, readLocomo, trainAttackModel } from '../training/attack-training.js';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { loadSources } from '../training/scanner-sources.js';
 import { BENCH_DIR, REPO_ROOT, corpus, fmtMs, gateBuildStatus, gitShortHead, machine, parseOptions, printTable, round, sharedDataDir } from './lib.js';
+import { leaveOneSourceOut, SHORT, tallySource, verdictChanges } from './scanner-sources-eval.js';
 
 const USAGE = `
 node bench/scanner-quality.js [options]
 
-Scans every fixture of fixtures/scan/ as the row type expected.json names for it and
-compares with the truth: a fixture named clean-* must not hold its row (nothing above
-low), any other must hold it with a finding of its own family (the file name's first word:
-secret, injection, unicode, executable). expected.json also records known misses, true
-positives the scanner does not catch, so recall is measured, not assumed.
+Measures the whole claim scanner (every detector, in process, as the scan pool's worker
+calls it), each text scanned as a memory claim; "held" is what holds a row in L1B_FLAGGED
+(a finding of medium or above).
 
-  row level       precision = held and should be / held; recall = held and should be / should be
-  per family F    TP: a fixture of F held by a finding of F; FN: a fixture of F not so held;
-                  FP: a clean look-alike held by a finding of F
-
-Then the cost: the whole corpus scanned --rounds times (after one warm-up round), ms per KB;
-the executable detector alone on the same corpus; and 1 KB English-like claims (bench/lib.js
-corpus, no findings), the ingest bench's claims.
-
-Public sets first (each read from --data, never copied here; their READMEs say where they
-come from and what they may be used for):
-  PromptShield validation split (../shared/data/promptshield/val.jsonl): recall on its
-      attacks, overall and per attack type; the share of its benign and of its edge-case
-      prompts held. The classifier never trained on this split.
-  LoCoMo development half (../shared/data/locomo-dev/): the share of conversation turns
-      held, cross-validated by conversation: for each conversation, a classifier is trained
-      without it (training/attack-training.js, the committed model's recipe) and the whole
-      scanner, reading with that classifier, scans its turns.
-  Our own notes: fixtures/recall-quality/claims.json (300 short notes, never trained on).
-Each prompt or turn is scanned as a memory claim; "held" is what holds a row in L1B_FLAGGED
-(a finding of medium or above). Also: the built-in reviewer's suspicion (the classifier's
-score at or above its suspicion level, which keeps a row from a model's promotion) on the
-same sets, and the scan's CPU per claim on them.
+1. Labelled sources (training/scanner-sources.js: PromptShield, BIPIA, jailbreaks in the
+   wild, awesome-chatgpt-prompts, Taskmaster, Schema-Guided Dialogue, LoCoMo, our notes, our
+   dependencies' READMEs and our red-team set), read from --data, never copied here:
+   - with the committed models: the share of each source held (recall for attack sources,
+     false positives for benign ones), and of its texts of ${SHORT} characters or fewer. A
+     source the committed models trained on is marked "fitted": its figure says little about
+     text the scanner never saw. Sources under share-alike or unstated licences are never
+     trained on, so their figure is held out;
+   - leave-one-source-out: for each trainable source family, models trained by the committed
+     recipe without it, thresholds chosen out of fold on the rest (training/attack-training.js),
+     measured on it. This is the figure that says what generalises;
+   - verdicts that change when whitespace or a bracketed number is appended (should be none).
+2. Our fixtures (fixtures/scan/): precision and recall of the whole scanner and per family
+   (the file name's first word: secret, injection, unicode, executable, personal;
+   clean-* must not be held), and fixtures/recall-quality/claims.json (300 notes).
+3. The cost: the fixture corpus scanned --rounds times, and 1 KB English-like claims (the
+   ingest bench's claims), in CPU ms (this process's user and system time) per claim and per
+   KB; with --baseline DIR, the 1 KB claims also alternately with another build's scanner.
 
 Writes bench/results/scanner-quality.json.`;
 
@@ -48,8 +43,10 @@ const opts = parseOptions(
     rounds: { type: 'number', default: 20, help: 'timed passes over the fixture corpus' },
     claims: { type: 'number', default: 2000, help: '1 KB claims scanned for the plain-claim cost' },
     out: { type: 'string', default: join(BENCH_DIR, 'results', 'scanner-quality.json'), help: 'results file ("" to write none)' },
-    data: { type: 'string', default: sharedDataDir(), help: 'the shared data folder holding promptshield/ and locomo-dev/' },
-    'fixtures-only': { type: 'boolean', default: false, help: 'measure our fixtures only, without the public sets' },
+    data: { type: 'string', default: sharedDataDir(), help: 'the shared data folder (training/scanner-sources.js names what it must hold)' },
+    'fixtures-only': { type: 'boolean', default: false, help: 'measure our fixtures only, without the labelled sources' },
+    baseline: { type: 'string', default: '', help: 'another checkout whose built scanner (DIR/dist) is timed alternately with this one on the 1 KB claims' },
+    loso: { type: 'string', default: 'all', help: 'the source families to leave out in turn, comma-separated, "all", or "none" (each costs one training, 1-5 minutes)' },
   },
   USAGE,
 );
@@ -66,7 +63,7 @@ const { findExecutables } = await dist('workers/scan/executable.js');
 const { isFlagging } = await dist('workers/scan/finding.js');
 const { AttackModel } = await dist('workers/scan/attack-model.js');
 const { attackScore } = await dist('workers/scan/attack-classifier.js');
-const { ATTACK_MODEL } = await dist('workers/scan/attack-weights.js');
+const { ATTACK_MODEL, JAILBREAK_MODEL } = await dist('workers/scan/attack-weights.js');
 const { SUSPICIOUS_ATTACK_SCORE } = await dist('workers/grade/local-reviewer.js');
 
 const FIXTURES = join(REPO_ROOT, 'fixtures', 'scan');
@@ -121,101 +118,101 @@ async function quality() {
 }
 
 /** `items` of {text, contentType}, scanned once to warm up, then `rounds` times timed. */
+/**
+ * `items` of {text, contentType}, scanned once to warm up, then `rounds` times; the CPU this
+ * process spent (user and system), which a machine busy with other work disturbs far less
+ * than the clock.
+ */
 async function timeScans(items, rounds, scan) {
   const bytes = items.reduce((n, it) => n + Buffer.byteLength(it.text), 0);
   for (const it of items) await scan(it.text, it.contentType);
-  const started = performance.now();
+  const cpu = process.cpuUsage();
   for (let r = 0; r < rounds; r++) for (const it of items) await scan(it.text, it.contentType);
-  const ms = performance.now() - started;
-  return { kb: round((bytes * rounds) / 1024, 1), ms: round(ms, 1), ms_per_kb: round(ms / ((bytes * rounds) / 1024), 4) };
+  const used = process.cpuUsage(cpu);
+  const ms = (used.user + used.system) / 1000;
+  return { kb: round((bytes * rounds) / 1024, 1), cpu_ms: round(ms, 1), ms_per_kb: round(ms / ((bytes * rounds) / 1024), 4), ms_per_text: round(ms / (items.length * rounds), 4) };
+}
+
+/**
+ * The 1 KB claims scanned by this build and by `--baseline`'s, alternating rounds so that
+ * both meet the same machine; the ratio of their best rounds is the figure to read.
+ */
+async function alternate(claims, rounds, baselineScan) {
+  const scan = (t, contentType) => scanText(t, { contentType });
+  const runs = { this_build: [], baseline: [] };
+  for (let r = 0; r < rounds; r++) {
+    runs.this_build.push((await timeScans(claims, 1, scan)).ms_per_text);
+    runs.baseline.push((await timeScans(claims, 1, baselineScan)).ms_per_text);
+  }
+  return { ...runs, ratio_of_best: round(Math.min(...runs.this_build) / Math.min(...runs.baseline), 2) };
 }
 
 
-/** Scans `texts` as memory claims; counts those held and those the reviewer finds suspicious, and the CPU it took. */
-async function scanSet(texts, attackModel) {
-  let held = 0;
-  let suspicious = 0;
-  const heldIndex = [];
+const committedScan = (text) => scanText(text, { contentType: 'memory' });
+const scanWith = (models) => {
+  const attackModel = new AttackModel(models.attack);
+  return (text) => scanText(text, { contentType: 'memory', attackModel, jailbreakModel: models.jailbreak });
+};
+
+/** The trainable source families, in the order of training/scanner-sources.js. */
+const trainableFamilies = (sources) => [...new Set(sources.filter((s) => s.shipped).map((s) => s.family))];
+
+async function labelledSources() {
+  let sources;
+  try {
+    sources = loadSources({ dataDir: opts.data, root: REPO_ROOT });
+  } catch (error) {
+    process.stderr.write(`scanner-quality: ${error.message}; or pass --fixtures-only to measure our fixtures alone\n`);
+    process.exit(2);
+  }
+  log(`\nLabelled sources from ${relative(REPO_ROOT, opts.data) || '.'} (training/scanner-sources.js says where each comes from and its licence)`);
+  const trainedOn = new Set((await dist('workers/scan/attack-weights.js')).ATTACK_MODEL_TRAINING.sources.map((s) => s.source));
+  const committed = {};
+  const rows = [['source', 'kind', 'texts', 'held', 'share', `<=${SHORT} chars held`, 'fitted?']];
   const cpu = process.cpuUsage();
-  for (const [i, text] of texts.entries()) {
-    const result = await scanText(text, { contentType: 'memory', attackModel });
-    if (result.flagged) {
-      held++;
-      heldIndex.push(i);
-    }
-    if (attackScore(text, attackModel) >= SUSPICIOUS_ATTACK_SCORE) suspicious++;
+  let scanned = 0;
+  for (const source of sources) {
+    const t = await tallySource(source.items, committedScan);
+    scanned += source.items.length;
+    const fitted = trainedOn.has(source.name);
+    committed[source.name] = { label: source.label === 1 ? 'attack' : 'benign', licence: source.licence, origin: source.origin, trained_on: fitted, ...t };
+    rows.push([source.name, source.label === 1 ? 'attack' : 'benign', t.texts, t.held, t.rate.toFixed(4), t.short_texts === 0 ? '' : `${t.short_held}/${t.short_texts}`, fitted ? 'fitted' : 'held out']);
   }
   const used = process.cpuUsage(cpu);
-  return { held, total: texts.length, rate: round(held / Math.max(1, texts.length), 5), suspicious, heldIndex, cpu_ms_per_claim: round((used.user + used.system) / 1000 / Math.max(1, texts.length), 4) };
-}
+  printTable(rows, `With the committed models (${ATTACK_MODEL.label}, ${JAILBREAK_MODEL.label}): share held`);
+  const cpuMsPerText = round((used.user + used.system) / 1000 / scanned, 4);
 
-async function publicSets() {
-  const psVal = join(opts.data, 'promptshield', 'val.jsonl');
-  const locomoDir = join(opts.data, 'locomo-dev');
-  for (const need of [psVal, locomoDir]) {
-    if (!existsSync(need)) {
-      process.stderr.write(`scanner-quality: the public data is not at ${need}; pass --data DIR, or --fixtures-only to measure our fixtures alone\n`);
-      process.exit(2);
+  const families = opts.loso === 'none' ? [] : opts.loso === 'all' ? trainableFamilies(sources) : opts.loso.split(',');
+  let loso = null;
+  if (families.length > 0) {
+    log(`\nLeave-one-source-out: ${families.length} trainings (the committed recipe, thresholds out of fold on the rest)`);
+    loso = await leaveOneSourceOut({ sources, families, root: REPO_ROOT, scanWith, log });
+    const losoRows = [['source left out', 'kind', 'texts', 'held', 'share', `<=${SHORT} chars held`, 'committed models']];
+    for (const [family, r] of Object.entries(loso)) {
+      for (const [name, t] of Object.entries(r.sources)) losoRows.push([`${name} (${family})`, t.label, t.texts, t.held, t.rate.toFixed(4), t.short_texts === 0 ? '' : `${t.short_held}/${t.short_texts}`, committed[name].rate.toFixed(4)]);
     }
+    printTable(losoRows, 'Leave-one-source-out: each source scanned by models that never saw it');
   }
-  log(`\nPublic sets from ${opts.data} (PromptShield: Neural-alchemy/promptshield, MIT; LoCoMo: snap-research/locomo)`);
 
-  const val = readJsonLines(psVal);
-  const attacks = val.filter((r) => r.label === 1);
-  const benign = val.filter((r) => r.label === 0 && r.attack_type !== 'edge_case');
-  const edge = val.filter((r) => r.attack_type === 'edge_case');
-  const a = await scanSet(attacks.map((r) => r.prompt));
-  const b = await scanSet(benign.map((r) => r.prompt));
-  const e = await scanSet(edge.map((r) => r.prompt));
-  const byType = {};
-  for (const [i, r] of attacks.entries()) {
-    byType[r.attack_type] ??= { held: 0, total: 0 };
-    byType[r.attack_type].total++;
-    if (a.heldIndex.includes(i)) byType[r.attack_type].held++;
-  }
-  const missed = attacks.filter((_, i) => !a.heldIndex.includes(i));
-  printTable(
-    [
-      ['PromptShield validation', 'rows', 'held', 'share held', 'suspicious to the reviewer', 'scan CPU ms a claim'],
-      ['attacks (recall)', a.total, a.held, a.rate, a.suspicious, a.cpu_ms_per_claim],
-      ['benign (false positives)', b.total, b.held, b.rate, b.suspicious, b.cpu_ms_per_claim],
-      ['edge cases (false positives)', e.total, e.held, e.rate, e.suspicious, e.cpu_ms_per_claim],
-    ],
-    'PromptShield validation split, each prompt a memory claim',
-  );
-  printTable([['attack type', 'held', 'of'], ...Object.entries(byType).sort().map(([t, c]) => [t, c.held, c.total])], 'Attacks held by type');
-  for (const r of missed) log(`  missed (${r.attack_type}, ${r.attack_id ?? 'no id'}): ${JSON.stringify(r.prompt.slice(0, 100))}`);
+  log('\nVerdicts changed by appending whitespace or a bracketed number (every source):');
+  const changes = await verdictChanges(sources.flatMap((s) => s.items.map((it) => it.text)), committedScan);
+  log(`  ${changes.length} changed`);
+  for (const c of changes.slice(0, 10)) log(`    ${JSON.stringify(c)}`);
 
-  // LoCoMo: each conversation scanned with a classifier that never saw it.
-  const conversations = readLocomo(locomoDir);
-  const perConversation = [];
-  for (const c of conversations) {
-    const { samples } = collectSamples({ dataDir: opts.data, root: REPO_ROOT, exceptConversation: c.id });
-    const model = new AttackModel({ label: `cv-without-${c.id}`, ...(await trainAttackModel(samples, { root: REPO_ROOT })) });
-    const s = await scanSet(c.turns, model);
-    perConversation.push({ conversation: c.id, held: s.held, turns: s.total, suspicious: s.suspicious, cpu_ms_per_claim: s.cpu_ms_per_claim });
-    log(`  LoCoMo ${c.id}: ${s.held} of ${s.total} turns held by a scanner whose classifier never saw this conversation`);
-  }
-  const turns = perConversation.reduce((n, c) => n + c.turns, 0);
-  const heldTurns = perConversation.reduce((n, c) => n + c.held, 0);
-  const trainedOn = await scanSet(conversations.flatMap((c) => c.turns));
-  log(`  LoCoMo, cross-validated by conversation: ${heldTurns} of ${turns} turns held (${((100 * heldTurns) / turns).toFixed(2)}%); with the committed model (trained on them): ${trainedOn.held}`);
+  const claims = JSON.parse(readFileSync(join(REPO_ROOT, 'fixtures', 'recall-quality', 'claims.json'), 'utf8'));
+  const notes = (Array.isArray(claims) ? claims : claims.claims).map((c) => ({ text: c.text, type: 'note' }));
+  const own = await tallySource(notes, committedScan);
+  const suspicious = notes.filter((n) => attackScore(n.text) >= SUSPICIOUS_ATTACK_SCORE).length;
+  log(`\nOur recall fixtures' notes (fixtures/recall-quality/claims.json, never trained on): ${own.held} of ${own.texts} held, ${suspicious} suspicious to the built-in reviewer`);
 
-  const claimsFile = join(REPO_ROOT, 'fixtures', 'recall-quality', 'claims.json');
-  const claims = JSON.parse(readFileSync(claimsFile, 'utf8'));
-  const own = await scanSet((Array.isArray(claims) ? claims : claims.claims).map((c) => c.text));
-  log(`  Our own notes (fixtures/recall-quality/claims.json, never trained on): ${own.held} of ${own.total} held, ${own.suspicious} suspicious to the reviewer`);
-
-  const strip = ({ heldIndex, ...rest }) => rest;
   return {
-    source: opts.data,
-    promptshield_validation: {
-      attacks: { ...strip(a), recall: a.rate, by_type: byType, missed_attack_ids: missed.map((r) => r.attack_id ?? null) },
-      benign: { ...strip(b), false_positive_rate: b.rate },
-      edge_cases: { ...strip(e), false_positive_rate: e.rate },
-    },
-    locomo_dev_cross_validated: { held: heldTurns, turns, rate: round(heldTurns / turns, 5), per_conversation: perConversation, held_by_committed_model: trainedOn.held },
-    own_notes: { file: 'fixtures/recall-quality/claims.json', ...strip(own) },
+    data: relative(REPO_ROOT, opts.data),
+    committed_models: { attack: ATTACK_MODEL.label, jailbreak: JAILBREAK_MODEL.label },
+    committed,
+    leave_one_source_out: loso,
+    appended_suffix_verdict_changes: { count: changes.length, examples: changes.slice(0, 10) },
+    recall_fixture_notes: { file: 'fixtures/recall-quality/claims.json', ...own, suspicious_to_reviewer: suspicious },
+    scan_cpu_ms_per_text: cpuMsPerText,
     suspicious_attack_score: SUSPICIOUS_ATTACK_SCORE,
   };
 }
@@ -234,24 +231,30 @@ async function main() {
   for (const m of q.misses) log(`  miss: ${m}`);
   log(`  findings equal to expected.json: ${q.agree_with_expected}`);
 
-  const pub = opts['fixtures-only'] ? null : await publicSets();
+  const pub = opts['fixtures-only'] ? null : await labelledSources();
 
   const whole = await timeScans(fixtures, opts.rounds, (t, contentType) => scanText(t, { contentType }));
   const executable = await timeScans(fixtures, opts.rounds, async (t, contentType) => findExecutables(t, contentType));
   const plain = corpus({ tag: 'scan' });
   const claims = Array.from({ length: opts.claims }, (_, i) => ({ text: plain.claim(i), contentType: 'memory' }));
-  const oneKb = await timeScans(claims, 1, (t, contentType) => scanText(t, { contentType }));
+  const oneKb = await timeScans(claims, 3, (t, contentType) => scanText(t, { contentType }));
   const oneKbExecutable = await timeScans(claims, 1, async (t, contentType) => findExecutables(t, contentType));
   printTable(
     [
-      ['scan cost, one thread', 'KB scanned', 'ms', 'ms per KB'],
-      ['fixture corpus, whole scanner', whole.kb, whole.ms, fmtMs(whole.ms_per_kb)],
-      ['fixture corpus, executable detector alone', executable.kb, executable.ms, fmtMs(executable.ms_per_kb)],
-      ['1 KB plain claims, whole scanner', oneKb.kb, oneKb.ms, fmtMs(oneKb.ms_per_kb)],
-      ['1 KB plain claims, executable detector alone', oneKbExecutable.kb, oneKbExecutable.ms, fmtMs(oneKbExecutable.ms_per_kb)],
+      ['scan cost, one thread (CPU)', 'KB scanned', 'CPU ms', 'ms per KB', 'ms per text'],
+      ['fixture corpus, whole scanner', whole.kb, whole.cpu_ms, fmtMs(whole.ms_per_kb), fmtMs(whole.ms_per_text)],
+      ['fixture corpus, executable detector alone', executable.kb, executable.cpu_ms, fmtMs(executable.ms_per_kb), fmtMs(executable.ms_per_text)],
+      ['1 KB plain claims, whole scanner', oneKb.kb, oneKb.cpu_ms, fmtMs(oneKb.ms_per_kb), fmtMs(oneKb.ms_per_text)],
+      ['1 KB plain claims, executable detector alone', oneKbExecutable.kb, oneKbExecutable.cpu_ms, fmtMs(oneKbExecutable.ms_per_kb), fmtMs(oneKbExecutable.ms_per_text)],
     ],
     'Cost',
   );
+  let versus = null;
+  if (opts.baseline) {
+    const other = await import(pathToFileURL(join(opts.baseline, 'dist', 'workers', 'scan', 'scan-text.js')).href);
+    versus = { baseline_build: relative(REPO_ROOT, opts.baseline) || '.', ...(await alternate(claims, 6, (t, contentType) => other.scanText(t, { contentType }))) };
+    log(`\n1 KB claims, CPU ms a claim, alternating with the build at ${versus.baseline_build}: this build ${versus.this_build.map(fmtMs).join(' ')}; baseline ${versus.baseline.map(fmtMs).join(' ')}; ratio of best rounds ${versus.ratio_of_best}`);
+  }
 
   if (opts.out) {
     const out = {
@@ -263,12 +266,15 @@ async function main() {
       misses: q.misses,
       agree_with_expected: q.agree_with_expected,
       public: pub,
-      attack_model: { label: ATTACK_MODEL.label, bits: ATTACK_MODEL.bits, weights_bytes: 2 ** ATTACK_MODEL.bits, threshold: ATTACK_MODEL.threshold },
+      attack_model: { label: ATTACK_MODEL.label, bits: ATTACK_MODEL.bits, weights_bytes: 2 ** ATTACK_MODEL.bits, threshold: ATTACK_MODEL.threshold, suspicion: ATTACK_MODEL.suspicion },
+      jailbreak_model: { label: JAILBREAK_MODEL.label, threshold: JAILBREAK_MODEL.threshold, min_length: JAILBREAK_MODEL.minLength },
       build: gitShortHead(),
       cost: {
         fixture_corpus_ms_per_kb: whole.ms_per_kb,
         fixture_corpus_executable_ms_per_kb: executable.ms_per_kb,
         plain_1kb_ms_per_kb: oneKb.ms_per_kb,
+        plain_1kb_cpu_ms_per_claim: oneKb.ms_per_text,
+        against_baseline: versus,
         plain_1kb_executable_ms_per_kb: oneKbExecutable.ms_per_kb,
         rounds: opts.rounds,
         claims: opts.claims,

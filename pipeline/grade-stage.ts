@@ -1,9 +1,9 @@
-import { Piscina } from 'piscina';
-import PQueue from 'p-queue';
+import type { Piscina } from 'piscina';
+import type PQueue from 'p-queue';
 import type { BackendCheck, GradeCall, GradeOutcome, GradeTask } from '../workers/grade/grade-task.js';
 import type { GradeBackend } from '../workers/grade/backend.js';
 import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
-import { POOL_EXEC_ARGV } from './pool-exec-argv.js';
+import { networkPool } from './network-pool.js';
 
 export interface GradeStageOptions {
   threads: number;
@@ -39,16 +39,8 @@ export class GradeStage {
   private running = 0;
 
   constructor(private readonly options: GradeStageOptions) {
-    this.pool = new Piscina({
-      filename: new URL('../workers/grade/pool-entry.js', import.meta.url).href,
-      execArgv: [...POOL_EXEC_ARGV],
-      // Started on the first call: a gate that never grades (or not yet) spends nothing on the pool.
-      minThreads: 0,
-      maxThreads: options.threads,
-      idleTimeout: Infinity,
-      concurrentTasksPerWorker: Math.max(1, Math.ceil(options.concurrency / options.threads)),
-    });
-    this.tasks = new PQueue({ concurrency: options.concurrency });
+    // Started on the first call: a gate that never grades (or not yet) spends nothing on the pool.
+    ({ pool: this.pool, tasks: this.tasks } = networkPool(new URL('../workers/grade/pool-entry.js', import.meta.url), options.threads, options.concurrency));
   }
 
   /** Calls waiting for the pool or in it. */

@@ -6,6 +6,7 @@ import type { BundleStage } from './bundle-stage.js';
 import type { EmbedStage } from './embed-stage.js';
 import type { ImageStage } from './image-stage.js';
 import type { ScanStage } from './scan-stage.js';
+import type { BackgroundRescan } from './background-rescan.js';
 
 /** The pipeline part: the worker pools untrusted bytes go through, and the attachment bytes they produce. */
 export interface PipelinePart {
@@ -27,6 +28,8 @@ export interface PipelinePart {
    * again before a restart. Not a journal fact: nothing changed.
    */
   readonly rescannedUnchanged: Set<string>;
+  /** Promoted rows an older scanner saw, scanned again in the background (started by `gate serve`). */
+  readonly promotedRescan: BackgroundRescan;
   /** The completions a crash left owed, made after open (see recoverUploads); close waits for them. */
   uploadRecovery: Promise<Recovery>;
 }

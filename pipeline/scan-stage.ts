@@ -3,6 +3,7 @@ import PQueue from 'p-queue';
 import { quarantineFull } from '../src/gate-error.js';
 import type { Finding, ScanResult } from '../workers/scan/finding.js';
 import type { ScanTask } from '../workers/scan/pool-entry.js';
+import type { ScanField } from '../workers/scan/finding-location.js';
 import type { PersonalDataSeverity } from '../workers/scan/personal-data-severity.js';
 import { packTexts } from '../workers/packed-texts.js';
 import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
@@ -12,6 +13,7 @@ interface Waiting {
   bytes: Uint8Array;
   contentType: string;
   standing: Finding[] | null;
+  fields: ScanField[] | null;
   /** When it joined the queue (waitStart). */
   since: number;
   resolve: (r: ScanResult) => void;
@@ -75,13 +77,16 @@ export class ScanStage {
    * `contentType` is the row's (its kind for gated rows): the worker weighs an executable
    * command by what the row is for, and never sees the row itself. `standing` are the
    * findings of a row's last scan when it is scanned again: its masked body keeps them masked.
+   * `fields` are the texts the row is served with beside its body (its source, work area,
+   * producer), scanned in the same task each as a text of its own; their findings join the
+   * result, each with its location.
    */
-  scan(bytes: Uint8Array, contentType: string, standing: Finding[] | null = null): Promise<ScanResult> {
+  scan(bytes: Uint8Array, contentType: string, standing: Finding[] | null = null, fields: ScanField[] | null = null): Promise<ScanResult> {
     if (this.waiting.length >= this.options.queueMax) {
       throw quarantineFull(Math.max(50, Math.ceil(this.waiting.length / this.scannedPerMs)));
     }
     return new Promise<ScanResult>((resolve, reject) => {
-      this.waiting.push({ bytes, contentType, standing, since: waitStart(), resolve, reject });
+      this.waiting.push({ bytes, contentType, standing, fields, since: waitStart(), resolve, reject });
       this.schedule();
     });
   }
@@ -133,6 +138,7 @@ export class ScanStage {
       const task: ScanTask = { batch: packed, contentTypes: batch.map((w) => w.contentType) };
       if (this.options.personalDataSeverity !== undefined) task.personalDataSeverity = this.options.personalDataSeverity;
       if (batch.some((w) => w.standing !== null)) task.standing = batch.map((w) => w.standing);
+      if (batch.some((w) => w.fields !== null)) task.fields = batch.map((w) => w.fields);
       const results = (await this.pool.run(task, { transferList: [packed.bytes] })) as ScanResult[];
       batch.forEach((w, i) => w.resolve(results[i]!));
       const elapsed = Math.max(0.01, performance.now() - started);

@@ -31,6 +31,7 @@ import { NeighbourContext } from './recall/neighbour-context.js';
 import { Reranker } from './recall/reranker.js';
 import { SteeringWalk } from './recall/steering.js';
 import { ScanStage } from '../pipeline/scan-stage.js';
+import { PromotedRescan } from './scanning/promoted-rescan.js';
 import { EmbedStage } from '../pipeline/embed-stage.js';
 import { embedBackend } from './config/embed-backend.js';
 import { backendDims, backendLabel } from '../workers/embed/backend.js';
@@ -51,6 +52,7 @@ import type { Deployment } from './journal/deployment.js';
 import { ReviewBoard } from './review/review-board.js';
 import { reviewSettings } from './review/review-settings.js';
 import { Grading } from './review/grading.js';
+import { Detection } from './review/detection.js';
 import { PeopleFile } from './auth/people-file.js';
 import { SigninSessions } from './auth/signin-sessions.js';
 import { OperatorProofs } from './auth/operator-proofs.js';
@@ -64,6 +66,8 @@ import { BundleStage } from '../pipeline/bundle-stage.js';
 import { ImageStage } from '../pipeline/image-stage.js';
 import { Crews } from './crews/crews.js';
 import { CrewSheets } from './crews/crew-sheets.js';
+import { JournalCounts } from './metrics/journal-counts.js';
+import type { NotReady } from './surfaces/health-routes.js';
 
 export interface GateOptions {
   clock?: Clock;
@@ -92,6 +96,8 @@ export class Gate implements House {
   private readonly partitionCodes: PartitionCodes;
   /** The home-placed event this start journals (a new home, a restore, a takeover), or null. */
   private readonly placement: Placement | null;
+  /** The injection detector, when `detector.url` is set: started by open(), stopped by close(). */
+  private readonly detection: Detection | null;
   readonly store: Store;
   readonly access: AccessPart;
   readonly auth: AuthPart;
@@ -102,6 +108,8 @@ export class Gate implements House {
   readonly deployment: Deployment;
   readonly clock: Clock;
   readonly log: Log;
+  /** What this process committed, by event type, for /metrics (src/metrics/journal-counts.ts). */
+  readonly journalCounts = new JournalCounts();
 
   private constructor(
     paths: HomePaths,
@@ -187,7 +195,7 @@ export class Gate implements House {
     // transaction, the writer commits in groups; after the commit, the decision log, the
     // vector index and the held-text index follow (each subscribed below, by its interface).
     this.signing = new SigningThread(key, log);
-    const journal = new Journal(db, key, clock, projections, this.signing);
+    const journal = new Journal(db, key, clock, this.journalCounts.following(projections), this.signing);
     const writer = new JournalWriter(db, journal, {
       onListenerError: (error) => log.error('a commit follower failed', error),
       maxBatch: config.journal.batch_max,
@@ -201,6 +209,7 @@ export class Gate implements House {
     writer.holdWritesFor(heldText);
     secureIndexDeletes(db, ['main.recall_fts', 'held.held_fts'], config.journal.secure_delete);
     writer.follow(new DecisionLog(store.reviews, store.bans, log));
+    writer.follow(this.journalCounts);
 
     const capabilities = new Capabilities(store.grants, config.access.open_spaces);
     const visibility = new Visibility(capabilities);
@@ -276,17 +285,20 @@ export class Gate implements House {
       uploadLocks: new KeyedLock(),
       freshBodies,
       rescannedUnchanged: new Set<string>(),
+      // Reads the gate's parts when `gate serve` starts it, once they all stand.
+      promotedRescan: new PromotedRescan(this),
       uploadRecovery: Promise.resolve({ completed: 0, discarded: 0, deferred: 0 }),
     };
     const erasedObjects = sweepErasedObjects({ store, pipeline: this.pipeline });
     if (erasedObjects > 0) log.info(`removed ${erasedObjects} attachment objects of erased rows left by a stop before their removal`);
 
+    const detection = (this.detection = config.detector.url === '' ? null : new Detection({ store, config, clock, log }));
     const board = new ReviewBoard({ spaces: store.spaces, away: store.away }, reviewConfig, store.relations, store.reviews, store.comments, (id) => store.artifacts.byId(id), (who, cls, row) => notCountedUnread(this, config.review.read_before_signing, who, cls, row), clock, {
       threads: config.review.threads,
       concurrency: config.review.concurrency,
       batchMax: config.review.batch_max,
-    });
-    this.review = { board, grading: new Grading({ store, recall: this.recall, config, clock, log }, board), schedule: null };
+    }, detection);
+    this.review = { board, grading: new Grading({ store, recall: this.recall, config, clock, log }, board), schedule: null, detection };
     this.auth = {
       people: new PeopleFile(paths.people),
       signinSessions: new SigninSessions({ store, clock }),
@@ -335,11 +347,35 @@ export class Gate implements House {
     }
     gate.recall.heldText.start();
     gate.pipeline.embed.start();
+    gate.detection?.start(gate);
     gate.pipeline.uploadRecovery = recoverUploads(gate);
     return gate;
   }
 
   private closeStep: string | null = null;
+
+  /** How far the WAL checkpoints keep up (src/journal/wal-checkpointer.ts), for /metrics. */
+  walProgress(): { lastComplete: number | null; framesBehind: number } {
+    return this.checkpointer.walProgress();
+  }
+
+  /**
+   * Why the gate cannot serve now, for GET /readyz (empty: it can): it is closing (its pools
+   * are being destroyed), a WAL sync failed (writes are refused until a restart), or the
+   * journal does not answer a read.
+   */
+  notReady(): NotReady[] {
+    if (this.closeStep !== null) return [{ reason: 'stopping', detail: `the gate is closing: ${this.closeStep}` }];
+    const reasons: NotReady[] = [];
+    const failure = this.walSync?.failure;
+    if (failure != null) reasons.push({ reason: 'journal_not_durable', detail: `${failure.message}; writes are refused until the gate restarts` });
+    try {
+      this.store.journal.readHead();
+    } catch (error) {
+      reasons.push({ reason: 'journal_unreadable', detail: `the journal does not answer a read: ${error instanceof Error ? error.message : String(error)}` });
+    }
+    return reasons;
+  }
 
   /**
    * Drains the pipeline, commits what is queued and closes the database, one awaited step
@@ -351,6 +387,8 @@ export class Gate implements House {
       // It uses the scan and image pools and the writer.
       ['the upload recovery', () => this.pipeline.uploadRecovery],
       ['the scan pool', () => this.pipeline.scan.close()],
+      // Its verdicts are journaled and may settle rows: before the review pool and the writer close.
+      ['the injection detector', () => this.detection?.close()],
       ['the review pool', () => this.review.board.close()],
       ['grading', () => this.review.grading.drain()],
       ['the embed pool', () => this.pipeline.embed.close()],

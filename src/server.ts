@@ -15,12 +15,20 @@ import { crewQuestionsMoved } from './questions/crew-moves.js';
 import { OutcomePolling } from './submission/outcome-polling.js';
 import { pullOutcomes } from './submission/outcome-pull.js';
 import { scanPending } from './scanning/scan-pending.js';
+import { GateMetrics } from './metrics/gate-metrics.js';
+import { answerLivez, answerMetrics, answerReadyz, type HealthSources } from './surfaces/health-routes.js';
+import { createMetricsListener } from './surfaces/metrics-listener.js';
+import { parseListenAddress, reachableHost, urlHost } from './config/listen-address.js';
+import { publicUrl, publicUrlProblem } from './config/public-url.js';
+import type { Server } from 'node:http';
 import type { Clock } from './clock.js';
 import type { Log } from './log.js';
 
 export interface ServeOptions {
   home?: string;
   port?: number;
+  /** The address to listen on (gate serve --host); server.host otherwise. */
+  host?: string;
   /** Config values that win over file and environment, by `section.key` (tests set them in process). */
   settings?: Record<string, unknown>;
   /** An injected clock (tests of expiry); the system clock otherwise. */
@@ -33,7 +41,14 @@ export interface ServeOptions {
 
 export interface RunningGate {
   gate: Gate;
+  /** Where a client on this host reaches the gate (127.0.0.1 when it listens on every address). */
   url: string;
+  /** server.public_url (else auth.issuer), where people reach it from elsewhere; null when unset. */
+  publicUrl: string | null;
+  /** The metrics the doors count and /metrics serves. */
+  metrics: GateMetrics;
+  /** The listener of server.metrics_address, when one is set. */
+  metricsUrl: string | null;
   socketPath: string;
   /** The home directory served. */
   home: string;
@@ -64,8 +79,14 @@ const DRAIN_DEADLINE_MS = 20_000;
 
 export async function serve(options: ServeOptions): Promise<RunningGate> {
   const paths = prepareHome(options.home);
-  const flags = { ...(options.settings ?? {}), ...(options.port === undefined ? {} : { 'server.port': options.port }) };
+  const flags = {
+    ...(options.settings ?? {}),
+    ...(options.port === undefined ? {} : { 'server.port': options.port }),
+    ...(options.host === undefined ? {} : { 'server.host': options.host }),
+  };
   const { config, sources } = loadConfig(paths.config, process.env, flags);
+  const disagreement = publicUrlProblem(config);
+  if (disagreement !== null) throw new Error(disagreement);
   const releaseLock = acquireHomeLock(paths.lock);
   let gate: Gate;
   try {
@@ -85,6 +106,11 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
   const inFlight = new InFlight();
   let draining = false;
   const isDraining = () => draining;
+  const metrics = new GateMetrics({ house: gate, journalCounts: gate.journalCounts, walProgress: () => gate.walProgress() });
+  const health: HealthSources = {
+    notReady: () => (draining ? [{ reason: 'stopping', detail: 'the gate is shutting down: answering the requests in flight' }] : gate.notReady()),
+    metrics,
+  };
   const http = createHttpSurface(gate, {
     maxRequestBytes: config.mcp.max_request_bytes,
     maxInFlight: config.server.max_in_flight,
@@ -94,8 +120,10 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
     bodyTimeoutMs: config.server.body_timeout_ms,
     inFlight,
     isDraining,
+    health,
+    observer: metrics,
   });
-  const socketServer = createSocketSurface(gate, { maxLineBytes: config.mcp.max_request_bytes, inFlight, isDraining });
+  const socketServer = createSocketSurface(gate, { maxLineBytes: config.mcp.max_request_bytes, inFlight, isDraining, observer: metrics });
   const socketConnections = new Set<Socket>();
   socketServer.on('connection', (s: Socket) => {
     socketConnections.add(s);
@@ -110,12 +138,31 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
   });
   // Any local account may connect; the peer's uid decides its role.
   chmodSync(paths.socket, 0o666);
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(config.server.port, '127.0.0.1', () => resolve());
-  });
+  const host = config.server.host;
+  const metricsAddress = config.server.metrics_address === '' ? null : parseListenAddress(config.server.metrics_address);
+  const metricsServer: Server | null =
+    metricsAddress === null
+      ? null
+      : createMetricsListener(
+          { livez: answerLivez, readyz: (res) => answerReadyz(gate, health, res), metrics: (res) => answerMetrics(health, res) },
+          (error) => gate.log.error('the metrics listener failed', error),
+        );
+  try {
+    await listen(http, config.server.port, host);
+    if (metricsServer !== null) await listen(metricsServer, metricsAddress!.port, metricsAddress!.host);
+  } catch (error) {
+    // An address taken or not this host's: nothing was served, so the home is left as found.
+    http.close();
+    metricsServer?.close();
+    socketServer.close();
+    await gate.close();
+    rmSync(paths.socket, { force: true });
+    releaseLock();
+    throw error;
+  }
   const port = (http.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${urlHost(reachableHost(host))}:${port}`;
+  const metricsUrl = metricsServer === null ? null : `http://${urlHost(reachableHost(metricsAddress!.host))}:${(metricsServer.address() as AddressInfo).port}`;
   gate.deployment.endpoints.http = url;
   gate.deployment.endpoints.socket = paths.socket;
   const outcomesPolling = new OutcomePolling(gate, () => pullOutcomes(gate));
@@ -135,9 +182,22 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
     },
     (error: unknown) => gate.log.error('the start scan failed', error),
   );
+  // Then the promoted rows an older scanner saw, in the background at its bounded rate, until the gate stops.
+  void startScan.then(() => {
+    if (!isDraining()) gate.pipeline.promotedRescan.start();
+  });
   // The same facts as the start line on stdout, for whoever collects only the log; at a
   // terminal, where that line shows beside the log, only at debug (the start is one line).
-  const listening = { url, socket: paths.socket, home: paths.home, deployment: gate.deployment.deploymentId };
+  const listening = {
+    url,
+    host,
+    socket: paths.socket,
+    home: paths.home,
+    deployment: gate.deployment.deploymentId,
+    ...(publicUrl(config) === null ? {} : { public_url: publicUrl(config) }),
+    ...(metricsUrl === null ? {} : { metrics: metricsUrl }),
+    ...(config.server.trusted_proxies.length === 0 ? {} : { trusted_proxies: config.server.trusted_proxies.join(',') }),
+  };
   if (gate.log.forPerson === true) gate.log.debug('listening', listening);
   else gate.log.info('listening', listening);
 
@@ -162,12 +222,16 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
       await inFlight.idle(DRAIN_DEADLINE_MS);
       step = 'the start scan';
       await startScan;
+      step = 'the background rescan';
+      await gate.pipeline.promotedRescan.stop();
       step = 'the review schedule';
       await gate.review.schedule?.stop();
       step = 'the gate';
       await gate.close();
       step = 'the home';
       http.closeAllConnections();
+      metricsServer?.close();
+      metricsServer?.closeAllConnections();
       for (const s of socketConnections) s.destroy();
       releaseHome();
       step = 'stopped';
@@ -176,5 +240,15 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
     })());
   const shutdownStep = () => (step === 'the gate' ? `closing ${gate.deployment.closing ?? 'the gate'}` : step === null ? null : `at ${step}`);
 
-  return { gate, url, socketPath: paths.socket, home: paths.home, shutdown, shutdownStep, releaseHome };
+  return { gate, url, publicUrl: publicUrl(config), metrics, metricsUrl, socketPath: paths.socket, home: paths.home, shutdown, shutdownStep, releaseHome };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }

@@ -1,36 +1,38 @@
 #!/usr/bin/env node
-// Trains the scanner's attack classifier and writes workers/scan/attack-weights.ts, the
-// committed model the scan workers load. Needs the build (npm run build) and the data in
-// ../shared/data (PromptShield's train split, the LoCoMo development half).
+// Trains the scanner's attack classifier and jailbreak model and writes
+// workers/scan/attack-weights.ts, the committed models the scan workers load. Needs the build
+// (npm run build) and the data sets in ../shared/data beside the checkout.
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sharedDataDir } from '../bench/lib.js';
-import { collectSamples, DEFAULTS, trainAttackModel } from './attack-training.js';
+import { DEFAULTS, featurize, serialize, trainingItems, trainScanner, workerModules } from './attack-training.js';
+import { loadSources } from './scanner-sources.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const USAGE = `node training/attack-model.js [options]
 
-Trains the attack classifier (hashed character and word n-grams, logistic regression) on
-PromptShield's train split, the LoCoMo development half as benign text, our own benign notes
-(fixtures/scan-training/benign-notes.jsonl) and some dependencies' README files, then writes
-the quantised model to workers/scan/attack-weights.ts. Run npm run build afterwards so the
-scan workers load it. The same data, options and Node.js version give the same file: the
-file records what it was trained on, so a retraining can be compared byte for byte.
+Trains the scanner's two learned parts on every source whose licence lets shipped weights
+learn from it (training/scanner-sources.js lists them and their licences):
+  - the attack classifier: hashed character and word n-grams of windows, logistic regression,
+    two rounds so that an attack's harmless windows do not count as attacks;
+  - the jailbreak model: logistic regression over counts of the genre's wordings.
+Each threshold is chosen out of fold on the training data: the lowest at which no benign
+source holds more than ${DEFAULTS.targetFpr * 100}% of its texts. Writes workers/scan/attack-weights.ts;
+run npm run build afterwards so the scan workers load it. The same data, options and
+Node.js version give the same file, which records what it was trained on.
 
 Options:
   --data DIR        the shared data folder (default: ../shared/data beside the checkout)
   --out FILE        where to write (default: workers/scan/attack-weights.ts)
-  --bits N          feature hash width in bits (default ${DEFAULTS.bits})
-  --epochs N        passes over the data (default ${DEFAULTS.epochs})
-  --threshold P     probability from which a window that speaks to its reader is a finding
-                    (default ${DEFAULTS.threshold}; ${DEFAULTS.unaddressedThreshold} for one that does not)
+  --bits N          feature hash width in bits, 10 to 22 (default ${DEFAULTS.bits})
+  --epochs N        passes over the data per round (default ${DEFAULTS.epochs})
   --help            this text`;
 
 function parse(argv) {
-  const o = { data: sharedDataDir(ROOT), out: join(ROOT, 'workers', 'scan', 'attack-weights.ts'), bits: DEFAULTS.bits, epochs: DEFAULTS.epochs, threshold: DEFAULTS.threshold };
+  const o = { data: sharedDataDir(ROOT), out: join(ROOT, 'workers', 'scan', 'attack-weights.ts'), bits: DEFAULTS.bits, epochs: DEFAULTS.epochs };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') {
@@ -48,47 +50,62 @@ function parse(argv) {
     } else o[name] = resolve(value);
   }
   if (!Number.isInteger(o.bits) || o.bits < 10 || o.bits > 22) throw new Error('--bits must be an integer from 10 to 22');
-  if (o.threshold >= 1) throw new Error('--threshold must be below 1');
+  if (!Number.isInteger(o.epochs)) throw new Error('--epochs must be an integer');
   return o;
+}
+
+/** What each source gave: its licence, its origin and how many texts fed the weights. */
+function provenance(sources, items) {
+  const counts = {};
+  for (const item of items) counts[item.source] = (counts[item.source] ?? 0) + 1;
+  return sources
+    .filter((s) => counts[s.name] !== undefined)
+    .map((s) => ({ source: s.name, licence: s.licence, origin: s.origin, texts: counts[s.name], ...(s.versions ? { versions: s.versions } : {}) }));
 }
 
 async function main() {
   const o = parse(process.argv.slice(2));
   const started = performance.now();
-  const { samples, counts, docVersions } = collectSamples({ dataDir: o.data, root: ROOT });
-  process.stdout.write(`samples: ${samples.length} (${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')})\n`);
-  const model = await trainAttackModel(samples, { root: ROOT, bits: o.bits, epochs: o.epochs, threshold: o.threshold }, (epoch, loss) =>
-    process.stdout.write(`epoch ${epoch}/${o.epochs}: weighted log loss ${loss.toFixed(4)}\n`),
-  );
-  const digest = createHash('sha256').update(model.weights).digest('hex');
-  const label = `gate-attack/1-${digest.slice(0, 8)}`;
-  const trainSha = createHash('sha256').update(readFileSync(join(o.data, 'promptshield', 'train.jsonl'))).digest('hex');
+  const sources = loadSources({ dataDir: o.data, root: ROOT });
+  const items = trainingItems(sources);
+  process.stdout.write(`texts: ${items.length} (${items.filter((i) => i.label === 1).length} attacks) from ${new Set(items.map((i) => i.source)).size} sources\n`);
+  const modules = await workerModules(ROOT);
+  featurize(items, modules, { ...DEFAULTS, bits: o.bits });
+  const trained = trainScanner(items, { bits: o.bits, epochs: o.epochs }, (line) => process.stdout.write(`${line}\n`));
+  const provisional = serialize(trained, 'pending');
+  const digest = createHash('sha256').update(provisional.attack.weights).update(JSON.stringify(provisional.jailbreak.weights)).digest('hex');
+  const label = `gate-attack/2-${digest.slice(0, 8)}`;
+  const models = serialize(trained, label);
   const training = {
-    sources: { promptshield_train_sha256: trainSha, locomo: 'locomo-dev (all five conversations)', own_notes: 'fixtures/scan-training/benign-notes.jsonl', dependency_docs: docVersions },
-    samples: counts,
-    options: { bits: o.bits, epochs: o.epochs, learning_rate: DEFAULTS.learningRate, l2: DEFAULTS.l2, seed: DEFAULTS.seed },
+    sources: provenance(sources, items),
+    left_out: 'sources under share-alike or unstated licences (Schema-Guided Dialogue, LoCoMo, BIPIA tables and code answers and the attacks inserted in them), and BIPIA bare text attacks (see training/attack-training.js)',
+    options: { bits: o.bits, epochs: o.epochs, learning_rate: DEFAULTS.learningRate, l2: DEFAULTS.l2, seed: DEFAULTS.seed, folds: DEFAULTS.folds, target_fpr: DEFAULTS.targetFpr, suspicion_fpr: DEFAULTS.suspicionFpr },
+    jailbreak_features: modules.JAILBREAK_FEATURES,
     node: process.version,
   };
   const body = `// Written by training/attack-model.js; do not edit. Retrain with: node training/attack-model.js
 import type { SerializedAttackModel } from './attack-model.js';
+import type { JailbreakModel } from './jailbreak-signals.js';
 
-/** What the model was trained on and how (for a retraining to compare against). */
+/** What the models were trained on and how (for a retraining to compare against). */
 export const ATTACK_MODEL_TRAINING = ${JSON.stringify(training, null, 2)} as const;
+
+export const JAILBREAK_MODEL: JailbreakModel = ${JSON.stringify(models.jailbreak, null, 2)};
 
 export const ATTACK_MODEL: SerializedAttackModel = {
   label: '${label}',
-  bits: ${model.bits},
-  bias: ${model.bias},
-  scale: ${model.scale},
-  threshold: ${model.threshold},
-  unaddressedThreshold: ${model.unaddressedThreshold},
-  high: ${model.high},
+  bits: ${models.attack.bits},
+  bias: ${models.attack.bias},
+  scale: ${models.attack.scale},
+  threshold: ${models.attack.threshold},
+  high: ${models.attack.high},
+  suspicion: ${models.attack.suspicion},
   weights:
-    '${model.weights}',
+    '${models.attack.weights}',
 };
 `;
   writeFileSync(o.out, body);
-  process.stdout.write(`wrote ${o.out}: ${label}, ${(1 << model.bits).toLocaleString('en-US')} weights, ${(body.length / 1024).toFixed(0)} KB, in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(`wrote ${o.out}: ${label}, ${(1 << o.bits).toLocaleString('en-US')} weights, ${(body.length / 1024).toFixed(0)} KB, in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 }
 
 main().catch((error) => {

@@ -1,132 +1,74 @@
-// Training of the scanner's attack classifier (workers/scan/attack-model.ts): what it learns
-// from, how, and how the result is written. Used by training/attack-model.js (which writes the
-// committed weights) and by bench/scanner-quality.js (which trains one model per held-out
-// LoCoMo conversation to measure false positives on conversations the model never saw).
+// Training of the scanner's two learned parts (workers/scan/attack-model.ts and the jailbreak
+// model of workers/scan/jailbreak-signals.ts): what they learn from, how, and how each
+// threshold is chosen. Used by training/attack-model.js, which writes the committed weights,
+// and by bench/scanner-quality.js, which trains the same recipe once per source left out to
+// measure what generalises (docs/scanner.md).
 //
-// What it may learn from (each source's README in ../shared/data says so):
-//   - PromptShield's train split: its attacks (label 1; the "control" rows, ordinary requests
-//     labelled as attacks, are left out as label noise) and its benign and edge-case prompts;
-//     never its validation split, which the bench reports, nor any other split;
-//   - the LoCoMo development half as benign text: turns as the gate stores them, and each
-//     session's observations and summary;
-//   - benign text we wrote (fixtures/scan-training/benign-notes.jsonl): notes, commands,
-//     multilingual text, security knowledge, what agents store;
-//   - the README files of some of our dependencies (pinned by package-lock.json) as benign
-//     technical documentation nobody here wrote.
+//   - The attack classifier: a logistic regression over hashed character and word n-grams of
+//     windows of at most 480 characters (attack-features.ts, attack-windows.ts). An attack text
+//     is a bag of windows of which at least one is the attack: the first round counts every
+//     window, the second only those the first round found most attack-like (multiple-instance
+//     learning), so a long jailbreak's small talk does not teach the model that small talk attacks.
+//   - The jailbreak model: a logistic regression over counts of the genre's wordings
+//     (persona set-ups, rules removed, refusals forbidden, second answers…), read from texts
+//     long enough to set a scene. Its features are meanings, not a source's style, which is
+//     why it holds on jailbreaks it never saw.
+//
+// Each threshold is chosen on the training data alone, out of fold: the data is cut into
+// folds by a hash of each text, each fold is scored by models trained on the others, and the
+// threshold is the lowest at which no benign source of the training data has more than
+// `targetFpr` of its texts held. The figure a bench reports on a source left out therefore
+// includes nothing the threshold saw.
+//
 // Deterministic: the same inputs, options and Node.js give the same bytes.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { locomoClaim } from '../bench/locomo-claim.js';
+import { itemShipped } from './scanner-sources.js';
 
-export const DEFAULTS = Object.freeze({ bits: 16, epochs: 12, learningRate: 0.5, l2: 1e-6, seed: 20261128, threshold: 0.5, unaddressedThreshold: 0.8, high: 0.95 });
-
-/** Dependencies whose README files are benign documentation to learn from (names fixed so retraining reproduces). */
-export const DOC_PACKAGES = Object.freeze([
-  'yauzl', 'piscina', 'smol-toml', 'undici', 'yazl', 'preact', '@noble/ed25519', 'ajv', 'openid-client',
-  '@humanwhocodes/momoa', 'jose', '@decimalturn/toml-patch', 'zod', 'better-sqlite3', 'pino', 'pg', 'fast-check',
-  'commander', 'p-queue', 'file-type', 'canonicalize', 'exif-reader', 'sqlite-vec', 'pg-pool', 'semver', 'debug',
-  'magic-string', 'picomatch', 'yaml', 'chai', 'eventsource-parser', 'oauth4webapi', 'tar-stream', 'sonic-boom',
-]);
-
-const PARAGRAPH_MIN = 30;
-const PARAGRAPH_MAX = 1500;
-const CODE_LINE_MIN = 15;
-const CODE_LINE_MAX = 200;
-
-/** A JSON Lines file's objects, blank lines skipped. */
-export const readJsonLines = (file) =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line));
-
-
-/** The LoCoMo conversations of `dir`: {id, turns (claim texts), notes (observations and summaries)}. */
-export function readLocomo(dir) {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((file) => {
-      const c = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-      const conversation = c.conversation ?? c;
-      const turns = [];
-      const notes = [];
-      for (const key of Object.keys(conversation)) {
-        if (/^session_\d+$/.test(key)) for (const t of conversation[key]) turns.push(locomoClaim(t, conversation[`${key}_date_time`]));
-      }
-      for (const key of Object.keys(c)) {
-        if (key.endsWith('_observation')) for (const said of Object.values(c[key])) for (const o of said) notes.push(Array.isArray(o) ? o[0] : String(o));
-        if (key.endsWith('_summary') && typeof c[key] === 'string') notes.push(c[key]);
-      }
-      return { id: file.replace(/\.json$/, ''), turns, notes };
-    });
-}
-
-/** Paragraphs of the named packages' README files, and each package's version. */
-export function readDependencyDocs(root) {
-  const paragraphs = [];
-  const codeLines = [];
-  const seenLines = new Set();
-  const versions = {};
-  for (const name of DOC_PACKAGES) {
-    const dir = join(root, 'node_modules', name);
-    const readme = join(dir, 'README.md');
-    if (!existsSync(readme)) continue;
-    versions[name] = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
-    const readmeText = readFileSync(readme, 'utf8');
-    for (const part of readmeText.split(/\n[ \t]*\n/)) {
-      const text = part.trim();
-      if (text.length >= PARAGRAPH_MIN && text.length <= PARAGRAPH_MAX) paragraphs.push(text);
-    }
-    // Each line of the code blocks alone too: a one-line snippet, an assignment or a config
-    // line is what a short technical note often is, and code alone is no attack.
-    for (const block of readmeText.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)) {
-      for (const line of block[1].split('\n')) {
-        const text = line.trim();
-        if (text.length >= CODE_LINE_MIN && text.length <= CODE_LINE_MAX && !seenLines.has(text)) {
-          seenLines.add(text);
-          codeLines.push(text);
-        }
-      }
-    }
-  }
-  return { paragraphs, codeLines, versions };
-}
+export const DEFAULTS = Object.freeze({
+  bits: 16,
+  epochs: 10,
+  learningRate: 0.5,
+  l2: 1e-6,
+  seed: 20261207,
+  folds: 3,
+  /** The most any benign source of the training data may have held, out of fold, at the chosen threshold. */
+  targetFpr: 0.005,
+  /** The share of a benign source the built-in reviewer may find suspicious (it waits for a person, not held). */
+  suspicionFpr: 0.02,
+  floor: 0.5,
+  ceiling: 0.995,
+  jailbreakEpochs: 60,
+  jailbreakLearningRate: 0.2,
+  jailbreakMinLength: 200,
+});
 
 /**
- * Every labelled sample, in a fixed order. `exceptConversation` leaves one LoCoMo conversation
- * out, for cross-validation.
+ * The texts a model learns from: every item of `sources` whose licence lets shipped weights
+ * learn from it (itemShipped), but those of the family left out. BIPIA's bare text attacks
+ * are harmless tasks ("Describe the lifecycle of a butterfly.") that are attacks only where
+ * they are planted: the embedded-instruction rule judges them in their carrier, and as lone
+ * positives they would teach the classifier that every request attacks. They stay out.
  */
-export function collectSamples({ dataDir, root, exceptConversation = null }) {
-  const psTrain = join(dataDir, 'promptshield', 'train.jsonl');
-  const locomoDir = join(dataDir, 'locomo-dev');
-  for (const need of [psTrain, locomoDir]) if (!existsSync(need)) throw new Error(`training data not found: ${need}`);
-  const samples = [];
-  const counts = { promptshield_attacks: 0, promptshield_benign: 0, locomo: 0, own_notes: 0, dependency_docs: 0, dependency_code_lines: 0 };
-  for (const row of readJsonLines(psTrain)) {
-    if (row.label === 1 && row.attack_type === 'control') continue;
-    samples.push({ text: row.prompt, label: row.label === 1 ? 1 : 0 });
-    counts[row.label === 1 ? 'promptshield_attacks' : 'promptshield_benign']++;
+export function trainingItems(sources, { exceptFamily = null } = {}) {
+  const items = [];
+  for (const source of sources) {
+    if (source.family === exceptFamily) continue;
+    for (const item of source.items) {
+      if (!itemShipped(source, item)) continue;
+      if (source.name === 'bipia-attack-strings' && item.type === 'bare-text') continue;
+      items.push({ text: item.text, label: source.label, source: source.name, family: source.family });
+    }
   }
-  const conversations = readLocomo(locomoDir);
-  if (exceptConversation !== null && !conversations.some((c) => c.id === exceptConversation)) {
-    throw new Error(`no LoCoMo conversation ${exceptConversation} in ${locomoDir}`);
-  }
-  for (const c of conversations) {
-    if (c.id === exceptConversation) continue;
-    for (const text of [...c.turns, ...c.notes]) samples.push({ text, label: 0 });
-    counts.locomo += c.turns.length + c.notes.length;
-  }
-  for (const row of readJsonLines(join(root, 'fixtures', 'scan-training', 'benign-notes.jsonl'))) {
-    samples.push({ text: row.text, label: 0 });
-    counts.own_notes++;
-  }
-  const docs = readDependencyDocs(root);
-  for (const text of [...docs.paragraphs, ...docs.codeLines]) samples.push({ text, label: 0 });
-  counts.dependency_docs = docs.paragraphs.length;
-  counts.dependency_code_lines = docs.codeLines.length;
-  return { samples, counts, conversations: conversations.map((c) => c.id), docVersions: docs.versions };
+  return items;
+}
+
+/** The compiled worker modules the models are read with, so training meets scanning exactly. */
+export async function workerModules(root) {
+  const load = (file) => import(pathToFileURL(join(root, 'dist', 'workers', 'scan', file)).href);
+  const [features, windows, cues, jailbreak] = await Promise.all([load('attack-features.js'), load('attack-windows.js'), load('attack-cues.js'), load('jailbreak-signals.js')]);
+  return { FeatureExtractor: features.FeatureExtractor, windowBounds: windows.windowBounds, holdsAttackCue: cues.holdsAttackCue, readJailbreak: jailbreak.readJailbreak, JAILBREAK_FEATURES: jailbreak.JAILBREAK_FEATURES };
 }
 
 function random(seed) {
@@ -137,19 +79,39 @@ function random(seed) {
   };
 }
 
+function shuffle(order, next) {
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+}
+
+const foldOf = (text, folds) => createHash('sha256').update(text).digest()[0] % folds;
+
 /**
- * Logistic regression by AdaGrad over the samples' hashed features, classes weighted to
- * count equally; then quantised to one signed byte a weight.
+ * Each item read once: its windows' features and cues (for the classifier) and its jailbreak
+ * features. `items` gains `windows: [{features, cue}]` and `jailbreak: Float64Array | null`.
  */
-export async function trainAttackModel(samples, options = {}, onEpoch = () => {}) {
-  const o = { ...DEFAULTS, ...options };
-  const root = options.root;
-  const { FeatureExtractor } = await import(pathToFileURL(join(root, 'dist', 'workers', 'scan', 'attack-features.js')).href);
-  const extractor = new FeatureExtractor(o.bits);
+export function featurize(items, modules, o) {
+  const extractor = new modules.FeatureExtractor(o.bits);
+  for (const item of items) {
+    const bounds = modules.windowBounds(item.text);
+    item.windows = [];
+    for (let w = 0; w < bounds.length; w += 2) {
+      item.windows.push({ features: Int32Array.from(extractor.features(item.text, bounds[w], bounds[w + 1])), cue: modules.holdsAttackCue(item.text, bounds[w], bounds[w + 1]) });
+    }
+    item.jailbreak = item.text.length >= o.jailbreakMinLength ? modules.readJailbreak(item.text).features : null;
+  }
+  return items;
+}
+
+/** AdaGrad logistic regression over sparse samples {features, label, weight}, classes weighted to count equally. */
+function fitSparse(samples, o) {
   const dims = 1 << o.bits;
-  const features = samples.map((s) => Int32Array.from(extractor.features(s.text)));
-  const positives = samples.filter((s) => s.label === 1).length;
-  const weightOf = [samples.length / (2 * (samples.length - positives)), samples.length / (2 * positives)];
+  let positive = 0;
+  let negative = 0;
+  for (const s of samples) s.label === 1 ? (positive += s.weight) : (negative += s.weight);
+  const classWeight = [(positive + negative) / (2 * negative), (positive + negative) / (2 * positive)];
   const w = new Float64Array(dims);
   const g2 = new Float64Array(dims).fill(1e-8);
   let bias = 0;
@@ -157,21 +119,15 @@ export async function trainAttackModel(samples, options = {}, onEpoch = () => {}
   const order = samples.map((_, i) => i);
   const next = random(o.seed);
   for (let epoch = 0; epoch < o.epochs; epoch++) {
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(next() * (i + 1));
-      [order[i], order[j]] = [order[j], order[i]];
-    }
-    let loss = 0;
+    shuffle(order, next);
     for (const i of order) {
-      const idx = features[i];
-      const unit = 1 / Math.sqrt(idx.length || 1);
+      const s = samples[i];
+      const unit = 1 / Math.sqrt(s.features.length || 1);
       let z = bias;
-      for (const k of idx) z += w[k] * unit;
+      for (const k of s.features) z += w[k] * unit;
       const p = 1 / (1 + Math.exp(-z));
-      const y = samples[i].label;
-      loss -= weightOf[y] * Math.log(Math.max(1e-12, y === 1 ? p : 1 - p));
-      const g = (p - y) * weightOf[y];
-      for (const k of idx) {
+      const g = (p - s.label) * classWeight[s.label] * s.weight;
+      for (const k of s.features) {
         const gk = g * unit + o.l2 * w[k];
         g2[k] += gk * gk;
         w[k] -= (o.learningRate * gk) / Math.sqrt(g2[k]);
@@ -179,20 +135,186 @@ export async function trainAttackModel(samples, options = {}, onEpoch = () => {}
       biasG2 += g * g;
       bias -= (o.learningRate * g) / Math.sqrt(biasG2);
     }
-    onEpoch(epoch + 1, loss / samples.length);
   }
+  return { w, bias };
+}
+
+const sparseScore = (model, features) => {
+  let z = model.bias;
+  const unit = 1 / Math.sqrt(features.length || 1);
+  for (const k of features) z += model.w[k] * unit;
+  return 1 / (1 + Math.exp(-z));
+};
+
+/** The attack classifier, in two rounds (see the top of this file). */
+function fitClassifier(items, o) {
+  const samples = (keep) => {
+    const out = [];
+    for (const item of items) {
+      const n = item.windows.length;
+      if (n === 0) continue;
+      if (item.label === 0) {
+        for (const w of item.windows) out.push({ features: w.features, label: 0, weight: 1 / Math.sqrt(n) });
+        continue;
+      }
+      if (keep === null) {
+        for (const w of item.windows) out.push({ features: w.features, label: 1, weight: 1 / n });
+        continue;
+      }
+      const scores = item.windows.map((w) => sparseScore(keep, w.features));
+      const best = Math.max(...scores);
+      item.windows.forEach((w, k) => {
+        if (scores[k] === best || scores[k] >= 0.5) out.push({ features: w.features, label: 1, weight: 1 });
+      });
+    }
+    return out;
+  };
+  const first = fitSparse(samples(null), o);
+  return fitSparse(samples(first), o);
+}
+
+/** The jailbreak model: dense logistic regression over the genre's counts, classes weighted equally. */
+function fitJailbreak(items, o) {
+  const rows = items.filter((item) => item.jailbreak !== null);
+  const dims = rows[0]?.jailbreak.length ?? 0;
+  const w = new Float64Array(dims);
+  let bias = 0;
+  const positive = rows.filter((r) => r.label === 1).length;
+  const negative = rows.length - positive;
+  if (positive === 0 || negative === 0) return { w, bias: -10 };
+  const classWeight = [rows.length / (2 * negative), rows.length / (2 * positive)];
+  const order = rows.map((_, i) => i);
+  const next = random(o.seed + 1);
+  for (let epoch = 0; epoch < o.jailbreakEpochs; epoch++) {
+    shuffle(order, next);
+    const rate = o.jailbreakLearningRate / (1 + epoch * 0.1);
+    for (const i of order) {
+      const x = rows[i].jailbreak;
+      let z = bias;
+      for (let k = 0; k < dims; k++) z += w[k] * x[k];
+      const p = 1 / (1 + Math.exp(-z));
+      const g = (p - rows[i].label) * classWeight[rows[i].label];
+      for (let k = 0; k < dims; k++) w[k] -= rate * (g * x[k] + 1e-4 * w[k]);
+      bias -= rate * g;
+    }
+  }
+  return { w, bias };
+}
+
+const denseScore = (model, x) => {
+  let z = model.bias;
+  for (let k = 0; k < x.length; k++) z += model.w[k] * x[k];
+  return 1 / (1 + Math.exp(-z));
+};
+
+/** What the scanner's classifier reads of an item: its best window that holds an attack cue (0 for none). */
+export const gatedScore = (model, item) => {
+  let best = 0;
+  for (const w of item.windows) if (w.cue) best = Math.max(best, sparseScore(model, w.features));
+  return best;
+};
+/** The built-in reviewer's reading: the best window, cue or not. */
+export const ungatedScore = (model, item) => {
+  let best = 0;
+  for (const w of item.windows) best = Math.max(best, sparseScore(model, w.features));
+  return best;
+};
+export const jailbreakScore = (model, item) => (item.jailbreak === null ? 0 : denseScore(model, item.jailbreak));
+
+/** Benign sources with fewer texts than this are pooled when a threshold is chosen. */
+const SMALL_SOURCE = 300;
+
+/**
+ * The lowest threshold at which every benign source holds at most `fpr` of its texts, given
+ * each benign text's out-of-fold score: per source, the score its `floor(n * fpr)`-th highest
+ * text has, just above it; the most of those over sources, within [floor, ceiling].
+ */
+export function thresholdFor(scoresBySource, fpr, floor, ceiling, log = () => {}) {
+  let t = floor;
+  // A source of a few dozen texts cannot say what one in five hundred is: the small ones are
+  // judged together.
+  const pooled = {};
+  for (const [source, scores] of Object.entries(scoresBySource)) {
+    const key = scores.length < SMALL_SOURCE ? 'smaller sources together' : source;
+    (pooled[key] ??= []).push(...scores);
+  }
+  for (const [source, scores] of Object.entries(pooled)) {
+    const sorted = [...scores].sort((a, b) => b - a);
+    const allowed = Math.floor(sorted.length * fpr);
+    const needed = allowed < sorted.length ? sorted[allowed] + 1e-6 : floor;
+    log(`  ${source}: ${sorted.length} benign texts, at most ${allowed} held from ${needed.toFixed(4)}`);
+    t = Math.max(t, needed);
+  }
+  return Math.min(ceiling, t);
+}
+
+/**
+ * Both models and their thresholds from featurized `items`. `log(message)` hears progress.
+ * The thresholds come out of fold (see the top of this file); the models from all items.
+ */
+export function trainScanner(items, options = {}, log = () => {}) {
+  const o = { ...DEFAULTS, ...options };
+  const oof = { gated: {}, ungated: {}, jailbreak: {} };
+  for (let fold = 0; fold < o.folds; fold++) {
+    const train = items.filter((item) => foldOf(item.text, o.folds) !== fold);
+    const held = items.filter((item) => foldOf(item.text, o.folds) === fold && item.label === 0);
+    log(`fold ${fold + 1}/${o.folds}: training on ${train.length} texts`);
+    const classifier = fitClassifier(train, o);
+    const jailbreak = fitJailbreak(train, o);
+    for (const item of held) {
+      (oof.gated[item.source] ??= []).push(gatedScore(classifier, item));
+      (oof.ungated[item.source] ??= []).push(ungatedScore(classifier, item));
+      if (item.jailbreak !== null) (oof.jailbreak[item.source] ??= []).push(jailbreakScore(jailbreak, item));
+    }
+  }
+  log('classifier, out of fold:');
+  const threshold = thresholdFor(oof.gated, o.targetFpr, o.floor, o.ceiling, log);
+  log('jailbreak model, out of fold:');
+  const jailbreakThreshold = thresholdFor(oof.jailbreak, o.targetFpr, o.floor, o.ceiling, log);
+  log('reviewer suspicion, out of fold:');
+  const suspicion = Math.min(threshold, thresholdFor(oof.ungated, o.suspicionFpr, 0.2, o.ceiling, log));
+  log(`final models: training on ${items.length} texts`);
+  const classifier = fitClassifier(items, o);
+  const jailbreak = fitJailbreak(items, o);
+  // A model trained on all the data is surer of itself than the fold models were: on the texts
+  // it learned from it must not hold more than half the target either, whichever is higher.
+  const seen = { gated: {}, jailbreak: {} };
+  for (const item of items) {
+    if (item.label !== 0) continue;
+    (seen.gated[item.source] ??= []).push(gatedScore(classifier, item));
+    if (item.jailbreak !== null) (seen.jailbreak[item.source] ??= []).push(jailbreakScore(jailbreak, item));
+  }
+  const final = {
+    threshold: Math.max(threshold, thresholdFor(seen.gated, o.targetFpr / 2, o.floor, o.ceiling)),
+    jailbreakThreshold: Math.max(jailbreakThreshold, thresholdFor(seen.jailbreak, o.targetFpr / 2, o.floor, o.ceiling)),
+  };
+  log(`thresholds: classifier ${final.threshold.toFixed(3)} (out of fold ${threshold.toFixed(3)}), jailbreak model ${final.jailbreakThreshold.toFixed(3)} (out of fold ${jailbreakThreshold.toFixed(3)}), reviewer suspicion ${suspicion.toFixed(3)}`);
+  return { classifier, jailbreak, threshold: final.threshold, jailbreakThreshold: final.jailbreakThreshold, suspicion: Math.min(suspicion, final.threshold), options: o };
+}
+
+/** The classifier's weights quantised to one signed byte each, as attack-model.ts reads them. */
+export function quantize(classifier) {
   let largest = 0;
-  for (const x of w) largest = Math.max(largest, Math.abs(x));
+  for (const x of classifier.w) largest = Math.max(largest, Math.abs(x));
   const scale = largest / 127 || 1;
-  const bytes = new Int8Array(dims);
-  for (let k = 0; k < dims; k++) bytes[k] = Math.max(-127, Math.min(127, Math.round(w[k] / scale)));
+  const bytes = new Int8Array(classifier.w.length);
+  for (let k = 0; k < classifier.w.length; k++) bytes[k] = Math.max(-127, Math.min(127, Math.round(classifier.w[k] / scale)));
+  return { bias: Number(classifier.bias.toPrecision(9)), scale: Number(scale.toPrecision(9)), weights: Buffer.from(bytes.buffer).toString('base64') };
+}
+
+/** A trained result as the scan workers' models (the shapes attack-model.ts and jailbreak-signals.ts take). */
+export function serialize(trained, label) {
+  const q = quantize(trained.classifier);
+  const round = (x) => Number(x.toPrecision(6));
+  const high = round(trained.threshold + (1 - trained.threshold) / 2);
   return {
-    bits: o.bits,
-    bias: Number(bias.toPrecision(9)),
-    scale: Number(scale.toPrecision(9)),
-    threshold: o.threshold,
-    unaddressedThreshold: o.unaddressedThreshold,
-    high: o.high,
-    weights: Buffer.from(bytes.buffer).toString('base64'),
+    attack: { label, bits: trained.options.bits, bias: q.bias, scale: q.scale, threshold: round(trained.threshold), high, suspicion: round(trained.suspicion), weights: q.weights },
+    jailbreak: {
+      label: `${label}-jailbreak`,
+      weights: [...trained.jailbreak.w].map((x) => Number(x.toPrecision(6))),
+      bias: Number(trained.jailbreak.bias.toPrecision(6)),
+      threshold: round(trained.jailbreakThreshold),
+      minLength: trained.options.jailbreakMinLength,
+    },
   };
 }

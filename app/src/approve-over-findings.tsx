@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { findingAnchor, lineOf, type PlacedFinding } from './marked-body.js';
+import { findingAnchor, lineOf, outsideBody, type PlacedFinding } from './marked-body.js';
 
 // Approving a row over what the scanner found is a second, deliberate act: the findings are
 // listed by name and place, and the approval goes only once the person ticks that they read
@@ -38,9 +38,13 @@ export function ApproveOverFindings({
           return (
             <li>
               <strong>{f.kind}</strong> ({f.severity}){f.detail ? `: ${f.detail}` : ''}{' '}
-              <a href={`#${findingAnchor(number)}`} onClick={(e) => (e.preventDefault(), document.getElementById(findingAnchor(number))?.scrollIntoView({ block: 'center' }))}>
-                line {lineOf(text, f.start)}, characters {f.start}–{f.end}
-              </a>
+              {outsideBody(f) !== null ? (
+                <span class="where">{outsideBody(f)}, characters {f.start}–{f.end}</span>
+              ) : (
+                <a href={`#${findingAnchor(number)}`} onClick={(e) => (e.preventDefault(), document.getElementById(findingAnchor(number))?.scrollIntoView({ block: 'center' }))}>
+                  line {lineOf(text, f.start)}, characters {f.start}–{f.end}
+                </a>
+              )}
             </li>
           );
         })}

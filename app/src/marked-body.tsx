@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { hiddenCharacters, hiddenToken } from '../../src/domain/hidden-characters.js';
 import type { PlacedFinding } from '../../src/projections/artifact-reads.js';
 import { isFlagging, SEVERITY_RANK, type Severity } from '../../workers/scan/finding.js';
+import { whereFound } from '../../workers/scan/finding-location.js';
 
 // A row's body as a reviewer must see it to judge it: each finding marked where the scanner
 // found it, and every character that does not show itself (a text-direction override, a
@@ -31,7 +32,10 @@ export function visibleText(text: string): ComponentChildren[] {
 /** `text` cut where findings start and end, each cut marked with the findings that cover it (their indexes). */
 function pieces(text: string, findings: readonly PlacedFinding[]): Array<{ text: string; covering: number[] }> {
   const cuts = new Set<number>([0, text.length]);
+  // A finding in a field or an attachment has no place in the body: it is listed, not marked.
+  const inBody = (f: PlacedFinding) => f.location === undefined;
   for (const f of findings) {
+    if (!inBody(f)) continue;
     if (f.start < text.length) cuts.add(Math.max(0, f.start));
     if (f.end < text.length) cuts.add(Math.max(0, f.end));
   }
@@ -39,7 +43,7 @@ function pieces(text: string, findings: readonly PlacedFinding[]): Array<{ text:
   const out: Array<{ text: string; covering: number[] }> = [];
   for (let i = 0; i + 1 < sorted.length; i++) {
     const [s, e] = [sorted[i]!, sorted[i + 1]!];
-    const covering = findings.flatMap((f, n) => (f.start <= s && e <= f.end && f.start < f.end ? [n] : []));
+    const covering = findings.flatMap((f, n) => (inBody(f) && f.start <= s && e <= f.end && f.start < f.end ? [n] : []));
     out.push({ text: text.slice(s, e), covering });
   }
   return out;
@@ -115,3 +119,6 @@ export function lineOf(text: string, offset: number): number {
   for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
   return line;
 }
+
+/** Where a finding outside the body is (a field, an attachment), in words; null for one in the body. */
+export const outsideBody = (f: PlacedFinding): string | null => (f.location === undefined ? null : whereFound(f.location));

@@ -79,8 +79,20 @@ export function PipelineQueues() {
               ))}
             </tbody>
           </table>
+          <RescanProgress pass={queues.promoted_rescan} />
         </>
       )}
     </>
+  );
+}
+
+/** The background rescan of promoted rows an older scanner saw: how far it got since the gate started. */
+function RescanProgress({ pass }: { pass: Queues['promoted_rescan'] }) {
+  const doing = pass.per_minute === 0 ? 'switched off (scan.promoted_rescan_per_minute = 0)' : pass.walking ? `scanning, at most ${pass.per_minute} rows a minute` : 'nothing left to scan';
+  return (
+    <p class="promoted-rescan">
+      Promoted rows scanned again by {pass.scanner}: {doing}. Since the start: {pass.examined} scanned, {pass.unchanged} unchanged, {pass.changed} with a new
+      finding kept served, {pass.held} held for a person, {pass.skipped} not scanned.
+    </p>
   );
 }

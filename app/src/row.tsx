@@ -14,7 +14,7 @@ import type { WhyEvent } from './event-check.js';
 import type { ReviewItem } from './queue.js';
 import type { VerbAnswer } from '../../src/verbs/verb-types.js';
 import { ApproveOverFindings } from './approve-over-findings.js';
-import { findingAnchor, flagging, lineOf, MarkedBody, type PlacedFinding } from './marked-body.js';
+import { findingAnchor, flagging, lineOf, MarkedBody, outsideBody, type PlacedFinding } from './marked-body.js';
 
 // One row: its body, why it waits, who signed, the thread, and the signatures a person may
 // add. A reviewer's approval counts only once the whole masked body was served to them, so
@@ -272,7 +272,9 @@ export function Row({
             {findings.map((f, n) => (
               <li class={`sev-${f.severity}`}>
                 {f.kind} ({f.severity}){f.detail ? `: ${f.detail}` : ''}{' '}
-                {body !== null && f.start < body.text.length ? (
+                {outsideBody(f) !== null ? (
+                  <span class="where">{outsideBody(f)}</span>
+                ) : body !== null && f.start < body.text.length ? (
                   <a href={`#${findingAnchor(n)}`} onClick={(e) => (e.preventDefault(), document.getElementById(findingAnchor(n))?.scrollIntoView({ block: 'center' }))}>
                     line {lineOf(body.text, f.start)}
                   </a>
@@ -381,7 +383,13 @@ export function Row({
         {comments.map((c) => (
           <li data-event={c.event_id}>
             <Person identity={c.author} /> <span class="kind">{c.kind}</span>
-            {c.audience === 'people' && <span class="tag audience">people only</span>}: <span class="text">{c.body}</span>{' '}
+            {c.audience === 'people' && <span class="tag audience">people only</span>}
+            {c.held && (
+              <span class="tag held" title={c.scan_findings.map((f) => `${f.kind} (${f.severity})`).join('\n')}>
+                held by the scanner
+              </span>
+            )}
+            : <span class="text">{c.body ?? (c.held ? '(held: served to reviewers who are people and to its author)' : '')}</span>{' '}
             {c.author === you.identity && (
               <button type="button" class="link" onClick={() => void act('Comment retracted.', () => rpc('gv.comment_retract', { artifact_id: id, event_id: c.event_id }))}>
                 retract

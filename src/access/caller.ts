@@ -6,8 +6,11 @@ export interface Caller {
   role: Role;
   /** writer_kind of what this caller writes: person (signed in), program (API key), local (socket peer). */
   kind: 'person' | 'program' | 'local';
-  /** A key with scope `events` may read only gv.events (spec 1 Authentication 2). */
-  scope: 'events' | null;
+  /**
+   * A key with scope `events` may read only gv.events (spec 1 Authentication 2); one with
+   * scope `metrics` only GET /metrics and gv.ping (docs/spec-choices.md).
+   */
+  scope: 'events' | 'metrics' | null;
   demo: boolean;
   surface: 'socket' | 'http' | 'mcp';
   /**

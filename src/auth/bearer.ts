@@ -90,7 +90,7 @@ export class BearerAuth {
       identity: `key:${key.key_id}`,
       role: key.role,
       kind: 'program',
-      scope: key.scope === 'events' ? 'events' : null,
+      scope: key.scope === 'events' || key.scope === 'metrics' ? key.scope : null,
       demo: false,
       surface,
     };
@@ -100,9 +100,14 @@ export class BearerAuth {
     if (this.people === null || this.assignments === null) {
       throw new CredentialError('unsupported', 'sign-in tokens are accepted once a sign-in issuer is configured; this gate has none');
     }
-    const { iss, sub, claims } = await this.people.tokens.verify(token);
-    if (iss === this.people.localIssuer && this.people.peopleFile.bySubject(iss, sub) === undefined) {
-      throw new CredentialError('signature', 'the person this token names was removed');
+    const verified = await this.people.tokens.verify(token);
+    const sub = verified.sub;
+    let iss = verified.iss;
+    if (iss === this.people.localIssuer) {
+      const person = this.people.peopleFile.localBySubject(sub);
+      if (person === undefined) throw new CredentialError('signature', 'the person this token names was removed');
+      // A person added before the issuer's URL moved keeps the identity they were added with.
+      iss = person.iss;
     }
     const identity = `${iss}|${sub}`;
     const entry = this.assignments.one(iss, sub);
@@ -113,7 +118,7 @@ export class BearerAuth {
       scope: null,
       demo: entry?.demo === 1,
       surface,
-      ...(typeof claims['sid'] === 'string' ? { session: claims['sid'] } : {}),
+      ...(typeof verified.claims['sid'] === 'string' ? { session: verified.claims['sid'] } : {}),
     };
   }
 }

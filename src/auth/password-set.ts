@@ -65,5 +65,5 @@ export async function issueResetLink(house: Parts, who: { iss: string; sub: stri
 /** The person a reset link's token names while it is unused and unexpired, else undefined. */
 export function personOfResetToken(house: Parts, token: string) {
   if (house.auth.issuer === null || !/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
-  return house.auth.people.byResetToken(house.auth.issuer, sha256Hex(token), house.clock.now());
+  return house.auth.people.byResetToken(sha256Hex(token), house.clock.now());
 }

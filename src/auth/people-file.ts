@@ -51,11 +51,21 @@ export class PeopleFile {
     this.loadedMtime = statSync(this.path).mtimeMs;
   }
 
-  /** The person who signs in with this email at this issuer, if any. */
-  byEmail(iss: string, email: string): PersonCredential | undefined {
+  /**
+   * The person who signs in here with this email, under whichever issuer URL they were
+   * added: every entry of the file is this gate's own, and a person keeps the identity
+   * (`iss|sub`) they were added with when the gate's issuer URL later moves.
+   */
+  localByEmail(email: string): PersonCredential | undefined {
     this.refresh();
     const wanted = normalEmail(email);
-    return this.people.find((p) => p.iss === iss && p.email === wanted);
+    return this.people.find((p) => p.email === wanted);
+  }
+
+  /** The person with this subject (a random UUID, one per person), under whichever issuer URL they were added. */
+  localBySubject(sub: string): PersonCredential | undefined {
+    this.refresh();
+    return this.people.find((p) => p.sub === sub);
   }
 
   bySubject(iss: string, sub: string): PersonCredential | undefined {
@@ -65,7 +75,7 @@ export class PeopleFile {
 
   add(entry: PersonCredential): void {
     this.refresh();
-    if (this.people.some((p) => p.iss === entry.iss && p.email === entry.email)) {
+    if (this.people.some((p) => p.email === entry.email)) {
       throw new Error(`a person with email ${entry.email} already signs in here`);
     }
     this.people.push(entry);
@@ -73,9 +83,9 @@ export class PeopleFile {
   }
 
   /** The person a reset link's token (by its sha256) names, while the link is unused and not expired. */
-  byResetToken(iss: string, tokenSha256: string, now: number): PersonCredential | undefined {
+  byResetToken(tokenSha256: string, now: number): PersonCredential | undefined {
     this.refresh();
-    return this.people.find((p) => p.iss === iss && p.reset !== undefined && p.reset.token_sha256 === tokenSha256 && p.reset.expires_at > now);
+    return this.people.find((p) => p.reset !== undefined && p.reset.token_sha256 === tokenSha256 && p.reset.expires_at > now);
   }
 
   /** A new password hash for iss|sub, keeping who they are (sub, email, name); any reset link waiting is spent. */

@@ -1,5 +1,7 @@
 import { AuthorizationCodes } from './authorization-codes.js';
-import { LoginThrottle } from './login-throttle.js';
+import { LoginThrottle, type Attempt } from './login-throttle.js';
+import { DeviceCookies } from './device-cookies.js';
+import { publicUrl } from '../config/public-url.js';
 import { normalEmail, type PersonCredential } from './people-file.js';
 import { verifyAgainstDecoy, verifyPassword } from './password-hash.js';
 import { TokenMinter } from './token-minting.js';
@@ -18,7 +20,8 @@ export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token'
 export const SCOPES = ['openid', 'email', 'profile'] as const;
 
 export type SignInOutcome =
-  | { kind: 'signed_in'; person: PersonCredential }
+  /** `device`: the device cookie's value to set, renewed or new. */
+  | { kind: 'signed_in'; person: PersonCredential; device: string }
   | { kind: 'wrong' }
   | { kind: 'throttled'; retryAfterS: number };
 
@@ -38,6 +41,7 @@ export class SignInProvider {
   readonly minter: TokenMinter;
   readonly codes: AuthorizationCodes;
   readonly throttle: LoginThrottle;
+  readonly devices: DeviceCookies;
   /** Verifies this provider's own access tokens only (token exchange's subject, logout's bearer). */
   readonly ownTokens: PersonTokens;
   /** The exact answer origin of token exchange, or null when exchange is off. */
@@ -63,6 +67,7 @@ export class SignInProvider {
       },
       house.clock,
     );
+    this.devices = new DeviceCookies(house.deployment.key.seed(), house.clock);
     this.ownTokens = new PersonTokens({ issuer, publicKey: house.deployment.key.publicKey }, new TrustedIssuers([]), auth.client_id, house.clock);
     this.answerOrigin = auth.answer_origin === '' ? null : stripSlash(auth.answer_origin);
   }
@@ -92,15 +97,18 @@ export class SignInProvider {
   }
 
   /**
-   * The gate's own origins: its issuer's, and where it listens under each loopback name a
-   * browser may have been given (`localhost:8480` is the same gate as `127.0.0.1:8480`, but
-   * another origin to the browser). Its console runs there and its sign-in form is posted
-   * from there.
+   * The gate's own origins: its issuer's (its public URL's), and where it listens under each
+   * loopback name a browser may have been given (`localhost:8480` is the same gate as
+   * `127.0.0.1:8480`, but another origin to the browser). Its console runs there and its
+   * sign-in form is posted from there. The loopback ones only for a client on this host
+   * (`loopbackClient`): from a client behind a proxy, a loopback origin is its own machine.
    */
-  ownOrigins(): string[] {
+  ownOrigins(loopbackClient = true): string[] {
     const origins = [new URL(this.issuer).origin];
+    const url = publicUrl(this.house.config);
+    if (url !== null) origins.push(new URL(url).origin);
     const listening = this.house.deployment.endpoints.http;
-    if (listening !== undefined) {
+    if (listening !== undefined && loopbackClient) {
       const port = new URL(listening).port;
       for (const name of LOOPBACK_NAMES) origins.push(new URL(`http://${name}:${port}`).origin);
     }
@@ -111,26 +119,36 @@ export class SignInProvider {
    * Checks an email and password under the throttle. An unknown email costs the same
    * scrypt work and gives the same outcome as a wrong password.
    */
-  async signIn(emailTyped: string, password: string, client: string): Promise<SignInOutcome> {
+  async signIn(emailTyped: string, password: string, client: string, deviceCookie?: string): Promise<SignInOutcome> {
     const email = normalEmail(emailTyped);
-    const verdict = this.throttle.check(email, client);
+    const person = this.house.auth.people.localByEmail(email);
+    // The cookie counts only for the person it was issued to: for another email it is no device of theirs.
+    const known = this.devices.read(deviceCookie);
+    const device = known !== null && person !== undefined && known.sub === person.sub ? known.device : undefined;
+    const attempt: Attempt = { email, client, device };
+    const verdict = this.throttle.check(attempt);
     const log = this.house.log;
+    const said = { email: emailPseudonym(this.house.deployment.key.seed(), email), client, known_device: device !== undefined };
     if (verdict.refused) {
-      log.warn('sign-in refused: throttled', { email: emailPseudonym(this.house.deployment.key.seed(), email), client, retry_after_s: verdict.retryAfterS });
+      log.warn('sign-in refused: throttled', { ...said, retry_after_s: verdict.retryAfterS });
       return { kind: 'throttled', retryAfterS: verdict.retryAfterS };
     }
     if (verdict.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, verdict.delayMs));
-    const person = this.house.auth.people.byEmail(this.issuer, email);
     const right = person === undefined ? await verifyAgainstDecoy(password) : await verifyPassword(password, person.password);
     if (!right || person === undefined) {
-      this.throttle.failed(email, client);
+      this.throttle.failed(attempt);
       // An unknown email and a wrong password are one outcome here as on the form.
-      log.info('sign-in failed: wrong email or password', { email: emailPseudonym(this.house.deployment.key.seed(), email), client, delayed_ms: verdict.delayMs });
+      log.info('sign-in failed: wrong email or password', { ...said, delayed_ms: verdict.delayMs });
       return { kind: 'wrong' };
     }
-    this.throttle.succeeded(email);
-    log.info('signed in', { identity: `${person.iss}|${person.sub}`, client });
-    return { kind: 'signed_in', person };
+    this.throttle.succeeded(attempt);
+    log.info('signed in', { identity: `${person.iss}|${person.sub}`, client, known_device: device !== undefined });
+    return { kind: 'signed_in', person, device: this.devices.issue(person.sub, device) };
+  }
+
+  /** Whether cookies set for this request carry Secure: the public URL is https, or a trusted proxy says the client used https. */
+  secureCookies(clientProtocol: 'http' | 'https'): boolean {
+    return (publicUrl(this.house.config) ?? this.issuer).startsWith('https:') || clientProtocol === 'https';
   }
 
   discovery() {

@@ -50,7 +50,7 @@ export async function tokenGrant(provider: SignInProvider, fields: Map<string, s
 }
 
 function subjectOf(provider: SignInProvider, sub: string, sid: string, scope: string, clientId: string): TokenSubject | undefined {
-  const person = provider.house.auth.people.bySubject(provider.issuer, sub);
+  const person = provider.house.auth.people.localBySubject(sub);
   if (person === undefined) return undefined;
   return { sub, sid, scope, clientId, email: person.email, ...(person.name === undefined ? {} : { name: person.name }) };
 }
@@ -82,8 +82,10 @@ async function codeGrant(provider: SignInProvider, fields: Map<string, string>):
     return refused('invalid_grant', redeemed.why);
   }
   const g = redeemed.grant;
-  if (provider.house.auth.people.bySubject(provider.issuer, g.sub) === undefined) return refused('invalid_grant', 'the person was removed');
-  const session = await provider.house.auth.signinSessions.start({ iss: provider.issuer, sub: g.sub, clientId: g.clientId, scope: g.scope, authTime: g.authTime });
+  const person = provider.house.auth.people.localBySubject(g.sub);
+  if (person === undefined) return refused('invalid_grant', 'the person was removed');
+  // The session is the person's under the identity they keep, whatever the issuer's URL is now.
+  const session = await provider.house.auth.signinSessions.start({ iss: person.iss, sub: g.sub, clientId: g.clientId, scope: g.scope, authTime: g.authTime });
   provider.codes.started(code, session.family);
   return tokenSet(provider, subjectOf(provider, g.sub, session.family, g.scope, g.clientId)!, g.authTime, g.nonce, session.refreshToken);
 }

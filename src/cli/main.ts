@@ -34,9 +34,12 @@ const program = new Command('gate')
 program
   .command('serve')
   .summary('start the gate: HTTP and the local socket')
-  .description('Start the gate: HTTP on 127.0.0.1 and the local socket, creating the home on first start.')
+  .description(
+    'Start the gate: HTTP on one loopback port (127.0.0.1 unless --host or [server] host says otherwise) and the local socket, creating the home on first start. Behind a reverse proxy: [server] trusted_proxies and public_url (docs/operations.md, "Deploying").',
+  )
   .option('--home <dir>', 'the gate home (default: $GATE_HOME, else ~/.local/share/gate)')
   .option('--port <n>', 'TCP port (default: the config, else 8480; 0 picks a free port)', port)
+  .option('--host <addr>', 'address to listen on (default: [server] host, else 127.0.0.1; 0.0.0.0 or :: for every address)')
   .addOption(new Option('--log-level <level>', 'least level logged (default: [log] level, else info; debug adds a line per request)').choices(LOG_LEVELS))
   .option('--takeover', 'start a home that was placed elsewhere (a restored backup, a moved home) as the gate from now on; journaled. Never while the original still runs')
   .action(later(() => import('./serve-command.js'), 'serveCommand'));

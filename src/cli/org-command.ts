@@ -1,4 +1,5 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { LOG_LEVELS } from '../log-levels.js';
 import { openOrg, type OpenOrg, type OrgHomeOptions } from '../org/org-home.js';
 import { addMember, issueStaffKey, listMembers, revokeMember } from '../org/org-members.js';
 import { resetMemberChain } from '../org/member-chains.js';
@@ -6,6 +7,10 @@ import { verifyOrgLog } from '../org/org-log.js';
 import { assignPerson, listPeople, ORG_PERSON_ROLES, removePerson, type OrgPersonRole } from '../org/org-people.js';
 import { REFUSAL_CATEGORIES } from '../org/org-decision.js';
 import { listenOrg } from '../org/org-server.js';
+import { OrgHealth } from '../org/org-health.js';
+import { createMetricsListener } from '../surfaces/metrics-listener.js';
+import { parseListenAddress, reachableHost, urlHost } from '../config/listen-address.js';
+import type { AddressInfo } from 'node:net';
 import { later } from './later-action.js';
 import { timeoutOption } from './socket-call.js';
 
@@ -43,17 +48,46 @@ async function serveOrg(options: OrgHomeOptions & { port?: number; host?: string
   } catch (error) {
     return fail('serve', error);
   }
-  const listening = await listenOrg(org, options.port ?? 8490, options.host ?? '127.0.0.1').catch(async (error: unknown) => {
+  const health = new OrgHealth(org.pool);
+  const listening = await listenOrg(org, options.port ?? 8490, options.host ?? '127.0.0.1', health).catch(async (error: unknown) => {
     await org.database.close();
     return fail('serve', error);
   });
-  process.stdout.write(`gate org listening on ${listening.url} deployment ${org.key.deploymentId}\n`);
+  // org.metrics_address: /metrics (and the probes) with no credential, on an address of its own.
+  const metricsAt = org.settings.metrics_address === '' ? null : parseListenAddress(org.settings.metrics_address);
+  const metricsServer =
+    metricsAt === null
+      ? null
+      : createMetricsListener(
+          { livez: (res) => health.livez(res), readyz: (res) => health.readyz(res), metrics: (res) => health.metrics(res) },
+          (error) => org.log.error('the metrics listener failed', error),
+        );
+  if (metricsServer !== null && metricsAt !== null) {
+    await new Promise<void>((resolve, reject) => {
+      metricsServer.once('error', reject);
+      metricsServer.listen(metricsAt.port, metricsAt.host, resolve);
+    }).catch(async (error: unknown) => {
+      await listening.close();
+      await org.database.close();
+      return fail('serve', error);
+    });
+  }
+  const metricsNote = metricsServer === null ? '' : ` metrics http://${urlHost(reachableHost(metricsAt!.host))}:${(metricsServer.address() as AddressInfo).port}/metrics`;
+  process.stdout.write(`gate org listening on ${listening.url} deployment ${org.key.deploymentId}${metricsNote}\n`);
+  org.log.info('listening', { url: listening.url, deployment: org.key.deploymentId, home: org.home, metrics: metricsNote === '' ? undefined : metricsNote.slice(' metrics '.length) });
   const stop = () => {
+    org.log.info('shutting down');
+    health.stop();
+    metricsServer?.close();
     listening
       .close()
       .then(() => org.checks.close())
       .then(() => org.database.close())
-      .then(() => process.exit(0))
+      .then(() => {
+        org.log.info('stopped');
+        org.log.flush();
+        process.exit(0);
+      })
       .catch((error: unknown) => fail('serve', error));
   };
   process.once('SIGTERM', stop);
@@ -78,11 +112,12 @@ export function orgCommand(): Command {
     org
       .command('serve')
       .description(
-        "Serve PUT /submissions/{id}, GET /outcomes, /rpc (gv.describe, gv.org_inbox, gv.org_submission, gv.org_review, gv.org_outcomes, gv.org_members, gv.org_people; org keys and person tokens) and the organization's console at /app (people sign in at an issuer [auth].trusted_issuers lists); migrations are applied at start.",
+        "Serve PUT /submissions/{id}, PUT /retractions/{id}, GET /outcomes, /rpc (gv.describe, gv.org_inbox, gv.org_take, gv.org_submission, gv.org_review, gv.org_outcomes, gv.org_members, gv.org_people; org keys and person tokens) and the organization's console at /app (people sign in at an issuer [auth].trusted_issuers lists); migrations are applied at start. Logs on stderr: a line a request and one for every decision (JSON, or pretty on a terminal).",
       )
       .option('--port <n>', 'TCP port (default 8490; 0 picks a free port)', port)
       .option('--host <addr>', 'address to listen on (default 127.0.0.1; a load balancer in front needs a reachable one)')
-      .option('--replica-url <url>', 'a streaming read replica GET /outcomes pages are read from (default: [org].replica_url, $GATE_ORG_REPLICA_URL, else the primary)'),
+      .option('--replica-url <url>', 'a streaming read replica GET /outcomes pages are read from (default: [org].replica_url, $GATE_ORG_REPLICA_URL, else the primary)')
+      .addOption(new Option('--log-level <level>', 'least level logged on stderr (default: [log] level, else info: a line a request and one for every decision)').choices(LOG_LEVELS)),
   ).action(serveOrg);
 
   const member = org.command('member').description("The organization's member gates and their submit keys.");
@@ -137,7 +172,7 @@ export function orgCommand(): Command {
   homeOptions(
     key
       .command('issue')
-      .description('Issue a key for /rpc: scope review (role reviewer: gv.org_inbox, gv.org_review) or admin (role admin); its decisions are journaled as signer class agent.')
+      .description('Issue a key for /rpc: scope review (role reviewer: gv.org_inbox, gv.org_take, gv.org_review; the person\'s copy of a content, never its raw bytes) or admin (role admin); its decisions are journaled as signer class agent.')
       .requiredOption('--scope <scope>', 'review or admin', (v: string) => {
         if (v !== 'review' && v !== 'admin') throw new InvalidArgumentError('review or admin');
         return v;
@@ -165,7 +200,7 @@ export function orgCommand(): Command {
   personOptions(
     people
       .command('assign')
-      .description('Give a person a role at the organization: reviewer (gv.org_inbox, gv.org_review), admin, or reader (nothing to decide).')
+      .description('Give a person a role at the organization: reviewer (gv.org_inbox, gv.org_take, gv.org_review), admin, or reader (nothing to decide).')
       .requiredOption('--role <role>', ORG_PERSON_ROLES.join(', '), role)
       .option('--json', 'print as JSON'),
   ).action((o: OrgHomeOptions & { iss: string; sub: string; role: OrgPersonRole; json?: boolean }) =>
@@ -192,7 +227,11 @@ export function orgCommand(): Command {
   const signInOptions = (c: Command) =>
     c
       .requiredOption('--url <url>', "the organization gate's address (plain http only to a loopback host)")
-      .option('--issuer <url>', 'the issuer to sign in at (default: the one the organization trusts, from its GET /health; needed when it trusts several)')
+      .addOption(
+        new Option('--issuer <url>', "the issuer you sign in at, which the organization must trust (without it, the one the organization names at its GET /health, asked to confirm on a terminal; a script or --password-stdin names it)").env(
+          'GATE_ORG_ISSUER',
+        ),
+      )
       .option('--client-id <id>', "the client this command signs in as at the issuer (default gate-cli, which every gate's own provider knows; at a company's provider, the public client registered for it)")
       .option('--email <email>', 'with --password-stdin: who signs in')
       .option('--password-stdin', "sign in without a browser: post the issuer's sign-in form with --email and the password read from stdin (a gate's own provider; scripts)")
@@ -207,7 +246,7 @@ export function orgCommand(): Command {
       .summary("sign in at the issuer the organization trusts; say who it takes you for")
       .description(
         [
-          "Sign in as a person at the issuer the organization trusts (its [auth].trusted_issuers, read from its GET /health, or --issuer): the authorization code flow with PKCE, in your browser, the code coming back to a loopback listener of this command, as gate sign does at a gate.",
+          "Sign in as a person at the issuer the organization trusts: the one you name with --issuer (or GATE_ORG_ISSUER), which the organization must list in its [auth].trusted_issuers; without it, the one the organization names at its GET /health, once you confirm it on a terminal (a script, or --password-stdin, names it). The authorization code flow with PKCE, in your browser, the code coming back to a loopback listener of this command, as gate sign does at a gate. Your password, code and token go only to that issuer's own origin, over https unless it is on this machine's loopback.",
           "Prints who the organization takes you for (gv.describe: your identity iss|sub, which an admin gives a role with gate org people assign, and your role).",
           keptNot,
           personExits,
@@ -222,8 +261,9 @@ export function orgCommand(): Command {
       .summary("as a person: read the organization's inbox, countersign or refuse")
       .description(
         [
-          "Review submissions as a person signed in at the issuer the organization trusts (as gate org sign-in). Without an artifact id: takes your inbox (gv.org_inbox: up to --limit submissions, held for you for [org].review_hold_s) and shows each one: the member, trust class, kind, the member's own approval, and the content decoded, scanned here and masked as a gate masks a person's copy (secrets and personal data hidden, the rest as written, hidden characters drawn), with every finding.",
-          "With an artifact id: shows that submission from your inbox, then decides it with gv.org_review as you: --countersign, or --refuse with --category and --reason (both required), confirmed with y unless --yes; without either flag it is only shown. Countersigning over findings that would hold the text at a gate (medium and above) asks you to type countersign (with --yes: --over-findings). The organization's log records you (iss|sub) as the decider and the outcome carries authority_class human; a review key's decision is an agent's.",
+          "Review submissions as a person signed in at the issuer the organization trusts (as gate org sign-in). Without an artifact id: lists the undecided submissions (gv.org_inbox, up to --limit, oldest first; nothing is taken, so other reviewers see them too) and shows each one: the member, trust class, kind, who holds it and until when, the member's own approval, how your decision would count, and the content decoded, scanned and masked by the organization as a gate masks a person's copy (secrets and personal data hidden, the rest as written, hidden characters drawn), with every finding.",
+          "With an artifact id: shows that submission (gv.org_submission), then, with --countersign or --refuse (--category and --reason both required), takes it for you (gv.org_take: held for [org].review_hold_s, which other reviewers see) and decides it with gv.org_review as you, confirmed with y unless --yes; without either flag it is only shown. Countersigning over findings that would hold the text at a gate (medium and above) asks you to type countersign (with --yes: --over-findings). The organization's log records you (iss|sub) as the decider and the outcome carries authority_class human; a review key's decision is an agent's.",
+          "A person who wrote, signed or promoted the row at the member never decides it at the organization: you are told so before anything is asked, and nothing is taken. When the organization cannot tell whether you are that person (you sign in at another issuer, and no verified email tells you apart), your decision is recorded and waits for others' (a second person's, when the member names one person).",
           keptNot,
           personExits,
         ].join('\n\n'),
@@ -237,7 +277,7 @@ export function orgCommand(): Command {
         return v;
       })
       .option('--reason <words>', "why, kept in the organization's log only (required to refuse)")
-      .option('--limit <n>', 'how many submissions to take from the inbox, 1 to 10', (v: string) => {
+      .option('--limit <n>', 'how many undecided submissions to list, 1 to 10', (v: string) => {
         const n = Number(v);
         if (!Number.isInteger(n) || n < 1 || n > 10) throw new InvalidArgumentError('an integer from 1 to 10');
         return n;

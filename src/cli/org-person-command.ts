@@ -69,12 +69,26 @@ function decisionOf(artifactId: string | undefined, o: OrgReviewOptions): Decisi
   return { decision: 'refuse', category: o.category, reason: o.reason };
 }
 
+/** The member that submitted `artifactId`: --member, else the one undecided submission of it the inbox lists. */
+async function memberOf(s: OrgSession, artifactId: string, member: string | undefined): Promise<string> {
+  if (member !== undefined) return member;
+  const inbox = (await s.client.call('gv.org_inbox', { limit: 100 })) as { items: InboxItem[] };
+  const matching = inbox.items.filter((i) => i.artifact_id === artifactId);
+  if (matching.length === 0) throw new Ending(`${artifactId} waits in no inbox row (decided already, erased, unknown, or past the oldest 100): name its member with --member to read it`, EXIT.errorObject);
+  if (matching.length > 1) throw new Ending(`${matching.length} members submitted ${artifactId}: name one with --member ${matching.map((m) => m.member_deployment_id).join(' | ')}`, EXIT.badArgument);
+  return matching[0]!.member_deployment_id;
+}
+
 /**
- * gate org review: the person signs in at the issuer the organization trusts and takes the
- * inbox (gv.org_inbox: the submissions are held for them); without an artifact id every one
- * is shown, with one that submission is shown and, with --countersign or --refuse (confirmed
- * with y unless --yes), decided by gv.org_review as the person: the org's log records them
- * (iss|sub) as the decider and the outcome carries authority_class human.
+ * gate org review: the person signs in at the issuer the organization trusts. Without an
+ * artifact id it lists the undecided submissions (gv.org_inbox, decoded: nothing is taken,
+ * so another reviewer's inbox still shows them, each with who holds it), and says for each
+ * how the person's decision would count. With one, that submission is read (gv.org_submission)
+ * and shown; with --countersign or --refuse it is taken (gv.org_take: held for the person
+ * while they confirm, with y unless --yes) and decided by gv.org_review as the person: the
+ * org's log records them (iss|sub) as the decider and the outcome carries authority_class
+ * human. A person who acted on the row at the member is told so before anything is asked,
+ * and nothing is taken.
  */
 export function orgReviewCommand(artifactId: string | undefined, options: OrgReviewOptions): Promise<void> {
   return run('review', async () => {
@@ -84,27 +98,29 @@ export function orgReviewCommand(artifactId: string | undefined, options: OrgRev
     }
     return withOrgSession(options, async (s) => {
       if (s.you.role !== 'reviewer' && s.you.role !== 'admin') throw new Ending(`you are ${s.you.identity}, role ${s.you.role} at the organization: ${assignHint(s)}`, EXIT.errorObject);
-      const inbox = (await s.client.call('gv.org_inbox', { limit: options.limit, decoded: true })) as { items: InboxItem[] };
+      const me = s.you.identity;
       if (artifactId === undefined) {
-        if (inbox.items.length === 0) return 'The inbox is empty: nothing is undecided that another reviewer does not hold.\n';
-        const shown = inbox.items.map((item, n) => `${n + 1}. ${showSubmission(item).text}`);
-        return `${shown.join('\n')}\nHeld for you. Decide one: gate org review <artifact_id> --url ${options.url} --countersign, or --refuse --category C --reason WORDS\n`;
+        const inbox = (await s.client.call('gv.org_inbox', { limit: options.limit, decoded: true })) as { items: InboxItem[] };
+        if (inbox.items.length === 0) return 'The inbox is empty: nothing waits for a decision.\n';
+        const shown = inbox.items.map((item, n) => `${n + 1}. ${showSubmission(item, me).text}`);
+        return `${shown.join('\n')}\nNothing is held for you by listing. Decide one (it is taken for you while you do): gate org review <artifact_id> --url ${options.url} --countersign, or --refuse --category C --reason WORDS\n`;
       }
-      const matching = inbox.items.filter((i) => i.artifact_id === artifactId && (options.member === undefined || i.member_deployment_id === options.member));
-      if (matching.length === 0) {
-        throw new Ending(`${artifactId} is not in your inbox (${inbox.items.length} taken): decided already, held by another reviewer, unknown, or past the first ${options.limit} (--limit)`, EXIT.errorObject);
-      }
-      if (matching.length > 1) throw new Ending(`${matching.length} members submitted ${artifactId}: name one with --member ${matching.map((m) => m.member_deployment_id).join(' | ')}`, EXIT.badArgument);
-      const item = matching[0]!;
-      const shown = showSubmission(item);
+      const member = await memberOf(s, artifactId, options.member);
+      const item = (await s.client.call('gv.org_submission', { member_deployment_id: member, artifact_id: artifactId })) as unknown as InboxItem;
+      const shown = showSubmission(item, me);
       process.stdout.write(shown.text);
       if (decision === null) return '';
+      if (item.standing.counts === 'not') throw new Ending(`nothing decided: ${item.standing.says}`, EXIT.errorObject);
+      // Held for the person while they read it again and confirm; another reviewer's inbox shows who holds it.
+      await s.client.call('gv.org_take', { member_deployment_id: member, artifact_id: artifactId });
       if (decision.decision === 'countersign') await decideOverFindings(shown.findings, 'would hold this submission', { word: 'countersign', doing: 'countersigning', otherwise: 'decides nothing', ended: 'nothing decided' }, options);
-      if (!options.yes && !(await confirm(`${decision.decision === 'countersign' ? 'Countersign' : `Refuse (${decision.category})`} as ${s.you.identity}? [y/N] `))) {
+      const act = decision.decision === 'countersign' ? 'Countersign' : `Refuse (${decision.category})`;
+      const second = item.standing.counts === 'with_others' ? ', a decision that waits for more people' : '';
+      if (!options.yes && !(await confirm(`${act} as ${me}${second}? [y/N] `))) {
         throw new Ending('nothing decided', EXIT.errorObject);
       }
-      const result = await s.client.call('gv.org_review', { member_deployment_id: item.member_deployment_id, artifact_id: item.artifact_id, ...decision });
-      return `${JSON.stringify({ ...result, by: s.you.identity }, null, 2)}\n`;
+      const result = await s.client.call('gv.org_review', { member_deployment_id: member, artifact_id: artifactId, ...decision });
+      return `${JSON.stringify({ ...result, by: me }, null, 2)}\n`;
     });
   });
 }

@@ -4,11 +4,12 @@ import { OrgRpcClient } from '../client/org-rpc-client.js';
 import { Ending } from './command-ending.js';
 import { EXIT } from './exit-codes.js';
 import { discoverProvider, signInWithPkce, signOut, type PkceSignInOptions } from './pkce-sign-in.js';
+import { confirm } from './terminal-answer.js';
 
 export interface OrgSessionOptions extends PkceSignInOptions {
   /** The organization gate's address. */
   url: string;
-  /** The issuer to sign in at; default the one the org names at GET /health, when it trusts exactly one. */
+  /** The issuer to sign in at (--issuer, GATE_ORG_ISSUER); without it, the one the org names at GET /health once the person confirms it on a terminal. */
   issuer?: string;
 }
 
@@ -27,8 +28,14 @@ const INBOX_REPLY_MAX_BYTES = 96 * 1024 * 1024;
 
 const plain = { allowPlainHttpLoopback: true } as const;
 
-/** Where the org's people sign in: --issuer (which the org must list when it says), else the one issuer it names. */
-async function issuerOf(url: string, chosen: string | undefined): Promise<{ issuer: string; org: string }> {
+/**
+ * Where the person signs in: the issuer they named (--issuer, or GATE_ORG_ISSUER), which the
+ * organization must trust; else the one the organization names at its unauthenticated GET
+ * /health, only once the person confirms it on a terminal. A server's word is never enough to
+ * send a password anywhere: without a terminal to confirm on (a script, or --password-stdin,
+ * whose stdin is the password) the issuer is named or nothing is sent.
+ */
+async function issuerOf(url: string, chosen: string | undefined, options: OrgSessionOptions): Promise<{ issuer: string; org: string }> {
   const door = new OrgDoorClient({ baseUrl: url, bearer: '', ...plain });
   let health;
   try {
@@ -52,7 +59,11 @@ async function issuerOf(url: string, chosen: string | undefined): Promise<{ issu
     throw new Ending('the organization trusts no issuer ([auth].trusted_issuers is empty): nobody can sign in there; its reviewers use review keys (gate org key issue)', EXIT.errorObject);
   }
   if (trusted.length > 1) throw new Ending(`the organization trusts several issuers; name yours with --issuer: ${trusted.join(', ')}`, EXIT.badArgument);
-  return { issuer: trusted[0]!, org: health.deployment_id };
+  const announced = trusted[0]!;
+  const name = `name the issuer you sign in at with --issuer (or GATE_ORG_ISSUER): the organization at ${url} says its people sign in at ${announced}, and this command sends your password only to an issuer you named or confirmed`;
+  if (options.passwordStdin || process.stdin.isTTY !== true) throw new Ending(name, EXIT.badArgument);
+  if (!(await confirm(`The organization at ${url} says its people sign in at ${announced}. Sign in there? [y/N] `))) throw new Ending(`nothing sent: ${name}`, EXIT.errorObject);
+  return { issuer: announced, org: health.deployment_id };
 }
 
 /**
@@ -63,7 +74,7 @@ async function issuerOf(url: string, chosen: string | undefined): Promise<{ issu
  */
 export async function withOrgSession<T>(options: OrgSessionOptions, work: (session: OrgSession) => Promise<T>): Promise<T> {
   const url = options.url.replace(/\/+$/, '');
-  const { issuer, org } = await issuerOf(url, options.issuer);
+  const { issuer, org } = await issuerOf(url, options.issuer, options);
   const provider = await discoverProvider(issuer, `${issuer} has no OpenID discovery document: it is not a sign-in provider`);
   const token = await signInWithPkce(provider, options);
   const client = new OrgRpcClient({ baseUrl: url, bearer: token, ...plain, deadlineMs: 30_000, maxResponseBytes: INBOX_REPLY_MAX_BYTES });

@@ -3,15 +3,22 @@ import { maskedForPeople } from '../review/persons-copy.js';
 import { withHiddenShown } from '../domain/hidden-characters.js';
 import { findingLines, type ShownFinding } from './shown-findings.js';
 
-/** One item of gv.org_inbox asked with `decoded: true`, as the organization answers it. */
+/** One submission as gv.org_inbox, gv.org_take and gv.org_submission answer it (asked with `decoded: true`). */
 export interface InboxItem {
   member_deployment_id: string;
   artifact_id: string;
   submission_id: string;
   trust_class: string;
+  state: string;
   attempts: number;
   received_at: number;
-  held_until: number;
+  held_by: string | null;
+  held_until: number | null;
+  /** Decisions waiting for more people (src/org/org-decision.ts), each with how many more. */
+  waiting: Array<{ decision: string; by: string; ts: number; still_needed: number }>;
+  /** How the person's own decision would count (src/org/person-match.ts), with the sentence to show before they decide. */
+  standing: { counts: 'alone' | 'not' | 'with_others'; says: string | null };
+  content: 'included' | 'withheld' | 'erased';
   submission: {
     envelope?: { content_type?: string; kind?: string; source_uri?: string; size_bytes?: number; space?: string };
     content?: { encoding?: string; bytes?: string | null };
@@ -34,20 +41,29 @@ export interface ShownSubmission {
  * organization's console shows, with hidden characters drawn and every finding listed with
  * where it is. Bytes that are not UTF-8 text have no copy, and are only counted.
  */
-export function showSubmission(item: InboxItem): ShownSubmission {
+export function showSubmission(item: InboxItem, you: string): ShownSubmission {
   const env = item.submission.envelope ?? {};
-  const size = Buffer.byteLength(item.submission.content?.bytes ?? '', 'base64');
+  const size = env.size_bytes ?? 0;
+  const held = item.held_by === null ? 'held by nobody' : `held by ${item.held_by === you ? 'you' : item.held_by} until ${new Date(item.held_until!).toISOString()}`;
   const lines = [
     `${item.artifact_id} from member ${item.member_deployment_id}`,
     `  ${item.trust_class} ${env.kind ?? '?'} (${env.content_type ?? '?'}), ${size} bytes, space ${env.space ?? '?'}, source ${env.source_uri ?? '?'}`,
-    `  submission ${item.submission_id}, attempt ${item.attempts}, held for you until ${new Date(item.held_until).toISOString()}`,
+    `  submission ${item.submission_id}, attempt ${item.attempts}, ${item.state}, ${held}`,
   ];
+  for (const w of item.waiting) {
+    lines.push(`  ${w.by === you ? 'you' : w.by} decided ${w.decision} on ${new Date(w.ts).toISOString()}: it waits for ${w.still_needed === 1 ? 'one more person' : `${w.still_needed} more people`} to ${w.decision} too`);
+  }
+  if (item.standing.says !== null) lines.push(`  ${item.standing.counts === 'not' ? 'NOT YOURS TO DECIDE' : 'NOT YOURS ALONE'}: ${item.standing.says}`);
   const approval = item.submission.approval;
   if (approval !== undefined) {
     const signers = (approval.signers ?? []).map((s) => `${s.decision ?? '?'} by ${s.identity ?? '?'} (${s.class ?? '?'}${s.counts ? '' : ', not counted'})`);
     lines.push(`  at the member: ${approval.status ?? '?'}${signers.length === 0 ? '' : `: ${signers.join('; ')}`}`);
   }
   const copy = item.copy;
+  if (item.content === 'erased') {
+    lines.push('  (its member erased the content: the organization holds none of it)');
+    return { text: `${lines.join('\n')}\n`, findings: [] };
+  }
   if (copy === null) {
     lines.push(`  (not UTF-8 text: ${size} bytes not shown)`);
     return { text: `${lines.join('\n')}\n`, findings: [] };

@@ -5,6 +5,7 @@ import { Ending } from './command-ending.js';
 import { EXIT } from './exit-codes.js';
 import { LoopbackRedirect } from './loopback-redirect.js';
 import { readStdinPassword } from './password-prompt.js';
+import { checkedUrl } from '../client/http-exchange.js';
 
 /** The endpoints of a sign-in provider the command line uses, from its discovery document. */
 export interface SignInProvider {
@@ -27,24 +28,56 @@ export interface PkceSignInOptions {
   clientId?: string;
 }
 
+const stripSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** An address a credential may go to: https, or plain http only to this machine's loopback. */
+function reachable(address: string): URL | null {
+  try {
+    return checkedUrl(address, address, true);
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The provider at `issuer`, by OpenID discovery. `notAProvider` says what a 404 means where
- * the command looked (a gate without [auth].issuer, an issuer address mistyped).
+ * The provider at `issuer`, by OpenID discovery, for an issuer the person named (a gate's
+ * address they gave or their home's gate said; an organization's issuer they gave with
+ * --issuer or confirmed): nothing a server announces is taken as an issuer here. A person's
+ * password (--password-stdin), sign-in code and token go only to the issuer's own origin, over
+ * https unless the issuer is on this machine's loopback (docs/organization.md "People at the
+ * organization from the terminal"): the issuer's address, its discovery document's `issuer`
+ * (which must be the issuer itself, OpenID Connect Discovery 4.3), and every endpoint it names
+ * are checked before anything is sent. `notAProvider` says what a 404 means where the command
+ * looked (a gate without [auth].issuer, an issuer address mistyped).
  */
 export async function discoverProvider(issuer: string, notAProvider: string): Promise<SignInProvider> {
+  const home = reachable(issuer);
+  if (home === null) throw new Ending(`${issuer}: an issuer is reached over https (plain http only on this machine's loopback)`, EXIT.badArgument);
   let res: Response;
   try {
-    res = await fetch(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`, { redirect: 'error' });
+    res = await fetch(`${stripSlash(issuer)}/.well-known/openid-configuration`, { redirect: 'error' });
   } catch (error) {
     throw new Ending(`nothing answers at ${issuer} (${error instanceof Error ? error.message : String(error)})`, EXIT.noGate);
   }
   if (res.status === 404) throw new Ending(notAProvider, EXIT.errorObject);
   if (!res.ok) throw new Ending(`${issuer}/.well-known/openid-configuration answered ${res.status}`, EXIT.errorObject);
-  const provider = (await res.json()) as Partial<SignInProvider>;
+  const provider = (await res.json()) as Partial<SignInProvider> & { issuer?: unknown };
   if (typeof provider.authorization_endpoint !== 'string' || typeof provider.token_endpoint !== 'string') {
     throw new Ending(`${issuer}'s discovery document names no authorization and token endpoints`, EXIT.errorObject);
   }
-  return provider as SignInProvider;
+  if (typeof provider.issuer !== 'string' || stripSlash(provider.issuer) !== stripSlash(issuer)) {
+    throw new Ending(`${issuer}'s discovery document names another issuer (${String(provider.issuer)}): sign in at that issuer's own address, if it is one you trust`, EXIT.errorObject);
+  }
+  const endpoints = { authorization_endpoint: provider.authorization_endpoint, token_endpoint: provider.token_endpoint, ...(provider.revocation_endpoint === undefined ? {} : { revocation_endpoint: provider.revocation_endpoint }) };
+  for (const [name, address] of Object.entries(endpoints)) {
+    if (typeof address !== 'string' || reachable(address)?.origin !== home.origin) {
+      throw new Ending(
+        `${issuer}'s discovery document names its ${name} at ${String(address)}, not on ${home.origin}: this command sends a person's password, code and token only to the issuer's own origin`,
+        EXIT.errorObject,
+      );
+    }
+  }
+  return endpoints;
 }
 
 /** Opens the address in the person's browser when the desktop can; a headless host just has the printed line. */

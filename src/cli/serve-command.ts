@@ -11,12 +11,17 @@ export const SHUTDOWN_DEADLINE_MS = 30_000;
  * the socket, the deployment id and the home, then where to go next (the socket's
  * `gate call`, with --home when the start was given one, and the console).
  */
-export function startLine(running: { url: string; socketPath: string; home: string; gate: { deployment: { deploymentId: string } } }, homeFlag: boolean): string {
+export function startLine(
+  running: { url: string; publicUrl?: string | null; socketPath: string; home: string; gate: { deployment: { deploymentId: string } } },
+  homeFlag: boolean,
+): string {
   const ping = `gate call gv.ping${homeFlag ? ` --home ${running.home}` : ''}`;
-  return `gate listening on ${running.url} socket ${running.socketPath} deployment ${running.gate.deployment.deploymentId} home ${running.home}; next: ${ping}, or open ${running.url}/app\n`;
+  // The console's link is where people reach the gate: its public URL when one is set.
+  const open = running.publicUrl ?? running.url;
+  return `gate listening on ${running.url} socket ${running.socketPath} deployment ${running.gate.deployment.deploymentId} home ${running.home}; next: ${ping}, or open ${open}/app\n`;
 }
 
-export async function serveCommand(options: { home?: string; port?: number; logLevel?: string; takeover?: boolean }): Promise<void> {
+export async function serveCommand(options: { home?: string; port?: number; host?: string; logLevel?: string; takeover?: boolean }): Promise<void> {
   let running;
   try {
     const { logLevel, ...rest } = options;

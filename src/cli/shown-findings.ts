@@ -1,4 +1,5 @@
 import { isFlagging, type Severity } from '../../workers/scan/finding.js';
+import { whereFound, type FindingLocation } from '../../workers/scan/finding-location.js';
 import { Ending } from './command-ending.js';
 import { EXIT } from './exit-codes.js';
 import { answer } from './terminal-answer.js';
@@ -10,11 +11,17 @@ export interface ShownFinding {
   start: number;
   end: number;
   detail?: string;
+  /** Outside the body (a field, an attachment): then its offsets count there. */
+  location?: FindingLocation;
 }
 
-/** The findings, one a line, with where each is in the body just shown; `note` adds a word to a line (a masked span, say). */
+/**
+ * The findings, one a line, with where each is in the body just shown, or in which field or
+ * attachment it is; `note` adds a word to a line (a masked span, say).
+ */
 export function findingLines(findings: readonly ShownFinding[], note: (f: ShownFinding) => string = () => ''): string {
-  return findings.map((f, n) => `  ${n + 1}. ${f.kind} (${f.severity}) at characters ${f.start}-${f.end}${f.detail ? `: ${f.detail}` : ''}${note(f)}\n`).join('');
+  const where = (f: ShownFinding) => (f.location === undefined ? '' : ` ${whereFound(f.location)}`);
+  return findings.map((f, n) => `  ${n + 1}. ${f.kind} (${f.severity})${where(f)} at characters ${f.start}-${f.end}${f.detail ? `: ${f.detail}` : ''}${note(f)}\n`).join('');
 }
 
 /** An act a person may take over findings, in the words a command uses for it. */

@@ -68,6 +68,11 @@ export class OrgDoorClient {
   async submit(artifactId: string, body: Record<string, unknown>): Promise<SubmitOutcome> {
     const url = new URL(`submissions/${encodeURIComponent(artifactId)}`, this.base);
     const res = await exchange(this.agent, this.limits, url, { method: 'PUT', headers: this.headers(true), body: JSON.stringify(body) }, true);
+    return this.classified(res);
+  }
+
+  /** A PUT's answer classified (see the class comment); an answer that says nothing sure is outcome_unknown. */
+  private classified(res: Awaited<ReturnType<typeof exchange>>): SubmitOutcome {
     const { status } = res;
     if (status === 200 || status === 202) {
       if (!isJsonObject(res.json)) throw new GateClientError('invalid_response', `the door accepted (${status}) with no JSON object`, { status, outcome_unknown: true });
@@ -80,6 +85,18 @@ export class OrgDoorClient {
     // Any other 4xx is about this request, and the same PUT will get the same answer: a drain that retried it would send it forever.
     if (status >= 400 && status < 500) return { outcome: 'refused', status, error: errorText(res.json, res.text, status) };
     throw new GateClientError('remote_error', `the door answered ${status}: ${errorText(res.json, res.text, status)}`, { status, outcome_unknown: true });
+  }
+
+  /**
+   * PUT /retractions/{id}: the member erased the row and asks the organization to erase its
+   * copy. Classified as a submission is, with one more final answer: 404 (the organization
+   * never held the row) is `accepted`, since nothing of it is left there.
+   */
+  async retract(artifactId: string, body: Record<string, unknown>): Promise<SubmitOutcome> {
+    const url = new URL(`retractions/${encodeURIComponent(artifactId)}`, this.base);
+    const res = await exchange(this.agent, this.limits, url, { method: 'PUT', headers: this.headers(true), body: JSON.stringify(body) }, true);
+    if (res.status === 404) return { outcome: 'accepted', status: 404, answer: { artifact_id: artifactId, state: 'unknown', erased: true, changed: false } };
+    return this.classified(res);
   }
 
   /** One page of GET /outcomes from a cursor (none: from the start). */

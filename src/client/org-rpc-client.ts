@@ -5,8 +5,10 @@ import type { TransportLimits } from './transport-limits.js';
 /** The organization gate's /rpc verbs (src/org/org-registry.ts), and whether each one writes. */
 export const ORG_VERB_WRITES = {
   'gv.describe': false,
-  // Taking the inbox holds its rows for the caller: a write, so a lost reply is outcome_unknown.
-  'gv.org_inbox': true,
+  'gv.org_inbox': false,
+  'gv.org_submission': false,
+  // Taking holds a submission for the caller: a write, so a lost reply is outcome_unknown.
+  'gv.org_take': true,
   'gv.org_review': true,
 } as const;
 

@@ -1,8 +1,10 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { backendsSchema, durationSchema, quorumProfilesSchema, stancesSchema } from './review-backends.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../log-levels.js';
 import { DEFAULT_PERSONAL_DATA_SEVERITY, PERSONAL_DATA_SEVERITIES } from '../../workers/scan/personal-data-severity.js';
 import { ed25519KeyProblem, ed25519KeyTextProblem } from '../forms/strict-ed25519.js';
+import { listenAddressProblem, proxyEntryProblem } from './listen-address.js';
 
 /**
  * Every configuration key, once. The TOML template written on first start, the
@@ -17,10 +19,42 @@ export interface KeySpec {
 
 const port = z.number().int().min(0).max(65535);
 const positive = z.number().int().min(1);
+/** `host:port` (`[v6]:port` for IPv6) of an extra listener, or empty for none. */
+const listenAddress = z.string().superRefine((text, ctx) => {
+  const problem = text === '' ? null : listenAddressProblem(text);
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 export const CONFIG_KEYS = {
   server: {
-    port: { schema: port, default: 8480, doc: 'TCP port of the HTTP surface; bound to 127.0.0.1 only. 0 picks a free port.' },
+    port: { schema: port, default: 8480, doc: 'TCP port of the HTTP surface. 0 picks a free port.' },
+    host: {
+      schema: z.string().min(1).superRefine((host, ctx) => {
+        if (isIP(host) === 0 && host !== 'localhost') ctx.addIssue({ code: 'custom', message: 'server.host is an IP address (127.0.0.1, ::1, 0.0.0.0, ::) or localhost' });
+      }),
+      default: '127.0.0.1',
+      doc: 'Address the HTTP surface listens on: 127.0.0.1 (the default, one loopback port), another local address, or 0.0.0.0 / :: for every address (behind a reverse proxy, list it in trusted_proxies). gate serve --host wins over this.',
+    },
+    trusted_proxies: {
+      schema: z.array(
+        z.string().superRefine((entry, ctx) => {
+          const problem = proxyEntryProblem(entry);
+          if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+        }),
+      ),
+      default: [] as string[],
+      doc: "Reverse proxies in front of the gate, as addresses or CIDRs (e.g. 127.0.0.1, 10.0.0.0/8): only from a peer listed here are X-Forwarded-For and X-Forwarded-Proto read, and then the client's address (for keyless /mcp, the loopback origins, the sign-in throttle) is the forwarded one. Empty: the headers are never read.",
+    },
+    public_url: {
+      schema: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
+      default: '',
+      doc: 'The base URL people and programs reach this gate at, e.g. https://gate.example.com (behind a reverse proxy): the console\'s links, an own origin of the sign-in pages, and the Secure flag of cookies when https. When auth.issuer is set too it must be the same URL. Empty: auth.issuer, else the address the gate listens on.',
+    },
+    metrics_address: {
+      schema: listenAddress,
+      default: '',
+      doc: 'host:port of a second listener that serves GET /metrics (and /livez, /readyz) with no credential, for a Prometheus on a private network, e.g. 127.0.0.1:9480. Empty: none; GET /metrics on the main port needs a key with scope metrics.',
+    },
     max_in_flight: {
       schema: positive,
       default: 1024,
@@ -95,6 +129,84 @@ export const CONFIG_KEYS = {
       schema: z.enum(PERSONAL_DATA_SEVERITIES),
       default: DEFAULT_PERSONAL_DATA_SEVERITY,
       doc: 'Severity of a personal-data finding about someone (a card number with card details, an SSN beside words about a person, a valid IBAN, contact details beside a diagnosis): medium or high holds the row in L1B_FLAGGED for a person; low lets it through with the finding shown to its reviewers. Published test numbers are always low. Read at start.',
+    },
+    promoted_rescan_per_minute: {
+      schema: z.number().int().min(0).max(60_000),
+      default: 1200,
+      doc: "Most promoted rows scanned again a minute, in the background, when the scanner's version changed (a row a later scanner holds for a high finding leaves its readers until a person decides); 0 switches the pass off. Read at each page, so a saved change applies at once.",
+    },
+  },
+  detector: {
+    url: {
+      schema: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
+      default: '',
+      doc: "A prompt-injection classifier served by text-embeddings-inference, e.g. http://127.0.0.1:8082 (the gate posts {url}/predict). Set, every row of an auto or model space waits for its verdict before it leaves quarantine, and waits on while it cannot be reached; empty: off.",
+    },
+    api_key_env: {
+      schema: z.union([z.literal(''), z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)]),
+      default: '',
+      doc: "NAME of the environment variable holding the detector's key (sent as a Bearer token); never the key itself. Empty: no key.",
+    },
+    model: {
+      schema: z.string().max(200),
+      default: '',
+      doc: 'The classifier the server runs (e.g. protectai/deberta-v3-base-prompt-injection-v2), named in each verdict the gate journals; a new name asks the detector again about every row still waiting. Empty: the url names it.',
+    },
+    attack_labels: {
+      schema: z.array(z.string().min(1).max(100)).min(1),
+      default: ['INJECTION', 'JAILBREAK'],
+      doc: "The classifier's labels that mean an attack, compared without case (protectai and deepset models say INJECTION, Prompt Guard INJECTION and JAILBREAK, others jailbreak or LABEL_1: check the model's card). An answer naming none of them is a failure, never a clean verdict.",
+    },
+    threshold: {
+      schema: z.number().gt(0).max(1),
+      default: 0.5,
+      doc: "An attack label scored at or above this, in any part of a row, holds the row in L1B_FLAGGED with a high finding injection.model_detector for a person's disposition.",
+    },
+    chunk_chars: {
+      schema: z.number().int().min(200).max(100000),
+      default: 1500,
+      doc: 'A row is classified in parts of at most this many characters, each overlapping the one before by an eighth (a classifier reads about 512 tokens, and an instruction inside a long text must not be cut off).',
+    },
+    batch_max: {
+      schema: z.number().int().min(1).max(1024),
+      default: 32,
+      doc: "Most parts sent in one /predict request (text-embeddings-inference refuses more than its --max-client-batch-size, 32 unless set).",
+    },
+    timeout_ms: {
+      schema: z.number().int().min(100).max(600000),
+      default: 10000,
+      doc: 'Total deadline of one /predict request, its retries included.',
+    },
+    connect_timeout_ms: {
+      schema: z.number().int().min(100).max(60000),
+      default: 3000,
+      doc: 'Deadline to open the connection to the detector.',
+    },
+    max_retries: {
+      schema: z.number().int().min(0).max(10),
+      default: 2,
+      doc: 'Retries of a /predict request answered 429 or 503 (waiting its Retry-After, at most 60 s) or failing to connect.',
+    },
+    concurrency: {
+      schema: z.number().int().min(1).max(256),
+      default: 4,
+      doc: 'Rows being classified at once (each one request at a time).',
+    },
+    threads: { schema: z.number().int().min(1).max(64), default: 1, doc: 'Worker threads of the detect pool (it mostly waits on the network).' },
+    queue_max: {
+      schema: positive,
+      default: 64,
+      doc: 'Most rows whose text waits in the detect stage for its turn; the rows behind them wait as row ids and are handed on as it drains.',
+    },
+    circuit_failures: {
+      schema: z.number().int().min(1).max(100),
+      default: 3,
+      doc: 'Failed requests in a row that open the circuit: no request is sent until it is half-open again.',
+    },
+    circuit_open_s: {
+      schema: z.number().int().min(1).max(86400),
+      default: 30,
+      doc: 'How long an open circuit sends nothing; then one trial goes. Rows that failed are retried after 1 s, doubling, at most this long apart.',
     },
   },
   embed: {
@@ -441,10 +553,15 @@ export const CONFIG_KEYS = {
       default: 1,
       doc: "gate org serve: worker threads that parse and check PUT /submissions bodies (canonical id, both signatures) off the thread serving the doors.",
     },
+    metrics_address: {
+      schema: listenAddress,
+      default: '',
+      doc: 'gate org serve: host:port of a second listener that serves GET /metrics (and /livez, /readyz) with no credential, e.g. 127.0.0.1:9490. Empty: no metrics are served.',
+    },
     review_hold_s: {
       schema: z.number().int().min(5).max(86400),
       default: 900,
-      doc: 'gate org serve: how long gv.org_inbox holds a submission for the reviewer who took it before another reviewer may take it.',
+      doc: 'gate org serve: how long gv.org_take holds a submission for the reviewer who took it before another reviewer may take it (listing the inbox holds nothing).',
     },
   },
   access: {

@@ -14,6 +14,8 @@ export const LIVE_KEYS: ReadonlySet<string> = new Set([
   'attachments.writer_quota_window_ms',
   'attachments.budget_bytes',
   'attachments.upload_ttl_ms',
+  // The background rescan of promoted rows reads its rate at each page (scanning/promoted-rescan.ts).
+  'scan.promoted_rescan_per_minute',
   // Reported by gv.describe and read by the verbs a single developer may do in development.
   'deployment.mode',
   // The organization: read by each drain and pull (submission/org-door.ts), and the pull's

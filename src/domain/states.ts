@@ -38,3 +38,10 @@ export const isHeld = (state: string) => HELD_STATES.has(state as ArtifactState)
 
 /** The decision a `ratify` event records when a reviewer sends a row back to its writer for evidence (it enters NEEDS_EVIDENCE). */
 export const NEEDS_EVIDENCE_DECISION = 'needs_evidence';
+
+/**
+ * The reason a scan records when it takes a promoted row from its readers: a later scanner
+ * found in it, anywhere an agent reads, a finding of high severity or more. The row waits in
+ * L1B_FLAGGED for a person's disposition, and no expiry decides it meanwhile (docs/records.md).
+ */
+export const HELD_ON_RESCAN = 'rescan_finding';

@@ -35,13 +35,14 @@ export class WalCheckpointer {
   private readonly worker: Worker;
   private stopped: Promise<void> | null = null;
   private exited = false;
+  private readonly progress = new Float64Array(new SharedArrayBuffer(2 * Float64Array.BYTES_PER_ELEMENT));
 
   constructor(
     private readonly db: Database.Database,
     log: Log,
   ) {
     db.pragma(`wal_autocheckpoint = ${FALLBACK_FRAMES}`);
-    const settings: CheckpointSettings = { path: db.name, everyMs: EVERY_MS };
+    const settings: CheckpointSettings = { path: db.name, everyMs: EVERY_MS, progress: this.progress.buffer as SharedArrayBuffer };
     this.worker = new Worker(new URL('../../workers/checkpoint/thread-entry.js', import.meta.url), { workerData: settings });
     this.worker.on('message', (m: { error?: string }) => {
       if (m.error !== undefined) log.error(`wal checkpoint thread: ${m.error}`);
@@ -63,6 +64,16 @@ export class WalCheckpointer {
   truncate(): boolean {
     const [result] = this.db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
     return result?.busy === 0;
+  }
+
+  /**
+   * How far the checkpoints keep up: when a pass last copied the whole WAL into gate.db
+   * (ms since the epoch, null before one did) and the frames the last pass left behind.
+   * Under steady ingest the WAL is rarely wholly copied (docs/journal.md), so an age that
+   * grows for minutes with frames behind says the thread does not keep up.
+   */
+  walProgress(): { lastComplete: number | null; framesBehind: number } {
+    return { lastComplete: this.progress[0] === 0 ? null : this.progress[0]!, framesBehind: this.progress[1]! };
   }
 
   /** Stops the thread (its connection closed) before the main connection closes and checkpoints the rest. */

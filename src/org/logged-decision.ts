@@ -4,7 +4,7 @@ interface LoggedDecisionEvent {
   type: 'countersign' | 'refuse';
   by: string;
   ts: number;
-  data: { artifact_id: string; member_deployment_id: string; submission_id: string; trust_class: string; authority_class: string; category?: string; reason?: string };
+  data: { artifact_id: string; member_deployment_id: string; submission_id: string; trust_class: string; authority_class: string; category?: string; reason?: string; with?: Array<{ by: string; ts: number; reason?: string }> };
 }
 
 /**
@@ -26,5 +26,7 @@ export function loggedDecision(body: string) {
     ts: e.ts,
     ...(e.data.category === undefined ? {} : { category: e.data.category }),
     ...(e.data.reason === undefined ? {} : { reason: e.data.reason }),
+    // A decision people made together: those before, whom the organization could not tell apart from the member's people.
+    ...(e.data.with === undefined ? {} : { with: e.data.with }),
   };
 }

@@ -22,6 +22,12 @@ export interface OrgStaffCaller {
   kind: 'person' | 'program';
   identity: string;
   role: OrderedRole;
+  /**
+   * A person's email as their issuer's access token asserts it (`email`, and `email_verified`
+   * true or not); null for a key, or a token with no email. It matches the person with a
+   * member's signers across issuers (person-match.ts); it is never logged.
+   */
+  email: { address: string; verified: boolean } | null;
 }
 
 export type OrgCaller = OrgMemberCaller | OrgStaffCaller;
@@ -88,14 +94,15 @@ export class OrgBearer {
     if (!row) throw new CredentialError('signature', 'the key is not one this organization issued');
     if (row.revoked_at !== null || row.member_revoked !== null) throw new KeyRevoked('this key was revoked');
     if (row.scope === 'submit') return { kind: 'member', key_id: row.key_id, deployment_id: row.deployment_id! };
-    return { kind: 'program', identity: `key:${row.key_id}`, role: ROLE_OF_SCOPE[row.scope] };
+    return { kind: 'program', identity: `key:${row.key_id}`, role: ROLE_OF_SCOPE[row.scope], email: null };
   }
 
   private async personCaller(token: string): Promise<OrgCaller> {
     if (this.tokens === null) {
       throw new CredentialError('unsupported', 'sign-in tokens are accepted once [auth].trusted_issuers names an issuer; this organization gate has none');
     }
-    const { iss, sub } = await this.tokens.verify(token);
-    return { kind: 'person', identity: `${iss}|${sub}`, role: await roleOfPerson(this.pool, this.admins, iss, sub) };
+    const { iss, sub, claims } = await this.tokens.verify(token);
+    const email = typeof claims['email'] === 'string' && claims['email'] !== '' ? { address: claims['email'], verified: claims['email_verified'] === true } : null;
+    return { kind: 'person', identity: `${iss}|${sub}`, role: await roleOfPerson(this.pool, this.admins, iss, sub), email };
   }
 }

@@ -10,6 +10,7 @@ import type { SubmissionChecks } from './submission-checks.js';
 import type { OutcomesReader } from './outcomes-reader.js';
 import type { PersonsCopies } from './persons-copies.js';
 import type { TrustedIssuers } from '../auth/trusted-issuers.js';
+import type { Log } from '../log.js';
 
 /** What every door of one org process reads: the shared database, the org key and the [org] config. Nothing else. */
 export interface OrgContext {
@@ -38,4 +39,6 @@ export interface OrgContext {
   admins: readonly string[];
   /** Where the org's console signs its people in: [auth].client_id at the issuers [auth].trusted_issuers lists (null: none). */
   signIn: { clientId: string; issuers: TrustedIssuers | null };
+  /** The process's log (src/log.ts, as the gate's): a line a request, one for every decision; never a key, token, email or content. */
+  log: Log;
 }

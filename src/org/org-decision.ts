@@ -19,7 +19,40 @@ export interface Decision {
   reviewer?: string;
   category?: string;
   reason?: string;
+  /** The submission the decider read (and was matched against): refused when the member has sent a newer one since. */
+  submission_id?: string;
+  /**
+   * The member's people the decider cannot be told apart from (person-match.ts); absent when
+   * the decider was told apart from all of them, or is no person. Present, the decision waits
+   * until more people make it than there are member people none of them could be told apart
+   * from (peopleStillNeeded).
+   */
+  unmatched?: string[];
 }
+
+/** A decision waiting for others' (the inbox row's waiting_decisions). */
+export interface WaitingDecision {
+  decision: 'countersign' | 'refuse';
+  by: string;
+  ts: number;
+  submission_id: string;
+  unmatched: string[];
+  category?: string;
+  reason?: string;
+}
+
+/**
+ * How many more people must make a decision for it to stand, given those who made it so far
+ * (each with the member's people they could not be told apart from): none once they outnumber
+ * all those member people together, since distinct people cannot all be among fewer people.
+ */
+export function peopleStillNeeded(group: ReadonlyArray<Pick<WaitingDecision, 'unmatched'>>): number {
+  const union = new Set(group.flatMap((g) => g.unmatched));
+  return Math.max(0, union.size + 1 - group.length);
+}
+
+const waitingOf = (row: { waiting_decisions: string | null; submission_id: string }): WaitingDecision[] =>
+  row.waiting_decisions === null ? [] : (JSON.parse(row.waiting_decisions) as WaitingDecision[]).filter((w) => w.submission_id === row.submission_id);
 
 export interface Decided {
   artifact_id: string;
@@ -28,6 +61,10 @@ export interface Decided {
   changed: boolean;
   seq: number | null;
   event_id: string | null;
+  /** Recorded, not yet standing: how many more people must make the same decision. */
+  waits_for?: number;
+  /** The earlier decisions of the same kind, by people who could not be told apart, that this one completed. */
+  with?: Array<{ by: string; ts: number }>;
 }
 
 export class DecisionRefused extends Error {
@@ -47,6 +84,7 @@ interface InboxRow {
   trust_class: string;
   held_by: string | null;
   live: boolean;
+  waiting_decisions: string | null;
 }
 
 const rowKey = (deploymentId: string, artifactId: string) => `${deploymentId} ${artifactId}`;
@@ -63,40 +101,82 @@ const rowKey = (deploymentId: string, artifactId: string) => `${deploymentId} ${
 export async function decideAll(client: PoolClient, key: DeploymentKey, decisions: Decision[]): Promise<Array<Decided | DecisionRefused>> {
   const locked = await client.query<InboxRow>({
     name: 'org-decide-lock-rows',
-    text: `SELECT s.deployment_id, s.artifact_id, s.state, s.submission_id, s.trust_class, s.held_by, s.held_until > now() AS live
+    text: `SELECT s.deployment_id, s.artifact_id, s.state, s.submission_id, s.trust_class, s.held_by, s.held_until > now() AS live, s.waiting_decisions
              FROM submissions s JOIN unnest($1::text[], $2::text[]) AS t(deployment_id, artifact_id)
                ON s.deployment_id = t.deployment_id AND s.artifact_id = t.artifact_id
             ORDER BY s.deployment_id, s.artifact_id FOR UPDATE OF s`,
     values: [decisions.map((d) => d.deployment_id), decisions.map((d) => d.artifact_id)],
   });
   const rows = new Map(locked.rows.map((r) => [rowKey(r.deployment_id, r.artifact_id), r]));
-  const standing: { index: number; d: Decision; row: InboxRow; state: 'countersigned' | 'refused' }[] = [];
+  const standing: { index: number; d: Decision; row: InboxRow; state: 'countersigned' | 'refused'; joined: WaitingDecision[] }[] = [];
+  const recorded: { d: Decision; row: InboxRow }[] = [];
   const answers: Array<Decided | DecisionRefused> = decisions.map((d, index) => {
     const row = rows.get(rowKey(d.deployment_id, d.artifact_id));
     if (!row) return new DecisionRefused('no such submission in the inbox', 'unknown_submission');
     const base = { artifact_id: d.artifact_id, deployment_id: d.deployment_id };
     if (row.state === 'countersigned' || row.state === 'refused') return { ...base, state: row.state, changed: false, seq: null, event_id: null };
+    if (row.state === 'retracted') return new DecisionRefused("the member erased this row's content: there is nothing to decide", 'retracted');
+    if (d.submission_id !== undefined && d.submission_id !== row.submission_id) {
+      return new DecisionRefused('the member sent a newer submission of this row since it was read; read it again', 'submission_changed');
+    }
     if (d.reviewer !== undefined && row.state === 'held' && row.held_by !== d.reviewer && row.live) {
       return new DecisionRefused('another reviewer holds this submission', 'held_by_other');
     }
     if (d.authority_class === 'deployment' && d.decision === 'countersign' && COUNTERSIGN_CLASSES.has(row.trust_class)) {
       return new DecisionRefused(`${row.trust_class} always needs an org reviewer`, 'human_required');
     }
+    const waiting = waitingOf(row);
+    // The same decision by others, waiting: this one may complete it.
+    const joined = waiting.filter((w) => w.decision === d.decision && w.by !== d.by);
+    if (d.unmatched !== undefined) {
+      const mine = { unmatched: d.unmatched };
+      const still = peopleStillNeeded([...joined, mine]);
+      if (still > 0) {
+        if (waiting.some((w) => w.by === d.by && w.decision === d.decision)) return { ...base, state: row.state, changed: false, seq: null, event_id: null, waits_for: still };
+        const entry: WaitingDecision = {
+          decision: d.decision,
+          by: d.by,
+          ts: Date.now(),
+          submission_id: row.submission_id,
+          unmatched: d.unmatched,
+          ...(d.category === undefined ? {} : { category: d.category }),
+          ...(d.reason === undefined ? {} : { reason: d.reason }),
+        };
+        // A person's other decision waiting is replaced by this one; a later decision on the row in this batch finds it waiting.
+        row.waiting_decisions = JSON.stringify([...waiting.filter((w) => w.by !== d.by), entry]);
+        // The hold is let go, so another person can take it.
+        row.state = 'leased';
+        row.held_by = null;
+        recorded.push({ d, row });
+        return { ...base, state: 'leased', changed: true, seq: null, event_id: null, waits_for: still };
+      }
+    }
     const state = d.decision === 'countersign' ? 'countersigned' : 'refused';
     // A later decision on the same row in this batch finds it decided.
     row.state = state;
-    standing.push({ index, d, row, state });
-    return { ...base, state, changed: true, seq: null, event_id: null };
+    standing.push({ index, d, row, state, joined });
+    return { ...base, state, changed: true, seq: null, event_id: null, ...(joined.length === 0 ? {} : { with: joined.map((w) => ({ by: w.by, ts: w.ts })) }) };
   });
+  // A row a later decision in the batch decided is closed below, not left waiting.
+  const waitingRows = [...new Map(recorded.filter((r) => r.row.state === 'leased').map((r) => [rowKey(r.d.deployment_id, r.d.artifact_id), r])).values()];
+  if (waitingRows.length > 0) {
+    await client.query({
+      name: 'org-decide-waiting',
+      text: `UPDATE submissions s SET waiting_decisions = t.waiting, state = 'leased', held_by = NULL, held_until = NULL
+               FROM unnest($1::text[], $2::text[], $3::text[]) AS t(deployment_id, artifact_id, waiting)
+              WHERE s.deployment_id = t.deployment_id AND s.artifact_id = t.artifact_id`,
+      values: [waitingRows.map((r) => r.d.deployment_id), waitingRows.map((r) => r.d.artifact_id), waitingRows.map((r) => r.row.waiting_decisions)],
+    });
+  }
   if (standing.length === 0) return answers;
   await client.query({
     name: 'org-decide-close-rows',
-    text: `UPDATE submissions s SET state = t.state, decided_at = now(), held_by = NULL, held_until = NULL
+    text: `UPDATE submissions s SET state = t.state, decided_at = now(), held_by = NULL, held_until = NULL, waiting_decisions = NULL
              FROM unnest($1::text[], $2::text[], $3::text[]) AS t(deployment_id, artifact_id, state)
             WHERE s.deployment_id = t.deployment_id AND s.artifact_id = t.artifact_id`,
     values: [standing.map((s) => s.d.deployment_id), standing.map((s) => s.d.artifact_id), standing.map((s) => s.state)],
   });
-  const entries: OrgLogEntry[] = standing.map(({ d, row }) => ({
+  const entries: OrgLogEntry[] = standing.map(({ d, row, joined }) => ({
     type: d.decision,
     by: d.by,
     data: {
@@ -107,6 +187,8 @@ export async function decideAll(client: PoolClient, key: DeploymentKey, decision
       authority_class: d.authority_class,
       ...(d.category === undefined ? {} : { category: d.category }),
       ...(d.reason === undefined ? {} : { reason: d.reason }),
+      // People decided together: those before, whom the organization could not tell apart from the member's people, are named too.
+      ...(joined.length === 0 ? {} : { with: joined.map((w) => ({ by: w.by, ts: w.ts, ...(w.reason === undefined ? {} : { reason: w.reason }) })) }),
     },
   }));
   const logged = await appendOrgLogMany(client, key, entries);

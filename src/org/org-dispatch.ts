@@ -20,6 +20,6 @@ export function dispatchOrg(ctx: OrgContext, caller: OrgStaffCaller, message: un
       if (!atLeast(caller.role, verb.role)) throw roleTooLow(method, verb.role, caller.role);
       return verb.handler(ctx, caller, validateFields(verb.params, undefined, rawParams));
     },
-    (method, error) => process.stderr.write(`gate org: internal error in ${method}: ${error instanceof Error ? error.stack : String(error)}\n`),
+    (method, error) => ctx.log.error('internal error in a verb', error, { verb: ORG_VERBS.has(method) ? method : undefined }),
   );
 }

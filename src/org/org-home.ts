@@ -18,11 +18,15 @@ import { PersonTokens } from '../auth/person-tokens.js';
 import { TrustedIssuers } from '../auth/trusted-issuers.js';
 import { systemClock } from '../clock.js';
 import type { GateConfig } from '../config/keys.js';
+import { createLog } from '../log.js';
+import type { LogLevel } from '../log-levels.js';
 
 export interface OrgHomeOptions {
   home?: string;
   databaseUrl?: string;
   replicaUrl?: string;
+  /** --log-level: wins over [log].level. */
+  logLevel?: LogLevel;
 }
 
 /** Home: --home, else $GATE_ORG_HOME, else ~/.local/share/gate-org (never a gate's home: the org has its own key). */
@@ -59,6 +63,7 @@ export async function openOrg(options: OrgHomeOptions, poolSize?: number): Promi
     ...(options.replicaUrl === undefined ? {} : { 'org.replica_url': options.replicaUrl }),
   };
   const { config } = loadConfig(join(home, 'gate.toml'), process.env, flags);
+  const log = createLog({ level: options.logLevel ?? config.log.level, format: config.log.format });
   const issuers = trustedIssuers(config.auth);
   const tokens = issuers === null ? null : new PersonTokens(null, issuers, config.auth.client_id, systemClock);
   const key = DeploymentKey.openOrCreate(join(home, 'deployment.key'));
@@ -73,7 +78,7 @@ export async function openOrg(options: OrgHomeOptions, poolSize?: number): Promi
     home,
     database,
     pool: database.pool,
-    outcomesReader: new OutcomesReader(database.pool, database.replica),
+    outcomesReader: new OutcomesReader(database.pool, database.replica, log),
     key,
     settings: config.org,
     trustedIssuers: config.auth.trusted_issuers,
@@ -87,6 +92,7 @@ export async function openOrg(options: OrgHomeOptions, poolSize?: number): Promi
     copies: new PersonsCopies(),
     admins: config.auth.admins,
     signIn: { clientId: config.auth.client_id, issuers },
+    log,
   };
 }
 

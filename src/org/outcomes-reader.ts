@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import type { Log } from '../log.js';
 
 /** After a replica fails to answer, it is passed over for this long before it is asked again. */
 const REPLICA_COOLDOWN_MS = 5_000;
@@ -16,6 +17,7 @@ export class OutcomesReader {
   constructor(
     private readonly primary: Pool,
     private readonly replica: Pool | null,
+    private readonly log: Log,
   ) {}
 
   async page(member: string, since: number, limit: number): Promise<{ seq: string; line: string }[]> {
@@ -29,7 +31,7 @@ export class OutcomesReader {
         return (await this.replica.query<{ seq: string; line: string }>(query)).rows;
       } catch (error) {
         if (this.replicaFailedAt === -Infinity || Date.now() - this.replicaFailedAt > 60_000) {
-          process.stderr.write(`gate org: the outcomes replica could not answer (${error instanceof Error ? error.message : String(error)}); reading the primary meanwhile\n`);
+          this.log.warn('the outcomes replica could not answer; reading the primary meanwhile', { error: error instanceof Error ? error.message : String(error) });
         }
         this.replicaFailedAt = Date.now();
       }

@@ -1,9 +1,9 @@
 import { canonicalJson, sha256Hex } from '../forms/canonical-json.js';
-import { verifyWithDeploymentId } from '../forms/ed25519.js';
+import { memberKeys, memberSigned } from './member-signature.js';
 import { isJsonObject } from '../domain/json-object.js';
 import { jsonBodyFaultReason, jsonObjectBody } from '../surfaces/json-object-body.js';
 import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../forms/submission-contract.js';
-import { SigningKeys, type RotationRecord } from '../forms/signing-keys.js';
+import type { SigningKeys } from '../forms/signing-keys.js';
 
 /**
  * The local events that promote a row, each with the state it must enter: promote (ACTIVE)
@@ -56,28 +56,15 @@ export function checkSubmission(pathId: string, body: unknown, member: string): 
   if (typeof sig !== 'string' || sig === '') return refused('unsigned: sig is required');
   if (deploymentId !== member) return refused('wrong deployment: the submission names a deployment other than the one this key was issued to');
   // After `gate key rotate` the member signs with another key: its rotations, signed by the key each retires, prove it from the deployment id.
-  const keys = SigningKeys.fromRotations(deploymentId, rotationsOf(submission['key_rotations']));
+  const keys = memberKeys(deploymentId, submission['key_rotations']);
   if ('problem' in keys) return refused(`key rotations: ${keys.problem}`);
-  let signed = false;
-  try {
-    signed = verifyWithDeploymentId(keys.current, SUBMISSION_SIGNING_PREFIX + canonical, sig);
-  } catch {
-    signed = false;
-  }
-  if (!signed) return refused("the signature does not verify against the submitting deployment's key");
+  if (!memberSigned(keys.current, SUBMISSION_SIGNING_PREFIX + canonical, sig)) return refused("the signature does not verify against the submitting deployment's key");
   if (!hasSignedPromotion(submission['promotions'], artifactId, keys)) {
     return refused('no local promotion: no promote or ratify event of this row signed by the submitting deployment');
   }
   const content = contentMismatch(submission, envelope, artifactId, keys);
   if (content !== null) return content;
   return { submission_id: id, artifact_id: artifactId, deployment_id: deploymentId, trust_class: envelope['trust_class'], shown: shownEvents(submission) };
-}
-
-function rotationsOf(value: unknown): RotationRecord[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter(
-    (r): r is RotationRecord => isJsonObject(r) && typeof r['seq'] === 'number' && typeof r['event_id'] === 'string' && typeof r['body'] === 'string' && typeof r['sig'] === 'string',
-  );
 }
 
 /** The seq a signed event body carries, or null when the body is not an event. */
@@ -93,12 +80,7 @@ function seqOf(body: string): number | null {
 /** An event signed by the key signing at its seq (the deployment's first key, or a later one its rotations prove). */
 function signedAtItsSeq(keys: SigningKeys, body: string, sig: string): boolean {
   const seq = seqOf(body);
-  if (seq === null) return false;
-  try {
-    return verifyWithDeploymentId(keys.keyAt(seq), body, sig);
-  } catch {
-    return false;
-  }
+  return seq !== null && memberSigned(keys.keyAt(seq), body, sig);
 }
 
 /**
@@ -125,7 +107,7 @@ function shownEvents(submission: Record<string, unknown>): ShownEvent[] {
   fromBody(submission['ingest']);
   for (const p of Array.isArray(submission['promotions']) ? submission['promotions'] : []) fromBody(p);
   for (const d of Array.isArray(submission['decisions']) ? submission['decisions'] : []) if (isJsonObject(d)) add(d['seq'], d['event_id'], d['prev']);
-  for (const r of rotationsOf(submission['key_rotations'])) add(r.seq, r.event_id);
+  for (const r of Array.isArray(submission['key_rotations']) ? submission['key_rotations'] : []) if (isJsonObject(r)) add(r['seq'], r['event_id']);
   return [...shown].sort((a, b) => a[0] - b[0]);
 }
 

@@ -1,7 +1,8 @@
 import type { PoolClient } from 'pg';
 import { inTransaction } from './org-database.js';
 import type { OrgContext } from './org-context.js';
-import { DecisionRefused, decideAll } from './org-decision.js';
+import { DecisionRefused, decideAll, type Decided } from './org-decision.js';
+import { logDecision } from './decision-log-line.js';
 import type { CheckedSubmission } from './submission-check.js';
 import { forkRefusal } from './member-chains.js';
 
@@ -53,12 +54,16 @@ export async function putSubmission(ctx: OrgContext, member: string, pathId: str
     return answer(202, { artifact_id: checked.artifact_id, state: 'leased', attempts: taken.inserted.attempts }, org);
   }
   // Seen before, or another request (on this process or another) took it a moment earlier: a repeat.
-  return inTransaction(ctx.pool, async (client) => {
+  const byPolicy: { decided: Decided | null } = { decided: null };
+  const repeat = await inTransaction(ctx.pool, async (client) => {
     const seen = await existing(client, checked);
     if (seen) {
-      if (seen.state === 'countersigned' || seen.state === 'refused' || seen.submission_id === checked.submission_id) return answer(200, seen, org);
+      // A decided row never reopens, and a row whose content its member erased never takes bytes again.
+      if (seen.state !== 'leased' && seen.state !== 'held') return answer(200, seen, org);
+      if (seen.erased || seen.submission_id === checked.submission_id) return answer(200, seen, org);
+      // The member's newer state: decisions waiting for more people were about the old one.
       const updated = await client.query<{ artifact_id: string; state: string; attempts: number }>(
-        `UPDATE submissions SET submission_id = $3, body = $4, trust_class = $5, attempts = attempts + 1
+        `UPDATE submissions SET submission_id = $3, body = $4, trust_class = $5, attempts = attempts + 1, waiting_decisions = NULL
           WHERE deployment_id = $1 AND artifact_id = $2 RETURNING artifact_id, state, attempts`,
         [member, checked.artifact_id, checked.submission_id, text, checked.trust_class],
       );
@@ -83,16 +88,21 @@ export async function putSubmission(ctx: OrgContext, member: string, pathId: str
           by: `policy:${ctx.settings.auto_countersign.join(',')}`,
         },
       ]);
-      if (!(decided instanceof DecisionRefused)) state = decided!.state;
+      if (!(decided instanceof DecisionRefused)) {
+        state = decided!.state;
+        byPolicy.decided = decided!;
+      }
     }
     return answer(202, { ...inserted.rows[0]!, state }, org);
   });
+  if (byPolicy.decided !== null) logDecision(ctx.log, byPolicy.decided, { by: `policy:${ctx.settings.auto_countersign.join(',')}`, authority_class: 'deployment', decision: 'countersign' });
+  return repeat;
 }
 
 async function existing(client: PoolClient, s: CheckedSubmission) {
   return (
-    await client.query<{ artifact_id: string; state: string; attempts: number; submission_id: string }>(
-      'SELECT artifact_id, state, attempts, submission_id FROM submissions WHERE deployment_id = $1 AND artifact_id = $2 FOR UPDATE',
+    await client.query<{ artifact_id: string; state: string; attempts: number; submission_id: string; erased: boolean }>(
+      'SELECT artifact_id, state, attempts, submission_id, erased_at IS NOT NULL AS erased FROM submissions WHERE deployment_id = $1 AND artifact_id = $2 FOR UPDATE',
       [s.deployment_id, s.artifact_id],
     )
   ).rows[0];

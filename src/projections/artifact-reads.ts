@@ -6,6 +6,7 @@ import { CREW_SHEET_KIND } from '../domain/crew-sheet.js';
 import { AUTHORITY_EVENTS, laterArtifactEvent } from '../journal/schema.js';
 import { artifactEventsSql } from './journal-reads.js';
 import type { CollectionRow } from '../domain/collection-form.js';
+import type { FindingLocation } from '../../workers/scan/finding-location.js';
 
 export interface ScanFinding {
   kind: string;
@@ -14,9 +15,14 @@ export interface ScanFinding {
   start: number;
   end: number;
   excerpt: string;
+  /** Outside the body: a field of the row, an attachment's text or an attachment's field (finding-location.ts). */
+  location?: FindingLocation;
 }
 
-/** A finding as it is served: what was found and where (UTF-16 offsets into the body, which masking keeps). */
+/**
+ * A finding as it is served: what was found and where (UTF-16 offsets into the body, which
+ * masking keeps, or, with a location, into that field's or attachment's text).
+ */
 export type PlacedFinding = Omit<ScanFinding, 'excerpt'>;
 
 /** A row of the artifacts view as verbs read it. */
@@ -140,6 +146,15 @@ export class ArtifactReads {
             a.scan_seq)) IS NOT ?
      ORDER BY a.rowid LIMIT ?`,
       ),
+      // The promoted rows a background pass owes a scan: the newest scan, record or check names another scanner.
+      outdatedPromoted: p(
+        `SELECT a.* FROM artifacts a WHERE a.rowid > ? AND a.state = 'ACTIVE' AND a.erased_seq IS NULL
+       AND a.content_type != 'skill_archive'
+       AND (SELECT json_extract(j.body, '$.data.scanner') FROM journal j WHERE j.seq = coalesce(
+            (SELECT max(l.seq) FROM journal l WHERE l.artifact_id = a.artifact_id AND ${laterArtifactEvent('l')} AND l.type IN ('scan', 'record', 'scan-checked')),
+            a.scan_seq)) IS NOT ?
+     ORDER BY a.rowid LIMIT ?`,
+      ),
       // A crew sheet is a prompt template whose body is crew_sheet/1 (src/domain/crew-sheet.ts); the newest promoted first.
       activeCrewSheets: p(`SELECT * FROM artifacts WHERE space = ? AND kind = '${CREW_SHEET_KIND}' AND state = 'ACTIVE' ORDER BY promoted_seq DESC`),
       bundleManifest: p(`SELECT artifact_id, content_hash, masked_hash, erased_seq FROM artifacts WHERE derives_from = ? AND content_type = 'bundle_manifest'`),
@@ -205,7 +220,7 @@ export class ArtifactReads {
   /** The scanner's findings on a row, as its scan event recorded them (kept inside the gate). */
   /** The findings and where they are, without the matched text: what may leave the gate (the excerpt stays inside). */
   placedFindings(artifactId: string): PlacedFinding[] {
-    return this.findings(artifactId).map(({ kind, severity, detail, start, end }) => ({ kind, severity, detail, start, end }));
+    return this.findings(artifactId).map(({ kind, severity, detail, start, end, location }) => ({ kind, severity, detail, start, end, ...(location === undefined ? {} : { location }) }));
   }
 
   findings(artifactId: string): ScanFinding[] {
@@ -291,6 +306,14 @@ export class ArtifactReads {
    */
   outdatedScans(rowid: number, scanner: string, limit: number): ArtifactRow[] {
     return this.s.outdatedScans!.all(rowid, ...REVIEW_STATES, scanner, limit) as ArtifactRow[];
+  }
+
+  /**
+   * ACTIVE rows after this rowid (archives and erased rows aside) whose newest scan, record or
+   * `scan-checked` event names another scanner than `scanner`, in rowid order, at most `limit`.
+   */
+  outdatedPromoted(rowid: number, scanner: string, limit: number): ArtifactRow[] {
+    return this.s.outdatedPromoted!.all(rowid, scanner, limit) as ArtifactRow[];
   }
 
   /** The manifest row a bundle's archive derives (gv.ingest_bundle writes one with every valid archive). */

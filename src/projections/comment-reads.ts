@@ -11,6 +11,10 @@ export interface CommentRow {
   reply_to: string | null;
   findings: string;
   audience: string;
+  /** 1 when the scanner found in the body a finding of medium severity or more. */
+  held: number;
+  /** The scanner's findings in the body (JSON; with their masked excerpts, kept inside the gate). */
+  scan_findings: string;
   ts: number;
   retract_event_id: string | null;
   retracted_by: string | null;

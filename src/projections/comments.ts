@@ -2,9 +2,10 @@ import type Database from 'better-sqlite3';
 import type { JournalEvent } from '../forms/event.js';
 
 /**
- * Comments on rows: kind, body, the comment replied to, findings referred to, audience.
- * A retracted comment stays as a tombstone (who retracted it and when). Bodies leave the
- * gate only through gv.comments, to readers of the row.
+ * Comments on rows: kind, body, the comment replied to, findings referred to, audience, and
+ * what the scanner found in the body (`held` when a finding of medium severity or more). A
+ * retracted comment stays as a tombstone (who retracted it and when). Bodies leave the gate
+ * only through gv.comments, to readers of the row (a held one to fewer: src/verbs/review/comments.ts).
  */
 export function commentTables(schema: string): string {
   return `
@@ -19,6 +20,8 @@ export function commentTables(schema: string): string {
       reply_to TEXT,
       findings TEXT NOT NULL,
       audience TEXT NOT NULL,
+      held INTEGER NOT NULL DEFAULT 0,
+      scan_findings TEXT NOT NULL DEFAULT '[]',
       ts INTEGER NOT NULL,
       retract_event_id TEXT,
       retracted_by TEXT,
@@ -34,6 +37,12 @@ export const commentDigestQueries = (schema: string) => ({
   comments: `SELECT * FROM ${schema}.comments ORDER BY seq`,
 });
 
+/** The scan a comment event records: `{findings, held, scanner}`, each finding as the scanner made it. */
+function scanOf(d: Record<string, unknown>): { findings: unknown[]; held: boolean } {
+  const scan = (d['scan'] ?? {}) as { findings?: unknown; held?: unknown };
+  return { findings: Array.isArray(scan.findings) ? scan.findings : [], held: scan.held === true };
+}
+
 export class CommentReducer {
   private readonly insert: Database.Statement;
   private readonly retract: Database.Statement;
@@ -41,8 +50,8 @@ export class CommentReducer {
 
   constructor(db: Database.Database, schema: string) {
     this.insert = db.prepare(`INSERT INTO ${schema}.comments (event_id, seq, artifact_id, author, author_class, kind, body,
-      reply_to, findings, audience, ts) VALUES (@event_id, @seq, @artifact_id, @author, @author_class, @kind, @body, @reply_to,
-      @findings, @audience, @ts)`);
+      reply_to, findings, audience, held, scan_findings, ts) VALUES (@event_id, @seq, @artifact_id, @author, @author_class, @kind,
+      @body, @reply_to, @findings, @audience, @held, @scan_findings, @ts)`);
     this.retract = db.prepare(`UPDATE ${schema}.comments SET retract_event_id = @retract_event_id, retracted_by = @by,
       retracted_ts = @ts, retract_reason = @reason WHERE event_id = @comment`);
   }
@@ -61,6 +70,9 @@ export class CommentReducer {
         reply_to: d['reply_to'] ?? null,
         findings: JSON.stringify(d['findings'] ?? []),
         audience: d['audience'],
+        // A comment written before comments were scanned has no scan: nothing was found in it.
+        held: scanOf(d).held ? 1 : 0,
+        scan_findings: JSON.stringify(scanOf(d).findings),
         ts: event.ts,
       });
     } else {

@@ -23,6 +23,7 @@ import { RunnerReducer, runnerDigestQueries, runnerTables } from './runners.js';
 import { QuestionReducer, questionDigestQueries, questionTables } from './questions.js';
 import { LogTreeReducer, logTreeDigestQueries, logTreeTables } from './log-tree.js';
 import { CollectionReducer, collectionDigestQueries, collectionTables } from './collections.js';
+import { DetectionReducer, detectionDigestQueries, detectionTables } from './detections.js';
 import { DeploymentKeyReducer, deploymentKeyDigestQueries, deploymentKeyTables } from './deployment-keys.js';
 
 interface Reducer {
@@ -54,6 +55,7 @@ export function createProjectionTables(db: Database.Database, schema: string): v
     questionTables,
     logTreeTables,
     collectionTables,
+    detectionTables,
     deploymentKeyTables,
   ];
   db.exec(tables.map((t) => t(schema)).join('\n'));
@@ -82,6 +84,7 @@ export function digestQueries(schema: string): Record<string, string> {
     ...questionDigestQueries(schema),
     ...logTreeDigestQueries(schema),
     ...collectionDigestQueries(schema),
+    ...detectionDigestQueries(schema),
     ...deploymentKeyDigestQueries(schema),
   };
 }
@@ -122,6 +125,7 @@ export class Projections implements AppendFollower {
       new RunnerReducer(db, schema),
       new QuestionReducer(db, schema),
       new CollectionReducer(db, schema),
+      new DetectionReducer(db, schema),
       new DeploymentKeyReducer(db, schema),
     ];
     for (const reducer of reducers) {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { HELD_ON_RESCAN } from '../domain/states.js';
 import type { ArtifactRow } from './artifact-reads.js';
 
 /** Rows a reviewer works through: everything in review but the instant before a scan lands. */
@@ -135,7 +136,9 @@ export class ReviewReads {
       if (statement === undefined) {
         statement = p(
           `SELECT a.artifact_id, r.review_since FROM artifacts a JOIN review_rows r ON r.row = a.rowid
-       WHERE a.state IN (${Array.from({ length: states }, () => '?').join(',')}) AND r.review_since <= ? ORDER BY r.review_since LIMIT ?`,
+       WHERE a.state IN (${Array.from({ length: states }, () => '?').join(',')}) AND r.review_since <= ?
+       -- A promoted row a later scan held waits for a person, never for the clock.
+       AND coalesce(a.reason, '') != '${HELD_ON_RESCAN}' ORDER BY r.review_since LIMIT ?`,
         );
         waitingSince.set(states, statement);
       }
@@ -190,7 +193,10 @@ export class ReviewReads {
     return this.s.secondOpinionCandidates!.all(afterRowid, limit) as ArtifactRow[];
   }
 
-  /** Rows in these states that began waiting at or before `since`, longest waiting first (the expiry's candidates). */
+  /**
+   * Rows in these states that began waiting at or before `since`, longest waiting first (the
+   * expiry's candidates); a promoted row a later scan held (HELD_ON_RESCAN) is none.
+   */
   waitingSince(states: readonly string[], since: number, limit: number): Array<{ artifact_id: string; review_since: number }> {
     return this.waitingSinceFor(states.length).all(...states, since, limit) as Array<{ artifact_id: string; review_since: number }>;
   }

@@ -119,6 +119,8 @@ export class ReviewReducer {
         SELECT rowid, artifact_id, ?, ? FROM ${schema}.artifacts WHERE artifact_id = ?
         ON CONFLICT(row) DO UPDATE SET veto = max(veto, excluded.veto)`),
       reopened: p(`UPDATE ${schema}.review_rows SET review_since = ?, epoch = epoch + 1 WHERE row = ${rowOf(schema)}`),
+      // A promoted row a later scan took from its readers waits again from that scan (its signatures stand).
+      heldAgain: p(`UPDATE ${schema}.review_rows SET review_since = ? WHERE row = ${rowOf(schema)}`),
       cancelled: p(`UPDATE ${schema}.review_rows SET cancelled = 1 WHERE row = ${rowOf(schema)}`),
       asked: p(`UPDATE ${schema}.review_rows SET asked_day = ? WHERE row = ${rowOf(schema)}`),
       epoch: p(`SELECT epoch FROM ${schema}.review_rows WHERE row = ${rowOf(schema)}`).pluck(),
@@ -141,6 +143,7 @@ export class ReviewReducer {
       case 'scan': {
         const findings = Array.isArray(d['findings']) ? (d['findings'] as Array<{ severity?: string }>) : [];
         this.s.scanned!.run(event.ts, findings.some((f) => f.severity === 'veto') ? 1 : 0, id);
+        if (str(d, 'leaves') === 'ACTIVE' && str(d, 'enters') === 'L1B_FLAGGED') this.s.heldAgain!.run(event.ts, id);
         return;
       }
       case 'reopen':

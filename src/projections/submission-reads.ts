@@ -5,7 +5,8 @@ export interface SubmissionRow {
   artifact_id: string;
   space: string;
   submission_id: string;
-  state: 'queued' | 'accepted' | 'refused';
+  /** retract: the content was erased and its retraction waits to reach the organization; retracted: it did; retract_refused: the door refused it for good. */
+  state: 'queued' | 'accepted' | 'refused' | 'retract' | 'retracted' | 'retract_refused';
   attempts: number;
   next_attempt_ts: number;
 }
@@ -20,6 +21,8 @@ export class SubmissionReads {
       of: p('SELECT * FROM submissions WHERE artifact_id = ?'),
       due: p(`SELECT * FROM submissions WHERE state = 'queued' AND next_attempt_ts <= ? ORDER BY queued_seq LIMIT ?`),
       queued: p(`SELECT count(*) AS n FROM submissions WHERE state = 'queued'`),
+      dueRetractions: p(`SELECT * FROM submissions WHERE state = 'retract' AND next_attempt_ts <= ? ORDER BY updated_seq LIMIT ?`),
+      retracting: p(`SELECT count(*) AS n FROM submissions WHERE state = 'retract'`),
     };
   }
 
@@ -30,6 +33,16 @@ export class SubmissionReads {
   /** Queued submissions whose next attempt is due at `now`, in the order they were queued. */
   due(now: number, limit: number): SubmissionRow[] {
     return this.s.due!.all(now, limit) as SubmissionRow[];
+  }
+
+  /** Retractions of erased rows whose next attempt is due at `now`, oldest erasure first. */
+  dueRetractions(now: number, limit: number): SubmissionRow[] {
+    return this.s.dueRetractions!.all(now, limit) as SubmissionRow[];
+  }
+
+  /** Erased rows whose retraction has not reached the organization yet. */
+  retractingCount(): number {
+    return (this.s.retracting!.get() as { n: number }).n;
   }
 
   queuedCount(): number {

@@ -3,8 +3,10 @@ import type { JournalEvent } from '../forms/event.js';
 
 /**
  * Submissions to the organization gate: one row per artifact, folded from
- * `submission-queued` and `submission-outcome`. Every time in it comes from an event, so a
- * rebuild gives the same table.
+ * `submission-queued` and `submission-outcome`, then, once the row's content is erased
+ * (`content_erased`), its retraction: state `retract` until the organization has it
+ * (`retraction-outcome`: `retracted`, or `retract_refused` when the door refused it for
+ * good). Every time in it comes from an event, so a rebuild gives the same table.
  */
 export function submissionTables(schema: string): string {
   return `
@@ -32,7 +34,8 @@ export const submissionDigestQueries = (schema: string) => ({
 export class SubmissionReducer {
   private readonly queue: Database.Statement;
   private readonly outcome: Database.Statement;
-  readonly handles = ['submission-queued', 'submission-outcome'];
+  private readonly erased: Database.Statement;
+  readonly handles = ['submission-queued', 'submission-outcome', 'content_erased', 'retraction-outcome'];
 
   constructor(db: Database.Database, schema: string) {
     this.queue = db.prepare(`INSERT INTO ${schema}.submissions
@@ -44,6 +47,10 @@ export class SubmissionReducer {
     this.outcome = db.prepare(`UPDATE ${schema}.submissions SET state = @state, attempts = attempts + 1,
         next_attempt_ts = @next, last_outcome = @outcome, last_status = @status, org_state = @org_state, updated_seq = @seq
       WHERE artifact_id = @artifact_id`);
+    // Whatever the organization may hold of it (a body it took, or one in flight it may have taken), the erasure follows.
+    this.erased = db.prepare(`UPDATE ${schema}.submissions SET state = 'retract', attempts = 0, next_attempt_ts = @ts,
+        last_outcome = NULL, last_status = NULL, updated_seq = @seq
+      WHERE artifact_id = @artifact_id AND state NOT IN ('retract', 'retracted', 'retract_refused')`);
   }
 
   apply(event: JournalEvent): void {
@@ -52,9 +59,16 @@ export class SubmissionReducer {
       this.queue.run({ artifact_id: d['artifact_id'], space: d['space'], submission_id: d['submission_id'], ts: event.ts, seq: event.seq });
       return;
     }
+    if (event.type === 'content_erased') {
+      this.erased.run({ artifact_id: d['artifact_id'], ts: event.ts, seq: event.seq });
+      return;
+    }
     const outcome = d['outcome'] as string;
     // accepted and refused are final; a retry waits the door's delay; stopped (a key problem) waits for the next drain.
-    const state = outcome === 'accepted' ? 'accepted' : outcome === 'refused' ? 'refused' : 'queued';
+    const state =
+      event.type === 'retraction-outcome'
+        ? outcome === 'accepted' ? 'retracted' : outcome === 'refused' ? 'retract_refused' : 'retract'
+        : outcome === 'accepted' ? 'accepted' : outcome === 'refused' ? 'refused' : 'queued';
     this.outcome.run({
       artifact_id: d['artifact_id'],
       state,

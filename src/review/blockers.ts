@@ -1,5 +1,6 @@
-import type { QuorumCount, QuorumRule, ReviewMode } from './quorum.js';
+import { personMustDecide, type QuorumCount, type QuorumRule, type ReviewMode } from './quorum.js';
 import type { StanceStanding } from './stance-standing.js';
+import { AGENT_STEERING_WORDS } from './agent-steering.js';
 
 /** Why a row waits: a closed list (gv.review waits_for, gv.approval reason). */
 export const BLOCKERS = [
@@ -36,12 +37,18 @@ export interface WaitFacts {
   rule: QuorumRule;
   count: QuorumCount;
   veto: boolean;
+  /** A promoted row a later scan took from its readers (HELD_ON_RESCAN). */
+  heldOnRescan: boolean;
   /** Each configured stance's standing in this epoch (stance-standing.ts). */
   stances: readonly StanceStanding[];
   away: boolean;
   operatorObjections: number;
   /** The row contradicts an ACTIVE row (a `contradicts` relation). */
   contradictsPromoted: boolean;
+  /** Why the row waits for the injection detector's verdict (detection.ts), or null. */
+  detection: WaitsFor | null;
+  /** A steering row an agent wrote that no reviewer has approved: never settled by the deployment (agent-steering.ts). */
+  agentSteering: boolean;
   /** Why grading cannot run now (budget spent, circuit open), or null. */
   gradingUnavailable: string | null;
   rubric: string;
@@ -59,14 +66,17 @@ export function waitsFor(f: WaitFacts): WaitsFor {
     case 'L0_RAW':
       return wait('semantic_review', 'scanning', 'the scanner has not finished with it');
     case 'L1B_FLAGGED':
-      return f.veto
-        ? wait('hard_constraint', 'veto_finding', 'a veto-severity finding stands (a live credential); no signature clears it')
+      if (f.veto) return wait('hard_constraint', 'veto_finding', 'a veto-severity finding stands (a live credential); no signature clears it');
+      return f.heldOnRescan
+        ? wait('hard_constraint', 'rescan_finding', "it was promoted, and a later scanner found in it a finding of high severity: it left its readers until a person's disposition returns it or rejects it")
         : wait('hard_constraint', 'finding', "a scanner finding holds it until a person's disposition clears or rejects it");
     case 'NEEDS_EVIDENCE':
       return wait('needs_evidence', 'evidence', "a reviewer asked its writer for evidence; the writer's gv.add_evidence returns it to review");
     case 'L3_RATIFIED':
       return wait('quorum', 'countersign', 'quorum is met; a second authority must countersign before it is promoted');
   }
+  // The detector is part of the scan: nothing leaves quarantine in an auto or model space before its verdict.
+  if (f.detection !== null) return f.detection;
   if (f.contradictsPromoted) {
     return wait('authority_conflict', 'contradicts', 'it contradicts a promoted row; a person decides which stands');
   }
@@ -90,8 +100,9 @@ export function waitsFor(f: WaitFacts): WaitsFor {
     if (f.gradingUnavailable !== null) return wait('reviewer_unavailable', 'unavailable', f.gradingUnavailable, { stance: open.stance });
     return wait('semantic_review', 'not_graded', `waiting for the model reviewers (the ${open.stance} stance)`, { rubric: f.rubric, stance: open.stance });
   }
-  if (f.count.model_rejects.length > 0 && !f.count.met) {
-    return wait('human_required', 'model_rejected', `rejected by ${f.count.model_rejects.join(', ')}; a person decides`, { missing });
+  // Only a person's approval answers a model's rejection: a key's approval meets k but clears nothing (quorum.ts).
+  if (personMustDecide(f.count)) {
+    return wait('human_required', 'model_rejected', `rejected by ${f.count.model_rejects.join(', ')}; a person decides (a reviewer key's approval does not clear it)`, { missing });
   }
   // In human review the rule asks every one of the k from people (quorum.ts), so an unmet count is people missing.
   if (missing.people > 0) {
@@ -103,6 +114,9 @@ export function waitsFor(f: WaitFacts): WaitsFor {
   if (f.rule.countersign) {
     return wait('quorum', 'ratify', 'quorum is met; it is ratified next and then waits for a second authority to countersign');
   }
-  if (f.mode === 'auto') return wait('quorum', 'settle', 'quorum is met; the deployment promotes it at the next settle');
+  if (f.mode === 'auto') {
+    if (f.agentSteering) return wait('quorum', 'agent_steering', `quorum is met; ${AGENT_STEERING_WORDS}`);
+    return wait('quorum', 'settle', 'quorum is met; the deployment promotes it at the next settle');
+  }
   return wait('human_required', 'settle', `quorum is met; in a ${f.mode}-reviewed space a person promotes it`);
 }

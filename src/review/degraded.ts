@@ -8,7 +8,7 @@ export const QUARANTINE_NEAR = 0.9;
 
 /** One reason the gate serves less than it should: what, and in words a monitor can log. */
 export interface Degradation {
-  reason: 'grading_unavailable' | 'review_paused' | 'quarantine_near_cap' | 'embedding_failing';
+  reason: 'grading_unavailable' | 'review_paused' | 'quarantine_near_cap' | 'embedding_failing' | 'detector_unavailable';
   detail: string;
 }
 
@@ -17,8 +17,10 @@ export interface Degradation {
  * stands): grading cannot run (a model backend's circuit open, the day's token budget
  * spent), review is paused (the operator is away: nothing is promoted), quarantine is near
  * its cap (ingests are about to be refused), the embedding backend is failing (rows wait for
- * a retry, so recall misses them). Cheap enough for a liveness probe: counters and a loop
- * over the configured stances, no query beyond a memoised count.
+ * a retry, so recall misses them), the injection detector is failing (rows of auto and
+ * model spaces wait for its verdict: nothing of theirs is promoted). Cheap enough for a
+ * liveness probe: counters and a loop over the configured stances, no query beyond a
+ * memoised count.
  */
 export function degradations(
   house: { readonly store: Store; readonly review: ReviewPart; readonly pipeline: PipelinePart; readonly config: GateConfig },
@@ -37,5 +39,12 @@ export function degradations(
   }
   const failing = house.pipeline.embed.failing;
   if (failing > 0) found.push({ reason: 'embedding_failing', detail: countsShown ? `${failing} rows wait for their embedding to be retried` : 'rows wait for their embedding to be retried' });
+  const detection = house.review.detection;
+  const detector = detection?.failing;
+  if (detection && detector) {
+    const since = new Date(detector.since).toISOString();
+    const waiting = countsShown ? `; ${detection.owed} rows wait for its verdict` : '; rows of auto and model spaces wait for its verdict';
+    found.push({ reason: 'detector_unavailable', detail: `the injection detector (${detection.detector}) fails since ${since}: ${detector.failure} (${detector.detail})${waiting}` });
+  }
   return found;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import PQueue from 'p-queue';
 import { derivesFromOf, type ArtifactRow } from '../projections/artifact-reads.js';
+import { maskedField } from '../scanning/row-fields.js';
 import { rowEventData } from '../projections/row-event.js';
 import { modelLabel } from '../../workers/grade/backend.js';
 import { RUBRIC_VERSION } from '../../workers/grade/rubric.js';
@@ -27,14 +28,16 @@ const newRunId = () => `run:${randomBytes(12).toString('hex')}`;
 
 /** What the grader is shown of a row: the masked body and facts, never the raw bytes of a finding. */
 export async function gradeInput(house: { readonly store: Store; readonly recall: RecallPart }, row: ArtifactRow): Promise<GradeInput> {
+  const findings = house.store.artifacts.findings(row.artifact_id);
   return {
     artifact_id: row.artifact_id,
     text: house.store.artifacts.servedBody(row, 'masked') ?? '',
     kind: row.kind,
     content_type: row.content_type,
     trust_class: row.trust_class,
-    source_uri: row.source_uri,
-    findings: house.store.artifacts.findings(row.artifact_id).map((f) => ({ kind: f.kind, severity: f.severity })),
+    // Masked as the body is: an injection placed in the source must not reach the model either.
+    source_uri: maskedField(row.source_uri, 'source_uri', findings),
+    findings: findings.map((f) => ({ kind: f.kind, severity: f.severity })),
     parents: derivesFromOf(row).map((id) => house.store.artifacts.byId(id)?.state ?? null),
     nearest_promoted: await house.recall.vector.nearestPromoted(row.rowid, row.space),
   };

@@ -1,4 +1,5 @@
 import { maskSpans } from '../../workers/scan/mask.js';
+import { isInBody } from '../../workers/scan/finding-location.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import type { Store } from '../store/store.js';
 
@@ -36,7 +37,8 @@ export function personsCopy(house: { readonly store: Store }, row: ArtifactRow):
   if (hit !== undefined) return hit;
   const text = house.store.artifacts.text(row.content_hash);
   if (text === null) return null;
-  const copy = forPeople(text, house.store.artifacts.findings(row.artifact_id));
+  // Only the body's findings have offsets into the body; a field's or an attachment's count elsewhere.
+  const copy = forPeople(text, house.store.artifacts.findings(row.artifact_id).filter(isInBody));
   if (kept.size >= COPIES_KEPT) kept.delete(kept.keys().next().value!);
   kept.set(key, copy);
   return copy;

@@ -130,6 +130,16 @@ export function countQuorum(
 }
 
 /**
+ * A row a model rejected waits for a person (`human_required`, code `model_rejected`) until an
+ * approval of class human counts on it: a signed-in person's, or the operator's with a proof
+ * (docs/review.md). No key clears it, however many approve: a reviewer key's approval is
+ * recorded and counts toward k, but the model's rejection is a question for a person.
+ */
+export function personMustDecide(count: Pick<QuorumCount, 'model_rejects' | 'people_have'>): boolean {
+  return count.model_rejects.length > 0 && count.people_have === 0;
+}
+
+/**
  * Who may perform the promotion once quorum is met: in human and model spaces a person
  * settles; in auto spaces any reviewer, or the deployment (settle_pending), may.
  */

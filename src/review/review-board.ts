@@ -5,7 +5,7 @@ import type { ArtifactRow } from '../projections/artifact-reads.js';
 import type { RelationReads } from '../projections/relation-reads.js';
 import type { ReviewReads, ReviewRow, SignatureRow } from '../projections/review-reads.js';
 import { openObjections, type CommentReads, type CommentRow } from '../projections/comment-reads.js';
-import { QUARANTINE_STATES, type ArtifactState } from '../domain/states.js';
+import { HELD_ON_RESCAN, QUARANTINE_STATES, type ArtifactState } from '../domain/states.js';
 import { GradeStage } from '../../pipeline/grade-stage.js';
 import { RUBRIC_VERSION } from '../../workers/grade/rubric.js';
 import { AwayClock, type AwayPeriod } from './away-clock.js';
@@ -13,12 +13,14 @@ import { approvalStatus, type ApprovalStatus } from './approval-status.js';
 import { waitsFor, type WaitsFor } from './blockers.js';
 import { Circuit } from './circuit.js';
 import { Deferrals } from './deferrals.js';
-import { countQuorum, quorumRule, settlerProblem, type QuorumCount, type QuorumRule, type ReviewMode, type Signature } from './quorum.js';
+import { countQuorum, personMustDecide, quorumRule, settlerProblem, type QuorumCount, type QuorumRule, type ReviewMode, type Signature } from './quorum.js';
 import type { ReviewSettings } from './review-settings.js';
 import { RunBoard } from './run-board.js';
 import { stanceStandings, unansweredStances, type StanceStanding } from './stance-standing.js';
 import type { SignerClass } from '../domain/signer-class.js';
 import { TokenBudget } from './token-budget.js';
+import { AGENT_STEERING_WORDS, waitsForReviewer } from './agent-steering.js';
+import type { DetectionPart } from './detection-gate.js';
 
 export interface ReviewPicture {
   row: ArtifactRow;
@@ -36,6 +38,8 @@ export interface ReviewPicture {
   operatorObjections: number;
   away: AwayPeriod | undefined;
   contradictsPromoted: boolean;
+  /** Why the row waits for the injection detector's verdict; null when it does not (or is out of quarantine). */
+  detection: WaitsFor | null;
   /** What the row waits for; null once it is out of quarantine. */
   waitsFor: WaitsFor | null;
   status: ApprovalStatus;
@@ -80,6 +84,8 @@ export class ReviewBoard {
     private readonly unread: (identity: string, cls: SignerClass, row: ArtifactRow) => string | null,
     readonly clock: Clock,
     stage: { threads: number; concurrency: number; batchMax: number },
+    /** The injection detector whose verdict rows of auto and model spaces wait for, when one is configured. */
+    private readonly detection: Pick<DetectionPart, 'waitOf'> | null = null,
   ) {
     this.away = new AwayClock(views.away, clock);
     this.budget = new TokenBudget(this.reads, settings.budgetPerDay, clock);
@@ -139,6 +145,7 @@ export class ReviewBoard {
       .edgesOf(row.artifact_id)
       .some((e) => e.kind === 'contradicts' && e.child === row.artifact_id && this.byId(e.parent)?.state === 'ACTIVE');
     const inQuarantine = QUARANTINE_STATES.has(row.state as ArtifactState);
+    const detection = inQuarantine ? (this.detection?.waitOf(row, mode) ?? null) : null;
     const waiting = inQuarantine
       ? waitsFor({
           state: row.state,
@@ -146,16 +153,20 @@ export class ReviewBoard {
           rule,
           count,
           veto: review?.veto === 1,
+          heldOnRescan: row.reason === HELD_ON_RESCAN,
           stances,
           away: away !== undefined,
           operatorObjections,
           contradictsPromoted,
+          detection,
+          agentSteering: waitsForReviewer(row, count),
           gradingUnavailable: this.gradingUnavailable(),
           rubric: RUBRIC_VERSION,
         })
       : null;
     let expires: ReviewPicture['expires'] = null;
-    if (review !== undefined && EXPIRING_STATES.has(row.state)) {
+    // A promoted row a later scan held waits for a person, never for the clock (expiry passes it by).
+    if (review !== undefined && EXPIRING_STATES.has(row.state) && row.reason !== HELD_ON_RESCAN) {
       const at = review.review_since + this.settings.ttlMs + this.away.awayBetween(review.review_since, now);
       expires = { at, in_s: Math.max(0, Math.round((at - now) / 1000)), paused: away !== undefined };
     }
@@ -172,6 +183,7 @@ export class ReviewBoard {
       operatorObjections,
       away,
       contradictsPromoted,
+      detection,
       waitsFor: waiting,
       status: approvalStatus(row.state, signatures, count),
       expires,
@@ -179,18 +191,27 @@ export class ReviewBoard {
   }
 
   /**
-   * Why the settler may not promote the row now, or null: the operator away, quorum not
-   * met, a person needed to settle, a model's rejection in an automatic promotion.
+   * Why the settler may not promote the row now, or null: the operator away, a model's
+   * rejection no person has answered, quorum not met, a person needed to settle, an agent's
+   * steering row no reviewer approved.
    */
   promotionProblem(p: ReviewPicture, settler: SignerClass): { reason: string; words: string } | null {
     if (p.row.erased_seq !== null) return { reason: 'erased', words: 'the content of this row was erased; an erased row is never promoted' };
     if (p.away !== undefined) return { reason: 'away', words: 'the operator is away; nothing is promoted until they are back' };
+    // Fail closed: without the detector's verdict nobody promotes a row of an auto or model space, a person included.
+    if (p.detection !== null) return { reason: 'detector', words: p.detection.words };
     if (p.contradictsPromoted && settler !== 'human') {
       return { reason: 'authority_conflict', words: 'it contradicts a promoted row; a person decides which stands' };
+    }
+    // A model's rejection is a person's to answer, whoever else approves (docs/review.md, "a person decides").
+    if (personMustDecide(p.count)) {
+      return { reason: 'human_required', words: `rejected by ${p.count.model_rejects.join(', ')}; only a person's approval (or the operator's with a proof) answers a model's rejection` };
     }
     if (!p.count.met) return { reason: 'quorum', words: p.waitsFor?.words ?? 'quorum is not met' };
     const settle = settlerProblem(p.mode, settler);
     if (settle !== null) return { reason: 'human_required', words: settle };
+    // A reviewer promoting it counts their own approval, so only the deployment meets this.
+    if (waitsForReviewer(p.row, p.count)) return { reason: 'agent_steering', words: AGENT_STEERING_WORDS };
     return null;
   }
 

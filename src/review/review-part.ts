@@ -1,6 +1,7 @@
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import type { ReviewBoard } from './review-board.js';
 import type { GradeSummary, StancePlan, StanceRun } from './stance-run.js';
+import type { DetectionPart } from './detection-gate.js';
 
 /** Model grading as the house uses it (src/review/grading.ts implements it). */
 export interface GradingPart {
@@ -44,4 +45,6 @@ export interface ReviewPart {
   readonly grading: GradingPart;
   /** gate serve's grading schedule, once it runs (gv.review_runs reports it). */
   schedule: SchedulePart | null;
+  /** The model-backed injection detector, when `detector.url` is set (src/review/detection.ts). */
+  readonly detection: DetectionPart | null;
 }

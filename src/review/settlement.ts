@@ -9,8 +9,9 @@ export type Settled = 'ACTIVE' | 'L3_RATIFIED' | null;
 
 /**
  * Inside the writer's transaction: an auto-reviewed row that meets k with no person
- * required, no model rejecting it, no open objection by the operator, nothing it
- * contradicts and the operator not away, is promoted with the deployment signing.
+ * required, no model's rejection a person has not answered, no open objection by the
+ * operator, nothing it contradicts and the operator not away, is promoted with the
+ * deployment signing.
  */
 export function settleRow(house: { readonly store: Store; readonly review: ReviewPart; readonly crews: CrewsPart; readonly config: GateConfig }, id: string): Settled {
   const row = house.store.artifacts.byId(id);
@@ -19,7 +20,8 @@ export function settleRow(house: { readonly store: Store; readonly review: Revie
   // A crew sheet is checked against its runner and its promoter's role: only gv.promote serves one.
   if (house.crews.sheets.sheetOf(row) !== null) return null;
   const p = house.review.board.picture(row);
-  if (p.operatorObjections > 0 || p.count.model_rejects.length > 0) return null;
+  // A model's rejection holds it until a person's approval answers it (promotionProblem says so too).
+  if (p.operatorObjections > 0) return null;
   if (house.review.board.promotionProblem(p, 'deployment') !== null) return null;
   return appendPromotion(house, p, null, 'deployment').enters;
 }

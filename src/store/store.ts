@@ -5,6 +5,7 @@ import type { CursorSealer } from '../journal/cursor.js';
 import type { WalCheckpointer } from '../journal/wal-checkpointer.js';
 import { ArtifactReads } from '../projections/artifact-reads.js';
 import { AwayReads } from '../projections/away-reads.js';
+import { DetectionReads } from '../projections/detection-reads.js';
 import { AttachmentReads } from '../projections/attachment-reads.js';
 import { BanReads } from '../projections/ban-reads.js';
 import { BodyReads } from '../projections/body-reads.js';
@@ -71,6 +72,8 @@ export class Store {
   readonly signinSessions: SigninSessionReads;
   /** The operator's away periods (the human-review clocks stop while away). */
   readonly away: AwayReads;
+  /** The injection detector's verdicts, and the rows owed one. */
+  readonly detections: DetectionReads;
   readonly ranks: RankReads;
   readonly spaces: SpaceReads;
   /** Submissions to the organization gate. */
@@ -114,6 +117,7 @@ export class Store {
     this.journalReads = new JournalReads(db);
     this.people = new PeopleReads(db);
     this.away = new AwayReads(db);
+    this.detections = new DetectionReads(db);
     this.ranks = new RankReads(db);
     this.spaces = new SpaceReads(db);
     this.db = db;

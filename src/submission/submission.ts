@@ -47,9 +47,35 @@ function approvalBlock(house: { readonly store: Store; readonly access: AccessPa
 }
 
 /**
+ * The emails of the people a submission names (its writer, signers, deciders and promoters
+ * whose identity is `iss|sub`), as this gate's people table holds them: the organization
+ * matches its own people with them when they sign in there at another issuer
+ * (docs/organization.md "Who counts at the organization"). `email_verified` is false: the
+ * gate's own sign-in takes the address an admin gave a person, and sends no mail to prove it,
+ * and it keeps no issuer's word about the address of a person who signs in elsewhere.
+ */
+function peopleNamed(house: { readonly store: Store }, identities: Iterable<unknown>) {
+  const people: Array<{ identity: string; email: string; email_verified: false }> = [];
+  for (const identity of new Set(identities)) {
+    if (typeof identity !== 'string' || !identity.includes('|')) continue;
+    const email = house.store.people.namesOf(identity)?.email;
+    if (typeof email === 'string' && email !== '') people.push({ identity, email, email_verified: false });
+  }
+  return people.sort((a, b) => (a.identity < b.identity ? -1 : a.identity > b.identity ? 1 : 0));
+}
+
+const byOf = (event: string): unknown => {
+  try {
+    return (JSON.parse(event) as { by?: unknown }).by;
+  } catch {
+    return null;
+  }
+};
+
+/**
  * The body of PUT /submissions/{artifact_id} (README "submission/1"): the promoted row's
  * envelope and bytes, its approval as gv.approval gives it, its decisions as gv.audit gives
- * them, its promote events and its ingest event verbatim
+ * them, its promote events and its ingest event verbatim, the emails of the people it names
  * (canonical bytes and deployment signature, verifiable against the deployment id alone, and
  * after a key rotation through the key_rotations it carries).
  * Its id is sha256 over the canonical JSON (RFC 8785); its signature Ed25519 over the
@@ -58,16 +84,26 @@ function approvalBlock(house: { readonly store: Store; readonly access: AccessPa
  */
 export function buildSubmission(house: { readonly store: Store; readonly access: AccessPart; readonly review: ReviewPart; readonly deployment: Deployment }, row: ArtifactRow) {
   const content = house.store.artifacts.bodyBytes(row.content_hash);
+  const approval = approvalBlock(house, row);
+  const decisions = signedHistory(house, row.artifact_id).filter((e) => DECISIONS.has(e.type));
+  const promotions = promotionsOf(house, row.artifact_id);
   const submission = {
     contract: SUBMISSION_CONTRACT,
     artifact_id: row.artifact_id,
     deployment_id: house.deployment.deploymentId,
     envelope: { ...envelopeOf(row, house.deployment.deploymentId), kind: row.kind, space: row.space, workarea: row.workarea },
     content: { encoding: 'base64', bytes: content === null ? null : content.toString('base64') },
-    approval: approvalBlock(house, row),
-    decisions: signedHistory(house, row.artifact_id).filter((e) => DECISIONS.has(e.type)),
-    promotions: promotionsOf(house, row.artifact_id),
+    approval,
+    decisions,
+    promotions,
     ingest: ingestOf(house, row.artifact_id),
+    people: peopleNamed(house, [
+      row.writer_identity,
+      ...approval.signers.map((s) => s.identity),
+      ...approval.decisions.map((d) => d.by),
+      ...decisions.map((d) => d.by),
+      ...promotions.map((p) => byOf(p.event)),
+    ]),
     // After `gate key rotate`: the rotations that prove the signing key from the deployment id (absent before, so earlier ids stay).
     ...(house.deployment.signingKeys.rotated ? { key_rotations: house.store.deploymentKeys.rotations() } : {}),
   };

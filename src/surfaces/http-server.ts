@@ -15,6 +15,9 @@ import { matchPath, type Route } from './route.js';
 import { routeTable } from './route-table.js';
 import { logHttpRequest, noteRequest } from './request-log.js';
 import type { House } from '../verbs/house.js';
+import type { RequestObserver } from '../metrics/request-observer.js';
+import { ClientAddresses } from './client-address.js';
+import type { HealthSources } from './health-routes.js';
 
 export interface HttpSurfaceOptions {
   maxRequestBytes: number;
@@ -26,7 +29,14 @@ export interface HttpSurfaceOptions {
   bodyTimeoutMs: number;
   inFlight: InFlight;
   isDraining: () => boolean;
+  /** Readiness and the metrics' text (GET /readyz, GET /metrics). */
+  health: HealthSources;
+  /** Where each request is counted and timed (the gate's metrics); none: not counted. */
+  observer?: RequestObserver;
 }
+
+/** Where a key with a scope may go over HTTP: events and metrics keys call /rpc (their verbs), a metrics key also GET /metrics. */
+const SCOPE_ROUTES: Record<'events' | 'metrics', ReadonlySet<string>> = { events: new Set(['/rpc']), metrics: new Set(['/rpc', '/metrics']) };
 
 /** Retry-After of a busy answer (429, 503): requests in flight finish in well under a second. */
 const BUSY_RETRY_AFTER_S = '1';
@@ -74,7 +84,8 @@ export function createHttpSurface(house: House, options: HttpSurfaceOptions): Se
     return true;
   };
 
-  const routes = routeTable(house, { maxRequestBytes: options.maxRequestBytes, provider: () => provider!, auth, admit });
+  const clients = new ClientAddresses(house.config.server.trusted_proxies);
+  const routes = routeTable(house, { maxRequestBytes: options.maxRequestBytes, provider: () => provider!, auth, admit, clients, health: options.health });
   const crossOrigin = new CrossOrigin(house.config.auth.app_origins);
 
   async function handle(req: IncomingMessage, res: ServerResponse, route: Route, url: URL, pathParams: Record<string, string>): Promise<void> {
@@ -82,9 +93,9 @@ export function createHttpSurface(house: House, options: HttpSurfaceOptions): Se
     if (route.guard === 'local_issuer' && provider === null) {
       return sendJson(res, 404, { error: `no route ${req.method} ${url.pathname}: this gate is not a sign-in provider ([auth].issuer is empty)` });
     }
-    // The provider's routes read forms with no credential: their callers are counted by peer
-    // address (on this loopback-only gate, one count). POST /mcp admits its own caller.
-    if (route.guard === 'local_issuer' && !admit(`peer:${req.socket.remoteAddress ?? 'unknown'}`, req, res)) return;
+    // The provider's routes read forms with no credential: their callers are counted by client
+    // address (the forwarded one behind a trusted proxy). POST /mcp admits its own caller.
+    if (route.guard === 'local_issuer' && !admit(`peer:${clients.of(req).address}`, req, res)) return;
     if (route.guard !== 'bearer') return route.handler({ req, res, url, caller: null, pathParams });
     if (declaresTooMuch(req, options.maxRequestBytes)) return refuseTooLarge(res, framingError(ErrorCode.tooLarge, 'request larger than the limit'));
     let caller;
@@ -98,8 +109,9 @@ export function createHttpSurface(house: House, options: HttpSurfaceOptions): Se
       throw error;
     }
     if (!admit(caller.identity, req, res)) return;
-    if (caller.scope === 'events' && route.path !== '/rpc') {
-      return sendJson(res, 403, { error: `scope: a key with scope events may call gv.events only, not ${route.method} ${route.path}`, kind: 'scope' });
+    if (caller.scope !== null && !SCOPE_ROUTES[caller.scope].has(route.path)) {
+      const may = caller.scope === 'events' ? 'gv.events' : 'GET /metrics and gv.ping';
+      return sendJson(res, 403, { error: `scope: a key with scope ${caller.scope} may call ${may} only, not ${route.method} ${route.path}`, kind: 'scope' });
     }
     return route.handler({ req, res, url, caller, pathParams });
   }
@@ -111,7 +123,7 @@ export function createHttpSurface(house: House, options: HttpSurfaceOptions): Se
   const server = createServer({ keepAliveTimeout: 65_000, connectionsCheckingInterval: 1_000 }, (req, res) => {
     const started = performance.now();
     let routePath: string | null = null;
-    res.once('close', () => logHttpRequest(house.log, req, res, routePath, started));
+    res.once('close', () => logHttpRequest(house.log, req, res, routePath, started, options.observer));
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://gate.invalid');
@@ -134,6 +146,13 @@ export function createHttpSurface(house: House, options: HttpSurfaceOptions): Se
       });
     }
     routePath = matched.route.path;
+    // A probe is answered as it stands: draining or busy is what /readyz itself reports.
+    if (matched.route.probe === true) {
+      return void handle(req, res, matched.route, url, matched.pathParams).catch((error: unknown) => {
+        house.log.error(`${req.method} ${url.pathname} failed`, error);
+        if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
+      });
+    }
     if (options.isDraining()) return sendJson(res, 503, { error: 'the gate is shutting down' }, { 'retry-after': BUSY_RETRY_AFTER_S, connection: 'close' });
     if (options.inFlight.size >= options.maxInFlight) {
       return sendJson(res, 503, { error: 'busy: too many requests in flight' }, { 'retry-after': BUSY_RETRY_AFTER_S });

@@ -8,7 +8,9 @@ import { toolsOf } from '../tools/tool-catalog.js';
 import { directCallAnswer, directCallOf, type DirectCall } from './mcp-direct-call.js';
 import { META_CAPABILITIES, META_VERSION, MCP_PROTOCOL_VERSION, toolServer } from './mcp-tool-server.js';
 import { jsonRpcObject } from './json-rpc-body.js';
-import { isLoopbackAddress, isLoopbackHost, isSameOriginLoopback } from './loopback.js';
+import { isLoopbackHost, isSameOriginLoopback } from './loopback.js';
+import type { ClientAddresses } from './client-address.js';
+import { publicUrl } from '../config/public-url.js';
 import { isJsonObject } from '../domain/json-object.js';
 import { noteRequest } from './request-log.js';
 import type { House } from '../verbs/house.js';
@@ -34,6 +36,8 @@ export interface McpDoorOptions {
   admit: (identity: string, req: IncomingMessage, res: ServerResponse) => boolean;
   sendJson: (res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>) => void;
   refuseTooLarge: (res: ServerResponse) => void;
+  /** Who sent a request: the peer, or the client a trusted proxy forwarded. */
+  clients: ClientAddresses;
 }
 
 type Message = Record<string, unknown> & { params?: Record<string, unknown> };
@@ -47,12 +51,16 @@ type Message = Record<string, unknown> & { params?: Record<string, unknown> };
  */
 export class McpDoor {
   private readonly handler: McpHttpHandler;
+  /** The origin of server.public_url (else auth.issuer): this gate's own pages behind a proxy. */
+  private readonly publicOrigin: string | null;
 
   constructor(
     private readonly house: House,
     private readonly auth: BearerAuth,
     private readonly options: McpDoorOptions,
   ) {
+    const url = publicUrl(house.config);
+    this.publicOrigin = url === null ? null : new URL(url).origin;
     this.handler = createMcpHandler(
       (ctx) => {
         const caller = ctx.authInfo?.extra?.['caller'] as Caller;
@@ -75,7 +83,7 @@ export class McpDoor {
     const { sendJson } = this.options;
     // Before the body is read: a browser page of another origin never reaches the tools.
     const origin = req.headers.origin;
-    if (origin !== undefined && !isSameOriginLoopback(origin, req.socket.localPort)) {
+    if (origin !== undefined && !this.ownOrigin(req, origin)) {
       return sendJson(res, 403, { error: `forbidden: origin ${origin} may not call /mcp`, kind: 'origin' });
     }
     const declared = Number(req.headers['content-length'] ?? NaN);
@@ -109,6 +117,16 @@ export class McpDoor {
     res.end(text);
   };
 
+  /**
+   * This gate's own page: its public origin, or, for a client on this host's loopback, the
+   * gate's loopback origin. A loopback origin from a client elsewhere (through a proxy) names
+   * that client's own machine, never this gate.
+   */
+  private ownOrigin(req: IncomingMessage, origin: string): boolean {
+    if (this.publicOrigin !== null && origin === this.publicOrigin) return true;
+    return this.options.clients.of(req).loopback && isSameOriginLoopback(origin, req.socket.localPort);
+  }
+
   private async answerDirectly(req: IncomingMessage, res: ServerResponse, call: DirectCall, caller: Caller): Promise<void> {
     let outcome: ToolResult | ToolProtocolError;
     try {
@@ -129,7 +147,9 @@ export class McpDoor {
     const { sendJson } = this.options;
     const header = req.headers.authorization;
     if (header === undefined && this.options.keylessLoopback) {
-      if (!isLoopbackAddress(req.socket.remoteAddress) || !isLoopbackHost(req.headers.host)) {
+      // The client's address, not the peer's: behind a trusted proxy on this host the peer is
+      // always loopback, and the client may be anywhere.
+      if (!this.options.clients.of(req).loopback || !isLoopbackHost(req.headers.host)) {
         sendJson(res, 401, new CredentialError('missing', 'no Authorization header, and keyless access is for loopback only').body(), {
           'www-authenticate': 'Bearer',
         });
@@ -139,8 +159,8 @@ export class McpDoor {
     }
     try {
       const caller = await this.auth.callerOf(header, 'mcp');
-      if (caller.scope === 'events') {
-        sendJson(res, 403, { error: 'forbidden: a key with scope events may call gv.events only', kind: 'scope' });
+      if (caller.scope !== null) {
+        sendJson(res, 403, { error: `forbidden: a key with scope ${caller.scope} may not call /mcp (${caller.scope === 'events' ? 'gv.events' : 'GET /metrics and gv.ping'} only)`, kind: 'scope' });
         return null;
       }
       return caller;

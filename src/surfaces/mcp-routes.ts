@@ -14,13 +14,14 @@ import type { House } from '../verbs/house.js';
  * Authentication 8 leaves it open; the README says what this gate decided), so the
  * table's guard is none.
  */
-export function mcpRoutes(house: House, auth: BearerAuth, maxRequestBytes: number, admit: McpDoorOptions['admit']): Route[] {
+export function mcpRoutes(house: House, auth: BearerAuth, maxRequestBytes: number, admit: McpDoorOptions['admit'], clients: McpDoorOptions['clients']): Route[] {
   const door = new McpDoor(house, auth, {
     maxRequestBytes,
     keylessLoopback: house.config.mcp.keyless_loopback,
     legacyInitialize: house.config.mcp.legacy_initialize,
     readBody,
     admit,
+    clients,
     sendJson,
     refuseTooLarge: (res) => refuseTooLarge(res, framingError(ErrorCode.tooLarge, 'request larger than the limit')),
   });

@@ -3,6 +3,8 @@ import { parseAuthorizeRequest, type AuthorizeRequest } from '../auth/authorize-
 import type { SignInProvider } from '../auth/sign-in-provider.js';
 import { REFRESH_COOKIE, clearRefreshCookie, tokenGrant } from '../auth/token-grants.js';
 import { cookiesOf, readForm, sendHtml, sendJson } from './http-replies.js';
+import { DEVICE_COOKIE } from '../auth/device-cookies.js';
+import type { ClientAddresses } from './client-address.js';
 import { errorBody, jsonContent, type Route } from './route.js';
 import { foreignFormPost, foreignSessionCaller } from './request-origin.js';
 import { REFERRER_POLICY, signInForm, signInPolicy, signInRefusal } from './sign-in-page.js';
@@ -55,7 +57,7 @@ function formPage(res: ServerResponse, status: number, request: AuthorizeRequest
 }
 
 /** The sign-in provider's routes (spec 1), all guarded `local_issuer`. */
-export function oauthRoutes(provider: () => SignInProvider): Route[] {
+export function oauthRoutes(provider: () => SignInProvider, clients: ClientAddresses): Route[] {
   return [
     {
       method: 'GET',
@@ -97,7 +99,7 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
       doc: () => ({
         requestBody: formBody({ ...AUTHORIZE_PARAMS, email: str, password: str }, [...AUTHORIZE_REQUIRED, 'email', 'password']),
         responses: {
-          303: { description: 'signed in: Location <redirect_uri>?code=...&state=...' },
+          303: { description: 'signed in: Location <redirect_uri>?code=...&state=...; Set-Cookie gate_device (this browser is known: others\' failures never throttle it)' },
           200: html('the page again with one line: a wrong password or an unknown email alike'),
           400: html('a malformed request, or a form posted from a page other than this gate'),
           429: html('too many wrong passwords; Retry-After says when to try again'),
@@ -106,7 +108,8 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
       }),
       handler: async ({ req, res }) => {
         const p = provider();
-        const foreign = foreignFormPost(req.headers, p.ownOrigins());
+        const client = clients.of(req);
+        const foreign = foreignFormPost(req.headers, p.ownOrigins(client.loopback));
         if (foreign !== null) return refusePage(res, 400, `the sign-in form was posted from another site: ${foreign}`);
         const form = await readForm(req, FORM_LIMIT);
         if (!(form instanceof Map)) return refusePage(res, 400, 'the sign-in form did not arrive whole');
@@ -115,7 +118,7 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
         const email = form.get('email') ?? '';
         const password = form.get('password') ?? '';
         if (email === '' || password === '') return formPage(res, 400, parsed.request, 'Both email and password are needed.', email);
-        const outcome = await p.signIn(email, password, req.socket.remoteAddress ?? 'unknown');
+        const outcome = await p.signIn(email, password, client.address, cookiesOf(req).get(DEVICE_COOKIE));
         if (outcome.kind === 'throttled') {
           return formPage(res, 429, parsed.request, `Too many attempts. Try again in ${outcome.retryAfterS} seconds.`, email, {
             'retry-after': String(outcome.retryAfterS),
@@ -135,7 +138,7 @@ export function oauthRoutes(provider: () => SignInProvider): Route[] {
         const location = new URL(r.redirect_uri);
         location.searchParams.set('code', code);
         location.searchParams.set('state', r.state);
-        res.writeHead(303, { location: location.href, 'content-length': 0, ...NO_STORE });
+        res.writeHead(303, { location: location.href, 'content-length': 0, ...NO_STORE, 'set-cookie': p.devices.header(outcome.device, p.secureCookies(client.protocol)) });
         res.end();
       },
     },

@@ -5,6 +5,7 @@ import type { House } from '../verbs/house.js';
 import { readForm, sendHtml } from './http-replies.js';
 import { errorBody, jsonContent, type Route } from './route.js';
 import { foreignFormPost } from './request-origin.js';
+import type { ClientAddresses } from './client-address.js';
 import { REFERRER_POLICY, escape, page, signInPolicy } from './sign-in-page.js';
 
 const FORM_LIMIT = 16 * 1024;
@@ -42,7 +43,7 @@ const said = (title: string, line: string, problem = false) =>
  * may come only from this page, as the sign-in form (request-origin.ts). The token travels in
  * the query, which the request log never writes (it logs the route's template).
  */
-export function passwordResetRoutes(house: House, provider: () => SignInProvider): Route[] {
+export function passwordResetRoutes(house: House, provider: () => SignInProvider, clients: ClientAddresses): Route[] {
   return [
     {
       method: 'GET',
@@ -77,7 +78,7 @@ export function passwordResetRoutes(house: House, provider: () => SignInProvider
         responses: { 200: html('set, or the form again with what is wrong'), 400: html('a link used, expired or unknown, or a form from another page'), 404: notIssuer },
       }),
       handler: async ({ req, res }) => {
-        const foreign = foreignFormPost(req.headers, provider().ownOrigins());
+        const foreign = foreignFormPost(req.headers, provider().ownOrigins(clients.of(req).loopback));
         if (foreign !== null) return send(res, 400, said('Refused', escape(`the form was posted from another site: ${foreign}`), true));
         const form = await readForm(req, FORM_LIMIT);
         if (!(form instanceof Map)) return send(res, 400, said('Refused', 'the form did not arrive whole', true));

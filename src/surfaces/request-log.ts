@@ -2,6 +2,8 @@ import { VERBS_BY_NAME } from '../verbs/registry.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../gate-error.js';
 import type { Log } from '../log.js';
+import { RECALL_MODES } from '../recall/ranked-search.js';
+import type { RequestObserver } from '../metrics/request-observer.js';
 
 /**
  * One log line per request, on every door. The HTTP server writes the line when the
@@ -21,6 +23,8 @@ export interface RequestNote {
   /** An MCP protocol method other than tools/call (tools/list, server/discover). */
   mcp_method?: string;
   code?: number;
+  /** gv.recall's mode, for its latency by mode (/metrics); not logged. */
+  recall_mode?: string;
 }
 
 /** Kept on the request itself: measured, a WeakMap entry per request cost several times as much. */
@@ -41,11 +45,24 @@ export function requestLevel(status: number, code: number | undefined): 'warn' |
 
 const ms = (started: number) => Math.round((performance.now() - started) * 100) / 100;
 
-/** The HTTP line, when the response closes. `route` is the matched template, never the raw URL (its query may carry a code or state). */
-export function logHttpRequest(log: Log, req: IncomingMessage, res: ServerResponse, route: string | null, started: number): void {
+/**
+ * The HTTP line, when the response closes. `route` is the matched template, never the raw
+ * URL (its query may carry a code or state). The metrics, when the gate keeps them, count
+ * the same request from the same facts.
+ */
+export function logHttpRequest(log: Log, req: IncomingMessage, res: ServerResponse, route: string | null, started: number, observer?: RequestObserver): void {
   const note = (req as Noted)[NOTE];
   // A response cut before it was wholly written (a reset, a body deadline) is a failure whatever its status line said.
   const status = res.writableFinished ? res.statusCode : 0;
+  observer?.request({
+    door: doorOf(route),
+    // A route that serves no verb is named by its template (bounded, never the raw URL).
+    verb: note?.verb ?? note?.tool ?? route ?? '',
+    status,
+    code: note?.code,
+    seconds: (performance.now() - started) / 1000,
+    recallMode: note?.recall_mode,
+  });
   const level = requestLevel(status, note?.code);
   if (!log.enabled(level)) return;
   log[level]('request', {
@@ -68,8 +85,29 @@ export function servedVerb(message: Record<string, unknown>): string | undefined
   return typeof method === 'string' && VERBS_BY_NAME.has(method) ? method : undefined;
 }
 
-/** The socket's line, per message answered. */
-export function logSocketRequest(log: Log, identity: string, verb: string | undefined, code: number | undefined, started: number): void {
+/**
+ * gv.recall's mode as the message names it (hybrid when it names none), for the recall
+ * latency by mode; undefined for any other message, or a mode the verb refuses.
+ */
+export function recallModeOf(message: Record<string, unknown>): string | undefined {
+  if (message['method'] !== 'gv.recall') return undefined;
+  const params = message['params'];
+  const mode = typeof params === 'object' && params !== null ? (params as Record<string, unknown>)['mode'] : undefined;
+  if (mode === undefined) return 'hybrid';
+  return typeof mode === 'string' && (RECALL_MODES as readonly string[]).includes(mode) ? mode : undefined;
+}
+
+/** The socket's line, per message answered (and its count and time in the metrics). */
+export function logSocketRequest(
+  log: Log,
+  identity: string,
+  verb: string | undefined,
+  code: number | undefined,
+  started: number,
+  observer?: RequestObserver,
+  recallMode?: string,
+): void {
+  observer?.request({ door: 'socket', verb, status: 200, code, seconds: (performance.now() - started) / 1000, recallMode });
   const level = requestLevel(200, code);
   if (!log.enabled(level)) return;
   log[level]('request', { door: 'socket', identity, verb, code, ms: ms(started) });

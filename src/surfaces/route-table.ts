@@ -10,6 +10,8 @@ import { openApiDocument } from './openapi-document.js';
 import { plainRoutes } from './plain-routes.js';
 import { jsonContent, type Route } from './route.js';
 import { rpcRoute } from './rpc-route.js';
+import { healthRoutes, type HealthSources } from './health-routes.js';
+import type { ClientAddresses } from './client-address.js';
 import type { House } from '../verbs/house.js';
 
 export interface RouteTableOptions {
@@ -20,6 +22,10 @@ export interface RouteTableOptions {
   auth: BearerAuth;
   /** Counts a request under its caller's identity and admits its body; false once answered 429 (for routes that derive their own caller). */
   admit: (identity: string, req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Who sent a request: the peer, or the client a trusted proxy forwarded. */
+  clients: ClientAddresses;
+  /** Readiness and the metrics' text, for the health routes. */
+  health: HealthSources;
 }
 
 /**
@@ -30,6 +36,7 @@ export interface RouteTableOptions {
 export function routeTable(house: House, options: RouteTableOptions): Route[] {
   const routes: Route[] = [
     ...plainRoutes(house),
+    ...healthRoutes(house, options.health),
     ...appRoutes(),
     rpcRoute(house, options.maxRequestBytes),
     {
@@ -40,9 +47,9 @@ export function routeTable(house: House, options: RouteTableOptions): Route[] {
       doc: () => ({ responses: { 200: { description: 'the OpenAPI document', content: jsonContent({ type: 'object' }) } } }),
       handler: ({ res }) => sendJson(res, 200, openApiDocument(house, routes)),
     },
-    ...oauthRoutes(options.provider),
-    ...passwordResetRoutes(house, options.provider),
-    ...mcpRoutes(house, options.auth, options.maxRequestBytes, options.admit),
+    ...oauthRoutes(options.provider, options.clients),
+    ...passwordResetRoutes(house, options.provider, options.clients),
+    ...mcpRoutes(house, options.auth, options.maxRequestBytes, options.admit, options.clients),
   ];
   return routes;
 }

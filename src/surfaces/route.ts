@@ -36,6 +36,8 @@ export interface Route {
   summary: string;
   /** Browser preflight from the listed app origins: `plain`, or `credentials` where the refresh cookie travels. */
   cors?: 'plain' | 'credentials';
+  /** A health probe (/livez, /readyz): answered while the gate drains and past server.max_in_flight. */
+  probe?: boolean;
   doc: () => OperationDoc;
   handler: (ctx: RouteContext) => void | Promise<void>;
 }

@@ -5,7 +5,7 @@ import { readBody } from './body-intake.js';
 import { jsonRpcObject } from './json-rpc-body.js';
 import { jsonContent, type Route } from './route.js';
 import { rpcRequestSchema } from './rpc-schema.js';
-import { noteRequest, servedVerb } from './request-log.js';
+import { noteRequest, recallModeOf, servedVerb } from './request-log.js';
 import type { House } from '../verbs/house.js';
 
 /** A scope-limited key's refusal reaches the client as 403 (spec 1 Authentication 5). */
@@ -41,7 +41,8 @@ export function rpcRoute(house: House, maxRequestBytes: number): Route {
       const parsed = jsonRpcObject(body);
       if ('refusal' in parsed) return sendJson(res, parsed.status, parsed.refusal);
       const response = await dispatch(house, caller!, parsed.message);
-      noteRequest(req, { verb: servedVerb(parsed.message), code: response?.error?.code });
+      const mode = response?.error === undefined ? recallModeOf(parsed.message) : undefined;
+      noteRequest(req, { verb: servedVerb(parsed.message), code: response?.error?.code, ...(mode === undefined ? {} : { recall_mode: mode }) });
       if (response === null) {
         res.writeHead(204);
         res.end();

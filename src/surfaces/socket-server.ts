@@ -7,13 +7,16 @@ import { isArmed } from '../failpoints.js';
 import type { InFlight } from './in-flight.js';
 import { ByteLines, isBlankLine } from './byte-lines.js';
 import { jsonRpcObject } from './json-rpc-body.js';
-import { logSocketRequest, servedVerb } from './request-log.js';
+import type { RequestObserver } from '../metrics/request-observer.js';
+import { logSocketRequest, recallModeOf, servedVerb } from './request-log.js';
 import type { House } from '../verbs/house.js';
 
 export interface SocketSurfaceOptions {
   maxLineBytes: number;
   inFlight: InFlight;
   isDraining: () => boolean;
+  /** Where each message answered is counted and timed (the gate's metrics). */
+  observer?: RequestObserver;
 }
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
@@ -93,11 +96,12 @@ export function createSocketSurface(house: House, options: SocketSurfaceOptions)
       // The same strict read as /rpc and /mcp: UTF-8, one object, no repeated key, bounded depth.
       const parsed = jsonRpcObject(text);
       if ('refusal' in parsed) {
-        logSocketRequest(house.log, caller.identity, undefined, parsed.refusal.error?.code, started);
+        logSocketRequest(house.log, caller.identity, undefined, parsed.refusal.error?.code, started, options.observer);
         return parsed.refusal;
       }
       const response = await dispatch(house, caller, parsed.message);
-      logSocketRequest(house.log, caller.identity, servedVerb(parsed.message), response?.error?.code, started);
+      const code = response?.error?.code;
+      logSocketRequest(house.log, caller.identity, servedVerb(parsed.message), code, started, options.observer, code === undefined ? recallModeOf(parsed.message) : undefined);
       return response;
     }
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { NamedSource } from '../access/bans.js';
 import type { Caller } from '../access/caller.js';
 import type { House } from './house.js';
 import type { OrderedRole } from '../domain/roles.js';
@@ -34,10 +35,11 @@ export interface Verb<P extends z.ZodType = z.ZodType> {
   /** Surfaces allowed to call it; absent means every surface. */
   surfaces?: ReadonlyArray<Caller['surface']>;
   /**
-   * A write door (spec 2 gv.ban): the dispatcher refuses a banned writer, or a source_uri
-   * under a banned prefix, -32009 before the handler runs, so before any scan or storage.
+   * A write door (spec 2 gv.ban): the dispatcher refuses a banned writer, or any source the
+   * write names (the row's source_uri, each attachment's) under a banned prefix, -32009
+   * before the handler runs, so before any scan or storage.
    */
-  door?: { sourceUri?: (params: z.output<P>) => string | undefined };
+  door?: { sources?: (params: z.output<P>) => NamedSource[] };
   handler: (ctx: VerbContext, params: z.output<P>) => unknown;
 }
 

@@ -86,6 +86,9 @@ export async function answerMessage(
  */
 const EVENTS_SCOPE_VERBS: ReadonlySet<string> = new Set(['gv.events', 'gv.ping']);
 
+/** What each key scope may call; a key with scope `metrics` reads GET /metrics, and gv.ping (docs/spec-choices.md). */
+const SCOPE_VERBS: Record<NonNullable<Caller['scope']>, ReadonlySet<string>> = { events: EVENTS_SCOPE_VERBS, metrics: new Set(['gv.ping']) };
+
 /** Resolves the verb, applies C1 (role), the scope and surface limits, C3 (params) and a write door's bans, then runs it. */
 export async function call(house: House, caller: Caller, method: string, rawParams: unknown): Promise<unknown> {
   const verb = VERBS_BY_NAME.get(method);
@@ -95,10 +98,10 @@ export async function call(house: House, caller: Caller, method: string, rawPara
   } else if (!atLeast(caller.role, verb.role)) {
     throw roleTooLow(method, verb.role, caller.role);
   }
-  if (caller.scope === 'events' && !EVENTS_SCOPE_VERBS.has(method)) {
-    throw new GateError(ErrorCode.invalidParams, `a key with scope events may call gv.events and gv.ping only, not ${method}`, {
+  if (caller.scope !== null && !SCOPE_VERBS[caller.scope].has(method)) {
+    throw new GateError(ErrorCode.invalidParams, `a key with scope ${caller.scope} may call ${[...SCOPE_VERBS[caller.scope]].join(' and ')} only, not ${method}`, {
       reason: 'scope',
-      scope: 'events',
+      scope: caller.scope,
     });
   }
   if (verb.surfaces && !verb.surfaces.includes(caller.surface)) {
@@ -108,7 +111,7 @@ export async function call(house: House, caller: Caller, method: string, rawPara
   // An answer (or refusal) read from the views waits until what it read is durable.
   let answer: unknown;
   try {
-    if (verb.door !== undefined) await refuseBannedWrite(house, caller, method, verb.door.sourceUri?.(params));
+    if (verb.door !== undefined) await refuseBannedWrite(house, caller, method, verb.door.sources?.(params));
     answer = await verb.handler(verbContext(house, caller), params);
   } catch (error) {
     await house.store.writer.durable(error);

@@ -46,6 +46,9 @@ describe('operator: pipeline queues', () => {
     expect(await cell('scan', 'bound').innerText()).toBe('4096 (4096)');
     expect(await cell('grade', 'bound').innerText()).toBe('by its callers');
     expect(await page.locator('.quarantine-bound').innerText()).toMatch(/^0 held before review .* of at most 500; room for 500 more/);
+    // The background rescan of promoted rows says how far it got (nothing to do on a new home).
+    await page.waitForFunction(() => /nothing left to scan\. Since the start: 0 scanned/.test(document.querySelector('.promoted-rescan')?.textContent ?? ''), undefined, { timeout: 15_000 });
+    expect(await page.locator('.promoted-rescan').innerText()).toMatch(/^Promoted rows scanned again by gate-scan\/\d+ /);
 
     const ingests = Array.from({ length: BURST }, (_, i) =>
       gate.rpc(agent.key, 'gv.ingest', { content: `${uniqueText('console queue')} #${i}`, kind: 'memory', workarea: 'tests/queues', source_uri: 'test://queues' }),

@@ -51,6 +51,11 @@ describe('guide: an organization with one member', () => {
     expect(listed!.out).toContain('Releases are cut on Thursdays.');
     expect(listed!.out).toMatch(/at the member: human_approved: approve by \S+ \(human\b/);
     expect(decided!.json).toMatchObject({ artifact_id: claim, state: 'countersigned', changed: true, by: bob });
+    // Two people: alice signed at the member, bob countersigned at the organization.
+    const alice = /approve by (\S+) \(human/.exec(listed!.out)?.[1];
+    expect(alice).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${member}\\|`));
+    expect(alice).not.toBe(bob);
+    expect(listed!.out).not.toContain('NOT YOURS TO DECIDE');
     expect(call('gv.outcomes_pull')[0]).toMatchObject({ pulled: 1, countersigned: 1, refused: 0 });
     expect(after).toMatchObject({ provisional: false, countersigned: true, awaiting: false });
     expect(walk.all('gate org verify')[0]!.out).toMatch(/^ok: \d+ events/);

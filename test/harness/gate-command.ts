@@ -9,12 +9,12 @@ export interface CommandRun {
 
 /**
  * The real `gate` CLI run to its end as a person types it: `stdin` written and closed (an
- * empty line when none, as a terminal with nothing typed). Resolved on `close`, once both
+ * empty line when none, as a terminal with nothing typed; `env` added to this process's). Resolved on `close`, once both
  * pipes are drained, so no output is lost to an early `exit`.
  */
-export function gateCommand(args: string[], stdin = ''): Promise<CommandRun> {
+export function gateCommand(args: string[], stdin = '', env: Record<string, string> = {}): Promise<CommandRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));

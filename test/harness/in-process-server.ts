@@ -65,6 +65,11 @@ export class InProcessServer {
     return this.running.url;
   }
 
+  /** The listener of server.metrics_address, when the test set one. */
+  get metricsUrl(): string | null {
+    return this.running.metricsUrl;
+  }
+
   socket(method: string, params?: unknown): Promise<RpcAnswer> {
     return socketRpc(this.running.socketPath, method, params);
   }

@@ -55,6 +55,8 @@ export function orgCli(args: string[], env: Record<string, string> = {}): string
 export class OrgProcess {
   url = '';
   deploymentId = '';
+  /** The org.metrics_address listener's /metrics, when one is set. */
+  metricsUrl: string | null = null;
   readonly stderr: string[] = [];
   private child!: ChildProcess;
   private exited!: Promise<number | null>;
@@ -75,6 +77,7 @@ export class OrgProcess {
     if (!m) throw new Error(`gate org serve said: ${line}`);
     org.url = m[1]!;
     org.deploymentId = m[2]!;
+    org.metricsUrl = / metrics (\S+)/.exec(line)?.[1] ?? null;
     return org;
   }
 

@@ -13,10 +13,12 @@ import { DeploymentKey } from '../../src/journal/deployment-key.js';
 
 /**
  * The loop through the org's console with a real member gate: the member (also the issuer the
- * org trusts) has a claim promoted by a person and submits it; a second person signs in to the
- * org's console at that member's provider, finds the submission's real signed events verified
- * in the browser, and countersigns; the member pulls the outcome and the claim is no longer
- * provisional.
+ * org trusts) has a claim promoted by a person and submits it. That person, a reviewer at the
+ * organization too, opens it in the org's console and is told, with no decision offered, that
+ * a person who signed a row at the member never counts at the organization for it. A second
+ * person signs in to the org's console at that member's provider, finds the submission's real
+ * signed events verified in the browser, and countersigns; the member pulls the outcome and
+ * the claim is no longer provisional.
  */
 const SHOTS = 'test-results/org-console';
 mkdirSync(SHOTS, { recursive: true });
@@ -33,6 +35,7 @@ let submitKey: string;
 let memberId: string;
 let browser: Browser;
 let page: Page;
+let trust: Record<string, string>;
 
 beforeAll(() => {
   cluster = PostgresCluster.start(join(dir, 'pg'));
@@ -55,7 +58,7 @@ const { gate, keys: { agent }, ingestId } = useGate({
   }),
 });
 beforeAll(async () => {
-  const trust = { GATE_AUTH_TRUSTED_ISSUERS: JSON.stringify([gate.url]) };
+  trust = { GATE_AUTH_TRUSTED_ISSUERS: JSON.stringify([gate.url]) };
   org = await OrgProcess.start(orgHome, { databaseUrl: cluster.url, env: trust, port: orgPort });
   const identity = await addPersonWithCli(gate, reviewer.email, reviewer.password, 'reader');
   const cut = identity.indexOf('|');
@@ -75,13 +78,28 @@ const ok = (answer: any) => {
 };
 
 describe("a real member gate's submission in the org's console", () => {
-  it('is verified in the browser from its real signed events, countersigned by a person there, and the member pulls it', async () => {
+  it('is verified in the browser from its real signed events, refused to the person who promoted it, countersigned by another, and the member pulls it', async () => {
     const signer = await signIn(gate, { role: 'reviewer' });
     const claim = await ingestId(agent, { content: uniqueText('Releases are cut on Thursdays.'), source_uri: 'chat://1', workarea: 'notes' });
     await gate.readBody(signer.accessToken, claim);
     expect(ok(await gate.rpc(signer.accessToken, 'gv.sign', { artifact_id: claim, decision: 'approve', promote: true })).state).toBe('ACTIVE');
     expect(ok(await gate.rpc(signer.accessToken, 'gv.submit', { artifact_id: claim })).state).toBe('queued');
     expect(ok(await gate.socket('gv.submit_drain', {}))).toMatchObject({ sent: 1, accepted: 1 });
+
+    // The person who approved and promoted it at the member is a reviewer at the organization too: the console tells
+    // them, before any button, that this row is another reviewer's, and offers them no decision.
+    orgCli(['people', 'assign', '--iss', signer.iss, '--sub', signer.sub, '--role', 'reviewer', '--home', orgHome, '--database-url', cluster.url], trust);
+    const own = await (await browser.newContext({ viewport: { width: 1300, height: 900 } })).newPage();
+    await signInThroughTheBrowser(own, org.url, signer.email, signer.password);
+    await own.locator(`.org-item[data-artifact="${claim}"] .standing`).waitFor();
+    expect(await own.locator(`.org-item[data-artifact="${claim}"] .standing`).getAttribute('data-counts')).toBe('not');
+    await own.goto(`${org.url}/app#/submission/${encodeURIComponent(claim)}?member=${memberId}`);
+    await own.locator('.org-submission .sig-summary').waitFor();
+    const why = await own.locator('.org-submission .standing').innerText();
+    expect(why).toMatch(new RegExp(`^You acted on this row at the member \\(.*approve.*\\) as ${signer.identity.replace(/[.|]/g, '\\$&')}: a person who signed a row at the member never counts at the organization for it\\. Another reviewer decides it\\.$`));
+    expect(await own.locator('#countersign, #refuse, #take').count()).toBe(0);
+    await own.screenshot({ path: `${SHOTS}/member-gate-own-row.png`, fullPage: true });
+    await own.context().close();
 
     // The gate console's sign-in steps hold for the org's console (its page is the issuer's, on another origin).
     await signInThroughTheBrowser(page, org.url, reviewer.email, reviewer.password, `#/submission/${encodeURIComponent(claim)}?member=${memberId}`);

@@ -40,6 +40,8 @@ let browser: Browser;
 let page: Page;
 let identity: string;
 let authEnv: Record<string, string>;
+/** Another reviewer: a review key, whose inbox shows who holds what. */
+let reviewKey: string;
 const member = new SimulatedMember();
 const flagged = member.submission(flaggedText);
 const plain = member.submission(`The archive room key hangs by the door ${Date.now()}.`);
@@ -60,6 +62,7 @@ beforeAll(async () => {
   identity = await addPersonWithCli(issuer, person.email, person.password, 'reader');
   const [iss, sub] = [identity.slice(0, identity.indexOf('|')), identity.slice(identity.indexOf('|') + 1)];
   expect(JSON.parse(cli('people', 'assign', '--iss', iss, '--sub', sub, '--role', 'reviewer', '--json'))).toMatchObject({ role: 'reviewer' });
+  reviewKey = JSON.parse(cli('key', 'issue', '--scope', 'review', '--label', 'another reviewer', '--json')).key as string;
   db = new pg.Pool({ connectionString: cluster.url, max: 1 });
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1300, height: 900 } })).newPage();
@@ -85,6 +88,8 @@ const decisionLogged = async (artifactId: string) =>
   (await db.query<{ type: string; body: string }>("SELECT type, body FROM org_log WHERE type IN ('countersign', 'refuse')")).rows
     .map((r) => JSON.parse(r.body) as { type: string; by: string; data: Record<string, unknown> })
     .find((e) => e.data['artifact_id'] === artifactId);
+const rpcAs = async (key: string, method: string, params: unknown) =>
+  (await (await request(`${org.url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).body.json()) as any;
 const stateOf = async (artifactId: string) => (await db.query<{ state: string }>('SELECT state FROM submissions WHERE artifact_id = $1', [artifactId])).rows[0]!.state;
 
 describe("the organization's console", () => {
@@ -143,18 +148,19 @@ describe("the organization's console", () => {
     expect(body).not.toContain(SECRET);
     expect(body).not.toContain('4111 1111 1111 1111');
     expect(body).toContain('█'.repeat(SECRET.length));
-    expect(await item.locator('ol.findings li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-kind')))).toEqual([
-      'injection.instruction-override',
-      'secret.aws-access-key-id',
-      'personal.card-number',
-    ]);
-    expect(await item.locator('mark.finding').count()).toBe(3);
-    expect(await item.locator('mark.finding').first().innerText()).toBe(INJECTION);
+    // The scanner's rules find these three (its classifier may add a finding of its own over the attack's window).
+    const kinds = await item.locator('ol.findings li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-kind')));
+    expect(kinds.filter((k) => k !== 'injection.classifier')).toEqual(['injection.instruction-override', 'secret.aws-access-key-id', 'personal.card-number']);
+    // Every finding is marked where it starts; the override's marks cover exactly the injected words.
+    expect(await item.locator('mark.finding[id]').count()).toBe(kinds.length);
+    const override = String(kinds.indexOf('injection.instruction-override') + 1);
+    const marked = await item.locator('mark.finding').evaluateAll((marks, n) => marks.filter((m) => m.getAttribute('data-findings')!.split(' ').includes(n)).map((m) => m.textContent).join(''), override);
+    expect(marked).toBe(INJECTION);
     expect(await item.locator('.meta').innerText()).toContain('From team gate');
-    // Every submission is held for this person now.
+    // Reading the inbox takes nothing: every submission is listed free, and none is held in the database.
     expect(await page.locator('.org-item').count()).toBe(3);
-    const held = (await db.query<{ held_by: string }>('SELECT DISTINCT held_by FROM submissions')).rows.map((r) => r.held_by);
-    expect(held).toEqual([identity]);
+    expect(await page.locator('.org-item .hold').allInnerTexts()).toEqual(['nobody holds it', 'nobody holds it', 'nobody holds it']);
+    expect((await db.query('SELECT held_by FROM submissions WHERE held_by IS NOT NULL')).rows).toEqual([]);
     await shot('inbox');
   });
 
@@ -173,6 +179,14 @@ describe("the organization's console", () => {
 
   it('refuses only with a reason, kept in the org log with its category', async () => {
     await openSubmission(flagged.artifactId);
+    // Taken on its own screen: held for this person, and another reviewer's inbox says by whom and until when.
+    await page.click('#take');
+    await page.waitForFunction(() => document.querySelector('#notice')?.textContent?.startsWith('Taken: held for you until') === true);
+    await page.waitForFunction(() => document.querySelector('.org-submission .hold')?.textContent?.startsWith('held by you until ') === true);
+    expect(await stateOf(flagged.artifactId)).toBe('held');
+    const othersSee = (await rpcAs(reviewKey, 'gv.org_inbox', { limit: 10 })).result.items.find((i: any) => i.artifact_id === flagged.artifactId);
+    expect(othersSee).toMatchObject({ held_by: identity, held_until: expect.any(Number) });
+    expect(othersSee.held_until).toBeGreaterThan(Date.now());
     await page.click('#refuse');
     await page.selectOption('select[name=category]', 'policy');
     await page.click('form[aria-label=Refuse] button[type=submit]');

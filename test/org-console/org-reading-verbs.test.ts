@@ -54,14 +54,17 @@ async function rpc(key: string, method: string, params: unknown = {}) {
 }
 
 describe("the organization's reads for its console", () => {
-  it('gv.org_inbox answers base64 as before, and with decoded a person\'s copy: secrets masked, the injection as text, findings placed; bytes that are not text get none', async () => {
+  it('gv.org_inbox never carries the raw bytes; with decoded, a person\'s copy: secrets masked, the injection as text, findings placed; bytes that are not text get none', async () => {
     const plain = (await rpc(reviewKey, 'gv.org_inbox', { limit: 10 })).result;
     expect(plain.items).toHaveLength(3);
     expect(plain.items.every((i: object) => !('copy' in i))).toBe(true);
+    expect(plain.items.every((i: any) => i.content === 'withheld' && i.submission.content.bytes === null)).toBe(true);
     const decoded = (await rpc(reviewKey, 'gv.org_inbox', { limit: 10, decoded: true })).result;
     const byId = new Map(decoded.items.map((i: any) => [i.artifact_id, i]));
     const flagged = byId.get(texts[0]!.artifactId) as any;
-    expect(flagged.submission.content.bytes).toBe(Buffer.from(secretText).toString('base64'));
+    // The secret travels to a review key only masked: not in the submission, not in base64.
+    expect(JSON.stringify(flagged)).not.toContain('AKIAW3XVW3XVW3XVW3XV');
+    expect(JSON.stringify(flagged)).not.toContain(Buffer.from(secretText).toString('base64'));
     expect(flagged.copy.text).toBe(secretText.replace('AKIAW3XVW3XVW3XVW3XV', '█'.repeat(20)));
     expect(flagged.copy.findings.map((f: any) => [f.kind, secretText.slice(f.start, f.end)])).toEqual(
       expect.arrayContaining([
@@ -77,11 +80,19 @@ describe("the organization's reads for its console", () => {
     expect((await rpc(reviewKey, 'gv.org_inbox', { decoded: 'yes' })).error).toMatchObject({ code: -32602, data: { field: 'decoded' } });
   });
 
-  it('gv.org_submission reads one without taking it: another reviewer sees who holds it, and its decision once made', async () => {
+  it('gv.org_submission reads one without taking it: another reviewer sees who holds it, and its decision once made; raw bytes only to people and admins', async () => {
     const id = texts[1]!.artifactId;
-    const read = (await rpc(adminKey, 'gv.org_submission', { member_deployment_id: member.deploymentId, artifact_id: id })).result;
-    expect(read).toMatchObject({ artifact_id: id, state: 'held', held_by: expect.stringMatching(/^key:/), decision: null, id: texts[1]!.body.id, sig: texts[1]!.body.sig });
+    const taken = (await rpc(reviewKey, 'gv.org_take', { member_deployment_id: member.deploymentId, artifact_id: id })).result.item;
+    const read = (await rpc(adminKey, 'gv.org_submission', { member_deployment_id: member.deploymentId, artifact_id: id, raw: true })).result;
+    expect(read).toMatchObject({ artifact_id: id, state: 'held', held_by: taken.held_by, held_until: taken.held_until, content: 'included', decision: null, id: texts[1]!.body.id, sig: texts[1]!.body.sig });
+    expect(read.held_by).toMatch(/^key:/);
     expect(read.submission).toEqual(texts[1]!.body.submission);
+    // A review key is a program's: it reads the person's copy, never the bytes.
+    const asKey = await rpc(reviewKey, 'gv.org_submission', { member_deployment_id: member.deploymentId, artifact_id: texts[0]!.artifactId, raw: true });
+    expect(asKey.error).toMatchObject({ code: -32602, data: { field: 'raw', reason: 'people_and_admins' } });
+    const withheld = (await rpc(reviewKey, 'gv.org_submission', { member_deployment_id: member.deploymentId, artifact_id: texts[0]!.artifactId })).result;
+    expect(withheld).toMatchObject({ content: 'withheld', submission: { content: { bytes: null } } });
+    expect(JSON.stringify(withheld)).not.toContain('AKIAW3XVW3XVW3XVW3XV');
     expect(read.copy.text).toMatch(/^plain /);
     expect((await rpc(reviewKey, 'gv.org_review', { member_deployment_id: member.deploymentId, artifact_id: id, decision: 'refuse', category: 'duplicate', reason: 'seen it' })).result.changed).toBe(true);
     const decided = (await rpc(reviewKey, 'gv.org_submission', { member_deployment_id: member.deploymentId, artifact_id: id })).result;

@@ -17,8 +17,9 @@ import { yazlZip } from '../../fixtures/make-fixtures.js';
 /**
  * The loop closed, every actor real: a member gate (SQLite) whose rows are graded by a model
  * server on loopback and signed by a signed-in person, an organization gate (PostgreSQL) whose
- * reviewer is a person signed in at the issuer the org trusts (a third process, standing for
- * the company's sign-in), real HTTP between them. The member's main space is model-reviewed
+ * reviewers are people signed in at the issuer the org trusts (a third process, standing for
+ * the company's sign-in; since nothing tells them apart from the member's signer, each
+ * decision there is two people's), real HTTP between them. The member's main space is model-reviewed
  * under the standard quorum: a model verdict counts toward k, a person settles, and a T-5
  * row needs a person's signature among its two and then the org's countersign.
  */
@@ -32,6 +33,7 @@ let org: OrgProcess;
 let submitKey: string;
 let signer: SignedInPerson;
 let orgReviewer: IssuedPerson;
+let secondReviewer: IssuedPerson;
 
 const { gate: company } = useGate({ ownIssuer: true });
 beforeAll(async () => {
@@ -45,7 +47,10 @@ beforeAll(async () => {
   const memberId = DeploymentKey.openOrCreate(join(gateHome, 'deployment.key')).deploymentId;
   submitKey = cli('member', 'add', `--deployment-id=${memberId}`, '--label', 'team gate').key;
   orgReviewer = await signInWithOpenidClient(company);
-  expect(cli('people', 'assign', '--iss', orgReviewer.iss, '--sub', orgReviewer.sub, '--role', 'reviewer')).toMatchObject({ role: 'reviewer', changed: true });
+  secondReviewer = await signInWithOpenidClient(company);
+  for (const person of [orgReviewer, secondReviewer]) {
+    expect(cli('people', 'assign', '--iss', person.iss, '--sub', person.sub, '--role', 'reviewer')).toMatchObject({ role: 'reviewer', changed: true });
+  }
 }, 180_000);
 afterAll(async () => {
   await org?.stop();
@@ -80,10 +85,10 @@ const ok = (answer: any) => {
   return answer.result;
 };
 
-async function orgRpc(method: string, params: unknown) {
+async function orgRpc(method: string, params: unknown, as: IssuedPerson = orgReviewer) {
   const res = await request(`${org.url}/rpc`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${orgReviewer.accessToken}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${as.accessToken}` },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   return ok(await res.body.json());
@@ -126,21 +131,25 @@ describe('a member gate and an organization gate, with a model grading and peopl
     expect(ok(await gate.socket('gv.submit_drain', { limit: 100 }))).toMatchObject({ sent: t5.length + 2, accepted: t5.length + 2, refused: 0, queued: 0 });
 
     // The org's person reads the inbox: the content, the model's verdicts and the person's signature travelled.
-    const { items, held_by } = await orgRpc('gv.org_inbox', { limit: 100 });
-    expect(held_by).toBe(orgReviewer.identity);
+    const { items, you } = await orgRpc('gv.org_inbox', { limit: 100 });
+    expect(you).toBe(orgReviewer.identity);
     expect(items.map((i: any) => i.artifact_id).sort()).toEqual([...t5, kept, refusedId].sort());
     const keptItem = items.find((i: any) => i.artifact_id === kept);
     expect(keptItem.submission.approval.approved_by).toMatchObject({ model: 1, human: 1 });
     expect(keptItem.submission.decisions.map((d: any) => d.type)).toEqual(expect.arrayContaining(['verdict', 'manual-sign']));
+    // The org's people sign in at the company's issuer, the member's at the member: no email both assert tells them
+    // apart from the member's signer, so each decision is two people's (docs/organization.md "Who counts at the organization").
+    expect(items.every((i: any) => i.standing.counts === 'with_others' && i.standing.people_needed === 2)).toBe(true);
     for (const item of items) {
       const refuse = item.artifact_id === refusedId;
-      const decided = await orgRpc('gv.org_review', {
+      const params = {
         member_deployment_id: item.member_deployment_id,
         artifact_id: item.artifact_id,
         decision: refuse ? 'refuse' : 'countersign',
         ...(refuse ? { category: 'quality', reason: 'not precise enough' } : {}),
-      });
-      expect(decided).toMatchObject({ state: refuse ? 'refused' : 'countersigned', changed: true });
+      };
+      expect(await orgRpc('gv.org_review', params)).toMatchObject({ state: 'leased', changed: true, waits_for: 1 });
+      expect(await orgRpc('gv.org_review', params, secondReviewer)).toMatchObject({ state: refuse ? 'refused' : 'countersigned', changed: true, with: [{ by: orgReviewer.identity }] });
     }
 
     // The member pulls, verifies and journals; a second pull (and one after a restart) adds nothing.
@@ -169,12 +178,12 @@ describe('a member gate and an organization gate, with a model grading and peopl
     expect(ok(await gate.rpc(reader.key, 'gv.node', { artifact_id: member, body: true })).body).toMatch(/^# tool /);
     const why = ok(await gate.rpc(grader.key, 'gv.why', { artifact_id: kept }));
     expect(why.events.filter((e: any) => e.type === 'countersign')).toHaveLength(1);
-    // The org's log names the person who decided each, as signer class human; its refusal reason never reached the member.
+    // The org's log names the two people who decided each, as signer class human; its refusal reason never reached the member.
     const db = new pg.Pool({ connectionString: cluster.url, max: 1 });
     const decisions = (await db.query<{ body: string }>("SELECT body FROM org_log WHERE type IN ('countersign', 'refuse')")).rows.map((r) => JSON.parse(r.body));
     await db.end();
     expect(decisions).toHaveLength(t5.length + 2);
-    expect(decisions.every((d) => d.by === orgReviewer.identity && d.data.authority_class === 'human')).toBe(true);
+    expect(decisions.every((d) => d.by === secondReviewer.identity && d.data.with[0].by === orgReviewer.identity && d.data.authority_class === 'human')).toBe(true);
     expect(JSON.stringify(ok(await gate.rpc(grader.key, 'gv.why', { artifact_id: refusedId })))).not.toContain('not precise enough');
     expect(ok(await gate.rpc(grader.key, 'gv.countersign_status', {}))).toMatchObject({ ratified_awaiting: 0, authority: { configured: true, org_deployment_id: org.deploymentId } });
     // The journal with the org's countersigns in it still verifies end to end, and so does the org's log.

@@ -9,7 +9,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { gateCommand } from '../harness/gate-command.js';
 import { OrgProcess, PostgresCluster, orgCli, putSubmission } from '../harness/org-process.js';
 import { SimulatedMember } from '../harness/member-submission.js';
-import { addPersonWithCli } from '../harness/sign-in.js';
+import { addPersonWithCli, signIn } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
 /**
@@ -57,7 +57,8 @@ afterAll(async () => {
 
 const orgAdmin = (...args: string[]) => orgCli([...args, '--home', orgHome, '--database-url', cluster.url], trust);
 const join_ = (url: string, key: string, extra: string[] = []) => gateCommand(['org', 'join', url, '--home', gate.home, ...extra], `${key}\n`);
-const asPerson = (args: string[], password = PASSWORD) => gateCommand(['org', ...args, '--url', org.url, '--email', EMAIL, '--password-stdin'], `${password}\n`);
+/** A person's `gate org` command, signing in with --password-stdin at the issuer they name (the member gate's own sign-in). */
+const asPerson = (args: string[], password = PASSWORD, email = EMAIL) => gateCommand(['org', ...args, '--url', org.url, '--email', email, '--password-stdin', ...(args.includes('--issuer') ? [] : ['--issuer', gate.url])], `${password}\n`);
 const orgUrlNow = async () => (await gate.socket('gv.settings', {})).result.values.find((v: { key: string }) => v.key === 'org.url').value;
 
 async function promoted(label: string): Promise<string> {
@@ -174,13 +175,25 @@ describe('joining without a restart, then reviewing as a person', () => {
     orgAdmin('people', 'assign', '--iss', iss, '--sub', sub, '--role', 'reviewer');
   });
 
-  it('gate org review lists the inbox with the content decoded', async () => {
+  it('gate org review lists the inbox with the content decoded, and holds nothing: another reviewer sees every submission free', async () => {
     const listed = await asPerson(['review']);
     expect(listed.code, listed.err).toBe(0);
     expect(listed.out).toContain(`${claim} from member ${gate.deploymentId}`);
     expect(listed.out).toContain('a claim sent after joining');
     expect(listed.out).toContain('the scanner found nothing');
     expect(listed.out).toMatch(/at the member: \w+/);
+    expect(listed.out).toContain('held by nobody');
+    expect(listed.out).toContain('Nothing is held for you by listing.');
+    // Listing took nothing: no row is held, and another reviewer's inbox lists the same submission, free.
+    expect((await db.query('SELECT held_by FROM submissions WHERE held_by IS NOT NULL')).rows).toEqual([]);
+    const keyHolder = JSON.parse(orgAdmin('key', 'issue', '--scope', 'review', '--label', 'another reviewer', '--json')).key as string;
+    const theirs = await fetch(`${org.url}/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${keyHolder}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'gv.org_inbox', params: {} }),
+    });
+    const { result } = (await theirs.json()) as { result: { items: Array<{ artifact_id: string; held_by: string | null }> } };
+    expect(result.items).toEqual(expect.arrayContaining([expect.objectContaining({ artifact_id: claim, held_by: null })]));
   });
 
   it('a refusal without --reason is refused before anyone signs in; a submission named without a decision is only shown', async () => {
@@ -237,5 +250,41 @@ describe('joining without a restart, then reviewing as a person', () => {
     const refused = await asPerson(['review', second, '--refuse', '--category', 'off-scope', '--reason', 'not about this organization', '--yes']);
     expect(refused.code, refused.err).toBe(0);
     expect(await logged('refuse', second)).toEqual([expect.objectContaining({ by: identity, data: expect.objectContaining({ category: 'off-scope', reason: 'not about this organization', authority_class: 'human' }) })]);
+  });
+
+  it('a person who signed a row at the member is told at the organization that it is not theirs to decide, before anything is asked; another person decides it', async () => {
+    // alice approves and promotes at the member, signed in there; the organization trusts that sign-in, so she is the same iss|sub there.
+    const alice = await signIn(gate, { role: 'reviewer' });
+    const own = (await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText('a claim alice promoted'), kind: 'memory', source_uri: 'test://join', workarea: 'org/join' })).result.artifact_id as string;
+    await gate.readBody(alice.accessToken, own);
+    expect((await gate.rpc(alice.accessToken, 'gv.sign', { artifact_id: own, decision: 'approve', promote: true })).result.state).toBe('ACTIVE');
+    expect((await gate.rpc(reviewer.key, 'gv.submit', { artifact_id: own })).result.state).toBe('queued');
+    expect((await gate.socket('gv.submit_drain', {})).result).toMatchObject({ accepted: 1 });
+    orgAdmin('people', 'assign', '--iss', alice.iss, '--sub', alice.sub, '--role', 'reviewer');
+    const asAlice = (args: string[]) => asPerson(args, alice.password, alice.email);
+
+    const listed = await asAlice(['review']);
+    expect(listed.code, listed.err).toBe(0);
+    const hers = listed.out.slice(listed.out.indexOf(`${own} from member`));
+    expect(hers).toMatch(/NOT YOURS TO DECIDE: You acted on this row at the member \([^)]*approve[^)]*\) as \S+: a person who signed a row at the member never counts at the organization for it\. Another reviewer decides it\./);
+    const refused = await asAlice(['review', own, '--countersign', '--yes']);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain('a claim alice promoted');
+    expect(refused.err).toContain('gate org review: nothing decided: You acted on this row at the member');
+    // Nothing was taken or decided: the row is free for another reviewer.
+    expect((await db.query('SELECT state, held_by FROM submissions WHERE artifact_id = $1', [own])).rows).toEqual([{ state: 'leased', held_by: null }]);
+    expect(await logged('countersign', own)).toEqual([]);
+    // Asked directly, the organization refuses her decision too.
+    const direct = await fetch(`${org.url}/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.accessToken}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'gv.org_review', params: { member_deployment_id: gate.deploymentId, artifact_id: own, decision: 'countersign' } }),
+    });
+    expect(((await direct.json()) as { error: unknown }).error).toMatchObject({ code: -32010, data: { reason: 'signed_at_member' } });
+
+    // Another person of the same issuer decides it, alone.
+    const decided = await asPerson(['review', own, '--countersign', '--yes']);
+    expect(decided.code, decided.err).toBe(0);
+    expect(await logged('countersign', own)).toEqual([expect.objectContaining({ by: identity })]);
   });
 });

@@ -76,6 +76,7 @@ describe("a person's token at the organization gate's /rpc", () => {
     expect(described.body.result.verbs.map((v: any) => [v.name, v.role])).toEqual([
       ['gv.describe', 'reader'],
       ['gv.org_inbox', 'reviewer'],
+      ['gv.org_take', 'reviewer'],
       ['gv.org_review', 'reviewer'],
       ['gv.org_submission', 'reviewer'],
       ['gv.org_outcomes', 'reviewer'],
@@ -88,12 +89,12 @@ describe("a person's token at the organization gate's /rpc", () => {
 
   it('[auth].admins makes a person admin while the people table names no role for them', async () => {
     expect((await rpc(boss.accessToken, 'gv.describe')).body.result.you).toEqual({ identity: boss.identity, role: 'admin', kind: 'person' });
-    expect((await rpc(boss.accessToken, 'gv.org_inbox', { limit: 1 })).body.result).toMatchObject({ held_by: boss.identity });
+    expect((await rpc(boss.accessToken, 'gv.org_inbox', { limit: 1 })).body.result).toMatchObject({ you: boss.identity });
     const listed = JSON.parse(cli('people', 'list', '--json'));
     expect(listed).toContainEqual(expect.objectContaining({ identity: boss.identity, role: 'admin', source: 'config' }));
   });
 
-  it('a reviewer assigned by `gate org people` takes the inbox and countersigns as signer class human; removed, a reader again', async () => {
+  it('a reviewer assigned by `gate org people` takes a submission and countersigns as signer class human; removed, a reader again', async () => {
     const assigned = JSON.parse(cli('people', 'assign', '--iss', ann.iss, '--sub', ann.sub, '--role', 'reviewer', '--json'));
     expect(assigned).toEqual({ identity: ann.identity, role: 'reviewer', changed: true });
     expect(JSON.parse(cli('people', 'assign', '--iss', ann.iss, '--sub', ann.sub, '--role', 'reviewer', '--json')).changed).toBe(false);
@@ -105,9 +106,11 @@ describe("a person's token at the organization gate's /rpc", () => {
       expect((await putSubmission(org, memberKey, body)).status).toBe(202);
     }
     const inbox = await rpc(ann.accessToken, 'gv.org_inbox', { limit: 100 });
-    expect(inbox.body.result.held_by).toBe(ann.identity);
+    expect(inbox.body.result.you).toBe(ann.identity);
     const item = inbox.body.result.items.find((i: any) => i.artifact_id === s.artifactId);
-    expect(item).toMatchObject({ member_deployment_id: member.deploymentId, trust_class: 'T-1' });
+    expect(item).toMatchObject({ member_deployment_id: member.deploymentId, trust_class: 'T-1', held_by: null, standing: { counts: 'alone' } });
+    const taken = await rpc(ann.accessToken, 'gv.org_take', { member_deployment_id: member.deploymentId, artifact_id: s.artifactId });
+    expect(taken.body.result.item).toMatchObject({ artifact_id: s.artifactId, held_by: ann.identity });
     // Another reviewer may not decide what ann holds.
     const other = await rpc(reviewKey, 'gv.org_review', { member_deployment_id: member.deploymentId, artifact_id: s.artifactId, decision: 'countersign' });
     expect(other.body.error).toMatchObject({ code: -32010, data: { reason: 'held_by_other' } });

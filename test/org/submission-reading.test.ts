@@ -43,7 +43,7 @@ async function putRaw(id: string, bytes: string | Buffer) {
   return { status: res.statusCode, body: (await res.body.json()) as any };
 }
 
-/** The org's inbox as a reviewer reads it: the artifact ids it holds. */
+/** The org's inbox as a reviewer reads it: the artifact ids of the undecided submissions. */
 async function inboxIds(): Promise<string[]> {
   const res = await request(`${org.url}/rpc`, {
     method: 'POST',

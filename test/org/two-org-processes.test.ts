@@ -60,26 +60,24 @@ describe('two org processes on one database', { timeout: CASE_MS }, () => {
     );
     for (const pair of answers) expect(pair.map((a) => a.status).sort()).toEqual([200, 202]);
 
-    // Two reviewers, each on its own process, empty the inbox in small takes at the same time.
+    // Two reviewers, each on its own process, drain the inbox one take at a time, together.
     const held: string[][] = [[], []];
     const decided: string[][] = [[], []];
     await Promise.all(
       reviewers.map(async (key, r) => {
         for (;;) {
-          const { items } = await rpc(orgs[r]!, key, 'gv.org_inbox', { limit: 7 });
-          if (items.length === 0) return;
-          for (const item of items) {
-            held[r]!.push(`${item.member_deployment_id} ${item.artifact_id}`);
-            const refuse = item.artifact_id < 'sha256:8';
-            const done = await rpc(orgs[1 - r]!, key, 'gv.org_review', {
-              member_deployment_id: item.member_deployment_id,
-              artifact_id: item.artifact_id,
-              decision: refuse ? 'refuse' : 'countersign',
-              ...(refuse ? { category: 'quality', reason: 'test' } : {}),
-            });
-            expect(done.changed).toBe(true);
-            decided[r]!.push(item.artifact_id);
-          }
+          const { item } = await rpc(orgs[r]!, key, 'gv.org_take', {});
+          if (item === null) return;
+          held[r]!.push(`${item.member_deployment_id} ${item.artifact_id}`);
+          const refuse = item.artifact_id < 'sha256:8';
+          const done = await rpc(orgs[1 - r]!, key, 'gv.org_review', {
+            member_deployment_id: item.member_deployment_id,
+            artifact_id: item.artifact_id,
+            decision: refuse ? 'refuse' : 'countersign',
+            ...(refuse ? { category: 'quality', reason: 'test' } : {}),
+          });
+          expect(done.changed).toBe(true);
+          decided[r]!.push(item.artifact_id);
         }
       }),
     );

@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { InProcessGate } from '../harness/in-process-gate.js';
+import { HandClock } from '../harness/hand-clock.js';
 import { expireOverdue } from '../../dist/src/review/expiry.js';
-
-/** A clock the test moves by hand: the human-review time-to-live without sleeping. */
-class HandClock {
-  constructor(public t = Date.now()) {}
-  now = () => this.t;
-  advance(ms: number): void {
-    this.t += ms;
-  }
-}
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -22,11 +22,14 @@ const facts = (count: ReturnType<typeof countQuorum>, rule: ReturnType<typeof qu
   rule,
   count,
   veto: false,
+  heldOnRescan: false,
   // Every configured stance answered: what is left is the count itself.
   stances: [],
   away: false,
   operatorObjections: 0,
   contradictsPromoted: false,
+  detection: null,
+  agentSteering: false,
   gradingUnavailable: null,
   rubric: 'gate-rubric/1',
 });
@@ -88,6 +91,25 @@ describe('quorum', () => {
     const count = countQuorum(rule, 'human', 'key:w', [sig('iss|alice', 'human')], (signer: string) => (signer === 'iss|alice' ? 'not served every attachment' : null));
     expect(count).toMatchObject({ k_have: 0, met: false });
     expect(count.signers[0].why).toBe('not served every attachment');
+  });
+
+  it("a model's rejection waits for a person however many keys approve; a person's approval answers it", () => {
+    const rule = quorumRule(standard, 'T-1', 'auto');
+    const rejected = sig('gate-local', 'model', 'reject', 'critical', 'verdict');
+    const keys = countQuorum(rule, 'auto', 'key:w', [rejected, sig('key:r1', 'agent'), sig('key:r2', 'agent')]);
+    expect(keys).toMatchObject({ k_have: 2, met: true, model_rejects: ['gate-local'] });
+    expect(waitsFor(facts(keys, rule, 'auto'))).toMatchObject({ blocker: 'human_required', code: 'model_rejected' });
+    const person = countQuorum(rule, 'auto', 'key:w', [rejected, sig('key:r1', 'agent'), sig('iss|alice', 'human')]);
+    expect(waitsFor(facts(person, rule, 'auto'))).toMatchObject({ blocker: 'quorum', code: 'settle' });
+  });
+
+  it("an agent's steering row and a row owed the detector's verdict say what they wait for", () => {
+    const rule = quorumRule(standard, 'T-1', 'auto');
+    const met = countQuorum(rule, 'auto', 'key:w', [sig('gate-local', 'model', 'approve', 'positive', 'verdict')]);
+    expect(waitsFor({ ...facts(met, rule, 'auto'), agentSteering: true })).toMatchObject({ blocker: 'quorum', code: 'agent_steering' });
+    // The detector is part of the scan: its wait comes before anything review decides.
+    const detecting = { blocker: 'semantic_review' as const, code: 'detecting', words: 'waiting for the injection detector' };
+    expect(waitsFor({ ...facts(met, rule, 'auto'), detection: detecting, agentSteering: true })).toEqual(detecting);
   });
 
   it('who settles: a person anywhere; an agent or the deployment only in auto review', () => {

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { useGate } from '../harness/use-gate.js';
+import { reviewSpaces } from '../harness/review-spaces.js';
 
 /**
  * The embedded local reviewer under the standard profile (T-1 one signature, T-2 two,
@@ -13,14 +14,7 @@ const { gate, keys: { agent, reviewer, reviewer2 }, ingestResult } = useGate({
   keys: { agent: 'agent', reviewer: 'reviewer', reviewer2: 'reviewer' },
 });
 
-beforeAll(async () => {
-  await gate.socket('gv.space_create', { name: 'people', policy: 'human' });
-  await gate.socket('gv.space_create', { name: 'models', policy: 'model' });
-  await gate.socket('gv.grant', {
-    action: 'issue',
-    grants: ['people', 'models'].map((space) => ({ principal: agent.identity, space, capabilities: ['read', 'contribute'] })),
-  });
-});
+beforeAll(() => reviewSpaces(gate, agent, { people: 'human', models: 'model' }));
 
 const WORDS = ['amber', 'basalt', 'cedar', 'delta', 'ember', 'fjord', 'garnet', 'harbor', 'indigo', 'juniper', 'kelp', 'lichen', 'marble', 'nectar', 'onyx', 'pumice'];
 let n = 0;

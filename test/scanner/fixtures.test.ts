@@ -95,7 +95,7 @@ describe.each(files)('fixture %s', (name) => {
       expect(result.findings.every((f) => f.severity === 'low')).toBe(true);
     }
     if (want.known_miss !== undefined) expect(want.clean || result.flagged).toBe(false);
-    expect(result.scanner).toMatch(/^gate-scan\/3 gate-attack\/1-[0-9a-f]{8} secretlint-preset-recommend\/12\.0\.0$/);
+    expect(result.scanner).toMatch(/^gate-scan\/4 gate-attack\/2-[0-9a-f]{8} secretlint-preset-recommend\/12\.0\.0$/);
   });
 
   it('reports sorted, in-bounds findings whose excerpt and detail never carry the match', async () => {

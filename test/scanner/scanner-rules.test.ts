@@ -122,14 +122,14 @@ describe('injection: instruction or mention', () => {
     }
   });
 
-  it('matches no phrase on a conditional that names the rules, though the classifier holds it (a known false positive)', async () => {
+  it('holds nothing on a conditional that names the rules', async () => {
     // "do not follow the rules given above" is, word for word, how attacks open; the phrase
-    // rules read the conditional and stay quiet, the classifier does not. Recorded here so a
-    // change to either is seen.
+    // rules and the word-by-word override read the conditional and stay quiet, and the
+    // classifier holds no window without a cue of what attacks ask for (attack-cues.ts).
+    // The classifier of gate-attack/1 held it: a known false positive, now gone.
     const text = 'If you do not follow the rules given above, the build fails.';
     const { findings } = await scanText(text);
-    expect(findings.filter((f) => f.kind !== 'injection.classifier')).toEqual([]);
-    expect(findings.map((f) => f.kind)).toEqual(['injection.classifier']);
+    expect(findings).toEqual([]);
   });
 });
 

@@ -1,14 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
 import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
+import { leftBehind as leftBehindOn, type OlderScanFinding } from '../harness/older-scan.js';
 
-/**
- * No build of this gate leaves a row in L0_RAW or scanned by another scanner, so a test
- * writes what an older build or a crash would have left: an ingest alone, or an ingest with
- * the scan an older scanner made, signed and chained like any event.
- */
-const OLD_SCANNER = 'gate-scan/1 (an older build)';
 const TOKEN = 'ghp_TestOnlyNotARealTokenx7Kq2Zp9Lm4Rv8W';
 
 const { gate: server, keys: { reviewer, agent } } = useGate({
@@ -17,32 +11,10 @@ const { gate: server, keys: { reviewer, agent } } = useGate({
   keys: { reviewer: 'reviewer', agent: 'agent' },
 });
 
-type Finding = { kind: string; severity: string; detail: string; start: number; end: number; excerpt: string };
+type Finding = OlderScanFinding;
 
-function leftBehind(text: string, options: { contentType?: string; scan?: { enters: string; findings: Finding[] } } = {}): Promise<string> {
-  const gate = server.gate;
-  const bytes = Buffer.from(text, 'utf8');
-  const contentHash = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-  const artifactId = `sha256:${createHash('sha256').update(`left behind ${text}`).digest('hex')}`;
-  const contentType = options.contentType ?? 'memory';
-  const recorded = contentType === 'event';
-  return gate.store.writer.write(() => {
-    gate.store.journal.putBlob(contentHash, bytes);
-    gate.store.journal.append('ingest', 'key:olderbuild', {
-      artifact_id: artifactId, space: 'main', workarea: 'scan/left', leaves: null, enters: 'L0_RAW', content_hash: contentHash,
-      size_bytes: bytes.length, content_type: contentType, trust_class: 'T-1', writer_kind: 'program', source_uri: 'test://scan',
-      derives_from: [], ...(recorded ? {} : { kind: contentType }),
-    });
-    if (options.scan) {
-      gate.store.journal.append('scan', 'key:olderbuild', {
-        artifact_id: artifactId, space: 'main', workarea: 'scan/left', leaves: 'L0_RAW', enters: options.scan.enters, trust_class: 'T-1',
-        content_type: contentType, findings_count: options.scan.findings.length, findings: options.scan.findings, masked_hash: contentHash,
-        scanner: OLD_SCANNER,
-      });
-    }
-    return artifactId;
-  });
-}
+/** A row as an older build or a crash left it (test/harness/older-scan.ts). */
+const leftBehind = (text: string, options: { contentType?: string; scan?: { enters: string; findings: Finding[] } } = {}) => leftBehindOn(server.gate, text, options);
 
 const status = async (id: string) => (await server.rpc(reviewer.key, 'gv.status', { artifact_id: id })).result;
 const scanEvents = async (id: string) =>
@@ -58,7 +30,7 @@ describe('gv.scan_pending', () => {
     expect((await status(first)).state).toBe('L0_RAW');
     const page = (await server.rpc(reviewer.key, 'gv.scan_pending', { limit: 2 })).result;
     expect(page).toMatchObject({ examined: 2, raw: 2, outdated: 0, scanned: 2, unchanged: 0, flagged: 1, truncated: true });
-    expect(page.scanner).toMatch(/^gate-scan\/3 /);
+    expect(page.scanner).toMatch(/^gate-scan\/\d+ /);
     expect((await status(first)).state).toBe('L1_SCANNED');
     expect(await status(second)).toMatchObject({ state: 'L1B_FLAGGED', findings_count: 1 });
     const rest = (await server.rpc(reviewer.key, 'gv.scan_pending', {})).result;
@@ -126,17 +98,24 @@ describe('gv.scan', () => {
     expect(await scanEvents(id)).toHaveLength(1);
   });
 
-  it('a promoted row keeps its state: the new finding is recorded, a reviewer decides about demoting', async () => {
-    const id = await leftBehind(`${uniqueText('promoted with a token')} ${TOKEN}`, { scan: { enters: 'L1_SCANNED', findings: [] } });
-    let offset: number | null = 0;
-    while (offset !== null) {
-      const r = (await server.rpc(reviewer.key, 'gv.node', { artifact_id: id, body: true, ...(offset ? { offset } : {}) })).result;
-      offset = r.masked_next_offset ?? null;
-    }
-    expect((await server.rpc(reviewer.key, 'gv.promote', { artifact_id: id })).result.state).toBe('ACTIVE');
-    const answer = (await server.rpc(reviewer.key, 'gv.scan', { artifact_id: id })).result;
-    expect(answer).toMatchObject({ state: 'ACTIVE', changed: true, findings_count: 1 });
-    expect(await status(id)).toMatchObject({ state: 'ACTIVE', findings_count: 1 });
+  it('a promoted row keeps its state on a new medium finding (recorded; a reviewer decides), and leaves its readers on a high one', async () => {
+    const promoted = async (text: string) => {
+      const id = await leftBehind(text, { scan: { enters: 'L1_SCANNED', findings: [] } });
+      let offset: number | null = 0;
+      while (offset !== null) {
+        const r = (await server.rpc(reviewer.key, 'gv.node', { artifact_id: id, body: true, ...(offset ? { offset } : {}) })).result;
+        offset = r.masked_next_offset ?? null;
+      }
+      expect((await server.rpc(reviewer.key, 'gv.promote', { artifact_id: id })).result.state).toBe('ACTIVE');
+      return id;
+    };
+    const medium = await promoted(`${uniqueText('promoted with a cut token')} ghp_abc123def456ghi789`);
+    expect((await server.rpc(reviewer.key, 'gv.scan', { artifact_id: medium })).result).toMatchObject({ state: 'ACTIVE', changed: true, findings_count: 1 });
+    expect(await status(medium)).toMatchObject({ state: 'ACTIVE', findings_count: 1 });
+    const high = await promoted(`${uniqueText('promoted with a token')} ${TOKEN}`);
+    const answer = (await server.rpc(reviewer.key, 'gv.scan', { artifact_id: high })).result;
+    expect(answer).toMatchObject({ state: 'L1B_FLAGGED', changed: true, findings_count: 1, added: [{ kind: 'secret.github-token', severity: 'veto' }] });
+    expect(await status(high)).toMatchObject({ state: 'L1B_FLAGGED', findings_count: 1 });
   });
 
   it('the views replayed from the journal equal the live ones after every rescan above', async () => {

@@ -68,7 +68,7 @@ describe('gv.why serves the signed bytes a caller may read whole', () => {
     await ok(agent.key, 'gv.comment_retract', { artifact_id: row.artifact_id, event_id: c.event_id });
     for (const key of [reader.key, agent.key, reviewer.key]) {
       const events = await why(key, row.artifact_id);
-      expect(ofType(events, 'comment')).toMatchObject({ signed: null, withheld: ['body', 'findings'], kind: 'note', verified: true });
+      expect(ofType(events, 'comment')).toMatchObject({ signed: null, withheld: ['body', 'findings', 'scan'], kind: 'note', verified: true });
       expect(JSON.stringify(events)).not.toContain('a remark about the ledger');
       expect(await checksOut(ofType(events, 'comment-retract'))).toBe(true);
     }

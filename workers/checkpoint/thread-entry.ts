@@ -17,14 +17,24 @@ lowerThisThread();
 export interface CheckpointSettings {
   path: string;
   everyMs: number;
+  /**
+   * Shared with the main thread, written here after each pass: [0] when a pass last copied
+   * every frame of the WAL (ms since the epoch; 0 before one did), [1] the frames the last
+   * pass left uncopied. The metrics read it (a write of two numbers, no message).
+   */
+  progress: SharedArrayBuffer;
 }
 
 const settings = workerData as CheckpointSettings;
+const progress = new Float64Array(settings.progress);
 const db = new Database(settings.path, { fileMustExist: true });
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const timer = setInterval(() => {
   try {
-    checkpoint.run();
+    const pass = checkpoint.get() as { busy: number; log: number; checkpointed: number };
+    const behind = Math.max(0, pass.log - pass.checkpointed);
+    if (behind === 0) progress[0] = Date.now();
+    progress[1] = behind;
   } catch (error) {
     // The main thread's autocheckpoint still bounds the WAL; say why this one stopped helping.
     parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });

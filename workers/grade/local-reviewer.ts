@@ -4,18 +4,25 @@
  * the same rubric a model uses. It needs no network and costs no tokens; its verdicts
  * carry LOCAL_MODEL_LABEL, so nobody mistakes them for a language model's.
  */
-import { attackScore } from '../scan/attack-classifier.js';
+import { attackModel, attackScore } from '../scan/attack-classifier.js';
 import { isPromptShaped } from '../scan/addressed-to-reader.js';
+import { ATTACK_MODEL, JAILBREAK_MODEL } from '../scan/attack-weights.js';
 import { stakesOf } from '../scan/executable-stakes.js';
+import { jailbreakProbability, readJailbreak } from '../scan/jailbreak-signals.js';
+import { contentLength } from '../scan/trailing-noise.js';
 import type { GradeAnswer } from './answer.js';
 import type { GradeInput } from './grade-task.js';
 
 /**
- * The attack classifier's score from which the embedded reviewer finds a row suspicious: lower
- * than the scanner's threshold (a finding), so that what reads a little like an attack is not
- * promoted by rules alone but waits for a person's disposition.
+ * The attack classifier's score (its best window, attack cue or not) from which the embedded
+ * reviewer finds a row suspicious: chosen in training so that about one benign text in fifty
+ * of each source reaches it (training/attack-training.js), lower than what the scanner holds,
+ * so that what reads a little like an attack is not promoted by rules alone but waits for a
+ * person's disposition.
  */
-export const SUSPICIOUS_ATTACK_SCORE = 0.25;
+export const SUSPICIOUS_ATTACK_SCORE = ATTACK_MODEL.suspicion;
+/** The jailbreak model's score from which a text that sets a scene waits for a person. */
+export const SUSPICIOUS_JAILBREAK_SCORE = 0.5;
 
 const KNOWN_SCHEMES = /^(https?|file|git|ssh|s3|chat|mailto|urn|test|doc|repo|slack|jira|issue|session|agent|tool):/i;
 const RETIRED = new Set(['REJECTED', 'DEMOTED', 'ARCHIVED', 'SUPERSEDED']);
@@ -113,7 +120,7 @@ function form(input: GradeInput): Criterion {
   if (readsAsPrompt(input)) {
     c.redFlag = true;
     c.suspicious = true;
-    c.counter.push('reads as a question or an order to the agent reading it, not as a claim; a person decides');
+    c.counter.push('reads as a question or a task for the agent reading it, not as a claim; a person decides');
   }
   if (masked > 0 && masked / Math.max(1, input.text.length) > 0.1) {
     c.points = Math.max(0, c.points - 10);
@@ -124,12 +131,19 @@ function form(input: GradeInput): Criterion {
 
 function safety(input: GradeInput): Criterion {
   const c = criterion();
-  const suspicion = attackScore(input.text);
-  if (suspicion >= SUSPICIOUS_ATTACK_SCORE) {
+  // Read as the scanner reads it: trailing whitespace and citation marks change nothing.
+  const text = input.text.slice(0, contentLength(input.text));
+  const suspicion = attackScore(text, attackModel());
+  const persona = text.length >= JAILBREAK_MODEL.minLength ? jailbreakProbability(JAILBREAK_MODEL, readJailbreak(text).features) : 0;
+  if (suspicion >= SUSPICIOUS_ATTACK_SCORE || persona >= SUSPICIOUS_JAILBREAK_SCORE) {
     c.points = 0;
     c.redFlag = true;
     c.suspicious = true;
-    c.counter.push(`reads like text written to attack an agent (classifier score ${suspicion.toFixed(2)}); a person decides`);
+    c.counter.push(
+      suspicion >= SUSPICIOUS_ATTACK_SCORE
+        ? `reads like text written to attack an agent (classifier score ${suspicion.toFixed(2)}); a person decides`
+        : `reads like a persona set up to take an agent's rules away (jailbreak model score ${persona.toFixed(2)}); a person decides`,
+    );
   }
   if (input.findings.length === 0) {
     if (!c.suspicious) {

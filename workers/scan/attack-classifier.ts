@@ -1,10 +1,9 @@
 /**
  * Findings of the attack classifier: text that reads like what attackers write to an agent
  * (instruction overrides, persona switches, requests for the agent's instructions or
- * memory, commands to run) in wordings no phrase rule lists. A window that speaks to its
- * reader (addressed-to-reader.ts) needs less of the model's evidence than one that does not:
- * out of fold on the training data, that kept nearly all of the attacks found at the lower
- * threshold with a third of the false positives on notes and documentation. The phrase rules say exactly
+ * memory, commands to run) in wordings no phrase rule lists. Only a window that holds a cue
+ * of what attacks ask for (attack-cues.ts) can be a finding: the model also reads style, and
+ * on kinds of text it never saw, style is what misleads it. The phrase rules say exactly
  * what matched; the classifier generalises from the examples it was trained on
  * (training/attack-model.js), and says which window of the text read as an attack and how
  * strongly. Its severity is capped the same way as a phrase's when the window is a quoted
@@ -12,7 +11,7 @@
  */
 import { AttackModel } from './attack-model.js';
 import { ATTACK_MODEL } from './attack-weights.js';
-import { speaksToReader } from './addressed-to-reader.js';
+import { holdsAttackCue } from './attack-cues.js';
 import { windowBounds } from './attack-windows.js';
 import type { Finding, Severity } from './finding.js';
 import { maskExcerpt } from './mask.js';
@@ -36,12 +35,12 @@ export function findAttackLike(text: string, model: AttackModel = attackModel())
     const start = bounds[w]!;
     const end = bounds[w + 1]!;
     const p = model.probability(text, start, end);
-    if (p < model.threshold || (p < model.unaddressedThreshold && !speaksToReader(text.slice(start, end)))) continue;
+    if (p < model.threshold || !holdsAttackCue(text, start, end)) continue;
     context ??= mentionContext(text);
     const base: Severity = p >= model.high ? 'high' : 'medium';
     findings.push({
       kind: CLASSIFIER_KIND,
-      severity: context.severity(base, start, end),
+      severity: context.discussesQuoted(start, end) ? 'low' : context.severity(base, start, end),
       detail: `Reads like text written to attack an agent that reads it (model ${model.label}, score ${p.toFixed(2)} of 1).`,
       start,
       end,
@@ -52,8 +51,8 @@ export function findAttackLike(text: string, model: AttackModel = attackModel())
 }
 
 /**
- * The highest score of any window, for the built-in reviewer: a row the classifier found
- * suspicious but below the scanner's threshold still should not be promoted by a model.
+ * The highest score of any window, cue or not, for the built-in reviewer: a row the classifier
+ * found suspicious (model.suspicion) but did not hold still should not be promoted by a model.
  */
 export function attackScore(text: string, model: AttackModel = attackModel()): number {
   let best = 0;

@@ -13,12 +13,12 @@ export interface SerializedAttackModel {
   bias: number;
   /** A weight is its byte times `scale`. */
   scale: number;
-  /** Probability at or above which a window that speaks to its reader reads as an attack. */
+  /** Probability at or above which a window holding an attack cue (attack-cues.ts) reads as an attack. */
   threshold: number;
-  /** The same for a window that does not (no order, question, "you" or "your"): more evidence asked. */
-  unaddressedThreshold: number;
   /** Probability at or above which the finding is high rather than medium. */
   high: number;
+  /** The best window's probability, cue or not, from which the built-in reviewer finds a text suspicious. */
+  suspicion: number;
   /** The `2^bits` signed bytes, base64. */
   weights: string;
 }
@@ -26,8 +26,8 @@ export interface SerializedAttackModel {
 export class AttackModel {
   readonly label: string;
   readonly threshold: number;
-  readonly unaddressedThreshold: number;
   readonly high: number;
+  readonly suspicion: number;
   private readonly bias: number;
   private readonly scale: number;
   /** Kept as the signed bytes they are stored as: 64 KB stays in cache, 256 KB of floats did not. */
@@ -42,8 +42,8 @@ export class AttackModel {
     this.bias = model.bias;
     this.label = model.label;
     this.threshold = model.threshold;
-    this.unaddressedThreshold = model.unaddressedThreshold;
     this.high = model.high;
+    this.suspicion = model.suspicion;
     this.extractor = new FeatureExtractor(model.bits);
   }
 

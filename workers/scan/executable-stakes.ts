@@ -40,6 +40,8 @@ export const READ: ReadonlySet<string> = new Set([
   'map_document',
   'map_asset',
   'attachment_metadata',
+  // A comment on a row (gv.comment): read by people and agents in a row's thread.
+  'comment',
   // Recorded evidence is kept, never carried out.
   ...RECORDED_CLASSES,
 ]);

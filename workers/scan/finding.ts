@@ -1,3 +1,5 @@
+import type { FindingLocation } from './finding-location.js';
+
 export type Severity = 'low' | 'medium' | 'high' | 'veto';
 
 export interface Finding {
@@ -12,6 +14,8 @@ export interface Finding {
   end: number;
   /** The matched span masked: at most its first 4 characters, then '…(n more)'. */
   excerpt: string;
+  /** Where it is when not in the body (a field, an attachment; finding-location.ts): its offsets count there. */
+  location?: FindingLocation;
 }
 
 export interface ScanResult {

@@ -54,6 +54,13 @@ const PAYLOAD =
 export interface MentionContext {
   /** Severity for a finding over [start, end) whose detector would give `base`. */
   severity(base: Severity, start: number, end: number): Severity;
+  /**
+   * Whether text[start, end) is a stretch of prose about attacks that quotes them: it holds a
+   * quotation or code, its own words (outside those) discuss attacks, and no quotation asks
+   * for an act with consequences. A window the classifier reads whole is judged this way,
+   * since its quotations sit inside it.
+   */
+  discussesQuoted(start: number, end: number): boolean;
 }
 
 /** Fenced code blocks and inline code spans. */
@@ -124,6 +131,14 @@ export function mentionContext(text: string): MentionContext {
       if (!mention) return discussed ? atMost(base, 'medium') : base;
       if (!discussed) return atMost(base, 'medium');
       return PAYLOAD.test(text.slice(from, to)) ? atMost(base, 'medium') : 'low';
+    },
+    discussesQuoted(start, end) {
+      regions ??= [...codeRegions(text), ...quoteRegions(text)];
+      const inside = regions.filter(([s, e]) => start <= s && e <= end);
+      if (inside.length === 0) return false;
+      let own = text.slice(start, end);
+      for (const [s, e] of inside) own = own.slice(0, s - start) + ' '.repeat(e - s) + own.slice(e - start);
+      return DISCUSSION.test(own.replace(URL, ' ')) && !inside.some(([s, e]) => PAYLOAD.test(text.slice(s, e)));
     },
   };
 }

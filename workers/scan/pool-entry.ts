@@ -5,8 +5,11 @@
  * so offsets count from the same first character the gate stored.
  */
 import type { Finding, ScanResult } from './finding.js';
+import type { ScanField } from './finding-location.js';
+import { withFindings } from './joined-findings.js';
 import { maskedOrNull } from './mask.js';
 import type { PersonalDataSeverity } from './personal-data-severity.js';
+import { scanFields } from './scan-fields.js';
 import { scanText } from './scan-text.js';
 import { isArmed, SCAN_STALL_MS } from '../../src/failpoints.js';
 import { unpackTexts, type PackedTexts } from '../packed-texts.js';
@@ -27,6 +30,8 @@ export interface ScanTask {
    * they stand until a person disposes of them, so the masked body still masks their spans.
    */
   standing?: Array<Finding[] | null>;
+  /** The fields each claim is served with, scanned each as a text of its own (null or absent: none). */
+  fields?: Array<ScanField[] | null>;
   /** `scan.personal_data_severity`: the severity of personal data about someone (absent: the default, high). */
   personalDataSeverity?: PersonalDataSeverity;
 }
@@ -39,12 +44,14 @@ export default async function scanBatch(task: ScanTask): Promise<ScanResult[]> {
   const results: ScanResult[] = [];
   for (const [i, bytes] of unpackTexts(task.batch).entries()) {
     const text = decoder.decode(bytes);
-    const result = await scanText(text, { contentType: task.contentTypes[i]!, personalDataSeverity: task.personalDataSeverity });
+    const options = { contentType: task.contentTypes[i]!, personalDataSeverity: task.personalDataSeverity };
+    const result = await scanText(text, options);
     const standing = task.standing?.[i] ?? null;
     if (standing !== null && standing.length > 0) {
       result.masked = maskedOrNull(text, [...result.findings, ...standing]);
     }
-    results.push(result);
+    const fields = task.fields?.[i] ?? null;
+    results.push(fields === null ? result : withFindings(result, await scanFields(fields, options)));
   }
   return results;
 }

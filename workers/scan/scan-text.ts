@@ -4,24 +4,32 @@
  */
 import type { Finding, ScanResult } from './finding.js';
 import { isFlagging, SEVERITY_RANK } from './finding.js';
-import { findAttackLike } from './attack-classifier.js';
+import { CLASSIFIER_KIND, findAttackLike } from './attack-classifier.js';
 import type { AttackModel } from './attack-model.js';
-import { ATTACK_MODEL } from './attack-weights.js';
+import { ATTACK_MODEL, JAILBREAK_MODEL } from './attack-weights.js';
 import { findCommandsToRun } from './commands-to-run.js';
 import { findCredentialGaps } from './credential-gaps.js';
 import { findDeceptiveUnicode } from './deceptive-unicode.js';
+import { findEmbeddedInstructions } from './embedded-instructions.js';
 import { findEncodedPayloads } from './encoded-payloads.js';
+import { findExfiltrationIntents } from './exfiltration-intents.js';
 import { findExecutables } from './executable.js';
 import { findInjections } from './injection.js';
+import { findJailbreak, type JailbreakModel } from './jailbreak-signals.js';
 import { findJwts } from './jwt.js';
+import { findMarkupExfiltration } from './markup-exfiltration.js';
 import { maskedOrNull, maskExcerpt } from './mask.js';
 import { findMixedScriptWords } from './mixed-script.js';
+import { findOverrideWords } from './override-words.js';
+import { findPackageSources } from './package-sources.js';
 import { findPersonalData, type PersonalDataSeverity } from './personal-data.js';
+import { findRecallTriggers } from './recall-triggers.js';
 import { findSecretAssignments } from './secret-assignments.js';
 import { mayHoldKnownSecret } from './secretlint-anchors.js';
+import { contentLength } from './trailing-noise.js';
 import { findKnownSecrets, SECRETLINT_PRESET_VERSION } from './secretlint-secrets.js';
 
-export const SCANNER_LABEL = `gate-scan/3 ${ATTACK_MODEL.label} secretlint-preset-recommend/${SECRETLINT_PRESET_VERSION}`;
+export const SCANNER_LABEL = `gate-scan/4 ${ATTACK_MODEL.label} secretlint-preset-recommend/${SECRETLINT_PRESET_VERSION}`;
 
 const overlaps = (a: Finding, b: Finding): boolean => a.start < b.end && b.start < a.end;
 
@@ -79,18 +87,29 @@ export interface ScanOptions {
   contentType?: string;
   /** The attack classifier to read with; the committed model by default (a bench passes others). */
   attackModel?: AttackModel;
+  /** The jailbreak model to read with; the committed one by default, null for the rule alone. */
+  jailbreakModel?: JailbreakModel | null;
   /** The severity of personal data about someone (`scan.personal_data_severity`); default high. */
   personalDataSeverity?: PersonalDataSeverity;
 }
 
-export async function scanText(text: string, options: ScanOptions = {}): Promise<ScanResult> {
+export async function scanText(whole: string, options: ScanOptions = {}): Promise<ScanResult> {
+  // Trailing whitespace and citation marks say nothing: the verdict is the same without them.
+  const text = whole.slice(0, contentLength(whole));
   // Most texts hold no secretlint anchor: asked here, they skip the call and its await.
   const linted = mayHoldKnownSecret(text) ? await findKnownSecrets(text, false) : [];
   const known = [...linted, ...findJwts(text), ...findCredentialGaps(text)];
   const secrets = withoutShadowedGuesses(known, findSecretAssignments(text));
-  const findings = mergeSameKind(text, [
+  let findings = mergeSameKind(text, [
     ...secrets,
     ...findInjections(text),
+    ...findOverrideWords(text),
+    ...findJailbreak(text, options.jailbreakModel === undefined ? JAILBREAK_MODEL : options.jailbreakModel),
+    ...findExfiltrationIntents(text),
+    ...findMarkupExfiltration(text),
+    ...findRecallTriggers(text),
+    ...findPackageSources(text),
+    ...findEmbeddedInstructions(text),
     ...findExecutables(text, options.contentType),
     ...findCommandsToRun(text, options.contentType),
     ...findEncodedPayloads(text, options.attackModel, options.contentType),
@@ -100,10 +119,16 @@ export async function scanText(text: string, options: ScanOptions = {}): Promise
     ...findPersonalData(text, options.personalDataSeverity),
   ]);
   findings.sort((a, b) => a.start - b.start || a.end - b.end || a.kind.localeCompare(b.kind));
+  // A classifier window over a command an executable rule already named says less than the
+  // rule, and masked as an injection it would hide the command from the person judging it.
+  const executables = findings.filter((f) => f.kind.startsWith('executable.'));
+  if (executables.length > 0) {
+    findings = findings.filter((f) => f.kind !== CLASSIFIER_KIND || !executables.some((e) => e.start < f.end && f.start < e.end));
+  }
   return {
     findings,
     flagged: findings.some((f) => isFlagging(f.severity)),
-    masked: maskedOrNull(text, findings),
+    masked: maskedOrNull(whole, findings),
     scanner: SCANNER_LABEL,
   };
 }

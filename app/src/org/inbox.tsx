@@ -4,14 +4,21 @@ import { go } from '../route.js';
 import { when } from '../when.js';
 import { orgRpc, type OrgVerbAnswer } from './org-rpc.js';
 import { PersonsCopyView } from './persons-copy-view.js';
+import { StandingNote, type Item } from './standing-note.js';
 
 type Inbox = OrgVerbAnswer<'gv.org_inbox'>;
 
+/** Who holds a submission, in the words the inbox and a submission's screen use. */
+export function holdWords(item: Pick<Item, 'held_by' | 'held_until'>, you: string): string {
+  if (item.held_by === null) return 'nobody holds it';
+  return `held by ${item.held_by === you ? 'you' : item.held_by} until ${when(item.held_until!)}`;
+}
+
 /**
- * The inbox: gv.org_inbox takes undecided submissions for this person (each held for
- * [org].review_hold_s, so another reviewer is not shown the same ones) and answers each with
- * a person's copy of its content. Deciding is on a submission's own screen, where its
- * signatures are checked first.
+ * The inbox: gv.org_inbox lists the undecided submissions, oldest first, without taking any
+ * (another reviewer reading theirs sees the same ones), each with who holds it and until when,
+ * how this person's decision would count, and a person's copy of its content. Taking and
+ * deciding are on a submission's own screen, where its signatures are checked first.
  */
 export function OrgInbox({ members }: { members: ReadonlyMap<string, string> }) {
   const [inbox, setInbox] = useState<Inbox | null>(null);
@@ -22,20 +29,20 @@ export function OrgInbox({ members }: { members: ReadonlyMap<string, string> }) 
   };
   useEffect(load, []);
   if (error !== null) return <Problem error={error} />;
-  if (inbox === null) return <p class="hint">Taking your submissions…</p>;
+  if (inbox === null) return <p class="hint">Reading the inbox…</p>;
   return (
     <section class="org-inbox">
       <h2>
-        Inbox <small>{inbox.items.length === 0 ? 'nothing waits for a decision' : `${inbox.items.length} held for you`}</small>
+        Inbox <small>{inbox.items.length === 0 ? 'nothing waits for a decision' : `${inbox.items.length} undecided`}</small>
       </h2>
       <p>
         <button type="button" id="reload-inbox" onClick={load}>
-          Take again
+          Read again
         </button>
       </p>
       {inbox.items.length === 0 && <p class="empty">No submission waits for a decision.</p>}
       {inbox.items.map((item, n) => (
-        <article class="org-item" data-artifact={item.artifact_id}>
+        <article class="org-item" data-artifact={item.artifact_id} data-held-by={item.held_by ?? ''}>
           <h3>
             <a
               class="open"
@@ -47,10 +54,11 @@ export function OrgInbox({ members }: { members: ReadonlyMap<string, string> }) 
             <span class="tag">{item.trust_class}</span>
           </h3>
           <p class="meta hint">
-            From {members.get(item.member_deployment_id) ?? 'a member'} (<span class="id">{item.member_deployment_id}</span>), received {when(item.received_at)}, attempt {item.attempts}, held for you until{' '}
-            {when(item.held_until)}.
+            From {members.get(item.member_deployment_id) ?? 'a member'} (<span class="id">{item.member_deployment_id}</span>), received {when(item.received_at)}, attempt {item.attempts};{' '}
+            <span class="hold">{holdWords(item, inbox.you)}</span>.
           </p>
-          {'copy' in item ? <PersonsCopyView copy={item.copy} sizeBytes={(item.submission['envelope'] as { size_bytes?: unknown } | undefined)?.size_bytes} anchors={`item-${n + 1}-finding`} /> : null}
+          <StandingNote item={item} you={inbox.you} />
+          {item.copy !== undefined ? <PersonsCopyView copy={item.copy} sizeBytes={(item.submission['envelope'] as { size_bytes?: unknown } | undefined)?.size_bytes} anchors={`item-${n + 1}-finding`} /> : null}
         </article>
       ))}
     </section>

@@ -1,5 +1,6 @@
 import canonicalize from 'canonicalize';
 import { SUBMISSION_SIGNING_PREFIX } from '../../../src/forms/submission-contract.js';
+import { RETRACTION_SIGNING_PREFIX } from '../../../src/forms/retraction-contract.js';
 import { verifyEventSignature } from '../../../src/forms/portable-verify.js';
 import { checkEvent, type EventCheck, type WhyEvent } from '../event-check.js';
 import { sha256Hex } from '../sha256-hex.js';
@@ -96,4 +97,33 @@ export async function checkSubmission(memberId: string, item: { artifact_id: str
   }
   if ((s.promotions ?? []).length === 0) checks.push({ what: 'The promotion', signed: true, check: failed('the submission carries no promote or ratify event') });
   return checks;
+}
+
+/** A member's erasure as the organization keeps it: the signed retraction/1 it sent (src/forms/retraction-contract.ts). */
+export interface KeptRetraction {
+  retraction: { artifact_id: string; deployment_id: string; content_hash: string; erasure_event_id: string; erased_ts: number };
+  id: string;
+  sig: string;
+}
+
+/**
+ * An erased submission's one check: the member's signature over its retraction (after the
+ * retraction's canonical JSON hashes to its id), naming this row. The submission itself lost
+ * its bytes at the organization, so its own signature no longer covers what is kept.
+ */
+export async function checkRetraction(memberId: string, artifactId: string, kept: KeptRetraction): Promise<SignatureCheck[]> {
+  const canonical = canonicalize(kept.retraction);
+  let check: EventCheck;
+  if (canonical === undefined) check = failed('the retraction is not JSON');
+  else if (kept.retraction.artifact_id !== artifactId) check = failed('it names another row');
+  else if (kept.retraction.deployment_id !== memberId) check = failed('it names another deployment than the member');
+  else if (`sha256:${await sha256Hex(new TextEncoder().encode(canonical))}` !== kept.id) check = failed("the retraction does not hash to its id");
+  else {
+    try {
+      check = (await verifyEventSignature(memberId, RETRACTION_SIGNING_PREFIX + canonical, kept.sig)) ? { state: 'verified' } : failed("the signature does not hold for this member's key");
+    } catch {
+      check = failed('the signature is malformed');
+    }
+  }
+  return [{ what: "The member's signed retraction (its erasure of this row)", signed: true, check }];
 }

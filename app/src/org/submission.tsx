@@ -6,7 +6,9 @@ import type { RejectCategory } from '../../../src/domain/rejection-reasons.js';
 import { when } from '../when.js';
 import { orgRpc, type OrgVerbAnswer } from './org-rpc.js';
 import { PersonsCopyView } from './persons-copy-view.js';
-import { checkSubmission, type SignatureCheck, type SubmissionShape } from './submission-signatures.js';
+import { checkRetraction, checkSubmission, type SignatureCheck, type SubmissionShape } from './submission-signatures.js';
+import { holdWords } from './inbox.js';
+import { StandingNote } from './standing-note.js';
 
 type Submission = OrgVerbAnswer<'gv.org_submission'>;
 
@@ -52,12 +54,28 @@ export function OrgSubmission({ memberId, artifactId, you, onNotice }: { memberI
   const [refusing, setRefusing] = useState(false);
   const [busy, setBusy] = useState(false);
 
+  // raw: this page checks the member's signature over the very bytes it signed, and shows only the person's copy.
   const load = () =>
-    orgRpc('gv.org_submission', { member_deployment_id: memberId, artifact_id: artifactId }).then((got) => {
+    orgRpc('gv.org_submission', { member_deployment_id: memberId, artifact_id: artifactId, raw: true }).then((got) => {
       setItem(got);
       setChecks(null);
-      void checkSubmission(memberId, { artifact_id: got.artifact_id, submission: got.submission as SubmissionShape, id: got.id, sig: got.sig }).then(setChecks, setError);
+      const checking =
+        got.erased !== null
+          ? checkRetraction(memberId, got.artifact_id, got.erased)
+          : checkSubmission(memberId, { artifact_id: got.artifact_id, submission: got.submission as SubmissionShape, id: got.id, sig: got.sig });
+      void checking.then(setChecks, setError);
     }, setError);
+
+  const take = () => {
+    setBusy(true);
+    setError(null);
+    orgRpc('gv.org_take', { member_deployment_id: memberId, artifact_id: artifactId })
+      .then((taken) => {
+        onNotice(`Taken: held for you until ${when(taken.item!.held_until!)}.`);
+        return load();
+      }, setError)
+      .finally(() => setBusy(false));
+  };
   useEffect(() => void load(), [memberId, artifactId]);
 
   const decide = (decision: 'countersign' | 'refuse', category?: RejectCategory, reason?: string) => {
@@ -72,7 +90,19 @@ export function OrgSubmission({ memberId, artifactId, you, onNotice }: { memberI
     })
       .then((done) => {
         setRefusing(false);
-        onNotice(done.changed ? (decision === 'countersign' ? 'Countersigned.' : 'Refused.') : `Already decided: ${done.state}.`);
+        const act = decision === 'countersign' ? 'countersign' : 'refusal';
+        const more = done.waits_for === 1 ? 'one more person' : `${done.waits_for} more people`;
+        onNotice(
+          done.waits_for !== undefined
+            ? done.changed
+              ? `Recorded: your ${act} waits for ${more}.`
+              : `Your ${act} already waits for ${more}.`
+            : done.changed
+              ? decision === 'countersign'
+                ? 'Countersigned.'
+                : 'Refused.'
+              : `Already decided: ${done.state}.`,
+        );
         return load();
       }, setError)
       .finally(() => setBusy(false));
@@ -84,6 +114,10 @@ export function OrgSubmission({ memberId, artifactId, you, onNotice }: { memberI
   const failing = checks?.filter((c) => c.check.state === 'failed') ?? [];
   const verified = checks?.filter((c) => c.check.state === 'verified').length ?? 0;
   const heldByOther = item.held_by !== null && item.held_by !== you;
+  // A person who acted on the row at the member is not offered a decision: it would not be a second person's.
+  const mayDecide = undecided && item.standing.counts !== 'not';
+  // The decision of theirs that waits for others: made once is enough; the other one replaces it.
+  const mineWaiting = item.waiting.find((w) => w.by === you)?.decision;
   return (
     <section class="org-submission" data-state={item.state}>
       <h2>
@@ -91,24 +125,52 @@ export function OrgSubmission({ memberId, artifactId, you, onNotice }: { memberI
       </h2>
       <p class="meta">
         State <strong class="state">{item.state}</strong>; from member <span class="id">{memberId}</span>; received {when(item.received_at)}, attempt {item.attempts}
-        {item.held_by !== null ? `; held by ${item.held_by === you ? 'you' : item.held_by} until ${when(item.held_until)}` : ''}.
+        ; <span class="hold">{holdWords(item, you)}</span>.
       </p>
+      {item.erased !== null && (
+        <p class="erased" role="note">
+          Its member erased this row's content on {when(item.erased.retraction.erased_ts)}, and the organization erased its copy on {when(item.erased.at)}: none of its bytes are held here.
+          {item.state === 'retracted' ? ' It left the inbox undecided.' : ''}
+        </p>
+      )}
+      {undecided && <StandingNote item={item} you={you} />}
       {item.decision !== null && (
         <p class="decision">
-          {item.decision.type === 'countersign' ? 'Countersigned' : 'Refused'} by <span class="by id">{item.decision.by}</span> as signer class{' '}
+          {item.decision.type === 'countersign' ? 'Countersigned' : 'Refused'} by <span class="by id">{item.decision.by}</span>
+          {'with' in item.decision && item.decision.with !== undefined ? (
+            <>
+              {' '}
+              with{' '}
+              {item.decision.with.map((w, n) => (
+                <>
+                  {n > 0 ? ', ' : ''}
+                  <span class="with-by id">{w.by}</span>
+                </>
+              ))}
+              , who decided before
+            </>
+          ) : null}{' '}
+          as signer class{' '}
           <strong class="authority-class">{item.decision.authority_class}</strong> on {when(item.decision.ts)}
           {item.decision.category ? `; category ${item.decision.category}` : ''}
           {item.decision.reason ? `; reason: ${item.decision.reason}` : ''}.
         </p>
       )}
       <Problem error={error} />
-      {undecided && (
+      {mayDecide && (
         <div class="actions">
-          {heldByOther && <p class="hint">Another reviewer holds this submission; it is theirs to decide until {when(item.held_until)}.</p>}
-          <button type="button" id="countersign" class="approve" disabled={busy || heldByOther || checks === null || failing.length > 0} onClick={() => decide('countersign')}>
+          {heldByOther && <p class="hint">Another reviewer holds this submission; it is theirs to decide until {when(item.held_until!)}.</p>}
+          {!heldByOther && item.held_by !== you && mineWaiting === undefined && (
+            <>
+              <button type="button" id="take" disabled={busy} onClick={take}>
+                Take it
+              </button>{' '}
+            </>
+          )}
+          <button type="button" id="countersign" class="approve" disabled={busy || heldByOther || mineWaiting === 'countersign' || checks === null || failing.length > 0} onClick={() => decide('countersign')}>
             Countersign
           </button>{' '}
-          <button type="button" id="refuse" disabled={busy || heldByOther} onClick={() => setRefusing(true)}>
+          <button type="button" id="refuse" disabled={busy || heldByOther || mineWaiting === 'refuse'} onClick={() => setRefusing(true)}>
             Refuse…
           </button>
           {failing.length > 0 && <p class="hint">Countersigning is not offered: a signature does not hold in your browser.</p>}

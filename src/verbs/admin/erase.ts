@@ -6,6 +6,7 @@ import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js
 import { eraseRow, removeObjects, type Erasure } from '../../erasure/erase-row.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { House } from '../house.js';
+import { retractAfterErasure } from '../../submission/org-sends.js';
 
 /** Other live rows holding the same bytes, named in the answer (the operator may erase them too). */
 const ROWS_NAMED = 20;
@@ -32,7 +33,7 @@ export const eraseVerb = defineVerb({
     "Erase a row's content for good: its bytes, masked copy, index entries, vector and attachments leave the gate; the row stays as its metadata, and content_erased is journaled with the content hash so the chain still verifies.",
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500), proof: proofParam.optional() }),
   async handler(ctx, p) {
-    const { caller, store, access, pipeline, config, log } = ctx;
+    const { caller, store, access, pipeline, config, log, review, deployment } = ctx;
     access.readableArtifact(caller, p.artifact_id);
     const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.erase');
     const done = await store.writer.write((): { row: ArtifactRow; erasure: Erasure | null } => {
@@ -48,7 +49,9 @@ export const eraseVerb = defineVerb({
     if (erasure.vector_dropped !== null) pipeline.embed.dropped([erasure.vector_dropped]);
     const attachmentsRemoved = removeObjects({ pipeline }, erasure.objects_removed);
     const walTruncated = await truncateWal({ store });
-    log.info('gv.erase: a row\'s content left the gate', { by: caller.identity, artifact_id: row.artifact_id, wal_truncated: walTruncated });
+    // A row the organization was sent: its copy there is erased too (docs/organization.md "Erasure at a member").
+    const organization = await retractAfterErasure({ store, access, review, deployment, config }, row.artifact_id, caller.identity);
+    log.info('gv.erase: a row\'s content left the gate', { by: caller.identity, artifact_id: row.artifact_id, wal_truncated: walTruncated, organization: organization?.state });
     return {
       artifact_id: row.artifact_id,
       erased: true,
@@ -62,6 +65,7 @@ export const eraseVerb = defineVerb({
       vector_dropped: erasure.vector_dropped !== null,
       secure_delete: config.journal.secure_delete,
       wal_truncated: walTruncated,
+      organization,
     };
   },
 });

@@ -50,7 +50,7 @@ export const keysVerb = defineVerb({
     label: z.string().min(1).max(64).optional(),
     role: z.enum(ROLES as [Role, ...Role[]]).optional(),
     expires_in_days: z.number().int().min(1).max(3650).optional(),
-    scope: z.literal('events').optional(),
+    scope: z.enum(['events', 'metrics']).optional(),
     key_id: z.string().regex(/^[0-9a-f]{12}$/, 'a key id is 12 lower-case hex characters').optional(),
     reason: z.string().min(1).max(500).optional(),
     proof: proofParam.optional(),
@@ -69,8 +69,8 @@ export const keysVerb = defineVerb({
       if (role !== 'runner' && roleRank(role) > roleRank(caller.role)) {
         throw invalidParams(`a key's role may not be above the issuer's: ${role} is above ${caller.role}`, { field: 'role' });
       }
-      if (p.scope === 'events' && role !== 'reviewer') {
-        throw invalidParams('scope events is for reviewer keys only', { field: 'scope' });
+      if (p.scope !== undefined && role !== 'reviewer') {
+        throw invalidParams(`scope ${p.scope} is for reviewer keys only`, { field: 'scope' });
       }
       const operatorKey = role === 'admin' || role === 'runner' ? requireOperatorProof(ctx, p.proof, `gv.keys issue of a${role === 'admin' ? 'n admin' : ' runner'} key`) : null;
       const minted = mintApiKey();

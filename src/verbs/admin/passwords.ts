@@ -5,6 +5,7 @@ import { EMAIL_SHAPE, normalEmail } from '../../auth/people-file.js';
 import { verifyPassword } from '../../auth/password-hash.js';
 import { issueResetLink, setPassword } from '../../auth/password-set.js';
 import { proofParam, requireOperatorProof } from '../operator-proof.js';
+import { publicUrl } from '../../config/public-url.js';
 
 const newPassword = z.string().min(8, 'a password has at least 8 characters').max(1024);
 
@@ -22,22 +23,23 @@ export const passwordChangeVerb = defineVerb({
   params: z.strictObject({ current: z.string().min(1).max(1024), password: newPassword }),
   async handler({ caller, store, auth, clock }, p) {
     if (caller.kind !== 'person') throw notAPerson('gv.password_change');
-    const iss = auth.issuer;
-    const sub = iss !== null && caller.identity.startsWith(`${iss}|`) ? caller.identity.slice(iss.length + 1) : null;
-    const person = sub === null ? undefined : auth.people.bySubject(iss!, sub);
-    if (person === undefined) {
+    // A person of this gate's own issuer: in people.json under the identity they were added with (the issuer's URL may have moved since).
+    const person = auth.issuer === null ? undefined : auth.people.localBySubject(caller.identity.slice(caller.identity.lastIndexOf('|') + 1));
+    if (person === undefined || `${person.iss}|${person.sub}` !== caller.identity) {
       throw invalidParams('you do not sign in at this gate with a password: change it where you sign in', { reason: 'not_signed_in_here' });
     }
-    const verdict = auth.passwordChecks.check(caller.identity, caller.identity);
+    // Counted for this person alone, apart from the sign-in form's counts.
+    const attempt = { email: caller.identity, client: caller.identity, device: `password-change ${caller.identity}` };
+    const verdict = auth.passwordChecks.check(attempt);
     if (verdict.refused) {
       throw invalidParams(`too many wrong passwords; try again in ${verdict.retryAfterS} seconds`, { reason: 'throttled', retry_after_s: verdict.retryAfterS });
     }
     if (verdict.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, verdict.delayMs));
     if (!(await verifyPassword(p.current, person.password))) {
-      auth.passwordChecks.failed(caller.identity, caller.identity);
+      auth.passwordChecks.failed(attempt);
       throw invalidParams('the current password is not right', { field: 'current', reason: 'wrong_password' });
     }
-    auth.passwordChecks.succeeded(caller.identity);
+    auth.passwordChecks.succeeded(attempt);
     if (p.password === p.current) throw invalidParams('the new password is the current one', { field: 'password' });
     const eventId = await setPassword({ store, auth, clock }, { iss: person.iss, sub: person.sub }, p.password, 'changed', caller.identity, {
       ...(caller.session === undefined ? {} : { keepSession: caller.session }),
@@ -64,14 +66,14 @@ export const personResetVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   async handler(ctx, p) {
-    const { caller, store, auth, clock } = ctx;
+    const { caller, store, auth, clock, config } = ctx;
     const iss = auth.issuer;
     if (iss === null) throw invalidParams('this gate is not a sign-in provider: set [auth].issuer first', { reason: 'no_issuer' });
     if ((p.password === undefined) === (p.link === undefined)) {
       throw invalidParams('give a new password, or link: true for a one-time link the person opens to set their own', { field: 'password' });
     }
     const email = normalEmail(p.email);
-    const person = auth.people.byEmail(iss, email);
+    const person = auth.people.localByEmail(email);
     if (person === undefined) throw invalidParams(`nobody signs in here with email ${email}`, { field: 'email' });
     const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.person_reset') ?? undefined;
     const by = caller.identity;
@@ -82,7 +84,8 @@ export const personResetVerb = defineVerb({
       return { email, identity, reset: 'password' as const, event_id: eventId };
     }
     const link = await issueResetLink({ store, auth, clock }, who, by, operatorKey);
-    const url = new URL('/oauth/reset', iss);
+    // Where people reach the gate (server.public_url, else the issuer): the page is the sign-in provider's.
+    const url = new URL(`${publicUrl(config) ?? iss}/oauth/reset`);
     url.searchParams.set('token', link.token);
     return { email, identity, reset: 'link' as const, link: url.href, expires_at: link.expiresAt, event_id: link.eventId };
   },

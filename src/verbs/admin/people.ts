@@ -25,7 +25,8 @@ function entryView(auth: AuthPart, r: PersonRow) {
     name: r.name,
     assigned_by: r.assigned_by,
     assigned_at: r.assigned_at,
-    signs_in_here: auth.issuer === r.iss && auth.people.bySubject(r.iss, r.sub) !== undefined,
+    // Anyone in the people file signs in here, at whatever issuer URL they were added under (docs/operations.md, "Moving the public URL").
+    signs_in_here: auth.people.bySubject(r.iss, r.sub) !== undefined,
   };
 }
 
@@ -81,7 +82,7 @@ export const peopleVerb = defineVerb({
       const role = p.role;
       assignable(ctx, role);
       const before = current();
-      const credential = auth.issuer === iss ? auth.people.bySubject(iss, sub) : undefined;
+      const credential = auth.people.bySubject(iss, sub);
       const entry = {
         iss,
         sub,
@@ -107,7 +108,7 @@ export const peopleVerb = defineVerb({
       if (p[field] !== undefined) throw invalidParams(`field ${field} is for assign, not remove`, { field });
     }
     const before = current();
-    const signsInHere = auth.issuer === iss && auth.people.bySubject(iss, sub) !== undefined;
+    const signsInHere = auth.people.bySubject(iss, sub) !== undefined;
     if (before === undefined && !signsInHere) return { iss, sub, removed: false };
     const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.people remove');
     // The role entry goes and every open sign-in session ends in one journal write; then
@@ -146,7 +147,7 @@ export const personAddVerb = defineVerb({
     const email = normalEmail(p.email);
     const role = p.role ?? 'reader';
     assignable(ctx, role);
-    if (auth.people.byEmail(iss, email) !== undefined) throw invalidParams(`a person with email ${email} already signs in here`, { field: 'email' });
+    if (auth.people.localByEmail(email) !== undefined) throw invalidParams(`a person with email ${email} already signs in here`, { field: 'email' });
     const operatorKey = requireOperatorProof(ctx, p.proof, 'gv.person_add');
     const sub = randomUUID();
     const password = await hashPassword(p.password);

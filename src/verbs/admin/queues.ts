@@ -5,10 +5,13 @@ import type { House } from '../house.js';
 
 /** The pipeline's stages in the order a row meets them, each with the unit it counts. */
 function stages(house: Pick<House, 'pipeline' | 'review'>): Array<{ stage: string; unit: string; reading: QueueReading }> {
+  const detect = house.review.detection;
   return [
     { stage: 'scan', unit: 'claims', reading: house.pipeline.scan.reading() },
     { stage: 'image', unit: 'uploads', reading: house.pipeline.images.reading() },
     { stage: 'bundle', unit: 'archives', reading: house.pipeline.bundles.reading() },
+    // Only where an injection detector is configured (detector.url).
+    ...(detect === null ? [] : [{ stage: 'detect', unit: 'rows', reading: detect.reading() }]),
     { stage: 'grade', unit: 'model calls', reading: house.review.board.stage.reading() },
     { stage: 'embed', unit: 'rows', reading: house.pipeline.embed.reading() },
   ];
@@ -22,7 +25,7 @@ function stages(house: Pick<House, 'pipeline' | 'review'>): Array<{ stage: strin
 export const queuesVerb = defineVerb({
   name: 'gv.queues',
   role: 'reviewer',
-  summary: "Each pipeline stage's queued and running items, its bound and its oldest wait; the quarantine's depth against max_depth.",
+  summary: "Each pipeline stage's queued and running items, its bound and its oldest wait; the quarantine's depth against max_depth; the background rescan of promoted rows.",
   params: z.strictObject({}),
   handler({ store, pipeline, review, config }) {
     const held = store.artifacts.countHeld();
@@ -30,6 +33,8 @@ export const queuesVerb = defineVerb({
     return {
       stages: stages({ pipeline, review }).map(({ stage, unit, reading }) => ({ stage, unit, ...reading })),
       quarantine: { held, max_depth: maxDepth, room: Math.max(0, maxDepth - held) },
+      // The background pass over the promoted rows an older scanner saw: how far it is.
+      promoted_rescan: pipeline.promotedRescan.reading(),
     };
   },
 });

@@ -4,10 +4,9 @@ import { artifactIdParam, limitParam } from '../param-types.js';
 import { invalidParams, lifecycle } from '../../gate-error.js';
 import { buildSubmission, promotionsOf } from '../../submission/submission.js';
 import { orgDoorClient } from '../../submission/org-door.js';
-import { GateClientError } from '../../client/client-error.js';
-import type { SubmitOutcome } from '../../client/org-door-client.js';
+import { sendRetraction, sendSubmission } from '../../submission/org-sends.js';
+import { asTheDrain } from '../../submission/drain-turn.js';
 import { pullOutcomes } from '../../submission/outcome-pull.js';
-import type { Store } from '../../store/store.js';
 import type { House } from '../house.js';
 
 function requireOrg(house: Pick<House, 'config'>): void {
@@ -45,61 +44,41 @@ export const submitVerb = defineVerb({
   },
 });
 
-/** One drain at a time per gate, so no submission is sent twice at once. */
-const draining = new WeakSet<Store>();
-
 export const submitDrainVerb = defineVerb({
   name: 'gv.submit_drain',
   role: 'admin',
-  summary: 'Send due queued submissions to the organization gate, one at a time, journaling each outcome.',
+  summary: 'Send due retractions of erased rows, then due queued submissions, to the organization gate, one at a time, journaling each outcome.',
   params: z.strictObject({ limit: limitParam(100).optional() }),
   async handler({ caller, store, access, review, deployment, config, clock, log }, p) {
     requireOrg({ config });
-    if (draining.has(store)) throw lifecycle('a drain is already running', 'drain_running');
-    draining.add(store);
-    const door = orgDoorClient({ config });
-    const tally = { sent: 0, accepted: 0, retry: 0, refused: 0, stopped: false };
-    try {
-      const due = store.submissions.due(clock.now(), p.limit ?? 20);
-      for (const s of due) {
-        const row = store.artifacts.byId(s.artifact_id)!;
-        const body = buildSubmission({ store, access, review, deployment }, row);
-        let outcome: SubmitOutcome | { outcome: 'retry'; status: null; retry_after_ms: null; error: string };
-        try {
-          outcome = await door.submit(s.artifact_id, body);
-        } catch (error) {
-          // Unreachable, timed out or an answer we cannot read: the door may hold it, and a PUT repeats safely.
-          if (!(error instanceof GateClientError)) throw error;
-          outcome = { outcome: 'retry', status: null, retry_after_ms: null, error: `${error.kind}: ${error.message}` };
+    const house = { store, access, review, deployment, config, log };
+    const drained = await asTheDrain(store, async () => {
+      const door = orgDoorClient({ config });
+      const tally = { sent: 0, accepted: 0, retry: 0, refused: 0, stopped: false, retracted: 0 };
+      const limit = p.limit ?? 20;
+      try {
+        // Retractions first: an erased row's bytes leave the organization before anything new is sent.
+        const sends = [
+          ...store.submissions.dueRetractions(clock.now(), limit).map((s) => ({ retraction: true, send: () => sendRetraction(house, door, s, caller.identity) })),
+          ...store.submissions.due(clock.now(), limit).map((s) => ({ retraction: false, send: () => sendSubmission(house, door, s, caller.identity) })),
+        ].slice(0, limit);
+        for (const { retraction, send } of sends) {
+          const outcome = await send();
+          tally.sent += 1;
+          if (retraction && outcome === 'accepted') tally.retracted += 1;
+          if (outcome === 'stopped') {
+            tally.stopped = true;
+            break;
+          }
+          tally[outcome] += 1;
         }
-        tally.sent += 1;
-        const data: Record<string, unknown> = {
-          artifact_id: s.artifact_id,
-          space: s.space,
-          submission_id: body.id,
-          outcome: outcome.outcome,
-          status: outcome.status,
-          attempt: s.attempts + 1,
-        };
-        if (outcome.outcome === 'retry') data['retry_after_ms'] = outcome.retry_after_ms ?? config.org.retry_after_ms;
-        if (outcome.outcome === 'accepted' && typeof outcome.answer['state'] === 'string') data['org_state'] = outcome.answer['state'];
-        if ('error' in outcome) data['error'] = outcome.error.slice(0, 500);
-        // 409: the organization saw two chains under this deployment (a copy of this home runs beside it, or ran).
-        if (outcome.outcome === 'refused' && outcome.status === 409) {
-          log.error(`the organization refuses this deployment: ${outcome.error}`, undefined, { artifact_id: s.artifact_id });
-        }
-        await store.writer.write(() => store.journal.append('submission-outcome', caller.identity, data));
-        if (outcome.outcome === 'stopped') {
-          tally.stopped = true;
-          break;
-        }
-        tally[outcome.outcome] += 1;
+      } finally {
+        await door.close();
       }
-    } finally {
-      draining.delete(store);
-      await door.close();
-    }
-    return { ...tally, queued: store.submissions.queuedCount() };
+      return tally;
+    });
+    if (!drained.ran) throw lifecycle('a drain is already running', 'drain_running');
+    return { ...drained.value, queued: store.submissions.queuedCount(), retracting: store.submissions.retractingCount() };
   },
 });
 

@@ -105,6 +105,8 @@ const FIELDS: Record<string, Rule> = {
   // A scan's findings carry the matched text, which is served to nobody. A comment (its body and
   // findings) leaves the gate through gv.comments alone, never inside another answer.
   findings: (v, _, e) => e.type !== 'comment' && Array.isArray(v) && v.length === 0,
+  // What the scanner found in a comment's body: served with the comment by gv.comments alone.
+  scan: journalOnly,
   // Who was asked to sign: gv.review's who_can_sign to reviewers, gv.ask_to_sign's answer to the asker.
   to: (_, r, e) => r.reviewer || e.by === r.caller.identity,
   reason: isClosedReason,

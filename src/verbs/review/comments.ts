@@ -5,9 +5,15 @@ import { invalidParams } from '../../gate-error.js';
 import type { Caller } from '../../access/caller.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import { openObjections, type CommentRow } from '../../projections/comment-reads.js';
+import type { ScanFinding } from '../../projections/artifact-reads.js';
+import { atLeast } from '../../domain/roles.js';
+import { forPeople } from '../../review/persons-copy.js';
+import { SEVERITY_RANK, type Severity } from '../../../workers/scan/finding.js';
 import type { House } from '../house.js';
 
 export const COMMENT_KINDS = ['note', 'question', 'objection', 'resolution'] as const;
+/** The content type a comment's body is scanned as: text people and agents read, never carry out (executable-stakes.ts). */
+const COMMENT_CONTENT_TYPE = 'comment';
 const eventIdParam = z.string().regex(/^[0-9a-f]{64}$/, 'an event id is 64 lower-case hex');
 /** Plain text: no control characters but line breaks and tabs. */
 const plainText = z
@@ -17,16 +23,42 @@ const plainText = z
   .refine((s) => s.trim() !== '', 'the body is empty')
   .refine((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s), 'the body is plain text: no control characters');
 
+/**
+ * Whether what the scanner found holds a comment: a finding of medium severity or above, as
+ * for a row, but the attack classifier's only from high. A comment is short and speaks to its
+ * reader by design ("where does this come from?" is what a question is for), which the
+ * classifier reads as prose addressed to an agent; on this build it put such questions at
+ * medium, and an attack at high (docs/spec-choices.md).
+ */
+export function holdsComment(findings: ReadonlyArray<{ kind: string; severity: Severity }>): boolean {
+  return findings.some((f) => SEVERITY_RANK[f.severity] >= SEVERITY_RANK[f.kind === 'injection.classifier' ? 'high' : 'medium']);
+}
+
 /** The author's class, derived from the identity: the operator is an admin; otherwise a person or a program or a local peer. */
 export const authorClassOf = (caller: Caller) => (caller.role === 'admin' ? 'operator' : caller.kind);
 
-/** A comment as its readers get it; a retracted one is a tombstone without its body. */
-function served(c: CommentRow) {
+/**
+ * Who reads a held comment's words: its author, signed-in people from reviewer up and the
+ * operator at the socket (in a person's copy, secrets and personal data masked). Every other
+ * reader, a key of any role among them, gets it as held, without its body: an agent reading a
+ * row's thread must not meet the injection a comment carried (docs/spec-choices.md).
+ */
+function readsHeldWords(caller: Caller, c: CommentRow): 'as_written' | 'persons_copy' | null {
+  if (c.author === caller.identity) return 'as_written';
+  const person = (caller.kind === 'person' && atLeast(caller.role, 'reviewer')) || (caller.kind === 'local' && caller.role === 'admin');
+  return person ? 'persons_copy' : null;
+}
+
+/** A comment as this caller gets it; a retracted one is a tombstone without its body. */
+function served(c: CommentRow, caller: Caller) {
   const retracted = c.retract_event_id !== null;
+  const found = JSON.parse(c.scan_findings) as ScanFinding[];
+  const held = c.held === 1;
+  const words = retracted ? null : !held ? 'as_written' : readsHeldWords(caller, c);
   return {
     event_id: c.event_id,
     kind: c.kind,
-    body: retracted ? null : c.body,
+    body: words === null ? null : words === 'persons_copy' ? forPeople(c.body, found) : c.body,
     author: c.author,
     author_class: c.author_class,
     reply_to: c.reply_to,
@@ -34,6 +66,9 @@ function served(c: CommentRow) {
     audience: c.audience,
     ts: c.ts,
     retracted,
+    // What the scanner found in the body: what and where, never the matched text.
+    held,
+    scan_findings: found.map(({ kind, severity, detail, start, end }) => ({ kind, severity, detail, start, end })),
     ...(retracted ? { retracted_by: c.retracted_by, retracted_ts: c.retracted_ts, retract_event_id: c.retract_event_id } : {}),
   };
 }
@@ -44,7 +79,7 @@ export function commentsFor(house: Pick<House, 'store'>, caller: Caller, row: Ar
   const shown = all.filter((c) => c.audience === 'all' || caller.kind === 'person');
   const live = shown.filter((c) => c.retract_event_id === null);
   return {
-    comments: (includeRetracted ? shown : live).map(served),
+    comments: (includeRetracted ? shown : live).map((c) => served(c, caller)),
     counts: { total: live.length, open_objections: openObjections(all).length, last_ts: live.at(-1)?.ts ?? null },
   };
 }
@@ -62,16 +97,24 @@ export const commentVerb = defineVerb({
     audience: z.enum(['all', 'people']).optional(),
   }),
   door: {},
-  handler({ caller, store, access }, p) {
+  async handler({ caller, store, access, pipeline }, p) {
     const kind = p.kind ?? 'note';
     const audience = p.audience ?? 'all';
     if (audience === 'people' && (caller.kind !== 'person' || kind !== 'note')) {
       throw invalidParams('audience people is for a note by a signed-in person', { field: 'audience' });
     }
     if (kind === 'resolution' && p.reply_to === undefined) throw invalidParams('a resolution replies to a comment: reply_to is required', { field: 'reply_to' });
-    return store.writer.write(() => {
+    // Asked before the scan, so a refused comment costs no scan; asked again inside the write.
+    const allowed = () => {
       const row = access.readableArtifact(caller, p.artifact_id);
       access.capabilities.require(caller, row.space, 'contribute');
+      return row;
+    };
+    allowed();
+    // gv.comments serves the body to the row's readers: it is scanned as a claim is.
+    const scan = await pipeline.scan.scan(Buffer.from(p.body, 'utf8'), COMMENT_CONTENT_TYPE);
+    return store.writer.write(() => {
+      const row = allowed();
       if (p.reply_to !== undefined) {
         const parent = store.comments.byId(p.reply_to);
         if (parent === undefined || parent.artifact_id !== row.artifact_id || parent.retract_event_id !== null) {
@@ -86,11 +129,12 @@ export const commentVerb = defineVerb({
         findings: p.findings ?? [],
         audience,
         author_class: authorClassOf(caller),
+        scan: { findings: scan.findings, held: holdsComment(scan.findings), scanner: scan.scanner },
       };
       if (row.workarea !== null) data['workarea'] = row.workarea;
       if (p.reply_to !== undefined) data['reply_to'] = p.reply_to;
       const event = store.journal.append('comment', caller.identity, data);
-      const comment = served(store.comments.byId(event.event_id)!);
+      const comment = served(store.comments.byId(event.event_id)!, caller);
       return { artifact_id: row.artifact_id, event_id: event.event_id, comment, counts: commentsFor({ store }, caller, row, false).counts };
     });
   },

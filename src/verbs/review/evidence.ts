@@ -6,8 +6,8 @@ import { invalidParams, lifecycle } from '../../gate-error.js';
 import { signerClassOf } from '../../domain/signer-class.js';
 import { stricterClass, type TrustClass } from '../../domain/kinds.js';
 import { isFlagging } from '../../../workers/scan/finding.js';
-import { mergeScan, scanBodyAgain, scanEventFields } from '../../scanning/rescan.js';
-import { attachmentsParam, envelopeAttachments, takesAttachments } from '../writing/ingest-attachments.js';
+import { mergeScan, scanEventFields, scanRowAgain } from '../../scanning/rescan.js';
+import { attachmentSources, attachmentsParam, envelopeAttachments, takesAttachments } from '../writing/ingest-attachments.js';
 import { NEEDS_EVIDENCE_DECISION } from '../../domain/states.js';
 import { openEvidenceRequest } from '../../review/evidence-requests.js';
 import { decidedRow } from './decisions.js';
@@ -45,10 +45,10 @@ export const addEvidenceVerb = defineVerb({
   name: 'gv.add_evidence',
   role: 'agent',
   summary:
-    'The writer of a row sent back for evidence attaches it (completed uploads, as gv.ingest names them); the row is scanned again and returns to review (L1_SCANNED, or L1B_FLAGGED on a new finding).',
+    'The writer of a row sent back for evidence attaches it (completed uploads, as gv.ingest names them); the row is scanned again with its evidence and returns to review (L1_SCANNED, or L1B_FLAGGED on a new finding).',
   params: z.strictObject({ artifact_id: artifactIdParam, attachments: attachmentsParam.min(1) }),
-  // A banned writer adds nothing, as at any write door.
-  door: {},
+  // A banned writer adds nothing, as at any write door, and no evidence from a banned source.
+  door: { sources: (p) => attachmentSources(p.attachments) },
   async handler({ caller, store, access, pipeline }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     const requireAsked = (state: string) => {
@@ -60,8 +60,9 @@ export const addEvidenceVerb = defineVerb({
     // An upload a crash cut at its last chunk is completed by the start: naming uploads waits for that.
     await pipeline.uploadRecovery;
     const attachments = envelopeAttachments({ store }, caller, p.attachments, row.kind);
-    // The body is scanned again with the current scanner, so the scan that returns the row to review is a real one.
-    const result = await scanBodyAgain({ store, pipeline }, row);
+    // The row is scanned again with the current scanner, the new evidence with it (its text and
+    // its sources), so the scan that returns the row to review is a real one.
+    const result = await scanRowAgain({ store, pipeline }, row, attachments);
     return store.writer.write(() => {
       // Read again inside the transaction: a reviewer, an expiry or another call may have moved the row during the scan.
       const now = store.artifacts.byId(row.artifact_id)!;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { NamedSource } from '../../access/bans.js';
 import type { Caller } from '../../access/caller.js';
 import { invalidParams } from '../../gate-error.js';
 import type { EnvelopeAttachment } from '../../projections/attachments.js';
@@ -18,6 +19,10 @@ export const attachmentsParam = z
   .max(ATTACHMENTS_PER_CLAIM);
 
 type Given = z.output<typeof attachmentsParam>;
+
+/** The sources a list of attachments names, each by its parameter: a ban checks every one. */
+export const attachmentSources = (given: Given | undefined): NamedSource[] =>
+  (given ?? []).flatMap((a, i) => (a.source_uri === undefined ? [] : [{ field: `attachments.${i}.source_uri`, uri: a.source_uri }]));
 
 /** Classes that never carry attachments (spec 2 gv.ingest): what steers agents, and evidence. */
 const NO_ATTACHMENTS = new Set(['steering', 'skill', 'prompt_template']);

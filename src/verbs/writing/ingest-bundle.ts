@@ -10,6 +10,10 @@ import { BUNDLE_CONTENT_TYPES, bundleManifest, type BundleManifest } from '../..
 import { archiveFinding, memberFindings, UNSCANNED_ARCHIVE } from '../../bundles/archive-findings.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Caller } from '../../access/caller.js';
+import type { Finding, ScanResult } from '../../../workers/scan/finding.js';
+import { withFindings } from '../../../workers/scan/joined-findings.js';
+import { scanFieldsAlone } from '../../../pipeline/row-scan.js';
+import { scanFieldsOf } from '../../scanning/row-fields.js';
 import type { House } from '../house.js';
 
 /** Bundles and project maps are proposed at T-5 (spec 1 trust-class derivation). */
@@ -62,7 +66,7 @@ export const ingestBundleVerb = defineVerb({
     'Propose a skill bundle (base64 ZIP): inspected without extracting or executing; the archive, its canonical manifest and each scanned member are held in quarantine at T-5.',
   params,
   refused: TRUST_CLASS_REFUSED,
-  door: { sourceUri: (p) => p.source_uri },
+  door: { sources: (p) => [{ field: 'source_uri', uri: p.source_uri }] },
   async handler(ctx, p) {
     const { caller, store, access, pipeline, deployment, config } = ctx;
     const admission = admitWrite({ store, access, config }, caller, { space: p.space ?? 'main', workarea: p.workarea });
@@ -82,11 +86,15 @@ export const ingestBundleVerb = defineVerb({
     const members = failure === null && inspection.valid ? inspection.members : [];
     admission.room(1 + members.length);
     const manifestBytes = manifest === null ? null : Buffer.from(canonicalJson(manifest), 'utf8');
-    const [manifestScan, ...memberScans] = await Promise.all(
-      failure === null && manifestBytes !== null
+    const fields = scanFieldsOf({ sourceUri: p.source_uri, workarea: p.workarea, producerName: p.producer?.name ?? null, addressedNames: [] });
+    const [fieldFindings, manifestScan, ...memberScans] = await Promise.all([
+      scanFieldsAlone(pipeline, 'skill_archive', fields),
+      ...(failure === null && manifestBytes !== null
         ? [pipeline.scan.scan(manifestBytes, 'bundle_manifest'), ...members.map((m) => pipeline.scan.scan(m.bytes, BUNDLE_CONTENT_TYPES[m.classification!]))]
-        : [],
-    );
+        : []),
+    ]) as [Finding[], ...ScanResult[]];
+    // The archive, its manifest and every member are served with the same fields: each carries what was found in them.
+    const withFields = (scan: ScanResult) => withFindings(scan, fieldFindings);
 
     return store.writer.write(() => {
       admission.stillOpen();
@@ -102,7 +110,7 @@ export const ingestBundleVerb = defineVerb({
         derivesFrom: [],
         ingest: { ...producer, bundle: { validation: failure === null ? 'valid' : 'failed' } },
         recorded: false,
-        scan: UNSCANNED_ARCHIVE,
+        scan: withFields(UNSCANNED_ARCHIVE),
         gateFindings:
           failure !== null
             ? [archiveFinding(`${INVALID}${failure}`)]
@@ -130,7 +138,7 @@ export const ingestBundleVerb = defineVerb({
         derivesFrom: [archiveId],
         ingest: producer,
         recorded: true,
-        scan: manifestScan!,
+        scan: withFields(manifestScan!),
       });
       const served = members.map((m, i) => {
         const id = memberId({ store, deployment }, caller, manifest, m.path, m.content_hash, space);
@@ -142,7 +150,7 @@ export const ingestBundleVerb = defineVerb({
           derivesFrom: [archiveId],
           ingest: { ...producer, bundle_path: m.path },
           recorded: false,
-          scan: memberScans[i]!,
+          scan: withFields(memberScans[i]!),
         });
         return {
           path: m.path,

@@ -13,6 +13,9 @@ import { checkMapStructure } from '../../bundles/map-structure.js';
 import { eventFromRow } from '../../forms/event.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
 import type { BundleMember } from '../../../pipeline/bundle-stage.js';
+import { isInBody } from '../../../workers/scan/finding-location.js';
+import { withFindings } from '../../../workers/scan/joined-findings.js';
+import { scanFieldsOf } from '../../scanning/row-fields.js';
 
 const params = z.strictObject({
   workarea: workareaParam,
@@ -98,7 +101,7 @@ export const ingestMapVerb = defineVerb({
     'Propose a project_map/v1 manifest (and optionally the ZIP its members came from): checked whole and admitted as one gated artifact at T-5; its edges never enter the relation graph.',
   params,
   refused: TRUST_CLASS_REFUSED,
-  door: { sourceUri: (p) => p.source_uri },
+  door: { sources: (p) => [{ field: 'source_uri', uri: p.source_uri }] },
   async handler(ctx, p) {
     const { caller, store, access, pipeline, deployment, config } = ctx;
     const admission = admitWrite({ store, access, config }, caller, { space: p.space ?? 'main', workarea: p.workarea });
@@ -124,10 +127,13 @@ export const ingestMapVerb = defineVerb({
     const first = earlier();
     if (first) return duplicateAnswer(ctx, first);
     admission.room(1 + check.members.length);
+    // The map and every member are served with the same fields: scanned once, each row carries what was found in them.
+    const fields = scanFieldsOf({ sourceUri: p.source_uri, workarea: p.workarea, producerName: p.producer?.name ?? null, addressedNames: [] });
     const [mapScan, ...memberScans] = await Promise.all([
-      pipeline.scan.scan(mapBytes, 'project_map'),
+      pipeline.scan.scan(mapBytes, 'project_map', null, fields),
       ...check.members.map((m) => pipeline.scan.scan(m.bytes, MAP_CONTENT_TYPES[m.declared])),
     ]);
+    const fieldFindings = mapScan!.findings.filter((f) => !isInBody(f));
 
     return store.writer.write(() => {
       admission.stillOpen();
@@ -156,7 +162,7 @@ export const ingestMapVerb = defineVerb({
             contentType: MAP_CONTENT_TYPES[m.declared],
             derivesFrom: [mapId],
             ingest: { ...producer, map_path: m.path },
-            scan: memberScans[i]!,
+            scan: withFindings(memberScans[i]!, fieldFindings),
           });
           return [m.path, { artifact_id: id, state: enteredState(event) }] as const;
         }),

@@ -11,8 +11,10 @@ import { crewSheetProblem } from '../../domain/crew-sheet.js';
 import { invalidParams } from '../../gate-error.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
 import { appendRow, artifactOf, enteredState } from './append-row.js';
-import { attachmentsParam, envelopeAttachments } from './ingest-attachments.js';
+import { attachmentSources, attachmentsParam, envelopeAttachments } from './ingest-attachments.js';
 import { admitWrite } from './write-admission.js';
+import { scanRow } from '../../../pipeline/row-scan.js';
+import { scanFieldsOf } from '../../scanning/row-fields.js';
 
 export const QUESTIONS_PER_WRITER_PER_AREA = 8;
 /** Every ingest door refuses a supplied trust class by name: the gate derives it. */
@@ -144,7 +146,7 @@ export const ingestVerb = defineVerb({
   summary: 'Propose content into a work area; it is scanned and held until reviewed.',
   params,
   refused: TRUST_CLASS_REFUSED,
-  door: { sourceUri: (p) => p.source_uri },
+  door: { sources: (p) => [{ field: 'source_uri', uri: p.source_uri }, ...attachmentSources(p.attachments)] },
   async handler(ctx, p) {
     const { caller, store, access, pipeline, crews, deployment, config, clock } = ctx;
     const admission = admitWrite({ store, access, config }, caller, { space: p.space ?? 'main', workarea: p.workarea });
@@ -177,7 +179,9 @@ export const ingestVerb = defineVerb({
     if (answerForm !== null) checkAnswer({ store, crews, clock }, caller, answerForm.question, answerForm.body);
     admission.room();
 
-    const scan = await pipeline.scan.scan(bytes, contentType);
+    // Everything an agent will read of the row: its body, the fields it is served with, its attachments' text.
+    const fields = scanFieldsOf({ sourceUri: p.source_uri, workarea: p.workarea, producerName: p.producer?.name ?? null, addressedNames: p.addressed_to?.names ?? [] });
+    const scan = await scanRow(pipeline, { bytes, contentType, fields, attachments });
     const baseClass = kind === null ? 'T-1' : trustClassOfKind(kind);
     // An attachment fetched from somewhere is third-party content: the claim rises to T-4.
     const trustClass = attachments.some((a) => a.source_uri !== undefined) ? stricterClass(baseClass, 'T-4') : baseClass;

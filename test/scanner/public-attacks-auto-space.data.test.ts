@@ -1,12 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sharedData } from '../harness/shared-data.js';
 import { useGate } from '../harness/use-gate.js';
 
 // The attack the gate exists for: text written to take over the agents that later read it,
 // stored as memory in a space whose rows the built-in reviewers promote on their own. The
 // attacks are PromptShield's validation split (public, MIT), read from the shared data
-// beside the checkout and never copied here; the classifier never trained on this split.
-const DATA = new URL('../../../shared/data/promptshield/val.jsonl', import.meta.url);
+// beside the checkout and never copied here. The committed models trained on this split too
+// (training/scanner-sources.js): this test says they keep what they learned from it out of an
+// auto space; red-team-auto-space.test.ts does the same with attacks written here.
+const DATA = join(sharedData(), 'promptshield', 'val.jsonl');
 const OWN_NOTES = new URL('../../fixtures/recall-quality/claims.json', import.meta.url);
 
 interface Row {
@@ -16,11 +20,6 @@ interface Row {
   attack_id?: string;
 }
 
-beforeAll(() => {
-  if (!existsSync(DATA)) {
-    throw new Error(`PromptShield's validation split is not at ${DATA.pathname}: the public data sets live in ../shared/data beside the checkout (see its README)`);
-  }
-});
 // The default main space is auto: the built-in reviewers' approvals promote.
 const { gate, keys: { agent, reviewer }, ingestId } = useGate({ env: { GATE_QUARANTINE_MAX_DEPTH: '100000' }, keys: { agent: 'agent', reviewer: 'reviewer' } });
 

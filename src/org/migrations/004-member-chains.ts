@@ -4,7 +4,7 @@
  * its key rotations). One deployment showing two ids at one seq runs two chains (a copy of
  * its home started beside the original): member_forks keeps the first such seq seen.
  */
-export const MIGRATION_003 = `
+export const MIGRATION_004 = `
 CREATE TABLE member_events (
   deployment_id text NOT NULL REFERENCES members (deployment_id),
   seq bigint NOT NULL,

@@ -1,0 +1,20 @@
+import { Piscina } from 'piscina';
+import PQueue from 'p-queue';
+import { POOL_EXEC_ARGV } from './pool-exec-argv.js';
+
+/**
+ * A pool whose tasks mostly wait on the network (a model server, a classifier): its threads
+ * start on the first task, so a gate that never calls out spends nothing on them, and each
+ * thread carries several requests at once; `concurrency` bounds the requests in flight.
+ */
+export function networkPool(entry: URL, threads: number, concurrency: number): { pool: Piscina; tasks: PQueue } {
+  const pool = new Piscina({
+    filename: entry.href,
+    execArgv: [...POOL_EXEC_ARGV],
+    minThreads: 0,
+    maxThreads: threads,
+    idleTimeout: Infinity,
+    concurrentTasksPerWorker: Math.max(1, Math.ceil(concurrency / threads)),
+  });
+  return { pool, tasks: new PQueue({ concurrency }) };
+}
