@@ -126,10 +126,11 @@ export function gateLaunchFlags(main) {
 /**
  * Starts `node FLAGS dist/src/cli/main.js serve --home HOME --port PORT` (FLAGS: the bin's
  * launch line's, then nodeArgs; port 0: any free port) with extra env, waits for its "gate
- * listening on" line and returns {pid, url, socketPath, stop()}. stop() sends SIGTERM, then
+ * listening on" line (at most listenWithinMs: a start that replays a large journal takes
+ * longer) and returns {pid, url, socketPath, stop()}. stop() sends SIGTERM, then
  * SIGKILL after 15 s, and removes the home when removeHome is set.
  */
-export async function startGate({ home, env = {}, root = REPO_ROOT, nodeArgs = [], removeHome = false, logFile = null, port = 0 }) {
+export async function startGate({ home, env = {}, root = REPO_ROOT, nodeArgs = [], removeHome = false, logFile = null, port = 0, listenWithinMs = 30_000 }) {
   hookExit();
   const build = gateBuildStatus(root);
   if (!build.ok) throw new Error(`the gate is not built: missing ${build.missing.join(', ')} (run: npx tsc -p tsconfig.json)`);
@@ -178,7 +179,7 @@ export async function startGate({ home, env = {}, root = REPO_ROOT, nodeArgs = [
   started.add(gate);
   const line = await new Promise((res, rej) => {
     let out = '';
-    const timer = setTimeout(() => rej(new Error(`the gate printed no listening line within 30 s\n${gate.stderrTail()}`)), 30_000);
+    const timer = setTimeout(() => rej(new Error(`the gate printed no listening line within ${listenWithinMs / 1000} s\n${gate.stderrTail()}`)), listenWithinMs);
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
       out += chunk;

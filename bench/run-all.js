@@ -26,6 +26,7 @@ const PLAN = [
   ['overload', 'overload.js', "the gate's RSS and a bystander's wait under 1,500 stalled connections and 50 parallel 4 MiB ingests"],
   ['scanner', 'scanner-quality.js', 'precision and recall of the scanner on fixtures/scan, and scan cost per KB'],
   ['merkle', 'merkle.js', "the journal's Merkle tree: CPU per appended event with and without it, proof sizes at a million events"],
+  ['growth', 'growth.js', 'bytes a claim takes in each part of the home, what erasure and vacuum give back, how fast a start replays the views'],
 ];
 
 const USAGE = `
@@ -201,6 +202,12 @@ if (merkle?.append) {
   const s = merkle.at_scale;
   rows.push(['merkle tree', `+${a.tree_us_per_event.best_minus_best} µs CPU an appended event (best of rounds; journal append ${a.without_tree_us_per_event.best} µs); at ${fmtInt(s.leaves)}: inclusion ${s.inclusion.hashes_max} hashes (${s.inclusion.json_bytes_max} B), ${s.tree_bytes_per_event} B of tree an event`,
     'within the noise of ingest', `sha256 of a node ${fmtInt(merkle.floors.sha256_node_per_s)}/s`, merkle.measured_at]);
+}
+const growth = read('growth.json');
+if (growth?.bytes_per_claim) {
+  const b = growth.bytes_per_claim;
+  rows.push(['growth a claim', `gate.db ${fmtInt(b.gate_db_file)} B (journal ${fmtInt(b.journal)}, content ${fmtInt(b.content_store)}, FTS ${fmtInt(b.recall_fts)}, vectors ${fmtInt(b.vectors)}); a year at 10k/day ${growth.year.at_10k_per_day.gate_db_gib} GiB; replay ${fmtInt(growth.replay.events_per_s)} events/s`,
+    '', `claim bytes ${fmtInt(growth.content_bytes_per_claim)}`, growth.measured_at]);
 }
 if (rows.length > 1) printTable(rows, `Summary (${Math.round((Date.now() - t0) / 1000)} s)`);
 process.exit(failed ? 1 : 0);

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { rmSync } from 'node:fs';
 import { Capabilities } from './access/capabilities.js';
 import { Visibility } from './access/visibility.js';
 import { systemClock, type Clock } from './clock.js';
@@ -6,7 +7,11 @@ import type { GateConfig } from './config/keys.js';
 import type { ConfigOrigin } from './config/config-origin.js';
 import type { HomePaths } from './config/home.js';
 import { CursorSealer } from './journal/cursor.js';
-import { DeploymentKey } from './journal/deployment-key.js';
+import { openSigningKey, type DeploymentKey } from './journal/deployment-key.js';
+import { SigningKeys } from './forms/signing-keys.js';
+import { DeploymentKeyReads } from './projections/deployment-key-reads.js';
+import { homeTooNew, journalIsEmpty, readHomeRecord, recordBuild, recordPlace } from './store/home-record.js';
+import { herePlace, placement, readRestoredFrom, type Placement } from './store/home-place.js';
 import { WalCheckpointer } from './journal/wal-checkpointer.js';
 import { WalSync, type FsyncFile } from './journal/wal-sync.js';
 import { JournalWriter } from './journal/group-commit.js';
@@ -54,6 +59,7 @@ import { Detection } from './review/detection.js';
 import { PeopleFile } from './auth/people-file.js';
 import { SigninSessions } from './auth/signin-sessions.js';
 import { OperatorProofs } from './auth/operator-proofs.js';
+import { LoginThrottle } from './auth/login-throttle.js';
 import { AttachmentStore } from './attachments/attachment-store.js';
 import { KeyedLock } from './attachments/keyed-lock.js';
 import { recoverUploads } from './attachments/upload-recovery.js';
@@ -77,6 +83,8 @@ export interface GateOptions {
   log?: Log;
   /** Where each configuration value came from, and the flags that won over file and environment (gv.settings). */
   configOrigin?: ConfigOrigin;
+  /** The operator says this home is now the gate, wherever it was placed before (`gate serve --takeover`, journaled). */
+  takeover?: boolean;
   /** How the WAL is fsynced with synchronous = full (node:fs fsync unless a test holds it). */
   fsyncFile?: FsyncFile;
 }
@@ -95,6 +103,8 @@ export class Gate implements House {
   readonly signing: SigningThread;
   private readonly walSync: WalSync | undefined;
   private readonly partitionCodes: PartitionCodes;
+  /** The home-placed event this start journals (a new home, a restore, a takeover), or null. */
+  private readonly placement: Placement | null;
   /** The injection detector, when `detector.url` is set: started by open(), stopped by close(). */
   private readonly detection: Detection | null;
   readonly store: Store;
@@ -120,12 +130,61 @@ export class Gate implements House {
     const reviewConfig = reviewSettings(config.review);
     const clock = (this.clock = options.clock ?? systemClock);
     const log = (this.log = options.log ?? createLog({ level: config.log.level, format: config.log.format }));
-    const key = DeploymentKey.openOrCreate(paths.key);
+    // How gate.db is read, here and by the code-scan worker's own connection.
+    const reads = { path: paths.db, cacheKiB: config.journal.cache_mb * 1024, mmapBytes: config.journal.mmap_mb * 1024 * 1024 };
+    const db = (this.db = new Database(reads.path));
+    let key: DeploymentKey;
+    let signingKeys: SigningKeys;
+    let projections: Projections;
+    const synchronous = config.journal.synchronous === 'full' ? 'NORMAL' : config.journal.synchronous.toUpperCase();
+    const heldIndex = { path: paths.heldIndex, synchronous, secureDelete: config.journal.secure_delete, mmapBytes: reads.mmapBytes };
+    try {
+      // Before anything is written: a home a newer build wrote, or a copy started away from
+      // where it was placed, is refused with the database untouched.
+      const record = readHomeRecord(db);
+      const tooNew = homeTooNew(record);
+      if (tooNew !== null) throw new Error(tooNew);
+      const restored = readRestoredFrom(paths.restoredFrom);
+      this.placement = placement(record.place, herePlace(paths.home), { takeover: options.takeover === true, restored, fresh: journalIsEmpty(db) });
+      db.pragma('journal_mode = WAL');
+      // full: SQLite writes each commit's frames and returns; WalSync fsyncs them off the main
+      // thread and the writer answers only after (see src/journal/wal-sync.ts).
+      db.pragma(`synchronous = ${synchronous}`);
+      // Deleted cells and freed pages are zeroed, so erased bytes leave the file (gv.erase).
+      db.pragma(`secure_delete = ${config.journal.secure_delete ? 'ON' : 'OFF'}`);
+      db.pragma('foreign_keys = OFF');
+      db.pragma(`cache_size = -${reads.cacheKiB}`);
+      db.pragma(`mmap_size = ${reads.mmapBytes}`);
+      attachHeldIndex(db, heldIndex);
+      createJournalSchema(db);
+      const replayViews = !viewsAreCurrent(db);
+      if (replayViews) dropViews(db);
+      projections = new Projections(db, 'main');
+      if (replayViews) {
+        const events = replayJournal(db, projections);
+        markViewsCurrent(db);
+        if (events > 0) log.info(`views rebuilt from ${events} journal events for view schema ${VIEW_SCHEMA_VERSION}`);
+      }
+      // The key that signs next is the one the journal's last rotation names (gate key rotate).
+      const keyReads = new DeploymentKeyReads(db);
+      const genesis = keyReads.deploymentId();
+      const chain = genesis === null ? null : SigningKeys.fromRotations(genesis, keyReads.rotations());
+      if (chain !== null && 'problem' in chain) throw new Error(`the journal's key rotations do not hold: ${chain.problem}`);
+      const opened = openSigningKey(paths.key, paths.nextKey, chain?.current ?? null);
+      if (opened.repair === 'finished') log.warn(`finished a key rotation a stop had cut short: ${paths.key} is now the key the journal names`);
+      if (opened.repair === 'dropped') log.warn(`dropped ${paths.nextKey}: the key rotation that wrote it was never journaled, and the key stays`);
+      key = opened.key;
+      signingKeys = chain ?? SigningKeys.ofDeployment(key.deploymentId);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
     const endpoints: { http?: string; socket?: string } = {};
     const closing = () => this.closeStep;
     this.deployment = {
       key,
-      deploymentId: key.deploymentId,
+      deploymentId: signingKeys.deploymentId,
+      signingKeys,
       paths,
       configOrigin: options.configOrigin ?? { sources: {}, flags: {}, savedForRestart: new Map() },
       endpoints,
@@ -133,16 +192,6 @@ export class Gate implements House {
         return closing();
       },
     };
-    // How gate.db is read, here and by the code-scan worker's own connection.
-    const reads = { path: paths.db, cacheKiB: config.journal.cache_mb * 1024, mmapBytes: config.journal.mmap_mb * 1024 * 1024 };
-    const db = (this.db = new Database(reads.path));
-    db.pragma('journal_mode = WAL');
-    // full: SQLite writes each commit's frames and returns; WalSync fsyncs them off the main
-    // thread and the writer answers only after (see src/journal/wal-sync.ts).
-    const synchronous = config.journal.synchronous === 'full' ? 'NORMAL' : config.journal.synchronous.toUpperCase();
-    db.pragma(`synchronous = ${synchronous}`);
-    // Deleted cells and freed pages are zeroed, so erased bytes leave the file (gv.erase).
-    db.pragma(`secure_delete = ${config.journal.secure_delete ? 'ON' : 'OFF'}`);
     this.walSync =
       config.journal.synchronous === 'full'
         ? new WalSync(`${paths.db}-wal`, {
@@ -150,21 +199,7 @@ export class Gate implements House {
             onFailure: (error) => log.error('writes are refused until the gate restarts', error),
           })
         : undefined;
-    db.pragma('foreign_keys = OFF');
-    db.pragma(`cache_size = -${reads.cacheKiB}`);
-    db.pragma(`mmap_size = ${reads.mmapBytes}`);
-    const heldIndex = { path: paths.heldIndex, synchronous, secureDelete: config.journal.secure_delete, mmapBytes: reads.mmapBytes };
-    attachHeldIndex(db, heldIndex);
-    createJournalSchema(db);
     this.checkpointer = new WalCheckpointer(db, log);
-    const replayViews = !viewsAreCurrent(db);
-    if (replayViews) dropViews(db);
-    const projections = new Projections(db, 'main');
-    if (replayViews) {
-      const events = replayJournal(db, projections);
-      markViewsCurrent(db);
-      if (events > 0) log.info(`views rebuilt from ${events} journal events for view schema ${VIEW_SCHEMA_VERSION}`);
-    }
 
     // A write's path: the journal appends and signs, the views fold each event in the same
     // transaction, the writer commits in groups; after the commit, the decision log, the
@@ -283,6 +318,10 @@ export class Gate implements House {
       signinSessions: new SigninSessions({ store, clock }),
       operatorProofs: new OperatorProofs(config.auth.operator_keys, config.auth.challenge_ttl_ms, clock),
       issuer: config.auth.issuer === '' ? null : config.auth.issuer,
+      passwordChecks: new LoginThrottle(
+        { slowAfter: config.auth.login_slow_after, refuseAfter: config.auth.login_refuse_after, windowMs: config.auth.login_window_s * 1000, delayMs: config.auth.login_delay_ms },
+        clock,
+      ),
     };
     const runners = new Crews(db, key.seed(), clock, {
       helloIntervalMs: config.runners.hello_interval_seconds * 1000,
@@ -292,20 +331,33 @@ export class Gate implements House {
     this.crews = { runners, sheets: new CrewSheets(store.artifacts) };
   }
 
-  /** Opens the home's database, creating the genesis event and the main space on first start. */
+  /**
+   * Opens the home's database, creating the genesis event and the main space on first start,
+   * journaling where the home is placed when that is new (home-placed), and recording this
+   * build as the home's newest reader.
+   */
   static open(paths: HomePaths, config: GateConfig, options: GateOptions = {}): Gate {
     const gate = new Gate(paths, config, options);
     const { journal } = gate.store;
-    if (journal.chainHead.seq === 0) {
-      gate.db.transaction(() => {
+    const placed = gate.placement;
+    gate.db.transaction(() => {
+      if (journal.chainHead.seq === 0) {
         journal.append('deployment-created', null, { deployment_id: gate.deployment.deploymentId, service: 'gate' });
         journal.append('space-created', null, {
           space: 'main',
           owner: 'operator',
           policy: config.spaces.main_policy,
         });
-      })();
-      gate.walSync?.committed();
+      }
+      if (placed !== null) recordPlace(gate.db, { ...placed.place, seq: journal.append('home-placed', null, placed.data).seq });
+      recordBuild(gate.db);
+    })();
+    gate.walSync?.committed();
+    if (placed !== null) {
+      rmSync(paths.restoredFrom, { force: true });
+      const where = `${placed.place.path} on host ${placed.place.host}`;
+      if (placed.data['reason'] === 'takeover') gate.log.warn(`this home is the gate from now on (--takeover, journaled): placed at ${where}, where it was placed at ${(placed.data['previous'] as { path: string }).path} before`);
+      else if (placed.data['reason'] === 'restored') gate.log.info(`journaled the restore of this home from a backup; placed at ${where}`);
     }
     gate.recall.heldText.start();
     gate.pipeline.embed.start();

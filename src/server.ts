@@ -35,6 +35,8 @@ export interface ServeOptions {
   clock?: Clock;
   /** Where the operational log goes; stderr otherwise. */
   log?: Log;
+  /** The operator says this home is the gate now, wherever it was placed (`--takeover`, journaled). */
+  takeover?: boolean;
 }
 
 export interface RunningGate {
@@ -92,6 +94,7 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
       configOrigin: { sources, flags, savedForRestart: new Map() },
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.log === undefined ? {} : { log: options.log }),
+      ...(options.takeover === true ? { takeover: true } : {}),
     });
   } catch (error) {
     releaseLock();

@@ -21,7 +21,8 @@ const NOT_COPIED = new Set(['type', 'object', 'event_id', 'seq', 'prev', 'ts', '
 /** The common fields a served event always carries, null when the signed data has none. */
 const ALWAYS = new Set(['artifact_id', 'space', 'workarea', 'leaves', 'enters']);
 
-export async function checkEvent(deploymentId: string, e: WhyEvent): Promise<EventCheck> {
+/** `signingKey`: the deployment's key at the event's seq (its id, or after a rotation the key the rotations prove). */
+export async function checkEvent(signingKey: string, e: WhyEvent): Promise<EventCheck> {
   if (e.signed === null) return { state: 'withheld', fields: e.withheld };
   let envelope: { v: number; seq: number; type: string; ts: number; prev: string | null; by: string | null; data: Record<string, unknown> };
   try {
@@ -30,7 +31,7 @@ export async function checkEvent(deploymentId: string, e: WhyEvent): Promise<Eve
     return { state: 'failed', why: 'the signed bytes are not JSON' };
   }
   try {
-    if (!(await verifyEventSignature(deploymentId, e.signed, e.sig))) return { state: 'failed', why: "the signature does not hold for this deployment's key" };
+    if (!(await verifyEventSignature(signingKey, e.signed, e.sig))) return { state: 'failed', why: "the signature does not hold for this deployment's key" };
   } catch {
     return { state: 'failed', why: 'the signature is malformed' };
   }

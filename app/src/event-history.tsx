@@ -3,6 +3,7 @@ import { Person } from './person.js';
 import { checkLinks, type LinkCheck } from './chain-check.js';
 import { checkEvent, type EventCheck, type WhyEvent } from './event-check.js';
 import { checkInclusions, type InclusionCheck } from './inclusion-check.js';
+import { provenKeys } from '../../src/client/proofs.js';
 import { when } from './when.js';
 
 // A row's events, each checked in this page against the deployment id /identity names, the
@@ -13,12 +14,15 @@ import { when } from './when.js';
 export function EventHistory({
   events,
   checkpoint,
+  keyRotations,
   deploymentId,
   onFailures,
 }: {
   events: WhyEvent[];
   /** gv.why's signed checkpoint, in which each event's inclusion proof is checked. */
   checkpoint: string | undefined;
+  /** gv.why's key_rotations: each event is checked against the key signing at its seq, proven from the deployment id. */
+  keyRotations: unknown;
   deploymentId: string;
   onFailures?: (n: number) => void;
 }) {
@@ -26,22 +30,32 @@ export function EventHistory({
   const [inclusions, setInclusions] = useState<Map<string, InclusionCheck>>(new Map());
   useEffect(() => {
     let current = true;
-    void Promise.all([
-      Promise.all(events.map(async (e) => [e.event_id, await checkEvent(deploymentId, e)] as const)),
-      checkInclusions(deploymentId, checkpoint, events),
-    ]).then(([done, included]) => {
-      if (!current) return;
-      const checked = new Map(done);
-      setChecks(checked);
-      setInclusions(included);
-      const broken = [...checkLinks(events, checked).values()].filter((l) => l.state === 'broken').length;
-      const unproven = [...included.values()].filter((i) => i.state === 'failed').length;
-      onFailures?.(done.filter(([, c]) => c.state === 'failed').length + broken + unproven);
-    });
+    void provenKeys(deploymentId, keyRotations)
+      .then(
+        (keys) =>
+          Promise.all([
+            Promise.all(events.map(async (e) => [e.event_id, await checkEvent(keys.keyAt(e.seq), e)] as const)),
+            checkInclusions(deploymentId, checkpoint, events, keys.current),
+          ]),
+        (e: unknown) => {
+          // Rotations that do not hold from the deployment id: no signature here can be trusted.
+          const why = `the key rotations the gate served do not hold (${e instanceof Error ? e.message : String(e)})`;
+          return [events.map((ev) => [ev.event_id, { state: 'failed', why }] as const), new Map(events.map((ev) => [ev.event_id, { state: 'failed', why } as InclusionCheck]))] as const;
+        },
+      )
+      .then(([done, included]) => {
+        if (!current) return;
+        const checked = new Map(done);
+        setChecks(checked);
+        setInclusions(included);
+        const broken = [...checkLinks(events, checked).values()].filter((l) => l.state === 'broken').length;
+        const unproven = [...included.values()].filter((i) => i.state === 'failed').length;
+        onFailures?.(done.filter(([, c]) => c.state === 'failed').length + broken + unproven);
+      });
     return () => {
       current = false;
     };
-  }, [events, checkpoint, deploymentId]);
+  }, [events, checkpoint, keyRotations, deploymentId]);
 
   const failed = events.filter((e) => checks.get(e.event_id)?.state === 'failed');
   const verified = events.filter((e) => checks.get(e.event_id)?.state === 'verified').length;

@@ -14,11 +14,11 @@ export type InclusionCheck =
 const reason = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** Each event's inclusion by event id; an unsigned or absent checkpoint fails every event. */
-export async function checkInclusions(deploymentId: string, checkpoint: string | undefined, events: readonly WhyEvent[]): Promise<Map<string, InclusionCheck>> {
+export async function checkInclusions(deploymentId: string, checkpoint: string | undefined, events: readonly WhyEvent[], signer: string = deploymentId): Promise<Map<string, InclusionCheck>> {
   let signed: VerifiedCheckpoint;
   try {
     if (checkpoint === undefined) throw new Error('the gate served no checkpoint');
-    signed = await verifyCheckpoint(deploymentId, checkpoint);
+    signed = await verifyCheckpoint(deploymentId, checkpoint, signer);
   } catch (e) {
     const failed: InclusionCheck = { state: 'failed', why: `the signed checkpoint does not hold (${reason(e)})` };
     return new Map(events.map((ev) => [ev.event_id, failed]));

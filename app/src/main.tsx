@@ -6,6 +6,7 @@ import { ConsoleHeader } from './console-header.js';
 import { Events } from './events.js';
 import { Mine } from './mine.js';
 import { Operator } from './operator.js';
+import { Password } from './password.js';
 import { Queue } from './queue.js';
 import { Questions } from './questions.js';
 import { go, parsePlace, placeKey, usePlace } from './route.js';
@@ -69,7 +70,10 @@ function App() {
   else if (you === null) status = 'Not signed in.';
   else if (you !== undefined) status = `Signed in as ${who === '' ? you.identity : `${who} (${you.identity})`}, role ${you.role}${you.demo ? ' (demo)' : ''}.`;
 
-  const screens: [string, string][] =
+  // A person who signs in here with a password may change it; one of another issuer changes it there.
+  const ownPassword: [string, string][] =
+    you && identity?.auth.issuer && you.identity.startsWith(`${identity.auth.issuer}|`) ? [['password', 'Password']] : [];
+  const byRole: [string, string][] =
     you === null || you === undefined
       ? []
       : atLeast(you, 'reviewer')
@@ -87,6 +91,7 @@ function App() {
             ['search', 'Search'],
             ['events', 'Events'],
           ];
+  const screens = [...byRole, ...ownPassword];
   const screen = screens.some(([s]) => s === place.screen) || place.screen === 'row' ? place.screen : (screens[0]?.[0] ?? '');
 
   return (
@@ -123,6 +128,7 @@ function App() {
       {you && screen === 'mine' && <Mine you={you} />}
       {you && screen === 'questions' && <Questions onNotice={tell} />}
       {you && screen === 'bans' && <Bans admin={atLeast(you, 'admin')} onNotice={tell} />}
+      {you && screen === 'password' && <Password onNotice={tell} />}
     </>
   );
 }

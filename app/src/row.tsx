@@ -54,6 +54,8 @@ export function Row({
   // Null until gv.why answered: the history is checked only once it is the row's own.
   const [events, setEvents] = useState<WhyEvent[] | null>(null);
   const [checkpoint, setCheckpoint] = useState<string | undefined>(undefined);
+  /** gv.why's key_rotations: absent while the deployment's first key signs. */
+  const [keyRotations, setKeyRotations] = useState<unknown>(undefined);
   const [error, setError] = useState<unknown>(null);
   const [asking, setAsking] = useState<null | 'reject' | 'evidence' | 'comment'>(null);
   const [help, setHelp] = useState(false);
@@ -82,12 +84,13 @@ export function Row({
     const [a, c, w] = await Promise.all([
       rpc('gv.approval', { artifact_id: id }),
       rpc('gv.comments', { artifact_id: id }),
-      rpc('gv.why', { artifact_id: id }).catch(() => ({ events: [], checkpoint: undefined })),
+      rpc('gv.why', { artifact_id: id }).catch(() => ({ events: [], checkpoint: undefined, key_rotations: undefined })),
     ]);
     setApproval(a);
     setComments(c.comments);
     if (reviewer) setItem((await rpc('gv.review', { cap: 500 }).catch(() => ({ items: [] }))).items.find((i) => i.artifact_id === id) ?? null);
     setCheckpoint(w.checkpoint);
+    setKeyRotations(w.key_rotations);
     setHistoryFailures(null);
     setEvents(w.events);
   }, [id]);
@@ -427,7 +430,7 @@ export function Row({
           <SupersessionDiff parentId={supersededParent} childText={body!.text} />
         </>
       )}
-      {events !== null && <EventHistory events={events} checkpoint={checkpoint} deploymentId={deploymentId} onFailures={setHistoryFailures} />}
+      {events !== null && <EventHistory events={events} checkpoint={checkpoint} keyRotations={keyRotations} deploymentId={deploymentId} onFailures={setHistoryFailures} />}
     </section>
   );
 }

@@ -21,4 +21,6 @@ export interface Caller {
   byAssertion?: true;
   /** The peer's uid, for socket callers: grants to `uid:<n>` cover every process of that user. */
   uid?: number;
+  /** A person's sign-in session (the token's `sid`), for what acts on their other sessions (a new password ends those). */
+  session?: string;
 }

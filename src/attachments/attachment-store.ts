@@ -3,17 +3,9 @@ import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdi
 import { open, stat } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
+import { fsyncDirectory } from '../config/atomic-write.js';
 
 const hexOf = (hash: string) => (hash.startsWith('sha256:') ? hash.slice(7) : hash);
-
-function fsyncDirectory(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * The content-addressed store of attachment bytes in the home: `objects/ab/<hex>` named by

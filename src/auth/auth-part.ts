@@ -1,4 +1,5 @@
 import type { OperatorProofs } from './operator-proofs.js';
+import type { LoginThrottle } from './login-throttle.js';
 import type { PeopleFile } from './people-file.js';
 import type { SigninSessions } from './signin-sessions.js';
 
@@ -12,4 +13,6 @@ export interface AuthPart {
   readonly operatorProofs: OperatorProofs;
   /** This gate's own sign-in issuer, or null when it is not a sign-in provider. */
   readonly issuer: string | null;
+  /** Wrong current passwords given to gv.password_change, counted per person as sign-in counts wrong passwords. */
+  readonly passwordChecks: LoginThrottle;
 }

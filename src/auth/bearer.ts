@@ -118,6 +118,7 @@ export class BearerAuth {
       scope: null,
       demo: entry?.demo === 1,
       surface,
+      ...(typeof verified.claims['sid'] === 'string' ? { session: verified.claims['sid'] } : {}),
     };
   }
 }

@@ -16,6 +16,10 @@ const personEntry = z.strictObject({
   password: z.string().startsWith('scrypt$'),
   name: z.string().max(200).optional(),
   created_at: z.number().int(),
+  /** When the password was last set after the person was added (changed by them, or reset). */
+  password_set_at: z.number().int().optional(),
+  /** A one-time reset link waiting to be used (`gate people reset --link`): the sha256 of its token, never the token. */
+  reset: z.strictObject({ token_sha256: z.string().regex(/^[0-9a-f]{64}$/), expires_at: z.number().int() }).optional(),
 });
 export type PersonCredential = z.infer<typeof personEntry>;
 
@@ -75,6 +79,33 @@ export class PeopleFile {
       throw new Error(`a person with email ${entry.email} already signs in here`);
     }
     this.people.push(entry);
+    this.save();
+  }
+
+  /** The person a reset link's token (by its sha256) names, while the link is unused and not expired. */
+  byResetToken(tokenSha256: string, now: number): PersonCredential | undefined {
+    this.refresh();
+    return this.people.find((p) => p.reset !== undefined && p.reset.token_sha256 === tokenSha256 && p.reset.expires_at > now);
+  }
+
+  /** A new password hash for iss|sub, keeping who they are (sub, email, name); any reset link waiting is spent. */
+  setPassword(iss: string, sub: string, password: string, now: number): void {
+    this.change(iss, sub, (p) => {
+      const { reset: _spent, ...kept } = p;
+      return { ...kept, password, password_set_at: now };
+    });
+  }
+
+  /** Keeps a reset link's token hash for iss|sub, replacing one that waited. */
+  setReset(iss: string, sub: string, tokenSha256: string, expiresAt: number): void {
+    this.change(iss, sub, (p) => ({ ...p, reset: { token_sha256: tokenSha256, expires_at: expiresAt } }));
+  }
+
+  private change(iss: string, sub: string, edit: (p: PersonCredential) => PersonCredential): void {
+    this.refresh();
+    const i = this.people.findIndex((p) => p.iss === iss && p.sub === sub);
+    if (i < 0) throw new Error(`nobody signs in here as ${iss}|${sub}`);
+    this.people[i] = edit(this.people[i]!);
     this.save();
   }
 

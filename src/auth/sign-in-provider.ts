@@ -173,7 +173,9 @@ export class SignInProvider {
     };
   }
 
+  /** The key that signs tokens now: the deployment key, or after `gate key rotate` the new one (a token of the old key is refused). */
   jwks() {
-    return { keys: [{ kty: 'OKP', crv: 'Ed25519', x: this.house.deployment.deploymentId, kid: this.house.deployment.deploymentId, alg: 'EdDSA', use: 'sig' }] };
+    const current = this.house.deployment.key.deploymentId;
+    return { keys: [{ kty: 'OKP', crv: 'Ed25519', x: current, kid: current, alg: 'EdDSA', use: 'sig' }] };
   }
 }

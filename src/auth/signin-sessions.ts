@@ -85,9 +85,10 @@ export class SigninSessions {
     return known === undefined ? false : this.end(known.family, reason);
   }
 
-  /** Inside a journal write: ends every open session of a person (removal). */
-  endAllOf(iss: string, sub: string, reason: string): void {
+  /** Inside a journal write: ends every open session of a person (removal, a new password), but `except` (the session changing it). */
+  endAllOf(iss: string, sub: string, reason: string, except?: string): void {
     for (const { family } of this.house.store.signinSessions.openFamiliesOf(iss, sub)) {
+      if (family === except) continue;
       this.house.store.journal.append('signin-ended', `${iss}|${sub}`, { family, reason });
     }
   }

@@ -41,6 +41,7 @@ program
   .option('--port <n>', 'TCP port (default: the config, else 8480; 0 picks a free port)', port)
   .option('--host <addr>', 'address to listen on (default: [server] host, else 127.0.0.1; 0.0.0.0 or :: for every address)')
   .addOption(new Option('--log-level <level>', 'least level logged (default: [log] level, else info; debug adds a line per request)').choices(LOG_LEVELS))
+  .option('--takeover', 'start a home that was placed elsewhere (a restored backup, a moved home) as the gate from now on; journaled. Never while the original still runs')
   .action(later(() => import('./serve-command.js'), 'serveCommand'));
 
 program
@@ -56,10 +57,52 @@ program
 program
   .command('verify')
   .summary('verify the journal chain and its signatures offline')
-  .description('Verify the whole journal chain and every signature offline; report the first bad seq.')
+  .description(
+    [
+      'Verify the whole journal chain and every signature offline (following the key rotations), and the stored log tree; report the first bad seq.',
+      'With --against, verify another journal of the deployment too (a copy, a backup, a second home) and say how the two stand: the same, one an earlier copy of the other, or two chains under one deployment (FORK, exit 1).',
+      'Exit 0 when everything verifies, 1 when something does not (or on a fork), 2 when there is no journal.',
+    ].join('\n\n'),
+  )
   .option('--home <dir>', 'the gate home to verify')
+  .option('--against <path>', 'another home, a backup folder, or a gate.db: verify it and compare the two chains')
+  .option('--deployment-id <id>', "the deployment's id, to prove the chain from (default: what its first event names)")
   .option('--json', 'print the report as JSON')
   .action(later(() => import('./verify-command.js'), 'verifyCommand'));
+
+const backup = program
+  .command('backup')
+  .summary('copy a home, running or not, into a verified backup')
+  .description(
+    [
+      'Copy a home, running or stopped, into DEST (a new or empty folder): gate.db as one consistent snapshot (SQLite\'s online backup), the deployment key, people.json, gate.toml, the organization key, and the attachment objects the snapshot names; then verify the copy (the chain, every signature, SQLite\'s quick_check, every file\'s sha256) and write backup.json. The held-rows index is not copied: a start writes it again.',
+      'The backup holds the deployment\'s private key and people\'s password hashes: keep it as you keep the home.',
+      'Exit 0 when the backup is made and verified, 1 otherwise.',
+    ].join('\n\n'),
+  )
+  .argument('<dest>', 'the folder to write the backup into (absent or empty)')
+  .option('--home <dir>', 'the gate home to copy (default: $GATE_HOME, else ~/.local/share/gate)')
+  .action(later(() => import('./backup-command.js'), 'backupCommand'));
+
+backup
+  .command('verify')
+  .description('Check a backup folder again, as gate restore does: backup.json, every file\'s sha256, the chain and every signature, quick_check, the attachment objects. Exit 0 when it holds, 1 otherwise.')
+  .argument('<dir>', 'the backup folder')
+  .action(later(() => import('./backup-command.js'), 'backupVerifyCommand'));
+
+program
+  .command('restore')
+  .summary('prepare a home from a backup')
+  .description(
+    [
+      'Verify a backup made by gate backup and prepare a home from it (the home must be new or empty). The first start journals the restore.',
+      'A home knows where it lives: restored where the backed-up home lived (the same machine and path, after losing the disk), it starts as it is; restored anywhere else it starts only with gate serve --takeover, which journals that this copy is the gate from now on. The command says which.',
+      'Exit 0 when restored, 1 when the backup does not verify or the home is not empty.',
+    ].join('\n\n'),
+  )
+  .argument('<src>', 'the backup folder')
+  .option('--home <dir>', 'the home to prepare (default: $GATE_HOME, else ~/.local/share/gate)')
+  .action(later(() => import('./backup-command.js'), 'restoreCommand'));
 
 program
   .command('proof')
@@ -160,7 +203,7 @@ program
 
 const people = program
   .command('people')
-  .summary('add, list and remove people who sign in (operator)')
+  .summary('add, list, reset or remove people (operator)')
   .description('Operator commands for people who sign in (admin, through the socket).');
 
 people
@@ -173,6 +216,21 @@ people
   .option('--password-stdin', 'read the password from standard input instead of asking (for scripts)')
   .option('--home <dir>', 'the gate home whose socket to use')
   .action(later(() => import('./people-command.js'), 'peopleAddCommand'));
+
+people
+  .command('reset')
+  .description(
+    [
+      'Reset the password of a person who signs in here, keeping who they are: the same identity, role, grants and past signatures (gv.person_reset, journaled). Their open sign-in sessions end.',
+      'Without --link the new password is asked twice without echo (or read from stdin with --password-stdin); with --link the command prints a one-time link, usable for 24 hours, with which the person sets their own password (their sessions end when they use it).',
+      EXIT_CODES_HELP,
+    ].join('\n\n'),
+  )
+  .argument('<email>', 'the email the person signs in with')
+  .option('--link', 'print a one-time link for the person to set their own password, instead of setting one')
+  .option('--password-stdin', 'read the new password from standard input instead of asking (for scripts)')
+  .option('--home <dir>', 'the gate home whose socket to use')
+  .action(later(() => import('./people-command.js'), 'peopleResetCommand'));
 
 people
   .command('list')
@@ -188,6 +246,33 @@ people
   .option('--iss <issuer>', 'their issuer (default: this gate)')
   .option('--home <dir>', 'the gate home whose socket to use')
   .action(later(() => import('./people-command.js'), 'peopleRemoveCommand'));
+
+program
+  .command('vacuum')
+  .summary("give a stopped gate's free pages back to the disk")
+  .description(
+    [
+      "Rewrite gate.db and held-index.db without their free pages (SQLite's VACUUM, after the WAL is copied in and cut to nothing): what erasures, rows leaving the held index and views dropped at an upgrade freed. Each file's size before and after is printed.",
+      'The gate must be stopped. VACUUM needs about the file\'s size again in free space while it runs, and takes about as long as copying it.',
+      'Exit 0 when done, 1 when a gate runs, 2 when there is no home.',
+    ].join('\n\n'),
+  )
+  .option('--home <dir>', 'the gate home (default: $GATE_HOME, else ~/.local/share/gate)')
+  .action(later(() => import('./vacuum-command.js'), 'vacuumCommand'));
+
+const key = program.command('key').summary("rotate the deployment's signing key").description("The deployment's signing key (deployment.key in the home).");
+
+key
+  .command('rotate')
+  .description(
+    [
+      "Hand the deployment's signing to a new key, for the day the old one leaks: a key-rotated event signed by the old key names the new one, every later event is signed by the new key, and deployment.key is replaced (the old private key is gone). Signatures made before still verify; gate verify, the answers' proofs and the organization follow the rotation. The deployment id stays the first key's.",
+      'The gate must be stopped. Access tokens signed by the old key are refused afterwards (refresh tokens keep working), and event cursors given out before are refused.',
+      'Exit 0 when rotated, 1 when a gate runs or the rotation failed, 2 when there is no home.',
+    ].join('\n\n'),
+  )
+  .option('--home <dir>', 'the gate home (default: $GATE_HOME, else ~/.local/share/gate)')
+  .action(later(() => import('./key-command.js'), 'keyRotateCommand'));
 
 const operator = program
   .command('operator')

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { LOG_LEVELS } from '../log-levels.js';
 import { openOrg, type OpenOrg, type OrgHomeOptions } from '../org/org-home.js';
 import { addMember, issueStaffKey, listMembers, revokeMember } from '../org/org-members.js';
+import { resetMemberChain } from '../org/member-chains.js';
 import { verifyOrgLog } from '../org/org-log.js';
 import { assignPerson, listPeople, ORG_PERSON_ROLES, removePerson, type OrgPersonRole } from '../org/org-people.js';
 import { REFUSAL_CATEGORIES } from '../org/org-decision.js';
@@ -133,11 +134,12 @@ export function orgCommand(): Command {
       print(o.json, added, `member ${added.deployment_id} (${added.label}) key ${added.key}`);
     }),
   );
-  homeOptions(member.command('list').description('Every member gate, revoked or not, with its live key count.').option('--json', 'print as JSON')).action(
+  homeOptions(member.command('list').description('Every member gate, revoked or not, with its live key count, and TWO CHAINS where its submissions showed two journals under its one deployment.').option('--json', 'print as JSON')).action(
     (o: OrgHomeOptions & { json?: boolean }) =>
       withOrg('member list', o, async (g) => {
         const members = await listMembers(g.pool);
-        print(o.json, members, members.map((m) => `${m.deployment_id}\t${m.label}\t${m.revoked ? 'revoked' : `${m.live_keys} key(s)`}`).join('\n'));
+        const fork = (m: (typeof members)[number]) => (m.forked === null ? '' : `\tTWO CHAINS from seq ${m.forked.seq} (seen ${m.forked.seen_at})`);
+        print(o.json, members, members.map((m) => `${m.deployment_id}\t${m.label}\t${m.revoked ? 'revoked' : `${m.live_keys} key(s)`}${fork(m)}`).join('\n'));
       }),
   );
   homeOptions(
@@ -149,6 +151,20 @@ export function orgCommand(): Command {
     withOrg('member revoke', o, async (g) => {
       if (!(await revokeMember(g.pool, g.key, o.deploymentId, operator()))) fail('member revoke', `no live member ${o.deploymentId}`);
       process.stdout.write(`member ${o.deploymentId} revoked\n`);
+    }),
+  );
+
+  homeOptions(
+    member
+      .command('chain-reset')
+      .description(
+        "Forget what a member's submissions showed of its journal, after TWO CHAINS: once its operator has stopped one of the two homes and kept the other, the kept chain's submissions are compared afresh (journaled in the org's log).",
+      )
+      .requiredOption('--deployment-id <id>', 'the member gate (one starting with "-" is given as --deployment-id=<id>)'),
+  ).action((o: OrgHomeOptions & { deploymentId: string }) =>
+    withOrg('member chain-reset', o, async (g) => {
+      const forgotten = await resetMemberChain(g.pool, g.key, o.deploymentId, operator());
+      process.stdout.write(`member ${o.deploymentId}: ${forgotten} seqs of its journal forgotten; its next submissions are compared afresh\n`);
     }),
   );
 

@@ -24,23 +24,25 @@ async function call(command: string, method: string, params: Record<string, unkn
   }
 }
 
+/** A new password: from stdin for scripts, else asked twice without echo at the terminal. */
+async function newPassword(command: string, email: string, options: { passwordStdin?: boolean }, nothingDone: string): Promise<string> {
+  try {
+    if (options.passwordStdin) return await readStdinPassword();
+    const password = await promptPassword(`Password for ${email}: `);
+    const again = await promptPassword('The same password again: ');
+    if (again !== password) throw new Error(`the two passwords differ; ${nothingDone}`);
+    return password;
+  } catch (error) {
+    process.stderr.write(`gate people ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}
+
 export async function peopleAddCommand(
   email: string,
   options: Options & { role?: string; demo?: boolean; name?: string; passwordStdin?: boolean },
 ): Promise<void> {
-  let password: string;
-  try {
-    if (options.passwordStdin) {
-      password = await readStdinPassword();
-    } else {
-      password = await promptPassword(`Password for ${email}: `);
-      const again = await promptPassword('The same password again: ');
-      if (again !== password) throw new Error('the two passwords differ; nothing was added');
-    }
-  } catch (error) {
-    process.stderr.write(`gate people add: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  }
+  const password = await newPassword('add', email, options, 'nothing was added');
   const result = await call(
     'add',
     'gv.person_add',
@@ -54,6 +56,24 @@ export async function peopleAddCommand(
     options,
   );
   process.stdout.write(`added ${result['email']} as ${result['role']}${result['demo'] ? ' (demo)' : ''}: ${result['identity']}; event ${result['event_id']}\n`);
+}
+
+/**
+ * Resets the password of a person who signs in here, keeping who they are: a new password
+ * (asked twice, or from stdin), or with --link a one-time link to give them, with which they
+ * set their own. Their open sign-in sessions end with a new password (a link ends them when used).
+ */
+export async function peopleResetCommand(email: string, options: Options & { link?: boolean; passwordStdin?: boolean }): Promise<void> {
+  if (options.link && options.passwordStdin) return exitAfterWriting(process.stderr, 'gate people reset: --link makes a link for the person to set their own password; give it without --password-stdin\n', EXIT.badArgument);
+  const params = options.link ? { email, link: true } : { email, password: await newPassword('reset', email, options, 'nothing was changed') };
+  const result = await call('reset', 'gv.person_reset', params, options);
+  if (result['reset'] === 'link') {
+    process.stdout.write(
+      `a one-time link for ${result['email']} (${result['identity']}), usable until ${new Date(result['expires_at'] as number).toISOString()}; give it to them by a way only they read:\n${result['link']}\nevent ${result['event_id']}\n`,
+    );
+    return;
+  }
+  process.stdout.write(`password of ${result['email']} reset (${result['identity']}: the same identity, grants and signatures; their sign-in sessions ended); event ${result['event_id']}\n`);
 }
 
 export async function peopleListCommand(options: Options & { json?: boolean }): Promise<void> {

@@ -21,7 +21,7 @@ export function startLine(
   return `gate listening on ${running.url} socket ${running.socketPath} deployment ${running.gate.deployment.deploymentId} home ${running.home}; next: ${ping}, or open ${open}/app\n`;
 }
 
-export async function serveCommand(options: { home?: string; port?: number; host?: string; logLevel?: string }): Promise<void> {
+export async function serveCommand(options: { home?: string; port?: number; host?: string; logLevel?: string; takeover?: boolean }): Promise<void> {
   let running;
   try {
     const { logLevel, ...rest } = options;
@@ -30,7 +30,6 @@ export async function serveCommand(options: { home?: string; port?: number; host
     process.stderr.write(`gate serve: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
-  process.stdout.write(startLine(running, options.home !== undefined));
   const served = running;
   let stopping = false;
   const stop = (signal: string) => {
@@ -60,4 +59,8 @@ export async function serveCommand(options: { home?: string; port?: number; host
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // Said once the signals are ours: a write to a pipe is synchronous on Linux, so a supervisor
+  // reading this line could signal before the next statement ran, and Node's default would end
+  // the process unclosed (seen: a bench's SIGTERM right after the line, about one start in 16).
+  process.stdout.write(startLine(served, options.home !== undefined));
 }

@@ -4,16 +4,17 @@ import { COLLECTION_EVENT, COLLECTION_FORMAT, collectionSigningText, rowLeaf, ty
 import { verifyCheckpoint } from './checkpoint-check.js';
 import { inclusionHolds, verifyInclusion, type InclusionProofJson } from './merkle-check.js';
 import { ProofError } from './proof-error.js';
+import { provenKeys } from './key-chain-check.js';
 import { fromBase64, leafHash, nodeHash, sha256, toBase64 } from './web-hash.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
-async function signatureHolds(deploymentId: string, message: string, signature: unknown): Promise<boolean> {
+async function signatureHolds(key: string, message: string, signature: unknown): Promise<boolean> {
   if (typeof signature !== 'string') return false;
   try {
-    return await verifyAsync(fromBase64(signature), utf8(message), fromBase64(deploymentId), { zip215: false });
+    return await verifyAsync(fromBase64(signature), utf8(message), fromBase64(key), { zip215: false });
   } catch {
     return false;
   }
@@ -51,6 +52,10 @@ export interface VerifiedCollection {
  * - the rows: `allRows` (every page put together) or a whole one-page answer must give the
  *   signed rows root; or the answer's one row must be proven a member by its `row_proof`.
  * A page that is not the whole collection checks no row (`rows_checked` 0).
+ * After a key rotation, what was signed at the publish (the publish event, the header's
+ * checkpoint) is checked against the key signing then, and what is signed when served (the
+ * header's signature, the answer's checkpoint) against the newest, each proven from the
+ * deployment id by the answer's `key_rotations`.
  */
 export async function verifyCollection(deploymentId: string, answer: unknown, allRows?: CollectionRow[]): Promise<VerifiedCollection> {
   if (!isObject(answer) || !isObject(answer['collection']) || !isObject(answer['publish'])) throw new ProofError('malformed', 'not a gv.collection answer');
@@ -59,25 +64,27 @@ export async function verifyCollection(deploymentId: string, answer: unknown, al
   if (header.deployment_id !== deploymentId) throw new ProofError('wrong_log', 'the collection was published by another deployment');
   const id = `sha256:${hex(await sha256(utf8(canonicalJson(header))))}`;
   if (answer['collection_id'] !== id) throw new ProofError('collection', 'the collection id is not the hash of its header');
-  if (!(await signatureHolds(deploymentId, collectionSigningText(header), answer['signature']))) {
-    throw new ProofError('signature', "the collection's signature does not verify against the deployment id");
+  const keys = await provenKeys(deploymentId, answer['key_rotations']);
+  if (!(await signatureHolds(keys.current, collectionSigningText(header), answer['signature']))) {
+    throw new ProofError('signature', "the collection's signature does not verify against the deployment's key");
   }
-  const cut = await verifyCheckpoint(deploymentId, header.checkpoint);
-  if (cut.size !== header.journal_size) throw new ProofError('collection', 'the checkpoint inside the header is not of its journal position');
-
   const publish = answer['publish'];
   if (typeof publish['body'] !== 'string' || typeof publish['event_id'] !== 'string' || typeof publish['seq'] !== 'number') {
     throw new ProofError('malformed', 'the publish event lacks its body, id or seq');
   }
+  const publishKey = keys.keyAt(publish['seq']);
+  const cut = await verifyCheckpoint(deploymentId, header.checkpoint, publishKey);
+  if (cut.size !== header.journal_size) throw new ProofError('collection', 'the checkpoint inside the header is not of its journal position');
+
   if (hex(await sha256(utf8(publish['body']))) !== publish['event_id']) throw new ProofError('collection', "the publish event's body does not hash to its id");
-  if (!(await signatureHolds(deploymentId, publish['body'], publish['sig']))) throw new ProofError('signature', "the publish event's signature does not verify");
+  if (!(await signatureHolds(publishKey, publish['body'], publish['sig']))) throw new ProofError('signature', "the publish event's signature does not verify");
   const event = JSON.parse(publish['body']) as { seq?: unknown; type?: unknown; data?: { collection_id?: unknown } };
   if (event.type !== COLLECTION_EVENT || event.data?.collection_id !== id || event.seq !== publish['seq']) {
     throw new ProofError('collection', 'the publish event does not publish this collection at its seq');
   }
   if (publish['seq'] <= header.journal_size) throw new ProofError('collection', 'the publish event lies inside the snapshot it cut');
   if (typeof answer['checkpoint'] !== 'string') throw new ProofError('malformed', 'the answer carries no checkpoint');
-  const now = await verifyCheckpoint(deploymentId, answer['checkpoint']);
+  const now = await verifyCheckpoint(deploymentId, answer['checkpoint'], keys.current);
   await verifyInclusion(now, publish['event_id'], publish['inclusion'] as InclusionProofJson, publish['seq']);
 
   const rowsRoot = fromBase64(header.rows_root);

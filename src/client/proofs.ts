@@ -4,6 +4,7 @@
  * this module, where the whole client (its socket transport) would not bundle.
  */
 export { verifyCheckpoint, type VerifiedCheckpoint } from './checkpoint-check.js';
+export { provenKeys, type ProvenKeys } from './key-chain-check.js';
 export { verifyInclusion, verifyConsistency, type InclusionProofJson } from './merkle-check.js';
 export { verifyEventProofs, verifyCheckpointAnswer } from './answer-proofs.js';
 export { verifyCollection, type VerifiedCollection } from './collection-check.js';

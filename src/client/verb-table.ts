@@ -81,6 +81,8 @@ export const VERB_ROLES: Record<VerbName, VerbRole> = {
   'gv.org_join': 'admin',
   'gv.people': 'admin',
   'gv.person_add': 'admin',
+  'gv.person_reset': 'admin',
+  'gv.password_change': 'reader',
   'gv.challenge': 'reader',
   'gv.operator_proof': 'admin',
   'gv.verify': 'admin',

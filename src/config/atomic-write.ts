@@ -26,10 +26,15 @@ export function writeFileAtomic(path: string, text: string, mode = 0o600): void 
     rmSync(temporary, { force: true });
     throw error;
   }
-  const dirFd = openSync(dir, 'r');
+  fsyncDirectory(dir);
+}
+
+/** Makes a rename or a new name in `dir` survive a power cut: the directory itself fsynced. */
+export function fsyncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
   try {
-    fsyncSync(dirFd);
+    fsyncSync(fd);
   } finally {
-    closeSync(dirFd);
+    closeSync(fd);
   }
 }

@@ -17,6 +17,10 @@ export interface HomePaths {
   attachments: string;
   /** The organization's submit key as gate org join keeps it (0600; [org].api_key_file names it). */
   orgKey: string;
+  /** Left by `gate restore` for the first start to journal, then removed (docs/operations.md). */
+  restoredFrom: string;
+  /** A new deployment key while `gate key rotate` writes it; the start finishes or drops a rotation a crash cut short. */
+  nextKey: string;
 }
 
 /** Home: --home, else $GATE_HOME, else ~/.local/share/gate. */
@@ -33,5 +37,7 @@ export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env)
     people: join(home, 'people.json'),
     attachments: join(home, 'attachments'),
     orgKey: join(home, 'org-submit.key'),
+    restoredFrom: join(home, 'restored-from.json'),
+    nextKey: join(home, 'deployment.key.next'),
   };
 }

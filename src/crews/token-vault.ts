@@ -1,6 +1,16 @@
 import type Database from 'better-sqlite3';
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
+const vaultKey = (deploymentSeed: Buffer) => Buffer.from(hkdfSync('sha256', deploymentSeed, Buffer.alloc(0), 'gate.runner-token/1', 32));
+
+function sealWith(key: Buffer, aad: Buffer, token: string): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(aad);
+  const body = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]);
+}
+
 /**
  * Sealed runner tokens (spec 2 `gv.runner_token_set`): AES-256-GCM under a key derived
  * from the deployment key, bound to the runner and version, in a table of gate.db that is
@@ -13,7 +23,7 @@ export class TokenVault {
   private readonly s: Record<string, Database.Statement>;
 
   constructor(db: Database.Database, deploymentSeed: Buffer) {
-    this.key = Buffer.from(hkdfSync('sha256', deploymentSeed, Buffer.alloc(0), 'gate.runner-token/1', 32));
+    this.key = vaultKey(deploymentSeed);
     db.exec(`CREATE TABLE IF NOT EXISTS runner_token_vault (
       runner TEXT PRIMARY KEY,
       version INTEGER NOT NULL,
@@ -29,7 +39,25 @@ export class TokenVault {
       forget: db.prepare('UPDATE runner_token_vault SET sealed = NULL WHERE runner = ?'),
       remove: db.prepare('DELETE FROM runner_token_vault WHERE runner = ?'),
       ack: db.prepare('UPDATE runner_token_vault SET acked_ts = ? WHERE runner = ? AND version = ? AND acked_ts IS NULL'),
+      waiting: db.prepare('SELECT runner, version FROM runner_token_vault WHERE sealed IS NOT NULL'),
     };
+  }
+
+  /**
+   * Seals every token still waiting under the key a rotated deployment key derives (`gate key
+   * rotate`, inside the rotation's write), so the runners are served them as before. A token
+   * that no longer opens stays as it is: it was unreadable already.
+   */
+  resealFor(newSeed: Buffer): number {
+    const next = vaultKey(newSeed);
+    let resealed = 0;
+    for (const { runner, version } of this.s.waiting!.all() as Array<{ runner: string; version: number }>) {
+      const opened = this.open(runner, version);
+      if (opened === null || opened === 'unreadable') continue;
+      this.s.put!.run(runner, version, sealWith(next, this.aad(runner, version), opened.token));
+      resealed += 1;
+    }
+    return resealed;
   }
 
   private aad(runner: string, version: number): Buffer {
@@ -37,11 +65,7 @@ export class TokenVault {
   }
 
   seal(runner: string, version: number, token: string): void {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    cipher.setAAD(this.aad(runner, version));
-    const body = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
-    this.s.put!.run(runner, version, Buffer.concat([iv, cipher.getAuthTag(), body]));
+    this.s.put!.run(runner, version, sealWith(this.key, this.aad(runner, version), token));
   }
 
   /** The sealed token, `unreadable` when its bytes do not open under this deployment's key, or null when none waits. */

@@ -11,14 +11,14 @@ export function servedRowsOf(house: { readonly store: Store }, artifactId: strin
   return rows.filter((row) => isServedType(row.type));
 }
 
-/** A served event with its place in the chain and its signature, checked here against the deployment key. */
+/** A served event with its place in the chain and its signature, checked here against the key that signed at its seq. */
 export function signedEntry(house: { readonly deployment: Deployment }, row: JournalRow, event = eventFromRow(row)) {
   return {
     ...servedEvent(event),
     seq: row.seq,
     prev: row.prev,
     sig: row.sig,
-    verified: verifyWithDeploymentId(house.deployment.deploymentId, row.body, row.sig),
+    verified: verifyWithDeploymentId(house.deployment.signingKeys.keyAt(row.seq), row.body, row.sig),
   };
 }
 

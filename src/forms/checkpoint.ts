@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { checkpointBody, checkpointOrigin, noteKeyHashInput, signatureLine } from './checkpoint-note.js';
 
-/** What signs a checkpoint: the deployment key (src/journal/deployment-key.ts) or a test's. */
+/** What signs a checkpoint: the deployment's signing key (src/journal/deployment-key.ts) or a test's; `deploymentId` is the key's public half. */
 export interface CheckpointSigner {
   readonly deploymentId: string;
   sign(data: string): string;
@@ -13,9 +13,11 @@ export interface CheckpointSigner {
  * same bytes: a checkpoint is made when asked for and never stored. Its text cannot be
  * taken for anything else the deployment key signs: event bodies and submissions are JSON
  * (a submission behind its own prefix), sign-in tokens are dot-joined base64url.
+ * `deploymentId` names the log: the signing key's own id until the key is rotated.
  */
-export function signCheckpoint(key: CheckpointSigner, size: number, root: Buffer): string {
-  const origin = checkpointOrigin(key.deploymentId);
+export function signCheckpoint(key: CheckpointSigner, size: number, root: Buffer, deploymentId = key.deploymentId): string {
+  // The log is the deployment's, named by its id for ever; the key hash names the key that signs (another after a rotation).
+  const origin = checkpointOrigin(deploymentId);
   const body = checkpointBody(origin, size, root.toString('base64'));
   const publicKey = Buffer.from(key.deploymentId, 'base64url');
   const keyHash = createHash('sha256').update(noteKeyHashInput(origin, publicKey)).digest().subarray(0, 4);

@@ -15,4 +15,6 @@ export interface Retraction {
   content_hash: string;
   erasure_event_id: string;
   erased_ts: number;
+  /** After `gate key rotate`: the member's key-rotated events, which prove the key that signs from the deployment id (absent before). */
+  key_rotations?: Array<{ seq: number; event_id: string; body: string; sig: string }>;
 }

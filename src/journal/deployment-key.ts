@@ -1,10 +1,14 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { signWith } from '../forms/ed25519.js';
-import { existsSync, readFileSync, writeFileSync, chmodSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync, chmodSync, statSync } from 'node:fs';
+import { fsyncDirectory } from '../config/atomic-write.js';
+import { dirname } from 'node:path';
 
 /**
- * The deployment's Ed25519 key. Its public half, as base64url of the raw 32 bytes (the
- * JWK `x`), is the deployment id (spec 1): the same string names the key in the JWKS.
+ * An Ed25519 key of the deployment. Its public half, as base64url of the raw 32 bytes (the
+ * JWK `x`), names it (`deploymentId`): the genesis key's is the deployment id (spec 1) for
+ * ever; after `gate key rotate` the key that signs is another, named the same way, and the
+ * JWKS names it so.
  * node:crypto signs about ten times faster than @noble/ed25519 here (FLOORS.md), so the
  * hot path uses it; test/journal/signatures.test.ts proves both give identical signatures.
  */
@@ -49,4 +53,39 @@ export class DeploymentKey {
     const jwk = this.privateKey.export({ format: 'jwk' });
     return Buffer.from(jwk.d as string, 'base64url');
   }
+}
+
+/** What the start did with a rotation `gate key rotate` left unfinished, for the log. */
+export type RotationRepair = 'finished' | 'dropped' | null;
+
+/**
+ * The key that signs from now on, as the journal says: `signingKey` is the last rotation's key
+ * (the deployment id when none), or null for a home with no journal yet (the key file is made
+ * then). `gate key rotate` writes the new key beside the old (`nextPath`), journals the
+ * rotation, then renames the new key over the old; a stop between the two is finished here
+ * (the journal names the new key) or dropped (it does not). A key file that is not the key the
+ * journal names refuses the start: signing with it would break the chain.
+ */
+export function openSigningKey(path: string, nextPath: string, signingKey: string | null): { key: DeploymentKey; repair: RotationRepair } {
+  if (signingKey === null) return { key: DeploymentKey.openOrCreate(path), repair: null };
+  if (!existsSync(path) && !existsSync(nextPath)) {
+    throw new Error(`${path} is missing: the journal is signed by key ${signingKey}; put that key's file back (from a backup) before starting`);
+  }
+  let repair: RotationRepair = null;
+  if (existsSync(nextPath)) {
+    const next = DeploymentKey.openOrCreate(nextPath);
+    if (next.deploymentId === signingKey) {
+      renameSync(nextPath, path);
+      fsyncDirectory(dirname(path));
+      repair = 'finished';
+    } else {
+      rmSync(nextPath);
+      repair = 'dropped';
+    }
+  }
+  const key = DeploymentKey.openOrCreate(path);
+  if (key.deploymentId !== signingKey) {
+    throw new Error(`${path} holds key ${key.deploymentId}, but the journal is signed by key ${signingKey} from its last event on: put that key's file back (from a backup) before starting`);
+  }
+  return { key, repair };
 }

@@ -4,6 +4,7 @@ import type { GateConfig } from '../config/keys.js';
 import type { InboxSize } from './inbox-size.js';
 import type { OrgBearer } from './org-bearer.js';
 import type { SubmissionIntake } from './submission-intake.js';
+import type { MemberChains } from './member-chains.js';
 import type { DecisionBatch } from './org-decision.js';
 import type { SubmissionChecks } from './submission-checks.js';
 import type { OutcomesReader } from './outcomes-reader.js';
@@ -28,6 +29,8 @@ export interface OrgContext {
   checks: SubmissionChecks;
   /** PUT /submissions' rate counts and inserts, grouped into one statement per batch. */
   intake: SubmissionIntake;
+  /** Each member's journal as its submissions showed it: one deployment with two chains is refused and journaled. */
+  chains: MemberChains;
   /** Reviewers' decisions, grouped into one transaction per batch. */
   decisions: DecisionBatch;
   /** Decoded, scanned and masked copies of submissions for people to read (a worker thread). */

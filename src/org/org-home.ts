@@ -9,6 +9,7 @@ import { openOrgDatabase, type OrgDatabase } from './org-database.js';
 import { InboxSize } from './inbox-size.js';
 import { OrgBearer } from './org-bearer.js';
 import { SubmissionIntake } from './submission-intake.js';
+import { MemberChains } from './member-chains.js';
 import { DecisionBatch } from './org-decision.js';
 import { SubmissionChecks } from './submission-checks.js';
 import { OutcomesReader } from './outcomes-reader.js';
@@ -86,6 +87,7 @@ export async function openOrg(options: OrgHomeOptions, poolSize?: number): Promi
     bearer: new OrgBearer(database.pool, tokens, config.auth.admins),
     checks: new SubmissionChecks(config.org.check_threads),
     intake: new SubmissionIntake(database.pool, () => config.org.member_rate_per_s),
+    chains: new MemberChains(database.pool, key),
     decisions: new DecisionBatch(database.pool, key),
     copies: new PersonsCopies(),
     admins: config.auth.admins,

@@ -60,10 +60,13 @@ export async function revokeMember(pool: Pool, key: DeploymentKey, deploymentId:
 }
 
 export async function listMembers(pool: Pool) {
-  const rows = await pool.query<{ deployment_id: string; label: string; added_at: Date; revoked_at: Date | null; keys: string }>(
+  const rows = await pool.query<{ deployment_id: string; label: string; added_at: Date; revoked_at: Date | null; keys: string; fork_seq: string | null; forked_at: Date | null }>(
     `SELECT m.deployment_id, m.label, m.added_at, m.revoked_at,
-            (SELECT count(*) FROM org_keys k WHERE k.deployment_id = m.deployment_id AND k.revoked_at IS NULL) AS keys
-       FROM members m ORDER BY m.added_at, m.deployment_id`,
+            (SELECT count(*) FROM org_keys k WHERE k.deployment_id = m.deployment_id AND k.revoked_at IS NULL) AS keys,
+            f.seq AS fork_seq, f.seen_at AS forked_at
+       FROM members m
+       LEFT JOIN LATERAL (SELECT seq, seen_at FROM member_forks WHERE deployment_id = m.deployment_id ORDER BY seen_at, seq LIMIT 1) f ON true
+      ORDER BY m.added_at, m.deployment_id`,
   );
   return rows.rows.map((r) => ({
     deployment_id: r.deployment_id,
@@ -71,5 +74,7 @@ export async function listMembers(pool: Pool) {
     added_at: r.added_at.toISOString(),
     revoked: r.revoked_at !== null,
     live_keys: Number(r.keys),
+    // Two chains seen under this deployment (member-chains.ts): the first seq where they parted.
+    forked: r.fork_seq === null ? null : { seq: Number(r.fork_seq), seen_at: r.forked_at!.toISOString() },
   }));
 }

@@ -2,12 +2,14 @@ import type { Pool } from 'pg';
 import { MIGRATION_001 } from './migrations/001-inbox.js';
 import { MIGRATION_002 } from './migrations/002-people.js';
 import { MIGRATION_003 } from './migrations/003-second-person.js';
+import { MIGRATION_004 } from './migrations/004-member-chains.js';
 
 /** In order; a migration once applied is never edited, a change is a new one. */
 export const MIGRATIONS: { name: string; sql: string }[] = [
   { name: '001-inbox', sql: MIGRATION_001 },
   { name: '002-people', sql: MIGRATION_002 },
   { name: '003-second-person', sql: MIGRATION_003 },
+  { name: '004-member-chains', sql: MIGRATION_004 },
 ];
 
 /** Any fixed number: every org process takes this lock, so two starting at once migrate once. */

@@ -1,5 +1,5 @@
 import { canonicalJson, sha256Hex } from '../forms/canonical-json.js';
-import { memberSigned } from './member-signature.js';
+import { memberKeys, memberSigned } from './member-signature.js';
 import { isJsonObject } from '../domain/json-object.js';
 import { RETRACTION_CONTRACT, RETRACTION_SIGNING_PREFIX, type Retraction } from '../forms/retraction-contract.js';
 
@@ -27,12 +27,14 @@ export function checkRetraction(pathId: string, body: Record<string, unknown>, m
   if (typeof r.erasure_event_id !== 'string' || !EVENT_ID.test(r.erasure_event_id)) return bad('retraction.erasure_event_id is the erasure event id (64 hex)');
   if (typeof r.erased_ts !== 'number' || !Number.isSafeInteger(r.erased_ts)) return bad('retraction.erased_ts is the erasure time in ms');
   if (typeof r.deployment_id !== 'string' || r.deployment_id === '') return bad('retraction.deployment_id is required');
-  const extra = Object.keys(retraction).filter((k) => !['contract', 'artifact_id', 'deployment_id', 'content_hash', 'erasure_event_id', 'erased_ts'].includes(k));
+  const extra = Object.keys(retraction).filter((k) => !['contract', 'artifact_id', 'deployment_id', 'content_hash', 'erasure_event_id', 'erased_ts', 'key_rotations'].includes(k));
   if (extra.length > 0) return bad(`retraction has fields it does not define: ${extra.join(', ')}`);
   const canonical = canonicalJson(retraction);
   if (typeof id !== 'string' || id !== `sha256:${sha256Hex(canonical)}`) return bad('id must be sha256: + the sha256 of the canonical retraction');
   if (typeof sig !== 'string' || sig === '') return refused('unsigned: sig is required');
   if (r.deployment_id !== member) return refused('wrong deployment: the retraction names a deployment other than the one this key was issued to');
-  if (!memberSigned(member, RETRACTION_SIGNING_PREFIX + canonical, sig)) return refused("the signature does not verify against the submitting deployment's key");
+  const keys = memberKeys(member, retraction['key_rotations']);
+  if ('problem' in keys) return refused(`key rotations: ${keys.problem}`);
+  if (!memberSigned(keys.current, RETRACTION_SIGNING_PREFIX + canonical, sig)) return refused("the signature does not verify against the submitting deployment's key");
   return { retraction: retraction as unknown as Retraction, id, sig };
 }

@@ -1,9 +1,9 @@
 import { canonicalJson, sha256Hex } from '../forms/canonical-json.js';
-import { verifyWithDeploymentId } from '../forms/ed25519.js';
-import { memberSigned } from './member-signature.js';
+import { memberKeys, memberSigned } from './member-signature.js';
 import { isJsonObject } from '../domain/json-object.js';
 import { jsonBodyFaultReason, jsonObjectBody } from '../surfaces/json-object-body.js';
 import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../forms/submission-contract.js';
+import type { SigningKeys } from '../forms/signing-keys.js';
 
 /**
  * The local events that promote a row, each with the state it must enter: promote (ACTIVE)
@@ -15,14 +15,19 @@ const PROMOTING: ReadonlyMap<string, string> = new Map([
   ['ratify', 'L3_RATIFIED'],
 ]);
 
+/** A member's event a submission shows: its place in the member's journal and its id. */
+export type ShownEvent = readonly [seq: number, eventId: string];
+
 export interface CheckedSubmission {
   submission_id: string;
   artifact_id: string;
   deployment_id: string;
   trust_class: string;
+  /** The member's journal as the signed submission shows it, (seq, event id) pairs: the org compares them with what it saw before (member-chains.ts). */
+  shown: ShownEvent[];
 }
 
-export type SubmissionVerdict = CheckedSubmission | { status: 400 | 422; error: string };
+export type SubmissionVerdict = CheckedSubmission | { status: 400 | 409 | 422; error: string };
 
 const ARTIFACT_ID = /^sha256:[0-9a-f]{64}$/;
 
@@ -50,13 +55,60 @@ export function checkSubmission(pathId: string, body: unknown, member: string): 
   if (typeof deploymentId !== 'string' || deploymentId === '') return bad('submission.deployment_id is required');
   if (typeof sig !== 'string' || sig === '') return refused('unsigned: sig is required');
   if (deploymentId !== member) return refused('wrong deployment: the submission names a deployment other than the one this key was issued to');
-  if (!memberSigned(deploymentId, SUBMISSION_SIGNING_PREFIX + canonical, sig)) return refused("the signature does not verify against the submitting deployment's key");
-  if (!hasSignedPromotion(submission['promotions'], artifactId, deploymentId)) {
+  // After `gate key rotate` the member signs with another key: its rotations, signed by the key each retires, prove it from the deployment id.
+  const keys = memberKeys(deploymentId, submission['key_rotations']);
+  if ('problem' in keys) return refused(`key rotations: ${keys.problem}`);
+  if (!memberSigned(keys.current, SUBMISSION_SIGNING_PREFIX + canonical, sig)) return refused("the signature does not verify against the submitting deployment's key");
+  if (!hasSignedPromotion(submission['promotions'], artifactId, keys)) {
     return refused('no local promotion: no promote or ratify event of this row signed by the submitting deployment');
   }
-  const content = contentMismatch(submission, envelope, artifactId, deploymentId);
+  const content = contentMismatch(submission, envelope, artifactId, keys);
   if (content !== null) return content;
-  return { submission_id: id, artifact_id: artifactId, deployment_id: deploymentId, trust_class: envelope['trust_class'] };
+  return { submission_id: id, artifact_id: artifactId, deployment_id: deploymentId, trust_class: envelope['trust_class'], shown: shownEvents(submission) };
+}
+
+/** The seq a signed event body carries, or null when the body is not an event. */
+function seqOf(body: string): number | null {
+  try {
+    const seq = (JSON.parse(body) as { seq?: unknown }).seq;
+    return typeof seq === 'number' && Number.isInteger(seq) && seq > 0 ? seq : null;
+  } catch {
+    return null;
+  }
+}
+
+/** An event signed by the key signing at its seq (the deployment's first key, or a later one its rotations prove). */
+function signedAtItsSeq(keys: SigningKeys, body: string, sig: string): boolean {
+  const seq = seqOf(body);
+  return seq !== null && memberSigned(keys.keyAt(seq), body, sig);
+}
+
+/**
+ * Every (seq, event id) the signed submission states: its ingest, promotion and decision
+ * events, the event each names as prev (at seq - 1), its key rotations. The member signed the
+ * whole, so each pair is the member's word on its own journal.
+ */
+function shownEvents(submission: Record<string, unknown>): ShownEvent[] {
+  const shown = new Map<number, string>();
+  const add = (seq: unknown, id: unknown, prev?: unknown) => {
+    if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 1 || typeof id !== 'string') return;
+    shown.set(seq, id);
+    if (typeof prev === 'string' && seq > 1) shown.set(seq - 1, prev);
+  };
+  const fromBody = (e: unknown) => {
+    if (!isJsonObject(e) || typeof e['event'] !== 'string') return;
+    try {
+      const body = JSON.parse(e['event']) as { seq?: unknown; prev?: unknown };
+      add(body.seq, e['event_id'], body.prev);
+    } catch {
+      // not an event; the checks above refused what they need
+    }
+  };
+  fromBody(submission['ingest']);
+  for (const p of Array.isArray(submission['promotions']) ? submission['promotions'] : []) fromBody(p);
+  for (const d of Array.isArray(submission['decisions']) ? submission['decisions'] : []) if (isJsonObject(d)) add(d['seq'], d['event_id'], d['prev']);
+  for (const r of Array.isArray(submission['key_rotations']) ? submission['key_rotations'] : []) if (isJsonObject(r)) add(r['seq'], r['event_id']);
+  return [...shown].sort((a, b) => a[0] - b[0]);
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -68,7 +120,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
  * the deployment, must name this artifact id with this content hash (an artifact id is a hash
  * over the content hash and more the org cannot see, so the signed ingest is what ties them).
  */
-function contentMismatch(submission: Record<string, unknown>, envelope: Record<string, unknown>, artifactId: string, deploymentId: string) {
+function contentMismatch(submission: Record<string, unknown>, envelope: Record<string, unknown>, artifactId: string, keys: SigningKeys) {
   const content = submission['content'];
   if (!isJsonObject(content) || content['encoding'] !== 'base64' || typeof content['bytes'] !== 'string' || !BASE64.test(content['bytes'])) {
     return { status: 400 as const, error: "submission.content is {encoding: \"base64\", bytes}, the row's bytes in base64" };
@@ -80,18 +132,18 @@ function contentMismatch(submission: Record<string, unknown>, envelope: Record<s
     return { status: 422 as const, error: `content mismatch: the bytes in submission.content hash to ${contentHash}, not envelope.content_hash` };
   }
   if (envelope['size_bytes'] !== bytes.length) return { status: 422 as const, error: `content mismatch: the bytes are ${bytes.length} long, not envelope.size_bytes` };
-  if (!ingestNames(submission['ingest'], artifactId, contentHash, deploymentId)) {
+  if (!ingestNames(submission['ingest'], artifactId, contentHash, keys)) {
     return { status: 422 as const, error: "artifact mismatch: submission.ingest is not this artifact's ingest event naming this content hash, signed by the submitting deployment" };
   }
   return null;
 }
 
 /** Whether `ingest` is `{event_id, event, sig}`: the row's ingest event as journaled, signed by the deployment, naming both the artifact and its content hash. */
-function ingestNames(ingest: unknown, artifactId: string, contentHash: string, deploymentId: string): boolean {
+function ingestNames(ingest: unknown, artifactId: string, contentHash: string, keys: SigningKeys): boolean {
   if (!isJsonObject(ingest) || typeof ingest['event'] !== 'string' || typeof ingest['sig'] !== 'string') return false;
   if (ingest['event_id'] !== sha256Hex(ingest['event'])) return false;
   try {
-    if (!verifyWithDeploymentId(deploymentId, ingest['event'], ingest['sig'])) return false;
+    if (!signedAtItsSeq(keys, ingest['event'], ingest['sig'])) return false;
     const event = JSON.parse(ingest['event']) as { type?: unknown; data?: { artifact_id?: unknown; content_hash?: unknown } };
     return event.type === 'ingest' && event.data?.artifact_id === artifactId && event.data?.content_hash === contentHash;
   } catch {
@@ -99,13 +151,13 @@ function ingestNames(ingest: unknown, artifactId: string, contentHash: string, d
   }
 }
 
-function hasSignedPromotion(promotions: unknown, artifactId: string, deploymentId: string): boolean {
+function hasSignedPromotion(promotions: unknown, artifactId: string, keys: SigningKeys): boolean {
   if (!Array.isArray(promotions)) return false;
   return promotions.some((p) => {
     if (!isJsonObject(p) || typeof p['event'] !== 'string' || typeof p['sig'] !== 'string') return false;
     if (p['event_id'] !== sha256Hex(p['event'])) return false;
     try {
-      if (!verifyWithDeploymentId(deploymentId, p['event'], p['sig'])) return false;
+      if (!signedAtItsSeq(keys, p['event'], p['sig'])) return false;
       const event = JSON.parse(p['event']) as { type?: unknown; data?: { artifact_id?: unknown; enters?: unknown } };
       return typeof event.type === 'string' && PROMOTING.has(event.type) && event.data?.enters === PROMOTING.get(event.type) && event.data?.artifact_id === artifactId;
     } catch {

@@ -4,6 +4,7 @@ import type { OrgContext } from './org-context.js';
 import { DecisionRefused, decideAll, type Decided } from './org-decision.js';
 import { logDecision } from './decision-log-line.js';
 import type { CheckedSubmission } from './submission-check.js';
+import { forkRefusal } from './member-chains.js';
 
 export interface DoorAnswer {
   status: number;
@@ -30,7 +31,10 @@ const answer = (status: number, row: { artifact_id: string; state: string; attem
  * takes the locking path.
  */
 export async function putSubmission(ctx: OrgContext, member: string, pathId: string, bytes: Buffer): Promise<DoorAnswer> {
-  const { verdict: checked, personSigned } = await ctx.checks.check(pathId, member, bytes);
+  const { verdict, personSigned } = await ctx.checks.check(pathId, member, bytes);
+  // A well-formed submission whose signed events contradict what this member showed before: two chains under one deployment (409).
+  const fork = 'status' in verdict ? null : await ctx.chains.offer(member, verdict.shown);
+  const checked = fork === null ? verdict : { status: 409 as const, error: forkRefusal(fork) };
   const valid = 'status' in checked ? null : checked;
   // Checked as UTF-8 with no lone surrogate and no repeated key: the text stored reads as the value checked.
   const text = valid === null ? '' : bytes.toString('utf8');

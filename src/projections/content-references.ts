@@ -23,6 +23,10 @@ export class ContentReferences {
         WHERE (r.content_hash = @hash OR r.served_hash = @hash) AND a.erased_seq IS NULL AND a.artifact_id != @other)`).pluck(),
       sameBytes: p(`SELECT artifact_id FROM artifacts WHERE content_hash = ? AND erased_seq IS NULL ORDER BY rowid LIMIT ?`).pluck(),
       erasedRows: p('SELECT artifact_id FROM artifacts WHERE erased_seq IS NOT NULL ORDER BY erased_seq').pluck(),
+      namedObjects: p(`SELECT r.content_hash FROM row_attachments r JOIN artifacts a ON a.artifact_id = r.artifact_id WHERE a.erased_seq IS NULL
+        UNION SELECT r.served_hash FROM row_attachments r JOIN artifacts a ON a.artifact_id = r.artifact_id WHERE a.erased_seq IS NULL AND r.served_hash IS NOT NULL
+        UNION SELECT sha256 FROM uploads WHERE state = 'completed'
+        UNION SELECT served_hash FROM uploads WHERE state = 'completed' AND served_hash IS NOT NULL`).pluck(),
     };
   }
 
@@ -39,6 +43,11 @@ export class ContentReferences {
   /** Live rows holding these very bytes (other writers or spaces): the bytes stay for them. */
   rowsWithBytes(contentHash: string, limit: number): string[] {
     return this.s.sameBytes!.all(contentHash, limit) as string[];
+  }
+
+  /** Every attachment object a live row or a completed upload names: what a backup must hold. */
+  namedObjects(): string[] {
+    return this.s.namedObjects!.all() as string[];
   }
 
   /** Every erased row, oldest erasure first (the start's sweep of attachment objects). */

@@ -24,6 +24,7 @@ import { QuestionReducer, questionDigestQueries, questionTables } from './questi
 import { LogTreeReducer, logTreeDigestQueries, logTreeTables } from './log-tree.js';
 import { CollectionReducer, collectionDigestQueries, collectionTables } from './collections.js';
 import { DetectionReducer, detectionDigestQueries, detectionTables } from './detections.js';
+import { DeploymentKeyReducer, deploymentKeyDigestQueries, deploymentKeyTables } from './deployment-keys.js';
 
 interface Reducer {
   readonly handles: readonly string[];
@@ -55,6 +56,7 @@ export function createProjectionTables(db: Database.Database, schema: string): v
     logTreeTables,
     collectionTables,
     detectionTables,
+    deploymentKeyTables,
   ];
   db.exec(tables.map((t) => t(schema)).join('\n'));
 }
@@ -83,6 +85,7 @@ export function digestQueries(schema: string): Record<string, string> {
     ...logTreeDigestQueries(schema),
     ...collectionDigestQueries(schema),
     ...detectionDigestQueries(schema),
+    ...deploymentKeyDigestQueries(schema),
   };
 }
 
@@ -123,6 +126,7 @@ export class Projections implements AppendFollower {
       new QuestionReducer(db, schema),
       new CollectionReducer(db, schema),
       new DetectionReducer(db, schema),
+      new DeploymentKeyReducer(db, schema),
     ];
     for (const reducer of reducers) {
       for (const type of reducer.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), reducer]);

@@ -6,7 +6,7 @@ import { digestQueries } from './projections.js';
  * no migration: on start, a home whose views were made by another shape drops them and
  * replays the journal (the only truth) into the new ones.
  */
-export const VIEW_SCHEMA_VERSION = 22;
+export const VIEW_SCHEMA_VERSION = 23;
 
 export function viewsAreCurrent(db: Database.Database): boolean {
   return db.pragma('user_version', { simple: true }) === VIEW_SCHEMA_VERSION;

@@ -13,6 +13,7 @@ import { CollectionReads } from '../projections/collection-reads.js';
 import { CommentReads } from '../projections/comment-reads.js';
 import { ContentReferences } from '../projections/content-references.js';
 import { JournalReads } from '../projections/journal-reads.js';
+import { DeploymentKeyReads } from '../projections/deployment-key-reads.js';
 import { LineageReads } from '../projections/lineage-reads.js';
 import { LogTreeReads } from '../projections/log-tree-reads.js';
 import { QuestionReads } from '../projections/question-reads.js';
@@ -79,6 +80,8 @@ export class Store {
   readonly submissions: SubmissionReads;
   /** Which rows the vector index holds a code for. */
   readonly vectorCodes: VectorCodeReads;
+  /** The deployment's genesis and its key rotations, verbatim. */
+  readonly deploymentKeys: DeploymentKeyReads;
   /**
    * The journal table read as it stands, for what no view keeps: a row's events, an event by
    * seq or id, signed events verbatim, gv.events' pages, org outcomes, the chain walked.
@@ -120,6 +123,7 @@ export class Store {
     this.db = db;
     this.graph = new GraphReads(db);
     this.vectorCodes = new VectorCodeReads(db);
+    this.deploymentKeys = new DeploymentKeyReads(db);
     this.apiKeys = new ApiKeyReads(db);
     this.signinSessions = new SigninSessionReads(db);
     this.submissions = new SubmissionReads(db);

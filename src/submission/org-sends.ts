@@ -1,6 +1,7 @@
 import { GateClientError } from '../client/client-error.js';
 import type { OrgDoorClient, SubmitOutcome } from '../client/org-door-client.js';
 import type { GateConfig } from '../config/keys.js';
+import type { Log } from '../log.js';
 import type { Deployment } from '../journal/deployment.js';
 import type { SubmissionRow } from '../projections/submission-reads.js';
 import type { Store } from '../store/store.js';
@@ -40,6 +41,8 @@ interface SendingHouse {
   readonly review: ReviewPart;
   readonly deployment: Deployment;
   readonly config: GateConfig;
+  /** Where a refusal for two chains is said loudly; the drain passes it. */
+  readonly log?: Log;
 }
 
 /** Sends one queued submission (built from the row as it stands now) and journals `submission-outcome`. */
@@ -47,6 +50,8 @@ export async function sendSubmission(house: SendingHouse, door: OrgDoorClient, s
   const row = house.store.artifacts.byId(s.artifact_id)!;
   const body = buildSubmission(house, row);
   const sent = await put(() => door.submit(s.artifact_id, body));
+  // 409: the organization saw two chains under this deployment (a copy of this home runs beside it, or ran).
+  if (sent.outcome === 'refused' && sent.status === 409) house.log?.error(`the organization refuses this deployment: ${sent.error}`, undefined, { artifact_id: s.artifact_id });
   await house.store.writer.write(() => house.store.journal.append('submission-outcome', by, outcomeData(house.config, s, sent, { submission_id: body.id })));
   return sent.outcome;
 }

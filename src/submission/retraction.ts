@@ -18,6 +18,7 @@ export function buildRetraction(house: { readonly store: Store; readonly deploym
     content_hash: row.content_hash,
     erasure_event_id: erasure.event_id,
     erased_ts: erasure.ts,
+    ...(house.deployment.signingKeys.rotated ? { key_rotations: house.store.deploymentKeys.rotations() } : {}),
   };
   const canonical = canonicalJson(retraction);
   return { retraction, id: `sha256:${sha256Hex(canonical)}`, sig: house.deployment.key.sign(RETRACTION_SIGNING_PREFIX + canonical) };

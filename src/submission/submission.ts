@@ -76,7 +76,8 @@ const byOf = (event: string): unknown => {
  * The body of PUT /submissions/{artifact_id} (README "submission/1"): the promoted row's
  * envelope and bytes, its approval as gv.approval gives it, its decisions as gv.audit gives
  * them, its promote events and its ingest event verbatim, the emails of the people it names
- * (canonical bytes and deployment signature, verifiable against the deployment id alone).
+ * (canonical bytes and deployment signature, verifiable against the deployment id alone, and
+ * after a key rotation through the key_rotations it carries).
  * Its id is sha256 over the canonical JSON (RFC 8785); its signature Ed25519 over the
  * signing prefix and those bytes. Nothing time-dependent is in it, so the same state gives
  * the same id on every attempt.
@@ -103,6 +104,8 @@ export function buildSubmission(house: { readonly store: Store; readonly access:
       ...decisions.map((d) => d.by),
       ...promotions.map((p) => byOf(p.event)),
     ]),
+    // After `gate key rotate`: the rotations that prove the signing key from the deployment id (absent before, so earlier ids stay).
+    ...(house.deployment.signingKeys.rotated ? { key_rotations: house.store.deploymentKeys.rotations() } : {}),
   };
   const canonical = canonicalJson(submission);
   return {

@@ -5,6 +5,7 @@ import { mcpRoutes } from './mcp-routes.js';
 import { appRoutes } from './app-routes.js';
 import { sendJson } from './http-replies.js';
 import { oauthRoutes } from './oauth-routes.js';
+import { passwordResetRoutes } from './password-reset-routes.js';
 import { openApiDocument } from './openapi-document.js';
 import { plainRoutes } from './plain-routes.js';
 import { jsonContent, type Route } from './route.js';
@@ -47,6 +48,7 @@ export function routeTable(house: House, options: RouteTableOptions): Route[] {
       handler: ({ res }) => sendJson(res, 200, openApiDocument(house, routes)),
     },
     ...oauthRoutes(options.provider, options.clients),
+    ...passwordResetRoutes(house, options.provider, options.clients),
     ...mcpRoutes(house, options.auth, options.maxRequestBytes, options.admit, options.clients),
   ];
   return routes;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AuthorizeRequest } from '../auth/authorize-request.js';
 
-const escape = (text: string) =>
+export const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:22rem;margin:4rem auto;padding:0 1rem;color:#1d1d1f}
@@ -26,7 +26,7 @@ export function signInPolicy(redirectOrigin: string | null): string {
   return `default-src 'none'; style-src ${STYLE_HASH}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
 }
 
-function page(title: string, body: string): string {
+export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="${REFERRER_POLICY}"><title>${escape(title)}</title><style>${STYLE}</style></head>

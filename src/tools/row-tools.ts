@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { artifactIdParam } from '../verbs/param-types.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { servedEventSchema } from '../events/served-event.js';
-import { checkpointSchema, inclusionSchema } from '../verbs/reading/log-proofs.js';
+import { checkpointSchema, inclusionSchema, keyRotationsSchema } from '../verbs/reading/log-proofs.js';
 
 /** A plugin-tier handle: the gate's id, or `local:<id>` for a claim no gate has stamped yet. */
 export const LOCAL_HANDLE = /^local:[0-9a-f]{32}$/;
@@ -53,6 +53,7 @@ export const whyTool = defineTool({
     state: z.string(),
     deployment_id: z.string(),
     checkpoint: checkpointSchema,
+    key_rotations: keyRotationsSchema,
     events: z.array(
       servedEventSchema.extend({
         seq: z.number().int(),

@@ -35,6 +35,7 @@ import { healthVerb } from './reading/health.js';
 import { outcomesPullVerb, submitDrainVerb, submitVerb } from './organization/submit.js';
 import { orgJoinVerb } from './organization/org-join.js';
 import { peopleVerb, personAddVerb } from './admin/people.js';
+import { passwordChangeVerb, personResetVerb } from './admin/passwords.js';
 import { challengeVerb, operatorProofVerb, verifyVerb } from './admin/challenge.js';
 import { uploadVerb } from './writing/upload.js';
 import { attachmentVerb } from './reading/attachment.js';
@@ -128,6 +129,8 @@ export const DECLARED_VERBS = [
   orgJoinVerb,
   peopleVerb,
   personAddVerb,
+  personResetVerb,
+  passwordChangeVerb,
   challengeVerb,
   operatorProofVerb,
   verifyVerb,

@@ -67,6 +67,8 @@ export class GateProcess {
     private readonly env: Record<string, string>,
     private readonly port: number,
     private readonly asBin: boolean,
+    /** More arguments of `gate serve` (`--takeover` for a copy of a home). */
+    private readonly args: readonly string[],
   ) {}
 
   /**
@@ -74,15 +76,15 @@ export class GateProcess {
    * sign-in issuer's). `asBin` runs the built file itself, as the `gate` bin and `npm start`
    * do (its `#!/usr/bin/env -S node …` line chooses node's flags), instead of `node CLI`.
    */
-  static async start(options: { home?: string | undefined; env?: Record<string, string>; port?: number; asBin?: boolean } = {}): Promise<GateProcess> {
+  static async start(options: { home?: string | undefined; env?: Record<string, string>; port?: number; asBin?: boolean; args?: string[] } = {}): Promise<GateProcess> {
     if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm test does)`);
-    const gate = new GateProcess(options.home ?? tempHome(), { ...KEYS_PROMOTE, ...(options.env ?? {}) }, options.port ?? 0, options.asBin === true);
+    const gate = new GateProcess(options.home ?? tempHome(), { ...KEYS_PROMOTE, ...(options.env ?? {}) }, options.port ?? 0, options.asBin === true, options.args ?? []);
     await gate.launch();
     return gate;
   }
 
   private launch(): Promise<void> {
-    const args = ['serve', '--home', this.home, '--port', String(this.port)];
+    const args = ['serve', '--home', this.home, '--port', String(this.port), ...this.args];
     this.child = spawn(this.asBin ? CLI : process.execPath, this.asBin ? args : [CLI, ...args], {
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,6 +10,8 @@ import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../../src/forms/
 export class SimulatedMember {
   readonly deploymentId: string;
   private readonly privateKey;
+  /** The seq of its last event: each event a member journals has a place of its own (the organization refuses two ids at one seq). */
+  private seq = 0;
 
   constructor() {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -22,7 +24,7 @@ export class SimulatedMember {
   }
 
   /** A signed journal event as the gate stores it: canonical envelope bytes, id, signature. */
-  event(type: string, data: Record<string, unknown>, seq = 7) {
+  event(type: string, data: Record<string, unknown>, seq = ++this.seq) {
     const body = canonicalJson({ v: 1, seq, type, ts: 1_700_000_000_000, prev: null, by: 'key:abcdefabcdef', data });
     return { event_id: sha256Hex(body), event: body, sig: this.sign(body) };
   }
@@ -56,7 +58,6 @@ export class SimulatedMember {
       ingest: this.event(
         'ingest',
         { artifact_id: artifactId, space: 'main', leaves: null, enters: 'L0_RAW', content_hash: artifactId, size_bytes: Buffer.byteLength(content), content_type: 'memory', trust_class: trust },
-        3,
       ),
       ...options.over,
     };

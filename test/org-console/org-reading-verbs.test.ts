@@ -125,7 +125,7 @@ describe("the organization's reads for its console", () => {
 
   it('gv.org_members (reviewer) and gv.org_people (admin) read what the commands print', async () => {
     expect((await rpc(reviewKey, 'gv.org_members')).result.members).toEqual([
-      { deployment_id: member.deploymentId, label: 'reading member', added_at: expect.any(String), revoked: false, live_keys: 1 },
+      { deployment_id: member.deploymentId, label: 'reading member', added_at: expect.any(String), revoked: false, live_keys: 1, forked: null },
     ]);
     expect((await rpc(reviewKey, 'gv.org_people')).error).toMatchObject({ code: -32602, data: { required: 'admin', role: 'reviewer' } });
     const people = (await rpc(adminKey, 'gv.org_people')).result.people;

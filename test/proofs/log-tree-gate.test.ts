@@ -72,7 +72,7 @@ describe('the log tree kept beside the journal', () => {
       const before = verify(old);
       expect(before.status).toBe(0);
       expect(before.stdout).toContain('no stored tree yet');
-      const restarted = await GateProcess.start({ home: old });
+      const restarted = await GateProcess.start({ home: old, args: ['--takeover'] });
       try {
         expect((await restarted.socket('gv.audit_chain')).result).toMatchObject({ ok: true, tree: 'agrees' });
       } finally {

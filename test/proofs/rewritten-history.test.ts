@@ -28,13 +28,13 @@ describe('a reader who kept a checkpoint catches a rewritten history', () => {
     started.push(base);
     await writeSome(base, 2, 'base');
     await base.stop();
-    const honest = await GateProcess.start({ home: copyHome(base.home, 'honest') });
+    const honest = await GateProcess.start({ home: copyHome(base.home, 'honest'), args: ['--takeover'] });
     started.push(honest);
     await writeSome(honest, 3, 'honest');
     const kept = (await honest.socket('gv.checkpoint')).result;
 
     // The same deployment key signs another history past the shared prefix.
-    const rewritten = await GateProcess.start({ home: copyHome(base.home, 'rewritten') });
+    const rewritten = await GateProcess.start({ home: copyHome(base.home, 'rewritten'), args: ['--takeover'] });
     started.push(rewritten);
     expect(rewritten.deploymentId).toBe(honest.deploymentId);
     await writeSome(rewritten, 6, 'rewritten');

@@ -104,7 +104,7 @@ describe('operator proofs {nonce, sig} on operator-signed verbs', () => {
     const described = (await server.socket('gv.operator_proof')).result;
     expect(described.required).toBe(true);
     expect(described.operator_keys[0]).toBe(operatorId);
-    expect(described.verbs.map((v: { method: string }) => v.method)).toEqual(['gv.grant', 'gv.people', 'gv.person_add', 'gv.keys', 'gv.runner_assign', 'gv.erase']);
+    expect(described.verbs.map((v: { method: string }) => v.method)).toEqual(['gv.grant', 'gv.people', 'gv.person_add', 'gv.person_reset', 'gv.keys', 'gv.runner_assign', 'gv.erase']);
   });
 
   it('gv.erase is operator-signed: refused proof_required without a proof; with one, content_erased names the operator key', async () => {

@@ -33,7 +33,11 @@ export function OrgMembers({ members, error }: { members: readonly Member[] | nu
                 <td class="id">{m.deployment_id}</td>
                 <td>{whenIso(m.added_at)}</td>
                 <td>{m.live_keys}</td>
-                <td class="state">{m.revoked ? 'revoked' : 'member'}</td>
+                <td class={m.forked === null ? 'state' : 'state problem'}>
+                  {m.revoked ? 'revoked' : 'member'}
+                  {/* Its submissions showed two journals under its one deployment: docs/operations.md, "Two chains under one deployment". */}
+                  {m.forked !== null && ` · TWO CHAINS from seq ${m.forked.seq}, seen ${whenIso(m.forked.seen_at)}`}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -10,6 +10,7 @@ export const OPERATOR_SIGNED = [
   { method: 'gv.grant', when: 'every issue and revoke' },
   { method: 'gv.people', when: 'assign and remove' },
   { method: 'gv.person_add', when: 'always' },
+  { method: 'gv.person_reset', when: 'always' },
   { method: 'gv.keys', when: 'issue of an admin or runner key' },
   { method: 'gv.runner_assign', when: 'always (it grants the runner read and contribute on the space)' },
   { method: 'gv.erase', when: 'always' },

@@ -49,9 +49,9 @@ export const submitDrainVerb = defineVerb({
   role: 'admin',
   summary: 'Send due retractions of erased rows, then due queued submissions, to the organization gate, one at a time, journaling each outcome.',
   params: z.strictObject({ limit: limitParam(100).optional() }),
-  async handler({ caller, store, access, review, deployment, config, clock }, p) {
+  async handler({ caller, store, access, review, deployment, config, clock, log }, p) {
     requireOrg({ config });
-    const house = { store, access, review, deployment, config };
+    const house = { store, access, review, deployment, config, log };
     const drained = await asTheDrain(store, async () => {
       const door = orgDoorClient({ config });
       const tally = { sent: 0, accepted: 0, retry: 0, refused: 0, stopped: false, retracted: 0 };

@@ -51,6 +51,7 @@ export const collectionVerb = defineVerb({
       signature: deployment.key.sign(collectionSigningText(published.header)),
       publish: { seq: published.seq, event_id: event.event_id, body: event.body, sig: event.sig, inclusion: proofs.inclusion(published.seq) },
       checkpoint: proofs.checkpoint,
+      ...proofs.rotations,
     };
     if (p.artifact_id !== undefined) {
       const index = rows.findIndex((r) => r.artifact_id === p.artifact_id);

@@ -39,6 +39,7 @@ export const auditVerb = defineVerb({
       artifact_id: row.artifact_id,
       deployment_id: deployment.deploymentId,
       checkpoint: proofs.checkpoint,
+      ...proofs.rotations,
       envelope: {
         ...envelopeOf(row, deployment.deploymentId),
         derives_from: shownParents,

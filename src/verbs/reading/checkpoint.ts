@@ -5,7 +5,7 @@ import type { JournalRow } from '../../forms/event.js';
 import { eventVisible } from '../../events/event-visibility.js';
 import { isServedType } from '../../events/served-event.js';
 import type { Caller } from '../../access/caller.js';
-import { checkpointAt } from './log-proofs.js';
+import { checkpointAt, keyRotations } from './log-proofs.js';
 import type { House } from '../house.js';
 
 const treeSize = z.number().int().min(1);
@@ -54,6 +54,7 @@ export const checkpointVerb = defineVerb({
       size,
       root: store.logTree.root(size).toString('base64'),
       checkpoint: checkpointAt({ store, deployment }, size),
+      ...keyRotations({ store, deployment }),
       ...(p.from_size === undefined ? {} : { consistency: { from_size: p.from_size, hashes: store.logTree.consistency(p.from_size, size).map((h) => h.toString('base64')) } }),
       ...(inclusion === undefined ? {} : { inclusion }),
     };

@@ -61,6 +61,7 @@ export const whyVerb = defineVerb({
       state: row.state,
       deployment_id: deployment.deploymentId,
       checkpoint: proofs.checkpoint,
+      ...proofs.rotations,
       events: servedRowsOf({ store }, row.artifact_id).map((stored) => {
         const event = eventFromRow(stored);
         // The stored bytes are what was signed; a reader is handed them only if nothing in them is kept from it.
