@@ -12,9 +12,9 @@ const ORDER_VERBS =
 const LEAD = String.raw`(?:(?:please|kindly|now|hey|hi|ok(?:ay)?|so|first|then|just)\b[,!\s]*)?(?:as\s+(?:a|an|the|your)\s+[^,.\n]{1,60},\s*)?(?:(?:can|could|would|will)\s+you\b|(?:${ORDER_VERBS})\b)`;
 
 /** An order or a request at the start of the text. */
-const OPENS_AS_ORDER = new RegExp(String.raw`^\s*${LEAD}`, 'i');
+export const OPENS_AS_ORDER = new RegExp(String.raw`^\s*${LEAD}`, 'i');
 /** An order at the start of any sentence, "you", "your", or a closing question. */
-const SPEAKS_TO_READER = new RegExp(String.raw`(?:^|[.!?:]\s+|\n)\s*${LEAD}|\byou\b|\byour\b|\?\s*$`, 'i');
+export const SPEAKS_TO_READER = new RegExp(String.raw`(?:^|[.!?:]\s+|\n)\s*${LEAD}|\byou\b|\byour\b|\?\s*$`, 'i');
 /** One question and nothing else. */
 const ONE_QUESTION = /^[^.!?\n]{3,300}\?\s*$/;
 

@@ -23,13 +23,13 @@ import { cueGate } from './literal-cues.js';
 const raw = String.raw;
 
 // An order to carry out what follows: "Run:", "Execute -", "Bypass filters:", "decode and run".
-const ORDER = new RegExp(
+export const ORDER = new RegExp(
   raw`(?:^|[\s.!?;,(>*_])(?:(?:now|please|just|then|and|first)\s+)?(?:run|execute|exec|eval(?:uate)?|bypass(?:\s+\w+){0,2}|ignore\s+(?:security|limits|safety|restrictions)|(?:decode|deobfuscate|unpack)\s+(?:and|then)\s+(?:run|execute|eval\w*)|run\s+(?:this|the\s+following)(?:\s+\w+)?|execute\s+(?:this|the\s+following)(?:\s+\w+)?|what\s+(?:is|would\s+be)\s+(?:the\s+)?(?:final\s+)?(?:result|output)\s+of|(?:reveal|print|show|dump|leak|display)(?:\s+\w+){0,3}\s*(?=:))\s*(?::|-|–|—|=>|->|\s)\s*`,
   'gi',
 );
 
 // Code that starts other programs, evaluates code, or reaches for the system's secrets.
-const REACHES = new RegExp(
+export const REACHES = new RegExp(
   [
     raw`\bos\s*\.\s*(?:system|popen|exec\w*|spawn\w*|kill)\s*\(`,
     raw`\bsubprocess\s*\.\s*\w+\s*\(`,
@@ -49,7 +49,7 @@ const REACHES = new RegExp(
   'i',
 );
 
-const DESTRUCTIVE = new RegExp(
+export const DESTRUCTIVE = new RegExp(
   [
     // rm -rf of the root, the home, or everything, in any order of flags.
     raw`\brm\s+(?:-{1,2}[\w-]+\s+)*-\w*(?:rf|fr|r\w*f|f\w*r)\w*\s+(?:-{1,2}[\w-]+\s+)*(?:/\*?|~/?\*?|\$HOME/?|/(?:etc|usr|var|home|boot|bin)/?)(?=[\s;&|)\x60'"]|$)`,

@@ -11,7 +11,7 @@
  */
 import type { Finding, Severity } from './finding.js';
 import { commandContext } from './command-context.js';
-import { EXECUTABLE_RULES, FETCH_TO_FILE, VERIFIES, type ExecutableRule } from './executable-patterns.js';
+import { EXECUTABLE_RULES, FETCH_TO_FILE, PASSED, VERIFIES, type ExecutableRule } from './executable-patterns.js';
 import { stakesOf, type Stakes } from './executable-stakes.js';
 import { cueGate } from './literal-cues.js';
 import { maskExcerpt } from './mask.js';
@@ -54,6 +54,7 @@ function firstRun(after: string, file: string): { start: number; end: number } |
 function downloadThenRun(text: string): Hit[] {
   const hits: Hit[] = [];
   for (const m of text.matchAll(FETCH_TO_FILE)) {
+    if (m.groups?.[PASSED] !== undefined) continue;
     const file = m[1]!.split('/').at(-1)!;
     if (file === '-' || file === '') continue;
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + RUN_WINDOW);
@@ -74,6 +75,7 @@ export function findExecutables(text: string, contentType?: string): Finding[] {
   const hits: Hit[] = [];
   for (const rule of EXECUTABLE_RULES) {
     for (const m of text.matchAll(rule.pattern)) {
+      if (m.groups?.[PASSED] !== undefined) continue;
       const span = m[0].trimEnd();
       if (span.length > 0) hits.push({ kind: rule.kind, detail: rule.detail, start: m.index, end: m.index + span.length });
     }

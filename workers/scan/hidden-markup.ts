@@ -17,7 +17,7 @@ export interface HiddenText {
   end: number;
 }
 
-const ADDRESSES_AN_AGENT = new RegExp(
+export const ADDRESSES_AN_AGENT = new RegExp(
   [
     String.raw`\bif\s+you\s+are\s+(?:an?\s+)?(?:AI|LLM|language\s+model|assistant|agent|bot|chatbot|model|crawler)\b`,
     String.raw`\b(?:note|message|instructions?|reminder|directive)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:AI|LLM|assistant|agent|model|bot|crawler|summari[sz]er)s?\b`,

@@ -99,7 +99,7 @@ function unleet(text: string): string {
   return units === null ? text : Buffer.from(units.buffer, units.byteOffset, units.byteLength).toString('utf16le');
 }
 
-const RESPELL_CUE = new RegExp(`${LEET_CUE.source}|[a-z]_[a-z]|\\\\n`, 'i');
+export const RESPELL_CUE = new RegExp(`${LEET_CUE.source}|[a-z]_[a-z]|\\\\n`, 'i');
 
 // RESPELL_CUE read off an ASCII text's cue stream (literal-cues.ts), where letters are lower
 // case and whitespace, which no pair holds, is one space: one pass over bytes, where the
