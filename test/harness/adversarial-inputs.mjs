@@ -220,7 +220,10 @@ export function adversarialShapes(regex, { seed = 1, limit = 64 } = {}) {
     add({ shape: 'repeat', unit: before + body.repeat(8) + FAIL });
   });
 
-  return [...shapes.values()].slice(0, limit);
+  // Pumps first: each aims at one quantifier, and a pattern of many alternatives has more
+  // drawn texts than the limit.
+  const all = [...shapes.values()];
+  return [...all.filter((s) => s.shape === 'pump'), ...all.filter((s) => s.shape !== 'pump')].slice(0, limit);
 }
 
 /**

@@ -13,8 +13,12 @@ const LEAD = String.raw`(?:(?:please|kindly|now|hey|hi|ok(?:ay)?|so|first|then|j
 
 /** An order or a request at the start of the text. */
 export const OPENS_AS_ORDER = new RegExp(String.raw`^\s*${LEAD}`, 'i');
-/** An order at the start of any sentence, "you", "your", or a closing question. */
-export const SPEAKS_TO_READER = new RegExp(String.raw`(?:^|[.!?:]\s+|\n)\s*${LEAD}|\byou\b|\byour\b|\?\s*$`, 'i');
+/**
+ * An order at the start of any sentence, "you", "your", or a closing question. The sentence's
+ * start is looked for behind the order, from the end of the spaces before it only: read
+ * forward from every line break and stop, a run of them cost its length squared.
+ */
+export const SPEAKS_TO_READER = new RegExp(String.raw`(?<=^|\s)(?=\S)(?<=(?:^|[.!?:]\s|\n)\s*)${LEAD}|\byou\b|\byour\b|\?\s*$`, 'i');
 /** One question and nothing else. */
 const ONE_QUESTION = /^[^.!?\n]{3,300}\?\s*$/;
 

@@ -138,8 +138,14 @@ function fromBase64(s: string): string {
   return utf8.decode(bytes);
 }
 
+/** Codes handed to String.fromCodePoint at a time: spread whole, a run of 100,000 or more overflowed the stack and failed the scan. */
+const CODES_AT_ONCE = 8192;
+
 function fromCodes(codes: number[]): string {
-  return codes.every((c) => c >= 9 && c <= 0x10ffff) ? String.fromCodePoint(...codes) : '';
+  if (!codes.every((c) => c >= 9 && c <= 0x10ffff)) return '';
+  let text = '';
+  for (let i = 0; i < codes.length; i += CODES_AT_ONCE) text += String.fromCodePoint(...codes.slice(i, i + CODES_AT_ONCE));
+  return text;
 }
 
 const rot13 = (s: string): string =>

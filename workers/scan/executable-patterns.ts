@@ -35,11 +35,14 @@ const raw = String.raw;
 // One command's arguments: anything to a pipe, a command separator or the line's end; a
 // lone '&' (a URL's query string) and backslash-newline continuations belong to it.
 const ARGS = raw`(?:[^\n|;&]|&(?!&)|\\\r?\n)*`;
+// The same, a line's continuation taken first: what a pattern reads past goes on over it, as
+// the pattern itself could (where ARGS stops at the backslash, being followed by nothing).
+const ARGS_ON = raw`(?:\\\r?\n|[^\n|;&]|&(?!&))*`;
 const STAGES = raw`(?:\|(?!\|)${ARGS})*?`;
 /** What a pattern reads past, where its command was not found (a pattern holds one). */
 const passed = (rest: string): string => raw`(?<${PASSED}>${rest})`;
 // The whole pipeline a command starts: every stage to a separator or the line's end.
-const PIPELINE = passed(raw`${ARGS}(?:\|(?!\|)${ARGS})*`);
+const PIPELINE = passed(raw`${ARGS_ON}(?:\|(?!\|)${ARGS_ON})*`);
 // Where a command ends: the end of its line or script, a separator, a closing bracket or
 // quote, a comment, or a full stop in prose.
 const END = raw`(?=[ \t]*(?:$|[\n;&|)\x60"'#]|[.,](?:\s|$)))`;
@@ -68,7 +71,9 @@ const PS_FETCH = raw`(?:\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wg
 const PS_RUN = raw`\b(?:iex|invoke-expression)\b`;
 const SHELL_C = raw`(?:\beval|${SHELL_AT_WORD}[ \t]+-c|\bpython[23]?(?:\.\d+)?[ \t]+-c|\b(?:perl|ruby|node)[ \t]+-e)`;
 const SUBSTITUTION = raw`[ \t]+["']?(?:\$\(|\x60)[ \t]*`;
-const DECODER = raw`(?:\bbase64[ \t]+(?:-[\w-]+[ \t]+)*?(?:-d|--decode|-D)\b|\bopenssl[ \t]+(?:base64|enc[ \t]+(?:-[\w-]+[ \t]+)*?-a)[ \t]+(?:-[\w-]+[ \t]+)*?-d\b|\bxxd[ \t]+(?:-[\w-]+[ \t]+)*?-r\b)`;
+// A decoder's name where a word starts that no dash joins to another: from a `base64` inside
+// each option of `base64 -base64 -base64 …` the options were read to their end.
+const DECODER = raw`(?:(?<![\w-])base64[ \t]+(?:-[\w-]+[ \t]+)*?(?:-d|--decode|-D)\b|(?<![\w-])openssl[ \t]+(?:base64|enc[ \t]+(?:-[\w-]+[ \t]+)*?-a)[ \t]+(?:-[\w-]+[ \t]+)*?-d\b|(?<![\w-])xxd[ \t]+(?:-[\w-]+[ \t]+)*?-r\b)`;
 const CODE_DECODE = raw`(?:[\w.]*\.|__import__\(\s*['"]\w+['"]\s*\)\.)?(?:b64decode|b32decode|b16decode|a85decode|b85decode|decodebytes|decompress|unhexlify|a2b_base64|fromhex|atob|base64_decode|gzinflate|gzuncompress|str_rot13|(?:marshal|pickle)\.loads|Buffer\.from\([^()\n]*['"](?:base64|hex)['"])`;
 const CODE_FETCH = raw`(?:await\s+)?(?:[\w.]*\.|__import__\(\s*['"][\w.]+['"]\s*\)\.)?(?:urlopen|(?:requests|httpx)\.get|fetch)\s*\(`;
 
@@ -94,7 +99,8 @@ export const EXECUTABLE_RULES: readonly ExecutableRule[] = [
     kind: 'executable.download-execute',
     detail: 'A PowerShell download passed to Invoke-Expression, so code nobody reviewed runs.',
     pattern: new RegExp(
-      raw`${PS_RUN}[ \t]*\(?[ \t]*\(?[ \t]*(?:new-object[ \t]+(?:system\.)?net\.webclient[ \t]*\)?[ \t]*\.[ \t]*download(?:string|data)\b|(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b)${TAIL}`,
+      // Each run of spaces read by one quantifier: `[ \t]*\(?[ \t]*\(?[ \t]*` split a run three ways.
+      raw`${PS_RUN}[ \t]*(?:\([ \t]*)?(?:\([ \t]*)?(?:new-object[ \t]+(?:system\.)?net\.webclient[ \t]*(?:\)[ \t]*)?\.[ \t]*download(?:string|data)\b|(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b)${TAIL}`,
       'gi',
     ),
   },
@@ -169,7 +175,7 @@ export const EXECUTABLE_RULES: readonly ExecutableRule[] = [
 
 /** A download saved to a file, so that the next lines can be checked for running it. */
 export const FETCH_TO_FILE = new RegExp(
-  raw`${FETCH}(?:${ARGS}?[ \t](?:-[a-zA-Z]*[oO]|--output|--output-document)(?:[ \t]+|=)["']?([\w.~$/-]*[\w-][\w.-]*)["']?${ARGS}|${passed(ARGS)})`,
+  raw`${FETCH}(?:${ARGS}?[ \t](?:-[a-zA-Z]*[oO]|--output|--output-document)(?:[ \t]+|=)["']?([\w.~$/-]*[\w-][\w.-]*)["']?${ARGS}|${passed(ARGS_ON)})`,
   'g',
 );
 

@@ -34,8 +34,10 @@ const RUN_WINDOW = 400;
 
 // What comes right before a file's name when the file is run: an interpreter given it, the
 // shell's `.`/source, or a path to it (`./x.sh`, `/tmp/x.sh`).
+// A path is read from its first word only, or where the program's name starts (as
+// SHELL_AT_WORD in executable-patterns.ts): from every word of `a/a/a/…` it was read to its end.
 const RUN_PREFIX =
-  /(?:\b(?:sudo[ \t]+)?(?:[\w./-]*\/)?(?:sh|bash|zsh|dash|ksh|source|python[23]?(?:\.\d+)?|perl|ruby|node|php|pwsh|powershell)[ \t]+(?:-[\w-]+[ \t]+)*["']?(?:[\w.~$/-]*\/)?|(?<![\w.])\.[ \t]+(?:[\w.~$/-]*\/)?|(?:^|[\s;&|(])(?:\.|~|[\w.$-]*)?\/(?:[\w.$-]+\/)*)$/;
+  /(?:\b(?:(?<![\w./-])|(?<=(?:^|[^\w./-])[./-]+)|(?=sudo[ \t]|(?:sh|bash|zsh|dash|ksh|source|python[23]?(?:\.\d+)?|perl|ruby|node|php|pwsh|powershell)[ \t]))(?:sudo[ \t]+)?(?:[\w./-]*\/)?(?:sh|bash|zsh|dash|ksh|source|python[23]?(?:\.\d+)?|perl|ruby|node|php|pwsh|powershell)[ \t]+(?:-[\w-]+[ \t]+)*["']?(?:[\w.~$/-]*\/)?|(?<![\w.])\.[ \t]+(?:[\w.~$/-]*\/)?|(?:^|[\s;&|(])(?:\.|~|[\w.$-]*)?\/(?:[\w.$-]+\/)*)$/;
 const NAME_CHAR = /[\w.-]/;
 
 /** Where in `after` the file is first run, or null: `sh x.sh`, `. x.sh`, `./x.sh`. */
@@ -80,7 +82,8 @@ export function findExecutables(text: string, contentType?: string): Finding[] {
       if (span.length > 0) hits.push({ kind: rule.kind, detail: rule.detail, start: m.index, end: m.index + span.length });
     }
   }
-  hits.push(...downloadThenRun(text));
+  // One at a time: spread, 100,000 hits or more would overflow the stack.
+  for (const hit of downloadThenRun(text)) hits.push(hit);
   if (hits.length === 0) return [];
 
   return judgeCommands(text, contentType, hits);
