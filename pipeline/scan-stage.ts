@@ -21,40 +21,48 @@ export interface ScanStageOptions {
 export const LARGE_CLAIM_BYTES = 64 * 1024;
 /** The bytes of claims one batch of the small lane carries at most: a few milliseconds of scanning. */
 const SMALL_BATCH_BYTES = 256 * 1024;
-/** A pool thread above the small lane's, idle this long, stops (the large lane's are started when needed). */
-const IDLE_MS = 30_000;
+/** A thread of the large lane idle this long stops (they are started when a large claim comes). */
+const LARGE_IDLE_MS = 30_000;
 
 /**
  * The scan stage: claims wait in a bounded queue and go to the Piscina scan pool in
  * batches, because one pool round trip costs about one 1 KB scan (FLOORS.md). A full
  * queue refuses (-32006) rather than buffering without bound.
  *
- * Two lanes share the pool, each with `threads` batches in flight at most (pipeline/scan-lane.ts):
- * claims under LARGE_CLAIM_BYTES, many to a batch, and larger ones, one to a task. A writer's
+ * Two lanes, each a Piscina pool of `threads` threads with as many batches in flight at most
+ * (pipeline/scan-lane.ts): claims under LARGE_CLAIM_BYTES, many to a batch, on threads always
+ * started, and larger ones, one to a task, on threads started when one comes. A writer's
  * 4 MiB claim then takes a thread of the large lane for its second or two, and every other
  * writer's claims go on through the small lane's threads, the system sharing the cores
- * between them, rather than waiting behind it (docs/scanner.md, "Bounded scan time").
+ * between them, rather than waiting behind it, or for a thread to start beside it
+ * (docs/scanner.md, "Bounded scan time").
  */
 export class ScanStage {
-  private readonly pool: Piscina;
+  private readonly pools: Piscina[];
   private readonly small: ScanLane;
   private readonly large: ScanLane;
   private scannedPerMs = 1;
 
   constructor(private readonly options: ScanStageOptions) {
-    this.pool = new Piscina({
-      filename: new URL('../workers/scan/pool-entry.js', import.meta.url).href,
-      execArgv: [...POOL_EXEC_ARGV],
-      minThreads: options.threads,
-      maxThreads: 2 * options.threads,
-      idleTimeout: IDLE_MS,
-    });
-    // A worker ended at a deadline is replaced by Piscina; one that dies with no task on it is emitted as 'error', which unheard would end the gate.
-    this.pool.on('error', () => {});
+    const pool = (minThreads: number, idleTimeout: number) => {
+      const made = new Piscina({
+        filename: new URL('../workers/scan/pool-entry.js', import.meta.url).href,
+        execArgv: [...POOL_EXEC_ARGV],
+        minThreads,
+        maxThreads: options.threads,
+        idleTimeout,
+      });
+      // A worker ended at a deadline is replaced by Piscina; one that dies with no task on it is emitted as 'error', which unheard would end the gate.
+      made.on('error', () => {});
+      return made;
+    };
+    const smallPool = pool(options.threads, Infinity);
+    const largePool = pool(0, LARGE_IDLE_MS);
+    this.pools = [smallPool, largePool];
     const lane = { threads: options.threads, deadlineMs: options.deadlineMs, onScanned: (claims: number, ms: number) => this.scanned(claims, ms) };
     const severity = options.personalDataSeverity === undefined ? {} : { personalDataSeverity: options.personalDataSeverity };
-    this.small = new ScanLane(this.pool, { ...lane, ...severity, batchMax: options.batchMax, batchBytes: SMALL_BATCH_BYTES });
-    this.large = new ScanLane(this.pool, { ...lane, ...severity, batchMax: 1, batchBytes: 0 });
+    this.small = new ScanLane(smallPool, { ...lane, ...severity, batchMax: options.batchMax, batchBytes: SMALL_BATCH_BYTES });
+    this.large = new ScanLane(largePool, { ...lane, ...severity, batchMax: 1, batchBytes: 0 });
   }
 
   private scanned(claims: number, ms: number): void {
@@ -96,6 +104,6 @@ export class ScanStage {
   /** Waits until every accepted claim has been scanned, then stops the pool. */
   async close(): Promise<void> {
     while (this.small.busy || this.large.busy) await Promise.all([this.small.drain(), this.large.drain()]);
-    await this.pool.destroy();
+    await Promise.all(this.pools.map((pool) => pool.destroy()));
   }
 }

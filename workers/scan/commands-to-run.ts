@@ -56,9 +56,9 @@ export const DESTRUCTIVE = new RegExp(
     // is found by a lookahead, where the run was split every way around it (and `-{1,2}[\w-]+`
     // read `--a` two ways, so a run of them took time exponential in its length).
     raw`\brm\s+(?=(?:-[\w-]+\s+)*?-(?=\w*r)(?=\w*f)\w+\s)(?:-[\w-]+\s+)*(?:/\*?|~/?\*?|\$HOME/?|/(?:etc|usr|var|home|boot|bin)/?)(?=[\s;&|)\x60'"]|$)`,
-    // Within 256 characters of the command's start: read to the end of the line from every
-    // \`rm\`, a line of them cost its length squared.
-    raw`\brm\s+[^\n;|&]{0,256}--no-preserve-root\b`,
+    // Within 256 characters after \`rm \`: read to the end of the line from every \`rm\`, a
+    // line of them cost its length squared (and a run of spaces is read once, not once a space).
+    raw`\brm\s[^\n;|&]{0,256}?--no-preserve-root\b`,
     // Fork bombs.
     raw`:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bwhile\s*\(\s*(?:1|true)\s*\)\s*(?:\{\s*)?fork\s*\(\s*\)|\bfor\s*\(\s*;\s*;\s*\)\s*(?:\{\s*)?fork\s*\(\s*\)`,
     // Opening up or overwriting the whole machine.
