@@ -19,6 +19,12 @@ export const FAILPOINTS = {
    */
   'scan-worker-stalls': true,
   /**
+   * Not a kill either: the scan worker, once it has begun a claim whose text starts with
+   * STALLED_CLAIM_PREFIX, holds it for SCAN_STALL_MS, as hostile bytes can make one claim's
+   * scan slow, so a test sees that claim's deadline pass (and the others of its batch not).
+   */
+  'scan-claim-stalls': true,
+  /**
    * Not a kill either: the socket cannot read its peer's credentials (SO_PEERCRED), as on a
    * descriptor the kernel no longer answers for, so a test sees the -32000 answer.
    */
@@ -26,8 +32,10 @@ export const FAILPOINTS = {
 } as const;
 export type Failpoint = keyof typeof FAILPOINTS;
 
-/** How long `scan-worker-stalls` holds each scan batch. */
+/** How long `scan-worker-stalls` holds each scan batch, and `scan-claim-stalls` a claim. */
 export const SCAN_STALL_MS = 2_000;
+/** The start of the claims `scan-claim-stalls` holds. */
+export const STALLED_CLAIM_PREFIX = 'stall:';
 
 function armed(env: string | undefined): ReadonlySet<string> {
   const names = (env ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { Capabilities } from './access/capabilities.js';
@@ -234,9 +235,10 @@ export class Gate implements House {
     };
 
     const scan = new ScanStage({
-      threads: config.scan.threads,
+      threads: config.scan.threads === 0 ? availableParallelism() : config.scan.threads,
       batchMax: config.scan.batch_max,
       queueMax: config.quarantine.scan_queue,
+      deadlineMs: config.scan.deadline_ms,
       personalDataSeverity: config.scan.personal_data_severity,
     });
     const backend = embedBackend(config.embed);

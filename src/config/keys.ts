@@ -133,8 +133,17 @@ export const CONFIG_KEYS = {
     },
   },
   scan: {
-    threads: { schema: z.number().int().min(1).max(64), default: 1, doc: 'Worker threads of the scan pool.' },
+    threads: {
+      schema: z.number().int().min(0).max(64),
+      default: 0,
+      doc: 'Worker threads of each of the scan pool\'s two lanes (claims under 64 KiB, and larger ones one at a time, so that a large claim never holds up the small ones); 0: one per core the gate may use (os.availableParallelism(), which honours the CPU affinity it was started with).',
+    },
     batch_max: { schema: positive, default: 64, doc: 'Most claims handed to one scan task (a pool round trip costs about one 1 KB scan).' },
+    deadline_ms: {
+      schema: z.number().int().min(100).max(600_000),
+      default: 10_000,
+      doc: 'Longest one claim\'s scan may run; past it the worker is ended and the claim held in L1B_FLAGGED with a finding scan_timeout (high) for a person, never admitted. The claims scanned beside it are scanned again.',
+    },
     personal_data_severity: {
       schema: z.enum(PERSONAL_DATA_SEVERITIES),
       default: DEFAULT_PERSONAL_DATA_SEVERITY,

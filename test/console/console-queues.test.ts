@@ -15,7 +15,7 @@ let page: Page;
 
 const { gate, keys: { agent } } = useGate({
   ownIssuer: true,
-  env: { GATE_FAILPOINTS: 'scan-worker-stalls', GATE_SCAN_BATCH_MAX: '1', GATE_QUARANTINE_MAX_DEPTH: '500' },
+  env: { GATE_FAILPOINTS: 'scan-worker-stalls', GATE_SCAN_BATCH_MAX: '1', GATE_SCAN_THREADS: '1', GATE_QUARANTINE_MAX_DEPTH: '500' },
   keys: { agent: 'agent' },
 });
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { useGate } from '../harness/use-gate.js';
 import { FakeModelServer, modelEnv } from '../harness/fake-model-server.js';
 
 // gv.queues reads each pipeline stage's queue. The scan worker is slowed (the
-// `scan-worker-stalls` failpoint holds each batch 2 s) and takes one claim a batch, so a
+// `scan-worker-stalls` failpoint holds each batch 2 s), runs one thread a lane and takes one claim a batch, so a
 // burst of ingests waits in the scan queue long enough to be read, on a machine of any load.
 
 const SCAN_QUEUE = 40;
@@ -28,7 +28,7 @@ async function readUntil(read: () => Promise<RpcAnswer>, seen: (a: RpcAnswer) =>
 
 describe('gv.queues: the scan queue of a slowed scanner', () => {
   const { gate, keys: { agent, reviewer } } = useGate({
-    env: { GATE_FAILPOINTS: 'scan-worker-stalls', GATE_SCAN_BATCH_MAX: '1', GATE_QUARANTINE_SCAN_QUEUE: String(SCAN_QUEUE), GATE_QUARANTINE_MAX_DEPTH: '1000' },
+    env: { GATE_FAILPOINTS: 'scan-worker-stalls', GATE_SCAN_BATCH_MAX: '1', GATE_SCAN_THREADS: '1', GATE_QUARANTINE_SCAN_QUEUE: String(SCAN_QUEUE), GATE_QUARANTINE_MAX_DEPTH: '1000' },
     keys: { agent: 'agent', reviewer: 'reviewer' },
   });
   const queues = () => gate.rpc(reviewer.key, 'gv.queues', {});
@@ -49,8 +49,9 @@ describe('gv.queues: the scan queue of a slowed scanner', () => {
       ['grade', 'model calls'],
       ['embed', 'rows'],
     ]);
+    // The scan stage runs two lanes (small claims, and claims of 64 KiB or more) of scan.threads each.
     for (const s of idle.result.stages as Stage[]) {
-      expect(s, s.stage).toMatchObject({ queued: 0, running: 0, threads: 1, oldest_wait_ms: null });
+      expect(s, s.stage).toMatchObject({ queued: 0, running: 0, threads: s.stage === 'scan' ? 2 : 1, oldest_wait_ms: null });
     }
     // Scan, image and bundle refuse -32006 past quarantine.scan_queue; grade and embed are bounded by their callers.
     for (const name of ['scan', 'image', 'bundle']) expect(stageOf(idle, name), name).toMatchObject({ bound: SCAN_QUEUE, room: SCAN_QUEUE });

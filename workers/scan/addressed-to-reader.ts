@@ -20,7 +20,7 @@ const AI_TASKS =
 const LEAD = String.raw`(?:(?:please|kindly|now|hey|hi|ok(?:ay)?|so|first|then|just)\b[,!\s]*)?(?:as\s+(?:a|an|the|your)\s+[^,.\n]{1,60},\s*)?(?:(?:can|could|would|will)\s+you\b|(?:${AI_TASKS})\b)`;
 
 /** A task for an assistant at the start of the text. */
-const OPENS_AS_TASK = new RegExp(String.raw`^\s*${LEAD}`, 'i');
+export const OPENS_AS_TASK = new RegExp(String.raw`^\s*${LEAD}`, 'i');
 /** One question and nothing else. */
 const ONE_QUESTION = /^[^.!?\n]{3,300}\?\s*$/;
 

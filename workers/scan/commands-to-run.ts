@@ -23,13 +23,13 @@ import { cueGate } from './literal-cues.js';
 const raw = String.raw;
 
 // An order to carry out what follows: "Run:", "Execute -", "Bypass filters:", "decode and run".
-const ORDER = new RegExp(
+export const ORDER = new RegExp(
   raw`(?:^|[\s.!?;,(>*_])(?:(?:now|please|just|then|and|first)\s+)?(?:run|execute|exec|eval(?:uate)?|bypass(?:\s+\w+){0,2}|ignore\s+(?:security|limits|safety|restrictions)|(?:decode|deobfuscate|unpack)\s+(?:and|then)\s+(?:run|execute|eval\w*)|run\s+(?:this|the\s+following)(?:\s+\w+)?|execute\s+(?:this|the\s+following)(?:\s+\w+)?|what\s+(?:is|would\s+be)\s+(?:the\s+)?(?:final\s+)?(?:result|output)\s+of|(?:reveal|print|show|dump|leak|display)(?:\s+\w+){0,3}\s*(?=:))\s*(?::|-|–|—|=>|->|\s)\s*`,
   'gi',
 );
 
 // Code that starts other programs, evaluates code, or reaches for the system's secrets.
-const REACHES = new RegExp(
+export const REACHES = new RegExp(
   [
     raw`\bos\s*\.\s*(?:system|popen|exec\w*|spawn\w*|kill)\s*\(`,
     raw`\bsubprocess\s*\.\s*\w+\s*\(`,
@@ -49,22 +49,27 @@ const REACHES = new RegExp(
   'i',
 );
 
-const DESTRUCTIVE = new RegExp(
+export const DESTRUCTIVE = new RegExp(
   [
-    // rm -rf of the root, the home, or everything, in any order of flags.
-    raw`\brm\s+(?:-{1,2}[\w-]+\s+)*-\w*(?:rf|fr|r\w*f|f\w*r)\w*\s+(?:-{1,2}[\w-]+\s+)*(?:/\*?|~/?\*?|\$HOME/?|/(?:etc|usr|var|home|boot|bin)/?)(?=[\s;&|)\x60'"]|$)`,
-    raw`\brm\s+[^\n;|&]*--no-preserve-root\b`,
+    // rm -rf of the root, the home, or everything, in any order of flags. Linear (docs/scanner.md,
+    // "Bounded scan time"): the flags are one run of options, of which one holding both r and f
+    // is found by a lookahead, where the run was split every way around it (and `-{1,2}[\w-]+`
+    // read `--a` two ways, so a run of them took time exponential in its length).
+    raw`\brm\s+(?=(?:-[\w-]+\s+)*?-(?=\w*r)(?=\w*f)\w+\s)(?:-[\w-]+\s+)*(?:/\*?|~/?\*?|\$HOME/?|/(?:etc|usr|var|home|boot|bin)/?)(?=[\s;&|)\x60'"]|$)`,
+    // Within 256 characters after \`rm \`: read to the end of the line from every \`rm\`, a
+    // line of them cost its length squared (and a run of spaces is read once, not once a space).
+    raw`\brm\s[^\n;|&]{0,256}?--no-preserve-root\b`,
     // Fork bombs.
-    raw`:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bwhile\s*\(\s*(?:1|true)\s*\)\s*\{?\s*fork\s*\(\s*\)|\bfor\s*\(\s*;\s*;\s*\)\s*\{?\s*fork\s*\(\s*\)`,
+    raw`:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bwhile\s*\(\s*(?:1|true)\s*\)\s*(?:\{\s*)?fork\s*\(\s*\)|\bfor\s*\(\s*;\s*;\s*\)\s*(?:\{\s*)?fork\s*\(\s*\)`,
     // Opening up or overwriting the whole machine.
     raw`\bchmod\s+(?:-R\s+)?[0-7]?777\s+(?:-R\s+)?/(?=[\s;&|)\x60'"]|$)`,
     // The same on Windows: the system drive removed or formatted.
-    raw`\bRemove-Item\b[^\n]*?\s-Recurse\b[^\n]*?\s(?:C:\\?|\$env:SystemRoot|\$env:SystemDrive)(?=[\s;'"\x60]|$)|\b(?:rd|rmdir)\s+/s\s+/q\s+c:\\?(?=[\s;'"\x60]|$)|\bdel\s+(?:/[fsq]\s+){2,}c:\\|\bformat\s+c:(?=[\s;'"\x60]|$)`,
+    raw`\bRemove-Item\b[^\n]{0,256}?\s-Recurse\b[^\n]{0,256}?\s(?:C:\\?|\$env:SystemRoot|\$env:SystemDrive)(?=[\s;'"\x60]|$)|\b(?:rd|rmdir)\s+/s\s+/q\s+c:\\?(?=[\s;'"\x60]|$)|\bdel\s+(?:/[fsq]\s+){2,}c:\\|\bformat\s+c:(?=[\s;'"\x60]|$)`,
     raw`\bdd\s+if=/dev/(?:zero|u?random)\s+of=/dev/(?:[sh]d[a-z]|nvme\d|mmcblk\d)|>\s*/dev/(?:[sh]d[a-z]|nvme\d)\b|\bmkfs(?:\.\w+)?\s+/dev/(?:[sh]d[a-z]|nvme)`,
     // Reading the machine's password hashes or a private key.
-    raw`\b(?:cat|less|more|head|tail|type|print|open|read|show|display|dump|copy|cp|scp|curl\s+[^\n]*-d\s*@)\W{0,3}\(?\s*['"]?(?:/etc/shadow|~/\.ssh/id_(?:rsa|ed25519|ecdsa)|/root/\.ssh/id_\w+)\b`,
+    raw`\b(?:cat|less|more|head|tail|type|print|open|read|show|display|dump|copy|cp|scp|curl\s+[^\n]{0,256}-d\s*@)\W{0,3}\(?\s*['"]?(?:/etc/shadow|~/\.ssh/id_(?:rsa|ed25519|ecdsa)|/root/\.ssh/id_\w+)\b`,
     // A statement that drops or empties a table after another, as an injected SQL payload does.
-    raw`(?:'\s*\)?\s*;|\b1\s*=\s*1\s*;|\bOR\s+1\s*=\s*1\s*;)\s*(?:drop\s+(?:table|database)|truncate\s+table)\s+[\w."\x60]+|;\s*drop\s+(?:table|database)\s+[\w."\x60]+\s*;\s*--`,
+    raw`(?:'\s*(?:\)\s*)?;|\b1\s*=\s*1\s*;|\bOR\s+1\s*=\s*1\s*;)\s*(?:drop\s+(?:table|database)|truncate\s+table)\s+[\w."\x60]+|;\s*drop\s+(?:table|database)\s+[\w."\x60]+\s*;\s*--`,
   ].join('|'),
   'gi',
 );

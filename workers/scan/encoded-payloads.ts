@@ -138,8 +138,14 @@ function fromBase64(s: string): string {
   return utf8.decode(bytes);
 }
 
+/** Codes handed to String.fromCodePoint at a time: spread whole, a run of 100,000 or more overflowed the stack and failed the scan. */
+const CODES_AT_ONCE = 8192;
+
 function fromCodes(codes: number[]): string {
-  return codes.every((c) => c >= 9 && c <= 0x10ffff) ? String.fromCodePoint(...codes) : '';
+  if (!codes.every((c) => c >= 9 && c <= 0x10ffff)) return '';
+  let text = '';
+  for (let i = 0; i < codes.length; i += CODES_AT_ONCE) text += String.fromCodePoint(...codes.slice(i, i + CODES_AT_ONCE));
+  return text;
 }
 
 const rot13 = (s: string): string =>
@@ -162,7 +168,8 @@ function encodedSpans(text: string): Encoded[] {
   for (const [start, end] of found.hex) {
     // A run may start inside a word ("Data: 4967…" runs from its "a"): the pairs are found in it.
     for (const m of text.slice(start, end).matchAll(HEX_PAIRS)) {
-      const run = m[0].replace(/[ :]+$/, '');
+      // From the first separator of the trailing run only: from every one, each read the run to its end.
+      const run = m[0].replace(/(?<![ :])[ :]+$/, '');
       push('hex', start + m.index, start + m.index + run.length, utf8.decode(Buffer.from(run.replace(/[ :]/g, ''), 'hex')));
     }
   }
@@ -217,7 +224,8 @@ function decodedFindings(e: Encoded, depth: number, model: AttackModel): Finding
 }
 
 // An order to run what follows on the same line: "Execute: <Morse>", "Decode and run: <base64>".
-const ORDER_BEFORE = /(?:\brun|\bexecute|\bexec|\beval\w*|\bdecode\s+(?:and|then)\s+(?:run|execute|follow))\s*(?:this|it)?\s*[:\-–—]?\s*[`'"]?\s*$/i;
+// Each run of spaces read by one quantifier: `\s*(?:this)?\s*:?\s*` split a long run every way before failing.
+const ORDER_BEFORE = /(?:\brun|\bexecute|\bexec|\beval\w*|\bdecode\s+(?:and|then)\s+(?:run|execute|follow))\s*(?:(?:this|it)\s*)?(?:[:\-–—]\s*)?(?:[`'"]\s*)?$/i;
 
 function orderedToRun(text: string, e: Encoded): CommandHit | null {
   if (e.start === 0 && e.end === text.length) return null;

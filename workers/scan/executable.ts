@@ -11,7 +11,7 @@
  */
 import type { Finding, Severity } from './finding.js';
 import { commandContext } from './command-context.js';
-import { EXECUTABLE_RULES, FETCH_TO_FILE, VERIFIES, type ExecutableRule } from './executable-patterns.js';
+import { EXECUTABLE_RULES, FETCH_TO_FILE, PASSED, VERIFIES, type ExecutableRule } from './executable-patterns.js';
 import { stakesOf, type Stakes } from './executable-stakes.js';
 import { cueGate } from './literal-cues.js';
 import { maskExcerpt } from './mask.js';
@@ -34,8 +34,10 @@ const RUN_WINDOW = 400;
 
 // What comes right before a file's name when the file is run: an interpreter given it, the
 // shell's `.`/source, or a path to it (`./x.sh`, `/tmp/x.sh`).
+// A path is read from its first word only, or where the program's name starts (as
+// SHELL_AT_WORD in executable-patterns.ts): from every word of `a/a/a/…` it was read to its end.
 const RUN_PREFIX =
-  /(?:\b(?:sudo[ \t]+)?(?:[\w./-]*\/)?(?:sh|bash|zsh|dash|ksh|source|python[23]?(?:\.\d+)?|perl|ruby|node|php|pwsh|powershell)[ \t]+(?:-[\w-]+[ \t]+)*["']?(?:[\w.~$/-]*\/)?|(?<![\w.])\.[ \t]+(?:[\w.~$/-]*\/)?|(?:^|[\s;&|(])(?:\.|~|[\w.$-]*)?\/(?:[\w.$-]+\/)*)$/;
+  /(?:\b(?:(?<![\w./-])|(?<=(?:^|[^\w./-])[./-]+)|(?=sudo[ \t]|(?:sh|bash|zsh|dash|ksh|source|python[23]?(?:\.\d+)?|perl|ruby|node|php|pwsh|powershell)[ \t]))(?:sudo[ \t]+)?(?:[\w./-]*\/)?(?:sh|bash|zsh|dash|ksh|source|python[23]?(?:\.\d+)?|perl|ruby|node|php|pwsh|powershell)[ \t]+(?:-[\w-]+[ \t]+)*["']?(?:[\w.~$/-]*\/)?|(?<![\w.])\.[ \t]+(?:[\w.~$/-]*\/)?|(?:^|[\s;&|(])(?:\.|~|[\w.$-]*)?\/(?:[\w.$-]+\/)*)$/;
 const NAME_CHAR = /[\w.-]/;
 
 /** Where in `after` the file is first run, or null: `sh x.sh`, `. x.sh`, `./x.sh`. */
@@ -54,6 +56,7 @@ function firstRun(after: string, file: string): { start: number; end: number } |
 function downloadThenRun(text: string): Hit[] {
   const hits: Hit[] = [];
   for (const m of text.matchAll(FETCH_TO_FILE)) {
+    if (m.groups?.[PASSED] !== undefined) continue;
     const file = m[1]!.split('/').at(-1)!;
     if (file === '-' || file === '') continue;
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + RUN_WINDOW);
@@ -74,11 +77,13 @@ export function findExecutables(text: string, contentType?: string): Finding[] {
   const hits: Hit[] = [];
   for (const rule of EXECUTABLE_RULES) {
     for (const m of text.matchAll(rule.pattern)) {
+      if (m.groups?.[PASSED] !== undefined) continue;
       const span = m[0].trimEnd();
       if (span.length > 0) hits.push({ kind: rule.kind, detail: rule.detail, start: m.index, end: m.index + span.length });
     }
   }
-  hits.push(...downloadThenRun(text));
+  // One at a time: spread, 100,000 hits or more would overflow the stack.
+  for (const hit of downloadThenRun(text)) hits.push(hit);
   if (hits.length === 0) return [];
 
   return judgeCommands(text, contentType, hits);

@@ -3,7 +3,10 @@ import type { FindingLocation } from './finding-location.js';
 export type Severity = 'low' | 'medium' | 'high' | 'veto';
 
 export interface Finding {
-  /** Dotted family.rule; the family is one of secret | injection | executable | unicode | personal. */
+  /**
+   * Dotted family.rule; the family is one of secret | injection | executable | unicode | personal.
+   * The scan stage's own `scan_timeout` (workers/scan/scan-timeout.ts) says no detector finished.
+   */
   kind: string;
   /** Medium or above holds the row in L1B_FLAGGED; veto keeps it there across a reopen. */
   severity: Severity;

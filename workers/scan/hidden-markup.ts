@@ -17,7 +17,7 @@ export interface HiddenText {
   end: number;
 }
 
-const ADDRESSES_AN_AGENT = new RegExp(
+export const ADDRESSES_AN_AGENT = new RegExp(
   [
     String.raw`\bif\s+you\s+are\s+(?:an?\s+)?(?:AI|LLM|language\s+model|assistant|agent|bot|chatbot|model|crawler)\b`,
     String.raw`\b(?:note|message|instructions?|reminder|directive)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:AI|LLM|assistant|agent|model|bot|crawler|summari[sz]er)s?\b`,
@@ -48,12 +48,17 @@ const HIDING_STYLE =
 const TAGS = /<[^<>]*>/g;
 // Elements that never have content: hiding one hides no text.
 const VOID_ELEMENT = /^(?:area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)$/;
-const MARKDOWN_IMAGE = /!\[([^\]\n]{0,500})\]\(\s*<?[^\s)>]*>?(?:\s+(["'(])([^\n]{0,500}?)["')])?\s*\)/g;
-const MARKDOWN_LINK_TITLE = /(?<!!)\[[^\]\n]{0,500}\]\(\s*<?[^\s)>]*>?\s+(["'(])([^\n]{0,500}?)["')]\s*\)/g;
+// Linear (docs/scanner.md, "Bounded scan time"): spaces inside the brackets count at most 32
+// at a time (a run between the address's optional parts was split every way between three
+// quantifiers), and an address holds no `[`: `![a](![a](…` read to the text's end from each
+// start, which a later link's text can begin inside.
+const MARKDOWN_IMAGE = /!\[([^\]\n]{0,500})\]\(\s{0,32}<?[^\s)>[]*>?(?:\s{1,32}(["'(])([^\n]{0,500}?)["')])?\s{0,32}\)/g;
+const MARKDOWN_LINK_TITLE = /(?<!!)\[[^\]\n]{0,500}\]\(\s{0,32}<?[^\s)>[]*>?\s{1,32}(["'(])([^\n]{0,500}?)["')]\s{0,32}\)/g;
 const MARKDOWN_REFERENCE_TITLE = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S+[ \t]+(["'(])(.{1,500}?)["')][ \t]*$/gm;
-const HTML_TEXT_ATTR = /\b(?:alt|title|aria-label|aria-description|placeholder|content|data-[a-z0-9-]+)\s*=\s*(["'])([^"'\n]{1,1000}?)\1/gi;
+const HTML_TEXT_ATTR = /\b(?:alt|title|aria-label|aria-description|placeholder|content|data-[a-z0-9-]{1,64})\s*=\s*(["'])([^"'\n]{1,1000}?)\1/gi;
 
-const WORDS = /\S+(?:\s+\S+){2}/;
+// From a word's start only: from every character of a long word, each read to its end.
+const WORDS = /(?<!\S)\S+(?:\s+\S+){2}/;
 
 function fromGroup(match: RegExpMatchArray, group: number): { start: number; end: number; value: string } | null {
   const value = match[group];

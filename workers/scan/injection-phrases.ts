@@ -176,7 +176,7 @@ const OVERRIDE_SPELLINGS: readonly PhraseRule[] = [
     kind: 'injection.instruction-override',
     severity: 'high',
     detail: 'An order to drop everything and print what the text dictates.',
-    pattern: /\bstop\s+everything\b[^\n]{0,40}?\b(?:(?:just|now|and)\s+)?(?:print|say|output|write|respond|reply)\b|\b(?:ignore|disregard)\s+(?:that|this|it|everything|the\s+(?:question|request|above|user(?:'s\s+(?:request|question|message))?))\s*,?\s+(?:and\s+)?(?:just\s+|instead\s+|simply\s+)?(?:print|say|output|write|respond|reply|tell\s+me|answer)\b|\b(?:ignore|disregard|bypass)\s+(?:all|everything|limits|security|safety|rules|restrictions|filters|guidelines)\s*:/gi,
+    pattern: /\bstop\s+everything\b[^\n]{0,40}?\b(?:(?:just|now|and)\s+)?(?:print|say|output|write|respond|reply)\b|\b(?:ignore|disregard)\s+(?:that|this|it|everything|the\s+(?:question|request|above|user(?:'s\s+(?:request|question|message))?))(?:\s*,)?\s+(?:and\s+)?(?:just\s+|instead\s+|simply\s+)?(?:print|say|output|write|respond|reply|tell\s+me|answer)\b|\b(?:ignore|disregard|bypass)\s+(?:all|everything|limits|security|safety|rules|restrictions|filters|guidelines)\s*:/gi,
     cues: ['stop everything', 'ignor', 'disregard'],
   },
   {
@@ -192,13 +192,15 @@ const OVERRIDE_SPELLINGS: readonly PhraseRule[] = [
         String.raw`(?:игнорируй(?:те)?|проигнорируй(?:те)?|забудь(?:те)?|ігноруй(?:те)?|забудь)\s+(?:(?:все|всі|предыдущие|попередні|свои|свої)\s+){0,2}(?:инструкции|правила|указания|інструкції|вказівки)`,
         // Chinese, Japanese, Korean.
         String.raw`(?:忽略|无视|無視|忽視)(?:所有|全部|之前的?|以前的?|先前的?|上述)*(?:的)?(?:指令|指示|说明|說明|规则|規則)`,
-        String.raw`(?:以前の|前の|すべての)*(?:指示|命令|ルール)を(?:すべて)?無視`,
-        String.raw`(?:모든\s*|이전\s*)*(?:지침|지시|규칙|명령)(?:을|를)\s*무시`,
+        // At most four qualifiers before the noun: from each of a long run of them, the run was read to its end.
+        String.raw`(?:以前の|前の|すべての){0,4}(?:指示|命令|ルール)を(?:すべて)?無視`,
+        String.raw`(?:모든\s*|이전\s*){0,4}(?:지침|지시|규칙|명령)(?:을|를)\s*무시`,
         // Arabic, Hebrew, Persian, Turkish, Hindi.
         String.raw`تجاهل\s+(?:جميع\s+|كل\s+)?(?:التعليمات|القواعد|الأوامر)`,
         String.raw`התעלם\s+(?:מכל\s+)?(?:ה)?(?:הוראות|כללים|מההוראות|מהכללים)`,
-        String.raw`(?:دستورالعمل|دستورات|قوانین|قواعد)[\u200c\s]*(?:ها)?(?:ی\s+قبلی)?\s+را\s+نادیده\s+بگیر`,
-        String.raw`\b(?:tüm\s+|önceki\s+)*(?:talimatları|kuralları)\s+(?:yok\s+say|görmezden\s+gel)`,
+        // A run of spaces read by one quantifier, where the two optional suffixes let two split it every way.
+        String.raw`(?:دستورالعمل|دستورات|قوانین|قواعد)(?:[\u200c\s]*(?:های\s+قبلی|ها|ی\s+قبلی)\s+|[\u200c\s]*\s)را\s+نادیده\s+بگیر`,
+        String.raw`\b(?:tüm\s+|önceki\s+){0,4}(?:talimatları|kuralları)\s+(?:yok\s+say|görmezden\s+gel)`,
         String.raw`(?:सभी\s+)?(?:पिछले\s+)?(?:निर्देशों|नियमों)\s+(?:को\s+)?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज)`,
       ].join('|'),
       'giu',
@@ -290,7 +292,7 @@ const MANIPULATION_REQUESTS: readonly PhraseRule[] = [
     severity: 'high',
     detail: "An attempt to steer the reader's tools or state: calls with administrator rights, a safety check told what to answer, checks skipped.",
     pattern:
-      /\b(?:admin(?:_mode|istrator)?|is_admin|privileged|superuser|root)['"]?\s*[:=]\s*(?:true|1|yes)\b|\brestricted['"]?\s*[:=]\s*(?:false|0|no)\b|\balways\s+return\s+[{(\[]?\s*['"]?(?:safe|allowed|approved|authori[sz]ed|valid|ok|passed)['"]?\s*[:=]\s*(?:true|1)|\b(?:privileged|admin|sudo)_\w+\s*\(|\bget_admin_\w+\s*\(|\bskip\s+(?:the\s+|all\s+)?(?:validation|verification|safety|security|permission|auth\w*)\s+(?:step|check|checks)\b[^\n.]{0,60}\b(?:proceed|execute|run|go)\b|\byou\s+have\s+(?:temporary\s+|full\s+)?(?:admin|root|sudo|elevated|privileged)\s+(?:access|rights|privileges)\b|\b(?:system[_\s-]?)?(?:safety(?:[_\s-]?(?:features?|mode|filters?|checks?))?|content[_\s-]?filters?|filters|restrictions|has[_\s-]?restrictions|guardrails|censorship|moderation)['"]?\s*[:=]\s*['"]?(?:false|off|0|none|disabled|optional|no)\b/gi,
+      /\b(?:admin(?:_mode|istrator)?|is_admin|privileged|superuser|root)['"]?\s*[:=]\s*(?:true|1|yes)\b|\brestricted['"]?\s*[:=]\s*(?:false|0|no)\b|\balways\s+return\s+(?:[{(\[]\s*)?['"]?(?:safe|allowed|approved|authori[sz]ed|valid|ok|passed)['"]?\s*[:=]\s*(?:true|1)|\b(?:privileged|admin|sudo)_\w+\s*\(|\bget_admin_\w+\s*\(|\bskip\s+(?:the\s+|all\s+)?(?:validation|verification|safety|security|permission|auth\w*)\s+(?:step|check|checks)\b[^\n.]{0,60}\b(?:proceed|execute|run|go)\b|\byou\s+have\s+(?:temporary\s+|full\s+)?(?:admin|root|sudo|elevated|privileged)\s+(?:access|rights|privileges)\b|\b(?:system[_\s-]?)?(?:safety(?:[_\s-]?(?:features?|mode|filters?|checks?))?|content[_\s-]?filters?|filters|restrictions|has[_\s-]?restrictions|guardrails|censorship|moderation)['"]?\s*[:=]\s*['"]?(?:false|off|0|none|disabled|optional|no)\b/gi,
     cues: ['admin', 'privileged', 'superuser', 'root', 'restricted', 'always return', 'sudo_', 'skip', 'safe', 'filter', 'restriction', 'guardrail', 'censor', 'moderation'],
   },
   {
@@ -311,4 +313,4 @@ export const PHRASE_RULES: readonly PhraseRule[] = [...CLASSIC_RULES, ...OVERRID
  * words, or words addressed to the model.
  */
 export const SYSTEM_TAG = /<\s*system\s*>([\s\S]{0,600}?)(?:<\/\s*system\s*>|$)/gi;
-export const PROMPT_LIKE = /\b(?:you|your|must|ignore|disregard|assistant|AI|model|agent|instructions?)\b|\S+\s+\S+\s+\S+\s+\S+/i;
+export const PROMPT_LIKE = /\b(?:you|your|must|ignore|disregard|assistant|AI|model|agent|instructions?)\b|(?<!\S)\S+\s+\S+\s+\S+\s+\S+/i;

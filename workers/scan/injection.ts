@@ -99,7 +99,7 @@ function unleet(text: string): string {
   return units === null ? text : Buffer.from(units.buffer, units.byteOffset, units.byteLength).toString('utf16le');
 }
 
-const RESPELL_CUE = new RegExp(`${LEET_CUE.source}|[a-z]_[a-z]|\\\\n`, 'i');
+export const RESPELL_CUE = new RegExp(`${LEET_CUE.source}|[a-z]_[a-z]|\\\\n`, 'i');
 
 // RESPELL_CUE read off an ASCII text's cue stream (literal-cues.ts), where letters are lower
 // case and whitespace, which no pair holds, is one space: one pass over bytes, where the
@@ -175,7 +175,8 @@ export function findInjections(text: string): Finding[] {
   // symbols as the letters they stand for, snake_case words as words, and a written "\n" as
   // the line break it stands for. One unit for one, so offsets stay those of the folded text.
   if (asIs ? mayBeRespelled(stream.units, stream.length) : RESPELL_CUE.test(folded.text)) {
-    hits.push(...phraseHits(respell(folded.text)).map((hit) => ({ ...hit, detail: `${hit.detail} (read with its disguise undone: digits or symbols for letters, underscores for spaces, or a written \\n)` })));
+    // One at a time, here and below: spread, 100,000 hits or more would overflow the stack.
+    for (const hit of phraseHits(respell(folded.text))) hits.push({ ...hit, detail: `${hit.detail} (read with its disguise undone: digits or symbols for letters, underscores for spaces, or a written \\n)` });
   }
   for (const m of asIs && !SYSTEM_TAG_GATE.mayOccurIn(text) ? [] : folded.text.matchAll(SYSTEM_TAG)) {
     if (!PROMPT_LIKE.test(m[1]!)) continue;
@@ -188,7 +189,7 @@ export function findInjections(text: string): Finding[] {
       end: m.index + tagEnd,
     });
   }
-  hits.push(...findHiddenText(folded.text));
+  for (const hit of findHiddenText(folded.text)) hits.push(hit);
   // Folding turns Cyrillic and Greek look-alikes into Latin letters, which is what unmasks
   // a disguised English phrase and garbles a Russian one: the rules written in other
   // scripts also read the text as written. Their offsets are the original's already.

@@ -80,7 +80,8 @@ export function codeRegions(text: string): Region[] {
     offset += line.length + 1;
   }
   if (open !== null) fences.push([open.start, text.length]);
-  regions.push(...fences);
+  // One at a time: spread, 100,000 fences or more overflowed the stack and failed the scan.
+  for (const fence of fences) regions.push(fence);
   for (const m of text.matchAll(INLINE_CODE)) {
     const start = m.index;
     if (!fences.some(([s, e]) => start >= s && start < e)) regions.push([start, start + m[0].length]);

@@ -319,8 +319,8 @@ const MEDICAL_WORDS = [
 // Case matters for acronyms (HIV, not "hiv"; AIDS, not "aids"); a word may start a sentence.
 const capitalisable = (w: string): string => (/^[a-z]/.test(w) ? `[${w[0]}${w[0]!.toUpperCase()}]${w.slice(1)}` : w);
 // One word boundary around the alternation: a boundary on each word costs three times as much.
-const MEDICAL_CUE = new RegExp(`\\b(?:${MEDICAL_WORDS.map(capitalisable).join('|')})\\b`);
-const MEDICAL_CUE_ALL = new RegExp(MEDICAL_CUE.source, 'g');
+export const MEDICAL_CUE = new RegExp(`\\b(?:${MEDICAL_WORDS.map(capitalisable).join('|')})\\b`);
+export const MEDICAL_CUE_ALL = new RegExp(MEDICAL_CUE.source, 'g');
 // A part of each medical word that every spelling of it holds, read in lower case in the
 // scan's one pass over the text (literal-cues.ts): the pattern runs only where one is found.
 const MEDICAL_GATE = cueGate([

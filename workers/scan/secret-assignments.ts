@@ -21,7 +21,7 @@ const SECRET_NAME =
   /(?:api|access|auth|private|secret|signing|encryption|master|session|client|service|app|webhook|hmac|license)[_.-]?key|apikey|secret|token|credential|bearer/i;
 const PASSWORD_NAME = /passw(?:or)?d|passphrase/i;
 // Names about a secret rather than holding one: where it lives, how long it lasts, public halves.
-const NOT_A_SECRET_NAME = new RegExp(
+export const NOT_A_SECRET_NAME = new RegExp(
   [
     'public|pub[_.-]?key',
     // Tokens that only page, order or deduplicate requests.

@@ -56,8 +56,8 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export const CASE_SENSITIVE_ANCHORS: readonly string[] = ['A3T', 'AKIA', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'ASIA'];
 
 const ANCHORS = [...new Set(Object.values(RULE_ANCHORS).flat())];
-const ANY_ANCHOR = new RegExp(ANCHORS.filter((a) => !CASE_SENSITIVE_ANCHORS.includes(a)).map(escape).join('|'), 'i');
-const KEY_ID_PREFIX = new RegExp(CASE_SENSITIVE_ANCHORS.map(escape).join('|'));
+export const ANY_ANCHOR = new RegExp(ANCHORS.filter((a) => !CASE_SENSITIVE_ANCHORS.includes(a)).map(escape).join('|'), 'i');
+export const KEY_ID_PREFIX = new RegExp(CASE_SENSITIVE_ANCHORS.map(escape).join('|'));
 // The same words, read in the scan's one pass over the text (literal-cues.ts).
 const ANCHOR_GATE = cueGate(ANCHORS.map((anchor) => anchor.toLowerCase()), [ANY_ANCHOR, KEY_ID_PREFIX]);
 
