@@ -30,7 +30,7 @@ describe('training/attack-model.js', () => {
   }, 600_000);
 
   it('explains itself and refuses a bad option', () => {
-    expect(execFileSync(process.execPath, [join(ROOT, 'training', 'attack-model.js'), '--help'], { encoding: 'utf8' })).toMatch(/Trains the attack classifier/);
+    expect(execFileSync(process.execPath, [join(ROOT, 'training', 'attack-model.js'), '--help'], { encoding: 'utf8' })).toMatch(/Trains the scanner's two learned parts/);
     let status = 0;
     let stderr = '';
     try {

@@ -36,6 +36,10 @@ describe('download-execute', () => {
     'curl -fsSL -o /tmp/i.sh https://x.example/i.sh && bash /tmp/i.sh',
     'curl -fsSLo i.sh https://x.example/i.sh\nchmod +x i.sh\n./i.sh',
     'wget -O setup.sh https://x.example/setup.sh; . ./setup.sh',
+    // A remark in brackets after the shell, as prose gives it; the shell's own redirection.
+    'curl -fsSL https://x.example/i.sh | bash (installs the toolchain)',
+    'curl https://x.example/i.sh > i.sh && bash i.sh',
+    'wget -qO- https://x.example/i.sh >> setup.sh; sh setup.sh',
   ])('%s', (text) => {
     expect(kinds(text)).toEqual(['executable.download-execute']);
   });
@@ -104,6 +108,9 @@ describe('look-alikes that run nothing unreviewed', () => {
     'curl -fsSL -o i.sh https://x.example/i.sh\ngpg --verify i.sh.asc i.sh\nbash i.sh',
     'curl -fsSL -o i.sh https://x.example/i.sh\nless i.sh',
     'curl -fsSL -o i.sh https://x.example/i.sh\nsh i.sh.bak',
+    // `.` as an argument is not the shell's source; stderr sent away is not the download saved.
+    'curl https://x.example/data.json > data.json && jq . data.json',
+    'curl https://x.example/i.sh 2>/dev/null | less',
   ])('%s', (text) => {
     expect(found(text)).toEqual([]);
   });

@@ -10,7 +10,7 @@
  */
 import { foldForMatching } from './fold-for-matching.js';
 
-const CUES = new RegExp(
+export const CUES = new RegExp(
   [
     String.raw`\b(?:ignor\w*|bypass\w*|overrid\w*|disregard\w*|forget\w*|circumvent\w*|evad\w*|break\w*|drop\w*|disabl\w*)\b[^.!?\n]{0,40}\b(?:rules?|instructions?|guidelines?|polic(?:y|ies)|restrictions?|filters?|safeguards?|guardrails?|programming|limitations?|ethics|morals?|laws?)\b`,
     String.raw`\b(?:no|without|free\s+(?:of|from)|not\s+bound|unbound|zero|sans|beyond|regardless\s+of)\b[^.!?\n]{0,40}\b(?:rules|restrictions?|filters?|limits|limitations|ethics|ethical|morals?|morality|censorship|guidelines|boundaries|laws?|polic(?:y|ies))\b`,

@@ -59,6 +59,8 @@ export const DESTRUCTIVE = new RegExp(
     // Within 256 characters after \`rm \`: read to the end of the line from every \`rm\`, a
     // line of them cost its length squared (and a run of spaces is read once, not once a space).
     raw`\brm\s[^\n;|&]{0,256}?--no-preserve-root\b`,
+    // Killing every process the account may signal (pid -1): the machine's services with them.
+    raw`\b(?:kill\s+(?:-s\s+)?-?(?:9|KILL|SIGKILL|15|TERM|SIGTERM)\s+|kill\s+--\s+)-1(?=[\s;&|)\x60'"]|$)`,
     // Fork bombs.
     raw`:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bwhile\s*\(\s*(?:1|true)\s*\)\s*(?:\{\s*)?fork\s*\(\s*\)|\bfor\s*\(\s*;\s*;\s*\)\s*(?:\{\s*)?fork\s*\(\s*\)`,
     // Opening up or overwriting the whole machine.
@@ -75,21 +77,51 @@ export const DESTRUCTIVE = new RegExp(
 );
 
 const LINE_END = /\n|$/g;
+const FENCE_OPEN = /^\s*(?:`{3,}|~{3,})[\w-]*\s*$/;
+const FENCE_CLOSE = /\n\s*(?:`{3,}|~{3,})|\n\s*\n|$/g;
+/** How much of a code block after an order is read. */
+const BLOCK_MAX = 400;
 
-function ordersToRun(text: string): CommandHit[] {
+/**
+ * What an order hands over: the rest of its line, or where that only opens a code block
+ * ("Run: ```"), the block's lines (to its fence or a blank line, BLOCK_MAX at most).
+ */
+function codeAfter(text: string, from: number): { code: string; end: number } {
+  LINE_END.lastIndex = from;
+  const end = LINE_END.exec(text)!.index;
+  const line = text.slice(from, end);
+  if (!FENCE_OPEN.test(line) || end >= text.length) return { code: line, end };
+  FENCE_CLOSE.lastIndex = end + 1;
+  const close = Math.min(FENCE_CLOSE.exec(text)!.index, end + 1 + BLOCK_MAX);
+  return { code: text.slice(end + 1, close), end: close };
+}
+
+/**
+ * Code spread out a character at a time ("w h o a m i", one letter a line) read as written
+ * once the spaces are gone: most of its pieces are single characters.
+ */
+function spreadOutJoined(code: string): string | null {
+  const pieces = code.split(/\s+/).filter((piece) => piece !== '');
+  if (pieces.length < 4) return null;
+  const single = pieces.filter((piece) => piece.length === 1).length;
+  return single >= 0.8 * pieces.length ? pieces.join('') : null;
+}
+
+/** `mayReach`: whether the text holds a word of REACHES as written (else only code spread out can). */
+function ordersToRun(text: string, mayReach: boolean): CommandHit[] {
   const hits: CommandHit[] = [];
   for (const m of text.matchAll(ORDER)) {
     const from = m.index + m[0].length;
-    LINE_END.lastIndex = from;
-    const end = LINE_END.exec(text)!.index;
-    const code = text.slice(from, end);
-    if (code.trim() === '' || !REACHES.test(code)) continue;
+    const { code, end } = codeAfter(text, from);
+    if (code.trim() === '') continue;
+    const joined = spreadOutJoined(code);
+    if (!(mayReach && REACHES.test(code)) && (joined === null || !REACHES.test(joined))) continue;
     const start = m.index + m[0].search(/\S/);
     hits.push({
       kind: 'executable.command-to-run',
       detail: 'An order to run code that starts programs, evaluates code or reaches for secrets on the reader\'s machine.',
       start,
-      end: from + code.trimEnd().length,
+      end: end === from + code.length ? from + code.trimEnd().length : end,
     });
   }
   return hits;
@@ -110,20 +142,20 @@ function destructive(text: string): CommandHit[] {
 }
 
 // Every rule needs one of these: a cheap test before the regular expressions.
-const MAY_MATCH = /run|exec|eval|bypass|ignore|decode|deobfuscate|unpack|rm\s|fork|chmod|dd\s|mkfs|shadow|ssh|drop|truncate|\/dev\/|remove-item|rd\s|rmdir|del\s|format|result|output|reveal|print|show|dump|leak|display|:\s*\(\s*\)/i;
+const MAY_MATCH = /run|exec|eval|bypass|ignore|decode|deobfuscate|unpack|rm\s|kill\s|fork|chmod|dd\s|mkfs|shadow|ssh|drop|truncate|\/dev\/|remove-item|rd\s|rmdir|del\s|format|result|output|reveal|print|show|dump|leak|display|:\s*\(\s*\)/i;
 
 // The same words, read in the scan's one pass over the text (literal-cues.ts), where a run of
 // whitespace reads as one space: `rm\s` is "rm ", `:\s*\(\s*\)` one of four spellings.
 const MAY_MATCH_GATE = cueGate([
-  'run', 'exec', 'eval', 'bypass', 'ignore', 'decode', 'deobfuscate', 'unpack', 'rm ', 'fork', 'chmod', 'dd ', 'mkfs',
+  'run', 'exec', 'eval', 'bypass', 'ignore', 'decode', 'deobfuscate', 'unpack', 'rm ', 'kill ', 'fork', 'chmod', 'dd ', 'mkfs',
   'shadow', 'ssh', 'drop', 'truncate', '/dev/', 'remove-item', 'rd ', 'rmdir', 'del ', 'format', 'result', 'output',
   'reveal', 'print', 'show', 'dump', 'leak', 'display', ':()', ': ()', ':( )', ': ( )',
 ], [MAY_MATCH]);
 
 /**
  * A word every match of REACHES holds (read in the same pass). An order's code is the rest
- * of its line, after a separator or a space, so REACHES finds in the code only what it
- * would find in the whole text: without one of these, no order has code to flag.
+ * of its line or its code block, so REACHES finds in the code as written only what it would
+ * find in the whole text: without one of these, only code spread out can be flagged.
  */
 const REACHES_GATE = cueGate([
   'os.', 'os .', 'subprocess', 'exec', 'eval', '__', 'child_process', 'spawnsync', 'function', 'getruntime', 'processbuilder',
@@ -134,13 +166,13 @@ const REACHES_GATE = cueGate([
 
 /** A word every match of DESTRUCTIVE holds, alternative by alternative (`\s+` read as one space). */
 const DESTRUCTIVE_GATE = cueGate([
-  'rm ', ':()', ': ()', ':( )', ': ( )', 'fork', 'chmod', 'remove-item', 'rd ', 'rmdir ', 'del ', 'format c:', '/dev/', 'mkfs',
+  'rm ', 'kill ', ':()', ': ()', ':( )', ': ( )', 'fork', 'chmod', 'remove-item', 'rd ', 'rmdir ', 'del ', 'format c:', '/dev/', 'mkfs',
   '/etc/shadow', '/.ssh/id_', 'drop table', 'drop database', 'truncate table',
 ], [DESTRUCTIVE]);
 
 export function findCommandsToRun(text: string, contentType?: string): Finding[] {
   if (!MAY_MATCH_GATE.mayOccurIn(text) || !MAY_MATCH.test(text)) return [];
-  const orders = REACHES_GATE.mayOccurIn(text) ? ordersToRun(text) : [];
+  const orders = ordersToRun(text, REACHES_GATE.mayOccurIn(text));
   const wrecks = DESTRUCTIVE_GATE.mayOccurIn(text) ? destructive(text) : [];
   return judgeCommands(text, contentType, [...orders, ...wrecks]);
 }

@@ -44,8 +44,9 @@ const passed = (rest: string): string => raw`(?<${PASSED}>${rest})`;
 // The whole pipeline a command starts: every stage to a separator or the line's end.
 const PIPELINE = passed(raw`${ARGS_ON}(?:\|(?!\|)${ARGS_ON})*`);
 // Where a command ends: the end of its line or script, a separator, a closing bracket or
-// quote, a comment, or a full stop in prose.
-const END = raw`(?=[ \t]*(?:$|[\n;&|)\x60"'#]|[.,](?:\s|$)))`;
+// quote, a comment, a full stop in prose, or a remark in brackets after a space
+// ("| bash (installs the toolchain)": no shell reads `(` there as an argument).
+const END = raw`(?=[ \t]*(?:$|[\n;&|)\x60"'#]|[.,](?:\s|$))|[ \t]+\()`;
 
 // The rest of a command's line, short of a closing backtick: a command in an inline code
 // span ends where the span does.
@@ -173,9 +174,9 @@ export const EXECUTABLE_RULES: readonly ExecutableRule[] = [
   },
 ];
 
-/** A download saved to a file, so that the next lines can be checked for running it. */
+/** A download saved to a file (`-o`, `-O`, `--output`, or the shell's `>`), so that the next lines can be checked for running it. */
 export const FETCH_TO_FILE = new RegExp(
-  raw`${FETCH}(?:${ARGS}?[ \t](?:-[a-zA-Z]*[oO]|--output|--output-document)(?:[ \t]+|=)["']?([\w.~$/-]*[\w-][\w.-]*)["']?${ARGS}|${passed(ARGS_ON)})`,
+  raw`${FETCH}(?:${ARGS}?(?:[ \t](?:-[a-zA-Z]*[oO]|--output|--output-document)(?:[ \t]+|=)|(?<![\d&])>>?[ \t]*)["']?([\w.~$/-]*[\w-][\w.-]*)["']?${ARGS}|${passed(ARGS_ON)})`,
   'g',
 );
 

@@ -33,11 +33,12 @@ const MAY_EXECUTE_GATE = cueGate([
 const RUN_WINDOW = 400;
 
 // What comes right before a file's name when the file is run: an interpreter given it, the
-// shell's `.`/source, or a path to it (`./x.sh`, `/tmp/x.sh`).
+// shell's `.`/source (where a command starts: `jq . data.json` reads the file as data), or a
+// path to it (`./x.sh`, `/tmp/x.sh`).
 // A path is read from its first word only, or where the program's name starts (as
 // SHELL_AT_WORD in executable-patterns.ts): from every word of `a/a/a/…` it was read to its end.
 const RUN_PREFIX =
-  /(?:\b(?:(?<![\w./-])|(?<=(?:^|[^\w./-])[./-]+)|(?=sudo[ \t]|(?:sh|bash|zsh|dash|ksh|source|python[23]?(?:\.\d+)?|perl|ruby|node|php|pwsh|powershell)[ \t]))(?:sudo[ \t]+)?(?:[\w./-]*\/)?(?:sh|bash|zsh|dash|ksh|source|python[23]?(?:\.\d+)?|perl|ruby|node|php|pwsh|powershell)[ \t]+(?:-[\w-]+[ \t]+)*["']?(?:[\w.~$/-]*\/)?|(?<![\w.])\.[ \t]+(?:[\w.~$/-]*\/)?|(?:^|[\s;&|(])(?:\.|~|[\w.$-]*)?\/(?:[\w.$-]+\/)*)$/;
+  /(?:\b(?:(?<![\w./-])|(?<=(?:^|[^\w./-])[./-]+)|(?=sudo[ \t]|(?:sh|bash|zsh|dash|ksh|source|python[23]?(?:\.\d+)?|perl|ruby|node|php|pwsh|powershell)[ \t]))(?:sudo[ \t]+)?(?:[\w./-]*\/)?(?:sh|bash|zsh|dash|ksh|source|python[23]?(?:\.\d+)?|perl|ruby|node|php|pwsh|powershell)[ \t]+(?:-[\w-]+[ \t]+)*["']?(?:[\w.~$/-]*\/)?|(?:^|[;&|(\x60])[ \t]*\.[ \t]+(?:[\w.~$/-]*\/)?|(?:^|[\s;&|(])(?:\.|~|[\w.$-]*)?\/(?:[\w.$-]+\/)*)$/;
 const NAME_CHAR = /[\w.-]/;
 
 /** Where in `after` the file is first run, or null: `sh x.sh`, `. x.sh`, `./x.sh`. */

@@ -27,8 +27,10 @@ const MOVE =
   /\b(?:send\w*|sent|forward\w*|post(?:s|ed|ing)?|upload\w*|e-?mail(?:s|ed|ing)?|mail(?:s|ed|ing)?|transmit\w*|exfiltrat\w*|leak\w*|attach\w*|bcc|cc|cop(?:y|ies|ied)|sync\w*|back\s+up|submit\w*|push\w*|paste\w*|append\w*|include\w*|embed\w*|share\w*|report\w*|write|put)\b/i;
 /** Reaching an address: harmful when the address carries the private thing (a query, a placeholder). */
 const REACH = /\b(?:fetch\w*|get|gets|call\w*|request\w*|ping\w*|visit\w*|load\w*|open\w*|curl|wget|hit|query)\b/i;
+// The data is looked for in an address's first 512 characters (a run of addresses was read
+// to its end from each `http` inside it), and a query's `=` from its nearest `?`.
 const ADDRESS_WITH_DATA =
-  /\bhttps?:\/\/[^\s)"'<>]*(?:\?[^\s)"'<>]*=|\{[^}\s]{1,40}\}|\$\{?\w+|<[^>\s]{1,40}>)|\b(?:followed\s+by|append(?:ed|ing)?|concatenat\w*|plus|with\s+(?:the|their))\b/i;
+  /\bhttps?:\/\/[^\s)"'<>]{0,512}?(?:\?[^\s)"'<>=?]*=|\{[^}\s]{1,40}\}|\$\{?\w+|<[^>\s]{1,40}>)|\b(?:followed\s+by|append(?:ed|ing)?|concatenat\w*|plus|with\s+(?:the|their))\b/i;
 /** Said to the reader: an order, the second person, or a standing rule ("always", "every time"). */
 const TO_THE_READER =
   /^\W*(?:(?:please|also|then|first|and|now|next|finally|afterwards|before\s+[^,]{1,60},|after\s+[^,]{1,60},|when\s+[^,]{1,80},|if\s+[^,]{1,80},)\s*)*(?:send|forward|post|upload|e-?mail|mail|attach|bcc|cc|copy|submit|push|paste|append|include|share|report|write|fetch|get|call|request|ping|visit|load|open|reveal|print|output|dump|list|show|display|repeat|recite|quote|disclose|tell|give|read|summari[sz]e|add|use|run|set|put|save)\b|\b(?:you|your|assistant|agents?|ai|model|always|whenever|every\s+time|each\s+time|must|should|need\s+to|make\s+sure|remember\s+to|be\s+sure\s+to|required|policy|procedure|convention)\b/i;
@@ -40,19 +42,25 @@ const SECRET_FILE = /(?:~\/|\/)?\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws\/
 /** The people's own content: messages, mail, files, the conversation. */
 const PERSONAL =
   /\b(?:(?:conversation|chat)(?:\s+(?:history|log|transcript))?|transcripts?|system\s+prompt|hidden\s+instructions|clipboard|keystrokes?|(?:user['’]?s?|their|the\s+user['’]?s?)\s+(?:\w+\s+)?(?:messages?|emails?|mail|inbox|files?|documents?|uploads?|data|notes|contacts?|contact\s+details|address(?:es)?|query|question|input|replies|history|keystrokes|screen|session)|files?\s+(?:that\s+)?the\s+user)\b/i;
+// An email address is read from the start of its word only (from every dot or plus inside a
+// long one, the rest was read again looking for its `@`).
 const OUTSIDE =
-  /\bhttps?:\/\/[^\s)"'<>]+|\bwww\.[\w-]+\.\w+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\bwebhooks?\b|\+\d[\d\s-]{6,}\d|\b(?:our|my|this|the\s+following|an?\s+external|a\s+remote|the\s+attacker'?s?|the\s+support|a\s+third[\s-]party)\s+(?:server|endpoint|address|bucket|gist|pastebin|drop|inbox|channel)\b|\bpublic(?:ly)?\s+(?:bucket|gist|paste|repo\w*|channel|link|shared)?|\bshared\s+publicly\b|\bs3:\/\/|\bpastebin\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\breply\s+to\s+(?:this|the)\s+(?:message|email|sender)\b/i;
+  /\bhttps?:\/\/[^\s)"'<>]+|\bwww\.[\w-]+\.\w+|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\bwebhooks?\b|\+\d[\d\s-]{6,}\d|\b(?:our|my|this|the\s+following|an?\s+external|a\s+remote|the\s+attacker'?s?|the\s+support|a\s+third[\s-]party)\s+(?:server|endpoint|address|bucket|gist|pastebin|drop|inbox|channel)\b|\bpublic(?:ly)?\s+(?:bucket|gist|paste|repo\w*|channel|link|shared)?|\bshared\s+publicly\b|\bs3:\/\/|\bpastebin\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\breply\s+to\s+(?:this|the)\s+(?:message|email|sender)\b/i;
 /** The reply itself as the way out, for secrets: whoever reads the answer gets them. */
 const INTO_THE_REPLY = /\b(?:your|the)\s+(?:final\s+|next\s+)?(?:reply|answer|response|output|message)\b/i;
 /** A copy of one's mail or messages to someone: the act is the harm. */
 const COPY_TO = /\b(?:bcc|cc|forward\w*|cop(?:y|ies)\s+(?:of\s+)?|send\s+a\s+copy)\b/i;
-const ADDRESS = /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\bhttps?:\/\/\S+|\bwebhooks?\b|\+\d[\d\s-]{6,}\d/i;
+const ADDRESS = /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\bhttps?:\/\/\S+|\bwebhooks?\b|\+\d[\d\s-]{6,}\d/i;
 const MAIL_OR_ALL = /\b(?:every|each|all|any)\b|\balways\b|\bwhenever\b|\b(?:e-?mails?|messages?|mails?|inbox|threads?|replies)\b/i;
 /** Reveal, aimed at what only the reader holds. */
 const REVEAL_VERB = String.raw`(?:reveal|print|output|dump|list|show|display|repeat|recite|quote|disclose|expose|tell\s+me|give\s+me|send\s+me|read\s+out|share|append|include|paste)`;
-/** The verb as an order: first in the sentence (after "please", "then", "before …,"), or after "must", "to", "and". */
-const REVEAL = new RegExp(
-  String.raw`^\W*(?:(?:please|also|then|first|now|next|finally|before\s+[^,]{1,60},|after\s+[^,]{1,60},|when\s+[^,]{1,80},|if\s+[^,]{1,80},|\w+\s*[,:])\s*)*${REVEAL_VERB}\b|\b(?:please|must|should|to|and|then|now|always|can\s+you|could\s+you)\s+${REVEAL_VERB}\b`,
+/**
+ * The verb as an order: first in the sentence (after "please", "then", "before …,"), or after
+ * "must", "to", "and". A lead word ends where its word does: "firstfirst…" split every way
+ * between the words and `\w+` cost its length squared.
+ */
+export const REVEAL = new RegExp(
+  String.raw`^\W*(?:(?:(?:please|also|then|first|now|next|finally)\b|before\s+[^,]{1,60},|after\s+[^,]{1,60},|when\s+[^,]{1,80},|if\s+[^,]{1,80},|\w+\s*[,:])\s*)*${REVEAL_VERB}\b|\b(?:please|must|should|to|and|then|now|always|can\s+you|could\s+you)\s+${REVEAL_VERB}\b`,
   'i',
 );
 const READERS_OWN =

@@ -86,7 +86,7 @@ export const FAMILIES: readonly Family[] = [
       [
         String.raw`\b(?:never|not|cannot|can't|can\s*not|won't|will\s+not|must\s+not|mustn't|shall\s+not|should\s+not|shouldn't|doesn't|does\s+not|do\s+not|don't)\s+(?:ever\s+)?(?:refuse|decline|deny|reject|say\s+no|turn\s+down|hold\s+back|censor|warn|moraliz|lecture)\w*`,
         String.raw`\b(?:always|must)\s+(?:answer|respond|reply|comply|obey)\s+(?:to\s+)?(?:any|every|all|whatever|each)\b`,
-        String.raw`\b(?:answer\w*|respond\w*\s+to|repl(?:y|ies)\s+to|fulfil+\w*|compl(?:y|ies)\s+with|follow\w*|obey\w*|provide\w*|generate\w*)\s+(?:to\s+)?(?:any|every|all|whatever)\s+(?:\w+\s+)?(?:question|request|prompt|query|command|demand|order|task|thing|instruction)s?\b`,
+        String.raw`\b(?:answer\w*|respond\w*\s+to|repl(?:y|ies)\s+to|fulfil\w*|compl(?:y|ies)\s+with|follow\w*|obey\w*|provide\w*|generate\w*)\s+(?:to\s+)?(?:any|every|all|whatever)\s+(?:\w+\s+)?(?:question|request|prompt|query|command|demand|order|task|thing|instruction)s?\b`,
         String.raw`\bno\s+matter\s+(?:how|what|if|whether)\s+${GAP}(?:immoral|unethical|illegal|harmful|dangerous|offensive|inappropriate|explicit|wrong|bad)\b`,
         String.raw`\b(?:even|especially)\s+if\s+(?:it(?:'s|\s+is)|they(?:'re|\s+are)|the\s+\w+\s+is)\s+(?:\w+\s+){0,2}(?:illegal|immoral|unethical|harmful|offensive|dangerous|inappropriate|explicit|against)\b`,
         String.raw`\bwithout\s+(?:any\s+)?(?:warnings?|disclaimers?|moraliz\w+|caveats|censorship|hesitation|refusals?)\b`,

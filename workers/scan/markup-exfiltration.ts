@@ -12,20 +12,34 @@ import { maskExcerpt } from './mask.js';
 import { mentionContext } from './mention-context.js';
 
 /** Markdown images and links, and HTML images, with an address that has a query or a template. */
-const MARKDOWN_TARGET = /!?\[[^\]\n]{0,200}\]\(\s*<?((?:https?:)?\/\/[^\s)>]{1,2000})>?[^)\n]{0,200}\)/gi;
+// The address ends at a space, a bracket or `>`, then a title may follow: an address that ran
+// on over `(` read the rest of a run of links again from each one's start.
+const MARKDOWN_TARGET = /!?\[[^\]\n]{0,200}\]\(\s*<?((?:https?:)?\/\/[^\s()<>]{1,2000})>?(?:\s+["'][^"'\n]{0,200}["'])?\s*\)/gi;
 const HTML_SOURCE = /<(?:img|image|source|video|audio|iframe|link|embed|object|input)\b[^>\n]{0,400}?\b(?:src|href|data|srcset|poster)\s*=\s*["']?((?:https?:)?\/\/[^\s"'>]{1,2000})/gi;
-/** A slot for data in an address: an upper-case placeholder, braces, a shell variable, brackets, angle brackets. */
-const SLOT = /[?&#=/][^?&#=\s]*(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|\{\{?[^}\s]{1,60}\}\}?|\$\{?[A-Za-z_]\w*\}?|\[[^\]\s]{1,60}\]|<[^>]{1,60}>|%7B[^%\s]{1,60}%7D)/;
+/**
+ * A slot for data in an address: an upper-case placeholder, braces, a shell variable, brackets,
+ * angle brackets, within 24 characters after a `/`, `?`, `&`, `#` or `=` (read to the end of
+ * the address from each of them, a run of them cost its length squared).
+ */
+const SLOT = /[?&#=/][^?&#=\s/]{0,24}(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|\{\{?[^}\s]{1,60}\}\}?|\$\{?[A-Za-z_]\w*\}?|\[[^\]\s]{1,60}\]|<[^>]{1,60}>|%7B[^%\s]{1,60}%7D)/;
 /** Words that name what would fill a query: the conversation, the user, secrets. */
-const DATA_WORDS = /[?&][^=&#\s]*=[^&#\s]*\b(?:user|message|msg|conversation|chat|history|token|secret|password|passwd|api_?key|email|notes|summary|query|prompt|session|cookie|data|input|context|memory)\b/i;
+const DATA_WORDS = /[?&][^=&#?\s]*=[^&#?\s]*\b(?:user|message|msg|conversation|chat|history|token|secret|password|passwd|api_?key|email|notes|summary|query|prompt|session|cookie|data|input|context|memory)\b/i;
 
 /** Script and handlers that reach out of the page: cookies, storage, another origin, code from text. */
 const REACHES_OUT = /document\.cookie|localStorage|sessionStorage|document\.domain|\bfetch\s*\(|XMLHttpRequest|sendBeacon|new\s+Image|\.src\s*=|(?:window\.|document\.|top\.|parent\.)?location(?:\.href)?\s*=|window\.open|\beval\s*\(|\batob\s*\(|\bimport\s*\(|alert\s*\(|prompt\s*\(|String\.fromCharCode|\bhttps?:\/\//i;
-const SCRIPT_BLOCK = /<script\b([^>\n]{0,400})>([\s\S]{0,4000}?)<\/script\s*>|<script\b[^>\n]{0,400}\bsrc\s*=\s*["']?(?:https?:)?\/\/[^\s"'>]+/gi;
+/**
+ * A script's opening tag, or one that loads a script from another site. Its closing tag is
+ * looked for by index, once for a run of openings (`scripts` below): a lazy `[\s\S]*?` up to
+ * it read the rest of a run of openings again from each.
+ */
+const SCRIPT_OPEN = /<script\b([^>\n]{0,400})>|<script\b[^>\n]{0,400}\bsrc\s*=\s*["']?(?:https?:)?\/\/[^\s"'>]+/gi;
+const SCRIPT_CLOSE = /<\/script\s*>/gi;
+/** How far a script's body runs before its closing tag is no longer looked for. */
+const SCRIPT_BODY_MAX = 4000;
 /** A script element of a type that is data, not code (JSON-LD, templates): nothing runs. */
 const DATA_SCRIPT = /\btype\s*=\s*["']?(?!(?:text|application)\/(?:javascript|ecmascript)|module\b)[\w/+.-]+/i;
 const HANDLER = /<[a-z][\w-]{0,20}\b[^>\n]{0,400}?\son[a-z]{3,24}\s*=\s*(?:"([^"\n]{0,600})"|'([^'\n]{0,600})'|([^\s>]{1,600}))/gi;
-const JAVASCRIPT_URL = /(?:\]\(\s*|\b(?:href|src|action|formaction|data)\s*=\s*["']?)\s*javascript:[^\s)"'>]{0,600}/gi;
+const JAVASCRIPT_URL = /(?:\]\(\s*|\b(?:href|src|action|formaction|data)\s*=\s*(?:["']\s*)?)javascript:[^\s)"'>]{0,600}/gi;
 
 export function findMarkupExfiltration(text: string): Finding[] {
   const lower = text.includes('](') || text.includes('<') ? text : '';
@@ -43,10 +57,10 @@ export function findMarkupExfiltration(text: string): Finding[] {
       });
     }
   }
-  for (const m of text.matchAll(SCRIPT_BLOCK)) {
-    if (m[1] !== undefined && DATA_SCRIPT.test(m[1])) continue;
-    if (m[2] !== undefined && !REACHES_OUT.test(m[2])) continue;
-    found.push({ kind: 'injection.active-markup', detail: 'A script that reaches cookies, storage or another site in whoever renders the text.', start: m.index, end: m.index + m[0].length });
+  for (const script of scripts(text)) {
+    if (script.attributes !== undefined && DATA_SCRIPT.test(script.attributes)) continue;
+    if (script.body !== undefined && !REACHES_OUT.test(script.body)) continue;
+    found.push({ kind: 'injection.active-markup', detail: 'A script that reaches cookies, storage or another site in whoever renders the text.', start: script.start, end: script.end });
   }
   for (const m of text.matchAll(HANDLER)) {
     const code = m[1] ?? m[2] ?? m[3] ?? '';
@@ -59,4 +73,29 @@ export function findMarkupExfiltration(text: string): Finding[] {
   if (found.length === 0) return [];
   const context = mentionContext(text);
   return found.map((f) => ({ ...f, severity: context.severity('high', f.start, f.end), excerpt: maskExcerpt(text.slice(f.start, f.end)) }));
+}
+
+/**
+ * Script elements: an opening tag with its body up to the next closing tag (within
+ * SCRIPT_BODY_MAX), or a tag that loads a script from another site. The next closing tag is
+ * found once and kept while later openings come before it.
+ */
+function scripts(text: string): Array<{ attributes?: string; body?: string; start: number; end: number }> {
+  const out: Array<{ attributes?: string; body?: string; start: number; end: number }> = [];
+  let close: { index: number; end: number } | null = null;
+  for (const m of text.matchAll(SCRIPT_OPEN)) {
+    const open = m.index + m[0].length;
+    if (m[1] === undefined) {
+      out.push({ start: m.index, end: open });
+      continue;
+    }
+    if (close === null || close.index < open) {
+      SCRIPT_CLOSE.lastIndex = open;
+      const found = SCRIPT_CLOSE.exec(text);
+      close = found === null ? { index: Infinity, end: Infinity } : { index: found.index, end: found.index + found[0].length };
+    }
+    if (close.index - open > SCRIPT_BODY_MAX) continue;
+    out.push({ attributes: m[1], body: text.slice(open, close.index), start: m.index, end: close.end });
+  }
+  return out;
 }

@@ -49,7 +49,7 @@ const DISCUSSION =
 const URL = /\b[a-z][a-z0-9+.-]*:\/\/\S+|\bwww\.\S+/gi;
 
 const PAYLOAD =
-  /https?:\/\/|www\.|[\w.+-]+@[\w-]+\.\w|\b(?:send|e-?mail|post|upload|exfiltrat\w*|transfer|forward|curl|wget|fetch|execute|exec|run|delete|rm\s+-|drop\s+table|reveal|leak|print|output|dump|approve|promote|grant|password|api[\s_-]?keys?|secrets?|tokens?|credentials?)\b/i;
+  /https?:\/\/|www\.|(?<![\w.+-])[\w.+-]+@[\w-]+\.\w|\b(?:send|e-?mail|post|upload|exfiltrat\w*|transfer|forward|curl|wget|fetch|execute|exec|run|delete|rm\s+-|drop\s+table|reveal|leak|print|output|dump|approve|promote|grant|password|api[\s_-]?keys?|secrets?|tokens?|credentials?)\b/i;
 
 export interface MentionContext {
   /** Severity for a finding over [start, end) whose detector would give `base`. */

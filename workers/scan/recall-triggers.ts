@@ -12,7 +12,7 @@ import { segments } from './attack-windows.js';
 
 const THING = String.raw`(?:memory|memories|note|entry|record|document|doc|file|message|snippet|fact|text|page|item|row|claim|context|instruction)`;
 const READ = String.raw`(?:recalled|retrieved|read|loaded|used|accessed|shown|fetched|opened|surfaced|returned|seen|included|injected|processed)`;
-const TRIGGER = new RegExp(
+export const TRIGGER = new RegExp(
   [
     String.raw`\b(?:every|each|any)\s+time\s+(?:that\s+)?(?:this|the|a|you\s+(?:recall|retrieve|read|load|use|see|access|open)\s+(?:this|the))\s+(?:\w+\s+)?${THING}\b`,
     String.raw`\bwhenever\s+(?:this|the)\s+(?:\w+\s+)?${THING}\s+(?:is|gets|was)\s+${READ}`,
