@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { checkpointBody, checkpointOrigin, noteKeyHashInput, signatureLine } from './checkpoint-note.js';
+import { checkpointBody, checkpointOrigin, noteKeyHashInput, signatureLine } from '@gate/client/forms';
 
 /** What signs a checkpoint: the deployment key (src/journal/deployment-key.ts) or a test's. */
 export interface CheckpointSigner {

@@ -25,6 +25,24 @@ function socketNamedKey(house: Pick<House, 'store'>, caller: Caller, keyId: stri
   return keyId;
 }
 
+const assertionKeyAnswer = z.object({
+  key_id: z.string(),
+  public_key: z.string().nullable(),
+  changed_at: z.number().int().nullable(),
+  change_event_id: z.string().nullable(),
+  assertion: z.object({
+    typ: z.string(),
+    alg: z.string(),
+    kid: z.string(),
+    iss: z.string(),
+    sub: z.string(),
+    client_id: z.string(),
+    aud: z.string(),
+    max_lifetime_s: z.number().int(),
+    clock_tolerance_s: z.number().int(),
+  }),
+});
+
 export const assertionKeyVerb = defineVerb({
   name: 'gv.assertion_key',
   role: 'agent',
@@ -35,6 +53,7 @@ export const assertionKeyVerb = defineVerb({
     remove: z.boolean().optional(),
     key_id: z.string().regex(/^[0-9a-f]{12}$/, 'a key id is 12 lower-case hex characters').optional(),
   }),
+  answer: assertionKeyAnswer,
   async handler({ caller, store, deployment }, p) {
     const keyId = p.key_id === undefined ? ASSERTION_ISSUER.exec(caller.identity)?.[1] : socketNamedKey({ store }, caller, p.key_id);
     if (keyId === undefined) {

@@ -25,12 +25,37 @@ function eventIdAt(house: Pick<House, 'store'>, seq: number): string {
   return house.store.journalReads.eventIdAt(seq);
 }
 
+const eraseAnswer = z.union([
+  z.object({
+    artifact_id: z.string(),
+    erased: z.boolean(),
+    changed: z.boolean(),
+    event_id: z.string(),
+    content_hash: z.string(),
+  }),
+  z.object({
+    attachments_removed: z.array(z.string()),
+    bytes_kept_for: z.array(z.string()),
+    vector_dropped: z.boolean(),
+    secure_delete: z.boolean(),
+    wal_truncated: z.boolean(),
+    masked_removed: z.boolean().optional(),
+    artifact_id: z.string(),
+    erased: z.boolean(),
+    changed: z.boolean(),
+    event_id: z.string(),
+    content_hash: z.string(),
+    bytes_removed: z.boolean(),
+  }),
+]);
+
 export const eraseVerb = defineVerb({
   name: 'gv.erase',
   role: 'admin',
   summary:
     "Erase a row's content for good: its bytes, masked copy, index entries, vector and attachments leave the gate; the row stays as its metadata, and content_erased is journaled with the content hash so the chain still verifies.",
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500), proof: proofParam.optional() }),
+  answer: eraseAnswer,
   async handler(ctx, p) {
     const { caller, store, access, pipeline, config, log } = ctx;
     access.readableArtifact(caller, p.artifact_id);

@@ -19,11 +19,26 @@ function stages(house: Pick<House, 'pipeline' | 'review'>): Array<{ stage: strin
  * the quarantine's depth against its bound. Counts only, no row: a reviewer already sees
  * every held row, and below reviewer no count of held rows is named (spec 1, -32006).
  */
+const queuesAnswer = z.object({
+  stages: z.array(z.object({
+    queued: z.number().int(),
+    running: z.number(),
+    threads: z.number(),
+    bound: z.number().nullable(),
+    room: z.number().nullable(),
+    oldest_wait_ms: z.number().int().nullable(),
+    stage: z.string(),
+    unit: z.string(),
+  })),
+  quarantine: z.object({ held: z.number(), max_depth: z.number(), room: z.number() }),
+});
+
 export const queuesVerb = defineVerb({
   name: 'gv.queues',
   role: 'reviewer',
   summary: "Each pipeline stage's queued and running items, its bound and its oldest wait; the quarantine's depth against max_depth.",
   params: z.strictObject({}),
+  answer: queuesAnswer,
   handler({ store, pipeline, review, config }) {
     const held = store.artifacts.countHeld();
     const maxDepth = config.quarantine.max_depth;

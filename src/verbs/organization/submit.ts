@@ -4,11 +4,11 @@ import { artifactIdParam, limitParam } from '../param-types.js';
 import { invalidParams, lifecycle } from '../../gate-error.js';
 import { buildSubmission, promotionsOf } from '../../submission/submission.js';
 import { orgDoorClient } from '../../submission/org-door.js';
-import { GateClientError } from '../../client/client-error.js';
-import type { SubmitOutcome } from '../../client/org-door-client.js';
+import { GateClientError, type SubmitOutcome } from '@gate/client';
 import { pullOutcomes } from '../../submission/outcome-pull.js';
 import type { Store } from '../../store/store.js';
 import type { House } from '../house.js';
+import { pullTallyAnswer } from '../answer-types.js';
 
 function requireOrg(house: Pick<House, 'config'>): void {
   if (house.config.org.url === '') {
@@ -18,11 +18,28 @@ function requireOrg(house: Pick<House, 'config'>): void {
 
 const submissionOf = (house: Pick<House, 'store'>, artifactId: string) => house.store.submissions.of(artifactId);
 
+const submitAnswer = z.union([
+  z.object({
+    state: z.enum(['refused', 'queued', 'accepted']),
+    changed: z.boolean(),
+    artifact_id: z.string(),
+    submission_id: z.string(),
+  }),
+  z.object({
+    state: z.string(),
+    changed: z.boolean(),
+    event_id: z.string(),
+    artifact_id: z.string(),
+    submission_id: z.string(),
+  }),
+]);
+
 export const submitVerb = defineVerb({
   name: 'gv.submit',
   role: 'reviewer',
   summary: 'Queue a locally promoted claim for the organization gate (submission/1); gv.submit_drain sends it.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
+  answer: submitAnswer,
   handler({ caller, store, access, review, deployment, config }, p) {
     requireOrg({ config });
     return store.writer.write(() => {
@@ -48,11 +65,21 @@ export const submitVerb = defineVerb({
 /** One drain at a time per gate, so no submission is sent twice at once. */
 const draining = new WeakSet<Store>();
 
+const submitDrainAnswer = z.object({
+  queued: z.number().int(),
+  sent: z.number().int(),
+  accepted: z.number().int(),
+  retry: z.number().int(),
+  refused: z.number().int(),
+  stopped: z.boolean(),
+});
+
 export const submitDrainVerb = defineVerb({
   name: 'gv.submit_drain',
   role: 'admin',
   summary: 'Send due queued submissions to the organization gate, one at a time, journaling each outcome.',
   params: z.strictObject({ limit: limitParam(100).optional() }),
+  answer: submitDrainAnswer,
   async handler({ caller, store, access, review, deployment, config, clock }, p) {
     requireOrg({ config });
     if (draining.has(store)) throw lifecycle('a drain is already running', 'drain_running');
@@ -104,6 +131,7 @@ export const outcomesPullVerb = defineVerb({
   role: 'admin',
   summary: "Pull the organization gate's outcomes now (gate serve also pulls every [org].poll_every_ms), journaling each countersign or refuse once.",
   params: z.strictObject({}),
+  answer: pullTallyAnswer,
   handler({ store, deployment, config, log }) {
     return pullOutcomes({ store, deployment, config, log });
   },

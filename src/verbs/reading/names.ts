@@ -8,11 +8,16 @@ import { defineVerb } from '../define-verb.js';
  * and keeps the identity on hover. Reviewers see who signs and decides, so they may ask;
  * a key's or a socket peer's identity has no entry and is answered with nulls.
  */
+const namesAnswer = z.object({
+  names: z.array(z.object({ identity: z.string(), email: z.string().nullable(), name: z.string().nullable() })),
+});
+
 export const namesVerb = defineVerb({
   name: 'gv.names',
   role: 'reviewer',
   summary: "The email and name of each identity that is a signed-in person (null for keys, socket peers and unknown identities).",
   params: z.strictObject({ identities: z.array(z.string().min(1).max(1024)).min(1).max(200) }),
+  answer: namesAnswer,
   handler({ store }, p) {
     return {
       names: [...new Set(p.identities)].map((identity) => {

@@ -49,6 +49,27 @@ export function commentsFor(house: Pick<House, 'store'>, caller: Caller, row: Ar
   };
 }
 
+const commentAnswer = z.object({
+  artifact_id: z.string(),
+  event_id: z.string(),
+  comment: z.object({
+    retracted_by: z.string().nullable().optional(),
+    retracted_ts: z.number().int().nullable().optional(),
+    retract_event_id: z.string().nullable().optional(),
+    event_id: z.string(),
+    kind: z.string(),
+    body: z.string().nullable(),
+    author: z.string(),
+    author_class: z.string(),
+    reply_to: z.string().nullable(),
+    findings: z.array(z.string()),
+    audience: z.string(),
+    ts: z.number().int(),
+    retracted: z.boolean(),
+  }),
+  counts: z.object({ total: z.number().int(), open_objections: z.number(), last_ts: z.number().int().nullable() }),
+});
+
 export const commentVerb = defineVerb({
   name: 'gv.comment',
   role: 'agent',
@@ -62,6 +83,7 @@ export const commentVerb = defineVerb({
     audience: z.enum(['all', 'people']).optional(),
   }),
   door: {},
+  answer: commentAnswer,
   handler({ caller, store, access }, p) {
     const kind = p.kind ?? 'note';
     const audience = p.audience ?? 'all';
@@ -96,11 +118,14 @@ export const commentVerb = defineVerb({
   },
 });
 
+const commentRetractAnswer = z.object({ artifact_id: z.string(), event_id: z.string(), retract_event_id: z.string() });
+
 export const commentRetractVerb = defineVerb({
   name: 'gv.comment_retract',
   role: 'agent',
   summary: 'Retract a comment (its author or the operator); it stays as a tombstone and an objection stops holding.',
   params: z.strictObject({ artifact_id: artifactIdParam, event_id: eventIdParam, reason: z.string().min(1).max(500).optional() }),
+  answer: commentRetractAnswer,
   handler({ caller, store, access }, p) {
     return store.writer.write(() => {
       const row = access.readableArtifact(caller, p.artifact_id);
@@ -119,11 +144,34 @@ export const commentRetractVerb = defineVerb({
   },
 });
 
+export const commentEntryAnswer = z.object({
+    retracted_by: z.string().nullable().optional(),
+    retracted_ts: z.number().int().nullable().optional(),
+    retract_event_id: z.string().nullable().optional(),
+    event_id: z.string(),
+    kind: z.string(),
+    body: z.string().nullable(),
+    author: z.string(),
+    author_class: z.string(),
+    reply_to: z.string().nullable(),
+    findings: z.array(z.string()),
+    audience: z.string(),
+    ts: z.number().int(),
+    retracted: z.boolean(),
+  });
+
+const commentsAnswer = z.object({
+  comments: z.array(commentEntryAnswer),
+  counts: z.object({ total: z.number().int(), open_objections: z.number(), last_ts: z.number().int().nullable() }),
+  artifact_id: z.string(),
+});
+
 export const commentsVerb = defineVerb({
   name: 'gv.comments',
   role: 'reader',
   summary: "A row's comments, oldest first, with counts; retracted ones as tombstones when asked.",
   params: z.strictObject({ artifact_id: artifactIdParam, include_retracted: z.boolean().optional() }),
+  answer: commentsAnswer,
   handler({ caller, store, access }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     return { artifact_id: row.artifact_id, ...commentsFor({ store }, caller, row, p.include_retracted === true) };

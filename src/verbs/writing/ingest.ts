@@ -13,6 +13,7 @@ import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.j
 import { appendRow, artifactOf, enteredState } from './append-row.js';
 import { attachmentsParam, envelopeAttachments } from './ingest-attachments.js';
 import { admitWrite } from './write-admission.js';
+import { ingestedAnswer } from '../answer-types.js';
 
 export const QUESTIONS_PER_WRITER_PER_AREA = 8;
 /** Every ingest door refuses a supplied trust class by name: the gate derives it. */
@@ -138,6 +139,18 @@ function parseJson(text: string): unknown {
   }
 }
 
+const ingestAnswer = z.union([
+  z.object({
+    artifact_id: z.string(),
+    state: z.string(),
+    space: z.string(),
+    workarea: z.string().nullable(),
+    producer: z.object({ name: z.string(), kind: z.string().nullable() }).nullable(),
+    duplicate: z.boolean(),
+  }),
+  ingestedAnswer,
+]);
+
 export const ingestVerb = defineVerb({
   name: 'gv.ingest',
   role: 'agent',
@@ -145,6 +158,7 @@ export const ingestVerb = defineVerb({
   params,
   refused: TRUST_CLASS_REFUSED,
   door: { sourceUri: (p) => p.source_uri },
+  answer: ingestAnswer,
   async handler(ctx, p) {
     const { caller, store, access, pipeline, crews, deployment, config, clock } = ctx;
     const admission = admitWrite({ store, access, config }, caller, { space: p.space ?? 'main', workarea: p.workarea });

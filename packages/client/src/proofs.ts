@@ -7,5 +7,5 @@ export { verifyCheckpoint, type VerifiedCheckpoint } from './checkpoint-check.js
 export { verifyInclusion, verifyConsistency, type InclusionProofJson } from './merkle-check.js';
 export { verifyEventProofs, verifyCheckpointAnswer } from './answer-proofs.js';
 export { verifyCollection, type VerifiedCollection } from './collection-check.js';
-export type { CollectionHeader, CollectionRow } from '../domain/collection-form.js';
+export type { CollectionHeader, CollectionRow } from './forms/collection-form.js';
 export { ProofError, type ProofErrorCode } from './proof-error.js';
