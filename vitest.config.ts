@@ -11,5 +11,8 @@ export default defineConfig({
     // Integration tests start real servers; two cores do not gain from more files at once.
     maxWorkers: 2,
     reporters: ['default', './test/harness/plain-summary-reporter.ts'],
+    // Every gate a test starts, in this process or as a child, holds each verb's answer to its
+    // declared schema (src/verbs/answer-check.ts): a field sent but not declared fails the test.
+    env: { GATE_CHECK_ANSWERS: '1' },
   },
 });

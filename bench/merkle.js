@@ -51,7 +51,7 @@ const { createJournalSchema } = await import(dist('journal/schema.js'));
 const { signCheckpoint } = await import(dist('forms/checkpoint.js'));
 const { LogTreeReducer, logTreeTables } = await import(dist('projections/log-tree.js'));
 const { LogTreeReads } = await import(dist('projections/log-tree-reads.js'));
-const { verifyCheckpoint, verifyInclusion, verifyConsistency } = await import(dist('client/proofs.js'));
+const { verifyCheckpoint, verifyInclusion, verifyConsistency } = await import('@gate/client/proofs');
 
 const log = (s) => process.stdout.write(`${s}\n`);
 const dir = tempDir('gate-bench-merkle');

@@ -43,7 +43,7 @@ const dist = (p) => join(REPO_ROOT, 'dist', 'src', p);
 const { jsonRpcObject } = await import(dist('surfaces/json-rpc-body.js'));
 const { MAX_REQUEST_DEPTH } = await import(dist('domain/request-depth.js'));
 const { structureFault } = await import(dist('surfaces/json-structure.js'));
-const { parseStrictJson } = await import(dist('client/strict-json.js'));
+const { parseStrictJson } = await import(join(REPO_ROOT, 'packages', 'client', 'dist', 'strict-json.js'));
 
 const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const request = (i, params) => Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'gv.ingest', params }));

@@ -9,7 +9,7 @@ import { when } from './when.js';
 
 /** The lists these answers hold, typed by the verbs' own declarations. */
 type KeyRow = NonNullable<VerbAnswer<'gv.keys'>['keys']>[number];
-type PersonRow = Extract<VerbAnswer<'gv.people'>, { people: unknown }>['people'][number];
+type PersonRow = NonNullable<VerbAnswer<'gv.people'>['people']>[number];
 
 const ROLES = ['reader', 'agent', 'reviewer', 'admin'] as const;
 type Role = (typeof ROLES)[number];
@@ -34,7 +34,7 @@ export function Admin({ onNotice }: { onNotice: (t: string) => void }) {
     try {
       const [k, p, g, s] = await Promise.all([rpc('gv.keys'), rpc('gv.people'), rpc('gv.grants', {}), rpc('gv.spaces')]);
       setKeys(k.keys ?? []);
-      setPeople('people' in p ? p.people : []);
+      setPeople(p.people ?? []);
       setGrants(g.grants);
       setSpaces(s.spaces);
     } catch (e) {

@@ -3,7 +3,7 @@ import { Person } from './person.js';
 import { checkLinks, type LinkCheck } from './chain-check.js';
 import { checkEvent, type EventCheck, type WhyEvent } from './event-check.js';
 import { checkInclusions, type InclusionCheck } from './inclusion-check.js';
-import { provenKeys } from '../../src/client/proofs.js';
+import { provenKeys } from '@gate/client/proofs';
 import { when } from './when.js';
 
 // A row's events, each checked in this page against the deployment id /identity names, the

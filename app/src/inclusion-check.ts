@@ -1,4 +1,4 @@
-import { verifyCheckpoint, verifyInclusion, type InclusionProofJson, type VerifiedCheckpoint } from '../../src/client/proofs.js';
+import { verifyCheckpoint, verifyInclusion, type InclusionProofJson, type VerifiedCheckpoint } from '@gate/client/proofs';
 import type { WhyEvent } from './event-check.js';
 
 // Whether each of a row's events is in the journal the deployment signed, checked in this

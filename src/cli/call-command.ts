@@ -1,7 +1,7 @@
 import { resolveHome } from '../config/home.js';
 import { EXIT, exitAfterWriting } from './exit-codes.js';
 import { NoAnswerError, socketCall } from './socket-call.js';
-import { VERB_ROLES } from '../client/verb-table.js';
+import { VERB_ROLES } from '@gate/client';
 import { closestName } from './did-you-mean.js';
 
 /**

@@ -1,4 +1,4 @@
-import { GateClientError } from '../client/client-error.js';
+import { GateClientError } from '@gate/client';
 import { EXIT } from './exit-codes.js';
 
 /** Ends a command with a status; the message goes to stderr. */

@@ -1,6 +1,4 @@
-import { GateClientError } from '../client/client-error.js';
-import { OrgDoorClient } from '../client/org-door-client.js';
-import { OrgRpcClient } from '../client/org-rpc-client.js';
+import { GateClientError, OrgDoorClient, OrgRpcClient } from '@gate/client';
 import { Ending } from './command-ending.js';
 import { EXIT } from './exit-codes.js';
 import { discoverProvider, signInWithPkce, signOut, type PkceSignInOptions } from './pkce-sign-in.js';

@@ -5,7 +5,7 @@ import { Ending } from './command-ending.js';
 import { EXIT } from './exit-codes.js';
 import { LoopbackRedirect } from './loopback-redirect.js';
 import { readStdinPassword } from './password-prompt.js';
-import { checkedUrl } from '../client/http-exchange.js';
+import { checkedUrl } from '@gate/client';
 
 /** The endpoints of a sign-in provider the command line uses, from its discovery document. */
 export interface SignInProvider {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { GateClient } from '../client/gate-client.js';
+import { GateClient } from '@gate/client';
 import { resolveHome } from '../config/home.js';
 import { isNameSegment } from '../domain/names.js';
 import { LocalStore } from '../plugin/local-store.js';

@@ -1,8 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { verifyCheckpoint } from '../client/checkpoint-check.js';
-import { verifyCheckpointAnswer, verifyEventProofs } from '../client/answer-proofs.js';
-import { ProofError } from '../client/proof-error.js';
-import { verifyCollection } from '../client/collection-check.js';
+import { verifyCheckpoint, verifyCheckpointAnswer, verifyEventProofs, ProofError, verifyCollection } from '@gate/client';
 import { EXIT, exitAfterWriting } from './exit-codes.js';
 
 

@@ -1,6 +1,5 @@
 import { resolveHome } from '../config/home.js';
-import type { GateClient } from '../client/gate-client.js';
-import { ReviewerClient } from '../client/reviewer-client.js';
+import { type GateClient, ReviewerClient } from '@gate/client';
 import { EXIT, exitAfterWriting } from './exit-codes.js';
 import { Ending, clientErrorExit } from './command-ending.js';
 import { discoverProvider, signInWithPkce, signOut, type SignInProvider } from './pkce-sign-in.js';

@@ -1,5 +1,4 @@
-import type { GateClient } from '../client/gate-client.js';
-import { GateClientError } from '../client/client-error.js';
+import { type GateClient, GateClientError } from '@gate/client';
 import type { LocalStore } from './local-store.js';
 import { isRecordedClass } from '../domain/kinds.js';
 

@@ -1,5 +1,4 @@
-import type { GateClient } from '../client/gate-client.js';
-import { GateClientError } from '../client/client-error.js';
+import { type GateClient, GateClientError } from '@gate/client';
 import { ErrorCode, GateError, invalidParams, lifecycle } from '../gate-error.js';
 import { findTool, toolAnswer, toolArguments, toolError, ToolProtocolError, type ToolResult } from '../tools/call-tool.js';
 import { rememberTool } from '../tools/remember-tool.js';

@@ -5,7 +5,7 @@ import { HELD_STATES, PROMOTED_STATES, QUARANTINE_STATES } from '../domain/state
 import { CREW_SHEET_KIND } from '../domain/crew-sheet.js';
 import { AUTHORITY_EVENTS, laterArtifactEvent } from '../journal/schema.js';
 import { artifactEventsSql } from './journal-reads.js';
-import type { CollectionRow } from '../domain/collection-form.js';
+import type { CollectionRow } from '@gate/client/forms';
 import type { FindingLocation } from '../../workers/scan/finding-location.js';
 import { inWindow, WALKED, windowArgs, type RowidWindow } from './rowid-window.js';
 import { findingMarks, type FindingMark } from './finding-marks.js';

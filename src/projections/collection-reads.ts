@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { CollectionHeader, CollectionRow } from '../domain/collection-form.js';
+import type { CollectionHeader, CollectionRow } from '@gate/client/forms';
 
 export interface PublishedCollection {
   collection_id: string;

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { JournalEvent } from '../forms/event.js';
-import { COLLECTION_EVENT } from '../domain/collection-form.js';
+import { COLLECTION_EVENT } from '@gate/client/forms';
 import { canonicalJson } from '../forms/canonical-json.js';
 
 /**

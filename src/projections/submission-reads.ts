@@ -1,12 +1,18 @@
 import type Database from 'better-sqlite3';
 
+/**
+ * A submission's states: queued, accepted or refused by the organization; retract: the content
+ * was erased and its retraction waits to reach the organization; retracted: it did;
+ * retract_refused: the door refused it for good.
+ */
+export const SUBMISSION_STATES = ['queued', 'accepted', 'refused', 'retract', 'retracted', 'retract_refused'] as const;
+
 /** A row of the submissions view as gv.submit and gv.submit_drain read it. */
 export interface SubmissionRow {
   artifact_id: string;
   space: string;
   submission_id: string;
-  /** retract: the content was erased and its retraction waits to reach the organization; retracted: it did; retract_refused: the door refused it for good. */
-  state: 'queued' | 'accepted' | 'refused' | 'retract' | 'retracted' | 'retract_refused';
+  state: (typeof SUBMISSION_STATES)[number];
   attempts: number;
   next_attempt_ts: number;
 }

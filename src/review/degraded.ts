@@ -6,9 +6,12 @@ import type { ReviewPart } from './review-part.js';
 /** Share of `quarantine.max_depth` past which the gate says it is near its cap, before it refuses ingests. */
 export const QUARANTINE_NEAR = 0.9;
 
+/** Every reason the gate may name for serving less than it should (gv.ping's answer declares these). */
+export const DEGRADATION_REASONS = ['grading_unavailable', 'review_paused', 'quarantine_near_cap', 'embedding_failing', 'detector_unavailable'] as const;
+
 /** One reason the gate serves less than it should: what, and in words a monitor can log. */
 export interface Degradation {
-  reason: 'grading_unavailable' | 'review_paused' | 'quarantine_near_cap' | 'embedding_failing' | 'detector_unavailable';
+  reason: (typeof DEGRADATION_REASONS)[number];
   detail: string;
 }
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GateClient } from '../client/gate-client.js';
+import type { GateClient } from '@gate/client';
 import type { RunnerSettings } from '../domain/runner-settings.js';
 import { CREW_SHEET_KIND, crewSheetOf, type CrewSheet, type RoleType } from '../domain/crew-sheet.js';
 import { CommandRun, type CommandOutcome } from './command-run.js';
@@ -228,7 +228,7 @@ export class QuestionDesk {
     // The same words from the same member in the same space are one row (the duplicate rule):
     // words already given for another question are sent again naming this one.
     const sent = await ingest(text);
-    if (sent['duplicate'] === true) await ingest(`${text}\n\n(For question ${to.question}.)`);
+    if ('duplicate' in sent && sent.duplicate) await ingest(`${text}\n\n(For question ${to.question}.)`);
   }
 
   /** A crew taken from this runner: its commands end (SIGTERM, SIGKILL after the grace). */

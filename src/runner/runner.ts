@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { GateClient } from '../client/gate-client.js';
-import { GateClientError } from '../client/client-error.js';
+import { GateClient, GateClientError } from '@gate/client';
 import { RUNNER_HELLO_FORMAT } from '../domain/runner-hello.js';
 import { settingsDefaults, type RunnerSettings } from '../domain/runner-settings.js';
 import { localFacts, versionOf, type LocalFacts, type Refusal } from './local-facts.js';

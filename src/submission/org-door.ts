@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { GateClientError } from '../client/client-error.js';
-import { OrgDoorClient } from '../client/org-door-client.js';
+import { GateClientError, OrgDoorClient } from '@gate/client';
 import { invalidParams } from '../gate-error.js';
 import type { GateConfig } from '../config/keys.js';
 

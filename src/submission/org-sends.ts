@@ -1,5 +1,4 @@
-import { GateClientError } from '../client/client-error.js';
-import type { OrgDoorClient, SubmitOutcome } from '../client/org-door-client.js';
+import { GateClientError, type OrgDoorClient, type SubmitOutcome } from '@gate/client';
 import type { GateConfig } from '../config/keys.js';
 import type { Log } from '../log.js';
 import type { Deployment } from '../journal/deployment.js';
@@ -75,7 +74,7 @@ export async function sendRetraction(house: SendingHouse, door: OrgDoorClient, s
  * state afterwards (`retracted`, `retract`: queued, `retract_refused`), or null when the row
  * was never submitted.
  */
-export async function retractAfterErasure(house: SendingHouse, artifactId: string, by: string): Promise<{ state: string } | null> {
+export async function retractAfterErasure(house: SendingHouse, artifactId: string, by: string): Promise<{ state: SubmissionRow['state'] } | null> {
   const s = house.store.submissions.of(artifactId);
   if (s === undefined) return null;
   if (s.state === 'retract' && house.config.org.url !== '') {

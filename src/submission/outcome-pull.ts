@@ -1,5 +1,5 @@
 import { ErrorCode, GateError, lifecycle } from '../gate-error.js';
-import { GateClientError } from '../client/client-error.js';
+import { GateClientError } from '@gate/client';
 import { verifyOutcomeLine, type Outcome } from '../forms/outcome-line.js';
 import { orgDoorClient } from './org-door.js';
 import { rowEventData } from '../projections/row-event.js';

@@ -88,6 +88,7 @@ function buildCatalog() {
       role: v.role,
       summary: v.summary,
       params: schema(v.params),
+      answer: schema(v.answer, 'output'),
       ...(v.surfaces ? { surfaces: v.surfaces } : {}),
     })),
   };

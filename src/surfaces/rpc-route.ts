@@ -4,7 +4,7 @@ import { readBudgetRetryAfter, refuseTooLarge, sendJson } from './http-replies.j
 import { readBody } from './body-intake.js';
 import { jsonRpcObject } from './json-rpc-body.js';
 import { jsonContent, type Route } from './route.js';
-import { rpcRequestSchema } from './rpc-schema.js';
+import { rpcRequestSchema, rpcResponseSchema } from './rpc-schema.js';
 import { noteRequest, recallModeOf, servedVerb } from './request-log.js';
 import type { House } from '../verbs/house.js';
 
@@ -25,7 +25,10 @@ export function rpcRoute(house: House, maxRequestBytes: number): Route {
     doc: () => ({
       requestBody: { required: true, content: jsonContent(rpcRequestSchema()) },
       responses: {
-        200: { description: 'a JSON-RPC response: a result, or an error object (refusals by role, rule or grant are here)', content: jsonContent({ type: 'object' }) },
+        200: {
+          description: "a JSON-RPC response: the verb's result (each verb's answer schema, titled with its name), or an error object (refusals by role, rule or grant are here)",
+          content: jsonContent(rpcResponseSchema()),
+        },
         204: { description: 'a notification (no id) was handled' },
         400: {
           description: 'a body that is not UTF-8 or not JSON (-32700), or not a request: not one object, a repeated key, no jsonrpc 2.0 or method (-32600); in a JSON-RPC envelope',

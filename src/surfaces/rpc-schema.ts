@@ -1,10 +1,13 @@
 import { VERBS_BY_NAME } from '../verbs/registry.js';
 import { z } from 'zod';
 
-/** A verb's params as JSON Schema 2020-12 (what a caller sends, so the input side of each type). */
-export function paramsSchema(params: z.ZodType): Record<string, unknown> {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(params, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return schema;
+/**
+ * A verb's params or answer as JSON Schema 2020-12: params as a caller sends them (the input
+ * side of each type), an answer as the gate sends it (the output side).
+ */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
 }
 
 /**
@@ -20,11 +23,40 @@ export function rpcRequestSchema(): Record<string, unknown> {
       jsonrpc: { const: '2.0' },
       id: { type: ['string', 'integer', 'null'] },
       method: { const: verb.name },
-      params: paramsSchema(verb.params),
+      params: jsonSchemaOf(verb.params),
     },
     required: ['jsonrpc', 'method'],
     additionalProperties: false,
     'x-role': verb.role,
   }));
   return { oneOf: alternatives };
+}
+
+/**
+ * The 200 answer of POST /rpc, generated from the same registry: one alternative per verb, its
+ * `result` the verb's answer schema (titled with the verb, whose request says which applies),
+ * and the error envelope every refusal shares.
+ */
+export function rpcResponseSchema(): Record<string, unknown> {
+  const results = [...VERBS_BY_NAME.values()].map((verb) => ({
+    title: verb.name,
+    type: 'object',
+    properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, result: jsonSchemaOf(verb.answer, 'output') },
+    required: ['jsonrpc', 'id', 'result'],
+  }));
+  const refusal = {
+    title: 'error',
+    type: 'object',
+    properties: {
+      jsonrpc: { const: '2.0' },
+      id: { type: ['string', 'integer', 'null'] },
+      error: {
+        type: 'object',
+        properties: { code: { type: 'integer' }, message: { type: 'string' }, data: { type: 'object' } },
+        required: ['code', 'message'],
+      },
+    },
+    required: ['jsonrpc', 'id', 'error'],
+  };
+  return { anyOf: [...results, refusal] };
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { limitParam } from '../verbs/param-types.js';
 import { READ_ONLY, defineTool, present } from './define-tool.js';
+import { pendingAnswer, pendingRowAnswer } from '../verbs/reading/inventory.js';
+import { spacesAnswer } from '../verbs/admin/spaces.js';
 
 export const pendingTool = defineTool({
   name: 'gate.pending',
@@ -10,25 +12,8 @@ export const pendingTool = defineTool({
   annotations: READ_ONLY,
   verb: 'gv.pending',
   input: z.strictObject({ limit: limitParam(1000).optional().describe('default 100, at most 1000') }),
-  output: z.object({
-    pending: z.array(
-      z.object({
-        artifact_id: z.string(),
-        state: z.string(),
-        kind: z.string().nullable(),
-        content_type: z.string(),
-        trust_class: z.string().nullable().describe('null on the plugin tier for a claim no gate has classed yet'),
-        space: z.string(),
-        workarea: z.string().nullable(),
-        findings_count: z.number().int(),
-        findings: z.number().int(),
-        ingest_ts: z.number().int(),
-        age_ms: z.number().int(),
-        self_authored: z.boolean().describe('you wrote it (nobody may promote their own claim)'),
-      }),
-    ),
-    truncated: z.boolean().describe('more rows wait than the limit listed'),
-  }),
+  // On the plugin tier a claim no gate has classed yet has no trust class.
+  output: pendingAnswer.extend({ pending: z.array(pendingRowAnswer.extend({ trust_class: z.string().nullable().describe('null on the plugin tier for a claim no gate has classed yet') })) }),
   params: (a) => present({ limit: a.limit }),
   answer: (r) => r,
 });
@@ -40,9 +25,7 @@ export const spacesTool = defineTool({
   annotations: READ_ONLY,
   verb: 'gv.spaces',
   input: z.strictObject({}),
-  output: z.object({
-    spaces: z.array(z.object({ name: z.string(), owner: z.string(), policy: z.string(), artifacts: z.number().int() })),
-  }),
+  output: spacesAnswer,
   params: () => ({}),
   answer: (r) => r,
 });

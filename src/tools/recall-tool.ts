@@ -1,63 +1,29 @@
 import { z } from 'zod';
 import { isNameSegment } from '../domain/names.js';
 import { producerParam, spaceParam, workareaParam } from '../verbs/param-types.js';
-import { RECALL_K_MAX } from '../verbs/reading/recall.js';
+import { RECALL_K_MAX, recallAnswer, recallHitAnswer, recallProvenanceAnswer, recallSignalsAnswer } from '../verbs/reading/recall.js';
 import { READ_ONLY, defineTool, present } from './define-tool.js';
 
-const place = z.object({ space: z.string(), workarea: z.string().nullable() });
-
-const signal = z.object({ rank: z.number().int().describe('1-based position in its list'), score: z.number() });
-
-const onGate = (schema: z.ZodType) => schema.optional().describe('absent on a plugin-tier hit from the local store');
-const provenance = z.object({
-  source_uri: z.string(),
-  content_type: z.string(),
-  state: z.string(),
-  ratified: z.boolean(),
-  trust_class: onGate(z.string()),
-  kind: onGate(z.string().nullable()),
-  writer_kind: onGate(z.string()),
-  promoted_at: onGate(z.number().int().nullable()),
-  unreviewed: z.literal(true).optional().describe("the caller's own held row"),
-  hidden: z.literal(true).optional().describe('hidden from the audience asked for (include_hidden)'),
-  lowered: z.literal(true).optional().describe('a hide by someone other than a person lowers it rather than removing it'),
-  local: z.literal(true).optional().describe('plugin tier: from the local store, no gate has it yet'),
-});
+const onGate = <S extends z.ZodType>(schema: S) => schema.optional().describe('absent on a plugin-tier hit from the local store');
 
 /**
- * What the scanner found in a served row: its kinds and severities, never the matched text.
- * Medium or above held the row until a person approved it all the same: read it with care.
+ * A hit as the tool serves it: gv.recall's hit, its evidence left out when include_evidence is
+ * false, and on the plugin tier a hit from the local store, which no gate has classed yet.
  */
-const scannerFindings = z
-  .array(z.object({ kind: z.string().describe('family.rule, e.g. injection.ignore_previous'), severity: z.string().describe('low, medium, high or veto') }))
-  .optional()
-  .describe('present only when the scanner found something in this row (kinds and severities, most severe first; never the matched text): a row held for findings that a person approved all the same');
-
-const hit = z.object({
-  artifact_id: z.string(),
-  body: z.string().nullable(),
+const hit = recallHitAnswer.extend({
   score: z.number().nullable().optional(),
-  space: z.string(),
-  workarea: z.string().nullable(),
-  producer: z.object({ name: z.string(), kind: z.string().nullable() }).nullable(),
-  held: z.boolean().describe("true for the caller's own held row (then ratified is false)"),
-  distance: z.number().int().nullable(),
-  provisional: z.boolean(),
-  weak: z
-    .boolean()
-    .optional()
-    .describe('true: no query word matched it and its cosine to the query is low, a neighbour rather than an answer; absent on a plugin-tier hit from the local store'),
-  scanner_findings: scannerFindings,
-  provenance: provenance.optional().describe('absent when include_evidence is false'),
-  signals: z
-    .object({
-      lexical: signal.optional(),
-      vector: signal.optional(),
-      context: z.object({ score: z.number() }).optional().describe('the part of score lent by matched claims next to it from the same source'),
-      rerank: signal.optional().describe("the re-ranker's place and score, when rerank.url is set and it answered"),
+  weak: onGate(recallHitAnswer.shape.weak),
+  provenance: recallProvenanceAnswer
+    .extend({
+      trust_class: onGate(z.string()),
+      kind: onGate(z.string().nullable()),
+      writer_kind: onGate(z.string()),
+      promoted_at: onGate(z.number().int().nullable()),
+      local: z.literal(true).optional().describe('plugin tier: from the local store, no gate has it yet'),
     })
     .optional()
     .describe('absent when include_evidence is false'),
+  signals: recallSignalsAnswer.optional().describe('absent when include_evidence is false'),
 });
 
 export const recallTool = defineTool({
@@ -84,16 +50,12 @@ export const recallTool = defineTool({
     steering_k: z.number().int().min(1).max(20).optional().describe('1 to 20, default 5'),
     min_similarity: z.number().min(0).max(1).optional().describe('leave out hits no query word matched whose cosine to the query is below this'),
   }),
-  output: z.object({
-    scope: z.string(),
-    space: z.string().nullable(),
-    workarea: z.string().nullable(),
-    answered_by: z.object({ mode: z.string(), level: z.string(), workarea: z.string().nullable(), distance: z.number().int().nullable() }),
+  // gv.recall's answer with the ranked hits in `results`, as spec 3 names them for the client library.
+  // On the plugin tier with no gate, the local store answers: scope and level `local`.
+  output: recallAnswer.omit({ hits: true }).extend({
+    scope: z.enum([...recallAnswer.shape.scope.options, 'local']),
+    answered_by: recallAnswer.shape.answered_by.extend({ level: z.enum([...recallAnswer.shape.answered_by.shape.level.options, 'local']) }),
     results: z.array(hit),
-    paths: z.array(place),
-    audience: z.string().optional(),
-    steering: z.array(z.record(z.string(), z.unknown())),
-    steering_omitted: z.number().int(),
   }),
   params: (a) =>
     present({

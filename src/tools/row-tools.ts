@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { artifactIdParam } from '../verbs/param-types.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
-import { servedEventSchema } from '../events/served-event.js';
-import { checkpointSchema, inclusionSchema, keyRotationsSchema } from '../verbs/reading/log-proofs.js';
+import { statusAnswer, whyAnswer } from '../verbs/reading/status.js';
+import { tipAnswer } from '../verbs/curation/tip.js';
 
 /** A plugin-tier handle: the gate's id, or `local:<id>` for a claim no gate has stamped yet. */
 export const LOCAL_HANDLE = /^local:[0-9a-f]{32}$/;
@@ -14,6 +14,8 @@ const pluginHandle = z.union([
 const byId = z.strictObject({ artifact_id: artifactIdParam.describe('sha256:<64 hex>, or the 64 hex alone') });
 const byHandle = z.strictObject({ artifact_id: pluginHandle.describe('sha256:<64 hex> or a local:<id> handle') });
 const passThrough = (r: any) => r as Record<string, unknown>;
+/** On the plugin tier, an answer about a claim a gate stamped names the local handle it was stamped for. */
+export const localId = z.string().optional().describe('plugin tier: the local handle this id was stamped for');
 
 export const statusTool = defineTool({
   name: 'gate.status',
@@ -23,19 +25,7 @@ export const statusTool = defineTool({
   verb: 'gv.status',
   input: byId,
   pluginInput: byHandle,
-  output: z.object({
-    artifact_id: z.string(),
-    state: z.string(),
-    reason: z.string(),
-    held: z.boolean(),
-    ratified: z.boolean(),
-    provisional: z.boolean(),
-    space: z.string(),
-    workarea: z.string().nullable(),
-    findings_count: z.number().int(),
-    since_ts: z.number().int(),
-    local_id: z.string().optional().describe('plugin tier: the local handle this id was stamped for'),
-  }),
+  output: statusAnswer.extend({ local_id: localId }),
   params: (a) => ({ artifact_id: a.artifact_id }),
   answer: passThrough,
 });
@@ -48,27 +38,7 @@ export const whyTool = defineTool({
   annotations: READ_ONLY,
   verb: 'gv.why',
   input: byId,
-  output: z.object({
-    artifact_id: z.string(),
-    state: z.string(),
-    deployment_id: z.string(),
-    checkpoint: checkpointSchema,
-    key_rotations: keyRotationsSchema,
-    events: z.array(
-      servedEventSchema.extend({
-        seq: z.number().int(),
-        prev: z.string().nullable().describe('the event before it in the journal'),
-        sig: z.string().describe("Ed25519 over the event's canonical bytes, by the deployment key"),
-        verified: z.boolean().describe('the signature checked against deployment_id, by the gate'),
-        signed: z
-          .string()
-          .nullable()
-          .describe("the exact bytes signed (the event's canonical JSON, {v, seq, type, ts, prev, by, data}), so a reader checks sig itself; null when the event holds a field in `withheld`"),
-        withheld: z.array(z.string()).describe('fields of the event whose values this caller is not served, which keep `signed` back; empty when it is served'),
-        inclusion: inclusionSchema,
-      }),
-    ),
-  }),
+  output: whyAnswer,
   params: (a) => ({ artifact_id: a.artifact_id }),
   answer: passThrough,
 });
@@ -80,20 +50,7 @@ export const tipTool = defineTool({
   annotations: READ_ONLY,
   verb: 'gv.tip',
   input: byId,
-  output: z.object({
-    artifact_id: z.string(),
-    head: z.string().nullable(),
-    natural_head: z.string().nullable(),
-    chain: z.array(
-      z.object({
-        artifact_id: z.string(),
-        state: z.string(),
-        promoted_at: z.number().int().nullable(),
-        state_ts: z.number().int().describe('when it entered its state'),
-      }),
-    ),
-    pin: z.object({ artifact_id: z.string(), by: z.string().nullable(), ts: z.number(), event_id: z.string() }).nullable(),
-  }),
+  output: tipAnswer,
   params: (a) => ({ artifact_id: a.artifact_id }),
   answer: passThrough,
 });

@@ -1,25 +1,11 @@
 import { z } from 'zod';
 import { producerParam, spaceParam, workareaParam } from '../verbs/param-types.js';
-import { WORKAREA_RELATION_KINDS } from '../verbs/curation/workareas.js';
+import { WORKAREA_RELATION_KINDS, completeAnswer, workareaAnswer, workareaRelateAnswer } from '../verbs/curation/workareas.js';
+import { lineageAnswer, lineageNode } from '../verbs/reading/lineage.js';
 import { IDEMPOTENT_WRITE, READ_ONLY, defineTool, present } from './define-tool.js';
 
 const space = spaceParam.optional().describe('default main');
 const note = z.string().min(1).max(500).optional();
-const rowSummary = z.object({
-  artifact_id: z.string(),
-  kind: z.string().nullable().describe('null for recorded evidence'),
-  content_type: z.string(),
-  state: z.string(),
-  producer: z.object({ name: z.string(), kind: z.string().nullable() }).nullable(),
-  ts: z.number().int().describe('when it was written'),
-  state_ts: z.number().int().describe('when it entered its state'),
-});
-const promotedRow = rowSummary.extend({
-  writer_identity: z.string(),
-  promoted_ts: z.number().int().nullable(),
-  provisional: z.boolean().describe('promoted here, not yet countersigned by an org gate'),
-});
-
 export const workareaTool = defineTool({
   name: 'gate.workarea',
   tiers: ['client', 'plugin'],
@@ -28,17 +14,7 @@ export const workareaTool = defineTool({
   annotations: READ_ONLY,
   verb: 'gv.workarea',
   input: z.strictObject({ workarea: workareaParam.describe('the area, 1 to 8 segments'), space }),
-  output: z.object({
-    space: z.string(),
-    workarea: z.string(),
-    identity: z.string().describe('whose part this is: the caller (on the plugin tier with no gate, local)'),
-    state: z.enum(['open', 'complete']),
-    completed_ts: z.number().int().optional().describe('when your part was completed'),
-    own: z.array(rowSummary),
-    promoted: z.array(promotedRow),
-    counts: z.record(z.string(), z.number().int()),
-    truncated: z.boolean(),
-  }),
+  output: workareaAnswer,
   params: (a) => present({ workarea: a.workarea, space: a.space }),
   answer: (r) => r,
 });
@@ -50,14 +26,7 @@ export const completeTool = defineTool({
   annotations: IDEMPOTENT_WRITE,
   verb: 'gv.complete',
   input: z.strictObject({ workarea: workareaParam, space, note }),
-  output: z.object({
-    space: z.string(),
-    name: z.string(),
-    identity: z.string(),
-    state: z.literal('complete'),
-    changed: z.boolean(),
-    event_id: z.string().optional(),
-  }),
+  output: completeAnswer,
   params: (a) => present({ workarea: a.workarea, space: a.space, note: a.note }),
   answer: (r) => r,
 });
@@ -77,14 +46,7 @@ export const workareaRelateTool = defineTool({
     note,
     producer: producerParam.optional(),
   }),
-  output: z.object({
-    space: z.string(),
-    workarea: z.string(),
-    kind: z.enum(WORKAREA_RELATION_KINDS),
-    target: z.string(),
-    changed: z.boolean(),
-    event_id: z.string().optional(),
-  }),
+  output: workareaRelateAnswer,
   params: (a) =>
     present({ workarea: a.workarea, kind: a.kind, target: a.target, space: a.space, note: a.note, producer: a.producer }),
   answer: (r) => r,
@@ -97,11 +59,15 @@ export const lineageTool = defineTool({
   annotations: READ_ONLY,
   verb: 'gv.lineage',
   input: z.strictObject({ space, workarea: workareaParam.optional() }),
-  output: z.object({
-    space: z.string(),
-    workarea: z.string().nullable(),
-    nodes: z.array(z.object({ name: z.string() }).catchall(z.unknown())),
-    edges: z.array(z.object({ source: z.string(), target: z.string(), provenance: z.enum(['path', 'declared', 'derived']) }).catchall(z.unknown())),
+  output: lineageAnswer.extend({
+    nodes: z.array(
+      z.union([
+        lineageNode,
+        z
+          .object({ name: z.string(), implicit: z.boolean(), local_rows: z.number().int(), last_write: z.number().int() })
+          .describe('plugin tier with no gate: an area of the local store, its rows and last write'),
+      ]),
+    ),
   }),
   params: (a) => present({ space: a.space, workarea: a.workarea }),
   answer: (r) => r,

@@ -18,13 +18,21 @@ export function verbContext(house: House, caller: Caller): VerbContext {
   return { caller, store, access, auth, recall, pipeline, review, reads, crews, deployment, config, clock, log };
 }
 
-/** A verb is a declaration: name, least role, strict params, handler (DESIGN rule 3). */
-export interface Verb<P extends z.ZodType = z.ZodType> {
+/** A verb is a declaration: name, least role, strict params, its answer's schema, handler. */
+export interface Verb<P extends z.ZodType = z.ZodType, A extends z.ZodType = z.ZodType> {
   name: string;
   /** The least ordered role, or 'runner' for the runner verbs, which only runner keys may call. */
   role: OrderedRole | 'runner';
   summary: string;
   params: P;
+  /**
+   * What the verb answers, declared beside what it takes: gv.describe's documents, the OpenAPI
+   * document, the tool catalog's output schemas and the client package's answer types are made
+   * from it (docs/architecture.md, "A verb's answer"). Objects are open (`z.object`), so a
+   * client keeps working when a later gate sends more; the dispatcher holds every answer to it,
+   * undeclared fields included, when GATE_CHECK_ANSWERS is set, as the tests set it.
+   */
+  answer: A;
   /** Fields refused by name with a reason of their own (beyond the identity fields every verb refuses). */
   refused?: Record<string, string>;
   /**
@@ -44,12 +52,15 @@ export interface Verb<P extends z.ZodType = z.ZodType> {
 }
 
 /**
- * A verb as declared, its name and its handler's answer kept in its type: the console reads
- * each verb's params and answer from here (`VerbAnswer`, src/verbs/verb-types.ts), so what a
- * handler returns and what the page expects are one declaration.
+ * A verb as declared, its name in its type, its handler held to its answer's schema by the
+ * compiler: what a handler returns must be what `answer` declares (the console and the client
+ * package read each verb's answer type from the schema, `VerbAnswer` in src/verbs/verb-types.ts).
  */
-export type DeclaredVerb<N extends string, P extends z.ZodType, R> = Verb<P> & { name: N; handler: (ctx: VerbContext, params: z.output<P>) => R };
+export type DeclaredVerb<N extends string, P extends z.ZodType, A extends z.ZodType> = Verb<P, A> & {
+  name: N;
+  handler: (ctx: VerbContext, params: z.output<P>) => z.input<A> | Promise<z.input<A>>;
+};
 
-export function defineVerb<const N extends string, P extends z.ZodType, R>(verb: DeclaredVerb<N, P, R>): DeclaredVerb<N, P, R> {
+export function defineVerb<const N extends string, P extends z.ZodType, A extends z.ZodType>(verb: DeclaredVerb<N, P, A>): DeclaredVerb<N, P, A> {
   return verb;
 }

@@ -7,6 +7,7 @@ import { verbContext } from './define-verb.js';
 import { isJsonObject } from '../domain/json-object.js';
 import { refuseBannedWrite } from '../access/bans.js';
 import type { House } from './house.js';
+import { ANSWERS_CHECKED, checkAnswer } from './answer-check.js';
 
 export type JsonRpcId = string | number | null;
 
@@ -113,6 +114,7 @@ export async function call(house: House, caller: Caller, method: string, rawPara
   try {
     if (verb.door !== undefined) await refuseBannedWrite(house, caller, method, verb.door.sources?.(params));
     answer = await verb.handler(verbContext(house, caller), params);
+    if (ANSWERS_CHECKED) checkAnswer(verb, answer);
   } catch (error) {
     await house.store.writer.durable(error);
     throw error;

@@ -10,7 +10,7 @@ import { declaredLayers, importCircles, importGraph, layerOf } from './import-gr
  */
 const ROOT = join(import.meta.dirname, '../..');
 const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
-const { files, imports } = importGraph(ROOT, ['src', 'pipeline', 'workers', 'test']);
+const { files, imports } = importGraph(ROOT, ['src', 'pipeline', 'workers', 'packages', 'test']);
 const sourceFiles = files.filter((f) => !f.startsWith('test/'));
 const sourceImports = imports.filter((i) => !i.from.startsWith('test/'));
 const layers = declaredLayers(doc);
@@ -51,8 +51,18 @@ describe('the house', () => {
     expect(withSql).toEqual([]);
   });
 
+  it('keeps the client package apart: it imports only its own files, and only the package imports them by path', () => {
+    const inPackage = (f: string) => f.startsWith('packages/client/');
+    expect(sourceFiles.filter(inPackage).length).toBeGreaterThan(10);
+    expect(imports.filter((i) => inPackage(i.from) && !inPackage(i.to))).toEqual([]);
+    // The gate takes the package by its name (@gate/client), through the entries it exports, as any project does.
+    const byPath = imports.filter((i) => !inPackage(i.from) && !i.from.startsWith('test/') && inPackage(i.to));
+    const entries = new Set(['packages/client/src/index.ts', 'packages/client/src/proofs.ts', 'packages/client/src/forms/index.ts']);
+    expect(byPath.filter((i) => !entries.has(i.to))).toEqual([]);
+  });
+
   it('keeps the client, the domain, the workers and the tools off the journal', () => {
-    const offJournal = (f: string) => ['src/client/', 'src/domain/', 'workers/', 'src/tools/'].some((p) => f.startsWith(p));
+    const offJournal = (f: string) => ['packages/client/', 'src/domain/', 'workers/', 'src/tools/'].some((p) => f.startsWith(p));
     expect(sourceImports.filter((i) => offJournal(i.from) && i.to.startsWith('src/journal/'))).toEqual([]);
   });
 });

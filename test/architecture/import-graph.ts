@@ -15,7 +15,10 @@ function filesUnder(root: string, dir: string): string[] {
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
+      // A package's build output and installed modules are not its sources.
+      if (e.isDirectory()) {
+        if (e.name !== 'node_modules' && e.name !== 'dist') walk(p);
+      }
       else if (SOURCE.test(e.name) && !e.name.endsWith('.d.ts')) out.push(relative(root, p));
     }
   };
@@ -32,18 +35,44 @@ function resolveSpecifier(root: string, from: string, spec: string): string | nu
   return null;
 }
 
+/**
+ * The repository's own packages (packages/*), by name: each entry of a package's `exports`,
+ * `./dist/x.js`, is its source `src/x.ts`, so an import of `@gate/client/forms` is an edge to
+ * packages/client/src/forms/index.ts as a relative import would be.
+ */
+function workspaceEntries(root: string): Map<string, string> {
+  const entries = new Map<string, string>();
+  const dir = join(root, 'packages');
+  if (!existsSync(dir)) return entries;
+  for (const name of readdirSync(dir)) {
+    const manifest = join(dir, name, 'package.json');
+    if (!existsSync(manifest)) continue;
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; exports?: Record<string, string | { default?: string }> };
+    for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
+      const file = typeof target === 'string' ? target : target.default;
+      if (file === undefined || !file.startsWith('./dist/')) continue;
+      const source = join('packages', name, 'src', file.slice('./dist/'.length).replace(/\.js$/, '.ts'));
+      entries.set(subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`, source);
+    }
+  }
+  return entries;
+}
+
 // Static imports and re-exports, type-only ones included (they tie files together for a reader
 // as much as value imports do); `import('…')` inside a function is a lazy load, not a layer edge.
-const IMPORT = /^\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?'(\.[^']+)'/gm;
+// Relative specifiers, and the names of the repository's own packages.
+const IMPORT = /^\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?'(\.[^']+|@gate\/[^']+)'/gm;
 
 /** Every relative import among the source files under `dirs`. */
 export function importGraph(root: string, dirs: string[]): { files: string[]; imports: Import[] } {
   const files = dirs.flatMap((d) => filesUnder(root, d));
+  const packages = workspaceEntries(root);
   const imports: Import[] = [];
   for (const from of files) {
     const text = readFileSync(join(root, from), 'utf8');
     for (const m of text.matchAll(IMPORT)) {
-      const to = resolveSpecifier(root, from, m[3]!);
+      const spec = m[3]!;
+      const to = spec.startsWith('.') ? resolveSpecifier(root, from, spec) : (packages.get(spec) ?? null);
       if (to !== null) imports.push({ from, to, typeOnly: m[2] !== undefined });
     }
   }

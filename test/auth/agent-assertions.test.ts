@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { AgentAssertions, GateClient, ToolClient, assertionKeyPair, mintAgentAssertion } from '../../dist/src/client/index.js';
+import { AgentAssertions, GateClient, ToolClient, assertionKeyPair, mintAgentAssertion } from '@gate/client';
 import { useGate } from '../harness/use-gate.js';
 
 const { gate: server, keys: { agent } } = useGate({ kind: 'in-process', keys: { agent: { role: 'agent', label: 'asserting agent' } } });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertionKeyPair, mintAgentAssertion } from '../../dist/src/client/index.js';
+import { assertionKeyPair, mintAgentAssertion } from '@gate/client';
 import { useGate } from '../harness/use-gate.js';
 
 const { gate: server } = useGate({ kind: 'in-process' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GateClient, GateClientError, ReviewerClient, ToolClient } from '../../src/client/index.js';
+import { GateClient, GateClientError, ReviewerClient, ToolClient } from '@gate/client';
 import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { GateClient, GateClientError } from '../../src/client/index.js';
+import { GateClient, GateClientError } from '@gate/client';
 import { HostileHttp, idOf } from '../harness/hostile-server.js';
 
 let server: HostileHttp | undefined;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { GateClient, GateClientError, ReviewerClient, DECIDING_VERBS, type VerbName } from '../../src/client/index.js';
+import { GateClient, GateClientError, ReviewerClient, DECIDING_VERBS, type VerbName } from '@gate/client';
 import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 

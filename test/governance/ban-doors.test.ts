@@ -5,7 +5,7 @@ import { ROOT, uniqueText } from '../harness/gate-process.js';
 import { sha256Of } from '../harness/attachments.js';
 import { toolRefusal, tool } from '../harness/mcp-calls.js';
 import { PluginProcess } from '../harness/plugin-process.js';
-import { GateClient, GateClientError } from '../../src/client/index.js';
+import { GateClient, GateClientError } from '@gate/client';
 import { useGate } from '../harness/use-gate.js';
 
 const { gate, keys: { banned, reviewer } } = useGate({ keys: { banned: 'agent', reviewer: 'reviewer' } });

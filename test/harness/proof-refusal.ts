@@ -1,4 +1,4 @@
-import { ProofError } from '../../dist/src/client/index.js';
+import { ProofError } from '@gate/client';
 
 /** The refusal a proof check ends in, by its code; a check that passes fails the test. */
 export async function refusal(check: Promise<unknown>): Promise<string> {

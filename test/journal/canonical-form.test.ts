@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import canonicalize from 'canonicalize';
-import { canonicalJson } from '../../src/forms/canonical-form.js';
+import { canonicalJson } from '@gate/client/forms';
 
 /**
  * The journal's canonical JSON is written by hand for speed (canonical-form.ts); every

@@ -7,7 +7,7 @@ import { gateCommand } from '../harness/gate-command.js';
 import { signIn, startGateWithIssuer, type SignedInPerson } from '../harness/sign-in.js';
 import { launchBrowser } from '../harness/browser.js';
 import { signInThroughTheBrowser } from '../harness/browser-sign-in.js';
-import { ProofError, provenKeys, verifyCheckpoint, verifyCheckpointAnswer, verifyCollection, verifyEventProofs } from '../../dist/src/client/proofs.js';
+import { ProofError, provenKeys, verifyCheckpoint, verifyCheckpointAnswer, verifyCollection, verifyEventProofs } from '@gate/client/proofs';
 import { DeploymentKey } from '../../src/journal/deployment-key.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrgDoorClient } from '../../src/client/index.js';
+import { OrgDoorClient } from '@gate/client';
 import { OrgDoorServer } from '../harness/org-door-server.js';
 
 let door: OrgDoorServer;

@@ -14,7 +14,7 @@ let bundle: string;
 beforeAll(async () => {
   // The proof checks as a browser bundle: no Node built-in may be reached from them.
   const built = await build({
-    entryPoints: [join(ROOT, 'src', 'client', 'proofs.ts')],
+    entryPoints: [join(ROOT, 'packages', 'client', 'src', 'proofs.ts')],
     bundle: true,
     platform: 'browser',
     format: 'iife',

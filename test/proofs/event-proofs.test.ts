@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
 import { uniqueText } from '../harness/gate-process.js';
 import { tool } from '../harness/mcp-calls.js';
-import { verifyCheckpoint, verifyCheckpointAnswer, verifyEventProofs } from '../../dist/src/client/index.js';
+import { verifyCheckpoint, verifyCheckpointAnswer, verifyEventProofs } from '@gate/client';
 import { clone, refusal } from '../harness/proof-refusal.js';
 import { useGate } from '../harness/use-gate.js';
 

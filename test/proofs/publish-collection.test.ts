@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CLI, uniqueText } from '../harness/gate-process.js';
-import { verifyCollection } from '../../dist/src/client/index.js';
+import { verifyCollection } from '@gate/client';
 import { clone, refusal } from '../harness/proof-refusal.js';
 import { useGate } from '../harness/use-gate.js';
 

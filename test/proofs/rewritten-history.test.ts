@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CLI, GateProcess, uniqueText } from '../harness/gate-process.js';
-import { ProofError, verifyCheckpointAnswer } from '../../dist/src/client/index.js';
+import { ProofError, verifyCheckpointAnswer } from '@gate/client';
 
 const started: GateProcess[] = [];
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { structureFault } from '../../src/surfaces/json-structure.js';
-import { DuplicateKeyError, parseStrictJson } from '../../src/client/strict-json.js';
+import { DuplicateKeyError, parseStrictJson } from '../../packages/client/src/strict-json.js';
 
 // The doors' loop over the text against a real parser (momoa, as the client reads replies):
 // on random JSON it must find a repeated key exactly when momoa does, and the same depth.

@@ -7,6 +7,7 @@ import { ed25519KeyTextProblem } from '../../forms/strict-ed25519.js';
 import { ASSERTION_CLOCK_TOLERANCE_S, ASSERTION_MAX_SECONDS } from '../../auth/sign-in-lifetimes.js';
 import type { Caller } from '../../access/caller.js';
 import type { House } from '../house.js';
+import { eventIdAnswer } from '../answer-types.js';
 
 /** An Ed25519 public key as the deployment id is written: base64url of its 32 raw bytes (the JWK x). */
 const publicKeyParam = z.string().regex(/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/, 'an Ed25519 public key is the base64url of its 32 bytes (43 characters, the JWK x)');
@@ -25,6 +26,26 @@ function socketNamedKey(house: Pick<House, 'store'>, caller: Caller, keyId: stri
   return keyId;
 }
 
+const assertionKeyAnswer = z.object({
+  key_id: z.string(),
+  public_key: z.string().nullable(),
+  changed_at: z.number().int().nullable(),
+  change_event_id: z.string().nullable(),
+  assertion: z.object({
+    typ: z.string(),
+    alg: z.string(),
+    kid: z.string(),
+    iss: z.string(),
+    sub: z.string(),
+    client_id: z.string(),
+    aud: z.string(),
+    max_lifetime_s: z.number().int(),
+    clock_tolerance_s: z.number().int(),
+  }),
+  changed: z.boolean().optional().describe('a bind, replace or remove: whether it changed the binding (absent on a read)'),
+  event_id: eventIdAnswer.optional().describe('the apikey-assertion-key event a change wrote'),
+});
+
 export const assertionKeyVerb = defineVerb({
   name: 'gv.assertion_key',
   role: 'agent',
@@ -35,6 +56,7 @@ export const assertionKeyVerb = defineVerb({
     remove: z.boolean().optional(),
     key_id: z.string().regex(/^[0-9a-f]{12}$/, 'a key id is 12 lower-case hex characters').optional(),
   }),
+  answer: assertionKeyAnswer,
   async handler({ caller, store, deployment }, p) {
     const keyId = p.key_id === undefined ? ASSERTION_ISSUER.exec(caller.identity)?.[1] : socketNamedKey({ store }, caller, p.key_id);
     if (keyId === undefined) {
@@ -48,7 +70,7 @@ export const assertionKeyVerb = defineVerb({
     }
     const row = () => store.apiKeys.assertionBinding(keyId);
     const wanted = p.remove === true ? null : (p.public_key ?? undefined);
-    const answer = (extra: Record<string, unknown> = {}) => {
+    const answer = (extra: { changed?: boolean; event_id?: string } = {}) => {
       const now = row();
       return {
         key_id: keyId,

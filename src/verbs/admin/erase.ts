@@ -7,6 +7,7 @@ import { eraseRow, removeObjects, type Erasure } from '../../erasure/erase-row.j
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { House } from '../house.js';
 import { retractAfterErasure } from '../../submission/org-sends.js';
+import { SUBMISSION_STATES } from '../../projections/submission-reads.js';
 
 /** Other live rows holding the same bytes, named in the answer (the operator may erase them too). */
 const ROWS_NAMED = 20;
@@ -26,12 +27,41 @@ function eventIdAt(house: Pick<House, 'store'>, seq: number): string {
   return house.store.journalReads.eventIdAt(seq);
 }
 
+const eraseAnswer = z.union([
+  z.object({
+    artifact_id: z.string(),
+    erased: z.boolean(),
+    changed: z.boolean(),
+    event_id: z.string(),
+    content_hash: z.string(),
+  }),
+  z.object({
+    attachments_removed: z.array(z.string()),
+    bytes_kept_for: z.array(z.string()),
+    vector_dropped: z.boolean(),
+    secure_delete: z.boolean(),
+    wal_truncated: z.boolean(),
+    organization: z
+      .object({ state: z.enum(SUBMISSION_STATES) })
+      .nullable()
+      .describe("the row was submitted: its submission's state after the retraction was sent (retracted), or while it waits for the next drain (retract); null: never submitted"),
+    masked_removed: z.boolean().optional(),
+    artifact_id: z.string(),
+    erased: z.boolean(),
+    changed: z.boolean(),
+    event_id: z.string(),
+    content_hash: z.string(),
+    bytes_removed: z.boolean(),
+  }),
+]);
+
 export const eraseVerb = defineVerb({
   name: 'gv.erase',
   role: 'admin',
   summary:
     "Erase a row's content for good: its bytes, masked copy, index entries, vector and attachments leave the gate; the row stays as its metadata, and content_erased is journaled with the content hash so the chain still verifies.",
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500), proof: proofParam.optional() }),
+  answer: eraseAnswer,
   async handler(ctx, p) {
     const { caller, store, access, pipeline, config, log, review, deployment } = ctx;
     access.readableArtifact(caller, p.artifact_id);

@@ -24,11 +24,34 @@ const heldBy = (house: Pick<House, 'store'>, principal: string, space: string): 
 
 const ordered = (caps: Iterable<Capability>) => CAPABILITIES.filter((c) => new Set(caps).has(c));
 
+const grantAnswer = z.object({
+  action: z.enum(['issue', 'revoke']),
+  changed: z.boolean(),
+  grants: z.array(z.union([
+    z.object({
+      principal: z.string(),
+      space: z.string(),
+      capabilities: z.array(z.enum(['read', 'contribute', 'submit'])),
+      changed: z.boolean(),
+      held: z.array(z.enum(['read', 'contribute', 'submit'])),
+    }),
+    z.object({
+      principal: z.string(),
+      space: z.string(),
+      capabilities: z.array(z.enum(['read', 'contribute', 'submit'])),
+      changed: z.boolean(),
+      event_id: z.string(),
+      held: z.array(z.enum(['read', 'contribute', 'submit'])),
+    }),
+  ])),
+});
+
 export const grantVerb = defineVerb({
   name: 'gv.grant',
   role: 'admin',
   summary: 'Issue or revoke per-space capabilities; applied whole or refused whole.',
   params: z.strictObject({ action: z.enum(['issue', 'revoke']), grants: z.array(entry).min(1).max(500), proof: proofParam.optional() }),
+  answer: grantAnswer,
   handler(ctx, p) {
     const { caller, store } = ctx;
     const seen = new Set<string>();
@@ -62,11 +85,24 @@ export const grantVerb = defineVerb({
   },
 });
 
+const grantsAnswer = z.object({
+  grants: z.array(z.object({
+    principal: z.string(),
+    space: z.string(),
+    capabilities: z.array(z.enum(['read', 'contribute', 'submit'])),
+    issued: z.number(),
+    every_process_of_that_user: z.boolean(),
+  })),
+  upgrade: z.array(z.string()),
+  refused_not_granted: z.record(z.string(), z.number()),
+});
+
 export const grantsVerb = defineVerb({
   name: 'gv.grants',
   role: 'admin',
   summary: 'List grants, and who was refused for lack of one.',
   params: z.strictObject({ principal: principalParam.optional(), space: spaceParam.optional() }),
+  answer: grantsAnswer,
   handler({ store, access }, p) {
     const rows = store.grants.list(p.principal, p.space);
     const refused = Object.fromEntries(access.capabilities.refusals);

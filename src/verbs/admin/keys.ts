@@ -6,6 +6,7 @@ import { mintApiKey } from '../../auth/api-keys.js';
 import { requireLongLivedCredential } from '../long-lived-credential.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
 import type { KeyRow } from '../../projections/api-key-reads.js';
+import { eventIdAnswer, roleAnswer } from '../answer-types.js';
 
 const DAY_MS = 86_400_000;
 
@@ -41,6 +42,40 @@ function visibleKeys({ caller, store, access }: Pick<VerbContext, 'caller' | 'st
   );
 }
 
+const keyRowAnswer = z.object({
+  key_id: z.string(),
+  identity: z.string(),
+  role: roleAnswer,
+  label: z.string().nullable(),
+  issued_by: z.string(),
+  issued_at: z.number().int(),
+  expires_at: z.number().int().nullable(),
+  revoked_at: z.number().int().nullable(),
+  scope: z.string().nullable(),
+  active: z.boolean(),
+});
+
+/** The list; a new key (its raw value shown once, here, never again); or a revocation and the list after it. */
+const keysAnswer = z.union([
+  z.object({ keys: z.array(keyRowAnswer) }),
+  z.object({
+    key: z.string().describe('the raw key: shown once, here, never again'),
+    key_id: z.string(),
+    role: roleAnswer,
+    label: z.string().nullable(),
+    expires_at: z.number().int().nullable(),
+    event_id: eventIdAnswer,
+    scope: z.enum(['events', 'metrics']).nullable(),
+  }),
+  z.object({
+    key_id: z.string(),
+    revoked: z.boolean(),
+    already: z.boolean().optional().describe('it was revoked before: nothing new was recorded'),
+    event_id: eventIdAnswer.optional(),
+    keys: z.array(keyRowAnswer),
+  }),
+]);
+
 export const keysVerb = defineVerb({
   name: 'gv.keys',
   role: 'reviewer',
@@ -55,6 +90,7 @@ export const keysVerb = defineVerb({
     reason: z.string().min(1).max(500).optional(),
     proof: proofParam.optional(),
   }),
+  answer: keysAnswer,
   async handler(ctx, p) {
     const { caller, store, clock } = ctx;
     const action = p.action ?? 'list';

@@ -6,6 +6,23 @@ import { verifyPassword } from '../../auth/password-hash.js';
 import { issueResetLink, setPassword } from '../../auth/password-set.js';
 import { proofParam, requireOperatorProof } from '../operator-proof.js';
 import { publicUrl } from '../../config/public-url.js';
+import { eventIdAnswer } from '../answer-types.js';
+
+/** The person's password was changed: who, and the event that journals it (person-password-set). */
+const passwordChangeAnswer = z.object({ identity: z.string(), changed: z.literal(true), event_id: eventIdAnswer });
+
+/** A reset: a new password set, or a one-time link (shown once, here) the person opens to set their own. */
+const personResetAnswer = z.union([
+  z.object({ email: z.string(), identity: z.string(), reset: z.literal('password'), event_id: eventIdAnswer }),
+  z.object({
+    email: z.string(),
+    identity: z.string(),
+    reset: z.literal('link'),
+    link: z.string().describe('the one-time address to hand the person: shown once, here, never again'),
+    expires_at: z.number().int().describe('when the link stops working (ms)'),
+    event_id: eventIdAnswer,
+  }),
+]);
 
 const newPassword = z.string().min(8, 'a password has at least 8 characters').max(1024);
 
@@ -21,6 +38,7 @@ export const passwordChangeVerb = defineVerb({
   role: 'reader',
   summary: "Change your own password (a person who signs in here): the current one and the new one; your other sign-in sessions end; journaled.",
   params: z.strictObject({ current: z.string().min(1).max(1024), password: newPassword }),
+  answer: passwordChangeAnswer,
   async handler({ caller, store, auth, clock }, p) {
     if (caller.kind !== 'person') throw notAPerson('gv.password_change');
     // A person of this gate's own issuer: in people.json under the identity they were added with (the issuer's URL may have moved since).
@@ -44,7 +62,7 @@ export const passwordChangeVerb = defineVerb({
     const eventId = await setPassword({ store, auth, clock }, { iss: person.iss, sub: person.sub }, p.password, 'changed', caller.identity, {
       ...(caller.session === undefined ? {} : { keepSession: caller.session }),
     });
-    return { identity: caller.identity, changed: true, event_id: eventId };
+    return { identity: caller.identity, changed: true as const, event_id: eventId };
   },
 });
 
@@ -65,6 +83,7 @@ export const personResetVerb = defineVerb({
     link: z.literal(true).optional(),
     proof: proofParam.optional(),
   }),
+  answer: personResetAnswer,
   async handler(ctx, p) {
     const { caller, store, auth, clock, config } = ctx;
     const iss = auth.issuer;

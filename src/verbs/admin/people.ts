@@ -8,6 +8,7 @@ import { EMAIL_SHAPE, normalEmail } from '../../auth/people-file.js';
 import { hashPassword } from '../../auth/password-hash.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
 import type { PersonRow } from '../../projections/people-reads.js';
+import { eventIdAnswer } from '../answer-types.js';
 
 const issParam = z.string().min(1).max(512).regex(/^[^|\s]+$/, 'an issuer has no | and no white space');
 const subParam = z.string().min(1).max(255).regex(/^[^|\s]+$/, 'a subject has no | and no white space');
@@ -55,6 +56,46 @@ function issuerOf({ auth }: Pick<VerbContext, 'auth'>, iss: string | undefined):
   return auth.issuer;
 }
 
+const personRole = z.enum(ORDERED_ROLES);
+
+/** A person as gv.people lists them: from the people file, or an admin the configuration names. */
+const personAnswer = z.union([
+  z.object({
+    iss: z.string(),
+    sub: z.string(),
+    identity: z.string(),
+    role: personRole,
+    source: z.literal('people'),
+    demo: z.boolean(),
+    email: z.string().nullable(),
+    name: z.string().nullable(),
+    assigned_by: z.string(),
+    assigned_at: z.number().int(),
+    signs_in_here: z.boolean(),
+  }),
+  z.object({ iss: z.string(), sub: z.string(), identity: z.string(), role: z.literal('admin'), source: z.literal('config'), demo: z.boolean() }),
+]);
+
+/** The list; an assignment and the list after it; or a removal. */
+const peopleAnswer = z.union([
+  z.object({
+    issuer: z.string().nullable(),
+    people: z.array(personAnswer),
+    iss: z.string().optional(),
+    sub: z.string().optional(),
+    role: personRole.optional(),
+    event_id: eventIdAnswer.optional(),
+    changed: z.boolean().optional(),
+  }),
+  z.object({
+    iss: z.string(),
+    sub: z.string(),
+    removed: z.boolean(),
+    event_id: eventIdAnswer.optional(),
+    was: personRole.optional(),
+  }),
+]);
+
 export const peopleVerb = defineVerb({
   name: 'gv.people',
   role: 'admin',
@@ -69,6 +110,7 @@ export const peopleVerb = defineVerb({
     name: z.string().min(1).max(200).optional(),
     proof: proofParam.optional(),
   }),
+  answer: peopleAnswer,
   async handler(ctx, p) {
     const { caller, store, auth } = ctx;
     const action = p.action ?? 'list';
@@ -127,6 +169,16 @@ export const peopleVerb = defineVerb({
  * crosses only the local socket, is hashed with scrypt and written to the people file;
  * the role entry is journaled like gv.people assign.
  */
+const personAddAnswer = z.object({
+  iss: z.string(),
+  sub: z.string(),
+  identity: z.string(),
+  email: z.string(),
+  role: z.enum(['reader', 'agent', 'reviewer', 'admin']),
+  demo: z.boolean(),
+  event_id: z.string(),
+});
+
 export const personAddVerb = defineVerb({
   name: 'gv.person_add',
   role: 'admin',
@@ -140,6 +192,7 @@ export const personAddVerb = defineVerb({
     name: z.string().min(1).max(200).optional(),
     proof: proofParam.optional(),
   }),
+  answer: personAddAnswer,
   async handler(ctx, p) {
     const { caller, store, auth, clock } = ctx;
     const iss = auth.issuer;

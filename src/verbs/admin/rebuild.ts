@@ -2,12 +2,25 @@ import { z } from 'zod';
 import { join } from 'node:path';
 import { defineVerb } from '../define-verb.js';
 import { internalError } from '../../gate-error.js';
+import { heldTextCheckAnswer, vectorCheckAnswer } from '../answer-types.js';
+
+const rebuildAnswer = z.object({
+  held: heldTextCheckAnswer,
+  vectors: vectorCheckAnswer,
+  equal: z.boolean(),
+  events: z.number().int(),
+  live_digest: z.string(),
+  rebuilt_digest: z.string(),
+  tables: z.record(z.string(), z.object({ live: z.string(), rebuilt: z.string(), equal: z.boolean() })),
+  ms: z.number(),
+});
 
 export const rebuildVerb = defineVerb({
   name: 'gv.rebuild',
   role: 'admin',
   summary: 'Replay the journal into fresh tables and compare them with the live views; check the held rows\' text index and embed every served row again to check its stored vector.',
   params: z.strictObject({}),
+  answer: rebuildAnswer,
   async handler({ caller, store, recall, pipeline, deployment, log }) {
     const started = performance.now();
     // Whatever is queued commits first, so the comparison sees one settled journal.

@@ -2,12 +2,36 @@ import { z } from 'zod';
 import { join } from 'node:path';
 import { defineVerb } from '../define-verb.js';
 import { emptySurfaces } from '../../projections/reconcile.js';
+import { surfaceChangeAnswer } from '../answer-types.js';
+
+const reconcileAnswer = z.object({
+  changed: z.number(),
+  spaces: z.record(z.string(), z.object({
+    recall_index: surfaceChangeAnswer,
+    hides: surfaceChangeAnswer,
+    pins: surfaceChangeAnswer,
+    tips: surfaceChangeAnswer,
+    ranks: surfaceChangeAnswer,
+    held_index: surfaceChangeAnswer,
+  })),
+  vectors: z.object({
+    checked: z.number(),
+    missing: z.number(),
+    rewritten: z.number(),
+    failed: z.number(),
+    pending: z.number(),
+  }),
+  other_views_differ: z.array(z.string()),
+  events: z.number().int(),
+  ms: z.number(),
+});
 
 export const reconcileVerb = defineVerb({
   name: 'gv.reconcile',
   role: 'admin',
   summary: "Re-derive every space's consumer surfaces (recall indexes, vectors, hides, pins, tips, ranks) from the journal and say what changed.",
   params: z.strictObject({}),
+  answer: reconcileAnswer,
   async handler({ caller, store, recall, pipeline, deployment, log }) {
     const started = performance.now();
     // Whatever is queued commits first, so the surfaces are put right against one settled journal.

@@ -10,6 +10,13 @@ export const SPACE_POLICIES = ['human', 'model', 'auto'] as const;
  * The operator's door for creating a space (spec 1: created only by the operator; no tool
  * creates one): admin, and on the local socket only, so no remote credential can do it.
  */
+const spaceCreateAnswer = z.object({
+  space: z.string(),
+  owner: z.string(),
+  policy: z.enum(['model', 'human', 'auto']),
+  event_id: z.string(),
+});
+
 export const spaceCreateVerb = defineVerb({
   name: 'gv.space_create',
   role: 'admin',
@@ -20,6 +27,7 @@ export const spaceCreateVerb = defineVerb({
     policy: z.enum(SPACE_POLICIES),
     owner: z.string().min(1).max(256).optional(),
   }),
+  answer: spaceCreateAnswer,
   handler({ caller, store }, p) {
     return store.writer.write(() => {
       if (store.spaceNames().includes(p.name)) throw invalidParams(`space ${p.name} already exists`, { field: 'name' });
@@ -33,11 +41,16 @@ export const spaceCreateVerb = defineVerb({
   },
 });
 
+export const spacesAnswer = z.object({
+  spaces: z.array(z.object({ name: z.string(), owner: z.string(), policy: z.string(), artifacts: z.number().int().describe('claims you may see in it') })),
+});
+
 export const spacesVerb = defineVerb({
   name: 'gv.spaces',
   role: 'reader',
   summary: "Each space's name, owner, review policy and the count of rows you may see in it.",
   params: z.strictObject({}),
+  answer: spacesAnswer,
   handler({ caller, store, access }) {
     const visible = visibleRowsClause({ store, access }, caller);
     const counts = new Map(store.artifacts.visibleCountsBySpace(visible).map((r) => [r.space, r.n]));

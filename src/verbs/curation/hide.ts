@@ -21,6 +21,26 @@ function derivedServed(house: Pick<House, 'store'>, id: string): string[] {
   });
 }
 
+const hideAnswer = z.union([
+  z.object({
+    lowered: z.boolean().optional(),
+    artifact_id: z.string(),
+    audience: z.string(),
+    hidden: z.boolean(),
+    event_id: z.string().nullable(),
+    hidden_for: z.array(z.string()),
+    changed: z.boolean(),
+  }),
+  z.object({
+    artifact_id: z.string(),
+    audience: z.string(),
+    dry_run: z.boolean(),
+    already_hidden_for: z.array(z.string()),
+    derived_served: z.number(),
+    derived_ids: z.array(z.string()),
+  }),
+]);
+
 export const hideVerb = defineVerb({
   name: 'gv.hide',
   role: 'reviewer',
@@ -32,6 +52,7 @@ export const hideVerb = defineVerb({
     lift: z.boolean().optional(),
     dry_run: z.boolean().optional(),
   }),
+  answer: hideAnswer,
   handler({ caller, store, access }, p) {
     const audience = p.audience ?? ALL_AUDIENCES;
     const lift = p.lift === true;

@@ -7,6 +7,15 @@ import { isPromoted } from '../../domain/states.js';
 
 export const RANK_WEIGHT_MAX = 3;
 
+const rankAnswer = z.object({
+  artifact_id: z.string(),
+  audience: z.string(),
+  weight: z.number(),
+  changed: z.boolean(),
+  event_id: z.string().nullable(),
+  totals: z.object({ sum: z.number(), n: z.number().int() }),
+});
+
 export const rankVerb = defineVerb({
   name: 'gv.rank',
   role: 'agent',
@@ -16,6 +25,7 @@ export const rankVerb = defineVerb({
     weight: z.number().int().min(-RANK_WEIGHT_MAX).max(RANK_WEIGHT_MAX),
     audience: z.string().refine((a) => isNameSegment(a), 'an audience is a name in the space-name grammar').optional(),
   }),
+  answer: rankAnswer,
   handler({ caller, store, access }, p) {
     const audience = p.audience ?? 'all';
     return store.writer.write(() => {

@@ -5,6 +5,14 @@ import { requireSupersession, supersedesEventData } from '../writing/supersedes-
 import { invalidParams } from '../../gate-error.js';
 import { RELATION_KINDS } from '../../projections/relation-reads.js';
 
+const relateAnswer = z.object({
+  artifact_id: z.string(),
+  relation: z.enum(['supersedes', 'restates', 'corrects', 'contradicts', 'extends']),
+  parent: z.string(),
+  event_id: z.string(),
+  changed: z.boolean(),
+});
+
 export const relateVerb = defineVerb({
   name: 'gv.relate',
   role: 'reviewer',
@@ -14,6 +22,7 @@ export const relateVerb = defineVerb({
     kind: z.enum(RELATION_KINDS),
     parent: artifactIdParam,
   }),
+  answer: relateAnswer,
   handler({ caller, store, access }, p) {
     if (p.artifact_id === p.parent) throw invalidParams('a row cannot relate to itself', { field: 'parent' });
     return store.writer.write(() => {

@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
-import { GROUP_ID_PATTERN, groupReads, groupStatus, knownGroup } from './replacement-group-view.js';
+import { GROUP_ID_PATTERN, groupReads, groupStatus, knownGroup, replacementGroupAnswer } from './replacement-group-view.js';
 import { invalidParams, lifecycle } from '../../gate-error.js';
+import { eventIdAnswer } from '../answer-types.js';
 
 export const ABORT_REASONS = ['cancelled', 'child_rejected', 'admission_refused', 'expired'] as const;
 const EVIDENCE_MAX = 16;
+
+const replacementAbortAnswer = replacementGroupAnswer.extend({
+  recorded: z.boolean().optional().describe('already aborted: nothing new was recorded'),
+  event_id: eventIdAnswer.optional(),
+});
 
 export const replacementAbortVerb = defineVerb({
   name: 'gv.replacement_abort',
@@ -16,6 +22,7 @@ export const replacementAbortVerb = defineVerb({
     reason: z.enum(ABORT_REASONS).optional(),
     evidence: z.array(artifactIdParam).min(1).max(EVIDENCE_MAX).optional(),
   }),
+  answer: replacementAbortAnswer,
   handler({ caller, store, access }, p) {
     const reason = p.reason ?? 'cancelled';
     return store.writer.write(() => {

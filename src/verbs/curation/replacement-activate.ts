@@ -3,13 +3,14 @@ import { routeQuestion } from '../../questions/question-route.js';
 import { defineVerb } from '../define-verb.js';
 import { rowEventData } from '../../projections/row-event.js';
 import { tipOf } from './tip.js';
-import { GROUP_ID_PATTERN, groupReads, groupRevision, groupStatus, knownGroup } from './replacement-group-view.js';
+import { GROUP_ID_PATTERN, groupReads, groupRevision, groupStatus, knownGroup, replacementGroupAnswer } from './replacement-group-view.js';
 import { GateError, ErrorCode } from '../../gate-error.js';
 import { failpoint } from '../../failpoints.js';
 import { namedRows, type Group } from '../../projections/replacement-group-reads.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Caller } from '../../access/caller.js';
 import type { House } from '../house.js';
+import { eventIdAnswer } from '../answer-types.js';
 
 const refused = (message: string, reason: string, extra: Record<string, unknown> = {}) =>
   new GateError(ErrorCode.lifecycle, `gv.replacement_activate: ${message}`, { reason, ...extra });
@@ -77,6 +78,14 @@ function checkActivation(house: Pick<House, 'store' | 'config'>, caller: Caller,
   return { selfSigned };
 }
 
+const replacementActivateAnswer = replacementGroupAnswer.extend({
+  event_id: eventIdAnswer,
+  promoted: z.array(z.string()),
+  superseded: z.array(z.string()),
+  frontier: z.array(z.string()),
+  published: z.boolean(),
+});
+
 export const replacementActivateVerb = defineVerb({
   name: 'gv.replacement_activate',
   role: 'reviewer',
@@ -85,6 +94,7 @@ export const replacementActivateVerb = defineVerb({
     group_id: z.string().regex(GROUP_ID_PATTERN, 'not a group id'),
     graph_revision: z.string().min(1).max(128),
   }),
+  answer: replacementActivateAnswer,
   handler({ caller, store, access, crews, config }, p) {
     return store.writer.write(() => {
       const group = knownGroup({ store }, p.group_id);

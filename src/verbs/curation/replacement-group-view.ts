@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { invalidParams } from '../../gate-error.js';
 import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import { namedRows, type Group } from '../../projections/replacement-group-reads.js';
@@ -55,6 +56,33 @@ export function groupRevision(house: Pick<House, 'store'>, group: Group): string
     }),
   );
 }
+
+/** A group as every replacement verb answers it (groupStatus below). */
+export const replacementGroupAnswer = z.object({
+  group_id: z.string(),
+  state: z.enum(['PENDING', 'ACTIVATED', 'ABORTED']),
+  operation: z.enum(['split', 'merge', 'supersede']),
+  space: z.string(),
+  parent_ids: z.array(z.string()),
+  child_ids: z.array(z.string()),
+  prepared: z.array(z.string()).describe('children prepared so far'),
+  pending_children: z.array(z.string()),
+  rows: z.array(z.object({ artifact_id: z.string(), role: z.string(), state: z.string().nullable() })),
+  reason: z.string(),
+  manifest_digest: z.string(),
+  proposer: z.string().nullable(),
+  proposed_event: z.string(),
+  proposed_ts: z.number().int(),
+  state_ts: z.number().int(),
+  policy_revision: z.string().optional(),
+  aborted_event: z.string().nullable().optional(),
+  aborted_by: z.string().nullable().optional(),
+  abort_reason: z.string().nullable().optional(),
+  activated_event: z.string().nullable().optional(),
+  activated_by: z.string().nullable().optional(),
+  self_signed: z.boolean().optional(),
+  revision: z.string().describe('give it back as if_revision to act only on the group as read'),
+});
 
 /** A group as every replacement verb answers it. */
 export function groupStatus(house: Pick<House, 'store'>, group: Group) {

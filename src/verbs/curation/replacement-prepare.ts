@@ -2,9 +2,16 @@ import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
 import { rowEventData } from '../../projections/row-event.js';
-import { GROUP_ID_PATTERN, groupReads, groupStatus, knownGroup } from './replacement-group-view.js';
+import { GROUP_ID_PATTERN, groupReads, groupStatus, knownGroup, replacementGroupAnswer } from './replacement-group-view.js';
 import { invalidParams, lifecycle } from '../../gate-error.js';
 import { PROMOTABLE_STATES, type ArtifactState } from '../../domain/states.js';
+import { eventIdAnswer } from '../answer-types.js';
+
+const replacementPrepareAnswer = replacementGroupAnswer.extend({
+  child_id: z.string(),
+  child_state: z.string(),
+  event_id: eventIdAnswer,
+});
 
 export const replacementPrepareVerb = defineVerb({
   name: 'gv.replacement_prepare',
@@ -14,6 +21,7 @@ export const replacementPrepareVerb = defineVerb({
     group_id: z.string().regex(GROUP_ID_PATTERN, 'not a group id'),
     child_id: artifactIdParam,
   }),
+  answer: replacementPrepareAnswer,
   handler({ caller, store, access }, p) {
     return store.writer.write(() => {
       const group = knownGroup({ store }, p.group_id);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { artifactIdParam } from '../param-types.js';
-import { GROUP_ID_PATTERN, groupReads, groupStatus } from './replacement-group-view.js';
+import { GROUP_ID_PATTERN, groupReads, groupStatus, replacementGroupAnswer } from './replacement-group-view.js';
 import { invalidParams, lifecycle } from '../../gate-error.js';
 import { PROMOTABLE_STATES, type ArtifactState } from '../../domain/states.js';
 import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
@@ -9,6 +9,7 @@ import { GROUP_OPERATIONS, type GroupOperation } from '../../projections/replace
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Caller } from '../../access/caller.js';
 import type { House } from '../house.js';
+import { eventIdAnswer } from '../answer-types.js';
 
 /** Derived ids carry this prefix and callers' ids may not, so the two never collide. */
 const DERIVED_PREFIX = 'rg:';
@@ -70,6 +71,11 @@ function readRows(house: Pick<House, 'access'>, caller: Caller, list: string[]):
   return list.map((id) => house.access.readableArtifact(caller, id));
 }
 
+const replacementProposeAnswer = replacementGroupAnswer.extend({
+  recorded: z.boolean().optional().describe('the same proposal again: nothing new was recorded'),
+  event_id: eventIdAnswer.optional(),
+});
+
 export const replacementProposeVerb = defineVerb({
   name: 'gv.replacement_propose',
   role: 'reviewer',
@@ -86,6 +92,7 @@ export const replacementProposeVerb = defineVerb({
       .refine((id) => !id.startsWith(DERIVED_PREFIX), `${DERIVED_PREFIX} begins the ids the gate derives; name the group another way`)
       .optional(),
   }),
+  answer: replacementProposeAnswer,
   handler({ caller, store, access }, p) {
     const shape = shapeProblem(p.operation, p.parent_ids, p.child_ids);
     if (shape !== null) throw invalidParams(`gv.replacement_propose: ${shape.why}`, { field: shape.field });

@@ -1,12 +1,20 @@
 import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { limitParam } from '../param-types.js';
-import { GROUP_ID_PATTERN, groupReads, groupStatus } from './replacement-group-view.js';
+import { GROUP_ID_PATTERN, groupReads, groupStatus, replacementGroupAnswer } from './replacement-group-view.js';
 import { groupVisible } from '../../access/group-visibility.js';
 import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import { GROUP_STATES, type Group } from '../../projections/replacement-group-reads.js';
 
 const LIMIT_MAX = 200;
+
+const replacementsAnswer = z.object({
+  groups: z.array(replacementGroupAnswer),
+  total: z.number().int(),
+  counts: z.record(z.string(), z.number().int()),
+  revision: z.string(),
+  scope: z.string(),
+});
 
 export const replacementsVerb = defineVerb({
   name: 'gv.replacements',
@@ -18,6 +26,7 @@ export const replacementsVerb = defineVerb({
     state: z.enum(GROUP_STATES).optional(),
     limit: limitParam(LIMIT_MAX).optional(),
   }),
+  answer: replacementsAnswer,
   handler({ caller, store, access }, p) {
     const limit = p.limit ?? 50;
     const reads = groupReads({ store });

@@ -5,6 +5,7 @@ import { invalidParams } from '../../gate-error.js';
 import { isPromoted } from '../../domain/states.js';
 import type { Caller } from '../../access/caller.js';
 import type { House } from '../house.js';
+import { eventIdAnswer } from '../answer-types.js';
 
 /**
  * The served head of a row's supersession chain: the pinned member when a pin stands in
@@ -29,22 +30,41 @@ export function tipOf(house: Pick<House, 'store' | 'access'>, caller: Caller, id
   };
 }
 
+export const tipAnswer = z.object({
+  artifact_id: z.string(),
+  head: z.string().nullable().describe('the served head of its supersession chain'),
+  natural_head: z.string().describe('the head with no pin in effect'),
+  chain: z.array(
+    z.object({
+      artifact_id: z.string(),
+      state: z.string(),
+      promoted_at: z.number().int().nullable(),
+      state_ts: z.number().int().describe('when it entered its state'),
+    }),
+  ),
+  pin: z.object({ artifact_id: z.string(), by: z.string().nullable(), ts: z.number().int(), event_id: z.string() }).nullable(),
+});
+
 export const tipVerb = defineVerb({
   name: 'gv.tip',
   role: 'reader',
   summary: 'The served head of a row’s supersession chain, the chain root to head, and any pin in effect.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
+  answer: tipAnswer,
   handler({ caller, store, access }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     return tipOf({ store, access }, caller, row.artifact_id);
   },
 });
 
+const overrideTipAnswer = tipAnswer.extend({ pinned: z.boolean(), event_id: eventIdAnswer });
+
 export const overrideTipVerb = defineVerb({
   name: 'gv.override_tip',
   role: 'reviewer',
   summary: 'Pin the served head of a supersession chain to this row; a second override on the same row lifts the pin.',
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500).optional() }),
+  answer: overrideTipAnswer,
   handler({ caller, store, access, crews }, p) {
     return store.writer.write(() => {
       const row = access.readableArtifact(caller, p.artifact_id);

@@ -4,12 +4,21 @@ import { producerParam, spaceParam, workareaParam } from '../param-types.js';
 import { requireSpace } from '../../store/require-space.js';
 import { invalidParams } from '../../gate-error.js';
 import { producerOf, type ArtifactRow } from '../../projections/artifact-reads.js';
+import { changedAnswer, producerAnswer } from '../answer-types.js';
 
 export const WORKAREA_RELATION_KINDS = ['opened_by', 'continues', 'derived_from'] as const;
 /** Rows listed per part of gv.workarea's answer, newest first; the counts always cover every row. */
 export const WORKAREA_ROWS_LISTED = 500;
 
 const noteParam = z.string().min(1).max(500);
+
+export const completeAnswer = z.object({
+  space: z.string(),
+  name: z.string(),
+  identity: z.string(),
+  state: z.literal('complete'),
+  ...changedAnswer,
+});
 
 export const completeVerb = defineVerb({
   name: 'gv.complete',
@@ -21,6 +30,7 @@ export const completeVerb = defineVerb({
     note: noteParam.optional(),
     identity: z.string().min(1).max(256).optional(),
   }),
+  answer: completeAnswer,
   handler({ caller, store, access }, p) {
     const space = requireSpace({ store }, p.space ?? 'main');
     const identity = p.identity ?? caller.identity;
@@ -52,6 +62,14 @@ export const completeVerb = defineVerb({
   },
 });
 
+export const workareaRelateAnswer = z.object({
+  space: z.string(),
+  workarea: z.string(),
+  kind: z.enum(WORKAREA_RELATION_KINDS),
+  target: z.string(),
+  ...changedAnswer,
+});
+
 export const workareaRelateVerb = defineVerb({
   name: 'gv.workarea_relate',
   role: 'agent',
@@ -64,6 +82,7 @@ export const workareaRelateVerb = defineVerb({
     note: noteParam.optional(),
     producer: producerParam.optional(),
   }),
+  answer: workareaRelateAnswer,
   handler({ caller, store, access }, p) {
     const space = requireSpace({ store }, p.space ?? 'main');
     access.capabilities.require(caller, space, 'contribute');
@@ -116,11 +135,40 @@ const rowSummary = (row: ArtifactRow) => ({
   state_ts: row.state_ts,
 });
 
+const workareaRow = z.object({
+  artifact_id: z.string(),
+  kind: z.string().nullable().describe('null for recorded evidence'),
+  content_type: z.string(),
+  state: z.string(),
+  producer: producerAnswer,
+  ts: z.number().int().describe('when it was written'),
+  state_ts: z.number().int().describe('when it entered its state'),
+});
+
+export const workareaAnswer = z.object({
+  space: z.string(),
+  workarea: z.string(),
+  identity: z.string().describe('whose part this is: the caller (on the plugin tier with no gate, local)'),
+  state: z.string().describe('your part: open or complete'),
+  completed_ts: z.number().int().optional().describe('when your part was completed'),
+  own: z.array(workareaRow),
+  promoted: z.array(
+    workareaRow.extend({
+      writer_identity: z.string(),
+      promoted_ts: z.number().int().nullable(),
+      provisional: z.boolean().describe('promoted here, not yet countersigned by an org gate'),
+    }),
+  ),
+  counts: z.record(z.string(), z.number().int()),
+  truncated: z.boolean(),
+});
+
 export const workareaVerb = defineVerb({
   name: 'gv.workarea',
   role: 'reader',
   summary: 'Your rows in a work area you wrote into, its promoted rows, counts by state, and whether your part is complete; metadata only.',
   params: z.strictObject({ workarea: workareaParam, space: spaceParam.optional() }),
+  answer: workareaAnswer,
   handler({ caller, store, access }, p) {
     const space = requireSpace({ store }, p.space ?? 'main');
     const part = store.workareas.part(space, p.workarea, caller.identity);

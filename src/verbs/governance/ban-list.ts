@@ -1,6 +1,18 @@
+import { z } from 'zod';
 import type { Caller } from '../../access/caller.js';
 import type { BanRow, RefusalCount } from '../../projections/ban-reads.js';
 import type { House } from '../house.js';
+
+/** A ban as gv.bans and gv.graph serve it. */
+export const banAnswer = z.object({
+  kind: z.enum(['source', 'writer']),
+  subject: z.string(),
+  reason: z.string().nullable(),
+  until: z.number().int().nullable(),
+  by: z.string().nullable(),
+  ts: z.number().int(),
+  event_id: z.string(),
+});
 
 const served = (b: BanRow) => ({
   kind: b.kind,

@@ -58,6 +58,35 @@ function sourceDryRun(house: Pick<House, 'store'>, subject: string) {
   return { sources: all.slice(0, SOURCES_SHOWN), truncated: all.length > SOURCES_SHOWN, promoted: promotedRows, held: heldRows };
 }
 
+const banAnswer = z.union([
+  z.object({
+    changed: z.boolean(),
+    until: z.number().optional(),
+    kind: z.enum(['source', 'writer']),
+    subject: z.string(),
+    active: z.boolean(),
+    event_id: z.string().nullable(),
+  }),
+  z.object({
+    promoted: z.number(),
+    held: z.number(),
+    last_write_ts: z.number().int().nullable(),
+    refused_last_7_days: z.number(),
+    kind: z.literal('writer'),
+    subject: z.string(),
+    dry_run: z.literal(true),
+  }),
+  z.object({
+    sources: z.array(z.string()),
+    truncated: z.boolean(),
+    promoted: z.number(),
+    held: z.number(),
+    kind: z.literal('source'),
+    subject: z.string(),
+    dry_run: z.literal(true),
+  }),
+]);
+
 export const banVerb = defineVerb({
   name: 'gv.ban',
   role: 'admin',
@@ -71,6 +100,7 @@ export const banVerb = defineVerb({
     lift: z.boolean().optional(),
     dry_run: z.boolean().optional(),
   }),
+  answer: banAnswer,
   handler({ caller, store, clock }, p) {
     const lift = p.lift === true;
     const subject = subjectOf(p.kind, p.subject);

@@ -7,6 +7,7 @@ import { markedWith } from '../../projections/finding-marks.js';
 import { questionStanding } from '../../questions/question-state.js';
 import { answerBody } from '../../domain/body-forms.js';
 import type { House } from '../house.js';
+import { scannerFindingsAnswer } from '../answer-types.js';
 
 /** A crew's referral as a person reads it: the referral row, the crew and slot that gave it, and its words. */
 function referralOf(house: Pick<House, 'store'>, referral: string | null) {
@@ -23,11 +24,43 @@ function referralOf(house: Pick<House, 'store'>, referral: string | null) {
   return { ...said, words };
 }
 
+/** An answer to the question as it is served: its words, and what the scanner found in them when a person promoted it over findings. */
+const questionAnswerAnswer = z.object({
+  artifact_id: z.string(),
+  body: z.string().nullable(),
+  space: z.string(),
+  promoted_at: z.number().int().nullable(),
+  scanner_findings: scannerFindingsAnswer,
+});
+
+const questionAnswer = z.object({
+  referral: z
+    .object({
+      artifact_id: z.string().optional().describe("the crew's answer/1 row that referred it"),
+      crew: z.string().optional(),
+      slot: z.string().optional(),
+      words: z.string().nullable().describe("the referral's words; null once its row is erased"),
+    })
+    .catchall(z.unknown())
+    .nullable()
+    .optional()
+    .describe('to a person only: the referral as the question-referred event holds it, and its words; null until a crew refers the question'),
+  question: z.string(),
+  state: z.enum(['held', 'with_crew', 'with_people', 'answered', 'ended']),
+  reason: z.string().nullable(),
+  crew: z.string().nullable(),
+  wait_minutes: z.number().int().nullable(),
+  minutes_left: z.number().int().nullable(),
+  answers: z.array(questionAnswerAnswer),
+  person_answer: questionAnswerAnswer.nullable(),
+});
+
 export const questionVerb = defineVerb({
   name: 'gv.question',
   role: 'reader',
   summary: "A question's routing state, its wait, the answers served for it and a person's answer; referral only to a person.",
   params: z.strictObject({ question: artifactIdParam }),
+  answer: questionAnswer,
   handler({ caller, store, access, clock }, p) {
     const row = access.readableArtifact(caller, p.question);
     if (row.kind !== 'question') throw invalidParams('not a question: gv.question reads a row of kind question', { field: 'question' });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { writeFileAtomic } from '../../config/atomic-write.js';
-import { GateClientError } from '../../client/client-error.js';
-import { OrgDoorClient } from '../../client/org-door-client.js';
+import { GateClientError, OrgDoorClient } from '@gate/client';
 import { API_KEY_PATTERN } from '../../auth/api-keys.js';
 import { invalidParams, lifecycle } from '../../gate-error.js';
 import { pinnedOrg } from '../../submission/outcome-pull.js';
@@ -54,6 +53,21 @@ async function askTheOrg(door: OrgDoorClient, self: string, pinned: string | nul
  * operator keys are configured). Those keys are read at each use, so the next gv.submit_drain,
  * gv.outcomes_pull and the schedule's next pull use them with no restart.
  */
+const orgJoinAnswer = z.object({
+  queued: z.number().int(),
+  poll_every_ms: z.number().int(),
+  saved: z.array(z.object({ key: z.string(), value: z.unknown(), applies: z.enum(['live', 'restart']) })),
+  applied_live: z.array(z.string()),
+  restart_required: z.array(z.string()),
+  file: z.string(),
+  event_id: z.string(),
+  url: z.string(),
+  org_deployment_id: z.string(),
+  member_deployment_id: z.string(),
+  trusted_issuers: z.array(z.string()),
+  key_file: z.string(),
+});
+
 export const orgJoinVerb = defineVerb({
   name: 'gv.org_join',
   role: 'admin',
@@ -64,6 +78,7 @@ export const orgJoinVerb = defineVerb({
     poll_every_ms: z.number().int().min(0).max(86_400_000).optional(),
     proof: proofParam.optional(),
   }),
+  answer: orgJoinAnswer,
   async handler(ctx, p) {
     const { deployment, store, config } = ctx;
     const url = p.url.replace(/\/+$/, '');

@@ -8,6 +8,8 @@ import { sendRetraction, sendSubmission } from '../../submission/org-sends.js';
 import { asTheDrain } from '../../submission/drain-turn.js';
 import { pullOutcomes } from '../../submission/outcome-pull.js';
 import type { House } from '../house.js';
+import { SUBMISSION_STATES } from '../../projections/submission-reads.js';
+import { pullTallyAnswer } from '../answer-types.js';
 
 function requireOrg(house: Pick<House, 'config'>): void {
   if (house.config.org.url === '') {
@@ -17,11 +19,28 @@ function requireOrg(house: Pick<House, 'config'>): void {
 
 const submissionOf = (house: Pick<House, 'store'>, artifactId: string) => house.store.submissions.of(artifactId);
 
+const submitAnswer = z.union([
+  z.object({
+    state: z.enum(SUBMISSION_STATES).describe('where the submission stands already: nothing was changed'),
+    changed: z.boolean(),
+    artifact_id: z.string(),
+    submission_id: z.string(),
+  }),
+  z.object({
+    state: z.string(),
+    changed: z.boolean(),
+    event_id: z.string(),
+    artifact_id: z.string(),
+    submission_id: z.string(),
+  }),
+]);
+
 export const submitVerb = defineVerb({
   name: 'gv.submit',
   role: 'reviewer',
   summary: 'Queue a locally promoted claim for the organization gate (submission/1); gv.submit_drain sends it.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
+  answer: submitAnswer,
   handler({ caller, store, access, review, deployment, config }, p) {
     requireOrg({ config });
     return store.writer.write(() => {
@@ -44,11 +63,23 @@ export const submitVerb = defineVerb({
   },
 });
 
+const submitDrainAnswer = z.object({
+  queued: z.number().int(),
+  sent: z.number().int(),
+  accepted: z.number().int(),
+  retry: z.number().int(),
+  refused: z.number().int(),
+  stopped: z.boolean(),
+  retracted: z.number().int().describe("retractions the organization took: erased rows whose copy it dropped (or never held)"),
+  retracting: z.number().int().describe('erased rows whose retraction still waits to be sent'),
+});
+
 export const submitDrainVerb = defineVerb({
   name: 'gv.submit_drain',
   role: 'admin',
   summary: 'Send due retractions of erased rows, then due queued submissions, to the organization gate, one at a time, journaling each outcome.',
   params: z.strictObject({ limit: limitParam(100).optional() }),
+  answer: submitDrainAnswer,
   async handler({ caller, store, access, review, deployment, config, clock, log }, p) {
     requireOrg({ config });
     const house = { store, access, review, deployment, config, log };
@@ -87,6 +118,7 @@ export const outcomesPullVerb = defineVerb({
   role: 'admin',
   summary: "Pull the organization gate's outcomes now (gate serve also pulls every [org].poll_every_ms), journaling each countersign or refuse once.",
   params: z.strictObject({}),
+  answer: pullTallyAnswer,
   handler({ store, deployment, config, log }) {
     return pullOutcomes({ store, deployment, config, log });
   },

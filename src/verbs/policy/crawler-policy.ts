@@ -5,6 +5,7 @@ import { atLeast } from '../../domain/roles.js';
 import { eventFromRow } from '../../forms/event.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
 import type { House } from '../house.js';
+import { robotsExceptionAnswer } from '../answer-types.js';
 
 const ISSUED = 'crawler-exception-issued';
 const REVOKED = 'crawler-exception-revoked';
@@ -66,6 +67,21 @@ function requireAdmin(ctx: VerbContext, action: string): void {
  * source_uri as ever. Issuing and revoking are the operator's (admin, with an operator
  * proof when operator keys are configured), journaled.
  */
+const crawlerPolicyAnswer = z.union([
+  z.object({ action: z.literal('revoke'), origin: z.string(), path_prefix: z.string(), changed: z.boolean() }),
+  z.object({
+    until: z.number().optional(),
+    action: z.enum(['issue', 'revoke']),
+    origin: z.string(),
+    path_prefix: z.string(),
+    changed: z.boolean(),
+    event_id: z.string(),
+  }),
+  z.object({ default: z.string(), exceptions: z.array(robotsExceptionAnswer) }),
+  z.object({ url: z.string(), origin: z.string(), robots: z.string() }),
+  z.object({ url: z.string(), origin: z.string(), robots: z.string(), exception: robotsExceptionAnswer }),
+]);
+
 export const crawlerPolicyVerb = defineVerb({
   name: 'gv.crawler_policy',
   role: 'agent',
@@ -79,6 +95,7 @@ export const crawlerPolicyVerb = defineVerb({
     until: z.number().int().min(0).optional(),
     proof: proofParam.optional(),
   }),
+  answer: crawlerPolicyAnswer,
   async handler(ctx, p) {
     const { caller, store, clock } = ctx;
     const action = p.action ?? 'get';

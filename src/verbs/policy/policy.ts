@@ -12,11 +12,35 @@ import { modelLabel } from '../../../workers/grade/backend.js';
  * gv.approval counts with (quorum.ts): k and how many people, whether a second authority
  * must countersign, which signer classes count toward k, and who may settle.
  */
+const policyAnswer = z.object({
+  space: z.string(),
+  mode: z.enum(['model', 'human', 'auto']),
+  quorum_profile: z.string(),
+  classes: z.array(z.object({
+    trust_class: z.enum(['T-1', 'T-2', 'T-3', 'T-4', 'T-5']),
+    k: z.number(),
+    people: z.number(),
+    countersign: z.boolean(),
+    on_quorum: z.string(),
+    signers: z.array(z.object({
+      why: z.string().optional(),
+      class: z.enum(['agent', 'model', 'human', 'deployment', 'authority']),
+      counts: z.boolean(),
+    })),
+    settled_by: z.array(z.enum(['agent', 'model', 'human', 'deployment', 'authority'])),
+  })),
+  stances: z.array(z.object({ stance: z.string(), backend: z.string(), model_label: z.string() })),
+  second_opinion: z.string().nullable(),
+  human_ttl_hours: z.number(),
+  away: z.boolean(),
+});
+
 export const policyVerb = defineVerb({
   name: 'gv.policy',
   role: 'reader',
   summary: 'The review policy and quorum profile in force for a space (and a trust class), as gv.approval counts them.',
   params: z.strictObject({ space: spaceParam.optional(), trust_class: z.enum(TRUST_CLASSES).optional() }),
+  answer: policyAnswer,
   handler({ store, review }, p) {
     const space = requireSpace({ store }, p.space ?? 'main');
     const settings = review.board.settings;

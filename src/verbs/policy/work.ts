@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { limitParam, spaceParam } from '../param-types.js';
 import { requireSpace } from '../../store/require-space.js';
+import { waitsForAnswer } from '../answer-types.js';
 
 /**
  * An agent's own open work in one answer: the work areas it wrote into (its part open or
@@ -9,11 +10,48 @@ import { requireSpace } from '../../store/require-space.js';
  * it asked with how many promoted answers each has. Only the caller's own: nobody else's
  * work is read here, so no grant is asked.
  */
+const workAnswer = z.object({
+  identity: z.string(),
+  areas: z.array(z.object({
+    completed_at: z.number().int().optional(),
+    space: z.string(),
+    workarea: z.string(),
+    state: z.string(),
+    rows: z.number().int(),
+    waiting: z.number(),
+    first_write: z.number(),
+    last_write: z.number().nullable(),
+  })),
+  areas_truncated: z.boolean(),
+  held: z.array(z.object({
+    artifact_id: z.string(),
+    state: z.string(),
+    space: z.string(),
+    workarea: z.string().nullable(),
+    kind: z.string().nullable(),
+    content_type: z.string(),
+    trust_class: z.string(),
+    ts: z.number().int(),
+    waits_for: waitsForAnswer.pick({ blocker: true, code: true, words: true }).nullable(),
+  })),
+  held_truncated: z.boolean(),
+  questions: z.array(z.object({
+    artifact_id: z.string(),
+    state: z.string(),
+    space: z.string(),
+    workarea: z.string().nullable(),
+    ts: z.number().int(),
+    answers: z.number(),
+  })),
+  questions_truncated: z.boolean(),
+});
+
 export const workVerb = defineVerb({
   name: 'gv.work',
   role: 'agent',
   summary: "Your own open work: your part of each work area (open or complete), your rows waiting for review and what each waits for, the questions you asked.",
   params: z.strictObject({ space: spaceParam.optional(), limit: limitParam(200).optional() }),
+  answer: workAnswer,
   handler({ caller, store, review }, p) {
     const limit = p.limit ?? 50;
     if (p.space !== undefined) requireSpace({ store }, p.space);

@@ -4,8 +4,8 @@ import { artifactIdParam, spaceParam } from '../param-types.js';
 import { requireSpace } from '../../store/require-space.js';
 import { invalidParams } from '../../gate-error.js';
 import { MerkleList } from '../../forms/merkle-list.js';
-import { collectionSigningText, rowLeaf } from '../../domain/collection-form.js';
-import { answerProofs } from '../reading/log-proofs.js';
+import { COLLECTION_FORMAT, collectionSigningText, rowLeaf } from '@gate/client/forms';
+import { answerProofs, checkpointSchema, keyRotationsSchema } from '../reading/log-proofs.js';
 import { collectionNameParam } from './publish.js';
 
 const PAGE_MAX = 1000;
@@ -18,6 +18,45 @@ const PAGE_MAX = 1000;
  * checkpoint, and either a page of its rows or, for `artifact_id`, that row with its proof of
  * membership in the rows' tree.
  */
+/** A published collection's row: a leaf of the collection's own tree (gate.collection/1). */
+const collectionRowAnswer = z.object({
+  artifact_id: z.string(),
+  content_hash: z.string(),
+  size_bytes: z.number().int(),
+  content_type: z.string(),
+  trust_class: z.string(),
+  provisional: z.boolean().describe('not yet countersigned by a second authority when published'),
+});
+
+const proof = z.object({ leaf_index: z.number().int(), hashes: z.array(z.string()) });
+
+const collectionAnswer = z.object({
+  collection_id: z.string(),
+  collection: z
+    .object({
+      format: z.literal(COLLECTION_FORMAT),
+      deployment_id: z.string(),
+      space: z.string(),
+      name: z.string(),
+      version: z.number().int(),
+      published_at: z.number().int(),
+      journal_size: z.number().int().describe('the journal position the snapshot was cut at: the events before the publish'),
+      checkpoint: checkpointSchema.describe('the signed checkpoint of the journal at journal_size'),
+      rows: z.number().int(),
+      rows_root: z.string().describe("base64 RFC 9162 root over the rows' leaves"),
+    })
+    .describe('the header the deployment signs'),
+  signature: z.string(),
+  publish: z.object({ seq: z.number().int(), event_id: z.string(), body: z.string(), sig: z.string(), inclusion: proof }),
+  checkpoint: checkpointSchema,
+  key_rotations: keyRotationsSchema,
+  row: collectionRowAnswer.nullable().optional().describe('asked for one row: it, or null when the collection does not hold it'),
+  row_proof: proof.optional().describe("the row's leaf in the collection's tree"),
+  rows: z.array(collectionRowAnswer).optional().describe('a page of rows, when no row was asked for'),
+  offset: z.number().int().optional(),
+  next_offset: z.number().int().nullable().optional(),
+});
+
 export const collectionVerb = defineVerb({
   name: 'gv.collection',
   role: 'reader',
@@ -30,6 +69,7 @@ export const collectionVerb = defineVerb({
     limit: z.number().int().min(1).max(PAGE_MAX).optional().describe(`rows in the page (default and ceiling ${PAGE_MAX})`),
     artifact_id: artifactIdParam.optional().describe('answer this row and its membership proof instead of a page'),
   }),
+  answer: collectionAnswer,
   handler({ caller, store, access, deployment }, p) {
     requireSpace({ store }, p.space);
     if (!access.visibility.seesEverything(caller)) access.capabilities.require(caller, p.space, 'read');

@@ -6,7 +6,7 @@ import { invalidParams } from '../../gate-error.js';
 import { isNameSegment } from '../../domain/names.js';
 import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import { MerkleList } from '../../forms/merkle-list.js';
-import { COLLECTION_EVENT, COLLECTION_FORMAT, rowLeaf, type CollectionHeader, type CollectionRow } from '../../domain/collection-form.js';
+import { COLLECTION_EVENT, COLLECTION_FORMAT, rowLeaf, type CollectionHeader, type CollectionRow } from '@gate/client/forms';
 import { checkpointAt } from '../reading/log-proofs.js';
 
 /** Rows one publish may hold: the snapshot is cut and hashed inside one journal write, on the main thread. */
@@ -21,6 +21,17 @@ export const collectionNameParam = z.string().refine(isNameSegment, 'a collectio
  * store (a large list has no place in an event); the header, its id and the rows' blob hash
  * to the journal. Versions of one name count up from 1.
  */
+const publishAnswer = z.object({
+  collection_id: z.string(),
+  space: z.string(),
+  name: z.string(),
+  version: z.number().int(),
+  rows: z.number().int(),
+  journal_size: z.number().int(),
+  rows_root: z.string(),
+  event_id: z.string(),
+});
+
 export const publishVerb = defineVerb({
   name: 'gv.publish',
   role: 'admin',
@@ -29,6 +40,7 @@ export const publishVerb = defineVerb({
     space: spaceParam,
     name: collectionNameParam.optional().describe('the collection name (default: the space name)'),
   }),
+  answer: publishAnswer,
   handler({ caller, store, deployment, clock }, p) {
     requireSpace({ store }, p.space);
     const name = p.name ?? p.space;

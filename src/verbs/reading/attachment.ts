@@ -9,6 +9,39 @@ import { maskedName } from '../../attachments/masked-name.js';
 /** Spec 1 Limits: one page of an attachment. */
 export const ATTACHMENT_PAGE_BYTES = 524_288;
 
+const attachmentAnswer = z.union([
+  z.object({
+    size: z.number().int(),
+    offset: z.number().int(),
+    content: z.string(),
+    next_offset: z.number().int().nullable(),
+    content_hash: z.string(),
+    media_type: z.string(),
+    name: z.string().nullable(),
+    copy: z.string(),
+  }),
+  z.object({
+    prepared: z.literal(false),
+    content_hash: z.string(),
+    media_type: z.string(),
+    name: z.string().nullable(),
+    copy: z.string(),
+  }),
+  z.object({
+    metadata: z.unknown().optional(),
+    served_hash: z.string().nullable(),
+    stripped: z.array(z.string()),
+    size: z.number().int(),
+    offset: z.number().int(),
+    content: z.string(),
+    next_offset: z.number().int().nullable(),
+    content_hash: z.string(),
+    media_type: z.string(),
+    name: z.string().nullable(),
+    copy: z.string(),
+  }),
+]);
+
 export const attachmentVerb = defineVerb({
   name: 'gv.attachment',
   role: 'reader',
@@ -20,6 +53,7 @@ export const attachmentVerb = defineVerb({
     offset: z.number().int().min(0).optional(),
     original: z.boolean().optional(),
   }),
+  answer: attachmentAnswer,
   async handler({ caller, store, access, pipeline }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     if (row.erased_seq !== null) throw invalidParams("this row's content was erased: its attachments left the gate with it; only its existence and metadata are served", { reason: 'erased' });

@@ -5,7 +5,7 @@ import type { JournalRow } from '../../forms/event.js';
 import { eventVisible } from '../../events/event-visibility.js';
 import { isServedType } from '../../events/served-event.js';
 import type { Caller } from '../../access/caller.js';
-import { checkpointAt, keyRotations } from './log-proofs.js';
+import { checkpointAt, keyRotations, keyRotationsSchema } from './log-proofs.js';
 import type { House } from '../house.js';
 
 const treeSize = z.number().int().min(1);
@@ -25,6 +25,21 @@ function eventServed(house: Pick<House, 'store' | 'access'>, caller: Caller, row
   return artifact !== undefined && house.access.visibility.canRead(caller, artifact);
 }
 
+const checkpointAnswer = z.object({
+  inclusion: z.object({
+    event_id: z.string(),
+    seq: z.number().int(),
+    leaf_index: z.number().int(),
+    hashes: z.array(z.string()),
+  }).optional(),
+  consistency: z.object({ from_size: z.number().int(), hashes: z.array(z.string()) }).optional(),
+  deployment_id: z.string(),
+  size: z.number().int(),
+  root: z.string(),
+  checkpoint: z.string(),
+  key_rotations: keyRotationsSchema,
+});
+
 export const checkpointVerb = defineVerb({
   name: 'gv.checkpoint',
   role: 'reader',
@@ -34,6 +49,7 @@ export const checkpointVerb = defineVerb({
     from_size: treeSize.optional().describe("an older checkpoint's size: answers the consistency proof from it to this one"),
     event_id: z.string().regex(/^[0-9a-f]{64}$/, 'an event id is 64 lower-case hex').optional().describe('an event the caller may read: answers its inclusion proof'),
   }),
+  answer: checkpointAnswer,
   handler({ caller, store, access, deployment }, p) {
     const head = store.logTree.size();
     if (p.size !== undefined && p.size > head) throw invalidParams(`gv.checkpoint: the journal holds ${head} events, not ${p.size}`, { field: 'size' });

@@ -6,7 +6,7 @@ import { invalidParams } from '../../gate-error.js';
 import { eventFromRow, type JournalRow } from '../../forms/event.js';
 import { eventVisible, GROUP_DECIDED_PREFIXES } from '../../events/event-visibility.js';
 import type { LongRead } from '../../long-reads/long-reads.js';
-import { isServedType, NEVER_WRITTEN, SERVED_TYPES, SPACE_REGISTRY_TYPES, servedEvent, type ServedEvent } from '../../events/served-event.js';
+import { isServedType, NEVER_WRITTEN, SERVED_TYPES, SPACE_REGISTRY_TYPES, servedEvent, type ServedEvent, servedEventSchema } from '../../events/served-event.js';
 
 export const EVENTS_FORMAT_VERSION = 1;
 /**
@@ -22,6 +22,14 @@ const WINDOW = 500;
 /** Rows one statement reads at most (each checked and shaped in the same chunk). */
 const CHUNK = 100;
 
+const eventsAnswer = z.object({
+  events: z.array(servedEventSchema),
+  next: z.string().describe('the cursor to ask from next'),
+  tip: z.string().describe("the journal's newest cursor"),
+  caught_up: z.boolean(),
+  format_version: z.number().int(),
+});
+
 export const eventsVerb = defineVerb({
   name: 'gv.events',
   role: 'reader',
@@ -34,6 +42,7 @@ export const eventsVerb = defineVerb({
     limit: z.number().int().optional(),
     direction: z.string().optional(),
   }),
+  answer: eventsAnswer,
   handler({ caller, store, access, reads }, p) {
     const limit = p.limit ?? 100;
     if (limit < 1 || limit > 1000) throw invalidParams('limit must be 1 to 1000', { field: 'limit' });

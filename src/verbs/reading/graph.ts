@@ -10,7 +10,8 @@ import { graphEdges } from '../../graph/graph-edges.js';
 import { graphNodes } from '../../graph/graph-nodes.js';
 import { graphRevision } from '../../graph/graph-revision.js';
 import { areaSelection, spaceSelection } from '../../graph/graph-selection.js';
-import { visibleBans } from '../governance/ban-list.js';
+import { banAnswer, visibleBans } from '../governance/ban-list.js';
+import { producerAnswer, roleAnswer, scannerFindingsAnswer } from '../answer-types.js';
 
 /** The default and the ceiling of nodes in one answer (spec 2); a larger limit is served as this. */
 export const GRAPH_LIMIT = 2000;
@@ -44,11 +45,79 @@ function refuseCombinations(p: z.output<typeof params>): void {
   }
 }
 
+const graphNode = z.object({
+  artifact_id: z.string(),
+  state: z.string(),
+  space: z.string(),
+  workarea: z.string().nullable(),
+  producer: producerAnswer,
+  kind: z.string().nullable(),
+  content_type: z.string(),
+  addressed_to: z.object({ names: z.array(z.string()).optional(), kinds: z.array(z.string()).optional() }).nullable(),
+  writer_kind: z.string(),
+  ts: z.number().int(),
+  label: z.string().nullable().optional().describe('a promoted row: a short label from its masked text'),
+  source_uri: z.string().optional().describe('a promoted row'),
+  hidden_for: z.array(z.string()).optional().describe('a promoted row hidden from these audiences'),
+  cited_by: z
+    .array(
+      z.object({
+        artifact_id: z.string(),
+        kind: z.string().nullable(),
+        state: z.string(),
+        writer_identity: z.string(),
+        writer_kind: z.string(),
+        ts: z.number().int(),
+        state_ts: z.number().int(),
+        replaces: z.string().optional().describe('an answer that replaces an earlier one'),
+        cancels: z.string().optional().describe('an answer that cancels an earlier one'),
+      }),
+    )
+    .optional()
+    .describe('a question: the rows you may read that name it in their derives_from, oldest first'),
+  foreign: z.boolean().optional().describe('a work graph: the row lies outside the area asked for'),
+  scanner_findings: scannerFindingsAnswer,
+});
+
+const graphAnswer = z.object({
+  revision: z.string().describe('give it back as if_revision: an unchanged graph answers {revision, unchanged: true} alone'),
+  unchanged: z.literal(true).optional(),
+  full: z.literal(true).optional(),
+  nodes: z.array(graphNode).optional(),
+  edges: z
+    .array(
+      z.object({
+        child: z.string(),
+        parent: z.string(),
+        kind: z.string().describe('a relation kind, or derives_from'),
+        by: z.string().nullable().optional(),
+        ts: z.number().int(),
+        event_id: z.string().optional(),
+        group_id: z.string().nullable().optional(),
+      }),
+    )
+    .optional(),
+  pins: z.array(z.object({ artifact_id: z.string(), by: z.string().nullable(), ts: z.number().int(), event_id: z.string() })).optional(),
+  bans: z.array(banAnswer).optional(),
+  total: z.number().int().optional(),
+  truncated: z.boolean().optional(),
+  counts: z.record(z.string(), z.number().int()).optional(),
+  spaces: z.array(z.string()).optional(),
+  states: z.array(z.string()).optional(),
+  viewer: z.object({ identity: z.string(), role: roleAnswer, sees: z.enum(['all', 'promoted_and_own']) }).optional(),
+  space: z.string().optional().describe('a work graph: the space of the area'),
+  workarea: z.string().optional().describe('a work graph: the area'),
+  completed: z.array(z.object({ writer_identity: z.string(), ts: z.number().int() })).optional().describe("a work graph: the writers whose part of the area is complete"),
+});
+
+type GraphAnswer = z.input<typeof graphAnswer>;
+
 export const graphVerb = defineVerb({
   name: 'gv.graph',
   role: 'reader',
   summary: 'The rows you may see as a graph: nodes, relation and derives_from edges, pins; or one work area and its neighbours.',
   params,
+  answer: graphAnswer,
   handler({ caller, store, access, reads, clock }, p) {
     refuseCombinations(p);
     const limit = Math.min(p.limit ?? GRAPH_LIMIT, GRAPH_LIMIT);
@@ -66,10 +135,12 @@ export const graphVerb = defineVerb({
       const { edges, pins } = await graphEdges(read, selection.rows);
       const nodes = await graphNodes(access, read, caller, selection.rows, focus);
       await read.next();
-      const served: Record<string, unknown> = {
+      // The graph's builders (src/graph/) assemble nodes and edges field by field; graphAnswer
+      // declares what they hold, and the tests hold every answer to it (src/verbs/answer-check.ts).
+      const served: Omit<GraphAnswer, 'revision'> = {
         full: true,
-        nodes,
-        edges,
+        nodes: nodes as GraphAnswer['nodes'],
+        edges: edges as GraphAnswer['edges'],
         pins,
         bans: visibleBans({ store: read.store, access, clock }, caller, GRAPH_LIMIT).bans,
         total: selection.total,

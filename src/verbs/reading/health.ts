@@ -13,6 +13,19 @@ import { unrelated } from '../../health/unrelated.js';
 
 const DAY_MS = 86_400_000;
 
+const healthAnswer = z.object({
+  checked_at: z.number().int(),
+  rows_checked: z.number(),
+  truncated: z.boolean(),
+  checks: z.record(z.string(), z.object({
+    why_not: z.string().optional(),
+    count: z.number().int(),
+    at_least: z.boolean(),
+    artifact_ids: z.array(z.string()),
+    computed: z.boolean(),
+  })),
+});
+
 export const healthVerb = defineVerb({
   name: 'gv.health',
   role: 'reviewer',
@@ -22,6 +35,7 @@ export const healthVerb = defineVerb({
     stale_days: z.number().int().min(1).max(365).optional(),
     limit: z.number().int().min(1).max(100).optional(),
   }),
+  answer: healthAnswer,
   async handler({ store, recall, pipeline, clock }, p) {
     const spaces = p.spaces === undefined ? store.spaceNames() : [...new Set(p.spaces)].map((s) => requireSpace({ store }, s));
     const limit = p.limit ?? 20;

@@ -5,6 +5,7 @@ import { visibleRowsClause } from '../../access/visible-rows.js';
 import { rowMetadata } from '../../projections/row-metadata.js';
 import { findingGroups } from '../review/finding-groups.js';
 import { ARTIFACT_STATES, QUARANTINE_STATES } from '../../domain/states.js';
+import { evidenceAskedAnswer, rowMetadataAnswer } from '../answer-types.js';
 import { atLeast } from '../../domain/roles.js';
 import { openEvidenceRequest } from '../../review/evidence-requests.js';
 import type { Caller } from '../../access/caller.js';
@@ -23,6 +24,16 @@ function evidenceAsked(house: Pick<House, 'store'>, caller: Caller, row: Artifac
   return open === null ? {} : { evidence_asked: open.asks };
 }
 
+const inventoryAnswer = z.object({
+  artifacts: z.array(rowMetadataAnswer.extend({ evidence_asked: evidenceAskedAnswer })),
+  total: z.number().int(),
+  offset: z.number().int(),
+  limit: z.number().int(),
+  counts: z.record(z.string(), z.number().int()).describe('rows you may see, by state'),
+  spaces: z.array(z.string()),
+  states: z.array(z.enum(ARTIFACT_STATES)),
+});
+
 export const inventoryVerb = defineVerb({
   name: 'gv.inventory',
   role: 'reader',
@@ -34,6 +45,7 @@ export const inventoryVerb = defineVerb({
     offset: z.number().int().min(0).optional(),
     limit: z.number().int().min(1).optional(),
   }),
+  answer: inventoryAnswer,
   handler({ caller, store, access, reads, clock }, p) {
     const offset = p.offset ?? 0;
     const limit = Math.min(p.limit ?? 50, 200);
@@ -76,12 +88,35 @@ export const inventoryVerb = defineVerb({
   },
 });
 
+/** A waiting row as gv.pending and gate.pending list it: metadata only. */
+export const pendingRowAnswer = z.object({
+  artifact_id: z.string(),
+  state: z.string(),
+  kind: z.string().nullable(),
+  content_type: z.string(),
+  trust_class: z.string(),
+  space: z.string(),
+  workarea: z.string().nullable(),
+  findings_count: z.number().int(),
+  findings: z.number().int().describe('finding groups: one per scan and kind'),
+  ingest_ts: z.number().int(),
+  age_ms: z.number().int(),
+  self_authored: z.boolean().describe('you wrote it (nobody may promote their own claim)'),
+  evidence_asked: evidenceAskedAnswer,
+});
+
+export const pendingAnswer = z.object({
+  pending: z.array(pendingRowAnswer),
+  truncated: z.boolean().describe('more rows wait than the limit listed'),
+});
+
 export const pendingVerb = defineVerb({
   name: 'gv.pending',
   role: 'reader',
   summary: 'Rows waiting in quarantine that you may see: ids, types, states, ages, finding counts and finding groups.',
   // Spec 2 names a default and no ceiling (unlike gv.inventory and gv.events): the answer is bounded by the held rows the caller may see.
   params: z.strictObject({ limit: z.number().int().min(1).optional() }),
+  answer: pendingAnswer,
   handler({ caller, access, reads, clock }, p) {
     const limit = p.limit ?? 100;
     // C6 on held rows: every writer's from reviewer up; below, a caller may see no held row but its own.

@@ -7,11 +7,22 @@ import type { AreaProducer, AreaStats, DerivedCitation, SpaceReader } from '../.
 import type { LongRead } from '../../long-reads/long-reads.js';
 import { pieces, rowidWindows } from '../../long-reads/read-windows.js';
 import type { House } from '../house.js';
+import { producerAnswer } from '../answer-types.js';
 
 /** Row ids listed per node (when a work area is named) and per derived edge (reviewers only), newest first. */
 export const LINEAGE_ROWS_LISTED = 50;
 /** Areas whose rows one chunk lists (each a read of at most LINEAGE_ROWS_LISTED rows). */
 const AREAS_A_CHUNK = 20;
+
+const lineageRow = z.object({
+  artifact_id: z.string(),
+  kind: z.string().nullable(),
+  content_type: z.string(),
+  state: z.string(),
+  producer: producerAnswer,
+  writer_identity: z.string(),
+  ts: z.number().int(),
+});
 
 export interface LineageNode {
   name: string;
@@ -24,7 +35,7 @@ export interface LineageNode {
   recorded: number;
   first_write: number | null;
   last_write: number | null;
-  rows?: unknown[];
+  rows?: z.output<typeof lineageRow>[];
 }
 
 interface LineageEdge {
@@ -189,11 +200,47 @@ const compareEdges = (a: LineageEdge, b: LineageEdge) =>
   (a.kind ?? '').localeCompare(b.kind ?? '') ||
   (a.by ?? '').localeCompare(b.by ?? '');
 
+export const lineageNode = z.object({
+  name: z.string(),
+  implicit: z.boolean().describe('an ancestor nobody wrote into, drawn for the path'),
+  writers: z.array(z.string()),
+  states: z.record(z.string(), z.enum(['open', 'complete'])).describe("each writer's part: open or complete"),
+  producers: z.array(z.object({ name: z.string(), kind: z.string().nullable(), rows: z.number().int(), last_write: z.number().int() })),
+  promoted: z.number().int(),
+  held: z.number().int(),
+  recorded: z.number().int(),
+  first_write: z.number().int().nullable(),
+  last_write: z.number().int().nullable(),
+  rows: z
+    .array(lineageRow)
+    .optional()
+    .describe("with a work area: each area's rows you may see, newest first"),
+});
+
+export const lineageAnswer = z.object({
+  space: z.string(),
+  workarea: z.string().nullable(),
+  nodes: z.array(lineageNode),
+  edges: z.array(
+    z.object({
+      source: z.string(),
+      target: z.string(),
+      provenance: z.enum(['path', 'declared', 'derived']),
+      kind: z.string().optional().describe('a declared edge: how the areas relate'),
+      by: z.string().optional().describe('a declared edge: who declared it'),
+      producer: producerAnswer.optional(),
+      count: z.number().int().optional().describe('a derived edge: how many rows cite across it'),
+      rows: z.array(z.string()).optional().describe('a derived edge, to reviewers: the citing rows'),
+    }),
+  ),
+});
+
 export const lineageVerb = defineVerb({
   name: 'gv.lineage',
   role: 'reader',
   summary: 'The work areas of a space as a graph with path, declared and derived edges; with a work area, its lineage alone.',
   params: z.strictObject({ space: spaceParam.optional(), workarea: workareaParam.optional() }),
+  answer: lineageAnswer,
   handler({ caller, store, access, reads }, p) {
     const space = requireSpace({ store }, p.space ?? 'main');
     return reads.run(caller, async (read) => {
@@ -220,7 +267,7 @@ export const lineageVerb = defineVerb({
         space,
         workarea: p.workarea ?? null,
         nodes: nodes.sort((a, b) => a.name.localeCompare(b.name)),
-        edges: edges.sort(compareEdges).map((e) => Object.fromEntries(Object.entries(e).filter(([, v]) => v !== undefined))),
+        edges: edges.sort(compareEdges).map((e) => Object.fromEntries(Object.entries(e).filter(([, v]) => v !== undefined)) as LineageEdge),
       };
     });
   },

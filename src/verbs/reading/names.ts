@@ -12,12 +12,17 @@ import { invalidParams } from '../../gate-error.js';
  * an API key is refused whatever its role (docs/spec-choices.md). A key's or a socket peer's
  * identity has no entry and is answered with nulls.
  */
+const namesAnswer = z.object({
+  names: z.array(z.object({ identity: z.string(), email: z.string().nullable(), name: z.string().nullable() })),
+});
+
 export const namesVerb = defineVerb({
   name: 'gv.names',
   role: 'reviewer',
   summary:
     'For a signed-in person at reviewer or above (or the operator on the socket): the email and name of each identity that is a signed-in person (null for keys, socket peers and unknown identities). API keys are refused.',
   params: z.strictObject({ identities: z.array(z.string().min(1).max(1024)).min(1).max(200) }),
+  answer: namesAnswer,
   handler({ caller, store }, p) {
     if (caller.kind === 'program') {
       throw invalidParams("gv.names is for people: an API key is never served people's emails and names; answers name people by identity", {

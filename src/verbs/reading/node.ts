@@ -7,8 +7,8 @@ import { invalidParams } from '../../gate-error.js';
 import { isPromoted } from '../../domain/states.js';
 import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import { approvalOf } from '../../review/approval-answer.js';
-import { commentsFor } from '../review/comments.js';
-import { visibleRelations } from './relations.js';
+import { commentEntryAnswer, commentsFor } from '../review/comments.js';
+import { relationAnswer, visibleRelations } from './relations.js';
 import { tipOf } from '../curation/tip.js';
 import { pendingSupersedes } from '../curation/replacement-group-view.js';
 import { membersOf } from './node-members.js';
@@ -20,6 +20,8 @@ import { readableBodyHash } from '../../review/read-before-signing.js';
 import { personsCopy } from '../../review/persons-copy.js';
 import { evidenceRequests, type EvidenceRequest } from '../../review/evidence-requests.js';
 import type { House } from '../house.js';
+import { evidenceRequestAnswer, placedFindingAnswer, scannerFindingsAnswer, waitsForAnswer } from '../answer-types.js';
+import { approvalAnswer } from '../review/approval.js';
 
 function nodeTip(house: Pick<House, 'store' | 'access'>, caller: Caller, id: string) {
   const tip = tipOf(house, caller, id);
@@ -132,11 +134,62 @@ async function maskedBodyPage(house: Pick<House, 'store'>, caller: Caller, row: 
   };
 }
 
+const nodeAnswer = z.object({
+  artifact_id: z.string(),
+  status: z.object({ state: z.string(), reason: z.string(), provisional: z.boolean() }),
+  approval: approvalAnswer,
+  comments: z.array(commentEntryAnswer),
+  relations: z.array(relationAnswer),
+  tip: z.object({ artifact_id: z.string().nullable(), pinned: z.boolean(), chain_length: z.number() }),
+  members: z.array(z.object({
+    path: z.string(),
+    artifact_id: z.string(),
+    content_type: z.string(),
+    state: z.string(),
+    size_bytes: z.number().int(),
+  })),
+  preview: z.string().nullable(),
+  preview_chars: z.number(),
+  self_authored: z.boolean(),
+  scanner_findings: scannerFindingsAnswer,
+  supersedes: z.object({
+    artifact_ids: z.array(z.string()),
+    operation: z.enum(['split', 'merge', 'supersede']),
+    via: z.string(),
+    group_id: z.string(),
+  }).nullable(),
+  refusal: z.object({
+    event_id: z.string(),
+    ts: z.number().int(),
+    in_favour_of: z.string().optional(),
+    type: z.string(),
+    category: z.string().nullable(),
+    signer_class: z.string().nullable(),
+  }).optional(),
+  erased: z.object({ event_id: z.string(), ts: z.number().int() }).optional(),
+  evidence: z.array(evidenceRequestAnswer).optional(),
+  revision: z.string().optional(),
+  masked_body: z.string().nullable().optional(),
+  masked_chars: z.number().optional(),
+  findings: z.array(placedFindingAnswer).optional(),
+  masked_for: z.enum(['person', 'program']).optional(),
+  masked_hash: z.string().optional(),
+  masked_offset: z.number().int().optional(),
+  masked_next_offset: z.number().int().nullable().optional(),
+  body: z.string().nullable().optional(),
+  body_exact: z.boolean().optional(),
+  content_hash: z.string().optional(),
+  size_bytes: z.number().int().optional(),
+  source_uri: z.string().optional(),
+  signers: z.array(z.object({ identity: z.string(), class: z.string(), decision: z.string() })).optional(),
+});
+
 export const nodeVerb = defineVerb({
   name: 'gv.node',
   role: 'reader',
   summary: 'One row as a node: status, approval, relations, a bounded masked preview; with body, its content.',
   params: z.strictObject({ artifact_id: artifactIdParam, body: z.boolean().optional(), offset: z.number().int().min(0).optional() }),
+  answer: nodeAnswer,
   async handler({ caller, store, access, review }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     if (p.body === true && row.erased_seq !== null) {

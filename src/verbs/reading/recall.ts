@@ -12,6 +12,7 @@ import { isWeak } from '../../recall/weak-match.js';
 import { rerankedHits } from '../../recall/rerank-hits.js';
 import type { Caller } from '../../access/caller.js';
 import type { House } from '../house.js';
+import { producerAnswer, scannerFindingsAnswer, steeringItemAnswer } from '../answer-types.js';
 
 export const RECALL_K_MAX = 100;
 const STEERING_K_DEFAULT = 5;
@@ -152,11 +153,68 @@ async function answerHits(house: Pick<House, 'store' | 'recall'>, caller: Caller
   return { level, ranked, held };
 }
 
+const signal = z.object({ rank: z.number().int().describe('1-based position in its list'), score: z.number() });
+
+export const recallProvenanceAnswer = z.object({
+  source_uri: z.string(),
+  content_type: z.string(),
+  state: z.string(),
+  ratified: z.boolean(),
+  trust_class: z.string(),
+  kind: z.string().nullable(),
+  writer_kind: z.string(),
+  promoted_at: z.number().int().nullable(),
+  unreviewed: z.boolean().optional().describe("true on the caller's own held row"),
+  hidden: z.boolean().optional().describe('true: hidden from the audience asked for (include_hidden)'),
+  lowered: z.boolean().optional().describe('true: a hide by someone other than a person lowers it rather than removing it'),
+});
+
+export const recallSignalsAnswer = z.object({
+  lexical: signal.optional(),
+  vector: signal.optional(),
+  context: z.object({ score: z.number() }).optional().describe('the part of score lent by matched claims next to it from the same source'),
+  rerank: signal.optional().describe("the re-ranker's place and score, when rerank.url is set and it answered"),
+});
+
+export const recallHitAnswer = z.object({
+  artifact_id: z.string(),
+  score: z.number(),
+  body: z.string().nullable(),
+  space: z.string(),
+  workarea: z.string().nullable(),
+  producer: producerAnswer,
+  held: z.boolean().describe("true for the caller's own held row (then ratified is false)"),
+  distance: z.number().int().nullable(),
+  provisional: z.boolean(),
+  weak: z.boolean().describe('true: no query word matched it and its cosine to the query is low, a neighbour rather than an answer'),
+  scanner_findings: scannerFindingsAnswer,
+  provenance: recallProvenanceAnswer,
+  signals: recallSignalsAnswer,
+});
+
+export const recallAnswer = z.object({
+  steering: z.array(steeringItemAnswer),
+  steering_omitted: z.number().int(),
+  audience: z.string().optional(),
+  scope: z.enum(['spaces', 'workarea', 'space', 'closest', 'all']),
+  space: z.string().nullable(),
+  workarea: z.string().nullable(),
+  answered_by: z.object({
+    mode: z.enum(['hybrid', 'lexical', 'vector']),
+    level: z.enum(['spaces', 'workarea', 'space', 'all']),
+    workarea: z.string().nullable(),
+    distance: z.number().int().nullable(),
+  }),
+  hits: z.array(recallHitAnswer),
+  paths: z.array(z.object({ space: z.string(), workarea: z.string().nullable() })),
+});
+
 export const recallVerb = defineVerb({
   name: 'gv.recall',
   role: 'reader',
   summary: 'Search promoted claims (hybrid, lexical or vector), plus your own scanned held claims; with a work area, the steering in force.',
   params,
+  answer: recallAnswer,
   async handler({ caller, store, access, recall }, p) {
     const producer = checkedProducer(p.producer);
     const steeringK = checkedSteeringK(p.steering_k);

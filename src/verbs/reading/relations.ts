@@ -29,11 +29,28 @@ export function visibleRelations(house: Pick<House, 'store' | 'access'>, caller:
   return out;
 }
 
+export const relationAnswer = z.object({
+    kind: z.enum(['supersedes', 'restates', 'corrects', 'contradicts', 'extends']),
+    direction: z.string(),
+    artifact_id: z.string(),
+    state: z.string(),
+    by: z.string().nullable(),
+    ts: z.number().int(),
+    event_id: z.string(),
+    group_id: z.string().nullable(),
+  });
+
+const relationsAnswer = z.object({
+  artifact_id: z.string(),
+  relations: z.array(relationAnswer),
+});
+
 export const relationsVerb = defineVerb({
   name: 'gv.relations',
   role: 'reader',
   summary: "A row's relations: supersedes, restates, corrects, contradicts, extends, each way.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
+  answer: relationsAnswer,
   handler({ caller, store, access }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     return { artifact_id: row.artifact_id, relations: visibleRelations({ store, access }, caller, row.artifact_id) };

@@ -8,14 +8,29 @@ import { servedRowsOf, signedEntry } from '../../events/signed-history.js';
 import type { Caller } from '../../access/caller.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import { withheldFields, type Reader } from './signed-disclosure.js';
-import { answerProofs } from './log-proofs.js';
+import { answerProofs, checkpointSchema, keyRotationsSchema } from './log-proofs.js';
+import { provenEventAnswer } from '../answer-types.js';
 import type { House } from '../house.js';
+
+export const statusAnswer = z.object({
+  artifact_id: z.string(),
+  state: z.string(),
+  reason: z.string().describe('why it is there, in closed words'),
+  held: z.boolean(),
+  ratified: z.boolean(),
+  provisional: z.boolean(),
+  space: z.string(),
+  workarea: z.string().nullable(),
+  findings_count: z.number().int(),
+  since_ts: z.number().int().describe('when it entered its state'),
+});
 
 export const statusVerb = defineVerb({
   name: 'gv.status',
   role: 'reader',
   summary: "A row's position and the reason it is there.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
+  answer: statusAnswer,
   handler({ caller, access }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     return {
@@ -47,11 +62,29 @@ function readerOf(house: Pick<House, 'store' | 'access'>, caller: Caller, row: A
   };
 }
 
+export const whyAnswer = z.object({
+  artifact_id: z.string(),
+  state: z.string(),
+  deployment_id: z.string(),
+  checkpoint: checkpointSchema,
+  key_rotations: keyRotationsSchema,
+  events: z.array(
+    provenEventAnswer.extend({
+      signed: z
+        .string()
+        .nullable()
+        .describe("the exact bytes signed (the event's canonical JSON, {v, seq, type, ts, prev, by, data}), so a reader checks sig itself; null when the event holds a field in `withheld`"),
+      withheld: z.array(z.string()).describe('fields of the event whose values this caller is not served, which keep `signed` back; empty when it is served'),
+    }),
+  ),
+});
+
 export const whyVerb = defineVerb({
   name: 'gv.why',
   role: 'reader',
   summary: 'Every journal event that moved a row, in order, with signatures, the signed bytes where the caller may read all they hold, and each event\'s inclusion proof in the signed checkpoint answered beside them.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
+  answer: whyAnswer,
   handler({ caller, store, access, deployment }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     const reader = readerOf({ store, access }, caller, row);

@@ -9,11 +9,20 @@ import { EXPIRING_STATES } from '../../review/review-board.js';
 import { approvalSignable } from '../../review/signable.js';
 import { whoCanSign } from '../../review/who-can-sign.js';
 
+const whoCanSignAnswer = z.object({
+  artifact_id: z.string(),
+  state: z.string(),
+  people: z.array(z.string()),
+  signable: z.boolean(),
+  you: z.boolean(),
+});
+
 export const whoCanSignVerb = defineVerb({
   name: 'gv.who_can_sign',
   role: 'reader',
   summary: 'The signed-in people who may sign a row (reviewers and admins, never its writer), and whether you may.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
+  answer: whoCanSignAnswer,
   handler({ caller, store, access, review, config }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     const people = whoCanSign({ store, config }, row);
@@ -28,11 +37,14 @@ export const whoCanSignVerb = defineVerb({
   },
 });
 
+const askToSignAnswer = z.object({ artifact_id: z.string(), to: z.array(z.string()), asked_at: z.string(), event_id: z.string() });
+
 export const askToSignVerb = defineVerb({
   name: 'gv.ask_to_sign',
   role: 'agent',
   summary: 'The signed-in author of a held row asks the people who may sign it (once per row per UTC day); moves nothing.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
+  answer: askToSignAnswer,
   handler({ caller, store, access, review, config, clock }, p) {
     requirePerson(caller, 'gv.ask_to_sign');
     return store.writer.write(() => {

@@ -5,11 +5,21 @@ import { invalidParams } from '../../gate-error.js';
 const DAY_MS = 86_400_000;
 const days = (ms: number) => Math.round((ms / DAY_MS) * 100) / 100;
 
+const awayAnswer = z.object({
+  note: z.string().optional(),
+  until: z.number().optional(),
+  away: z.boolean(),
+  declared: z.boolean(),
+  since: z.number(),
+  days: z.number(),
+});
+
 export const awayVerb = defineVerb({
   name: 'gv.away',
   role: 'admin',
   summary: 'The operator is away (until a time, or until gv.back): human-review clocks stop and nothing is promoted.',
   params: z.strictObject({ until: z.number().int().min(0).optional(), note: z.string().min(1).max(500).optional() }),
+  answer: awayAnswer,
   handler({ caller, store, review, clock }, p) {
     return store.writer.write(() => {
       const now = clock.now();
@@ -31,11 +41,14 @@ export const awayVerb = defineVerb({
   },
 });
 
+const backAnswer = z.object({ away: z.boolean(), held_d: z.number(), declared: z.boolean() });
+
 export const backVerb = defineVerb({
   name: 'gv.back',
   role: 'admin',
   summary: 'The operator is back: human-review clocks restart with the time away subtracted.',
   params: z.strictObject({}),
+  answer: backAnswer,
   handler({ caller, store, review, clock }) {
     return store.writer.write(() => {
       const now = clock.now();

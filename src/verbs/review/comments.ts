@@ -10,6 +10,7 @@ import { atLeast } from '../../domain/roles.js';
 import { forPeople } from '../../review/persons-copy.js';
 import { SEVERITY_RANK, type Severity } from '../../../workers/scan/finding.js';
 import type { House } from '../house.js';
+import { placedFindingAnswer } from '../answer-types.js';
 
 export const COMMENT_KINDS = ['note', 'question', 'objection', 'resolution'] as const;
 /** The content type a comment's body is scanned as: text people and agents read, never carry out (executable-stakes.ts). */
@@ -84,6 +85,32 @@ export function commentsFor(house: Pick<House, 'store'>, caller: Caller, row: Ar
   };
 }
 
+/** A comment as its readers get it: a retracted one a tombstone without its body, a held one without its words but to those who read them. */
+export const commentEntryAnswer = z.object({
+  retracted_by: z.string().nullable().optional(),
+  retracted_ts: z.number().int().nullable().optional(),
+  retract_event_id: z.string().nullable().optional(),
+  event_id: z.string(),
+  kind: z.string(),
+  body: z.string().nullable().describe("null when retracted, or when held and this caller is not one who reads a held comment's words"),
+  author: z.string(),
+  author_class: z.string(),
+  reply_to: z.string().nullable(),
+  findings: z.array(z.string()),
+  audience: z.string(),
+  ts: z.number().int(),
+  retracted: z.boolean(),
+  held: z.boolean().describe('the scanner found in the body a finding that holds it (medium or above; the attack classifier from high)'),
+  scan_findings: z.array(placedFindingAnswer).describe("what the scanner found in the body and where, never the matched text"),
+});
+
+const commentAnswer = z.object({
+  artifact_id: z.string(),
+  event_id: z.string(),
+  comment: commentEntryAnswer,
+  counts: z.object({ total: z.number().int(), open_objections: z.number(), last_ts: z.number().int().nullable() }),
+});
+
 export const commentVerb = defineVerb({
   name: 'gv.comment',
   role: 'agent',
@@ -97,6 +124,7 @@ export const commentVerb = defineVerb({
     audience: z.enum(['all', 'people']).optional(),
   }),
   door: {},
+  answer: commentAnswer,
   async handler({ caller, store, access, pipeline }, p) {
     const kind = p.kind ?? 'note';
     const audience = p.audience ?? 'all';
@@ -140,11 +168,14 @@ export const commentVerb = defineVerb({
   },
 });
 
+const commentRetractAnswer = z.object({ artifact_id: z.string(), event_id: z.string(), retract_event_id: z.string() });
+
 export const commentRetractVerb = defineVerb({
   name: 'gv.comment_retract',
   role: 'agent',
   summary: 'Retract a comment (its author or the operator); it stays as a tombstone and an objection stops holding.',
   params: z.strictObject({ artifact_id: artifactIdParam, event_id: eventIdParam, reason: z.string().min(1).max(500).optional() }),
+  answer: commentRetractAnswer,
   handler({ caller, store, access }, p) {
     return store.writer.write(() => {
       const row = access.readableArtifact(caller, p.artifact_id);
@@ -163,11 +194,18 @@ export const commentRetractVerb = defineVerb({
   },
 });
 
+const commentsAnswer = z.object({
+  comments: z.array(commentEntryAnswer),
+  counts: z.object({ total: z.number().int(), open_objections: z.number(), last_ts: z.number().int().nullable() }),
+  artifact_id: z.string(),
+});
+
 export const commentsVerb = defineVerb({
   name: 'gv.comments',
   role: 'reader',
   summary: "A row's comments, oldest first, with counts; retracted ones as tombstones when asked.",
   params: z.strictObject({ artifact_id: artifactIdParam, include_retracted: z.boolean().optional() }),
+  answer: commentsAnswer,
   handler({ caller, store, access }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     return { artifact_id: row.artifact_id, ...commentsFor({ store }, caller, row, p.include_retracted === true) };

@@ -31,12 +31,24 @@ export function decidedRow(ctx: VerbContext, id: string, verb: string, mayMoveGr
   return row;
 }
 
+const promoteAnswer = z.object({
+  supersedes: z.string().optional(),
+  relation_event_id: z.string().optional(),
+  artifact_id: z.string(),
+  state: z.enum(['L3_RATIFIED', 'ACTIVE']),
+  provisional: z.boolean(),
+  event_id: z.string(),
+  k_required: z.number().int(),
+  k_have: z.number().int(),
+});
+
 export const promoteVerb = defineVerb({
   name: 'gv.promote',
   role: 'reviewer',
   summary:
     "Promote a row once its quorum is met (your approval counts by your class and the space's review mode); with supersedes, the promoted row supersedes that ACTIVE parent in the same act.",
   params: z.strictObject({ artifact_id: artifactIdParam, supersedes: artifactIdParam.optional() }),
+  answer: promoteAnswer,
   handler(ctx, p) {
     const { caller, store, access, review, crews, config } = ctx;
     if (p.supersedes === p.artifact_id) throw invalidParams('gv.promote: a row cannot supersede itself', { field: 'supersedes' });
@@ -77,6 +89,13 @@ export const promoteVerb = defineVerb({
   },
 });
 
+const rejectAnswer = z.object({
+  category: z.enum(['policy', 'off-scope', 'quality', 'duplicate', 'unreadable']).optional(),
+  artifact_id: z.string(),
+  state: z.string(),
+  event_id: z.string(),
+});
+
 export const rejectVerb = defineVerb({
   name: 'gv.reject',
   role: 'reviewer',
@@ -87,6 +106,7 @@ export const rejectVerb = defineVerb({
     category: z.enum(REJECT_CATEGORIES).optional(),
     in_favour_of: artifactIdParam.optional(),
   }),
+  answer: rejectAnswer,
   handler(ctx, p) {
     const { caller, store, access } = ctx;
     if (p.in_favour_of !== undefined) {
@@ -109,11 +129,14 @@ export const rejectVerb = defineVerb({
   },
 });
 
+const demoteAnswer = z.object({ artifact_id: z.string(), state: z.string(), event_id: z.string() });
+
 export const demoteVerb = defineVerb({
   name: 'gv.demote',
   role: 'reviewer',
   summary: 'Withdraw an admitted row: ACTIVE to DEMOTED (content kept), or a ratified row back to L2_SCORED.',
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500).optional() }),
+  answer: demoteAnswer,
   handler(ctx, p) {
     const { caller, store } = ctx;
     return store.writer.write(() => {

@@ -9,11 +9,17 @@ import { utcDay } from '../../projections/review.js';
 const DAY_MS = 86_400_000;
 const MAX_BULK = 100;
 
+const deferAnswer = z.union([
+  z.object({ artifact_id: z.string(), deferred: z.boolean() }),
+  z.object({ artifact_ids: z.array(z.string()), deferred: z.number() }),
+]);
+
 export const deferVerb = defineVerb({
   name: 'gv.defer',
   role: 'agent',
   summary: 'Record that you looked at a row (or up to 100, reviewer and up) and moved on; no journal event.',
   params: z.strictObject({ artifact_id: artifactIdParam.optional(), artifact_ids: z.array(artifactIdParam).optional() }),
+  answer: deferAnswer,
   handler({ caller, access, review, clock }, p) {
     if ((p.artifact_id === undefined) === (p.artifact_ids === undefined)) {
       throw invalidParams('give exactly one of artifact_id and artifact_ids', { field: p.artifact_id === undefined ? 'artifact_id' : 'artifact_ids' });
@@ -48,11 +54,34 @@ interface DayCounts {
   deferred_in_bulk: number;
 }
 
+const engagementAnswer = z.object({
+  days: z.number(),
+  since: z.number(),
+  signed: z.number(),
+  promoted: z.number(),
+  rejected: z.number(),
+  demoted: z.number(),
+  comments: z.number(),
+  deferred: z.number(),
+  items_deferred_in_bulk: z.number(),
+  per_day: z.array(z.object({
+    signed: z.number(),
+    promoted: z.number(),
+    rejected: z.number(),
+    demoted: z.number(),
+    comments: z.number(),
+    deferred: z.number(),
+    deferred_in_bulk: z.number(),
+    day: z.string(),
+  })),
+});
+
 export const engagementVerb = defineVerb({
   name: 'gv.engagement',
   role: 'reader',
   summary: 'Your review work over a window of days: signatures, promotions, rejections, comments, defers (single and bulk), per day.',
   params: z.strictObject({ days: z.number().int().min(1).max(365).optional() }),
+  answer: engagementAnswer,
   handler({ caller, store, review, clock }, p) {
     const days = p.days ?? 14;
     const now = clock.now();

@@ -18,11 +18,19 @@ const SENDABLE_BACK: ReadonlySet<string> = new Set(['L1_SCANNED', 'L2_SCORED']);
 /** Attachments a row may hold in all, its envelope's and every piece of evidence added to it. */
 export const ATTACHMENTS_PER_ROW = 16;
 
+const requestEvidenceAnswer = z.object({
+  artifact_id: z.string(),
+  state: z.literal('NEEDS_EVIDENCE'),
+  leaves: z.string(),
+  event_id: z.string(),
+});
+
 export const requestEvidenceVerb = defineVerb({
   name: 'gv.request_evidence',
   role: 'reviewer',
   summary: "Send a row waiting for review back to its writer for evidence (ratify, NEEDS_EVIDENCE), saying what is missing; the writer's gv.add_evidence returns it to review.",
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().trim().min(1).max(500) }),
+  answer: requestEvidenceAnswer,
   handler(ctx, p) {
     const { caller, store } = ctx;
     return store.writer.write(() => {
@@ -41,6 +49,15 @@ export const requestEvidenceVerb = defineVerb({
   },
 });
 
+const addEvidenceAnswer = z.object({
+  artifact_id: z.string(),
+  state: z.string(),
+  trust_class: z.string(),
+  evidence_event_id: z.string(),
+  scan_event_id: z.string(),
+  attachments: z.array(z.object({ sha256: z.string(), media_type: z.string(), size_bytes: z.number().int() })),
+});
+
 export const addEvidenceVerb = defineVerb({
   name: 'gv.add_evidence',
   role: 'agent',
@@ -49,6 +66,7 @@ export const addEvidenceVerb = defineVerb({
   params: z.strictObject({ artifact_id: artifactIdParam, attachments: attachmentsParam.min(1) }),
   // A banned writer adds nothing, as at any write door, and no evidence from a banned source.
   door: { sources: (p) => attachmentSources(p.attachments) },
+  answer: addEvidenceAnswer,
   async handler({ caller, store, access, pipeline }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     const requireAsked = (state: string) => {

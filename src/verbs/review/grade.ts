@@ -10,6 +10,7 @@ import { gradePending, reviewPending } from '../../review/pending-grading.js';
 import { settleRow } from '../../review/settlement.js';
 import { RUBRIC_VERSION } from '../../../workers/grade/rubric.js';
 import type { House } from '../house.js';
+import { stanceRunAnswer } from '../answer-types.js';
 
 /**
  * A test home lives under the system's temporary directory. Only there may a socket peer
@@ -24,11 +25,21 @@ export function isTestHome(house: Pick<House, 'deployment'>): boolean {
   }
 }
 
+const gradeAnswer = z.object({
+  artifact_id: z.string(),
+  content_hash: z.string(),
+  rubric: z.string(),
+  state: z.string(),
+  stances: z.array(stanceRunAnswer),
+  cost_tokens: z.number(),
+});
+
 export const gradeVerb = defineVerb({
   name: 'gv.grade',
   role: 'reviewer',
   summary: 'Grade one row: one model call per configured stance, unless the decision record already answers (fresh: true forces a call).',
   params: z.strictObject({ artifact_id: artifactIdParam, fresh: z.boolean().optional() }),
+  answer: gradeAnswer,
   async handler({ caller, store, access, review, crews, deployment, config }, p) {
     if (caller.surface === 'socket' && !isTestHome({ deployment })) {
       throw invalidParams('gv.grade is refused to a socket peer outside a test home; grade with a reviewer key or as a signed-in person', {
@@ -63,21 +74,35 @@ export const gradeVerb = defineVerb({
   },
 });
 
+const gradePendingAnswer = z.object({
+  why_paused: z.string().optional(),
+  graded: z.number(),
+  failed: z.number(),
+  blocked: z.number(),
+  cost_tokens: z.number(),
+  budget_remaining: z.number(),
+  paused: z.boolean(),
+});
+
 export const gradePendingVerb = defineVerb({
   name: 'gv.grade_pending',
   role: 'reviewer',
   summary: "Grade held L1 rows, oldest first, within the day's token budget; stops (fail-closed) when it is spent.",
   params: z.strictObject({ limit: limitParam(10_000).optional() }),
+  answer: gradePendingAnswer,
   handler({ caller, store, review, crews, config }, p) {
     return gradePending({ store, review, crews, config }, p.limit ?? 50, caller.identity);
   },
 });
+
+const reviewPendingAnswer = z.object({ reviewed: z.number(), cost_tokens: z.number(), paused: z.boolean(), budget_remaining: z.number() });
 
 export const reviewPendingVerb = defineVerb({
   name: 'gv.review_pending',
   role: 'reviewer',
   summary: 'Second-opinion verdicts on graded rows of model and auto spaces (nothing in human spaces; never L1B).',
   params: z.strictObject({ limit: limitParam(10_000).optional() }),
+  answer: reviewPendingAnswer,
   handler({ caller, store, review, crews, config }, p) {
     return reviewPending({ store, review, crews, config }, p.limit ?? 50, caller.identity);
   },

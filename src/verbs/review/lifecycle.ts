@@ -11,11 +11,14 @@ import { EXPIRING_STATES } from '../../review/review-board.js';
 /** Reopens per claim (spec 1 Limits). */
 export const MAX_REOPENS = 3;
 
+const cancelAnswer = z.object({ artifact_id: z.string(), state: z.string(), status: z.string(), event_id: z.string() });
+
 export const cancelVerb = defineVerb({
   name: 'gv.cancel',
   role: 'reader',
   summary: 'The signed-in person who wrote a held row withdraws it (REJECTED, status cancelled); words and events are kept.',
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500).optional() }),
+  answer: cancelAnswer,
   handler({ caller, store, access, review }, p) {
     requirePerson(caller, 'gv.cancel');
     return store.writer.write(() => {
@@ -41,11 +44,14 @@ export const cancelVerb = defineVerb({
   },
 });
 
+const reopenAnswer = z.object({ artifact_id: z.string(), state: z.string(), reopens: z.number(), event_id: z.string() });
+
 export const reopenVerb = defineVerb({
   name: 'gv.reopen',
   role: 'reviewer',
   summary: 'A person reopens a rejected row (at most three times): back to L1_SCANNED, or L1B_FLAGGED while a veto finding stands.',
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500) }),
+  answer: reopenAnswer,
   handler({ caller, store, access, review, config }, p) {
     requirePerson(caller, 'gv.reopen');
     return store.writer.write(() => {

@@ -42,11 +42,35 @@ function recordBody(house: Pick<House, 'store'>, row: ArtifactRow): { body: unkn
   }
 }
 
+const recordsAnswer = z.object({
+  items: z.array(z.union([
+    z.object({
+      body: z.unknown(),
+      artifact_id: z.string(),
+      class: z.string(),
+      workarea: z.string().nullable(),
+      writer_identity: z.string(),
+      ts: z.number().int(),
+    }),
+    z.object({
+      body: z.null(),
+      body_refused: z.enum(['too_large', 'not_json', 'not_text', 'content_erased']),
+      artifact_id: z.string(),
+      class: z.string(),
+      workarea: z.string().nullable(),
+      writer_identity: z.string(),
+      ts: z.number().int(),
+    }),
+  ])),
+  truncated: z.boolean(),
+});
+
 export const recordsVerb = defineVerb({
   name: 'gv.records',
   role: 'reviewer',
   summary: "A space's recorded evidence (events, usage records, state snapshots), oldest first, each with its JSON body when small.",
   params,
+  answer: recordsAnswer,
   handler({ caller, store, access }, p) {
     requireSpace({ store }, p.space);
     access.capabilities.require(caller, p.space, 'read');

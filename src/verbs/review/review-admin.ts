@@ -7,11 +7,23 @@ import { invalidParams } from '../../gate-error.js';
 import { COUNTERSIGN_CLASSES } from '../../review/quorum.js';
 import { settlePending } from '../../review/settlement.js';
 
+const backendCheckAnswer = z.object({
+  reachable: z.boolean(),
+  credential: z.string(),
+  model: z.string(),
+  effort: z.string().nullable(),
+  structured_outputs: z.boolean(),
+  cost_tokens: z.number(),
+  words: z.string(),
+  backend: z.string(),
+});
+
 export const backendCheckVerb = defineVerb({
   name: 'gv.backend_check',
   role: 'admin',
   summary: "Probe a model backend: reachable, credential, model, effort, structured outputs (default: the positive stance's backend).",
   params: z.strictObject({ backend: z.string().min(1).max(64).optional() }),
+  answer: backendCheckAnswer,
   async handler({ review }, p) {
     const settings = review.board.settings;
     const name = p.backend ?? settings.stances[0]!.backend.backend.name;
@@ -24,21 +36,66 @@ export const backendCheckVerb = defineVerb({
   },
 });
 
+const settlePendingAnswer = z.object({
+  examined: z.number(),
+  promoted: z.number(),
+  ratified: z.number(),
+  artifact_ids: z.array(z.string()),
+  held: z.record(z.string(), z.number()),
+});
+
 export const settlePendingVerb = defineVerb({
   name: 'gv.settle_pending',
   role: 'reviewer',
   summary: 'Promote, with the deployment signing, the scored rows of auto spaces whose quorum is met and which need no person.',
   params: z.strictObject({ limit: limitParam(10_000).optional() }),
+  answer: settlePendingAnswer,
   handler({ store, review, crews, config }, p) {
     return settlePending({ store, review, crews, config }, p.limit ?? 500);
   },
 });
+
+const countersignStatusAnswer = z.union([
+  z.object({
+    artifact_id: z.string(),
+    state: z.string(),
+    trust_class: z.string(),
+    requires_countersign: z.boolean(),
+    provisional: z.boolean(),
+    countersigned: z.boolean(),
+    awaiting: z.boolean(),
+    authority: z.union([
+      z.object({ configured: z.boolean(), words: z.string() }),
+      z.object({
+        configured: z.boolean(),
+        url: z.string(),
+        org_deployment_id: z.string().nullable(),
+        words: z.string(),
+      }),
+    ]),
+  }),
+  z.object({
+    authority: z.union([
+      z.object({ configured: z.boolean(), words: z.string() }),
+      z.object({
+        configured: z.boolean(),
+        url: z.string(),
+        org_deployment_id: z.string().nullable(),
+        words: z.string(),
+      }),
+    ]),
+    provisional: z.number(),
+    ratified_awaiting: z.number(),
+    countersigned: z.number().int(),
+  }),
+]);
 
 export const countersignStatusVerb = defineVerb({
   name: 'gv.countersign_status',
   role: 'reader',
   summary: "Whether a row (or the gate's promotions) still wait for a second authority's countersign.",
   params: z.strictObject({ artifact_id: artifactIdParam.optional() }),
+  answer: countersignStatusAnswer,
   handler({ caller, store, access, config }, p) {
     const org = pinnedOrg({ store, config });
     const authority =

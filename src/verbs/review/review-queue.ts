@@ -9,6 +9,7 @@ import { whoCanSign } from '../../review/who-can-sign.js';
 import { openQuestionsFor } from '../../questions/open-questions.js';
 import { evidenceRequests } from '../../review/evidence-requests.js';
 import type { House } from '../house.js';
+import { evidenceRequestAnswer, placedFindingAnswer, scannerFindingsAnswer, waitsForAnswer } from '../answer-types.js';
 
 const HELD_STEERING_SHOWN = 50;
 
@@ -57,11 +58,88 @@ function item(house: Pick<House, 'store' | 'access' | 'review' | 'config'>, call
   };
 }
 
+const waitingRowAnswer = z.object({
+    artifact_id: z.string(),
+    state: z.string(),
+    waits_for: waitsForAnswer.nullable(),
+    stances: z.array(z.object({
+      last_run: z.object({
+        state: z.string(),
+        failure: z.string().nullable(),
+        detail: z.string().nullable(),
+      }).optional(),
+      stance: z.string(),
+      backend: z.string(),
+      model_label: z.string(),
+      decision: z.enum(['reject', 'approve']).nullable(),
+      score: z.number().nullable(),
+    })),
+    waiting_since: z.number(),
+    supersedes: z.object({
+      artifact_ids: z.array(z.string()),
+      operation: z.enum(['split', 'merge', 'supersede']),
+      via: z.string(),
+      group_id: z.string(),
+    }).nullable(),
+    preview: z.string().nullable(),
+    content_type: z.string(),
+    trust_class: z.string(),
+    writer_identity: z.string(),
+    ingest_ts: z.number().int(),
+    source_uri: z.string(),
+    findings: z.array(placedFindingAnswer),
+    verdicts: z.array(z.object({
+      model_label: z.string(),
+      stance: z.string().nullable(),
+      decision: z.string(),
+      score: z.number().nullable(),
+      rubric: z.string().nullable(),
+      ts: z.number().int(),
+      event_id: z.string(),
+    })),
+    expires_at: z.number().int().nullable(),
+    expires_in_s: z.number().int().nullable(),
+    space: z.string(),
+    workarea: z.string().nullable(),
+    producer: z.object({ name: z.string(), kind: z.string().nullable() }).nullable(),
+    kind: z.string().nullable(),
+    attachments: z.array(z.object({ sha256: z.string() })),
+    who_can_sign: z.array(z.string()),
+    evidence_request: evidenceRequestAnswer.nullable(),
+    self_authored: z.boolean(),
+  });
+
+const reviewAnswer = z.object({
+  questions: z.array(z.object({
+    question: z.string(),
+    body: z.string().nullable(),
+    scanner_findings: scannerFindingsAnswer,
+    space: z.string(),
+    workarea: z.string().nullable(),
+    producer: z.object({ name: z.string(), kind: z.string().nullable() }).nullable(),
+    asker: z.string(),
+    addressed_to: z.object({ names: z.array(z.string()).optional(), kinds: z.array(z.string()).optional() }).nullable(),
+    named: z.boolean(),
+    promoted_at: z.number().int().nullable(),
+    reason: z.string().nullable(),
+    wait_minutes: z.number().int().nullable(),
+    minutes_left: z.number().int().nullable(),
+  })),
+  questions_truncated: z.boolean(),
+  held_steering: z.array(waitingRowAnswer),
+  held_steering_truncated: z.boolean(),
+  items: z.array(waitingRowAnswer),
+  held_back: z.number().int(),
+  total_waiting: z.number().int(),
+  cap: z.number().int(),
+});
+
 export const reviewVerb = defineVerb({
   name: 'gv.review',
   role: 'reviewer',
   summary: 'The review queue: rows waiting, oldest first, each with what it waits for, its verdicts and who may sign it; and the questions waiting for people, those naming you first.',
   params: z.strictObject({ cap: z.number().int().min(1).max(500).optional() }),
+  answer: reviewAnswer,
   handler({ caller, store, access, review, config, clock }, p) {
     const cap = p.cap ?? 50;
     const total = store.reviews.waitingCount();

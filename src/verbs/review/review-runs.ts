@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineVerb } from '../define-verb.js';
 import { visibleRowsClause } from '../../access/visible-rows.js';
 import type { RunFilter, RunRow } from '../../projections/review-reads.js';
+import { liveRunAnswer, scheduleStatusAnswer } from '../answer-types.js';
 
 const RUN_STATES = ['queued', 'running', 'completed', 'failed', 'blocked'] as const;
 
@@ -21,6 +22,63 @@ const served = (r: RunRow) => ({
   ts: r.ts,
 });
 
+const reviewRunsAnswer = z.object({
+  detail: z.object({
+    schedule: scheduleStatusAnswer,
+    budget: z.object({ per_day: z.number(), spent_today: z.number(), remaining: z.number() }),
+  }).optional(),
+  reported: z.boolean(),
+  runs: z.array(z.union([
+    z.object({
+      cost_tokens: z.number(),
+      ts: z.number().int(),
+      run_id: z.string(),
+      artifact_id: z.string(),
+      space: z.string(),
+      backend: z.string(),
+      model_label: z.string(),
+      stance: z.string(),
+      state: z.enum(['queued', 'running']),
+      since: z.number(),
+    }),
+    z.object({
+      run_id: z.string(),
+      artifact_id: z.string().nullable(),
+      space: z.string().nullable(),
+      backend: z.string(),
+      model_label: z.string(),
+      stance: z.string().nullable(),
+      state: z.string(),
+      failure: z.string().nullable(),
+      detail: z.string().nullable(),
+      cost_tokens: z.number(),
+      from_record: z.boolean(),
+      ms: z.number(),
+      ts: z.number().int(),
+    }),
+  ])),
+  total: z.number().int(),
+  offset: z.number().int(),
+  limit: z.number().int(),
+  counts: z.record(z.string(), z.number().int()),
+  in_flight: z.array(liveRunAnswer),
+  last_failure: z.object({
+    run_id: z.string(),
+    artifact_id: z.string().nullable(),
+    space: z.string().nullable(),
+    backend: z.string(),
+    model_label: z.string(),
+    stance: z.string().nullable(),
+    state: z.string(),
+    failure: z.string().nullable(),
+    detail: z.string().nullable(),
+    cost_tokens: z.number(),
+    from_record: z.boolean(),
+    ms: z.number(),
+    ts: z.number().int(),
+  }).nullable(),
+});
+
 export const reviewRunsVerb = defineVerb({
   name: 'gv.review_runs',
   role: 'reader',
@@ -31,6 +89,7 @@ export const reviewRunsVerb = defineVerb({
     offset: z.number().int().min(0).optional(),
     limit: z.number().int().min(1).max(500).optional(),
   }),
+  answer: reviewRunsAnswer,
   handler({ caller, store, access, review }, p) {
     const offset = p.offset ?? 0;
     const limit = p.limit ?? 25;

@@ -6,6 +6,7 @@ import { GRADABLE_STATES } from '../../review/grading.js';
 import type { StanceRun } from '../../review/stance-run.js';
 import { settleRow } from '../../review/settlement.js';
 import { isTestHome } from './grade.js';
+import { stanceRunAnswer, waitsForAnswer } from '../answer-types.js';
 
 /** What a refusal names of each stance: closed words, never a rationale. */
 const stanceWords = (runs: readonly StanceRun[]) =>
@@ -19,11 +20,22 @@ const stanceWords = (runs: readonly StanceRun[]) =>
  * verdicts count toward quorum like any other, and only `settle` asks the deployment to
  * promote a row of an auto space whose quorum is met.
  */
+const semanticReviewAnswer = z.object({
+  artifact_id: z.string(),
+  state: z.string(),
+  approved: z.boolean(),
+  settled: z.boolean(),
+  stances: z.array(stanceRunAnswer),
+  waits_for: waitsForAnswer.nullable(),
+  cost_tokens: z.number(),
+});
+
 export const semanticReviewVerb = defineVerb({
   name: 'gv.semantic_review',
   role: 'reviewer',
   summary: "The semantic reviewer's pass on one row: every stance must approve, else -32014 names the blocker; settle promotes an auto space's row whose quorum is met.",
   params: z.strictObject({ artifact_id: artifactIdParam, settle: z.boolean().optional() }),
+  answer: semanticReviewAnswer,
   async handler({ caller, store, access, review, crews, deployment, config }, p) {
     if (caller.surface === 'socket' && !isTestHome({ deployment })) {
       throw invalidParams('gv.semantic_review is refused to a socket peer outside a test home; ask with a reviewer key or as a signed-in person', {

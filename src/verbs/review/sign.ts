@@ -10,8 +10,48 @@ import { signerClassOf, type SignerClass } from '../../domain/signer-class.js';
 import { appendPromotion } from '../../review/promotion.js';
 import { approvalSignable, vetoSignable } from '../../review/signable.js';
 import { requireEverythingRead } from '../../review/read-before-signing.js';
+import { waitsForAnswer } from '../answer-types.js';
 
 const ENTERS = { approve: 'L2_SCORED', reject: 'REJECTED', archive: 'ARCHIVED' } as const;
+
+const signAnswer = z.union([
+  z.object({
+    artifact_id: z.string(),
+    state: z.string(),
+    decision: z.enum(['reject', 'approve', 'archive']),
+    event_id: z.string(),
+    class: z.enum(['agent', 'model', 'human', 'deployment', 'authority']),
+    counts: z.boolean(),
+    k_required: z.number().int(),
+    k_have: z.number().int(),
+  }),
+  z.object({
+    promoted: z.boolean(),
+    waits_for: waitsForAnswer.nullable(),
+    why_not: z.string(),
+    artifact_id: z.string(),
+    state: z.string(),
+    decision: z.enum(['reject', 'approve', 'archive']),
+    event_id: z.string(),
+    class: z.enum(['agent', 'model', 'human', 'deployment', 'authority']),
+    counts: z.boolean(),
+    k_required: z.number().int(),
+    k_have: z.number().int(),
+  }),
+  z.object({
+    state: z.enum(['L3_RATIFIED', 'ACTIVE']),
+    promoted: z.boolean(),
+    promote_event_id: z.string(),
+    provisional: z.boolean(),
+    artifact_id: z.string(),
+    decision: z.enum(['reject', 'approve', 'archive']),
+    event_id: z.string(),
+    class: z.enum(['agent', 'model', 'human', 'deployment', 'authority']),
+    counts: z.boolean(),
+    k_required: z.number().int(),
+    k_have: z.number().int(),
+  }),
+]);
 
 export const signVerb = defineVerb({
   name: 'gv.sign',
@@ -25,6 +65,7 @@ export const signVerb = defineVerb({
     reason: z.string().min(1).max(500).optional(),
     proof: proofParam.optional(),
   }),
+  answer: signAnswer,
   handler(ctx, p) {
     const { caller, store, auth, review, crews, config } = ctx;
     // A signed-in person signs as a human, and so does the operator with a proof; any other

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { markedWith } from '../../projections/finding-marks.js';
 import { defineVerb } from '../define-verb.js';
+import { scannerFindingsAnswer } from '../answer-types.js';
 import { spaceParam } from '../param-types.js';
 import { requireSpace } from '../../store/require-space.js';
 import { invalidParams } from '../../gate-error.js';
@@ -58,11 +59,34 @@ function shown(house: Pick<House, 'store' | 'crews'>, row: ArtifactRow, now: num
   };
 }
 
+const routedQuestionsAnswer = z.object({
+  space: z.string(),
+  questions: z.array(z.object({
+    question: z.string(),
+    body: z.string().nullable(),
+    scanner_findings: scannerFindingsAnswer,
+    space: z.string(),
+    asker: z.object({
+      producer: z.object({ name: z.string(), kind: z.string().nullable() }).nullable(),
+      role: z.string(),
+    }),
+    promoted_at: z.number().int().nullable(),
+    wait_minutes: z.number().int().nullable(),
+    minutes_left: z.number().int().nullable(),
+    brief: z.string(),
+    sheet: z.string(),
+    instructions: z.string().nullable(),
+    citations: z.array(z.object({ artifact_id: z.string(), body: z.string(), scanner_findings: scannerFindingsAnswer }).nullable()),
+  })),
+  truncated: z.boolean(),
+});
+
 export const routedQuestionsVerb = defineVerb({
   name: 'gv.routed_questions',
   role: 'agent',
   summary: 'The questions routed to a crew and still with it (its answer or referral not yet given), oldest promotion first, with what the crew needs to answer.',
   params: z.strictObject({ space: spaceParam }),
+  answer: routedQuestionsAnswer,
   handler({ caller, store, access, crews, clock }, p) {
     const space = requireSpace({ store }, p.space);
     if (!mayRead({ access, crews }, caller, space)) {

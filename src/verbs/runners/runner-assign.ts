@@ -32,6 +32,24 @@ function assignedSheet({ caller, access, crews }: Pick<VerbContext, 'caller' | '
   return { row, sheet };
 }
 
+const runnerAssignAnswer = z.union([
+  z.object({
+    space: z.string(),
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+    changed: z.boolean(),
+    revoked: z.array(z.never()),
+  }),
+  z.object({
+    space: z.string(),
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+    changed: z.boolean(),
+    revoked: z.array(z.string()),
+    event_id: z.string(),
+  }),
+]);
+
 export const runnerAssignVerb = defineVerb({
   name: 'gv.runner_assign',
   role: 'admin',
@@ -46,6 +64,7 @@ export const runnerAssignVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   nullable: ['runner'],
+  answer: runnerAssignAnswer,
   handler(ctx, p) {
     const { caller, store, crews } = ctx;
     const space = requireSpace({ store }, p.space);

@@ -8,6 +8,8 @@ import { crewAsked, crewQueue } from '../../questions/crew-queue.js';
 import { questionStanding } from '../../questions/question-state.js';
 import { ROUTED_QUESTIONS_SHOWN } from './routed-questions.js';
 import type { House } from '../house.js';
+import { z } from 'zod';
+import { runnerSettingsAnswer } from '../answer-types.js';
 
 /**
  * A hello settles what the runner's previous answers left open: a key batch it now holds
@@ -68,11 +70,52 @@ function questionsOf(house: Pick<House, 'store' | 'crews'>, runner: string, now:
   };
 }
 
+const runnerHelloAnswer = z.union([
+  z.object({
+    label: z.string(),
+    token: z.enum(['none', 'unreadable', 'held', 'served', 'waiting', 'lost']),
+    assignments: z.array(z.object({
+      space: z.string(),
+      slots: z.array(z.string()),
+      sheet: z.string(),
+      keys: z.enum(['held', 'waiting', 'issued']),
+    })),
+    settings: runnerSettingsAnswer.optional(),
+    now: z.number(),
+    settings_version: z.number(),
+  }),
+  z.object({
+    questions: z.array(z.object({
+      space: z.string(),
+      asked: z.array(z.object({
+        question: z.string(),
+        slot: z.string(),
+        state: z.enum(['held', 'with_crew', 'with_people', 'answered', 'ended']),
+        reason: z.string().nullable(),
+      })),
+      routed: z.array(z.string()),
+      truncated: z.boolean(),
+    })),
+    label: z.string(),
+    token: z.enum(['none', 'unreadable', 'held', 'served', 'waiting', 'lost']),
+    assignments: z.array(z.object({
+      space: z.string(),
+      slots: z.array(z.string()),
+      sheet: z.string(),
+      keys: z.enum(['held', 'waiting', 'issued']),
+    })),
+    settings: runnerSettingsAnswer.optional(),
+    now: z.number(),
+    settings_version: z.number(),
+  }),
+]);
+
 export const runnerHelloVerb = defineVerb({
   name: 'gv.runner_hello',
   role: 'runner',
   summary: 'A runner reports itself (gate.runner-hello/1) and learns its settings, token state, crews and their questions.',
   params: runnerHelloBody,
+  answer: runnerHelloAnswer,
   handler({ caller, store, crews, clock }, hello) {
     const runner = callingRunner(caller.identity);
     const now = clock.now();

@@ -24,11 +24,17 @@ export function soleInstance(house: Pick<House, 'crews' | 'clock'>, runner: stri
   return heard[0]!;
 }
 
+const runnerKeysAnswer = z.object({
+  space: z.string(),
+  members: z.array(z.object({ slot: z.string(), role: z.string(), key: z.string() })),
+});
+
 export const runnerKeysVerb = defineVerb({
   name: 'gv.runner_keys',
   role: 'runner',
   summary: "Issue once one agent key per slot of the runner's crew in a space; raw keys only in this answer.",
   params: z.strictObject({ space: spaceParam }),
+  answer: runnerKeysAnswer,
   handler({ caller, store, crews, clock }, p) {
     const runner = callingRunner(caller.identity);
     const space = requireSpace({ store }, p.space);

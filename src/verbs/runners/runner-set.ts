@@ -3,6 +3,7 @@ import { defineVerb } from '../define-verb.js';
 import { invalidParams } from '../../gate-error.js';
 import { NULLABLE_SETTINGS, originOf, runnerSettingFields, settingsDefaults, settingsProblem, type RunnerSettings, type RunnerSettingsPatch } from '../../domain/runner-settings.js';
 import { requireRunner, runnerParam } from './runner-operand.js';
+import { runnerSettingsAnswer } from '../answer-types.js';
 
 const optional = Object.fromEntries(Object.entries(runnerSettingFields).map(([k, s]) => [k, s.optional()])) as {
   [K in keyof typeof runnerSettingFields]: z.ZodOptional<(typeof runnerSettingFields)[K]>;
@@ -11,12 +12,20 @@ const optional = Object.fromEntries(Object.entries(runnerSettingFields).map(([k,
 /** The origin a runner's token is for: undefined while no endpoint was chosen, null for the default provider. */
 const endpointOrigin = (s: RunnerSettings) => (s.base_url === undefined ? undefined : originOf(s.base_url));
 
+const runnerSetAnswer = z.object({
+  runner: z.string(),
+  settings_version: z.number(),
+  settings: runnerSettingsAnswer,
+  event_id: z.string(),
+});
+
 export const runnerSetVerb = defineVerb({
   name: 'gv.runner_set',
   role: 'admin',
   summary: "Change a runner's settings (the fields named; the rest kept); the runner receives them with its next hello.",
   params: z.strictObject({ runner: runnerParam, ...optional }),
   nullable: NULLABLE_SETTINGS,
+  answer: runnerSetAnswer,
   handler({ caller, store, crews }, p) {
     const { runner, ...sent } = p;
     const key = requireRunner({ crews }, runner);

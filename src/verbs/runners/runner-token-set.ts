@@ -7,12 +7,18 @@ import { requireRunner, runnerParam } from './runner-operand.js';
 /** 1-4,096 printable characters, no white space (spec 2); the value itself never reaches a log or the journal. */
 const tokenParam = z.string().min(1).max(4096).regex(/^[^\p{C}\p{Z}\s]+$/u, 'printable characters without white space');
 
+const runnerTokenSetAnswer = z.union([
+  z.object({ runner: z.string(), token: z.string() }),
+  z.object({ runner: z.string(), version: z.number().int(), token: z.string(), event_id: z.string() }),
+]);
+
 export const runnerTokenSetVerb = defineVerb({
   name: 'gv.runner_token_set',
   role: 'admin',
   summary: "Seal a token for a runner's model endpoint until the runner takes it once with gv.runner_token; null clears it.",
   params: z.strictObject({ runner: runnerParam, token: tokenParam.nullable() }),
   nullable: ['token'],
+  answer: runnerTokenSetAnswer,
   handler({ caller, store, crews }, p) {
     requireRunner({ crews }, p.runner);
     return store.writer.write(() => {

@@ -4,11 +4,14 @@ import { invalidParams } from '../../gate-error.js';
 import { callingRunner } from './runner-operand.js';
 import { soleInstance } from './runner-keys.js';
 
+const runnerTokenAnswer = z.object({ version: z.number().int(), token: z.string(), origin: z.string().nullable() });
+
 export const runnerTokenVerb = defineVerb({
   name: 'gv.runner_token',
   role: 'runner',
   summary: 'Take the sealed token once; a hello must acknowledge it within 600 s or it is lost.',
   params: z.strictObject({}),
+  answer: runnerTokenAnswer,
   handler({ caller, store, crews, clock }) {
     const runner = callingRunner(caller.identity);
     return store.writer.write(() => {

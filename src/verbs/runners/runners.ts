@@ -64,11 +64,75 @@ export function runnerView(house: Pick<House, 'store' | 'crews' | 'clock'>, runn
   };
 }
 
+const runnersAnswer = z.object({
+  runners: z.array(z.object({
+    runner: z.string(),
+    label: z.string(),
+    active: z.boolean(),
+    settings_version: z.number(),
+    paused: z.boolean(),
+    first_seen: z.number().nullable(),
+    heard: z.boolean(),
+    instances: z.number(),
+    last_hello: z.object({
+      at: z.number(),
+      instance: z.string(),
+      runner_version: z.string(),
+      harness: z.string(),
+      host: z.string(),
+      backend: z.string(),
+      models: z.object({
+        review: z.object({ model: z.string(), effort: z.enum(['low', 'medium', 'high']).optional() }).optional(),
+        reasoning: z.object({ model: z.string(), effort: z.enum(['low', 'medium', 'high']).optional() }).optional(),
+        research: z.object({ model: z.string(), effort: z.enum(['low', 'medium', 'high']).optional() }).optional(),
+        coding: z.object({ model: z.string(), effort: z.enum(['low', 'medium', 'high']).optional() }).optional(),
+        fast: z.object({ model: z.string(), effort: z.enum(['low', 'medium', 'high']).optional() }).optional(),
+      }),
+      models_floor: z.boolean(),
+      capacity: z.object({ crews: z.number(), members: z.number() }),
+      budget: z.object({ day: z.string(), spent: z.number(), of: z.number() }),
+      serving: z.array(z.object({ space: z.string(), running: z.number(), holds: z.number() })),
+      settings_version: z.number(),
+      refused: z.array(z.object({
+        field: z.string(),
+        code: z.enum([
+          'not_found',
+          'no_mcp_json',
+          'not_the_plugin',
+          'missing',
+          'not_writable',
+          'inside_home',
+          'inside_workdir',
+          'not_a_git_checkout',
+        ]),
+      })),
+      harness_found: z.boolean(),
+      workdir_writable: z.boolean(),
+    }).nullable(),
+    token: z.enum(['none', 'unreadable', 'held', 'served', 'waiting', 'lost']),
+    token_version: z.number(),
+    assignments: z.array(z.object({
+      space: z.string(),
+      slots: z.array(z.string()),
+      sheet: z.string(),
+      key_days: z.number(),
+      assigned_at: z.number().int(),
+      keys: z.enum(['held', 'waiting', 'issued']),
+      batch: z.number(),
+      keys_expire_at: z.number().int().nullable(),
+      questions_in_flight: z.number(),
+    })),
+    questions_in_flight: z.number(),
+    releasing: z.array(z.string()),
+  })),
+});
+
 export const runnersVerb = defineVerb({
   name: 'gv.runners',
   role: 'reviewer',
   summary: 'Every runner key: its label, settings version, newest hello, token state, crews with their key states.',
   params: z.strictObject({ runner: runnerParam.optional() }),
+  answer: runnersAnswer,
   handler({ store, crews, clock }, p) {
     const ids = crews.runners.runnerIds().filter((id) => p.runner === undefined || id === p.runner);
     return { runners: ids.map((id) => runnerView({ store, crews, clock }, id)) };

@@ -59,6 +59,69 @@ function retainedAnswer(ctx: VerbContext, archive: ArtifactRow) {
   };
 }
 
+const ingestBundleAnswer = z.union([
+  z.object({
+    validation: z.string(),
+    manifest_artifact_id: z.null(),
+    members: z.array(z.never()),
+    reason: z.string(),
+    state: z.string(),
+    archive_artifact_id: z.string(),
+    workarea: z.string().nullable(),
+    space: z.string(),
+    producer: z.object({ name: z.string(), kind: z.string().nullable() }).nullable(),
+    duplicate: z.boolean(),
+  }),
+  z.object({
+    validation: z.string(),
+    manifest_artifact_id: z.string(),
+    members: z.array(z.object({
+      artifact_id: z.string(),
+      state: z.string().nullable(),
+      scan_event: z.string().nullable(),
+      path: z.string(),
+      content_hash: z.string(),
+      size_bytes: z.number().int(),
+      classification: z.enum(['skill', 'script', 'asset', 'document']),
+    })),
+    state: z.string(),
+    archive_artifact_id: z.string(),
+    workarea: z.string().nullable(),
+    space: z.string(),
+    producer: z.object({ name: z.string(), kind: z.string().nullable() }).nullable(),
+    duplicate: z.boolean(),
+  }),
+  z.object({
+    manifest_artifact_id: z.null(),
+    members: z.array(z.never()),
+    reason: z.string(),
+    state: z.string(),
+    validation: z.string(),
+    archive_artifact_id: z.string(),
+    workarea: z.string(),
+    space: z.string(),
+    producer: z.object({ name: z.string(), kind: z.enum(['agent', 'person', 'hook', 'tool']) }).nullable(),
+  }),
+  z.object({
+    manifest_artifact_id: z.string(),
+    members: z.array(z.object({
+      path: z.string(),
+      content_hash: z.string(),
+      size_bytes: z.number().int(),
+      classification: z.enum(['skill', 'script', 'asset', 'document']).nullable(),
+      artifact_id: z.string(),
+      state: z.string(),
+      scan_event: z.string(),
+    })),
+    state: z.string(),
+    validation: z.string(),
+    archive_artifact_id: z.string(),
+    workarea: z.string(),
+    space: z.string(),
+    producer: z.object({ name: z.string(), kind: z.enum(['agent', 'person', 'hook', 'tool']) }).nullable(),
+  }),
+]);
+
 export const ingestBundleVerb = defineVerb({
   name: 'gv.ingest_bundle',
   role: 'agent',
@@ -67,6 +130,7 @@ export const ingestBundleVerb = defineVerb({
   params,
   refused: TRUST_CLASS_REFUSED,
   door: { sources: (p) => [{ field: 'source_uri', uri: p.source_uri }] },
+  answer: ingestBundleAnswer,
   async handler(ctx, p) {
     const { caller, store, access, pipeline, deployment, config } = ctx;
     const admission = admitWrite({ store, access, config }, caller, { space: p.space ?? 'main', workarea: p.workarea });

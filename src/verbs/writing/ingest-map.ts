@@ -94,6 +94,43 @@ function duplicateAnswer(ctx: VerbContext, row: ArtifactRow) {
   };
 }
 
+const ingestMapAnswer = z.union([
+  z.object({
+    map_artifact_id: z.string(),
+    artifact_state: z.string(),
+    members: z.array(z.object({
+      artifact_id: z.string().nullable(),
+      state: z.string().nullable(),
+      path: z.string(),
+      content_hash: z.string(),
+      size_bytes: z.number().int(),
+      classification: z.enum(['source', 'asset', 'document']),
+    })),
+    duplicate: z.boolean(),
+    state: z.string(),
+    validation: z.string(),
+    space: z.string(),
+    workarea: z.string().nullable(),
+    producer: z.unknown(),
+    project: z.string(),
+    produced_by: z.object({ name: z.string(), version: z.string().optional() }),
+    nodes: z.number().int(),
+    edges: z.number().int(),
+  }),
+  z.object({
+    members: z.array(z.never()),
+    duplicate: z.boolean(),
+    reason: z.string(),
+    space: z.string(),
+    workarea: z.string(),
+    producer: z.object({ name: z.string(), kind: z.enum(['agent', 'person', 'hook', 'tool']) }).nullable(),
+    state: z.string(),
+    validation: z.string(),
+    map_artifact_id: z.null(),
+    artifact_state: z.null(),
+  }),
+]);
+
 export const ingestMapVerb = defineVerb({
   name: 'gv.ingest_map',
   role: 'agent',
@@ -102,6 +139,7 @@ export const ingestMapVerb = defineVerb({
   params,
   refused: TRUST_CLASS_REFUSED,
   door: { sources: (p) => [{ field: 'source_uri', uri: p.source_uri }] },
+  answer: ingestMapAnswer,
   async handler(ctx, p) {
     const { caller, store, access, pipeline, deployment, config } = ctx;
     const admission = admitWrite({ store, access, config }, caller, { space: p.space ?? 'main', workarea: p.workarea });

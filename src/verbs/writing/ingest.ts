@@ -15,6 +15,7 @@ import { attachmentSources, attachmentsParam, envelopeAttachments } from './inge
 import { admitWrite } from './write-admission.js';
 import { scanRow } from '../../../pipeline/row-scan.js';
 import { scanFieldsOf } from '../../scanning/row-fields.js';
+import { ingestedAnswer } from '../answer-types.js';
 
 export const QUESTIONS_PER_WRITER_PER_AREA = 8;
 /** Every ingest door refuses a supplied trust class by name: the gate derives it. */
@@ -140,6 +141,18 @@ function parseJson(text: string): unknown {
   }
 }
 
+const ingestAnswer = z.union([
+  z.object({
+    artifact_id: z.string(),
+    state: z.string(),
+    space: z.string(),
+    workarea: z.string().nullable(),
+    producer: z.object({ name: z.string(), kind: z.string().nullable() }).nullable(),
+    duplicate: z.boolean(),
+  }),
+  ingestedAnswer,
+]);
+
 export const ingestVerb = defineVerb({
   name: 'gv.ingest',
   role: 'agent',
@@ -147,6 +160,7 @@ export const ingestVerb = defineVerb({
   params,
   refused: TRUST_CLASS_REFUSED,
   door: { sources: (p) => [{ field: 'source_uri', uri: p.source_uri }, ...attachmentSources(p.attachments)] },
+  answer: ingestAnswer,
   async handler(ctx, p) {
     const { caller, store, access, pipeline, crews, deployment, config, clock } = ctx;
     const admission = admitWrite({ store, access, config }, caller, { space: p.space ?? 'main', workarea: p.workarea });

@@ -31,6 +31,31 @@ function completedAnswer(row: UploadRow) {
   };
 }
 
+const uploadAnswer = z.union([
+  z.object({
+    sha256: z.string(),
+    size_bytes: z.number().int(),
+    received: z.number().int(),
+    complete: z.boolean(),
+    media_type: z.string().nullable(),
+    prepared: z.boolean().nullable(),
+    stripped: z.array(z.string()),
+  }),
+  z.object({
+    sha256: z.string(),
+    size_bytes: z.number().int(),
+    received: z.number().int(),
+    complete: z.boolean(),
+    reason: z.string(),
+  }),
+  z.object({
+    sha256: z.string(),
+    size_bytes: z.number().int(),
+    received: z.number().int(),
+    complete: z.boolean(),
+  }),
+]);
+
 export const uploadVerb = defineVerb({
   name: 'gv.upload',
   role: 'agent',
@@ -38,6 +63,7 @@ export const uploadVerb = defineVerb({
     'Upload an attachment in chunks: {sha256, size_bytes} asks how far an upload got; {sha256, size_bytes, offset, content (base64)} adds the chunk at offset. Complete when the whole hash matches.',
   params,
   door: {},
+  answer: uploadAnswer,
   handler(ctx, p) {
     const { caller, store, pipeline, config, clock, log } = ctx;
     return underUploadLock({ pipeline }, caller.identity, p.sha256, async () => {

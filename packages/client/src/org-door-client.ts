@@ -2,7 +2,7 @@ import type { Agent } from 'undici';
 import { GateClientError, retryAfterMs } from './client-error.js';
 import { checkedUrl, exchange, newAgent } from './http-exchange.js';
 import { limitsOf, type TransportLimits } from './transport-limits.js';
-import { isJsonObject } from '../domain/json-object.js';
+import { isJsonObject } from './json-object.js';
 
 export interface OrgDoorClientOptions extends Partial<TransportLimits> {
   /** The organization gate's base URL. */

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../forms/canonical-form.js';
+import { canonicalJson } from './canonical-form.js';
 
 /**
  * `gate.collection/1`: a published, signed, versioned snapshot of a space's ACTIVE rows

@@ -1,6 +1,6 @@
 import { verifyAsync } from '@noble/ed25519';
-import { canonicalJson } from '../forms/canonical-form.js';
-import { COLLECTION_EVENT, COLLECTION_FORMAT, collectionSigningText, rowLeaf, type CollectionHeader, type CollectionRow } from '../domain/collection-form.js';
+import { canonicalJson } from './forms/canonical-form.js';
+import { COLLECTION_EVENT, COLLECTION_FORMAT, collectionSigningText, rowLeaf, type CollectionHeader, type CollectionRow } from './forms/collection-form.js';
 import { verifyCheckpoint } from './checkpoint-check.js';
 import { inclusionHolds, verifyInclusion, type InclusionProofJson } from './merkle-check.js';
 import { ProofError } from './proof-error.js';

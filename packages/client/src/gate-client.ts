@@ -4,7 +4,7 @@ import { resultOf } from './json-rpc-reply.js';
 import { requireScope, type ClientScope } from './scopes.js';
 import { SocketTransport } from './socket-transport.js';
 import type { Transport, TransportLimits } from './transport-limits.js';
-import { VERB_ROLES, type VerbName, type VerbParams } from './verb-table.js';
+import { VERB_ROLES, type VerbAnswer, type VerbName, type VerbParams } from './verb-table.js';
 
 export type GateClientOptions = Partial<TransportLimits> & { scope?: ClientScope } & (
     | { transport: 'socket'; socketPath: string }
@@ -30,14 +30,19 @@ export class GateClient {
         : new HttpTransport({ ...options, path: '/rpc' });
   }
 
-  async call<M extends VerbName>(method: M, ...[params]: {} extends VerbParams<M> ? [VerbParams<M>?] : [VerbParams<M>]): Promise<Record<string, unknown>> {
+  /**
+   * Calls one verb and resolves with its answer, typed as the gate declares it (VerbAnswer: the
+   * answer schema beside each verb, which the gate's tests hold every answer to). The client
+   * checks the envelope (JSON-RPC 2.0, this call's id, an object result), not each field.
+   */
+  async call<M extends VerbName>(method: M, ...[params]: {} extends VerbParams<M> ? [VerbParams<M>?] : [VerbParams<M>]): Promise<VerbAnswer<M>> {
     const role = VERB_ROLES[method];
     if (role === undefined) throw new GateClientError('unsupported_operation', `${method} is not a verb this client knows`);
     requireScope(this.scope, method, role, this.decides());
     const write = role !== 'reader';
     const id = this.nextId++;
     const reply = await this.transport.roundTrip({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }, write);
-    return resultOf(reply.value, id, write, reply.status);
+    return resultOf(reply.value, id, write, reply.status) as VerbAnswer<M>;
   }
 
   /** Whether this client may send the deciding verbs: only ReviewerClient says yes. */

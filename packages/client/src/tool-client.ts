@@ -3,8 +3,8 @@ import { HttpTransport, type Bearer } from './http-transport.js';
 import { resultOf } from './json-rpc-reply.js';
 import { requireScope, type ClientScope } from './scopes.js';
 import type { Transport, TransportLimits } from './transport-limits.js';
-import { CLIENT_TOOLS, TOOL_WRITES, type ToolName } from './verb-table.js';
-import { isJsonObject } from '../domain/json-object.js';
+import { CLIENT_TOOLS, TOOL_WRITES, type ToolAnswer, type ToolArguments, type ToolName } from './verb-table.js';
+import { isJsonObject } from './json-object.js';
 
 export type ToolClientOptions = Partial<TransportLimits> & {
   baseUrl: string;
@@ -30,12 +30,13 @@ export class ToolClient {
     this.transport = new HttpTransport({ ...options, path: '/mcp' });
   }
 
-  async call(name: ToolName, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  /** Calls one tool and resolves with its structuredContent, typed as the gate declares the tool's output (ToolAnswer). */
+  async call<N extends ToolName>(name: N, ...[args]: {} extends ToolArguments<N> ? [ToolArguments<N>?] : [ToolArguments<N>]): Promise<ToolAnswer<N>> {
     if (!(CLIENT_TOOLS as readonly string[]).includes(name)) throw new GateClientError('unsupported_operation', `${name} is not a tool of the client tier`);
     const write = (TOOL_WRITES as readonly string[]).includes(name);
     requireScope(this.scope, name, write ? 'agent' : 'reader');
     const id = this.nextId++;
-    const reply = await this.transport.roundTrip({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, write);
+    const reply = await this.transport.roundTrip({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args ?? {} } }, write);
     const result = resultOf(reply.value, id, write, reply.status);
     const content = result['structuredContent'];
     if (!isJsonObject(content)) throw new GateClientError('invalid_response', 'the tool result has no structuredContent object', { outcome_unknown: write });
@@ -46,12 +47,12 @@ export class ToolClient {
       }
       throw fromErrorObject(error as { code: number; message: string; data?: unknown });
     }
-    return content;
+    return content as ToolAnswer<N>;
   }
 
-  remember = (args: Record<string, unknown>) => this.call('gate.remember', args);
+  remember = (args: ToolArguments<'gate.remember'>) => this.call('gate.remember', args);
   /** Ranked hits are in `results`. */
-  recall = (args: Record<string, unknown>) => this.call('gate.recall', args);
+  recall = (args: ToolArguments<'gate.recall'>) => this.call('gate.recall', args);
   /** The position is in `state`. */
   status = (artifactId: string) => this.call('gate.status', { artifact_id: artifactId });
   /** The signed history is in `events`. */

@@ -1,5 +1,5 @@
 import { verifyAsync } from '@noble/ed25519';
-import { checkpointOrigin, noteKeyHashInput, parseCheckpoint } from '../forms/checkpoint-note.js';
+import { checkpointOrigin, noteKeyHashInput, parseCheckpoint } from './forms/checkpoint-note.js';
 import { ProofError } from './proof-error.js';
 import { fromBase64, sameBytes, sha256 } from './web-hash.js';
 

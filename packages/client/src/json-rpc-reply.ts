@@ -1,5 +1,5 @@
 import { GateClientError, fromErrorObject } from './client-error.js';
-import { isJsonObject } from '../domain/json-object.js';
+import { isJsonObject } from './json-object.js';
 
 
 /**

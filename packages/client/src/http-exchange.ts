@@ -16,7 +16,9 @@ export function checkedUrl(base: string, path: string, allowPlainHttpLoopback = 
   if (url.protocol === 'https:') return url;
   if (url.protocol !== 'http:') throw new GateClientError('config', `unsupported scheme ${url.protocol}`);
   if (!LOOPBACK.test(url.hostname)) throw new GateClientError('config', `plain http is allowed to loopback only, not ${url.hostname}`);
-  if (!allowPlainHttpLoopback) throw new GateClientError('config', 'plain http to loopback needs allowPlainHttpLoopback: true');
+  if (!allowPlainHttpLoopback) {
+    throw new GateClientError('config', `plain http to ${url.host} needs allowPlainHttpLoopback: true in the client's options (a gate on this host serves plain http; https needs nothing)`);
+  }
   return url;
 }
 

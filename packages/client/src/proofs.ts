@@ -8,5 +8,5 @@ export { provenKeys, type ProvenKeys } from './key-chain-check.js';
 export { verifyInclusion, verifyConsistency, type InclusionProofJson } from './merkle-check.js';
 export { verifyEventProofs, verifyCheckpointAnswer } from './answer-proofs.js';
 export { verifyCollection, type VerifiedCollection } from './collection-check.js';
-export type { CollectionHeader, CollectionRow } from '../domain/collection-form.js';
+export type { CollectionHeader, CollectionRow } from './forms/collection-form.js';
 export { ProofError, type ProofErrorCode } from './proof-error.js';

@@ -20,6 +20,7 @@ export function requireScope(scope: ClientScope, name: string, role: VerbRole, d
     throw new GateClientError('scope', `${name} is a deciding verb, which no client scope sends: a person decides in the console or with gate sign, a reviewer program with ReviewerClient`);
   }
   if (!ALLOWED[scope].has(role)) {
-    throw new GateClientError('scope', `${name} needs client scope ${role === 'agent' ? 'knowledge' : 'curation'}; this client has scope ${scope}`);
+    const needed = role === 'agent' ? 'knowledge' : 'curation';
+    throw new GateClientError('scope', `${name} needs client scope ${needed}; this client has scope ${scope}: make it with { scope: '${needed}' }`);
   }
 }
