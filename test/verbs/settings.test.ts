@@ -70,7 +70,7 @@ describe('gv.settings_validate', () => {
         changes: {
           'quarantine.max_depth': 5,
           'bundle.entries_max': 300,
-          'scan.threads': 0,
+          'scan.threads': -1,
           'nope.key': 1,
           'scan.batch_max': 16,
           'review.second_opinion': 'nowhere',
@@ -81,7 +81,7 @@ describe('gv.settings_validate', () => {
     const refused = Object.fromEntries(answer.refused.map((r: { key: string; reason: string }) => [r.key, r.reason]));
     expect(Object.keys(refused).sort()).toEqual(['nope.key', 'review.second_opinion', 'scan.batch_max', 'scan.threads']);
     expect(refused['nope.key']).toContain('unknown key');
-    expect(refused['scan.threads']).toMatch(/>=\s*1|too small/i);
+    expect(refused['scan.threads']).toMatch(/>=\s*0|too small/i);
     expect(refused['scan.batch_max']).toContain('env GATE_SCAN_BATCH_MAX');
     expect(refused['review.second_opinion']).toContain('names backend nowhere; the backends are');
     expect(answer.accepted).toEqual([
@@ -101,7 +101,7 @@ describe('gv.settings_validate', () => {
 describe('gv.settings_save', () => {
   it('refuses the whole change when any key is refused, saving nothing', async () => {
     const before = configFile();
-    const r = await gate.rpc(admin.key, 'gv.settings_save', { changes: { 'quarantine.max_depth': 1, 'scan.threads': 0 } });
+    const r = await gate.rpc(admin.key, 'gv.settings_save', { changes: { 'quarantine.max_depth': 1, 'scan.threads': 65 } });
     expect(r.error?.code).toBe(-32602);
     expect(r.error?.data.refused.map((x: { key: string }) => x.key)).toEqual(['scan.threads']);
     expect(configFile()).toBe(before);
