@@ -31,9 +31,13 @@ const REACH = /\b(?:fetch\w*|get|gets|call\w*|request\w*|ping\w*|visit\w*|load\w
 // to its end from each `http` inside it), and a query's `=` from its nearest `?`.
 const ADDRESS_WITH_DATA =
   /\bhttps?:\/\/[^\s)"'<>]{0,512}?(?:\?[^\s)"'<>=?]*=|\{[^}\s]{1,40}\}|\$\{?\w+|<[^>\s]{1,40}>)|\b(?:followed\s+by|append(?:ed|ing)?|concatenat\w*|plus|with\s+(?:the|their))\b/i;
-/** Said to the reader: an order, the second person, or a standing rule ("always", "every time"). */
+/**
+ * Said to the reader: an order, the second person, or a standing rule ("always", "every time").
+ * A clause ("if …,") starts at its first word after the spaces: spaces read either by `\s+` or
+ * by the clause split a run of clauses every way, in time exponential in their number.
+ */
 const TO_THE_READER =
-  /^\W*(?:(?:please|also|then|first|and|now|next|finally|afterwards|before\s+[^,]{1,60},|after\s+[^,]{1,60},|when\s+[^,]{1,80},|if\s+[^,]{1,80},)\s*)*(?:send|forward|post|upload|e-?mail|mail|attach|bcc|cc|copy|submit|push|paste|append|include|share|report|write|fetch|get|call|request|ping|visit|load|open|reveal|print|output|dump|list|show|display|repeat|recite|quote|disclose|tell|give|read|summari[sz]e|add|use|run|set|put|save)\b|\b(?:you|your|assistant|agents?|ai|model|always|whenever|every\s+time|each\s+time|must|should|need\s+to|make\s+sure|remember\s+to|be\s+sure\s+to|required|policy|procedure|convention)\b/i;
+  /^\W*(?:(?:please|also|then|first|and|now|next|finally|afterwards|before\s+[^,\s][^,]{0,59},|after\s+[^,\s][^,]{0,59},|when\s+[^,\s][^,]{0,79},|if\s+[^,\s][^,]{0,79},)\s*)*(?:send|forward|post|upload|e-?mail|mail|attach|bcc|cc|copy|submit|push|paste|append|include|share|report|write|fetch|get|call|request|ping|visit|load|open|reveal|print|output|dump|list|show|display|repeat|recite|quote|disclose|tell|give|read|summari[sz]e|add|use|run|set|put|save)\b|\b(?:you|your|assistant|agents?|ai|model|always|whenever|every\s+time|each\s+time|must|should|need\s+to|make\s+sure|remember\s+to|be\s+sure\s+to|required|policy|procedure|convention)\b/i;
 /** Credentials and secrets: private wherever they go. */
 const SECRET =
   /\b(?:passwords?|passphrases?|passcodes?|credentials?|secrets?|(?:session|access|auth|bearer|api|refresh|id)\s+tokens?|tokens?|api[\s_-]?keys?|access[\s_-]?keys?|private[\s_-]?keys?|ssh[\s_-]?keys?|cookies?|auth(?:orization)?\s+headers?|otp|one[\s-]time\s+(?:code|password)s?|2fa|mfa|verification\s+codes?|card\s+numbers?|cvv|ssn|social\s+security\s+numbers?|bank\s+(?:details|login)|account\s+(?:details|numbers?|balance)|environment\s+variables?|env\s+(?:file|vars?)|seed\s+phrase|recovery\s+phrase)\b/i;
@@ -60,7 +64,7 @@ const REVEAL_VERB = String.raw`(?:reveal|print|output|dump|list|show|display|rep
  * between the words and `\w+` cost its length squared.
  */
 export const REVEAL = new RegExp(
-  String.raw`^\W*(?:(?:(?:please|also|then|first|now|next|finally)\b|before\s+[^,]{1,60},|after\s+[^,]{1,60},|when\s+[^,]{1,80},|if\s+[^,]{1,80},|\w+\s*[,:])\s*)*${REVEAL_VERB}\b|\b(?:please|must|should|to|and|then|now|always|can\s+you|could\s+you)\s+${REVEAL_VERB}\b`,
+  String.raw`^\W*(?:(?:(?:please|also|then|first|now|next|finally)\b|before\s+[^,\s][^,]{0,59},|after\s+[^,\s][^,]{0,59},|when\s+[^,\s][^,]{0,79},|if\s+[^,\s][^,]{0,79},|\w+\s*[,:])\s*)*${REVEAL_VERB}\b|\b(?:please|must|should|to|and|then|now|always|can\s+you|could\s+you)\s+${REVEAL_VERB}\b`,
   'i',
 );
 const READERS_OWN =
