@@ -215,6 +215,41 @@ export function findEmbeddedInstructions(text: string): Finding[] {
   ];
 }
 
+/**
+ * What the whole text holds, counted once: each line is judged against the rest of the text,
+ * which is the whole less that line (a rest built again for every line of a long text cost its
+ * length squared: minutes for a few MiB of prose).
+ */
+interface Carrier {
+  requests: number;
+  orders: boolean[];
+  orderCount: number;
+  /** Content words of every line, by how often they occur. */
+  words: Map<string, number>;
+  wordTotal: number;
+  /** Where the text frames itself as a prompt (PROMPT_FRAME's matches). */
+  frames: Array<[number, number]>;
+}
+
+export const PROMPT_FRAMES = new RegExp(PROMPT_FRAME.source, 'gi');
+
+function carrierOf(text: string, lines: Line[], requests: boolean[], wordCount: (line: string) => number): Carrier {
+  const orders = lines.map((l) => wordCount(l.text) >= LINE_MIN_WORDS && OPENS_WITH_ORDER.test(l.text));
+  const words = new Map<string, number>();
+  let wordTotal = 0;
+  for (const line of lines) {
+    for (const word of contentWords(line.text)) {
+      words.set(word, (words.get(word) ?? 0) + 1);
+      wordTotal++;
+    }
+  }
+  const frames = [...text.matchAll(PROMPT_FRAMES)].map((m): [number, number] => [m.index, m.index + m[0].length]);
+  return { requests: requests.filter(Boolean).length, orders, orderCount: orders.filter(Boolean).length, words, wordTotal, frames };
+}
+
+/** The rest of the text, without `line`, frames itself as a prompt. */
+const framedOutside = (carrier: Carrier, line: Line): boolean => carrier.frames.some(([start, end]) => end <= line.start || start >= line.end);
+
 function findPlanted(text: string): Finding[] {
   if (!text.includes('\n')) return [];
   const lines = linesOf(text);
@@ -226,6 +261,8 @@ function findPlanted(text: string): Finding[] {
   // A template to fill ("${field}", "{{name}}") is a prompt someone wrote, not data read.
   if (TEMPLATE.test(text)) return [];
   const inCode = codeLines(lines);
+  let counted: Carrier | null = null;
+  const whole = (): Carrier => (counted ??= carrierOf(text, lines, requests, wordCount));
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     // A code block's lead-in asking for the code to go into the reader's own answer: read
@@ -249,7 +286,7 @@ function findPlanted(text: string): Finding[] {
       continue;
     }
     // A line addressed to an AI inside data needs no further sign: people's text does not speak to one.
-    if (speaksToAnAi(line.text) && !PROMPT_FRAME.test(lines.filter((_, k) => k !== i).map((l) => l.text).join('\n'))) {
+    if (speaksToAnAi(line.text) && !framedOutside(whole(), line)) {
       hits.push({ line, why: 'speaks to an AI reading the data' });
       continue;
     }
@@ -261,22 +298,24 @@ function findPlanted(text: string): Finding[] {
     if (above !== undefined && (HEADING.test(above.text) || above.text.endsWith(':'))) continue;
     // An item of a list among its siblings is the author's own list, not a planted line.
     if (LIST_ITEM.test(line.text) && ((above !== undefined && LIST_ITEM.test(above.text)) || (below !== undefined && LIST_ITEM.test(below.text)))) continue;
-    const others = lines.filter((_, k) => k !== i);
-    const otherRequests = requests.filter((r, k) => r && k !== i).length;
-    if (otherRequests / others.length > PROMPT_SHARE) continue;
+    const carrier = whole();
+    const others = lines.length - 1;
+    const otherRequests = carrier.requests - 1;
+    if (otherRequests / others > PROMPT_SHARE) continue;
     // Instructions for a picture, a style or a task throughout ("Capture …", "Use …", "Keep …")
     // make a prompt too, whatever verbs they open with.
-    const orders = others.filter((l) => wordCount(l.text) >= LINE_MIN_WORDS && OPENS_WITH_ORDER.test(l.text)).length;
-    if (orders / others.length > PROMPT_SHARE) continue;
-    const rest = others.map((l) => l.text).join('\n');
-    if (PROMPT_FRAME.test(rest)) continue;
-    const restWords = contentWords(rest);
+    const orders = carrier.orderCount - (carrier.orders[i] ? 1 : 0);
+    if (orders / others > PROMPT_SHARE) continue;
+    if (framedOutside(carrier, line)) continue;
+    const ownWords = contentWords(line.text);
+    const ownCounts = new Map<string, number>();
+    for (const word of ownWords) ownCounts.set(word, (ownCounts.get(word) ?? 0) + 1);
+    const restWords = carrier.wordTotal - ownWords.length;
     // An order aimed at the reader's own answer needs less carrier around it to stand out.
-    if (restWords.length < (AIMS_AT_ANSWER.test(line.text) ? CARRIER_MIN_WORDS_AIMED : CARRIER_MIN_WORDS)) continue;
-    const own = [...new Set(contentWords(line.text))];
+    if (restWords < (AIMS_AT_ANSWER.test(line.text) ? CARRIER_MIN_WORDS_AIMED : CARRIER_MIN_WORDS)) continue;
+    const own = [...ownCounts.keys()];
     if (own.length < 2) continue;
-    const known = new Set(restWords);
-    const shared = own.filter((w) => known.has(w)).length;
+    const shared = own.filter((w) => (carrier.words.get(w) ?? 0) > ownCounts.get(w)!).length;
     if (shared / own.length > FOREIGN_OVERLAP) continue;
     hits.push({ line, why: 'is a request to the reader whose words the rest of the text never uses' });
   }
