@@ -65,7 +65,16 @@ describe('every pattern of the scanner is linear in its input', () => {
       const verdict = await probe(module);
       expect(verdict.module).toBe(module);
       expect(verdict.unexported, 'export these so that the probe reads them').toEqual([]);
-      const failures = verdict.failures.filter((failure) => ![...EXEMPT.keys()].some((name) => failure.startsWith(`${name} `)));
+      let failures = verdict.failures.filter((failure) => ![...EXEMPT.keys()].some((name) => failure.startsWith(`${name} `)));
+      // A machine saturated by the rest of the suite can slow one size's runs alone (the CPU
+      // time of a run includes the caches it lost): a pattern is judged superlinear when a
+      // second probe finds it so too. A superlinear pattern fails every time.
+      if (failures.length > 0) {
+        const again = await probe(module);
+        const patternOf = (failure: string) => failure.slice(0, failure.indexOf(' /'));
+        const confirmed = new Set(again.failures.map(patternOf));
+        failures = failures.filter((failure) => confirmed.has(patternOf(failure)));
+      }
       expect(failures, 'superlinear (is dist/ stale? run `npx tsc -p tsconfig.json`)').toEqual([]);
     }, 900_000);
   }
