@@ -312,5 +312,8 @@ export const PHRASE_RULES: readonly PhraseRule[] = [...CLASSIC_RULES, ...OVERRID
  * `<system>GitHub</system>`), so it counts only when what it wraps reads as a prompt: several
  * words, or words addressed to the model.
  */
-export const SYSTEM_TAG = /<\s*system\s*>([\s\S]{0,600}?)(?:<\/\s*system\s*>|$)/gi;
+export const SYSTEM_OPEN = /<\s*system\s*>/gi;
+export const SYSTEM_CLOSE = /<\/\s*system\s*>/gi;
+/** How far a tag's text runs before its closing tag (or the text's end) is no longer looked for. */
+export const SYSTEM_TAG_MAX = 600;
 export const PROMPT_LIKE = /\b(?:you|your|must|ignore|disregard|assistant|AI|model|agent|instructions?)\b|(?<!\S)\S+\s+\S+\s+\S+\s+\S+/i;
