@@ -80,7 +80,8 @@ describe('backup and restore of a running gate', () => {
 
     const copy = await start({ home: copyHome, args: ['--takeover'] });
     expect(copy.deploymentId).toBe(original.deploymentId);
-    expect(copy.stderr.join('\n')).toContain('this home is the gate from now on (--takeover, journaled)');
+    // The log line and the listening line come on two pipes: under load stderr's can be read after.
+    await expect.poll(() => copy.stderr.join('\n'), { timeout: 10_000 }).toContain('this home is the gate from now on (--takeover, journaled)');
     expect((await copy.socket('gv.audit_chain')).result).toMatchObject({ ok: true, tree: 'agrees' });
     const rebuilt = (await copy.socket('gv.rebuild')).result;
     expect(rebuilt.equal).toBe(true);
@@ -119,7 +120,7 @@ describe('backup and restore of a running gate', () => {
     expect(restored.out).toContain('It lives where the backup\'s home did; the first start journals the restore');
     expect(existsSync(join(gate.home, 'restored-from.json'))).toBe(true);
     await gate.restart();
-    expect(gate.stderr.join('\n')).toContain('journaled the restore of this home from a backup');
+    await expect.poll(() => gate.stderr.join('\n'), { timeout: 10_000 }).toContain('journaled the restore of this home from a backup');
     expect(existsSync(join(gate.home, 'restored-from.json'))).toBe(false);
     expect((await gate.socket('gv.node', { artifact_id: kept })).error).toBeUndefined();
     expect((await gate.socket('gv.node', { artifact_id: lost })).error?.message).toMatch(/unknown artifact/);

@@ -152,7 +152,7 @@ describe('gate key rotate', () => {
     renameSync(keyFile, join(gate.home, 'deployment.key.next'));
     copyFileSync(aside, keyFile);
     await gate.restart();
-    expect(gate.stderr.join('\n')).toContain('finished a key rotation a stop had cut short');
+    await expect.poll(() => gate.stderr.join('\n'), { timeout: 10_000 }).toContain('finished a key rotation a stop had cut short');
     expect(DeploymentKey.openOrCreate(keyFile).deploymentId).toBe(journaled);
     expect((await gate.socket('gv.audit_chain')).result).toMatchObject({ ok: true });
 
@@ -160,7 +160,7 @@ describe('gate key rotate', () => {
     // A key written and never journaled (the stop came before the rotation's write).
     writeFileSync(join(gate.home, 'deployment.key.next'), generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
     await gate.restart();
-    expect(gate.stderr.join('\n')).toContain('the key rotation that wrote it was never journaled, and the key stays');
+    await expect.poll(() => gate.stderr.join('\n'), { timeout: 10_000 }).toContain('the key rotation that wrote it was never journaled, and the key stays');
     expect(existsSync(join(gate.home, 'deployment.key.next'))).toBe(false);
     expect(DeploymentKey.openOrCreate(keyFile).deploymentId).toBe(journaled);
 
