@@ -233,7 +233,10 @@ interface Carrier {
 
 export const PROMPT_FRAMES = new RegExp(PROMPT_FRAME.source, 'gi');
 
-function carrierOf(text: string, lines: Line[], requests: boolean[], wordCount: (line: string) => number): Carrier {
+/** A line's words, in any script. */
+const wordCount = (line: string): number => line.match(/[\p{L}\p{N}']+/gu)?.length ?? 0;
+
+function carrierOf(text: string, lines: Line[], requests: boolean[]): Carrier {
   const orders = lines.map((l) => wordCount(l.text) >= LINE_MIN_WORDS && OPENS_WITH_ORDER.test(l.text));
   const words = new Map<string, number>();
   let wordTotal = 0;
@@ -255,14 +258,13 @@ function findPlanted(text: string): Finding[] {
   const lines = linesOf(text);
   if (lines.length < 3) return [];
   const hits: Array<{ line: Line; why: string }> = [];
-  const wordCount = (line: string): number => line.match(/[\p{L}\p{N}']+/gu)?.length ?? 0;
   const requests = lines.map((l) => l.text.length <= LINE_MAX && wordCount(l.text) >= LINE_MIN_WORDS && isRequest(l.text));
 
   // A template to fill ("${field}", "{{name}}") is a prompt someone wrote, not data read.
   if (TEMPLATE.test(text)) return [];
   const inCode = codeLines(lines);
   let counted: Carrier | null = null;
-  const whole = (): Carrier => (counted ??= carrierOf(text, lines, requests, wordCount));
+  const whole = (): Carrier => (counted ??= carrierOf(text, lines, requests));
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     // A code block's lead-in asking for the code to go into the reader's own answer: read

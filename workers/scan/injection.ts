@@ -3,6 +3,7 @@
  * text and judged in the original (quoted or discussed mentions rank lower, see
  * mention-context.ts).
  */
+import { enclosedSpans } from './enclosed-spans.js';
 import type { Finding, Severity } from './finding.js';
 import { foldForMatching } from './fold-for-matching.js';
 import { findHiddenText } from './hidden-markup.js';
@@ -166,32 +167,6 @@ function phraseHits(folded: string, rules: readonly PhraseRule[] = PHRASE_RULES,
  */
 const SYSTEM_TAG_GATE = cueGate(['<system', '< system'], [SYSTEM_OPEN]);
 
-/**
- * `<system>` tags with the text they wrap: to the closing tag, or the text's end, within
- * SYSTEM_TAG_MAX characters. The closing tag is found once for a run of openings and kept
- * while later openings come before it (a lazy `[\s\S]{0,600}?` read 600 characters again
- * from each opening of a run); an opening inside a tag already found is passed, as a
- * global match would.
- */
-function systemTags(text: string): Array<{ start: number; tagEnd: number; wrapped: string }> {
-  const out: Array<{ start: number; tagEnd: number; wrapped: string }> = [];
-  let close: { start: number; end: number } | null = null;
-  let after = 0;
-  for (const m of text.matchAll(SYSTEM_OPEN)) {
-    if (m.index < after) continue;
-    const open = m.index + m[0].length;
-    if (close === null || close.start < open) {
-      SYSTEM_CLOSE.lastIndex = open;
-      const found = SYSTEM_CLOSE.exec(text);
-      close = found === null ? { start: text.length, end: text.length } : { start: found.index, end: found.index + found[0].length };
-    }
-    if (close.start - open > SYSTEM_TAG_MAX) continue;
-    out.push({ start: m.index, tagEnd: open, wrapped: text.slice(open, close.start) });
-    after = close.end;
-  }
-  return out;
-}
-
 export function findInjections(text: string): Finding[] {
   const folded = foldForMatching(text);
   const stream = cueStream(text);
@@ -204,14 +179,16 @@ export function findInjections(text: string): Finding[] {
     // One at a time, here and below: spread, 100,000 hits or more would overflow the stack.
     for (const hit of phraseHits(respell(folded.text))) hits.push({ ...hit, detail: `${hit.detail} (read with its disguise undone: digits or symbols for letters, underscores for spaces, or a written \\n)` });
   }
-  for (const tag of asIs && !SYSTEM_TAG_GATE.mayOccurIn(text) ? [] : systemTags(folded.text)) {
-    if (!PROMPT_LIKE.test(tag.wrapped)) continue;
+  // A tag's text runs to its closing tag, or to the text's end.
+  const tags = asIs && !SYSTEM_TAG_GATE.mayOccurIn(text) ? [] : enclosedSpans(folded.text, SYSTEM_OPEN, SYSTEM_CLOSE, { max: SYSTEM_TAG_MAX, endCloses: true });
+  for (const tag of tags) {
+    if (!PROMPT_LIKE.test(folded.text.slice(tag.inner, tag.innerEnd))) continue;
     hits.push({
       kind: 'injection.role-impersonation',
       severity: 'high',
       detail: 'A fake system tag wrapping text that reads as a system prompt.',
       start: tag.start,
-      end: tag.tagEnd,
+      end: tag.inner,
     });
   }
   for (const hit of findHiddenText(folded.text)) hits.push(hit);

@@ -7,6 +7,7 @@
  * origin run in whoever renders the text. Plain images and plain markup are left alone: only
  * an address with a slot, or a script that reaches out, is a finding.
  */
+import { enclosedSpans } from './enclosed-spans.js';
 import type { Finding } from './finding.js';
 import { maskExcerpt } from './mask.js';
 import { mentionContext } from './mention-context.js';
@@ -27,11 +28,7 @@ const DATA_WORDS = /[?&][^=&#?\s]*=[^&#?\s]*\b(?:user|message|msg|conversation|c
 
 /** Script and handlers that reach out of the page: cookies, storage, another origin, code from text. */
 const REACHES_OUT = /document\.cookie|localStorage|sessionStorage|document\.domain|\bfetch\s*\(|XMLHttpRequest|sendBeacon|new\s+Image|\.src\s*=|(?:window\.|document\.|top\.|parent\.)?location(?:\.href)?\s*=|window\.open|\beval\s*\(|\batob\s*\(|\bimport\s*\(|alert\s*\(|prompt\s*\(|String\.fromCharCode|\bhttps?:\/\//i;
-/**
- * A script's opening tag, or one that loads a script from another site. Its closing tag is
- * looked for by index, once for a run of openings (`scripts` below): a lazy `[\s\S]*?` up to
- * it read the rest of a run of openings again from each.
- */
+/** A script's opening tag, or one that loads a script from another site (its closing tag: enclosed-spans.ts). */
 const SCRIPT_OPEN = /<script\b([^>\n]{0,400})>|<script\b[^>\n]{0,400}\bsrc\s*=\s*["']?(?:https?:)?\/\/[^\s"'>]+/gi;
 const SCRIPT_CLOSE = /<\/script\s*>/gi;
 /** How far a script's body runs before its closing tag is no longer looked for. */
@@ -57,9 +54,11 @@ export function findMarkupExfiltration(text: string): Finding[] {
       });
     }
   }
-  for (const script of scripts(text)) {
-    if (script.attributes !== undefined && DATA_SCRIPT.test(script.attributes)) continue;
-    if (script.body !== undefined && !REACHES_OUT.test(script.body)) continue;
+  // A script's body runs to its closing tag; a tag that loads a script from another site is one by itself.
+  for (const script of enclosedSpans(text, SCRIPT_OPEN, SCRIPT_CLOSE, { max: SCRIPT_BODY_MAX, standsAlone: (m) => m[1] === undefined })) {
+    const attributes = script.opening[1];
+    if (attributes !== undefined && DATA_SCRIPT.test(attributes)) continue;
+    if (attributes !== undefined && !REACHES_OUT.test(text.slice(script.inner, script.innerEnd))) continue;
     found.push({ kind: 'injection.active-markup', detail: 'A script that reaches cookies, storage or another site in whoever renders the text.', start: script.start, end: script.end });
   }
   for (const m of text.matchAll(HANDLER)) {
@@ -73,29 +72,4 @@ export function findMarkupExfiltration(text: string): Finding[] {
   if (found.length === 0) return [];
   const context = mentionContext(text);
   return found.map((f) => ({ ...f, severity: context.severity('high', f.start, f.end), excerpt: maskExcerpt(text.slice(f.start, f.end)) }));
-}
-
-/**
- * Script elements: an opening tag with its body up to the next closing tag (within
- * SCRIPT_BODY_MAX), or a tag that loads a script from another site. The next closing tag is
- * found once and kept while later openings come before it.
- */
-function scripts(text: string): Array<{ attributes?: string; body?: string; start: number; end: number }> {
-  const out: Array<{ attributes?: string; body?: string; start: number; end: number }> = [];
-  let close: { index: number; end: number } | null = null;
-  for (const m of text.matchAll(SCRIPT_OPEN)) {
-    const open = m.index + m[0].length;
-    if (m[1] === undefined) {
-      out.push({ start: m.index, end: open });
-      continue;
-    }
-    if (close === null || close.index < open) {
-      SCRIPT_CLOSE.lastIndex = open;
-      const found = SCRIPT_CLOSE.exec(text);
-      close = found === null ? { index: Infinity, end: Infinity } : { index: found.index, end: found.index + found[0].length };
-    }
-    if (close.index - open > SCRIPT_BODY_MAX) continue;
-    out.push({ attributes: m[1], body: text.slice(open, close.index), start: m.index, end: close.end });
-  }
-  return out;
 }
