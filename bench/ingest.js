@@ -38,7 +38,7 @@ Measures gv.ingest of unique ~1 KB English-like claims (Zipf-drawn words):
   socket_pipelined  the socket with few connections and several requests in flight on each
           (--pipe-conns x --pipe-depth); the gate answers a connection's requests one after
           another, so this shows what pipelining on one connection buys.
-Floors, measured in this process in the same run (/work/shared/FLOORS.md defines them):
+Floors, measured in this process in the same run (FLOORS.md in the shared folder beside the checkout defines them):
   append_per_s          raw SQLite append, 1 KB JSON event rows, WAL, synchronous=FULL, one row per transaction
   append_batched_per_s  the same, 100 rows per transaction
   append_normal_per_s   one row per transaction, synchronous=NORMAL (for reference)
