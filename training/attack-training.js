@@ -9,6 +9,13 @@
 //     is a bag of windows of which at least one is the attack: the first round counts every
 //     window, the second only those the first round found most attack-like (multiple-instance
 //     learning), so a long jailbreak's small talk does not teach the model that small talk attacks.
+//     A jailbreak in the wild is mostly a role-play ("act as …, you are …") that a benign role
+//     prompt shares word for word; what makes it an attack is the part that takes the rules
+//     away. So of a jailbreak, only the windows the jailbreak rule finds taking the rules away
+//     (a strong family of jailbreak-signals.ts) teach the classifier; its other windows teach
+//     nothing, neither attack nor benign. Left out of training, the role prompts of
+//     awesome-chatgpt-prompts were held 4.7% with every window taught, 2.5% without
+//     (docs/scanner.md).
 //   - The jailbreak model: a logistic regression over counts of the genre's wordings
 //     (persona set-ups, rules removed, refusals forbidden, second answers…), read from texts
 //     long enough to set a scene. Its features are meanings, not a source's style, which is
@@ -88,17 +95,25 @@ function shuffle(order, next) {
 
 const foldOf = (text, folds) => createHash('sha256').update(text).digest()[0] % folds;
 
+/** The sources whose attacks teach the classifier only by their windows that take the rules away (see the top of this file). */
+const ROLE_PLAY_SOURCES = new Set(['jailbreaks']);
+
 /**
  * Each item read once: its windows' features and cues (for the classifier) and its jailbreak
- * features. `items` gains `windows: [{features, cue}]` and `jailbreak: Float64Array | null`.
+ * features. `items` gains `windows: [{features, cue, teaches}]` and `jailbreak: Float64Array | null`.
  */
 export function featurize(items, modules, o) {
   const extractor = new modules.FeatureExtractor(o.bits);
   for (const item of items) {
     const bounds = modules.windowBounds(item.text);
+    const rolePlay = item.label === 1 && ROLE_PLAY_SOURCES.has(item.source);
     item.windows = [];
     for (let w = 0; w < bounds.length; w += 2) {
-      item.windows.push({ features: Int32Array.from(extractor.features(item.text, bounds[w], bounds[w + 1])), cue: modules.holdsAttackCue(item.text, bounds[w], bounds[w + 1]) });
+      item.windows.push({
+        features: Int32Array.from(extractor.features(item.text, bounds[w], bounds[w + 1])),
+        cue: modules.holdsAttackCue(item.text, bounds[w], bounds[w + 1]),
+        teaches: !rolePlay || modules.readJailbreak(item.text.slice(bounds[w], bounds[w + 1])).strong,
+      });
     }
     item.jailbreak = item.text.length >= o.jailbreakMinLength ? modules.readJailbreak(item.text).features : null;
   }
@@ -151,19 +166,21 @@ function fitClassifier(items, o) {
   const samples = (keep) => {
     const out = [];
     for (const item of items) {
-      const n = item.windows.length;
-      if (n === 0) continue;
       if (item.label === 0) {
+        const n = item.windows.length;
         for (const w of item.windows) out.push({ features: w.features, label: 0, weight: 1 / Math.sqrt(n) });
         continue;
       }
+      const windows = item.windows.filter((w) => w.teaches);
+      const n = windows.length;
+      if (n === 0) continue;
       if (keep === null) {
-        for (const w of item.windows) out.push({ features: w.features, label: 1, weight: 1 / n });
+        for (const w of windows) out.push({ features: w.features, label: 1, weight: 1 / n });
         continue;
       }
-      const scores = item.windows.map((w) => sparseScore(keep, w.features));
+      const scores = windows.map((w) => sparseScore(keep, w.features));
       const best = Math.max(...scores);
-      item.windows.forEach((w, k) => {
+      windows.forEach((w, k) => {
         if (scores[k] === best || scores[k] >= 0.5) out.push({ features: w.features, label: 1, weight: 1 });
       });
     }
