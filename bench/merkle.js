@@ -302,7 +302,7 @@ if (opts['baseline-root'] !== '') {
 
 printTable(
   [
-    ['floor (in-process, this run)', 'per CPU s', 'FLOORS.md'],
+    ['floor (in-process, this run)', 'per CPU s', 'docs/performance.md'],
     ['sha256 of a leaf (33 B), node:crypto', fmtInt(floor.sha256_leaf_per_s), '~491,000 (of 1 KB)'],
     ['sha256 of a node (65 B)', fmtInt(floor.sha256_node_per_s), ''],
     ['SQLite append, 100 rows/tx (1 KB rows)', fmtInt(floor.append_batched_per_s), '~160,000'],
