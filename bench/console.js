@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_MISSING } from '../test/harness/ensure-chromium.mjs';
-import { BENCH_DIR, HttpClient, REPO_ROOT, SocketClient, fmtMs, machine, parseOptions, percentiles, printTable, round, startGate, tempDir } from './lib.js';
+import { BENCH_DIR, HttpClient, REPO_ROOT, SocketClient, fmtMs, machine, parseOptions, percentiles, printTable, recordedOptions, round, startGate, tempDir } from './lib.js';
 
 const USAGE = `
 node bench/console.js [options]
@@ -136,7 +136,7 @@ try {
   const result = {
     when: new Date().toISOString(),
     machine: machine(),
-    options: opts,
+    options: recordedOptions(opts),
     bundle: { files: size.files, gzipped_bytes: size.gzipped_bytes },
     first_screen_ms: { p50: round(fs50, 1), max: round(fs99, 1), runs: firstScreen.map((x) => round(x, 1)) },
     queue_render_ms: { rows: count, p50: round(q50, 1), max: round(q99, 1), runs: queue.map((x) => round(x, 1)) },

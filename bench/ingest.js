@@ -38,7 +38,7 @@ Measures gv.ingest of unique ~1 KB English-like claims (Zipf-drawn words):
   socket_pipelined  the socket with few connections and several requests in flight on each
           (--pipe-conns x --pipe-depth); the gate answers a connection's requests one after
           another, so this shows what pipelining on one connection buys.
-Floors, measured in this process in the same run (FLOORS.md in the shared folder beside the checkout defines them):
+Floors, measured in this process in the same run (docs/performance.md#floors defines them):
   append_per_s          raw SQLite append, 1 KB JSON event rows, WAL, synchronous=FULL, one row per transaction
   append_batched_per_s  the same, 100 rows per transaction
   append_normal_per_s   one row per transaction, synchronous=NORMAL (for reference)
@@ -427,7 +427,7 @@ async function main() {
   if (floor) {
     printTable(
       [
-        ['floor (in-process, this run)', 'per s', 'FLOORS.md'],
+        ['floor (in-process, this run)', 'per s', 'docs/performance.md'],
         ['SQLite append, 1 row/tx, FULL', fmtInt(f.append_per_s), '~5,500'],
         ['SQLite append, 100 rows/tx', fmtInt(f.append_batched_per_s), '~160,000'],
         ['SQLite append, 1 row/tx, NORMAL', fmtInt(f.append_normal_per_s), '~40,000'],

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync, mkdirSync, createWriteStream } from '
 import { connect } from 'node:net';
 import http from 'node:http';
 import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
@@ -416,6 +416,26 @@ export function sharedDataDir(root = REPO_ROOT) {
   return candidates.find((dir) => existsSync(dir)) ?? candidates[0];
 }
 
+/**
+ * A path as a results file records it: relative to the checkout, so that a record committed
+ * to the repository names no folder of the machine it ran on. A path beside the checkout
+ * (../shared/data, another build's checkout) stays relative; one further out (a scratch file
+ * under the system's temporary folder) is recorded by its name alone, since the way up to it
+ * says only how that machine's folders were laid out. Empty stays empty (an option left off).
+ */
+export function recordedPath(path, root = REPO_ROOT) {
+  if (typeof path !== 'string' || path === '') return path;
+  const rel = relative(root, resolve(path)).split(sep).join('/');
+  if (rel === '') return '.';
+  if (isAbsolute(rel) || rel.startsWith('../../')) return `outside the checkout: ${basename(path)}`;
+  return rel;
+}
+
+/** A bench's options as its results file records them: every absolute path made a recorded path. */
+export function recordedOptions(opts, root = REPO_ROOT) {
+  return Object.fromEntries(Object.entries(opts).map(([name, value]) => [name, typeof value === 'string' && isAbsolute(value) ? recordedPath(value, root) : value]));
+}
+
 // ---------------------------------------------------------------- statistics and printing
 
 export const round = (x, digits = 2) => {
@@ -596,7 +616,7 @@ export function summarizeCpuProfile(file, top = 25) {
     if (nm) return `dep:${nm[1]}`;
     const d = /\/dist\/(.*)$/.exec(url);
     if (d) return d[1].replace(/\.js$/, '.ts');
-    return url.replace(/^file:\/\//, '');
+    return url.startsWith('file://') ? recordedPath(fileURLToPath(url)) : url;
   };
   const fns = new Map();
   const places = new Map();

@@ -16,6 +16,7 @@ import {
   parseOptions,
   percentiles,
   printTable,
+  recordedOptions,
   round,
   startGate,
   tempDir,
@@ -160,7 +161,7 @@ async function main() {
     const result = {
       when: new Date().toISOString(),
       machine: machine(),
-      options: opts,
+      options: recordedOptions(opts),
       ...figures,
       door_cost_pct: { remember: cost, recall: recallCost },
       target: { door_cost_pct_below: 15, met: cost < 15 },

@@ -8,7 +8,7 @@ import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { BENCH_DIR, REPO_ROOT, fmtInt, machine, parseOptions, percentiles, printTable, round, tempDir } from './lib.js';
+import { BENCH_DIR, REPO_ROOT, fmtInt, machine, parseOptions, percentiles, printTable, recordedPath, round, tempDir } from './lib.js';
 
 const USAGE = `
 node bench/merkle.js [options]
@@ -302,7 +302,7 @@ if (opts['baseline-root'] !== '') {
 
 printTable(
   [
-    ['floor (in-process, this run)', 'per CPU s', 'FLOORS.md'],
+    ['floor (in-process, this run)', 'per CPU s', 'docs/performance.md'],
     ['sha256 of a leaf (33 B), node:crypto', fmtInt(floor.sha256_leaf_per_s), '~491,000 (of 1 KB)'],
     ['sha256 of a node (65 B)', fmtInt(floor.sha256_node_per_s), ''],
     ['SQLite append, 100 rows/tx (1 KB rows)', fmtInt(floor.append_batched_per_s), '~160,000'],
@@ -360,7 +360,7 @@ const result = {
     us_per_event_mean: round(large.treeUsPerEvent, 2),
   },
   at_scale: { leaves: opts.leaves, tree_bytes: large.treeBytes, tree_bytes_per_event: round(large.treeBytes / opts.leaves, 1), build_seconds: round(large.buildSeconds, 1), ...proofs },
-  ...(ingest ? { ingest_end_to_end: { baseline_root: opts['baseline-root'], claims_per_run: opts['ingest-count'], runs: ingest } } : {}),
+  ...(ingest ? { ingest_end_to_end: { baseline_root: recordedPath(opts['baseline-root']), claims_per_run: opts['ingest-count'], runs: ingest } } : {}),
   measured_at: new Date().toISOString(),
   wall_seconds: round((Date.now() - started) / 1000, 0),
 };

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { readdirSync } from 'node:fs';
 import { waitQuiet } from './lib.js';
-import { BENCH_DIR, CLK_TCK, REPO_ROOT, gateLaunchFlags, RssSampler, fmtInt, fmtMs, machine, parseOptions, percentiles, pidTicks, printTable, procStatBusy, round, tempDir } from './lib.js';
+import { BENCH_DIR, CLK_TCK, REPO_ROOT, gateLaunchFlags, RssSampler, fmtInt, fmtMs, machine, parseOptions, percentiles, pidTicks, printTable, procStatBusy, recordedOptions, round, tempDir } from './lib.js';
 
 const USAGE = `
 node bench/org.js [options]
@@ -316,7 +316,7 @@ try {
     date: new Date().toISOString(),
     machine: machine(),
     postgres: (await pool.query('SHOW server_version')).rows[0].server_version,
-    options: opts,
+    options: recordedOptions(opts),
     submissions: {
       count: total,
       statuses,

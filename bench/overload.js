@@ -17,6 +17,7 @@ import {
   parseOptions,
   percentiles,
   printTable,
+  recordedOptions,
   round,
   startGate,
   tempDir,
@@ -315,7 +316,7 @@ async function main() {
     ],
     'Overload',
   );
-  const record = { when: new Date().toISOString(), machine: machine(), quiet, options: opts, ...result };
+  const record = { when: new Date().toISOString(), machine: machine(), quiet, options: recordedOptions(opts), ...result };
   if (opts.out) {
     mkdirSync(dirname(opts.out), { recursive: true });
     writeFileSync(opts.out, `${JSON.stringify(record, null, 2)}\n`);

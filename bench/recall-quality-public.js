@@ -5,9 +5,9 @@
 // The data is read from ../shared/data/locomo-dev/ (outside the repository) and never copied
 // into it: the results file holds counts and figures only.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ADMIN_PROMOTES_ENV, BENCH_DIR, HttpClient, REPO_ROOT, SocketClient, gitShortHead, machine, parseOptions, percentiles, printTable, readAndPromote, round, sharedDataDir, startGate, tempDir } from './lib.js';
+import { ADMIN_PROMOTES_ENV, BENCH_DIR, HttpClient, REPO_ROOT, SocketClient, gitShortHead, machine, parseOptions, percentiles, printTable, readAndPromote, recordedPath, round, sharedDataDir, startGate, tempDir } from './lib.js';
 import { locomoClaim } from './locomo-claim.js';
 
 const DEFAULT_DATA = join(sharedDataDir(), 'locomo-dev');
@@ -332,7 +332,7 @@ async function main() {
     log('evidence ids: several in one string are split, "D:n:m" read as Dn:m, ids naming no turn dropped, questions left with none skipped');
     if (opts.out) {
       const out = {
-        source: { data: resolve(opts.data), provenance: PROVENANCE, conversations: names },
+        source: { data: recordedPath(opts.data), provenance: PROVENANCE, conversations: names },
         measured_at: new Date().toISOString(),
         build,
         machine: machine(),

@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH_DIR, REPO_ROOT, corpus, fmtInt, machine, parseOptions, printTable, round } from './lib.js';
+import { BENCH_DIR, REPO_ROOT, corpus, fmtInt, machine, parseOptions, printTable, recordedOptions, round } from './lib.js';
 
 const USAGE = `
 node bench/request-parse.js [options]
@@ -145,6 +145,6 @@ for (const [name, list] of Object.entries(all)) {
 }
 
 mkdirSync(join(BENCH_DIR, 'results'), { recursive: true });
-const record = { when: new Date().toISOString(), machine: machine(), options: opts, max_request_depth: MAX_REQUEST_DEPTH, results };
+const record = { when: new Date().toISOString(), machine: machine(), options: recordedOptions(opts), max_request_depth: MAX_REQUEST_DEPTH, results };
 writeFileSync(opts.out, `${JSON.stringify(record, null, 2)}\n`);
 console.log(`wrote ${opts.out}`);

@@ -3,7 +3,7 @@
 // takes on every pattern's adversarial inputs at 1 MiB, and how long a 4 MiB claim delays
 // another writer's ingest through a real gate. Writes bench/results/scan-time.json.
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import {
   BENCH_DIR,
   HttpClient,
@@ -16,6 +16,7 @@ import {
   parseOptions,
   percentiles,
   printTable,
+  recordedOptions,
   round,
   startGate,
   tempDir,
@@ -227,7 +228,7 @@ async function main() {
   const build = gateBuildStatus();
   if (!build.ok) throw new Error(`the gate is not built: missing ${build.missing.join(', ')} (run: npm run build)`);
   const quiet = await waitQuiet(opts['wait-quiet'], 0.25, log);
-  const results = { measured_at: new Date().toISOString(), build: gitShortHead(), machine: machine(), quiet, options: { ...opts, out: relative(join(BENCH_DIR, '..'), opts.out) } };
+  const results = { measured_at: new Date().toISOString(), build: gitShortHead(), machine: machine(), quiet, options: recordedOptions(opts) };
   let slowest = null;
   if (opts.part !== 'gate') {
     results.rules = await rulesPart();

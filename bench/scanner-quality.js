@@ -3,10 +3,10 @@
 // per family and overall, and what a scan costs per KB. In-process: the compiled scanner
 // (dist/workers/scan/) is called the way the scan pool's worker calls it.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadSources } from '../training/scanner-sources.js';
-import { BENCH_DIR, REPO_ROOT, corpus, fmtMs, gateBuildStatus, gitShortHead, machine, parseOptions, printTable, round, sharedDataDir } from './lib.js';
+import { BENCH_DIR, REPO_ROOT, corpus, fmtMs, gateBuildStatus, gitShortHead, machine, parseOptions, printTable, recordedPath, round, sharedDataDir } from './lib.js';
 import { leaveOneSourceOut, SHORT, tallySource, verdictChanges } from './scanner-sources-eval.js';
 
 const USAGE = `
@@ -165,7 +165,7 @@ async function labelledSources() {
     process.stderr.write(`scanner-quality: ${error.message}; or pass --fixtures-only to measure our fixtures alone\n`);
     process.exit(2);
   }
-  log(`\nLabelled sources from ${relative(REPO_ROOT, opts.data) || '.'} (training/scanner-sources.js says where each comes from and its licence)`);
+  log(`\nLabelled sources from ${recordedPath(opts.data)} (training/scanner-sources.js says where each comes from and its licence)`);
   const trainedOn = new Set((await dist('workers/scan/attack-weights.js')).ATTACK_MODEL_TRAINING.sources.map((s) => s.source));
   const committed = {};
   const rows = [['source', 'kind', 'texts', 'held', 'share', `<=${SHORT} chars held`, 'fitted?']];
@@ -206,7 +206,7 @@ async function labelledSources() {
   log(`\nOur recall fixtures' notes (fixtures/recall-quality/claims.json, never trained on): ${own.held} of ${own.texts} held, ${suspicious} suspicious to the built-in reviewer`);
 
   return {
-    data: relative(REPO_ROOT, opts.data),
+    data: recordedPath(opts.data),
     committed_models: { attack: ATTACK_MODEL.label, jailbreak: JAILBREAK_MODEL.label },
     committed,
     leave_one_source_out: loso,
@@ -252,7 +252,7 @@ async function main() {
   let versus = null;
   if (opts.baseline) {
     const other = await import(pathToFileURL(join(opts.baseline, 'dist', 'workers', 'scan', 'scan-text.js')).href);
-    versus = { baseline_build: relative(REPO_ROOT, opts.baseline) || '.', ...(await alternate(claims, 6, (t, contentType) => other.scanText(t, { contentType }))) };
+    versus = { baseline_build: recordedPath(opts.baseline), ...(await alternate(claims, 6, (t, contentType) => other.scanText(t, { contentType }))) };
     log(`\n1 KB claims, CPU ms a claim, alternating with the build at ${versus.baseline_build}: this build ${versus.this_build.map(fmtMs).join(' ')}; baseline ${versus.baseline.map(fmtMs).join(' ')}; ratio of best rounds ${versus.ratio_of_best}`);
   }
 

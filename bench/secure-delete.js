@@ -6,7 +6,7 @@
 // on both alike.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH_DIR, REPO_ROOT, corpus, fmtMs, machine, parseOptions, percentiles, printTable, round, runPool, tempDir } from './lib.js';
+import { BENCH_DIR, REPO_ROOT, corpus, fmtMs, machine, parseOptions, percentiles, printTable, recordedOptions, round, runPool, tempDir } from './lib.js';
 
 const USAGE = `
 node bench/secure-delete.js [options]
@@ -109,7 +109,7 @@ try {
     bench: 'secure-delete',
     at: new Date().toISOString(),
     machine: machine(),
-    options: opts,
+    options: recordedOptions(opts),
     rows_per_gate: ids.on.length,
     secure_delete_on: on,
     secure_delete_off: off,

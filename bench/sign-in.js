@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT, jwtVerify } from 'jose';
-import { BENCH_DIR, CpuAccount, HttpClient, SocketClient, fmtInt, fmtMs, machine, parseOptions, percentiles, printTable, round, runPool, startGate, tempDir, waitQuiet } from './lib.js';
+import { BENCH_DIR, CpuAccount, HttpClient, SocketClient, fmtInt, fmtMs, machine, parseOptions, percentiles, printTable, recordedOptions, round, runPool, startGate, tempDir, waitQuiet } from './lib.js';
 
 const USAGE = `
 node bench/sign-in.js [options]
@@ -168,7 +168,7 @@ async function main() {
       ],
       `sign-in on ${opts.clients} clients (cpu: gate ${cpuUse.gate_cores}, bench ${cpuUse.bench_client_cores}, others ${cpuUse.other_processes_cores} cores)`,
     );
-    const result = { when: new Date().toISOString(), machine: machine(), options: opts, quiet, cpu: cpuUse, floors: floor, rpc_api_key: apiKey, rpc_person_token: person, refresh: refreshes };
+    const result = { when: new Date().toISOString(), machine: machine(), options: recordedOptions(opts), quiet, cpu: cpuUse, floors: floor, rpc_api_key: apiKey, rpc_person_token: person, refresh: refreshes };
     if (opts.out !== '') writeFileSync(opts.out, `${JSON.stringify(result, null, 2)}\n`);
   } finally {
     http.close();

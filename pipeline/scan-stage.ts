@@ -27,7 +27,7 @@ const LARGE_IDLE_MS = 30_000;
 
 /**
  * The scan stage: claims wait in a bounded queue and go to the Piscina scan pool in
- * batches, because one pool round trip costs about one 1 KB scan (FLOORS.md). A full
+ * batches, because one pool round trip costs about one 1 KB scan (docs/performance.md#floors). A full
  * queue refuses (-32006) rather than buffering without bound.
  *
  * Two lanes, each a Piscina pool of `threads` threads with as many batches in flight at most

@@ -1,4 +1,4 @@
-/** Time is injected so TTLs, expiry and cursors can be tested without sleeping (DESIGN rule 7). */
+/** Time is injected so TTLs, expiry and cursors can be tested without sleeping (docs/architecture.md#rules-of-the-house, rule 7). */
 export interface Clock {
   now(): number;
 }

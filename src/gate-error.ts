@@ -1,7 +1,7 @@
 /**
  * The one error type of the gate. Handlers throw these; surfaces map them to their
  * wire form (JSON-RPC error object, HTTP status, tool error). The named constructors
- * carry the spec's codes so no handler builds a wire error by hand.
+ * carry the protocol's codes (docs/protocol.md#error-codes) so no handler builds a wire error by hand.
  */
 export class GateError extends Error {
   constructor(
@@ -87,7 +87,7 @@ export const uploadQuota = (retryAfterMs: number) =>
 export const attachmentBudget = () =>
   new GateError(ErrorCode.storageBound, 'the attachment store is at its budget', { reason: 'attachment_budget' });
 
-/** -32009: a write turned away at the door by a ban (spec 2 gv.ban); nothing of it was scanned or stored. */
+/** -32009: a write turned away at the door by a ban (docs/protocol.md#gvban); nothing of it was scanned or stored. */
 export const banned = (kind: string, subject: string, until: number | null) =>
   new GateError(
     ErrorCode.banned,

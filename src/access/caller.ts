@@ -7,7 +7,7 @@ export interface Caller {
   /** writer_kind of what this caller writes: person (signed in), program (API key), local (socket peer). */
   kind: 'person' | 'program' | 'local';
   /**
-   * A key with scope `events` may read only gv.events (spec 1 Authentication 2); one with
+   * A key with scope `events` may read only gv.events (docs/protocol.md#credentials-and-roles); one with
    * scope `metrics` only GET /metrics and gv.ping (docs/spec-choices.md).
    */
   scope: 'events' | 'metrics' | null;

@@ -7,7 +7,7 @@ export const CAPABILITIES = ['read', 'contribute', 'submit'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 /**
- * Per-space capabilities (spec 1 Authentication 4): an admin needs no grant; open spaces
+ * Per-space capabilities (docs/protocol.md#capabilities): an admin needs no grant; open spaces
  * (config `access.open_spaces`) give every caller read and contribute; otherwise a grant to
  * the caller's identity, or to `uid:<n>` for a socket peer, decides.
  */

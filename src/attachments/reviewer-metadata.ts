@@ -5,7 +5,7 @@ export interface MetadataEntry {
   text: string;
 }
 
-/** The bound of the metadata a reviewer is shown, as JSON (spec 2 gv.attachment). */
+/** The bound of the metadata a reviewer is shown, as JSON (docs/protocol.md#gvattachment). */
 export const METADATA_JSON_MAX = 65_536;
 
 const jsonBytes = (entries: MetadataEntry[]) => Buffer.byteLength(JSON.stringify(entries), 'utf8');

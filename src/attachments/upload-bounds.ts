@@ -4,7 +4,7 @@ import type { GateConfig } from '../config/keys.js';
 import type { Clock } from '../clock.js';
 
 /**
- * The two bounds an upload must fit when it starts (spec 1 -32015). The writer's quota
+ * The two bounds an upload must fit when it starts (-32015, docs/protocol.md#error-codes). The writer's quota
  * counts the bytes of the uploads it started in the rolling window, so it frees as the
  * window moves and the refusal says when; the budget counts what the whole store holds
  * and what unfinished uploads may still add, and frees only when an operator acts.

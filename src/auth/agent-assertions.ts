@@ -20,7 +20,7 @@ export function isAgentAssertion(payload: JWTPayload): boolean {
 }
 
 /**
- * An agent's short-lived assertion (spec 1 Authentication 1, FACTS): an RFC 9068 access
+ * An agent's short-lived assertion (docs/sign-in.md#an-agents-own-assertion): an RFC 9068 access
  * token the agent mints itself, signed with the Ed25519 key it bound to its API key
  * (gv.assertion_key). `iss` and `sub` are its identity `key:<key_id>`, `aud` this gate's
  * deployment id (so an assertion for one gate is refused by another), `client_id` its key

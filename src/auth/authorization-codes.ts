@@ -33,7 +33,7 @@ const MAX_OUTSTANDING = 10_000;
 
 /**
  * Sign-in codes: single use, one minute, bound to the challenge, the client id and the
- * redirect_uri (spec 1). They live in memory only: a code outliving a restart is not worth
+ * redirect_uri (docs/protocol.md#the-sign-in-provider). They live in memory only: a code outliving a restart is not worth
  * keeping. A redeemed code is remembered until it would have expired, so presenting it again
  * is recognised and the session it started can be ended (RFC 6749 4.1.2).
  */

@@ -1,6 +1,6 @@
 export type CredentialKind = 'missing' | 'malformed' | 'expired' | 'issuer' | 'audience' | 'signature' | 'unavailable' | 'unsupported';
 
-/** A credential refused on HTTP: 401 with the body of spec 1 Authentication 5. */
+/** A credential refused on HTTP: 401 with the body of docs/protocol.md#credential-errors. */
 export class CredentialError extends Error {
   constructor(
     readonly kind: CredentialKind,

@@ -29,7 +29,7 @@ export function operatorKeyOf(listed: string): { id: string; key: Uint8Array } {
 }
 
 /**
- * Operator proofs (spec 1 Authentication 7, FACTS "Operator proof"): gv.challenge hands out
+ * Operator proofs (docs/protocol.md#operator-proofs, docs/sign-in.md#operator-proofs): gv.challenge hands out
  * a fresh nonce bound to the identity that asked; a proof is {nonce, sig} with sig the hex
  * Ed25519 signature over the nonce's ASCII bytes by a key listed in `[auth].operator_keys`.
  * One nonce, one verb, once: a used nonce is remembered until it expires, so a replay is

@@ -22,7 +22,7 @@ export interface LocalIssuerKey {
   publicKey: KeyObject;
 }
 
-/** Maps jose's stable error codes to the 401 kinds of spec 1 Authentication 5. */
+/** Maps jose's stable error codes to the 401 kinds of docs/protocol.md#credential-errors. */
 export function credentialErrorOf(error: unknown): CredentialError {
   if (error instanceof CredentialError) return error;
   if (error instanceof SignInSupportMissing) return new CredentialError('unsupported', error.message);

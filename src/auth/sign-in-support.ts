@@ -7,7 +7,7 @@ export type Jose = typeof JoseModule;
  * provider's tokens, and verifying people's tokens, trusted issuers' tokens and agents' own
  * assertions. It is detected when this module loads rather than imported outright, so an
  * install that left it out still starts: API keys and the socket work, token minting
- * answers 503 server_error (spec 1 Authentication 6), and a JWT bearer is 401 unsupported.
+ * answers 503 server_error (docs/protocol.md#the-sign-in-provider), and a JWT bearer is 401 unsupported.
  */
 export const installedJose: Jose | null = await import('jose').catch((error: unknown) => {
   if ((error as NodeJS.ErrnoException | undefined)?.code === 'ERR_MODULE_NOT_FOUND') return null;

@@ -22,7 +22,7 @@ const refused = (error: TokenError, description: string, cookies: string[] = [])
   cookies,
 });
 
-/** `gate_refresh`: HttpOnly, SameSite=Lax, Path=/oauth/token (spec 1), Secure when the issuer is https. */
+/** `gate_refresh`: HttpOnly, SameSite=Lax, Path=/oauth/token (docs/protocol.md#the-sign-in-provider), Secure when the issuer is https. */
 function refreshCookie(provider: SignInProvider, value: string | null): string {
   const secure = provider.issuer.startsWith('https:') ? '; Secure' : '';
   const life = value === null ? 0 : Math.floor(REFRESH_TOKEN_MS / 1000);
@@ -32,7 +32,7 @@ function refreshCookie(provider: SignInProvider, value: string | null): string {
 export const clearRefreshCookie = (provider: SignInProvider) => refreshCookie(provider, null);
 
 /**
- * POST /oauth/token with the three grants of spec 1. Errors are RFC 6749 5.2 bodies
+ * POST /oauth/token with the three grants of docs/protocol.md#the-sign-in-provider. Errors are RFC 6749 5.2 bodies
  * {error, error_description} with 400; the refresh token travels in the cookie only.
  */
 export async function tokenGrant(provider: SignInProvider, fields: Map<string, string>, cookie: string | undefined): Promise<TokenAnswer> {

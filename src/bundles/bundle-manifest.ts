@@ -7,7 +7,7 @@ export interface BundleManifest {
   members: Array<{ path: string; content_hash: string; size_bytes: number; classification: Classification }>;
 }
 
-/** The canonical manifest of an inspected skill bundle: members sorted by path (FACTS.md "Bundles"). */
+/** The canonical manifest of an inspected skill bundle: members sorted by path (docs/protocol.md#skill-bundles). */
 export function bundleManifest(
   archive: { archive_hash: string; archive_size: number },
   members: ReadonlyArray<{ path: string; content_hash: string; size_bytes: number; classification: Classification | null }>,
@@ -22,7 +22,7 @@ export function bundleManifest(
   };
 }
 
-/** Each member class enters as its own content type (spec 1's closed list). */
+/** Each member class enters as its own content type (the closed list of docs/protocol.md#artifacts-kinds-and-trust-classes). */
 export const BUNDLE_CONTENT_TYPES: Record<Classification, string> = {
   skill: 'bundle_skill',
   script: 'bundle_python',

@@ -8,7 +8,7 @@ export function readOperatorKey(file: string): KeyObject {
   return key;
 }
 
-/** A proof for one operator-signed verb: the hex Ed25519 signature over the nonce's ASCII bytes (FACTS "Operator proof"). */
+/** A proof for one operator-signed verb: the hex Ed25519 signature over the nonce's ASCII bytes (docs/sign-in.md#operator-proofs). */
 export function operatorProof(key: KeyObject, nonce: string): { nonce: string; sig: string } {
   return { nonce, sig: sign(null, Buffer.from(nonce, 'ascii'), key).toString('hex') };
 }

@@ -20,7 +20,7 @@ export interface OrgSession {
 
 /**
  * The whole submissions of an inbox page come back in one answer: at most 10 of at most
- * 8 MiB each (the door's cap), so the reply cap is raised from spec 3's default 1 MiB.
+ * 8 MiB each (the door's cap), so the reply cap is raised from the client's default 1 MiB (docs/protocol.md#client-transport-rules).
  */
 const INBOX_REPLY_MAX_BYTES = 96 * 1024 * 1024;
 

@@ -620,7 +620,7 @@ export const CONFIG_KEYS = {
     hello_interval_seconds: {
       schema: z.number().int().min(1).max(3600),
       default: 60,
-      doc: 'At most one gv.runner_hello per runner key in this many seconds (spec 2: once a minute); a sooner hello is refused with reason too_soon and retry_after_ms.',
+      doc: 'At most one gv.runner_hello per runner key in this many seconds (docs/protocol.md#gvrunner_hello: once a minute); a sooner hello is refused with reason too_soon and retry_after_ms.',
     },
     gone_seconds: {
       schema: z.number().int().min(1).max(86400),

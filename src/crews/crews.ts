@@ -94,7 +94,7 @@ export class Crews {
     };
   }
 
-  /** The key when it is a runner key that can still be used (spec 2 `not_a_runner` otherwise). */
+  /** The key when it is a runner key that can still be used (`not_a_runner` otherwise: docs/protocol.md#gvrunner_token_set). */
   activeRunner(keyId: string): RunnerKeyRow | undefined {
     const key = this.s.key!.get(keyId) as RunnerKeyRow | undefined;
     if (key === undefined || key.role !== 'runner' || key.revoked_at !== null) return undefined;

@@ -10,7 +10,7 @@ export interface KeptHello {
 
 /**
  * The newest hello per runner key, and the instances heard on each key: kept in memory
- * only (DESIGN names the newest hello as one of the few facts outside the journal). A
+ * only (docs/architecture.md#rules-of-the-house, rule 6, names the newest hello as one of the few facts outside the journal). A
  * restart forgets them; a runner is heard again at its next hello.
  */
 export class HelloBoard {

@@ -12,7 +12,7 @@ function sealWith(key: Buffer, aad: Buffer, token: string): Buffer {
 }
 
 /**
- * Sealed runner tokens (spec 2 `gv.runner_token_set`): AES-256-GCM under a key derived
+ * Sealed runner tokens (docs/protocol.md#gvrunner_token_set): AES-256-GCM under a key derived
  * from the deployment key, bound to the runner and version, in a table of gate.db that is
  * no projection (the journal records that a token was set, never the token). A token is
  * deleted from here in the transaction that journals its serving; what stays is the

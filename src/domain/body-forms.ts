@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Closed body forms (spec 1 Versioning 4). The spec names them without giving their
+ * Closed body forms (docs/protocol.md#body-forms-and-versions). The protocol names them without giving their
  * fields; these shapes are this build's, documented in the README's reference section.
  * The id pattern accepts the same operand forms as every artifact parameter (C4).
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isNameSegment, isSpaceName } from './names.js';
 
 /**
- * The role types a runner's models are keyed by (spec 2, `gate.runner-hello/1` models and
+ * The role types a runner's models are keyed by (docs/protocol.md#gvrunner_hello: `gate.runner-hello/1` models and
  * `gv.runner_set` models); a crew sheet gives each of its roles one of them.
  */
 export const ROLE_TYPES = ['reasoning', 'research', 'coding', 'review', 'fast'] as const;
@@ -22,8 +22,8 @@ const role = z.strictObject({
 });
 
 /**
- * `crew_sheet/1`: what makes a space a crew (spec 1 "Runner and crew"). Its fields are
- * this build's (the spec names the sheet, not its shape); the README's "Crews, runners and
+ * `crew_sheet/1`: what makes a space a crew (docs/protocol.md#spaces-work-areas-and-other-resources). Its fields are
+ * this build's (the protocol names the sheet, not its shape); the README's "Crews, runners and
  * `gate runner`" section documents each.
  */
 export const crewSheetBody = z

@@ -1,4 +1,4 @@
-/** Closed vocabularies of spec 1 "Artifact": kinds, content types and trust classes. */
+/** Closed vocabularies of a row (docs/protocol.md#artifacts-kinds-and-trust-classes): kinds, content types and trust classes. */
 
 export const KINDS = [
   'memory',

@@ -1,8 +1,8 @@
 /**
- * The space-name grammar (not shown by the spec; chosen here and documented in the README):
+ * The space-name grammar (left open by the protocol; chosen here and documented in the README):
  * 1 to 64 characters of ASCII letters, digits, '.', '_' and '-', starting with a letter or
  * digit, never '.' or '..' and never ending in '.'. Work-area segments and producer names use
- * the same grammar (spec 1: "each segment in the space-name grammar").
+ * the same grammar (docs/protocol.md#spaces-work-areas-and-other-resources).
  */
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * `project_map/v1` (spec 1 Versioning 4; spec 2 gv.ingest_map): a producer's map of a
+ * `project_map/v1` (docs/protocol.md#body-forms-and-versions, docs/protocol.md#gvingest_map): a producer's map of a
  * project, its files (members), the things in them (nodes) and how they connect (edges).
  * The spec names the fields and leaves their shapes open; these are this build's, in the
  * README's reference section. Edges are words inside the map's bytes, never relations.
@@ -42,7 +42,7 @@ export const projectMap = z.strictObject({
 
 export type ProjectMap = z.infer<typeof projectMap>;
 
-/** Content types of a map's members (spec 1's closed list). */
+/** Content types of a map's members (the closed list of docs/protocol.md#artifacts-kinds-and-trust-classes). */
 export const MAP_CONTENT_TYPES: Record<(typeof MAP_MEMBER_CLASSES)[number], string> = {
   source: 'map_source',
   document: 'map_document',

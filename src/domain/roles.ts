@@ -1,4 +1,4 @@
-/** Roles are ordered reader < agent < reviewer < admin; runner stands outside the order (spec 1 Authentication 2). */
+/** Roles are ordered reader < agent < reviewer < admin; runner stands outside the order (docs/protocol.md#credentials-and-roles). */
 export const ORDERED_ROLES = ['reader', 'agent', 'reviewer', 'admin'] as const;
 export type OrderedRole = (typeof ORDERED_ROLES)[number];
 export type Role = OrderedRole | 'runner';

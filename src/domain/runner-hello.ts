@@ -4,7 +4,7 @@ import { isSpaceName } from './names.js';
 
 export const RUNNER_HELLO_FORMAT = 'gate.runner-hello/1';
 
-/** Why a runner could not use a setting (spec 2, `refused[].code`). */
+/** Why a runner could not use a setting (`refused[].code`, docs/protocol.md#gvrunner_hello). */
 export const REFUSAL_CODES = [
   'not_found',
   'no_mcp_json',
@@ -42,7 +42,7 @@ export const modelChoice = z.strictObject({ model: printable(1, 128), effort: z.
 export const modelsByType = z.strictObject(Object.fromEntries(ROLE_TYPES.map((t) => [t, modelChoice.optional()])) as Record<(typeof ROLE_TYPES)[number], z.ZodOptional<typeof modelChoice>>);
 
 /**
- * `gate.runner-hello/1` (spec 2 `gv.runner_hello`): every field required, each checked by
+ * `gate.runner-hello/1` (docs/protocol.md#gvrunner_hello): every field required, each checked by
  * its rule; the first violation is refused naming its path in data.field.
  */
 export const runnerHelloBody = z.strictObject({

@@ -37,7 +37,7 @@ const models = z.strictObject({
 });
 
 /**
- * Every setting `gv.runner_set` takes besides `runner` (spec 2), each by its rule. All are
+ * Every setting `gv.runner_set` takes besides `runner` (docs/protocol.md#gvrunner_set), each by its rule. All are
  * optional in a call: a call changes the fields it names and keeps the rest.
  */
 export const runnerSettingFields = {
@@ -60,7 +60,7 @@ export const runnerSettingFields = {
   models,
 };
 
-/** The fields a caller may set to null (spec 2 lists each null's meaning). */
+/** The fields a caller may set to null (docs/protocol.md#gvrunner_set). */
 export const NULLABLE_SETTINGS = ['repository', 'managed_settings', 'base_url'] as const;
 
 export type RunnerSettingsPatch = { [K in keyof typeof runnerSettingFields]?: z.output<(typeof runnerSettingFields)[K]> };
@@ -115,7 +115,7 @@ export function isInside(path: string, root: string): boolean {
 /**
  * Paths a crew's command reads that must not lie inside workdir_root, where the runner
  * makes and removes a work directory per question: what is there is a question's, not
- * the runner's (spec 2 reason `inside_workdir`, the field named).
+ * the runner's (reason `inside_workdir`, the field named: docs/protocol.md#gvrunner_set).
  */
 export function insideWorkdir(s: RunnerSettings): string | null {
   if (s.workdir_root === undefined) return null;

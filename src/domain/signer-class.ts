@@ -1,4 +1,4 @@
-/** Who a signature is from (spec 2 gv.approval): each class counts toward k by the space's review mode. */
+/** Who a signature is from (docs/protocol.md#gvapproval): each class counts toward k by the space's review mode. */
 export const SIGNER_CLASSES = ['human', 'model', 'authority', 'deployment', 'agent'] as const;
 export type SignerClass = (typeof SIGNER_CLASSES)[number];
 

@@ -14,7 +14,7 @@ export const ARTIFACT_STATES = [
 ] as const;
 export type ArtifactState = (typeof ARTIFACT_STATES)[number];
 
-/** Promoted rows are the ones served to every reader (spec 1 "States"). */
+/** Promoted rows are the ones served to every reader (docs/protocol.md#states). */
 export const PROMOTED_STATES: ReadonlySet<ArtifactState> = new Set(['ACTIVE', 'SUPERSEDED']);
 
 /** A row waiting in L1 or L1B is "held"; L0 is the instant before its scan lands. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 const count = z.number().int().min(0);
 
 /**
- * The type of every field a served event may carry beyond the common ones (spec 1 Events:
+ * The type of every field a served event may carry beyond the common ones (docs/protocol.md#events:
  * identifiers, closed words and counts). served-event.ts says which event types carry which;
  * a field it names must be declared here, so gv.why's and gate.why's schema cannot miss one.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { JournalEvent } from '../forms/event.js';
 import { SERVED_FIELD_TYPES, type ServedField } from './served-event-fields.js';
 
-/** Event types served by gv.events (spec 1 Events); every other journal type stays inside. */
+/** Event types served by gv.events (docs/protocol.md#events); every other journal type stays inside. */
 export const SERVED_TYPES = [
   'ingest', 'scan', 'record', 'verdict', 'manual-sign', 'disposition', 'ratify', 'promote', 'reject', 'expire',
   'cancel', 'reopen', 'demote', 'refuse', 'relation', 'countersign', 'tip-override', 'steering-shown', 'sign-asked',
@@ -16,7 +16,7 @@ const SERVED = new Set<string>(SERVED_TYPES);
 export const isServedType = (type: string) => SERVED.has(type);
 
 /**
- * Types spec 1 names that no act of this build journals: no verb links spaces, shows
+ * Served types of the protocol (docs/protocol.md#events) that no act of this build journals: no verb links spaces, shows
  * steering as an event, confirms a sign or titles a row. A gv.events filter naming one is
  * refused by name rather than answered with an empty page, which would say nothing happened
  * where nothing can. `test/verbs/events-never-written.test.ts` holds this list to the code.
@@ -39,7 +39,7 @@ function objectOf(type: string): (typeof OBJECTS)[number] {
 
 /**
  * Each type's own fields that may leave the gate: identifiers, closed words and counts.
- * Content, findings, reasons and any words a person wrote never do (spec 1 Events).
+ * Content, findings, reasons and any words a person wrote never do (docs/protocol.md#events).
  */
 const OWN_FIELDS: Record<string, readonly ServedField[]> = {
   ingest: ['kind', 'size_bytes'],

@@ -1,7 +1,7 @@
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import type { Store } from '../store/store.js';
 
-/** gv.health looks at this many promoted rows, the newest promotions first (spec 2). */
+/** gv.health looks at this many promoted rows, the newest promotions first (docs/protocol.md#gvhealth). */
 export const HEALTH_ROWS_CHECKED = 2000;
 
 export interface CheckedRow extends ArtifactRow {

@@ -5,7 +5,7 @@ import type { Store } from '../store/store.js';
 import type { RecallPart } from '../recall/recall-part.js';
 import type { PipelinePart } from '../../pipeline/pipeline-part.js';
 
-/** similar: cosine at least this between two rows (spec 2). */
+/** similar: cosine at least this between two rows (docs/protocol.md#gvhealth). */
 export const SIMILAR_MIN_COSINE = 0.92;
 /** Neighbours asked per row: enough to look past a few same-words twins to a merely similar row. */
 const NEIGHBOURS = 4;

@@ -7,7 +7,7 @@ export interface CursorPosition {
 }
 
 /**
- * Sealed event cursors (spec 1 Events 2): AES-256-GCM under a key derived from the
+ * Sealed event cursors (docs/protocol.md#events, rule 2): AES-256-GCM under a key derived from the
  * deployment key, so they survive restarts, cannot be forged or read, and carry a fresh
  * nonce so no two answers give the same string. A cursor is bound to the identity it was
  * given to: presented by anyone else it is unusable.

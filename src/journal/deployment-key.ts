@@ -6,10 +6,10 @@ import { dirname } from 'node:path';
 
 /**
  * An Ed25519 key of the deployment. Its public half, as base64url of the raw 32 bytes (the
- * JWK `x`), names it (`deploymentId`): the genesis key's is the deployment id (spec 1) for
+ * JWK `x`), names it (`deploymentId`): the genesis key's is the deployment id (docs/protocol.md#invariants) for
  * ever; after `gate key rotate` the key that signs is another, named the same way, and the
  * JWKS names it so.
- * node:crypto signs about ten times faster than @noble/ed25519 here (FLOORS.md), so the
+ * node:crypto signs about ten times faster than @noble/ed25519 here (docs/performance.md#floors), so the
  * hot path uses it; test/journal/signatures.test.ts proves both give identical signatures.
  */
 export class DeploymentKey {

@@ -7,7 +7,7 @@ import type { SigningKeys } from '../forms/signing-keys.js';
 export interface Deployment {
   /** The key that signs from now on: the genesis key, or the last rotation's (`gate key rotate`). */
   readonly key: DeploymentKey;
-  /** The genesis key's public half, base64url: the deployment's id (spec 1), kept through rotations. */
+  /** The genesis key's public half, base64url: the deployment's id (docs/protocol.md#invariants), kept through rotations. */
   readonly deploymentId: string;
   /** Every key the deployment signed with and the first seq of each, proven from the journal's rotations. */
   readonly signingKeys: SigningKeys;

@@ -52,7 +52,7 @@ export interface GroupCommitOptions {
  * Group commit: writes share one SQLite transaction (one fsync) and each is answered only
  * after that transaction commits. When the journal has been idle the batch commits on the
  * next turn of the event loop; under load, commits are spaced by the window so one fsync
- * carries many writes (FLOORS.md: ~5,500 commits/s with fsync against ~160,000 appends/s
+ * carries many writes (docs/performance.md#floors: ~5,500 commits/s with fsync against ~160,000 appends/s
  * batched). A write's refusal rolls back only that write: the batch is replayed with a
  * savepoint per write. Writes must therefore be functions of the database alone, safe to
  * run again after a rollback.

@@ -41,7 +41,7 @@ const ROLE_OF_SCOPE = { review: 'reviewer', admin: 'admin' } as const;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /**
- * Who a bearer is at the organization gate, by the gate's rules (spec 1 Authentication):
+ * Who a bearer is at the organization gate, by the gate's rules (docs/protocol.md#credentials-and-roles):
  * a `gk_` key looked up by its sha256 on every request (so a revocation holds from the next
  * one), or a person's access token verified by the gate's own PersonTokens against the
  * issuers `[auth].trusted_issuers` lists (exact iss, aud containing `[auth].client_id`,

@@ -6,7 +6,7 @@ import { appendOrgLogMany, type OrgLogEntry } from './org-log.js';
 import { OUTCOME_CONTRACT, signOutcome, type AuthorityClass, type Outcome } from '../forms/outcome-line.js';
 import { RoundTripBatch } from './round-trip-batch.js';
 
-/** The submitter is told one of these (FACTS "Scanner"); the reason text stays in the org's log. */
+/** The submitter is told one of these (docs/protocol.md#organization-doors); the reason text stays in the org's log. */
 export const REFUSAL_CATEGORIES = ['off-scope', 'quality', 'policy', 'duplicate', 'unreadable'] as const;
 
 export interface Decision {

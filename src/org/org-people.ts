@@ -74,7 +74,7 @@ export async function listPeople(pool: Pool, admins: readonly string[]): Promise
   return [...listed, ...fromConfig];
 }
 
-/** A person's role: the people table's, else admin when [auth].admins names them, else reader (FACTS "Identities and keys"). */
+/** A person's role: the people table's, else admin when [auth].admins names them, else reader (docs/protocol.md#credentials-and-roles). */
 export async function roleOfPerson(pool: Pool, admins: readonly string[], iss: string, sub: string): Promise<OrgPersonRole> {
   const row = (await pool.query<{ role: OrgPersonRole }>('SELECT role FROM org_people WHERE iss = $1 AND sub = $2', [iss, sub])).rows[0];
   if (row) return row.role;

@@ -15,7 +15,7 @@ import { ORG_VERBS } from './org-registry.js';
 import { logOrgRequest, type OrgRequestNote } from './org-request-log.js';
 import type { OrgHealth } from './org-health.js';
 
-/** FACTS "Org doors": a submission body over 8 MiB is refused 413. */
+/** docs/protocol.md#organization-doors: a submission body over 8 MiB is refused 413. */
 export const SUBMISSION_MAX_BYTES = 8 * 1024 * 1024;
 const RPC_MAX_BYTES = 1024 * 1024;
 
@@ -58,7 +58,7 @@ async function rpc(ctx: OrgContext, caller: OrgStaffCaller, body: Buffer, note: 
   return answer === null ? { status: 204, body: null } : { status: 200, body: answer as unknown as Record<string, unknown> };
 }
 
-/** Who is calling: 401 with spec 1's {error, kind} (and WWW-Authenticate), 403 for a revoked key. */
+/** Who is calling: 401 with the {error, kind} of docs/protocol.md#credential-errors (and WWW-Authenticate), 403 for a revoked key. */
 async function callerOf(ctx: OrgContext, req: IncomingMessage, note: OrgRequestNote): Promise<OrgCaller | DoorAnswer> {
   try {
     const caller = await ctx.bearer.callerOf(req.headers.authorization);

@@ -17,7 +17,7 @@ export const memberDeploymentId = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "a mem
 
 /**
  * The signer class an org decision is journaled with, by the gate's rule: a signed-in person
- * decides as `human`; a key's holder is a program (FACTS "Operator proof": a sign without a
+ * decides as `human`; a key's holder is a program (docs/protocol.md#operator-proofs: a sign without a
  * person behind it never counts as a human's), so a review key decides as `agent`.
  */
 const authorityClassOf = (caller: OrgStaffCaller): AuthorityClass => (caller.kind === 'person' ? 'human' : 'agent');

@@ -87,7 +87,7 @@ export class AttachmentReads {
   /**
    * The attachments of a row this identity has NOT been served to their end, in order, by
    * either copy. Empty means it was served every attachment whole (or the row has none):
-   * only then does its promoting or clearing signature count (spec 2 gv.attachment).
+   * only then does its promoting or clearing signature count (docs/protocol.md#gvattachment).
    */
   unreadBy(identity: string, artifactId: string): string[] {
     return this.s.unread!.all(artifactId, identity) as string[];

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { JournalEvent } from '../forms/event.js';
 
 /**
- * Bans (spec 1 "Ban"): `ban` events stand a ban or lift it; `ban-refused` events are the
+ * Bans (docs/protocol.md#spaces-work-areas-and-other-resources): `ban` events stand a ban or lift it; `ban-refused` events are the
  * writes a ban turned away at a door, kept as counts per writer (never the refused bytes).
  * A ban with an `until` stays in the table after that time: whether it is active is read
  * against the clock (src/access/bans.ts), so an expiry needs no event and the view stays a

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { JournalEvent } from '../forms/event.js';
 
-/** The people table (spec 1 "Person / role entry"): each signed-in person's assigned role and demo flag. */
+/** The people table (docs/protocol.md#spaces-work-areas-and-other-resources): each signed-in person's assigned role and demo flag. */
 export function peopleTables(schema: string): string {
   return `
     CREATE TABLE IF NOT EXISTS ${schema}.people (

@@ -4,7 +4,7 @@ import type { JournalEvent } from '../forms/event.js';
 const MINUTE_MS = 60_000;
 
 /**
- * Questions' routing (spec 1 "Question routing state") and the answers naming them. The
+ * Questions' routing (docs/protocol.md#other-state-words) and the answers naming them. The
  * `questions` row of a question exists from its first `question-routed` event: the route,
  * its reason or crew, and the wait fixed when it was routed; `question-wait-over` moves it
  * on (to people, or to its end) and `question-ended` records its asker ending it. Whether

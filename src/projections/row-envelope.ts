@@ -4,7 +4,7 @@ import { derivesFromOf, type ArtifactRow } from './artifact-reads.js';
 export const DECISIONS = new Set(['scan', 'record', 'promote', 'reject', 'demote', 'verdict', 'manual-sign', 'disposition',
   'ratify', 'expire', 'cancel', 'reopen', 'refuse', 'countersign']);
 
-/** A row's envelope (FACTS "Org doors"): what was taken in, from whom, here. */
+/** A row's envelope (docs/protocol.md#organization-doors): what was taken in, from whom, here. */
 export function envelopeOf(row: ArtifactRow, deploymentId: string) {
   return {
     content_hash: row.content_hash,

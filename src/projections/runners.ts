@@ -3,7 +3,7 @@ import type { JournalEvent } from '../forms/event.js';
 import { canonicalJson } from '../forms/canonical-json.js';
 
 /**
- * Runners and crews as the journal tells them (spec 1 runner events): each runner's
+ * Runners and crews as the journal tells them (docs/protocol.md#other-state-words, docs/runners.md): each runner's
  * settings, its token's journaled state (the sealed bytes live outside the journal, in
  * the token vault), each space's assignment with the state of its key batch, the member
  * keys issued per slot, and the releases a runner has yet to confirm in a hello.

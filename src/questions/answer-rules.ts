@@ -17,11 +17,11 @@ export interface AnswerMove {
   refers: { crew: string; slot: string } | null;
 }
 
-/** -32602 reason not_the_answering_crew (spec 2). */
+/** -32602 reason not_the_answering_crew (docs/protocol.md#gvingest). */
 const notTheCrew = (why: string) => invalidParams(why, { reason: 'not_the_answering_crew', field: 'derives_from' });
 
 /**
- * The answer rules of gv.ingest (spec 2) beyond the body's form, for a question the writer
+ * The answer rules of gv.ingest (docs/protocol.md#gvingest) beyond the body's form, for a question the writer
  * may read, named first in derives_from: refused while the question is held or once it is
  * ended; one standing answer per answerer unless `replaces` names it; `cancels` withdraws
  * the answerer's own standing answer, or, from the question's asker and naming the question,

@@ -5,7 +5,7 @@ import type { Store } from '../store/store.js';
 import type { CrewsPart } from '../crews/crews-part.js';
 
 /**
- * What a routed question lets its crew read beyond its own grants (spec 2, the answer
+ * What a routed question lets its crew read beyond its own grants (docs/protocol.md#gvingest, the answer
  * rules' crew exceptions): the question, the claims it cites, and its charter rows (the
  * served crew sheet of the question's space, which sends its questions to this crew), each
  * while it is served. Nothing held and nothing else.

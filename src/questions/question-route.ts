@@ -4,7 +4,7 @@ import type { CrewsPart } from '../crews/crews-part.js';
 import type { GateConfig } from '../config/keys.js';
 import type { Store } from '../store/store.js';
 
-/** Where a promoted question goes (spec 1 "Question routing state"); `question-routed` carries it. */
+/** Where a promoted question goes (docs/protocol.md#other-state-words); `question-routed` carries it. */
 export type QuestionRoute =
   | { route: 'with_people'; reason: 'no_crew' | 'crew_gone'; wait_minutes: number }
   | { route: 'with_crew'; crew: string; wait_minutes: number };

@@ -21,7 +21,7 @@ export interface QuestionStanding {
 const MINUTE_MS = 60_000;
 
 /**
- * A question's routing state (spec 1 "Question routing state"), read at `now` from its row,
+ * A question's routing state (docs/protocol.md#other-state-words), read at `now` from its row,
  * its routing and its answers: held until promoted; ended when its asker ended it, its wait
  * ran out, or it is no longer served; answered once a person's answer is served; else where
  * its route put it. A question promoted before routing existed has no route event: it is

@@ -48,8 +48,8 @@ function requireRead(house: { readonly access: AccessPart }, caller: Caller, spa
 }
 
 /**
- * Which spaces and work areas a recall searches, with every scope refusal of spec 2
- * gv.recall. closest starts at the work area and walks up one segment at a time; the
+ * Which spaces and work areas a recall searches, with every scope refusal of gv.recall
+ * (docs/protocol.md#gvrecall). closest starts at the work area and walks up one segment at a time; the
  * space itself is its last level (distance = every segment walked).
  */
 export function planRecall(house: { readonly store: Store; readonly access: AccessPart }, caller: Caller, p: ScopeParams): RecallPlan {

@@ -15,7 +15,7 @@ function standing(p: ReviewPicture, i: number): boolean {
   return !p.current.slice(i + 1).some((later) => later.signer === s.signer && (s.class !== 'model' || later.stance === s.stance));
 }
 
-/** gv.approval's answer (also gv.node's approval): every field spec 2 lists. */
+/** gv.approval's answer (also gv.node's approval): every field docs/protocol.md#gvapproval lists. */
 export function approvalOf(house: { readonly store: Store; readonly access: AccessPart; readonly review: ReviewPart }, caller: Caller, row: ArtifactRow) {
   const p = house.review.board.picture(row);
   const counts = new Map(p.count.signers.map((s) => [s.signer, s]));

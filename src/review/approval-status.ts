@@ -1,7 +1,7 @@
 import type { SignatureRow } from '../projections/review-reads.js';
 import type { QuorumCount } from './quorum.js';
 
-/** gv.approval status: the vocabulary of spec 1 "Other state vocabularies". */
+/** gv.approval status: the vocabulary of docs/protocol.md#other-state-words. */
 export const APPROVAL_STATUSES = [
   'rejected',
   'refused',

@@ -1,7 +1,7 @@
 import { utcDay } from '../projections/review.js';
 
 /**
- * gv.defer marks: an operator looked at a row and moved on. Not journal facts (spec 2:
+ * gv.defer marks: an operator looked at a row and moved on. Not journal facts (docs/protocol.md#gvdefer:
  * no journal event), so they live in memory and start empty after a restart. Each
  * identity's marks move rows to the back of its own gv.review queue; the per-day counts
  * feed gv.engagement, a bulk defer counted apart from single ones.

@@ -27,7 +27,7 @@ export interface Degradation {
  */
 export function degradations(
   house: { readonly store: Store; readonly review: ReviewPart; readonly pipeline: PipelinePart; readonly config: GateConfig },
-  /** Reviewer and up: counts of held rows are named only to those who read every held row (spec 1, -32006). */
+  /** Reviewer and up: counts of held rows are named only to those who read every held row (-32006, docs/protocol.md#error-codes). */
   countsShown: boolean,
 ): Degradation[] {
   const found: Degradation[] = [];

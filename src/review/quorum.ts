@@ -1,6 +1,6 @@
 import type { SignerClass } from '../domain/signer-class.js';
 
-/** A space's review policy (spec 1 Space): who counts toward k and who may settle a promotion. */
+/** A space's review policy (docs/protocol.md#review-modes-and-blockers): who counts toward k and who may settle a promotion. */
 export const REVIEW_MODES = ['human', 'model', 'auto'] as const;
 export type ReviewMode = (typeof REVIEW_MODES)[number];
 
@@ -9,7 +9,7 @@ export interface QuorumRule {
   k: number;
   /** How many of the k must be signed-in people. */
   people: number;
-  /** T-3 and T-5 are held until a second authority countersigns (spec 1 transition table). */
+  /** T-3 and T-5 are held until a second authority countersigns (docs/protocol.md#states). */
   countersign: boolean;
 }
 

@@ -21,7 +21,7 @@ export type ReadRule = 'people' | 'everyone';
  * Whether a decision of this class waits for its signer's read. A person signs what a screen
  * showed them, so a person's does (and the operator's with a proof, a person's act). For a
  * program the "read" is a request whose answer it may discard: it adds a round trip a page
- * and no assurance, and spec 2's gv.promote asks quorum alone, so a key's and the socket's
+ * and no assurance, and gv.promote asks quorum alone (docs/protocol.md#gvpromote), so a key's and the socket's
  * do only when the operator sets `everyone`. Models and authorities are judged apart.
  */
 export function readRuleBinds(rule: ReadRule, cls: SignerClass): boolean {

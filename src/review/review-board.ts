@@ -131,7 +131,7 @@ export class ReviewBoard {
     const stances = this.stancesOf(row.artifact_id, review, current);
     const stancesOpen = unansweredStances(stances);
     // A signature counts only from an identity served the whole masked body and every attachment to its end
-    // (spec 2 gv.attachment); a model grades the masked body whole and is served no attachment, so on a row
+    // (docs/protocol.md#gvattachment); a model grades the masked body whole and is served no attachment, so on a row
     // with attachments it never counts.
     const count = countQuorum(rule, mode, row.writer_identity, [...current.map(toSignature), ...(extra ? [extra] : [])], (signer, cls) => {
       if (cls === 'model' && stancesOpen !== null) return stancesOpen;

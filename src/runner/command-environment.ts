@@ -1,7 +1,7 @@
 import type { RunnerSettings } from '../domain/runner-settings.js';
 import type { RoleType } from '../domain/crew-sheet.js';
 
-/** One question as gv.routed_questions serves it (spec 2). */
+/** One question as gv.routed_questions serves it (docs/protocol.md#gvrouted_questions). */
 export interface RoutedQuestion {
   question: string;
   body: string | null;

@@ -10,7 +10,7 @@ export interface SpendingStore {
 }
 
 /**
- * The day's budget in seconds of crew command time (spec 2 `budget_per_day`): what ended
+ * The day's budget in seconds of crew command time (`budget_per_day`, docs/runners.md): what ended
  * today, plus what is running now, against the settings' figure; a new UTC day starts at 0.
  * With a store, a restart on the same day starts from what the store kept; another day's
  * figure counts for nothing.

@@ -73,7 +73,7 @@ function namesGate(mcpJson: string): boolean {
 }
 
 /**
- * What this host is, told as it is (spec 2 hello `facts`), and what of the settings it
+ * What this host is, told as it is (the hello's `facts`, docs/protocol.md#gvrunner_hello), and what of the settings it
  * cannot use (`refused`, at most 16): the runner starts no command while any stands.
  */
 export function localFacts(settings: RunnerSettings | null, harness: string, runtime: { git: string }): { facts: LocalFacts; refused: Refusal[] } {

@@ -42,7 +42,7 @@ const refused = (message: string) => lifecycle(message, 'outcome_refused');
 
 /**
  * Journals one verified outcome in one write: countersign clears provisional and takes a
- * ratified row to ACTIVE (spec 1: a T-3/T-5 row is promoted once a second authority
+ * ratified row to ACTIVE (docs/protocol.md#states: a T-3/T-5 row is promoted once a second authority
  * countersigns); refuse takes the row to DEMOTED. Both sign as the authority class.
  */
 function applyOutcome(house: { readonly store: Store; readonly deployment: Deployment }, org: string, line: Record<string, unknown>, outcome: Outcome): 'countersigned' | 'refused' | 'duplicates' | 'skipped' {
@@ -75,7 +75,7 @@ const pulling = new WeakSet<Store>();
 
 /**
  * Pulls GET /outcomes from the journal's cursor until a page comes back empty (or `maxPages`),
- * with spec 3's transport rules (OrgDoorClient: deadline, caps, no redirects; a busy door's
+ * with the client transport rules (docs/protocol.md#client-transport-rules; OrgDoorClient: deadline, caps, no redirects; a busy door's
  * Retry-After is kept in the error). Every line is checked against the pinned org key first.
  */
 export async function pullOutcomes(house: { readonly store: Store; readonly deployment: Deployment; readonly config: GateConfig; readonly log: Log }, maxPages = 20): Promise<PullTally> {

@@ -31,7 +31,7 @@ export function readBudgetRetryAfter(error: { code: number; data?: Record<string
   return String(Math.max(1, Math.ceil((Number.isFinite(ms) ? ms : 1000) / 1000)));
 }
 
-/** 413, then the connection closes: the rest of an oversized body is never read (spec 1: a client may see a reset). */
+/** 413, then the connection closes: the rest of an oversized body is never read (docs/protocol.md#routes: a client may see a reset). */
 export function refuseTooLarge(res: ServerResponse, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(413, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), connection: 'close' });

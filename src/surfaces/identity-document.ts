@@ -1,6 +1,6 @@
 import type { House } from '../verbs/house.js';
 
-/** GET /identity (spec 1): public, no credential; `gates` is always empty. */
+/** GET /identity (docs/protocol.md#routes): public, no credential; `gates` is always empty. */
 export function identityDocument(house: Pick<House, 'deployment' | 'config'>) {
   const issuer = house.config.auth.issuer;
   return {

@@ -24,9 +24,9 @@ const toolResult = z.object({
 });
 
 /**
- * GET /mcp/catalog.json (spec 1, public, no credential): the methods, the envelopes, the
+ * GET /mcp/catalog.json (docs/protocol.md#routes: public, no credential): the methods, the envelopes, the
  * content union and each tier's tools, generated from the tool table and the verb registry
- * (DESIGN rule 3: no hand-kept second list).
+ * (docs/architecture.md#rules-of-the-house, rule 3: no hand-kept second list).
  */
 function buildCatalog() {
   return {

@@ -46,9 +46,9 @@ type Message = Record<string, unknown> & { params?: Record<string, unknown> };
 /**
  * POST /mcp, the client tier. The SDK's `createMcpHandler` (`legacy: 'reject'`, JSON
  * answers only) serves the 2026-07-28 revision; this door does what it leaves to its host
- * and what spec 3 adds: the Origin check before the body, the size limit, the caller from a
+ * and what the protocol adds (docs/protocol.md#the-tool-endpoint): the Origin check before the body, the size limit, the caller from a
  * bearer or keyless loopback, and the defaults a bare client leaves out (the SDK would
- * refuse a request naming no version, where spec 3 serves it as 2026-07-28).
+ * refuse a request naming no version, where the protocol serves it as 2026-07-28).
  */
 export class McpDoor {
   private readonly handler: McpHttpHandler;
@@ -150,7 +150,7 @@ export class McpDoor {
     const refusal = outcome instanceof ToolProtocolError ? outcome.code : toolErrorCode(outcome);
     noteRequest(req, { tool: call.name, ...(refusal === undefined ? {} : { code: refusal }) });
     const text = directCallAnswer(call.id, outcome);
-    // A long read past its caller's budget: the tool error as it is, with 429 and Retry-After (spec 1's busy answer).
+    // A long read past its caller's budget: the tool error as it is, with 429 and Retry-After (a busy answer, docs/protocol.md#error-codes).
     const retryAfter = outcome instanceof ToolProtocolError ? null : budgetRetryAfter(outcome);
     res.writeHead(retryAfter === null ? 200 : 429, {
       'content-type': 'application/json',

@@ -10,8 +10,8 @@ import type { House } from '../verbs/house.js';
 
 /**
  * The tool endpoint's routes: POST /mcp (GET /mcp is then 405 by the server's own rule)
- * and the public catalog. The door guards itself (a bearer, or keyless loopback: spec 1
- * Authentication 8 leaves it open; the README says what this gate decided), so the
+ * and the public catalog. The door guards itself (a bearer, or keyless loopback: the protocol leaves it open;
+ * docs/tool-endpoint.md says what this gate decided), so the
  * table's guard is none.
  */
 export function mcpRoutes(house: House, auth: BearerAuth, maxRequestBytes: number, admit: McpDoorOptions['admit'], clients: McpDoorOptions['clients']): Route[] {

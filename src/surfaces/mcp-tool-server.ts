@@ -4,7 +4,7 @@ import type { Tier } from '../tools/define-tool.js';
 import { toolListing, toolsOf } from '../tools/tool-catalog.js';
 import { ToolProtocolError, type ToolResult } from '../tools/call-tool.js';
 
-/** The protocol revision the tool endpoint serves (spec 1 Versioning 5). */
+/** The protocol revision the tool endpoint serves (docs/protocol.md#body-forms-and-versions). */
 export const MCP_PROTOCOL_VERSION = '2026-07-28';
 /** The `_meta` members of a 2026-07-28 request that carry what a 2025 handshake negotiated. */
 export const META_VERSION = 'io.modelcontextprotocol/protocolVersion';

@@ -56,7 +56,7 @@ function formPage(res: ServerResponse, status: number, request: AuthorizeRequest
   });
 }
 
-/** The sign-in provider's routes (spec 1), all guarded `local_issuer`. */
+/** The sign-in provider's routes (docs/protocol.md#the-sign-in-provider), all guarded `local_issuer`. */
 export function oauthRoutes(provider: () => SignInProvider, clients: ClientAddresses): Route[] {
   return [
     {

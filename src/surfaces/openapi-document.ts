@@ -31,7 +31,7 @@ export function openApiDocument(house: Pick<House, 'auth' | 'deployment'>, route
     const documented = new Set((doc.parameters ?? []).map((p) => (p as { name: string }).name));
     const responses: Record<string, unknown> = { ...doc.responses };
     if (route.guard === 'bearer') {
-      responses['401'] = { description: 'credential error (spec 1 Authentication 5)', content: jsonContent(credentialError) };
+      responses['401'] = { description: 'credential error (docs/protocol.md#credential-errors)', content: jsonContent(credentialError) };
       responses['403'] ??= { description: 'a scope-limited key outside its scope', content: jsonContent(errorBody) };
       responses['413'] ??= { description: 'larger than the limit; refused before the body is read' };
     }

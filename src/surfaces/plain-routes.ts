@@ -3,7 +3,7 @@ import { identityDocument } from './identity-document.js';
 import { jsonContent, type Route } from './route.js';
 import type { House } from '../verbs/house.js';
 
-/** The data-free routes and the public identity description (spec 1). */
+/** The data-free routes and the public identity description (docs/protocol.md#routes). */
 export function plainRoutes(house: Pick<House, 'deployment' | 'config'>): Route[] {
   return [
     {

@@ -25,7 +25,7 @@ export interface OperationDoc {
 }
 
 /**
- * A route is data (DESIGN: fastify's idea): the server matches, guards, limits and answers
+ * A route is data (docs/architecture.md#rules-of-the-house; fastify's idea): the server matches, guards, limits and answers
  * browser preflight from these fields, and /openapi.json is generated from the same table.
  */
 export interface Route {

@@ -8,10 +8,10 @@ import { rpcRequestSchema, rpcResponseSchema } from './rpc-schema.js';
 import { noteRequest, recallModeOf, servedVerb } from './request-log.js';
 import type { House } from '../verbs/house.js';
 
-/** A scope-limited key's refusal reaches the client as 403 (spec 1 Authentication 5). */
+/** A scope-limited key's refusal reaches the client as 403 (docs/protocol.md#credential-errors). */
 const isScopeRefusal = (response: { error?: { data?: Record<string, unknown> } }) => response.error?.data?.['reason'] === 'scope';
 
-/** An envelope the dispatcher refused (no jsonrpc 2.0, no method): a malformed request, 400 like the door's own (spec 1). */
+/** An envelope the dispatcher refused (no jsonrpc 2.0, no method): a malformed request, 400 like the door's own (docs/protocol.md#routes). */
 const isInvalidRequest = (response: { error?: { code: number } }) => response.error?.code === ErrorCode.invalidRequest;
 
 /** POST /rpc: one JSON-RPC 2.0 message into the one dispatcher, exactly as from the socket. */
@@ -51,7 +51,7 @@ export function rpcRoute(house: House, maxRequestBytes: number): Route {
         res.end();
         return;
       }
-      // A long read past its caller's budget is a busy answer: 429 with Retry-After, as spec 1 has busy answers.
+      // A long read past its caller's budget is a busy answer: 429 with Retry-After, as docs/protocol.md#error-codes has busy answers.
       const retryAfter = readBudgetRetryAfter(response.error);
       if (retryAfter !== null) return sendJson(res, 429, response, { 'retry-after': retryAfter });
       sendJson(res, isScopeRefusal(response) ? 403 : isInvalidRequest(response) ? 400 : 200, response);

@@ -31,7 +31,7 @@ export const toolError = (error: GateError): ToolResult =>
   toolResult({ error: error.toJSON() } satisfies z.output<typeof toolErrorOutput>, true);
 
 /**
- * Thrown for what spec 3 answers as a JSON-RPC error rather than a tool error: a tool this
+ * Thrown for what the tool endpoint answers as a JSON-RPC error (docs/protocol.md#the-tool-endpoint) rather than a tool error: a tool this
  * build does not serve (-32602), or the service's own failure (-32603).
  */
 export class ToolProtocolError extends Error {

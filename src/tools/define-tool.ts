@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-/** The tier is fixed by the endpoint reached or the binary launched (spec 3). */
+/** The tier is fixed by the endpoint reached or the binary launched (docs/protocol.md#the-tool-endpoint). */
 export type Tier = 'client' | 'plugin';
 export const TIERS: readonly Tier[] = ['client', 'plugin'];
 
@@ -11,8 +11,8 @@ export interface ToolAnnotations {
 }
 
 /**
- * A tool is a thin mapping onto one verb of the registry: its own input rules (spec 3's
- * tables), the verb's params made from them, and the tool's output made from the verb's
+ * A tool is a thin mapping onto one verb of the registry: its own input rules (docs/tool-endpoint.md
+ * and docs/protocol.md#the-tool-endpoint), the verb's params made from them, and the tool's output made from the verb's
  * answer. It never decides anything the verb decides.
  */
 export interface Tool<I extends z.ZodType = z.ZodType> {
@@ -30,7 +30,7 @@ export interface Tool<I extends z.ZodType = z.ZodType> {
    * (tool-output.ts) and tools/list serves it, with the error form, as the outputSchema.
    */
   output: z.ZodObject;
-  /** Top-level fields where spec 3 allows null, read as absent (everywhere else null is refused by name). */
+  /** Top-level fields where the tool allows null (docs/protocol.md#the-tool-endpoint), read as absent (everywhere else null is refused by name). */
   nullable?: readonly string[];
   /** Fields refused by name with a reason of their own (identity fields are refused on every tool). */
   refused?: Record<string, string>;

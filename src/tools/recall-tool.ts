@@ -50,7 +50,7 @@ export const recallTool = defineTool({
     steering_k: z.number().int().min(1).max(20).optional().describe('1 to 20, default 5'),
     min_similarity: z.number().min(0).max(1).optional().describe('leave out hits no query word matched whose cosine to the query is below this'),
   }),
-  // gv.recall's answer with the ranked hits in `results`, as spec 3 names them for the client library.
+  // gv.recall's answer with the ranked hits in `results`, as the client library reads them (docs/protocol.md#the-tool-endpoint).
   // On the plugin tier with no gate, the local store answers: scope and level `local`.
   output: recallAnswer.omit({ hits: true }).extend({
     scope: z.enum([...recallAnswer.shape.scope.options, 'local']),

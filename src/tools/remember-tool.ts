@@ -3,7 +3,7 @@ import { KINDS, RECORDED_CLASSES, isKind } from '../domain/kinds.js';
 import { addressedToParam, artifactIdParam, producerParam, spaceParam, workareaParam } from '../verbs/param-types.js';
 import { IDEMPOTENT_WRITE, defineTool, present } from './define-tool.js';
 
-/** What gate.remember takes as content_type: a kind an agent proposes, or a recorded-path class (spec 3). */
+/** What gate.remember takes as content_type: a kind an agent proposes, or a recorded-path class (docs/tool-endpoint.md). */
 export const REMEMBER_TYPES = [...KINDS.filter((k) => k !== 'question' && k !== 'answer'), ...RECORDED_CLASSES] as const;
 
 const contentType = z.enum(REMEMBER_TYPES, {

@@ -7,7 +7,7 @@ import { pendingTool, spacesTool } from './listing-tools.js';
 import { completeTool, lineageTool, workareaRelateTool, workareaTool } from './workarea-tools.js';
 import { outputOf } from './tool-output.js';
 
-/** Every tool of both tiers, in the order tools/list serves them (spec 3's catalog). */
+/** Every tool of both tiers, in the order tools/list serves them (docs/tool-endpoint.md). */
 export const TOOLS: readonly Tool<any>[] = [
   rememberTool,
   recallTool,

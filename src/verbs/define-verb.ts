@@ -36,14 +36,14 @@ export interface Verb<P extends z.ZodType = z.ZodType, A extends z.ZodType = z.Z
   /** Fields refused by name with a reason of their own (beyond the identity fields every verb refuses). */
   refused?: Record<string, string>;
   /**
-   * Top-level fields whose `null` is a value the spec lists for this verb (clear a token,
-   * release a space, the default provider); everywhere else `null` is refused by name (C3).
+   * Top-level fields whose `null` is a value the protocol lists for this verb (clear a token,
+   * release a space, the default provider); everywhere else `null` is refused by name (docs/protocol.md#rules-every-verb-keeps).
    */
   nullable?: readonly string[];
   /** Surfaces allowed to call it; absent means every surface. */
   surfaces?: ReadonlyArray<Caller['surface']>;
   /**
-   * A write door (spec 2 gv.ban): the dispatcher refuses a banned writer, or any source the
+   * A write door (docs/protocol.md#gvban): the dispatcher refuses a banned writer, or any source the
    * write names (the row's source_uri, each attachment's) under a banned prefix, -32009
    * before the handler runs, so before any scan or storage.
    */

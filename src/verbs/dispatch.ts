@@ -37,7 +37,7 @@ function envelopeFault(m: Record<string, unknown>): string | null {
 }
 
 /**
- * The one dispatcher (DESIGN rule 2): every surface ends here with a Caller it derived
+ * The one dispatcher (docs/architecture.md#rules-of-the-house, rule 2): every surface ends here with a Caller it derived
  * from the connection and one parsed JSON-RPC message. Returns null for a notification:
  * a valid request without an id. A message that is no valid request is answered -32600
  * whether or not it has an id, since nothing says its sender wanted silence.
@@ -80,7 +80,7 @@ export async function answerMessage(
 }
 
 /**
- * What a key with scope `events` may call (spec 1, Authentication 2): gv.events, and "the
+ * What a key with scope `events` may call (docs/protocol.md#credentials-and-roles): gv.events, and "the
  * paused and caps parts of status", which gv.ping answers (`degraded_reasons`: review
  * paused, quarantine near its cap, the grading budget spent), so a least-privilege monitor
  * sees them.

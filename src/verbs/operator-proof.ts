@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { invalidParams } from '../gate-error.js';
 import type { VerbContext } from './define-verb.js';
 
-/** `proof: {nonce, sig}` on an operator-signed verb (spec 1 Authentication 7). */
+/** `proof: {nonce, sig}` on an operator-signed verb (docs/protocol.md#operator-proofs). */
 export const proofParam = z.strictObject({
   nonce: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'a nonce is what gv.challenge answered'),
   sig: z.string().regex(/^[0-9a-fA-F]{128}$/, 'sig is the hex Ed25519 signature (128 hex characters) over the nonce'),

@@ -4,7 +4,7 @@ import type { Verb } from './define-verb.js';
 import { isJsonObject } from '../domain/json-object.js';
 import { MAX_REQUEST_DEPTH } from '../domain/request-depth.js';
 
-/** Identity comes from the connection; these are refused on every verb (spec 1 invariants). */
+/** Identity comes from the connection; these are refused on every verb (docs/protocol.md#invariants). */
 const IDENTITY_FIELDS: Record<string, string> = {
   writer_identity: 'writer_identity is refused: identity is derived from the connection',
   deployment_id: 'deployment_id is refused: the deployment is this gate',

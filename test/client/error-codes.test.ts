@@ -9,9 +9,9 @@ afterEach(async () => {
 });
 
 /**
- * -32002, -32012 and -32013: spec 1 leaves their meaning open and this gate never answers
- * them (docs/requests.md, "Error codes spec 1 leaves open"), but another gate may: the client still
- * reads them by spec 3 rule 4, keeping the code and data for the caller.
+ * -32002, -32012 and -32013: the protocol leaves their meaning open and this gate never answers
+ * them (docs/requests.md, "Error codes the protocol leaves open"), but another gate may: the client still
+ * reads them by rule 4 of docs/protocol.md#client-transport-rules, keeping the code and data for the caller.
  */
 describe('the error codes this gate never sends, as the client reads them', () => {
   for (const [code, kind] of [[-32002, 'request_too_large'], [-32012, 'refused'], [-32013, 'refused']] as const) {

@@ -6,10 +6,10 @@ import { useGate } from '../harness/use-gate.js';
 
 /**
  * The lifecycle flow a client library runs (issue 36): an agent writes, a reviewer key that
- * did not write the row promotes it with no read step (spec 2's gv.promote asks for quorum
- * only), then recall finds it, why tells its story, and a new version supersedes it. Once over
+ * did not write the row promotes it with no read step (gv.promote asks for quorum only:
+ * docs/protocol.md#gvpromote), then recall finds it, why tells its story, and a new version supersedes it. Once over
  * /rpc with the client library, once with the official MCP client for the agent's side. And
- * spec 3 rule 3: the deciding verbs go only through the client made to decide.
+ * rule 3 of docs/protocol.md#client-transport-rules: the deciding verbs go only through the client made to decide.
  */
 const { gate, keys: { agent, reviewer } } = useGate({
   env: { GATE_REVIEW_GRADE_EVERY: 'off' },
@@ -80,7 +80,7 @@ describe('the lifecycle flow with keys', () => {
   });
 });
 
-describe('deciding verbs (spec 3 rule 3)', () => {
+describe('deciding verbs (client transport rule 3)', () => {
   it('no client scope sends one, not even curation with a reviewer key: refused before any I/O', async () => {
     // Port 9 on loopback: a request that went out would fail as transport, not scope.
     const nowhere = { transport: 'rpc' as const, baseUrl: 'http://127.0.0.1:9', bearer: reviewer.key, allowPlainHttpLoopback: true };

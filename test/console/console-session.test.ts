@@ -71,7 +71,7 @@ describe('the console session', () => {
     await page.reload();
     expect(await statusOf(page)).toBe('Not signed in.');
     expect(await page.locator('#sign-in').isVisible()).toBe(true);
-    // The access token from before still names a person until it expires (spec 1); the session itself is over.
+    // The access token from before still names a person until it expires (docs/protocol.md#the-sign-in-provider); the session itself is over.
     expect((await gate.rpc(accessToken!, 'gv.describe')).result.you.role).toBe('reviewer');
     await page.screenshot({ path: `${SHOTS}/session-signed-out.png`, fullPage: true });
     await page.context().close();

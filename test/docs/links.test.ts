@@ -3,62 +3,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../harness/gate-process.js';
+import { anchorsOf, proseLines, slug } from '../harness/markdown-anchors.js';
 
 /**
- * Every relative link in README.md and docs/*.md resolves (issue 34 item 8): the file it names
+ * Every relative link in README.md, bench/README.md and docs/*.md resolves (issue 34 item 8): the file it names
  * exists, and its `#anchor`, in the same file or another, is the GitHub slug of a heading there.
  * http(s) and mailto links are not followed.
  */
-
-/** Each line of the text, or null for a line inside (or opening or closing) a fenced code block. */
-function linesOutsideFences(text: string): Array<string | null> {
-  const out: Array<string | null> = [];
-  let fence: string | undefined;
-  for (const line of text.split('\n')) {
-    const opened = /^\s*(`{3,}|~{3,})/.exec(line);
-    if (opened !== null) {
-      if (fence === undefined) fence = opened[1]![0]!;
-      else if (opened[1]![0] === fence) fence = undefined;
-      out.push(null);
-      continue;
-    }
-    out.push(fence === undefined ? line : null);
-  }
-  return out;
-}
-
-/** The lines outside fenced code blocks, with inline code spans blanked. */
-function proseLines(text: string): string[] {
-  return linesOutsideFences(text).map((line) => (line === null ? '' : line.replace(/(`+)[\s\S]*?\1/g, (m) => ' '.repeat(m.length))));
-}
-
-/** GitHub's heading slug: markup dropped, lower case, punctuation but hyphens and underscores removed, spaces to hyphens. */
-export function slug(heading: string): string {
-  return heading
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, '')
-    .replace(/[*`]/g, '')
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, '')
-    .replace(/ /g, '-');
-}
-
-/** The anchors a markdown file's headings make, duplicates numbered -1, -2, ... as GitHub does. */
-export function anchorsOf(text: string): Set<string> {
-  const anchors = new Set<string>();
-  const seen = new Map<string, number>();
-  for (const line of linesOutsideFences(text)) {
-    if (line === null) continue;
-    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (heading === null) continue;
-    const base = slug(heading[1]!);
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    anchors.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return anchors;
-}
 
 /** Each broken link of the files, as `file:line: target (why)`. */
 export function brokenLinks(root: string, files: string[]): string[] {
@@ -98,6 +49,7 @@ export function brokenLinks(root: string, files: string[]): string[] {
 
 const docFiles = (root: string) => [
   join(root, 'README.md'),
+  ...[join(root, 'bench', 'README.md')].filter((file) => existsSync(file)),
   ...readdirSync(join(root, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .sort()
@@ -105,7 +57,7 @@ const docFiles = (root: string) => [
 ];
 
 describe('documentation links', () => {
-  it('every relative link in README.md and docs/*.md names a file and a heading that exist', () => {
+  it('every relative link in README.md, bench/README.md and docs/*.md names a file and a heading that exist', () => {
     const files = docFiles(ROOT);
     expect(files.length).toBeGreaterThan(2);
     expect(brokenLinks(ROOT, files)).toEqual([]);

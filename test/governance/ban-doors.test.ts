@@ -14,7 +14,7 @@ const claim = (text: string, extra: Record<string, unknown> = {}) => ({ content:
 const skillZip = () => readFileSync(join(ROOT, 'fixtures/bundles/skill-valid.zip')).toString('base64');
 const mapManifest = (project: string) => ({ map_version: 'project_map/v1', project, produced_by: { name: 'mapper', version: '1.0.0' }, members: [], nodes: [], edges: [] });
 
-/** One write at each door the ban stands at (spec 2 gv.ban; issue 18), with the refused words unique to it. */
+/** One write at each door the ban stands at (docs/protocol.md#gvban; issue 18), with the refused words unique to it. */
 function doorWrites(words: string, promotedId: string): Array<[string, () => Promise<{ code?: number; data?: any } | undefined>]> {
   const rpcError = async (method: string, params: unknown) => (await gate.rpc(banned.key, method, params)).error;
   return [

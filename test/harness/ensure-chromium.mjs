@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Browser tests drive Debian's Chromium (DESIGN: a browser test drives real Chromium), and a
+// Browser tests drive Debian's Chromium (docs/architecture.md#rules-of-the-house, rule 10: a browser test drives real Chromium), and a
 // browser test never skips. So before the suite runs, the browser must be there: as root
 // this installs it; any other account is told, in one sentence, how to.
 import { spawnSync } from 'node:child_process';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The organization gate's tests run a real PostgreSQL (DESIGN: tests go through real
-// surfaces), embedded from the machine's own binaries, and never skip. So before the suite
+// The organization gate's tests run a real PostgreSQL (docs/architecture.md#rules-of-the-house,
+// rule 10: tests go through real surfaces), embedded from the machine's own binaries, and never skip. So before the suite
 // runs, PostgreSQL must be there: as root this installs Debian's; any other account is told how.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';

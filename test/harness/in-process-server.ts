@@ -4,7 +4,7 @@ import { serve, type RunningGate as Served } from '../../dist/src/server.js';
 import { httpRequest, loadFetchParser, socketRpc, tempHome, type HttpAnswer, type HttpOptions, type RpcAnswer } from './gate-process.js';
 import { freePort, issuerOf } from './sign-in.js';
 
-/** A clock the test moves by hand (DESIGN rule 7): code, token and nonce expiry without sleeping. */
+/** A clock the test moves by hand (docs/architecture.md#rules-of-the-house, rule 7): code, token and nonce expiry without sleeping. */
 export class MovableClock {
   private offset = 0;
   now(): number {

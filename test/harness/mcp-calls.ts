@@ -8,7 +8,7 @@ export function mcpPost(gate: GateProcess, body: unknown, options: { key?: strin
 }
 
 /**
- * tools/call as an older client of this door sends it (FACTS "Clients"): no protocol
+ * tools/call as an older client of this door sends it (docs/protocol.md#client-transport-rules): no protocol
  * header, no `_meta`, no session. Resolves the HTTP status and the JSON-RPC answer.
  */
 export async function toolCall(gate: GateProcess, name: string, args: Record<string, unknown>, key: string | null = null) {

@@ -44,7 +44,7 @@ describe('GET /openapi.json', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('describes every route of the route table, and the routes of spec 1', async () => {
+  it('describes every route of the route table, and the routes of the protocol', async () => {
     const doc = (await server.http('GET', '/openapi.json', { key: reader })).json;
     const described = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
     const table = routeTable(server.gate, { maxRequestBytes: 1, provider: () => { throw new Error('not called'); } });

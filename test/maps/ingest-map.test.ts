@@ -92,7 +92,7 @@ describe('gv.ingest_map', () => {
     expect(again.result).toMatchObject({ duplicate: true, map_artifact_id: first.result.map_artifact_id, validation: 'structural' });
     expect((await ingestMap({ manifest: m }, other.key)).result.duplicate).toBe(false);
     // A map is T-5: a promotion ratifies it and it waits for a second authority's countersign, so
-    // it is not promoted, and the same bytes from another writer are that writer's own row (spec 2 gv.ingest).
+    // it is not promoted, and the same bytes from another writer are that writer's own row (docs/protocol.md#gvingest).
     const ratifiedOne = manifest(uniqueText('ratified'));
     const p = await ingestMap({ manifest: ratifiedOne });
     await gate.readBody(reviewer.key, p.result.map_artifact_id);

@@ -111,7 +111,7 @@ describe('PUT /submissions/{artifact_id}', { timeout: CASE_MS }, () => {
 
   it('refuses a body declared over 8 MiB with 413 before reading it', async () => {
     const s = member.submission('too big');
-    // Only the headers are sent: the door answers from Content-Length alone (spec 1: before reading the body).
+    // Only the headers are sent: the door answers from Content-Length alone (docs/protocol.md#routes: before reading the body).
     const status = await new Promise<number>((resolve, reject) => {
       const req = httpRequest(`${org.url}/submissions/${encodeURIComponent(s.artifactId)}`, {
         method: 'PUT',

@@ -4,7 +4,7 @@ import { lines, postBytes, socketExchange } from '../harness/raw-requests.js';
 import { useGate } from '../harness/use-gate.js';
 
 // A repeated key makes a request mean two things (JSON.parse keeps the last value, another
-// reader the first); clients refuse the same in replies (FACTS "Clients"). Every door refuses
+// reader the first); clients refuse the same in replies (docs/protocol.md#client-transport-rules). Every door refuses
 // it -32600 naming the key, before dispatch.
 
 const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });

@@ -28,7 +28,7 @@ describe('a healthy gate, then its quarantine near the cap, then its operator aw
     const answer = await ping(gate);
     expect(answer.degraded).toBe(true);
     expect(answer.degraded_reasons).toEqual([{ reason: 'quarantine_near_cap', detail: '9 held rows of quarantine.max_depth 10' }]);
-    // Below reviewer no count of held rows is named (spec 1): the reason, not the numbers.
+    // Below reviewer no count of held rows is named (docs/protocol.md#error-codes, -32006): the reason, not the numbers.
     const asReader = (await gate.rpc(reader.key, 'gv.ping', {})).result;
     expect(asReader.degraded_reasons).toEqual([{ reason: 'quarantine_near_cap', detail: 'quarantine is near its cap: ingests may soon be refused' }]);
   });

@@ -3,8 +3,8 @@ import { useGate } from '../harness/use-gate.js';
 import { signIn, type SignedInPerson } from '../harness/sign-in.js';
 
 /**
- * `review.read_before_signing` at its default (people): spec 2's gv.promote asks quorum
- * alone, so a reviewer key promotes a row it never paged through, as the product's own
+ * `review.read_before_signing` at its default (people): gv.promote asks quorum alone
+ * (docs/protocol.md#gvpromote), so a reviewer key promotes a row it never paged through, as the product's own
  * clients do (promote, then recall, why); a key's approval counts unread. A signed-in
  * person's decision still waits for their read of the whole body: refused body_unread,
  * counted only once read.
@@ -22,7 +22,7 @@ beforeAll(async () => {
 const word = `kestrel${Date.now().toString(36)}`;
 const ingest = (content: string) => ingestId(agent, { content, workarea: 'tests/unread', source_uri: 'https://example.org/unread' });
 
-describe('keys follow spec 2', () => {
+describe('keys follow the protocol (gv.promote asks quorum alone)', () => {
   it('a reviewer key promotes a row it never read; recall and why then serve it', async () => {
     const id = await ingest(`The ${word} nests on the north tower, seen ${Date.now()}.`);
     const promoted = await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id });

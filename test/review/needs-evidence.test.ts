@@ -42,7 +42,7 @@ describe('a row sent back for evidence and returned to review', () => {
     const listed = (await gate.rpc(writer.key, 'gv.inventory', { states: ['NEEDS_EVIDENCE'] })).result.artifacts.find((r: any) => r.artifact_id === row.artifact_id);
     expect(listed).toMatchObject({ state: 'NEEDS_EVIDENCE', evidence_asked: ASKS });
 
-    // The event is the spec's ratify into NEEDS_EVIDENCE, served to the writer, without the reviewer's words.
+    // The event is the protocol's ratify into NEEDS_EVIDENCE (docs/protocol.md#states), served to the writer, without the reviewer's words.
     const events = (await gate.rpc(writer.key, 'gv.events', {})).result.events.filter((e: any) => e.artifact_id === row.artifact_id);
     const ratify = events.find((e: any) => e.type === 'ratify');
     expect(ratify).toMatchObject({ leaves: 'L1_SCANNED', enters: 'NEEDS_EVIDENCE', by: reviewer.identity, signer_class: 'agent' });

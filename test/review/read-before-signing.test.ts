@@ -7,7 +7,7 @@ import { useGate } from '../harness/use-gate.js';
  * promoting signature counts only from an identity whose read reached the end. A preview is
  * not a read: the hostile line sits past it. People are always held to it; this gate holds
  * keys to it too (`review.read_before_signing = everyone`), so keys stand in for a reader
- * here. keys-promote-unread.test.ts has the default, where keys follow spec 2.
+ * here. keys-promote-unread.test.ts has the default, where keys follow the protocol (docs/protocol.md#gvpromote).
  */
 const { gate, keys: { agent, reviewer, reviewer2 }, ingestId } = useGate({
   keys: { agent: 'agent', reviewer: 'reviewer', reviewer2: 'reviewer' },

@@ -168,7 +168,7 @@ describe('severity: what the row is for, and whether the command is shown or giv
 });
 
 describe('stakes of each content type', () => {
-  it('names every content type of the spec once, as acted on or read', () => {
+  it('names every content type of the protocol once, as acted on or read', () => {
     const all = [...KINDS, ...RECORDED_CLASSES, ...Object.values(BUNDLE_CONTENT_TYPES), ...Object.values(MAP_CONTENT_TYPES), 'skill_archive', 'project_map'];
     for (const type of all) expect(ACTED_ON.has(type) !== READ.has(type), type).toBe(true);
   });

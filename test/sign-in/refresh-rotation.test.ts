@@ -122,7 +122,7 @@ describe('POST /oauth/logout', () => {
       else expect(res.json.error_description, raw).toMatch(/JSON object read strictly/);
       expect(res.headers.getSetCookie(), raw).toEqual([]);
     }
-    // The token door takes forms only (spec 1); JSON, with a repeated key or without, is refused there too.
+    // The token door takes forms only (docs/protocol.md#the-sign-in-provider); JSON, with a repeated key or without, is refused there too.
     for (const raw of [`{"grant_type":"refresh_token","grant_type":"authorization_code","refresh_token":"${t}"}`, `{"grant_type":"refresh_token","refresh_token":"${t}"}`]) {
       const token = await server.http('POST', '/oauth/token', { raw, headers: { 'content-type': json } });
       expect(token.status, raw).toBe(400);

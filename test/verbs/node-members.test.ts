@@ -8,7 +8,7 @@ const { gate, keys: { writer, other, reviewer } } = useGate({ keys: { writer: 'a
 
 const node = async (key: string, id: string) => (await gate.rpc(key, 'gv.node', { artifact_id: id })).result;
 
-describe("gv.node's members[] (spec 2)", () => {
+describe("gv.node's members[] (docs/protocol.md#gvnode)", () => {
   it('a bundle archive lists its retained files by path; the manifest is not a member; a claim has none', async () => {
     const zip = readFileSync(join(ROOT, 'fixtures', 'bundles', 'skill-valid.zip')).toString('base64');
     const bundle = (await gate.rpc(writer.key, 'gv.ingest_bundle', { content: zip, workarea: 'tests/members', source_uri: 'test://b' })).result;

@@ -12,7 +12,7 @@ beforeAll(async () => {
 
 const node = async (key: string, id: string) => (await gate.rpc(key, 'gv.node', { artifact_id: id })).result;
 
-describe("gv.node's refusal? (spec 2)", () => {
+describe("gv.node's refusal? (docs/protocol.md#gvnode)", () => {
   it('a rejected row tells its writer why in closed words, never the reviewer\'s own words', async () => {
     const row = await rows.held();
     const rejected = await gate.rpc(reviewer.key, 'gv.reject', { artifact_id: row, category: 'quality', reason: 'the port number is a guess' });

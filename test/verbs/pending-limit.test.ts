@@ -5,7 +5,7 @@ import { useGate } from '../harness/use-gate.js';
 /**
  * Spec 2: gv.pending takes `limit (integer, default 100)` and names no ceiling (unlike
  * gv.inventory's 200 or gv.events' 1000): a limit past 1000 is served, not refused. The
- * tool gate.pending keeps spec 3's own maximum of 1000.
+ * tool gate.pending keeps its own maximum of 1000 (docs/protocol.md#the-tool-endpoint).
  */
 const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
 
@@ -53,7 +53,7 @@ describe('gv.pending limit', () => {
     }
   });
 
-  it('the tool gate.pending keeps its own maximum of 1000 (spec 3)', async () => {
+  it('the tool gate.pending keeps its own maximum of 1000', async () => {
     const refused = await toolRefusal(gate, 'pending', { limit: 1001 }, reviewer.key);
     expect(refused.code).toBe(-32602);
     expect(refused.data?.field).toBe('limit');

@@ -9,7 +9,7 @@ export interface ArchiveLimits {
   pathMaxSegments: number;
 }
 
-/** The real product's defaults (FACTS.md "Bundles"); the gate reads its own from [bundle]. */
+/** The protocol's defaults (docs/protocol.md#skill-bundles); the gate reads its own from [bundle]. */
 export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
   archiveMaxBytes: 1_000_000,
   entriesMax: 1000,

@@ -1,6 +1,6 @@
 /**
  * The skill bundle's layout: exactly one SKILL.md, everything under its folder, and each
- * member's classification by where it sits in that folder (FACTS.md "Bundles").
+ * member's classification by where it sits in that folder (docs/protocol.md#skill-bundles).
  */
 import { foldedName } from './member-path.js';
 import type { ArchiveFailure } from './archive-failures.js';

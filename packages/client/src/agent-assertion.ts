@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { GateClientError } from './client-error.js';
 
-/** The gate refuses an assertion living longer (spec 1 Authentication, FACTS). */
+/** The gate refuses an assertion living longer (docs/sign-in.md#an-agents-own-assertion). */
 export const ASSERTION_MAX_SECONDS = 300;
 /** A cached assertion is minted anew once less than this is left of it. */
 const RENEW_BEFORE_S = 60;

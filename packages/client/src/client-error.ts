@@ -1,5 +1,5 @@
 /**
- * The error kinds a client reports (spec 3 client rule 4), plus the client's own:
+ * The error kinds a client reports (docs/protocol.md#client-transport-rules, rule 4), plus the client's own:
  * `timeout` (the deadline passed), `transport` (no connection), `invalid_response` (not
  * JSON, duplicate keys, too large, a redirect, a different id) and `config`.
  */

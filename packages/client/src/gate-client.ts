@@ -13,7 +13,7 @@ export type GateClientOptions = Partial<TransportLimits> & { scope?: ClientScope
 
 /**
  * The gate's verbs from TypeScript, over the local socket or POST /rpc, following every
- * client transport rule of spec 3: one message per call, one deadline, capped request and
+ * client transport rule (docs/protocol.md#client-transport-rules): one message per call, one deadline, capped request and
  * reply, no redirect, no retry, duplicate keys refused, scopes enforced before any I/O,
  * errors by kind, outcome_unknown on a write whose reply was lost.
  */

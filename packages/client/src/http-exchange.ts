@@ -5,7 +5,7 @@ import { provablyUnsent, type TransportLimits } from './transport-limits.js';
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])$/i;
 
-/** https anywhere; plain http only to loopback and only when explicitly enabled (spec 3 rule 2). */
+/** https anywhere; plain http only to loopback and only when explicitly enabled (docs/protocol.md#client-transport-rules, rule 2). */
 export function checkedUrl(base: string, path: string, allowPlainHttpLoopback = false): URL {
   let url: URL;
   try {

@@ -21,7 +21,7 @@ export interface HttpTransportOptions extends Partial<TransportLimits> {
 /** Statuses that carry no JSON-RPC answer: rule 4 maps them by status. */
 const BY_STATUS = [401, 403, 405, 413, 429, 503];
 
-/** One JSON-RPC message per call to {base_url}/rpc or /mcp with a bearer header (spec 3 client rule 1). */
+/** One JSON-RPC message per call to {base_url}/rpc or /mcp with a bearer header (docs/protocol.md#client-transport-rules, rule 1). */
 export class HttpTransport implements Transport {
   private readonly url: URL;
   private readonly limits: TransportLimits;

@@ -3,7 +3,7 @@ import { isJsonObject } from './json-object.js';
 
 
 /**
- * A JSON-RPC reply as FACTS "Clients" reads one: an object, jsonrpc 2.0, the id that was
+ * A JSON-RPC reply as a client reads one (docs/protocol.md#client-transport-rules): an object, jsonrpc 2.0, the id that was
  * sent, and either an object result or an error object (mapped by rule 4).
  */
 export function resultOf(value: unknown, id: number, write: boolean, status?: number): Record<string, unknown> {

@@ -11,7 +11,7 @@ export interface OrgDoorClientOptions extends Partial<TransportLimits> {
   allowPlainHttpLoopback?: boolean;
 }
 
-/** How PUT /submissions/{id} answered (spec 3 "Organization REST doors"). */
+/** How PUT /submissions/{id} answered (docs/protocol.md#organization-doors). */
 export type SubmitOutcome =
   | { outcome: 'accepted'; status: number; answer: Record<string, unknown> }
   | { outcome: 'retry'; status: number; retry_after_ms: number | null }

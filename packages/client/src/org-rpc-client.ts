@@ -22,7 +22,7 @@ export interface OrgRpcClientOptions extends Partial<TransportLimits> {
 }
 
 /**
- * The organization gate's /rpc with spec 3's transport rules (one message a call, one
+ * The organization gate's /rpc with the client transport rules (docs/protocol.md#client-transport-rules: one message a call, one
  * deadline, caps, no redirects, no retries, duplicate keys refused), as GateClient is the
  * gate's: the org serves other verbs than the gate, so it has its own short table.
  */

@@ -5,7 +5,7 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 /**
  * A client that decides: curation's verbs and the deciding ones (gv.promote, gv.reject,
- * gv.sign... DECIDING_VERBS), which no scope of GateClient sends (spec 3 rule 3). For a
+ * gv.sign... DECIDING_VERBS), which no scope of GateClient sends (docs/protocol.md#client-transport-rules, rule 3). For a
  * reviewer program and a person's own tool (`gate sign`); the gate still refuses a decision
  * by role to a key or person that may not make it.
  */

@@ -2,7 +2,7 @@ import { GateClientError } from './client-error.js';
 import { DECIDING_VERBS, type VerbName, type VerbRole } from './verb-table.js';
 
 /**
- * Client scopes (spec 3 rule 3): read (the default; every write disabled), knowledge (an
+ * Client scopes (docs/protocol.md#client-transport-rules, rule 3): read (the default; every write disabled), knowledge (an
  * agent's verbs: propose, annotate, weight), curation (the operator's). Deciding verbs are in
  * no scope: only a client made to decide (ReviewerClient) sends them. The gate refuses the
  * same calls again by role; the client refuses them first, before any I/O.

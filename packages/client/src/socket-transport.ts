@@ -10,7 +10,7 @@ export interface SocketTransportOptions extends Partial<TransportLimits> {
 
 /**
  * Newline-delimited JSON-RPC over the gate's unix socket: exactly one line written per
- * call on a fresh connection, the reply read up to the first newline (FACTS "Clients"),
+ * call on a fresh connection, the reply read up to the first newline (docs/protocol.md#client-transport-rules),
  * under one deadline and the reply cap.
  */
 export class SocketTransport implements Transport {

@@ -30,7 +30,7 @@ function valueOf(node: ValueNode, path: string): unknown {
 }
 
 /**
- * JSON.parse that rejects a duplicate key at any depth (spec 3 client rule 2): JSON.parse
+ * JSON.parse that rejects a duplicate key at any depth (docs/protocol.md#client-transport-rules, rule 2): JSON.parse
  * keeps the last of two keys silently, so a reply could say one thing to a logger and
  * another to this client. A real parser reports the members; no pattern matching.
  */

@@ -16,7 +16,7 @@ export type ToolClientOptions = Partial<TransportLimits> & {
 
 
 /**
- * The client tier's tools over POST /mcp, as FACTS "Clients" describes the MCP client:
+ * The client tier's tools over POST /mcp, as docs/protocol.md#client-transport-rules describes a tool client:
  * only tools/call, no protocol header, no session; it reads `result.structuredContent`
  * and turns a tool error (isError) into the same error kinds as a verb refusal.
  */

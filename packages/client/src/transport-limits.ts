@@ -1,4 +1,4 @@
-/** Client defaults of spec 3 rule 2. */
+/** Client defaults (docs/protocol.md#client-transport-rules, rule 2). */
 export const DEFAULT_DEADLINE_MS = 10_000;
 export const DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;

@@ -25,7 +25,7 @@ const keyView = (k: KeyRow, now: number) => ({
 
 /**
  * Below admin a caller sees and revokes only its own keys (the one it calls with and those
- * it issued) and keys of a lower role within readable spaces (spec 2 gv.keys): every space
+ * it issued) and keys of a lower role within readable spaces (docs/protocol.md#gvkeys): every space
  * the key holds a grant on is one the caller may read. A runner key is never lower: it
  * stands outside the order and is the admin's alone.
  */

@@ -20,7 +20,7 @@ function stages(house: Pick<House, 'pipeline' | 'review'>): Array<{ stage: strin
 /**
  * What the pipeline holds right now, for an operator watching it: each stage's queue and
  * the quarantine's depth against its bound. Counts only, no row: a reviewer already sees
- * every held row, and below reviewer no count of held rows is named (spec 1, -32006).
+ * every held row, and below reviewer no count of held rows is named (-32006, docs/protocol.md#error-codes).
  */
 const queuesAnswer = z.object({
   stages: z.array(z.object({

@@ -7,8 +7,8 @@ import { visibleRowsClause } from '../../access/visible-rows.js';
 export const SPACE_POLICIES = ['human', 'model', 'auto'] as const;
 
 /**
- * The operator's door for creating a space (spec 1: created only by the operator; no tool
- * creates one): admin, and on the local socket only, so no remote credential can do it.
+ * The operator's door for creating a space (docs/protocol.md#spaces-work-areas-and-other-resources: created only by the
+ * operator; no tool creates one): admin, and on the local socket only, so no remote credential can do it.
  */
 const spaceCreateAnswer = z.object({
   space: z.string(),

@@ -101,7 +101,7 @@ export const replacementActivateVerb = defineVerb({
       const { selfSigned } = checkActivation({ store, config }, caller, group, p.graph_revision);
       const promoted: string[] = [];
       for (const child of group.children) {
-        // As gv.promote: a solo gate's promotion is provisional until an org gate countersigns (spec 1).
+        // As gv.promote: a solo gate's promotion is provisional until an org gate countersigns (docs/protocol.md#states).
         const own = { provisional: true, group_id: group.group_id };
         const childRow = row({ store }, child.artifact_id);
         store.journal.append('promote', caller.identity, rowEventData(childRow, 'ACTIVE', own));

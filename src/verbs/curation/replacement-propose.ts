@@ -19,7 +19,7 @@ export const GROUP_SIDE_MAX = 64;
 
 const ids = z.array(artifactIdParam).min(1).max(GROUP_SIDE_MAX);
 
-/** The shape each operation must have (spec 2): a shape error names the field to fix. */
+/** The shape each operation must have (docs/protocol.md#gvreplacement_propose): a shape error names the field to fix. */
 function shapeProblem(operation: GroupOperation, parents: string[], children: string[]): { field: string; why: string } | null {
   if (operation === 'merge') {
     if (parents.length < 2) return { field: 'parent_ids', why: 'a merge replaces two or more parents' };

@@ -23,7 +23,7 @@ function partComplete(house: Pick<House, 'store'>, space: string, workarea: stri
   return kept(JSON.stringify([space, workarea, identity]));
 }
 
-/** A completed part takes no more writes from its identity (spec 1 States: no reopen). */
+/** A completed part takes no more writes from its identity (docs/protocol.md#states: no reopen). */
 export function refuseCompletedPart(house: Pick<House, 'store'>, identity: string, space: string, workarea: string): void {
   if (!partComplete(house, space, workarea, identity)) return;
   throw lifecycle(`your part of work area ${workarea} in space ${space} is complete; it takes no more writes`, 'work_complete');

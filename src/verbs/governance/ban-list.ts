@@ -26,7 +26,7 @@ const served = (b: BanRow) => ({
 
 /**
  * The active bans a caller may see, newest first: every one from reviewer up; below
- * reviewer only a writer ban on the caller's own identity (spec 2 gv.bans). gv.bans and
+ * reviewer only a writer ban on the caller's own identity (docs/protocol.md#gvbans). gv.bans and
  * gv.graph serve this one list.
  */
 export function visibleBans(house: Pick<House, 'store' | 'access' | 'clock'>, caller: Caller, limit: number): { bans: ReturnType<typeof served>[]; truncated: boolean } {

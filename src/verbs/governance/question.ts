@@ -85,7 +85,7 @@ export const questionVerb = defineVerb({
       minutes_left: standing.minutes_left,
       answers: standing.answers.served().filter(readable).map(shown),
       person_answer: personAnswer !== undefined && readable(personAnswer) ? shown(personAnswer) : null,
-      // A crew's referral is for people alone (spec 2); null until a crew refers the question.
+      // A crew's referral is for people alone (docs/protocol.md#gvquestion); null until a crew refers the question.
       ...(caller.kind === 'person' ? { referral: referralOf({ store }, standing.routing?.referral ?? null) } : {}),
     };
   },

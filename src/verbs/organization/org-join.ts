@@ -82,7 +82,7 @@ export const orgJoinVerb = defineVerb({
   async handler(ctx, p) {
     const { deployment, store, config } = ctx;
     const url = p.url.replace(/\/+$/, '');
-    // Naming an http:// address is the explicit act spec 3 asks for plain http; the client still takes it only to a loopback host.
+    // Naming an http:// address is the explicit act plain http needs (docs/protocol.md#client-transport-rules, rule 2); the client still takes it only to a loopback host.
     const plain = url.startsWith('http:');
     const changes: Record<string, unknown> = { 'org.url': url, 'org.api_key_file': deployment.paths.orgKey, 'org.allow_plain_http_loopback': plain };
     if (p.poll_every_ms !== undefined) changes['org.poll_every_ms'] = p.poll_every_ms;

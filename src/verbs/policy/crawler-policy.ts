@@ -62,7 +62,7 @@ function requireAdmin(ctx: VerbContext, action: string): void {
 /**
  * The crawler policy of the agents that fetch what they propose: robots.txt is respected,
  * except where the operator recorded an exception for an origin and path prefix (a source
- * the owner agreed to, say). The gate fetches nothing itself (spec 1: it opens no
+ * the owner agreed to, say). The gate fetches nothing itself (docs/protocol.md#events: it opens no
  * connection); an agent asks `get` before it fetches, and its claims name the URL in
  * source_uri as ever. Issuing and revoking are the operator's (admin, with an operator
  * proof when operator keys are configured), journaled.

@@ -58,7 +58,7 @@ export const auditVerb = defineVerb({
       .map((e) => {
         const data = payloads.get(e.event_id) ?? {};
         const proven = { ...e, inclusion: proofs.inclusion(e.seq) };
-        // Below reviewer, a payload id naming an unreadable row is null (spec 2 gv.audit).
+        // Below reviewer, a payload id naming an unreadable row is null (docs/protocol.md#gvaudit).
         return 'in_favour_of' in data ? { ...proven, in_favour_of: readableId(data['in_favour_of']) } : proven;
       });
     return {

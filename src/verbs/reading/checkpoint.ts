@@ -15,7 +15,7 @@ const treeSize = z.number().int().min(1);
  * reader checks it by: `from_size` asks for a consistency proof from an older checkpoint's
  * size (the older tree is a prefix of this one: nothing was rewritten), `event_id` for an
  * event's inclusion proof. An event's proof is served to whoever is served the event: by
- * gv.events (spec 1 Events rule 3) or by gv.why, which serves every served-type event of a
+ * gv.events (docs/protocol.md#events, rule 3) or by gv.why, which serves every served-type event of a
  * row the caller may read; any other id is answered as unknown.
  */
 function eventServed(house: Pick<House, 'store' | 'access'>, caller: Caller, row: JournalRow): boolean {

@@ -13,7 +13,7 @@ import { areaSelection, spaceSelection } from '../../graph/graph-selection.js';
 import { banAnswer, visibleBans } from '../governance/ban-list.js';
 import { producerAnswer, roleAnswer, scannerFindingsAnswer } from '../answer-types.js';
 
-/** The default and the ceiling of nodes in one answer (spec 2); a larger limit is served as this. */
+/** The default and the ceiling of nodes in one answer (docs/protocol.md#gvgraph); a larger limit is served as this. */
 export const GRAPH_LIMIT = 2000;
 
 const params = z.strictObject({
@@ -26,7 +26,7 @@ const params = z.strictObject({
   space: spaceParam.optional(),
 });
 
-/** Every operand combination spec 2 refuses, in the order a caller would fix them. */
+/** Every operand combination gv.graph refuses (docs/protocol.md#gvgraph), in the order a caller would fix them. */
 function refuseCombinations(p: z.output<typeof params>): void {
   if (p.space !== undefined && p.spaces !== undefined) throw invalidParams('space is refused beside spaces', { field: 'space' });
   if (p.workarea !== undefined && p.spaces !== undefined) {
@@ -121,7 +121,7 @@ export const graphVerb = defineVerb({
   handler({ caller, store, access, reads, clock }, p) {
     refuseCombinations(p);
     const limit = Math.min(p.limit ?? GRAPH_LIMIT, GRAPH_LIMIT);
-    // Unknown state names are ignored (spec 2), not refused.
+    // Unknown state names are ignored (docs/protocol.md#gvgraph), not refused.
     const states = p.states?.filter((s) => (ARTIFACT_STATES as readonly string[]).includes(s));
     const seesAll = access.visibility.seesEverything(caller);
     const focus = p.workarea === undefined ? undefined : { space: requireSpace({ store }, p.space ?? 'main'), workarea: p.workarea };

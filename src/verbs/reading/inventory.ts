@@ -50,7 +50,7 @@ export const inventoryVerb = defineVerb({
     const offset = p.offset ?? 0;
     const limit = Math.min(p.limit ?? 50, 200);
     const visible = visibleRowsClause({ store, access }, caller);
-    // Unknown state names are ignored (spec 2), not refused.
+    // Unknown state names are ignored (docs/protocol.md#gvinventory), not refused.
     const states = (p.states ?? []).filter((s) => (ARTIFACT_STATES as readonly string[]).includes(s));
     const filter = { states: p.states === undefined ? undefined : states, spaces: p.spaces, q: p.q };
     // A walk of the whole view, newest rows first, a window a chunk: the counts cover every matching row, the page skips `offset` of them.

@@ -32,10 +32,10 @@ const params = z.strictObject({
   audience: z.string().refine(isNameSegment, 'an audience is a name in the space-name grammar').optional(),
   include_hidden: z.boolean().optional(),
   include_own_pending: z.boolean().optional(),
-  // Checked in the handler, so a bad shape is refused with the sentence spec 2 asks for.
+  // Checked in the handler, so a bad shape is refused with the sentence docs/protocol.md#gvrecall asks for.
   producer: z.unknown().optional(),
   steering_k: z.unknown().optional(),
-  // Beyond spec 2 (README "Recall"): leave out hits no query word matched whose cosine is below this.
+  // Beyond the protocol (docs/recall.md): leave out hits no query word matched whose cosine is below this.
   min_similarity: z.number().min(0).max(1).optional(),
 });
 type Params = z.output<typeof params>;
@@ -143,7 +143,7 @@ async function answerHits(house: Pick<House, 'store' | 'recall'>, caller: Caller
     if (ranked.length > 0) break;
   }
   if (reranker !== null) ranked = (await rerankedHits(reranker, p.query, ranked, (c) => house.store.artifacts.body(c.row.content_hash) ?? '')).slice(0, k);
-  // Own held rows come after the ranked hits, at most k of them (spec 2: "capped at k apart from ranked").
+  // Own held rows come after the ranked hits, at most k of them (docs/protocol.md#gvrecall).
   const held =
     p.include_own_pending === false
       ? []

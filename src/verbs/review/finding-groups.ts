@@ -1,7 +1,7 @@
 import type { House } from '../house.js';
 
 /**
- * The `findings` figure of gate.pending (spec 3): finding groups, one per scan event and
+ * The `findings` figure of gate.pending (docs/protocol.md#the-tool-endpoint): finding groups, one per scan event and
  * finding kind, so one secret matched by three rules in one scan counts once. The finding
  * text never leaves the gate; only this count does.
  */

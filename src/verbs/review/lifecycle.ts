@@ -8,7 +8,7 @@ import { isPromoted } from '../../domain/states.js';
 import { pendingGroupNaming } from '../../review/promotion.js';
 import { EXPIRING_STATES } from '../../review/review-board.js';
 
-/** Reopens per claim (spec 1 Limits). */
+/** Reopens per claim (docs/protocol.md#limits). */
 export const MAX_REOPENS = 3;
 
 const cancelAnswer = z.object({ artifact_id: z.string(), state: z.string(), status: z.string(), event_id: z.string() });

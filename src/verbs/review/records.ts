@@ -6,7 +6,7 @@ import { bodyText } from '../../projections/body-text.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { House } from '../house.js';
 
-/** The recorded classes gv.records reads (spec 2); other recorded classes are read with gv.node. */
+/** The recorded classes gv.records reads (docs/protocol.md#gvrecords); other recorded classes are read with gv.node. */
 export const RECORD_CLASSES = ['event', 'usage_record', 'state_snapshot'] as const;
 /** A record's body is served when its JSON is at most this many bytes; a larger one is null. */
 export const RECORD_BODY_MAX_BYTES = 4096;

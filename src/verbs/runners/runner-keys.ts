@@ -12,7 +12,7 @@ import type { House } from '../house.js';
 const DAY_MS = 86_400_000;
 
 /**
- * The one instance heard on the key within the window (spec 2 two-instances rule): keys
+ * The one instance heard on the key within the window (the two-instances rule, docs/protocol.md#gvrunner_keys-and-gvrunner_token): keys
  * and tokens go to a runner only while exactly one program speaks for its key.
  */
 export function soleInstance(house: Pick<House, 'crews' | 'clock'>, runner: string): string {

@@ -3,7 +3,7 @@ import { invalidParams } from '../../gate-error.js';
 import type { RunnerKeyRow } from '../../crews/crews.js';
 import type { House } from '../house.js';
 
-/** A runner is named by its key id (spec 2 `runner (required key id)`). */
+/** A runner is named by its key id (docs/protocol.md#gvrunner_keys-and-gvrunner_token). */
 export const runnerParam = z.string().regex(/^[0-9a-f]{12}$/, 'a runner is named by its key id: 12 lower-case hex characters');
 
 /** The runner key, unrevoked and unexpired; anything else is refused `not_a_runner`. */

@@ -4,7 +4,7 @@ import { invalidParams } from '../../gate-error.js';
 import { originOf } from '../../domain/runner-settings.js';
 import { requireRunner, runnerParam } from './runner-operand.js';
 
-/** 1-4,096 printable characters, no white space (spec 2); the value itself never reaches a log or the journal. */
+/** 1-4,096 printable characters, no white space (docs/protocol.md#gvrunner_token_set); the value itself never reaches a log or the journal. */
 const tokenParam = z.string().min(1).max(4096).regex(/^[^\p{C}\p{Z}\s]+$/u, 'printable characters without white space');
 
 const runnerTokenSetAnswer = z.union([

@@ -10,7 +10,7 @@ export function decodeBase64(content: string, field: string): Buffer {
 }
 
 /**
- * A claim's bytes: UTF-8 text, sent as a string or as strict base64 (spec 2 gv.ingest).
+ * A claim's bytes: UTF-8 text, sent as a string or as strict base64 (docs/protocol.md#gvingest).
  * Either way it must be well-formed UTF-8 text with no NUL; a file is an attachment.
  */
 export function decodeContent(content: string, encoding: 'base64' | undefined): { bytes: Buffer; text: string } {

@@ -24,7 +24,7 @@ type Given = z.output<typeof attachmentsParam>;
 export const attachmentSources = (given: Given | undefined): NamedSource[] =>
   (given ?? []).flatMap((a, i) => (a.source_uri === undefined ? [] : [{ field: `attachments.${i}.source_uri`, uri: a.source_uri }]));
 
-/** Classes that never carry attachments (spec 2 gv.ingest): what steers agents, and evidence. */
+/** Classes that never carry attachments (docs/protocol.md#gvingest): what steers agents, and evidence. */
 const NO_ATTACHMENTS = new Set(['steering', 'skill', 'prompt_template']);
 
 /** Whether a row of this kind (null: a recorded class) may carry attachments. */

@@ -16,7 +16,7 @@ import { scanFieldsAlone } from '../../../pipeline/row-scan.js';
 import { scanFieldsOf } from '../../scanning/row-fields.js';
 import type { House } from '../house.js';
 
-/** Bundles and project maps are proposed at T-5 (spec 1 trust-class derivation). */
+/** Bundles and project maps are proposed at T-5 (docs/protocol.md#artifacts-kinds-and-trust-classes). */
 export const BUNDLE_TRUST_CLASS = 'T-5';
 const INVALID = 'archive_invalid:';
 
