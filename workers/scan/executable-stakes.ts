@@ -25,8 +25,9 @@ export const ACTED_ON: ReadonlySet<string> = new Set([
 
 /**
  * Content types read as knowledge or kept as evidence. Anything not named here or above
- * (a type added later, or a caller that names none) is treated as acted on: spec 1 enters
- * an unregistered type at the strictest class, and the scanner follows.
+ * (a type added later, or a caller that names none) is treated as acted on: an unregistered
+ * type enters at the strictest class (docs/protocol.md#artifacts-kinds-and-trust-classes),
+ * and the scanner follows.
  */
 export const READ: ReadonlySet<string> = new Set([
   'memory',
