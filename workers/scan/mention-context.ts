@@ -21,6 +21,7 @@
  */
 import type { Severity } from './finding.js';
 import { SEVERITY_RANK } from './finding.js';
+import { RegionIndex } from './region-index.js';
 
 const MAX_QUOTE = 160;
 const WINDOW = 400;
@@ -82,9 +83,13 @@ export function codeRegions(text: string): Region[] {
   if (open !== null) fences.push([open.start, text.length]);
   // One at a time: spread, 100,000 fences or more overflowed the stack and failed the scan.
   for (const fence of fences) regions.push(fence);
+  // The fences are in order and apart: only the last one opening at or before a span can hold it.
+  let fence = 0;
   for (const m of text.matchAll(INLINE_CODE)) {
     const start = m.index;
-    if (!fences.some(([s, e]) => start >= s && start < e)) regions.push([start, start + m[0].length]);
+    while (fence + 1 < fences.length && fences[fence + 1]![0] <= start) fence++;
+    const inFence = fences.length > 0 && fences[fence]![0] <= start && start < fences[fence]![1];
+    if (!inFence) regions.push([start, start + m[0].length]);
   }
   return regions;
 }
@@ -117,13 +122,11 @@ function atMost(severity: Severity, cap: Severity): Severity {
 }
 
 export function mentionContext(text: string): MentionContext {
-  let regions: Region[] | null = null;
+  let regions: RegionIndex | null = null;
   return {
     severity(base, start, end) {
-      regions ??= [...codeRegions(text), ...quoteRegions(text)];
-      const mention = regions
-        .filter(([s, e]) => s <= start && end <= e)
-        .sort((a, b) => a[1] - a[0] - (b[1] - b[0]))[0];
+      regions ??= new RegionIndex([...codeRegions(text), ...quoteRegions(text)]);
+      const mention = regions.smallestHolding(start, end);
       const [from, to] = mention ?? [start, end];
       const [pFrom, pTo] = paragraphAround(text, from, to);
       // Discussion words inside the quote itself do not count: the attacker wrote those.
@@ -134,8 +137,8 @@ export function mentionContext(text: string): MentionContext {
       return PAYLOAD.test(text.slice(from, to)) ? atMost(base, 'medium') : 'low';
     },
     discussesQuoted(start, end) {
-      regions ??= [...codeRegions(text), ...quoteRegions(text)];
-      const inside = regions.filter(([s, e]) => start <= s && e <= end);
+      regions ??= new RegionIndex([...codeRegions(text), ...quoteRegions(text)]);
+      const inside = regions.allWithin(start, end);
       if (inside.length === 0) return false;
       let own = text.slice(start, end);
       for (const [s, e] of inside) own = own.slice(0, s - start) + ' '.repeat(e - s) + own.slice(e - start);
