@@ -95,8 +95,6 @@ class WordTally {
   }
 }
 
-const WORD_RUN = /[\p{L}\p{N}]+/gu;
-const DIGITS = /\p{N}/gu;
 const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 const MIN_LETTERS = 10;
 const MIN_WORDS = 3;
@@ -112,7 +110,7 @@ const CONTENT_LETTERS = 4;
 export function enoughToRead(text: string, start = 0, end = text.length): boolean {
   const ascii = asciiEnoughToRead(text, start, end);
   if (ascii !== null) return ascii;
-  return enoughToReadAnyScript(start === 0 && end === text.length ? text : text.slice(start, end));
+  return enoughToReadAnyScript(text, start, end);
 }
 
 const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -148,12 +146,80 @@ function enoughCounted(letters: number, words: number, contentWords: number): bo
   return words >= MIN_WORDS && contentWords >= MIN_CONTENT_WORDS;
 }
 
-function enoughToReadAnyScript(text: string): boolean {
-  const words = (text.match(WORD_RUN) ?? []).map((run) => run.replace(DIGITS, '').length).filter((letters) => letters > 0);
-  const letters = words.reduce((n, l) => n + l, 0);
+/**
+ * What enoughToReadAnyScript asks of a character: whether it is a letter or number
+ * (`[\p{L}\p{N}]`), a number (`\p{N}`), of an unspaced script (UNSPACED_SCRIPT). Per unit of
+ * the BMP, filled in as met (KNOWN set once asked); outside it, remembered by code point.
+ */
+const LETTER_OR_NUMBER = 1;
+const NUMBER = 2;
+const UNSPACED = 4;
+const KNOWN = 8;
+const BMP_CLASS = new Uint8Array(0x10000);
+const ASTRAL_CLASS = new Map<number, number>();
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+const NUMBER_CHAR = /^\p{N}$/u;
+
+function classOf(ch: string): number {
+  return KNOWN | (WORD_CHAR.test(ch) ? LETTER_OR_NUMBER : 0) | (NUMBER_CHAR.test(ch) ? NUMBER : 0) | (UNSPACED_SCRIPT.test(ch) ? UNSPACED : 0);
+}
+
+/**
+ * Whether text[start, end) holds enough words for the model, in any script: a word is a run
+ * of letters and numbers holding a letter, and counts its units that are no number; scripts
+ * written without spaces count their letters alone. Counted in one pass over the units,
+ * where a slice was matched, mapped and filtered: on a MiB of text outside ASCII that took a
+ * tenth of a second a scan (docs/scanner.md, "Bounded scan time").
+ */
+function enoughToReadAnyScript(text: string, start: number, end: number): boolean {
+  let letters = 0;
+  let words = 0;
+  let contentWords = 0;
+  let unspaced = false;
+  let run = 0;
+  let inRun = false;
+  const endRun = (): void => {
+    if (inRun && run > 0) {
+      letters += run;
+      words++;
+      if (run >= CONTENT_LETTERS) contentWords++;
+    }
+    run = 0;
+    inRun = false;
+  };
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    let cls: number;
+    let width = 1;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < end && text.charCodeAt(i + 1) >= 0xdc00 && text.charCodeAt(i + 1) <= 0xdfff) {
+      // A pair split by the window's edge is two lone surrogates there: neither letter nor number.
+      const cp = ((c - 0xd800) << 10) + (text.charCodeAt(i + 1) - 0xdc00) + 0x10000;
+      cls = ASTRAL_CLASS.get(cp) ?? 0;
+      if (cls === 0) {
+        cls = classOf(String.fromCodePoint(cp));
+        if (ASTRAL_CLASS.size < 4096) ASTRAL_CLASS.set(cp, cls);
+      }
+      width = 2;
+      i++;
+    } else {
+      cls = BMP_CLASS[c]!;
+      if (cls === 0) {
+        cls = classOf(String.fromCharCode(c));
+        BMP_CLASS[c] = cls;
+      }
+    }
+    if ((cls & UNSPACED) !== 0) unspaced = true;
+    if ((cls & LETTER_OR_NUMBER) === 0) {
+      endRun();
+      continue;
+    }
+    inRun = true;
+    if ((cls & NUMBER) === 0) run += width;
+  }
+  endRun();
   if (letters < MIN_LETTERS) return false;
-  if (UNSPACED_SCRIPT.test(text)) return true;
-  return words.length >= MIN_WORDS && words.filter((l) => l >= CONTENT_LETTERS).length >= MIN_CONTENT_WORDS;
+  if (unspaced) return true;
+  return words >= MIN_WORDS && contentWords >= MIN_CONTENT_WORDS;
 }
 
 /** Windows covering every non-blank part of `text`, each at most WINDOW_MAX long, with enough words to read. */

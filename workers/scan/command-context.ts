@@ -16,7 +16,8 @@
  * Anything else is *given*: bare in the text, in a code block nobody explains, or
  * introduced with "run this" or "paste into your terminal".
  */
-import { codeRegions, quoteRegions, type Region } from './mention-context.js';
+import { codeRegions, mayHoldUrl, quoteRegions, withoutUrls } from './mention-context.js';
+import { RegionIndex } from './region-index.js';
 
 const WARNS =
   /\b(?:attack(?:s|ers?|ed)?|malicious|malware|phishing|backdoor\w*|compromis\w*|dangerous|unsafe|insecure|risky|suspicious|beware|warning|caution|(?:do\s+not|don't|never|avoid|stop)\s+(?:\w+\s+){0,3}?(?:run\w*|execut\w*|pip\w*|past\w*|copy\w*|trust\w*|us(?:e|ing))\b)/i;
@@ -41,8 +42,6 @@ function surroundings(text: string, from: number, to: number): string {
   return `${headings.length === 0 ? before : before.slice(headings.at(-1)!.index)} ${nextHeading === -1 ? after : after.slice(0, nextHeading)}`;
 }
 
-// Addresses are not prose: "attacker.example" in the command's URL is not a warning.
-const URL = /\b[a-z][a-z0-9+.-]*:\/\/\S+|\bwww\.\S+/gi;
 
 export interface CommandContext {
   /** The command over [start, end) is shown as documentation, not given as an instruction. */
@@ -50,14 +49,17 @@ export interface CommandContext {
 }
 
 export function commandContext(text: string): CommandContext {
-  let regions: Region[] | null = null;
+  let regions: RegionIndex | null = null;
+  let urls: boolean | null = null;
   return {
     shown(start, end) {
-      regions ??= [...codeRegions(text), ...quoteRegions(text)];
-      const mention = regions.filter(([s, e]) => s <= start && end <= e).sort((a, b) => a[1] - a[0] - (b[1] - b[0]))[0];
+      regions ??= new RegionIndex([...codeRegions(text), ...quoteRegions(text)]);
+      const mention = regions.smallestHolding(start, end);
       if (!mention) return false;
       const [from, to] = mention;
-      const around = surroundings(text, from, to).replace(URL, ' ');
+      // Addresses are not prose: "attacker.example" in the command's URL is not a warning.
+      urls ??= mayHoldUrl(text);
+      const around = withoutUrls(surroundings(text, from, to), urls);
       if (WARNS.test(around)) return true;
       return EXPLAINS.test(around) && !TELLS_TO_RUN.test(around.replace(NEGATED_RUN, ' '));
     },

@@ -12,9 +12,25 @@ import { maskExcerpt } from './mask.js';
 
 const hex = (cp: number): string => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 
+/**
+ * The code points a run names, remembered for short runs: a text of a MiB of the same
+ * invisible run repeated made a hundred thousand findings, each spelling the same names.
+ */
+const NAMED = new Map<string, string>();
+const NAMED_MAX = 1024;
+const NAMED_RUN_MAX = 64;
+
 function codePointsOf(span: string): string {
-  const distinct = [...new Set(Array.from(span, (ch) => ch.codePointAt(0)!))];
-  return distinct.slice(0, 4).map(hex).join(', ') + (distinct.length > 4 ? ', …' : '');
+  let named = NAMED.get(span);
+  if (named === undefined) {
+    const distinct = [...new Set(Array.from(span, (ch) => ch.codePointAt(0)!))];
+    named = distinct.slice(0, 4).map(hex).join(', ') + (distinct.length > 4 ? ', …' : '');
+    if (span.length <= NAMED_RUN_MAX) {
+      if (NAMED.size >= NAMED_MAX) NAMED.clear();
+      NAMED.set(span, named);
+    }
+  }
+  return named;
 }
 
 function finding(kind: string, severity: Severity, detail: string, text: string, start: number, end: number): Finding {

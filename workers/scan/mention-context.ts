@@ -21,6 +21,7 @@
  */
 import type { Severity } from './finding.js';
 import { SEVERITY_RANK } from './finding.js';
+import { RegionIndex } from './region-index.js';
 
 const MAX_QUOTE = 160;
 const WINDOW = 400;
@@ -47,6 +48,22 @@ const DISCUSSION =
 
 // Addresses are not prose: "example.org" in a link says nothing about the paragraph.
 const URL = /\b[a-z][a-z0-9+.-]*:\/\/\S+|\bwww\.\S+/gi;
+
+/**
+ * What a text must hold for URL to match in any stretch of it (a stretch joined with a space
+ * adds neither), and for DISCUSSION to: every alternative of DISCUSSION opens with one of
+ * these words, written whole in the text (a URL replaced or a quotation left out puts spaces
+ * between the text's words, never letters). Asked once a text, they spare each finding of a
+ * text that holds none the two patterns over the 800 characters around it: most of a scan
+ * of a MiB of findings (docs/scanner.md, "Bounded scan time").
+ */
+const MAY_HOLD_URL = /:\/\/|www\./i;
+const DISCUSSION_OPENINGS =
+  /prompt|injection|jailbreak|attack|adversar|malicious|exploit|payload|red|defen|detect|filter|sanitiz|mitigat|phrase|string|pattern|example|e\.g\.|such|for|token|template/i;
+
+/** `stretch` without its addresses; `mayHoldUrl` false says the text it comes from holds none. */
+export const withoutUrls = (stretch: string, mayHoldUrl: boolean): string => (mayHoldUrl ? stretch.replace(URL, ' ') : stretch);
+export const mayHoldUrl = (text: string): boolean => MAY_HOLD_URL.test(text);
 
 const PAYLOAD =
   /https?:\/\/|www\.|(?<![\w.+-])[\w.+-]+@[\w-]+\.\w|\b(?:send|e-?mail|post|upload|exfiltrat\w*|transfer|forward|curl|wget|fetch|execute|exec|run|delete|rm\s+-|drop\s+table|reveal|leak|print|output|dump|approve|promote|grant|password|api[\s_-]?keys?|secrets?|tokens?|credentials?)\b/i;
@@ -82,9 +99,13 @@ export function codeRegions(text: string): Region[] {
   if (open !== null) fences.push([open.start, text.length]);
   // One at a time: spread, 100,000 fences or more overflowed the stack and failed the scan.
   for (const fence of fences) regions.push(fence);
+  // The fences are in order and apart: only the last one opening at or before a span can hold it.
+  let fence = 0;
   for (const m of text.matchAll(INLINE_CODE)) {
     const start = m.index;
-    if (!fences.some(([s, e]) => start >= s && start < e)) regions.push([start, start + m[0].length]);
+    while (fence + 1 < fences.length && fences[fence + 1]![0] <= start) fence++;
+    const inFence = fences.length > 0 && fences[fence]![0] <= start && start < fences[fence]![1];
+    if (!inFence) regions.push([start, start + m[0].length]);
   }
   return regions;
 }
@@ -117,25 +138,30 @@ function atMost(severity: Severity, cap: Severity): Severity {
 }
 
 export function mentionContext(text: string): MentionContext {
-  let regions: Region[] | null = null;
+  let regions: RegionIndex | null = null;
+  let urls: boolean | null = null;
+  let discussion: boolean | null = null;
   return {
     severity(base, start, end) {
-      regions ??= [...codeRegions(text), ...quoteRegions(text)];
-      const mention = regions
-        .filter(([s, e]) => s <= start && end <= e)
-        .sort((a, b) => a[1] - a[0] - (b[1] - b[0]))[0];
+      regions ??= new RegionIndex([...codeRegions(text), ...quoteRegions(text)]);
+      const mention = regions.smallestHolding(start, end);
       const [from, to] = mention ?? [start, end];
-      const [pFrom, pTo] = paragraphAround(text, from, to);
-      // Discussion words inside the quote itself do not count: the attacker wrote those.
-      const around = `${text.slice(pFrom, from)} ${text.slice(to, pTo)}`.replace(URL, ' ');
-      const discussed = DISCUSSION.test(around);
+      discussion ??= DISCUSSION_OPENINGS.test(text);
+      urls ??= mayHoldUrl(text);
+      let discussed = false;
+      if (discussion) {
+        const [pFrom, pTo] = paragraphAround(text, from, to);
+        // Discussion words inside the quote itself do not count: the attacker wrote those.
+        const around = withoutUrls(`${text.slice(pFrom, from)} ${text.slice(to, pTo)}`, urls);
+        discussed = DISCUSSION.test(around);
+      }
       if (!mention) return discussed ? atMost(base, 'medium') : base;
       if (!discussed) return atMost(base, 'medium');
       return PAYLOAD.test(text.slice(from, to)) ? atMost(base, 'medium') : 'low';
     },
     discussesQuoted(start, end) {
-      regions ??= [...codeRegions(text), ...quoteRegions(text)];
-      const inside = regions.filter(([s, e]) => start <= s && e <= end);
+      regions ??= new RegionIndex([...codeRegions(text), ...quoteRegions(text)]);
+      const inside = regions.allWithin(start, end);
       if (inside.length === 0) return false;
       let own = text.slice(start, end);
       for (const [s, e] of inside) own = own.slice(0, s - start) + ' '.repeat(e - s) + own.slice(e - start);
