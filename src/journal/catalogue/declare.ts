@@ -24,7 +24,7 @@ type FieldOf<Data> = Data extends unknown ? keyof Data & string : never;
 /** How gv.events serves a type: what it is about, its own fields that may leave the gate, and lists served as counts. */
 export interface Served<Data> {
   readonly object: ServedObject;
-  /** Identifiers, closed words and counts only; content, findings and a person's words never leave (docs/spec-choices.md). */
+  /** Identifiers, closed words and counts only; content, findings and a person's words never leave (docs/protocol.md#events). */
   readonly fields: readonly FieldOf<Data>[];
   /** Lists served as their length only, under another name: how many rows, not which. */
   readonly counted?: Readonly<Partial<Record<FieldOf<Data>, string>>>;
