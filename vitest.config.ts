@@ -12,7 +12,8 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default', './test/harness/plain-summary-reporter.ts'],
     // Every gate a test starts, in this process or as a child, holds each verb's answer to its
-    // declared schema (src/verbs/answer-check.ts): a field sent but not declared fails the test.
-    env: { GATE_CHECK_ANSWERS: '1' },
+    // declared schema (src/verbs/answer-check.ts) and each event it appends to its declaration in
+    // the catalogue (src/journal/catalogue/event-check.ts): a field not declared fails the test.
+    env: { GATE_CHECK_ANSWERS: '1', GATE_CHECK_EVENTS: '1' },
   },
 });

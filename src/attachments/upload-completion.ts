@@ -9,6 +9,7 @@ import type { Store } from '../store/store.js';
 import type { GateConfig } from '../config/keys.js';
 import type { Clock } from '../clock.js';
 import type { Log } from '../log.js';
+import type { EventData } from '../journal/catalogue/catalogue.js';
 
 /** What became of an upload whose bytes were all on disk: the store's object, or discarded with the refusal its last chunk answers. */
 export type Completion = { completed: UploadRow } | { discarded: string; refusal: GateError };
@@ -93,30 +94,30 @@ export async function completeUpload(house: { readonly store: Store; readonly pi
     // A bounded image worker refused the bytes (hostile metadata, its deadline, its memory, its exit): the same bytes meet the same end.
     return discard(house, writer, sha256, prepared.reason, invalidParams(prepared.message, { field: 'content', reason: prepared.reason }));
   }
-  const data: Record<string, unknown> = { sha256, size_bytes: size, media_type: prepared.media_type, stripped: [] };
+  let data: EventData<'upload-completed'> = { sha256, size_bytes: size, media_type: prepared.media_type, stripped: [] };
   let metadata: Buffer | null = null;
   if (prepared.outcome === 'prepared') {
     const servedHash = `sha256:${sha256Hex(prepared.served)}`;
     store.putObject(servedHash, prepared.served);
     metadata = Buffer.from(JSON.stringify(await maskedMetadata(house, prepared.metadata)), 'utf8');
-    Object.assign(data, {
+    data = {
+      ...data,
       served_hash: servedHash,
       served_size: prepared.served.length,
       stripped: prepared.stripped,
       prepared: true,
       metadata_hash: `sha256:${sha256Hex(metadata)}`,
-    });
+    };
   } else if (prepared.outcome === 'unwalkable') {
     // No served copy exists: the served copy answers prepared false, with no content.
-    data['prepared'] = false;
+    data = { ...data, prepared: false };
   } else {
-    data['served_hash'] = sha256;
-    data['served_size'] = size;
+    data = { ...data, served_hash: sha256, served_size: size };
   }
   store.linkPart(writer, sha256);
   failpoint('upload-between-object-and-journal');
   await house.store.writer.write(() => {
-    if (metadata !== null) house.store.journal.putBlob(data['metadata_hash'] as string, metadata);
+    if (metadata !== null) house.store.journal.putBlob(data.metadata_hash!, metadata);
     house.store.journal.append('upload-completed', writer, data);
   });
   store.dropPart(writer, sha256);

@@ -4,7 +4,6 @@ import { loadConfig } from '../config/load-config.js';
 import { Gate } from '../gate.js';
 import { acquireHomeLock } from '../home-lock.js';
 import { DeploymentKey, openSigningKey } from '../journal/deployment-key.js';
-import { KEY_ROTATED } from '../forms/signing-keys.js';
 import { createLog } from '../log.js';
 
 const fail = (message: string, code = 1): never => {
@@ -38,7 +37,7 @@ export async function keyRotateCommand(options: { home?: string }): Promise<void
       const next = DeploymentKey.openOrCreate(paths.nextKey);
       const event = await gate.store.writer.write(() => {
         // Identifiers only: answers hand this event out verbatim to whoever checks a later signature.
-        const e = gate.store.journal.append(KEY_ROTATED, null, { deployment_id: gate.deployment.deploymentId, key: next.deploymentId, previous_key: from });
+        const e = gate.store.journal.append('key-rotated', null, { deployment_id: gate.deployment.deploymentId, key: next.deploymentId, previous_key: from });
         return { e, resealed: gate.crews.runners.vault.resealFor(next.seed()) };
       });
       rotated = { seq: event.e.seq, event_id: event.e.event_id, from, to: next.deploymentId, resealed: event.resealed };

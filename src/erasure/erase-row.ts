@@ -25,9 +25,12 @@ const distinct = (hashes: Array<string | null>) => [...new Set(hashes.filter((h)
  * it. The attachment objects' files are removed after the commit (removeObjects), so a
  * refused write never loses bytes a live row needs.
  */
-export function eraseRow(house: { readonly store: Store; readonly pipeline: PipelinePart }, row: ArtifactRow, by: string, reason: string, proven: Record<string, unknown>): Erasure {
+export function eraseRow(house: { readonly store: Store; readonly pipeline: PipelinePart }, row: ArtifactRow, by: string, reason: string, proven: { operator_key?: string }): Erasure {
   const attachments = house.store.attachments.ofRow(row.artifact_id);
-  const data: Record<string, unknown> = {
+  // The event names the objects that go, so the uploads view can let go of them too.
+  const objectsRemoved = distinct(attachments.flatMap((a) => [a.content_hash, a.served_hash]))
+    .filter((h) => !house.store.contentReferences.objectNamed(h, row.artifact_id));
+  const data = {
     artifact_id: row.artifact_id,
     space: row.space,
     trust_class: row.trust_class,
@@ -35,12 +38,9 @@ export function eraseRow(house: { readonly store: Store; readonly pipeline: Pipe
     content_hash: row.content_hash,
     reason,
     ...proven,
+    ...(row.workarea === null ? {} : { workarea: row.workarea }),
+    objects_removed: objectsRemoved,
   };
-  if (row.workarea !== null) data['workarea'] = row.workarea;
-  // The event names the objects that go, so the uploads view can let go of them too.
-  const objectsRemoved = distinct(attachments.flatMap((a) => [a.content_hash, a.served_hash]))
-    .filter((h) => !house.store.contentReferences.objectNamed(h, row.artifact_id));
-  data['objects_removed'] = objectsRemoved;
   // From here the views hold the row erased, so "named by a live row" leaves it out.
   const event = house.store.journal.append('content_erased', by, data);
   const blob = (hash: string | null) => {

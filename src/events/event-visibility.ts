@@ -2,7 +2,7 @@ import type { Caller } from '../access/caller.js';
 import { eventFromRow, type JournalRow } from '../forms/event.js';
 import { workareaEventShown } from '../access/workarea-visibility.js';
 import { groupEventShown } from '../access/group-visibility.js';
-import { isServedType, isSpaceRegistryEvent } from './served-event.js';
+import { isServedType, isSpaceRegistryEvent, servedObjectOf } from './served-event.js';
 import type { Store } from '../store/store.js';
 import type { AccessPart } from '../access/access-part.js';
 
@@ -12,15 +12,13 @@ import type { AccessPart } from '../access/access-part.js';
  * area's events where its lineage shows them, a replacement group's events where every row
  * it names is readable, and space registry events. Events of no space are never served.
  */
-/** Event types whose visibility their group decides (a work area's, a replacement group's) rather than one row. */
-export const GROUP_DECIDED_PREFIXES: readonly string[] = ['workarea-', 'replacement-'];
-
 export function eventVisible(house: { readonly store: Store; readonly access: AccessPart }, caller: Caller, row: JournalRow): boolean {
   if (!isServedType(row.type) || row.space === null) return false;
   if (house.access.visibility.seesEverything(caller)) return true;
   if (isSpaceRegistryEvent(row.type)) return true;
-  if (row.type.startsWith(GROUP_DECIDED_PREFIXES[0]!)) return workareaEventShown(house, caller, eventFromRow(row));
-  if (row.type.startsWith(GROUP_DECIDED_PREFIXES[1]!)) return groupEventShown(house, caller, eventFromRow(row));
+  const about = servedObjectOf(row.type);
+  if (about === 'workarea') return workareaEventShown(house, caller, eventFromRow(row));
+  if (about === 'group') return groupEventShown(house, caller, eventFromRow(row));
   if (row.artifact_id === null) return false;
   const artifact = house.store.artifacts.byId(row.artifact_id);
   if (!artifact) return false;

@@ -1,98 +1,53 @@
 import { z } from 'zod';
 import type { JournalEvent } from '../forms/event.js';
 import { SERVED_FIELD_TYPES, type ServedField } from './served-event-fields.js';
+import { EVENT_TYPES } from '../journal/catalogue/catalogue.js';
+import { NEVER_WRITTEN, OBJECT_OF, SERVED_TYPES, servedAs, typesAbout } from '../journal/catalogue/served-types.js';
 
-/** Event types served by gv.events (docs/protocol.md#events); every other journal type stays inside. */
-export const SERVED_TYPES = [
-  'ingest', 'scan', 'record', 'verdict', 'manual-sign', 'disposition', 'ratify', 'promote', 'reject', 'expire',
-  'cancel', 'reopen', 'demote', 'refuse', 'relation', 'countersign', 'tip-override', 'steering-shown', 'sign-asked',
-  'confirm-sign', 'review-confirmed', 'question-routed', 'question-answered-by-crew', 'question-referred',
-  'question-wait-over', 'rank', 'hide', 'title', 'assessment', 'comment', 'comment-retract', 'content_erased',
-  'replacement-proposed', 'replacement-prepared', 'replacement-activated', 'replacement-aborted',
-  'workarea-completed', 'workarea-related', 'space-created', 'space-linked', 'space-unlinked',
-] as const;
+/** Event types served by gv.events (docs/protocol.md#events), as the catalogue declares them (src/journal/catalogue/); every other type stays inside. */
+export { NEVER_WRITTEN, SERVED_TYPES };
 
 const SERVED = new Set<string>(SERVED_TYPES);
 export const isServedType = (type: string) => SERVED.has(type);
 
-/**
- * Served types of the protocol (docs/protocol.md#events) that no act of this build journals: no verb links spaces, shows
- * steering as an event, confirms a sign or titles a row. A gv.events filter naming one is
- * refused by name rather than answered with an empty page, which would say nothing happened
- * where nothing can. `test/verbs/events-never-written.test.ts` holds this list to the code.
- */
-export const NEVER_WRITTEN: ReadonlySet<string> = new Set(['steering-shown', 'confirm-sign', 'review-confirmed', 'title', 'space-linked', 'space-unlinked']);
-
 /** Events of the space registry: shown to every caller. */
-export const SPACE_REGISTRY_TYPES: readonly string[] = ['space-created', 'space-linked', 'space-unlinked'];
+export const SPACE_REGISTRY_TYPES: readonly string[] = typesAbout('space');
 const SPACE_REGISTRY = new Set(SPACE_REGISTRY_TYPES);
 export const isSpaceRegistryEvent = (type: string) => SPACE_REGISTRY.has(type);
 
 const OBJECTS = ['row', 'group', 'workarea', 'space'] as const;
 
-function objectOf(type: string): (typeof OBJECTS)[number] {
-  if (type.startsWith('replacement-')) return 'group';
-  if (type.startsWith('workarea-')) return 'workarea';
-  if (SPACE_REGISTRY.has(type)) return 'space';
-  return 'row';
-}
+/** What a served type's events are about, as its declaration says: a row, a replacement group, a work area or a space. */
+export const servedObjectOf = (type: string): (typeof OBJECTS)[number] => OBJECT_OF.get(type) ?? 'row';
+
+/** The served types whose events their group decides (a work area's, a replacement group's) rather than one row. */
+export const GROUP_DECIDED_TYPES: readonly string[] = [...typesAbout('workarea'), ...typesAbout('group')];
 
 /**
- * Each type's own fields that may leave the gate: identifiers, closed words and counts.
- * Content, findings, reasons and any words a person wrote never do (docs/protocol.md#events).
+ * Each type's own fields that may leave the gate (identifiers, closed words and counts), and
+ * its lists served as counts, as the catalogue declares them. Content, findings, reasons and
+ * any words a person wrote never leave (docs/protocol.md#events).
  */
-const OWN_FIELDS: Record<string, readonly ServedField[]> = {
-  ingest: ['kind', 'size_bytes'],
-  scan: ['findings_count'],
-  record: ['findings_count'],
-  'space-created': ['policy'],
-  // Closed words and identifiers only: a completion's or relation's note never leaves the gate.
-  'workarea-completed': ['identity'],
-  'workarea-related': ['kind', 'target'],
-  relation: ['kind', 'group_id'],
-  promote: ['group_id', 'signer_class'],
-  // A group's own fields: its id and closed words. The proposal's reason is a person's words and stays inside.
-  'replacement-proposed': ['group_id', 'operation'],
-  'replacement-prepared': ['group_id'],
-  'replacement-activated': ['group_id', 'self_signed'],
-  'replacement-aborted': ['group_id', 'reason'],
-  'tip-override': ['pinned'],
-  hide: ['audience', 'lift', 'lowered'],
-  // Review: closed words and labels only; a verdict's score, rationale and evidence stay inside.
-  verdict: ['decision', 'stance', 'model_label', 'rubric'],
-  'manual-sign': ['decision', 'signer_class'],
-  disposition: ['decision', 'signer_class'],
-  ratify: ['signer_class'],
-  reject: ['category'],
-  reopen: ['reopens'],
-  // A comment's kind only: its body, findings and any reason are a person's words.
-  comment: ['kind', 'audience'],
-  'comment-retract': ['comment'],
-  rank: ['audience', 'weight'],
-  // A question's route in closed words and a count; a referral's words stay inside.
-  'question-routed': ['route', 'reason', 'crew', 'wait_minutes'],
-  'question-wait-over': ['from', 'to', 'wait_minutes'],
-  'question-referred': ['crew', 'wait_minutes'],
-  'question-answered-by-crew': ['crew'],
-};
-
-/** Lists served as their length only: how many rows, not which (the rows' own events name them). */
-const COUNTED_FIELDS: Record<string, Readonly<Record<string, ServedField>>> = {
-  'replacement-proposed': { parent_ids: 'parents', child_ids: 'children' },
-  'replacement-activated': { promoted: 'promoted', superseded: 'superseded' },
-  'replacement-aborted': { evidence: 'evidence' },
-  'sign-asked': { to: 'asked' },
-};
+const OWN_FIELDS: Readonly<Record<string, readonly ServedField[]>> = Object.fromEntries(
+  // A declared field SERVED_FIELD_TYPES does not type is refused by test/journal/event-catalogue.test.ts.
+  EVENT_TYPES.flatMap((t) => (servedAs(t) === undefined ? [] : [[t, servedAs(t)!.fields as readonly ServedField[]]])),
+);
+const COUNTED_FIELDS: Readonly<Record<string, Readonly<Record<string, ServedField>>>> = Object.fromEntries(
+  EVENT_TYPES.flatMap((t) => (servedAs(t)?.counted === undefined ? [] : [[t, servedAs(t)!.counted as Record<string, ServedField>]])),
+);
 
 /** What a row's events carry whenever the event data holds them. */
 const ROW_FIELDS = ['trust_class', 'content_type', 'provisional'] as const satisfies readonly ServedField[];
 
-/** Which event types carry a field, said in the field's description so an agent knows when to expect it. */
+/**
+ * Which event types carry a field, said in the field's description so an agent knows when to
+ * expect it; in name order, so where a declaration sits in the catalogue changes no description.
+ */
 function carriers(field: ServedField): string {
   if ((ROW_FIELDS as readonly string[]).includes(field)) return 'events about a row, when it applies';
   const own = Object.entries(OWN_FIELDS).filter(([, fields]) => fields.includes(field)).map(([type]) => type);
   const counted = Object.entries(COUNTED_FIELDS).filter(([, names]) => Object.values(names).includes(field)).map(([type]) => `${type} (a count)`);
-  return [...own, ...counted].join(', ');
+  return [...own.sort(), ...counted.sort()].join(', ');
 }
 
 /**
@@ -122,7 +77,7 @@ export function servedEvent(event: JournalEvent): ServedEvent {
   const d = event.data;
   const out: Record<string, unknown> = {
     type: event.type,
-    object: objectOf(event.type),
+    object: servedObjectOf(event.type),
     artifact_id: d['artifact_id'] ?? null,
     space: d['space'] ?? null,
     workarea: d['workarea'] ?? null,

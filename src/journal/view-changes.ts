@@ -1,5 +1,6 @@
+import type { EventType } from './catalogue/catalogue.js';
 /** 'all': any event changes the value; otherwise only events of these types do. */
-export type ChangedBy = 'all' | readonly string[];
+export type ChangedBy = 'all' | readonly EventType[];
 
 /**
  * Counts the events folded into the views, overall and by type, so a read every request

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 export function apiKeyTables(schema: string): string {
   return `
@@ -27,7 +27,7 @@ export const apiKeyDigestQueries = (schema: string) => ({
 });
 
 /** The events the api_keys view folds; a key read is kept until one of them is applied. */
-export const API_KEY_EVENTS = ['apikey-issued', 'apikey-revoked', 'apikey-assertion-key'] as const;
+export const API_KEY_EVENTS = typesFoldedBy('api-keys');
 
 export class ApiKeyReducer {
   private readonly insert: Database.Statement;
@@ -46,24 +46,23 @@ export class ApiKeyReducer {
     );
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data;
+  apply(event: JournalEventOf<FoldedBy<'api-keys'>>): void {
     if (event.type === 'apikey-issued') {
       this.insert.run({
-        key_id: d['key_id'],
-        key_hash: d['key_hash'],
-        role: d['role'],
-        label: d['label'] ?? null,
+        key_id: event.data.key_id,
+        key_hash: event.data.key_hash,
+        role: event.data.role,
+        label: event.data.label ?? null,
         issued_by: event.by,
         issued_at: event.ts,
-        expires_at: d['expires_at'] ?? null,
-        scope: d['scope'] ?? null,
+        expires_at: event.data.expires_at ?? null,
+        scope: event.data.scope ?? null,
       });
     } else if (event.type === 'apikey-assertion-key') {
       // The Ed25519 public key the key's holder signs its short-lived assertions with (null: none any more).
-      this.bind.run(d['public_key'] ?? null, event.ts, event.event_id, d['key_id']);
+      this.bind.run(event.data.public_key ?? null, event.ts, event.event_id, event.data.key_id);
     } else {
-      this.revoke.run(event.ts, d['reason'] ?? null, d['key_id']);
+      this.revoke.run(event.ts, event.data.reason ?? null, event.data.key_id);
     }
   }
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 import { isPromoted } from '../domain/states.js';
 import { areaTokens } from './area-tokens.js';
 import { bodyText } from './body-text.js';
@@ -157,17 +157,14 @@ export class ArtifactReducer {
     };
   }
 
-  readonly handles = [
-    'ingest', 'scan', 'record', 'promote', 'reject', 'demote', 'relation', 'replacement-prepared',
-    // The review's moves: verdicts, people's signs and dispositions, ratification, expiry, cancel, reopen.
-    'verdict', 'manual-sign', 'disposition', 'ratify', 'expire', 'cancel', 'reopen',
-    // A second authority's outcomes: countersign (no longer provisional; a ratified row is promoted) and refuse.
-    'countersign', 'refuse',
-    // An erasure moves no row: its content leaves both recall indexes and never returns.
-    'content_erased',
-  ];
+  /**
+   * What the catalogue has this view fold: a row's ingest and every move of it (scans, the
+   * review's moves, a second authority's outcomes, supersession, a prepared replacement), and
+   * an erasure, which moves no row: its content leaves both recall indexes and never returns.
+   */
+  readonly handles = typesFoldedBy('artifacts');
 
-  apply(event: JournalEvent, next?: JournalEvent): void {
+  apply(event: JournalEventOf<FoldedBy<'artifacts'>>, next?: JournalEventOf): void {
     const d = event.data;
     if (event.type === 'ingest') return this.ingest(event, next);
     if (this.folded !== null && this.folded === event.event_id) {
@@ -186,7 +183,7 @@ export class ArtifactReducer {
     this.s.count!.run(enters, 1);
     if (event.type === 'scan' || event.type === 'record') {
       this.s.scanned!.run({
-        findings_count: d['findings_count'] ?? 0,
+        findings_count: event.data.findings_count ?? 0,
         masked_hash: str(d, 'masked_hash'),
         trust_class: str(d, 'trust_class'),
         rowid: row.rowid,
@@ -194,7 +191,7 @@ export class ArtifactReducer {
       if (leavesRaw(d)) this.s.firstScan!.run(event.seq, row.rowid);
     }
     if (event.type === 'promote' || event.type === 'countersign') {
-      row.provisional = d['provisional'] === true ? 1 : 0;
+      row.provisional = event.data.provisional === true ? 1 : 0;
       // A countersign of a row that was never promoted here (it waited ratified) leaves promoted_seq unset until it enters ACTIVE.
       if (event.type === 'promote' || isPromoted(enters)) this.s.promoted!.run({ seq: event.seq, ts: event.ts, provisional: row.provisional, rowid: row.rowid });
       // Already served: recall's provisional mark follows.
@@ -232,10 +229,10 @@ export class ArtifactReducer {
    * without writing each state index twice (an L0_RAW entry, deleted in the same commit) and
    * five statements a row.
    */
-  private ingest(event: JournalEvent, next: JournalEvent | undefined): void {
+  private ingest(event: JournalEventOf<'ingest'>, next: JournalEventOf | undefined): void {
     this.folded = null;
     const d = event.data;
-    const scan = next !== undefined && (next.type === 'scan' || next.type === 'record') && next.data['artifact_id'] === d['artifact_id'] ? next : undefined;
+    const scan = next !== undefined && (next.type === 'scan' || next.type === 'record') && next.data['artifact_id'] === event.data.artifact_id ? next : undefined;
     const enters = scan === undefined ? null : str(scan.data, 'enters');
     if (scan !== undefined && enters !== null) {
       const info = this.s.insertScanned!.run({
@@ -253,10 +250,10 @@ export class ArtifactReducer {
       this.folded = scan.event_id;
       const row: ReducedRow = {
         rowid: Number(info.lastInsertRowid),
-        artifact_id: d['artifact_id'] as string,
+        artifact_id: event.data.artifact_id,
         state: 'L0_RAW',
-        content_hash: d['content_hash'] as string,
-        space: d['space'] as string,
+        content_hash: event.data.content_hash,
+        space: event.data.space,
         workarea: str(d, 'workarea'),
         kind: str(d, 'kind'),
         writer_identity: event.by as string,
@@ -271,27 +268,27 @@ export class ArtifactReducer {
   }
 
   /** The columns an ingest event sets. */
-  private rowFields(event: JournalEvent): Record<string, unknown> {
+  private rowFields(event: JournalEventOf<'ingest'>): Record<string, unknown> {
     const d = event.data;
-    const producer = (d['producer'] ?? {}) as { name?: string; kind?: string };
+    const producer = (event.data.producer ?? {}) as { name?: string; kind?: string };
     return {
-      artifact_id: d['artifact_id'],
-      space: d['space'],
+      artifact_id: event.data.artifact_id,
+      space: event.data.space,
       workarea: str(d, 'workarea'),
       producer_name: producer.name ?? null,
       producer_kind: producer.kind ?? null,
       kind: str(d, 'kind'),
-      content_type: d['content_type'],
-      trust_class: d['trust_class'],
+      content_type: event.data.content_type,
+      trust_class: event.data.trust_class,
       writer_identity: event.by,
-      writer_kind: d['writer_kind'],
-      source_uri: d['source_uri'],
-      content_hash: d['content_hash'],
-      size_bytes: d['size_bytes'],
-      derives_from: JSON.stringify(d['derives_from'] ?? []),
+      writer_kind: event.data.writer_kind,
+      source_uri: event.data.source_uri,
+      content_hash: event.data.content_hash,
+      size_bytes: event.data.size_bytes,
+      derives_from: JSON.stringify(event.data.derives_from ?? []),
       // Canonical, not as given: live the event data keeps the caller's key order, replayed it is
       // read back from canonical JSON, and the two must store the same text.
-      addressed_to: d['addressed_to'] === undefined ? null : canonicalJson(d['addressed_to']),
+      addressed_to: event.data.addressed_to === undefined ? null : canonicalJson(event.data.addressed_to),
       ts: event.ts,
       seq: event.seq,
     };
@@ -301,7 +298,7 @@ export class ArtifactReducer {
    * The erased row keeps its metadata; its words leave both indexes. Live, the index rows
    * are deleted here; a replay never made them (see body()), so the views end equal.
    */
-  private erase(event: JournalEvent): void {
+  private erase(event: JournalEventOf<'content_erased'>): void {
     const row = this.s.row!.get(str(event.data, 'artifact_id')) as ReducedRow | undefined;
     if (!row) throw new Error(`event ${event.seq} (content_erased) names a row the view does not hold`);
     this.s.erased!.run(event.seq, row.rowid);

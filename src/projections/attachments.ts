@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 /**
  * Three views of attachments: uploads (per writer and hash: started, completed or
@@ -76,7 +76,7 @@ const flag = (v: unknown) => (v === true ? 1 : v === false ? 0 : null);
 
 export class AttachmentReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = ['upload-started', 'upload-completed', 'upload-abandoned', 'ingest', 'evidence-added', 'attachment-served', 'content_erased'];
+  readonly handles = typesFoldedBy('attachments');
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -102,41 +102,40 @@ export class AttachmentReducer {
     };
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data;
+  apply(event: JournalEventOf<FoldedBy<'attachments'>>): void {
     switch (event.type) {
       case 'upload-started':
-        this.s.started!.run(event.by, d['sha256'], d['size_bytes'], event.ts);
+        this.s.started!.run(event.by, event.data.sha256, event.data.size_bytes, event.ts);
         return;
       case 'upload-completed':
         this.s.completed!.run({
           writer: event.by,
-          sha256: d['sha256'],
+          sha256: event.data.sha256,
           ts: event.ts,
-          media_type: d['media_type'],
-          served_hash: d['served_hash'] ?? null,
-          served_size: d['served_size'] ?? null,
-          stripped: JSON.stringify(d['stripped'] ?? []),
-          prepared: flag(d['prepared']),
-          metadata_hash: d['metadata_hash'] ?? null,
+          media_type: event.data.media_type,
+          served_hash: event.data.served_hash ?? null,
+          served_size: event.data.served_size ?? null,
+          stripped: JSON.stringify(event.data.stripped ?? []),
+          prepared: flag(event.data.prepared),
+          metadata_hash: event.data.metadata_hash ?? null,
         });
         return;
       case 'upload-abandoned':
-        this.s.abandoned!.run(d['reason'] ?? null, event.by, d['sha256']);
+        this.s.abandoned!.run(event.data.reason ?? null, event.by, event.data.sha256);
         return;
       case 'content_erased':
         // Objects an erasure removed are no upload's any more: whoever names them again uploads them again.
-        this.s.erased!.run({ objects: JSON.stringify(d['objects_removed'] ?? []) });
+        this.s.erased!.run({ objects: JSON.stringify(event.data.objects_removed ?? []) });
         return;
       case 'attachment-served':
-        this.s.served!.run(event.by, d['artifact_id'], d['content_hash'], d['copy'], d['next_offset'], d['to_end'] === true ? 1 : 0);
+        this.s.served!.run(event.by, event.data.artifact_id, event.data.content_hash, event.data.copy, event.data.next_offset, event.data.to_end === true ? 1 : 0);
         return;
       case 'ingest':
-        this.attach(d['artifact_id'] as string, 0, d['attachments'] as EnvelopeAttachment[] | undefined);
+        this.attach(event.data.artifact_id, 0, event.data.attachments as EnvelopeAttachment[] | undefined);
         return;
       case 'evidence-added':
         // Evidence its writer added after a reviewer asked (gv.add_evidence) joins the row's attachments after the envelope's.
-        this.attach(d['artifact_id'] as string, this.s.nextPosition!.get(d['artifact_id']) as number, d['attachments'] as EnvelopeAttachment[] | undefined);
+        this.attach(event.data.artifact_id, this.s.nextPosition!.get(event.data.artifact_id) as number, event.data.attachments as EnvelopeAttachment[] | undefined);
         return;
     }
   }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 /**
  * The operator's away periods: from an `away` event until a `back` event or the declared
@@ -24,7 +24,7 @@ export const awayDigestQueries = (schema: string) => ({
 
 export class AwayReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = ['away', 'back'];
+  readonly handles = typesFoldedBy('away');
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -36,12 +36,11 @@ export class AwayReducer {
     };
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data;
+  apply(event: JournalEventOf<FoldedBy<'away'>>): void {
     const open = this.s.open!.get(event.ts) as number | undefined;
     if (event.type === 'away') {
-      const until = typeof d['until'] === 'number' ? d['until'] : null;
-      const note = typeof d['note'] === 'string' ? d['note'] : null;
+      const until = typeof event.data.until === 'number' ? event.data.until : null;
+      const note = typeof event.data.note === 'string' ? event.data.note : null;
       if (open === undefined) this.s.start!.run(event.seq, event.ts, until, note, event.by);
       else this.s.update!.run(until, note, open);
     } else if (open !== undefined) {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 /**
  * Bans (docs/protocol.md#spaces-work-areas-and-other-resources): `ban` events stand a ban or lift it; `ban-refused` events are the
@@ -54,7 +54,7 @@ export const banDigestQueries = (schema: string) => ({
 export const DAY_MS = 86_400_000;
 
 /** The events the bans views fold. */
-export const BAN_EVENTS = ['ban', 'ban-refused'] as const;
+export const BAN_EVENTS = typesFoldedBy('bans');
 
 export class BanReducer {
   private readonly s: Record<string, Database.Statement>;
@@ -76,24 +76,23 @@ export class BanReducer {
     };
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data;
+  apply(event: JournalEventOf<FoldedBy<'bans'>>): void {
     if (event.type === 'ban-refused') {
       this.s.refused!.run(event.by, event.ts);
       this.s.refusedOnDay!.run(event.by, Math.floor(event.ts / DAY_MS));
       return;
     }
-    const lift = d['lift'] === true;
-    const until = typeof d['until'] === 'number' ? d['until'] : null;
-    this.s.act!.run(event.seq, d['kind'], d['subject'], lift ? 1 : 0, until, event.by);
+    const lift = event.data.lift === true;
+    const until = typeof event.data.until === 'number' ? event.data.until : null;
+    this.s.act!.run(event.seq, event.data.kind, event.data.subject, lift ? 1 : 0, until, event.by);
     if (lift) {
-      this.s.lift!.run(d['kind'], d['subject']);
+      this.s.lift!.run(event.data.kind, event.data.subject);
       return;
     }
     this.s.stand!.run({
-      kind: d['kind'],
-      subject: d['subject'],
-      reason: typeof d['reason'] === 'string' ? d['reason'] : null,
+      kind: event.data.kind,
+      subject: event.data.subject,
+      reason: typeof event.data.reason === 'string' ? event.data.reason : null,
       until,
       by: event.by,
       seq: event.seq,

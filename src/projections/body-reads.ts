@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 /**
  * How far each identity has been served a row's masked body, in order (`body-served`
@@ -24,7 +24,7 @@ export const bodyReadDigestQueries = (schema: string) => ({
 });
 
 export class BodyReadReducer {
-  readonly handles = ['body-served'];
+  readonly handles = typesFoldedBy('body-reads');
   private readonly served: Database.Statement;
 
   constructor(db: Database.Database, schema: string) {
@@ -33,9 +33,8 @@ export class BodyReadReducer {
       DO UPDATE SET next_offset = excluded.next_offset, to_end = max(to_end, excluded.to_end)`);
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data;
-    this.served.run(event.by, d['artifact_id'], d['content_hash'], d['next_offset'], d['to_end'] === true ? 1 : 0);
+  apply(event: JournalEventOf<FoldedBy<'body-reads'>>): void {
+    this.served.run(event.by, event.data.artifact_id, event.data.content_hash, event.data.next_offset, event.data.to_end === true ? 1 : 0);
   }
 }
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 import { COLLECTION_EVENT } from '@gate/client/forms';
 import { canonicalJson } from '../forms/canonical-json.js';
 
@@ -27,7 +27,7 @@ export const collectionDigestQueries = (schema: string) => ({
 });
 
 export class CollectionReducer {
-  readonly handles = [COLLECTION_EVENT];
+  readonly handles = typesFoldedBy('collections');
   private readonly insert: Database.Statement;
 
   constructor(db: Database.Database, schema: string) {
@@ -36,10 +36,9 @@ export class CollectionReducer {
     );
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data;
-    const header = d['header'] as { name: string; version: number };
+  apply(event: JournalEventOf<FoldedBy<'collections'>>): void {
+    const header = event.data.header;
     // Canonical, not JSON.stringify: live, the header is the object as built; replayed, as parsed from the signed body.
-    this.insert.run(d['space'], header.name, header.version, d['collection_id'], event.seq, canonicalJson(header), d['rows_blob']);
+    this.insert.run(event.data.space, header.name, header.version, event.data.collection_id, event.seq, canonicalJson(header), event.data.rows_blob);
   }
 }

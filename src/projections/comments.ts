@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 /**
  * Comments on rows: kind, body, the comment replied to, findings referred to, audience, and
@@ -38,15 +38,15 @@ export const commentDigestQueries = (schema: string) => ({
 });
 
 /** The scan a comment event records: `{findings, held, scanner}`, each finding as the scanner made it. */
-function scanOf(d: Record<string, unknown>): { findings: unknown[]; held: boolean } {
-  const scan = (d['scan'] ?? {}) as { findings?: unknown; held?: unknown };
+function scanOf(d: { scan?: { findings?: unknown; held?: unknown } }): { findings: unknown[]; held: boolean } {
+  const scan = d.scan ?? {};
   return { findings: Array.isArray(scan.findings) ? scan.findings : [], held: scan.held === true };
 }
 
 export class CommentReducer {
   private readonly insert: Database.Statement;
   private readonly retract: Database.Statement;
-  readonly handles = ['comment', 'comment-retract'];
+  readonly handles = typesFoldedBy('comments');
 
   constructor(db: Database.Database, schema: string) {
     this.insert = db.prepare(`INSERT INTO ${schema}.comments (event_id, seq, artifact_id, author, author_class, kind, body,
@@ -56,27 +56,26 @@ export class CommentReducer {
       retracted_ts = @ts, retract_reason = @reason WHERE event_id = @comment`);
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data;
+  apply(event: JournalEventOf<FoldedBy<'comments'>>): void {
     if (event.type === 'comment') {
       this.insert.run({
         event_id: event.event_id,
         seq: event.seq,
-        artifact_id: d['artifact_id'],
+        artifact_id: event.data.artifact_id,
         author: event.by,
-        author_class: d['author_class'],
-        kind: d['kind'],
-        body: d['body'],
-        reply_to: d['reply_to'] ?? null,
-        findings: JSON.stringify(d['findings'] ?? []),
-        audience: d['audience'],
+        author_class: event.data.author_class,
+        kind: event.data.kind,
+        body: event.data.body,
+        reply_to: event.data.reply_to ?? null,
+        findings: JSON.stringify(event.data.findings ?? []),
+        audience: event.data.audience,
         // A comment written before comments were scanned has no scan: nothing was found in it.
-        held: scanOf(d).held ? 1 : 0,
-        scan_findings: JSON.stringify(scanOf(d).findings),
+        held: scanOf(event.data).held ? 1 : 0,
+        scan_findings: JSON.stringify(scanOf(event.data).findings),
         ts: event.ts,
       });
     } else {
-      this.retract.run({ retract_event_id: event.event_id, by: event.by, ts: event.ts, reason: d['reason'] ?? null, comment: d['comment'] });
+      this.retract.run({ retract_event_id: event.event_id, by: event.by, ts: event.ts, reason: event.data.reason ?? null, comment: event.data.comment });
     }
   }
 }

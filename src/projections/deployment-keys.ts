@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 import { KEY_ROTATED } from '../forms/signing-keys.js';
 
 /**
@@ -23,13 +23,13 @@ export const deploymentKeyDigestQueries = (schema: string) => ({
 
 export class DeploymentKeyReducer {
   private readonly insert: Database.Statement;
-  readonly handles = [KEY_ROTATED];
+  readonly handles = typesFoldedBy('deployment-keys');
 
   constructor(db: Database.Database, schema: string) {
     this.insert = db.prepare(`INSERT INTO ${schema}.key_rotations (seq, key) VALUES (?, ?)`);
   }
 
-  apply(event: JournalEvent): void {
+  apply(event: JournalEventOf<FoldedBy<'deployment-keys'>>): void {
     this.insert.run(event.seq, event.data['key']);
   }
 }

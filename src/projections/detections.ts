@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 /**
  * The injection detector's verdicts (internal `detection` events, src/review/detection.ts):
@@ -29,7 +29,7 @@ export const detectionDigestQueries = (schema: string) => ({
 
 export class DetectionReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = ['detection'];
+  readonly handles = typesFoldedBy('detections');
 
   constructor(db: Database.Database, schema: string) {
     this.s = {
@@ -40,16 +40,15 @@ export class DetectionReducer {
     };
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data;
+  apply(event: JournalEventOf<FoldedBy<'detections'>>): void {
     this.s.put!.run({
-      artifact_id: d['artifact_id'],
-      detector: d['detector'],
-      content_hash: d['content_hash'],
-      verdict: d['verdict'],
-      label: typeof d['label'] === 'string' ? d['label'] : null,
-      score: typeof d['score'] === 'number' ? d['score'] : null,
-      threshold: d['threshold'],
+      artifact_id: event.data.artifact_id,
+      detector: event.data.detector,
+      content_hash: event.data.content_hash,
+      verdict: event.data.verdict,
+      label: typeof event.data.label === 'string' ? event.data.label : null,
+      score: typeof event.data.score === 'number' ? event.data.score : null,
+      threshold: event.data.threshold,
       seq: event.seq,
       ts: event.ts,
     });

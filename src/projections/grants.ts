@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 export function grantTables(schema: string): string {
   return `
@@ -22,7 +22,7 @@ export const grantDigestQueries = (schema: string) => ({
 export class GrantReducer {
   private readonly upsert: Database.Statement;
   private readonly remove: Database.Statement;
-  readonly handles = ['space-grant-issued', 'space-grant-revoked'];
+  readonly handles = typesFoldedBy('grants');
 
   constructor(db: Database.Database, schema: string) {
     this.upsert = db.prepare(
@@ -33,10 +33,9 @@ export class GrantReducer {
     this.remove = db.prepare(`DELETE FROM ${schema}.grants WHERE principal = ? AND space = ?`);
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data;
-    const held = (d['capabilities'] as string[]) ?? [];
-    if (held.length === 0) this.remove.run(d['principal'], d['space']);
-    else this.upsert.run(d['principal'], d['space'], held.join(','), event.seq, event.ts);
+  apply(event: JournalEventOf<FoldedBy<'grants'>>): void {
+    const held = event.data.capabilities ?? [];
+    if (held.length === 0) this.remove.run(event.data.principal, event.data.space);
+    else this.upsert.run(event.data.principal, event.data.space, held.join(','), event.seq, event.ts);
   }
 }

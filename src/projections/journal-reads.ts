@@ -33,11 +33,11 @@ export interface EventsFilter {
   served: readonly string[];
   /**
    * Below reviewer: what the caller could possibly be served, a necessary condition the
-   * caller's own check (event-visibility.ts) then decides exactly. Types shown to anyone, type
-   * prefixes decided by their group, and for a row's events: its writer, or promoted at or
-   * before the event in a space the caller reads.
+   * caller's own check (event-visibility.ts) then decides exactly. Types shown to anyone or
+   * decided by their group, and for a row's events: its writer, or promoted at or before the
+   * event in a space the caller reads.
    */
-  reader?: { identity: string; spaces: readonly string[]; shownTypes: readonly string[]; shownPrefixes: readonly string[] };
+  reader?: { identity: string; spaces: readonly string[]; shownTypes: readonly string[] };
 }
 
 /** Prepared reads of the journal table itself, for what no view keeps. */
@@ -197,10 +197,10 @@ export class JournalReads {
     args.push(...filter.served);
     if (filter.reader !== undefined) {
       const r = filter.reader;
-      filters.push(`(type IN (${list(r.shownTypes.length)}) ${r.shownPrefixes.map(() => 'OR type LIKE ?').join(' ')}
+      filters.push(`(type IN (${list(r.shownTypes.length)})
         OR EXISTS (SELECT 1 FROM artifacts a WHERE a.artifact_id = journal.artifact_id
           AND (a.writer_identity = ? OR (a.promoted_seq IS NOT NULL AND journal.seq >= a.promoted_seq AND a.space IN (${list(r.spaces.length) || "''"})))))`);
-      args.push(...r.shownTypes, ...r.shownPrefixes.map((p) => `${p}%`), r.identity, ...r.spaces);
+      args.push(...r.shownTypes, r.identity, ...r.spaces);
     }
     if (filter.types) {
       filters.push(`type IN (${filter.types.map(() => '?').join(',')})`);

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 /** The people table (docs/protocol.md#spaces-work-areas-and-other-resources): each signed-in person's assigned role and demo flag. */
 export function peopleTables(schema: string): string {
@@ -26,7 +26,7 @@ export const peopleDigestQueries = (schema: string) => ({
 export class PeopleReducer {
   private readonly upsert: Database.Statement;
   private readonly remove: Database.Statement;
-  readonly handles = ['person-assigned', 'person-removed'];
+  readonly handles = typesFoldedBy('people');
 
   constructor(db: Database.Database, schema: string) {
     this.upsert = db.prepare(
@@ -38,19 +38,18 @@ export class PeopleReducer {
     this.remove = db.prepare(`DELETE FROM ${schema}.people WHERE iss = ? AND sub = ?`);
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data;
+  apply(event: JournalEventOf<FoldedBy<'people'>>): void {
     if (event.type === 'person-removed') {
-      this.remove.run(d['iss'], d['sub']);
+      this.remove.run(event.data.iss, event.data.sub);
       return;
     }
     this.upsert.run({
-      iss: d['iss'],
-      sub: d['sub'],
-      role: d['role'],
-      demo: d['demo'] === true ? 1 : 0,
-      email: d['email'] ?? null,
-      name: d['name'] ?? null,
+      iss: event.data.iss,
+      sub: event.data.sub,
+      role: event.data.role,
+      demo: event.data.demo === true ? 1 : 0,
+      email: event.data.email ?? null,
+      name: event.data.name ?? null,
       assigned_by: event.by,
       assigned_at: event.ts,
       event_id: event.event_id,

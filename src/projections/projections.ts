@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import type { JournalEvent } from '../forms/event.js';
 import type { AppendFollower } from '../journal/followers.js';
+import type { EventType } from '../journal/catalogue/catalogue.js';
 import { ArtifactReducer, artifactDigestQueries, artifactTables, type HeldRowsFollower } from './artifacts.js';
 import { SpaceReducer, spaceDigestQueries, spaceTables } from './spaces.js';
 import { GrantReducer, grantDigestQueries, grantTables } from './grants.js';
@@ -27,7 +28,8 @@ import { DetectionReducer, detectionDigestQueries, detectionTables } from './det
 import { DeploymentKeyReducer, deploymentKeyDigestQueries, deploymentKeyTables } from './deployment-keys.js';
 
 interface Reducer {
-  readonly handles: readonly string[];
+  /** The types the catalogue has this view fold (typesFoldedBy). */
+  readonly handles: readonly EventType[];
   /** `next`: the event appended right after this one in the same journal call, when known (live only). */
   apply(event: JournalEvent, next?: JournalEvent): void;
 }

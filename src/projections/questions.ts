@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 const MINUTE_MS = 60_000;
 
@@ -59,7 +59,7 @@ const waitUntil = (ts: number, minutes: number | null) => (minutes === null || m
 
 export class QuestionReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = ['ingest', 'question-routed', 'question-wait-over', 'question-referred', 'question-ended', 'question-answered-by-crew'];
+  readonly handles = typesFoldedBy('questions');
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -78,17 +78,17 @@ export class QuestionReducer {
     };
   }
 
-  apply(event: JournalEvent): void {
+  apply(event: JournalEventOf<FoldedBy<'questions'>>): void {
     const d = event.data;
     switch (event.type) {
       case 'ingest': {
-        const answer = d['answer'] as Record<string, unknown> | undefined;
+        const answer = event.data.answer as Record<string, unknown> | undefined;
         if (answer === undefined) return;
         this.s.answer!.run({
-          artifact_id: d['artifact_id'],
+          artifact_id: event.data.artifact_id,
           question: answer['question'],
           writer: event.by,
-          writer_kind: d['writer_kind'],
+          writer_kind: event.data.writer_kind,
           replaces: str(answer, 'replaces'),
           cancels: str(answer, 'cancels'),
           refer: answer['refer'] === true ? 1 : 0,
@@ -97,11 +97,11 @@ export class QuestionReducer {
         return;
       }
       case 'question-routed': {
-        const minutes = typeof d['wait_minutes'] === 'number' ? d['wait_minutes'] : null;
+        const minutes = typeof event.data.wait_minutes === 'number' ? event.data.wait_minutes : null;
         this.s.routed!.run({
-          artifact_id: d['artifact_id'],
-          space: d['space'],
-          route: d['route'],
+          artifact_id: event.data.artifact_id,
+          space: event.data.space,
+          route: event.data.route,
           reason: str(d, 'reason'),
           crew: str(d, 'crew'),
           wait_minutes: minutes,
@@ -113,31 +113,31 @@ export class QuestionReducer {
       }
       case 'question-wait-over': {
         // The wait of the route ended: the question ends, or (a crew's wait) it moves on to people with a wait of its own.
-        if (d['to'] === 'ended') {
-          this.s.ended!.run('wait_over', event.seq, event.ts, d['artifact_id']);
+        if (event.data.to === 'ended') {
+          this.s.ended!.run('wait_over', event.seq, event.ts, event.data.artifact_id);
           return;
         }
-        const minutes = typeof d['wait_minutes'] === 'number' ? d['wait_minutes'] : null;
-        this.s.moved!.run({ artifact_id: d['artifact_id'], route: d['to'], reason: 'wait_over', wait_minutes: minutes, wait_until: waitUntil(event.ts, minutes), referral: null });
+        const minutes = typeof event.data.wait_minutes === 'number' ? event.data.wait_minutes : null;
+        this.s.moved!.run({ artifact_id: event.data.artifact_id, route: event.data.to, reason: 'wait_over', wait_minutes: minutes, wait_until: waitUntil(event.ts, minutes), referral: null });
         return;
       }
       case 'question-referred': {
-        const minutes = typeof d['wait_minutes'] === 'number' ? d['wait_minutes'] : null;
+        const minutes = typeof event.data.wait_minutes === 'number' ? event.data.wait_minutes : null;
         this.s.moved!.run({
-          artifact_id: d['artifact_id'],
+          artifact_id: event.data.artifact_id,
           route: 'with_people',
           reason: 'referred',
           wait_minutes: minutes,
           wait_until: waitUntil(event.ts, minutes),
-          referral: d['referral'] === undefined ? null : JSON.stringify(d['referral']),
+          referral: event.data.referral === undefined ? null : JSON.stringify(event.data.referral),
         });
         return;
       }
       case 'question-answered-by-crew':
-        this.s.crewAnswered!.run(d['answer'], d['artifact_id']);
+        this.s.crewAnswered!.run(event.data.answer, event.data.artifact_id);
         return;
       case 'question-ended':
-        this.s.ended!.run(str(d, 'reason') ?? 'cancelled', event.seq, event.ts, d['artifact_id']);
+        this.s.ended!.run(str(d, 'reason') ?? 'cancelled', event.seq, event.ts, event.data.artifact_id);
         return;
     }
   }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 /** Standing weights callers gave rows for an audience: one per row, audience and identity; the latest wins. */
 export function rankTables(schema: string): string {
@@ -22,7 +22,7 @@ export const rankDigestQueries = (schema: string) => ({
 export class RankReducer {
   private readonly upsert: Database.Statement;
   private readonly clear: Database.Statement;
-  readonly handles = ['rank'];
+  readonly handles = typesFoldedBy('ranks');
 
   constructor(db: Database.Database, schema: string) {
     this.upsert = db.prepare(`INSERT INTO ${schema}.ranks (artifact_id, audience, by, weight, seq) VALUES (?, ?, ?, ?, ?)
@@ -30,9 +30,8 @@ export class RankReducer {
     this.clear = db.prepare(`DELETE FROM ${schema}.ranks WHERE artifact_id = ? AND audience = ? AND by = ?`);
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data;
-    if (d['weight'] === 0) this.clear.run(d['artifact_id'], d['audience'], event.by);
-    else this.upsert.run(d['artifact_id'], d['audience'], event.by, d['weight'], event.seq);
+  apply(event: JournalEventOf<FoldedBy<'ranks'>>): void {
+    if (event.data.weight === 0) this.clear.run(event.data.artifact_id, event.data.audience, event.by);
+    else this.upsert.run(event.data.artifact_id, event.data.audience, event.by, event.data.weight, event.seq);
   }
 }

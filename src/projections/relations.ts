@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 /**
  * The relation graph between rows: declared relations (gv.relate and replacement groups),
@@ -57,7 +57,7 @@ type Data = Record<string, unknown>;
 
 export class RelationReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = ['ingest', 'relation', 'tip-override', 'hide'];
+  readonly handles = typesFoldedBy('relations');
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -73,38 +73,37 @@ export class RelationReducer {
     };
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data as Data;
+  apply(event: JournalEventOf<FoldedBy<'relations'>>): void {
     switch (event.type) {
       case 'ingest':
-        for (const parent of (d['derives_from'] as string[] | undefined) ?? []) this.s.derive!.run(parent, d['artifact_id']);
+        for (const parent of event.data.derives_from ?? []) this.s.derive!.run(parent, event.data.artifact_id);
         return;
       case 'relation':
         this.s.relate!.run({
-          child: d['child'],
-          parent: d['parent'],
-          kind: d['kind'],
-          space: d['space'],
+          child: event.data.child,
+          parent: event.data.parent,
+          kind: event.data.kind,
+          space: event.data.space,
           by: event.by,
           seq: event.seq,
           ts: event.ts,
           event_id: event.event_id,
-          group_id: typeof d['group_id'] === 'string' ? d['group_id'] : null,
+          group_id: typeof event.data.group_id === 'string' ? event.data.group_id : null,
         });
         return;
       case 'tip-override':
-        if (typeof d['unpins'] === 'string') this.s.unpin!.run(d['unpins']);
-        if (d['pinned'] === true) this.s.pin!.run(d['artifact_id'], event.by, event.seq, event.ts, event.event_id);
-        else this.s.unpin!.run(d['artifact_id']);
+        if (typeof event.data.unpins === 'string') this.s.unpin!.run(event.data.unpins);
+        if (event.data.pinned === true) this.s.pin!.run(event.data.artifact_id, event.by, event.seq, event.ts, event.event_id);
+        else this.s.unpin!.run(event.data.artifact_id);
         return;
       case 'hide':
-        if (d['lift'] === true) this.s.lift!.run(d['artifact_id'], d['audience']);
+        if (event.data.lift === true) this.s.lift!.run(event.data.artifact_id, event.data.audience);
         else {
           this.s.hide!.run({
-            artifact_id: d['artifact_id'],
-            audience: d['audience'],
+            artifact_id: event.data.artifact_id,
+            audience: event.data.audience,
             by: event.by,
-            lowered: d['lowered'] === true ? 1 : 0,
+            lowered: event.data.lowered === true ? 1 : 0,
             seq: event.seq,
             ts: event.ts,
             event_id: event.event_id,

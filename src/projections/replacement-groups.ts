@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 /**
  * The replacement-group view: one row per group and one per row a group names. The moves
@@ -54,7 +54,7 @@ const ids = (d: Data, k: string) => (Array.isArray(d[k]) ? (d[k] as string[]) : 
 
 export class ReplacementGroupReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = ['replacement-proposed', 'replacement-prepared', 'replacement-activated', 'replacement-aborted'];
+  readonly handles = typesFoldedBy('replacement-groups');
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -72,17 +72,17 @@ export class ReplacementGroupReducer {
     };
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data as Data;
+  apply(event: JournalEventOf<FoldedBy<'replacement-groups'>>): void {
+    const d: Data = event.data;
     const groupId = text(d, 'group_id');
     switch (event.type) {
       case 'replacement-proposed': {
         this.s.group!.run({
           group_id: groupId,
-          space: d['space'],
-          operation: d['operation'],
-          reason: d['reason'],
-          manifest_digest: d['manifest_digest'],
+          space: event.data.space,
+          operation: event.data.operation,
+          reason: event.data.reason,
+          manifest_digest: event.data.manifest_digest,
           policy_revision: text(d, 'policy_revision'),
           proposer: event.by,
           seq: event.seq,
@@ -94,7 +94,7 @@ export class ReplacementGroupReducer {
         return;
       }
       case 'replacement-prepared': {
-        const changed = this.s.prepared!.run(event.seq, event.event_id, groupId, d['artifact_id']).changes;
+        const changed = this.s.prepared!.run(event.seq, event.event_id, groupId, event.data.artifact_id).changes;
         if (changed !== 1) throw new Error(`event ${event.seq} prepares a row its group does not name`);
         return;
       }
@@ -107,7 +107,7 @@ export class ReplacementGroupReducer {
           by: event.by,
           event_id: event.event_id,
           abort_reason: text(d, 'reason'),
-          self_signed: d['self_signed'] === true ? 1 : 0,
+          self_signed: event.type === 'replacement-activated' && event.data.self_signed === true ? 1 : 0,
           group_id: groupId,
         }).changes;
         if (changed !== 1) throw new Error(`event ${event.seq} (${event.type}) names a group the view does not hold`);

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 import { classOfIdentity, type SignerClass } from '../domain/signer-class.js';
 
 /**
@@ -91,8 +91,11 @@ const str = (d: Data, k: string) => (typeof d[k] === 'string' ? (d[k] as string)
 /** The UTC day of a timestamp, as budgets and sign asks count days. */
 export const utcDay = (ts: number) => new Date(ts).toISOString().slice(0, 10);
 
-/** Event types that are signatures, and the decision each records when the event names none. */
-const SIGNING: Record<string, string> = {
+/**
+ * The decision each signature the view folds records when the event names none: every type
+ * the catalogue has this view fold is a signature but the five its switch takes apart.
+ */
+const SIGNING = {
   verdict: 'approve',
   'manual-sign': 'approve',
   disposition: 'approve',
@@ -105,11 +108,11 @@ const SIGNING: Record<string, string> = {
   // A second authority's outcome, signed as the authority class.
   countersign: 'countersign',
   refuse: 'refuse',
-};
+} satisfies Record<Exclude<FoldedBy<'review'>, 'scan' | 'reopen' | 'sign-asked' | 'assessment' | 'review-run'>, string>;
 
 export class ReviewReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = ['scan', 'reopen', 'sign-asked', 'assessment', 'review-run', ...Object.keys(SIGNING)];
+  readonly handles = typesFoldedBy('review');
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -136,12 +139,12 @@ export class ReviewReducer {
     };
   }
 
-  apply(event: JournalEvent): void {
+  apply(event: JournalEventOf<FoldedBy<'review'>>): void {
     const d = event.data;
     const id = str(d, 'artifact_id');
     switch (event.type) {
       case 'scan': {
-        const findings = Array.isArray(d['findings']) ? (d['findings'] as Array<{ severity?: string }>) : [];
+        const findings = Array.isArray(event.data.findings) ? event.data.findings : [];
         this.s.scanned!.run(event.ts, findings.some((f) => f.severity === 'veto') ? 1 : 0, id);
         if (str(d, 'leaves') === 'ACTIVE' && str(d, 'enters') === 'L1B_FLAGGED') this.s.heldAgain!.run(event.ts, id);
         return;
@@ -153,8 +156,8 @@ export class ReviewReducer {
         this.s.asked!.run(utcDay(event.ts), id);
         return;
       case 'assessment':
-        this.s.assessment!.run(event.event_id, id, str(d, 'run_id'), d['score'], d['rubric'], d['rationale'],
-          JSON.stringify(d['evidence'] ?? []), JSON.stringify(d['counterevidence'] ?? []));
+        this.s.assessment!.run(event.event_id, id, str(d, 'run_id'), event.data.score, event.data.rubric, event.data.rationale,
+          JSON.stringify(event.data.evidence ?? []), JSON.stringify(event.data.counterevidence ?? []));
         // An assessment is also the record of the completed run that made it.
         return this.run(event);
       case 'review-run':
@@ -181,23 +184,23 @@ export class ReviewReducer {
     });
   }
 
-  private run(event: JournalEvent): void {
+  private run(event: JournalEventOf<'assessment' | 'review-run'>): void {
     const d = event.data;
-    const cost = typeof d['cost_tokens'] === 'number' ? d['cost_tokens'] : 0;
+    const cost = typeof event.data.cost_tokens === 'number' ? event.data.cost_tokens : 0;
     this.s.run!.run({
-      run_id: d['run_id'],
+      run_id: event.data.run_id,
       seq: event.seq,
       artifact_id: str(d, 'artifact_id'),
       space: str(d, 'space'),
-      backend: d['backend'],
-      model_label: d['model_label'],
+      backend: event.data.backend,
+      model_label: event.data.model_label,
       stance: str(d, 'stance'),
-      state: d['state'],
+      state: event.data.state,
       failure: str(d, 'failure'),
       detail: str(d, 'detail'),
       cost_tokens: cost,
-      from_record: d['from_record'] === true ? 1 : 0,
-      ms: typeof d['ms'] === 'number' ? d['ms'] : 0,
+      from_record: event.data.from_record === true ? 1 : 0,
+      ms: typeof event.data.ms === 'number' ? event.data.ms : 0,
       ts: event.ts,
     });
     if (cost > 0) this.s.spend!.run(utcDay(event.ts), cost);

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 import { canonicalJson } from '../forms/canonical-json.js';
 
 /**
@@ -77,19 +77,7 @@ export interface MemberOfBatch {
 
 export class RunnerReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = [
-    'runner-settings-set',
-    'runner-token-set',
-    'runner-token-cleared',
-    'runner-token-served',
-    'runner-assigned',
-    'runner-first-seen',
-    'runner-keys-acknowledged',
-    'runner-keys-refused',
-    'runner-released',
-    'apikey-issued',
-    'apikey-revoked',
-  ];
+  readonly handles = typesFoldedBy('runners');
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -129,30 +117,29 @@ export class RunnerReducer {
     };
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data;
+  apply(event: JournalEventOf<FoldedBy<'runners'>>): void {
     const s = this.s;
     switch (event.type) {
       case 'runner-settings-set':
         // Canonical: live the object is as the verb built it, replayed as the journal stored it.
-        s.settings!.run(d['runner'], canonicalJson(d['settings']), d['settings_version'], event.ts);
+        s.settings!.run(event.data.runner, canonicalJson(event.data.settings), event.data.settings_version, event.ts);
         return;
       case 'runner-first-seen':
-        s.firstSeen!.run(d['runner'], event.ts, d['instance']);
+        s.firstSeen!.run(event.data.runner, event.ts, event.data.instance);
         return;
       case 'runner-token-set':
-        s.tokenSet!.run(d['runner'], d['version'], d['origin'] ?? null, event.ts);
+        s.tokenSet!.run(event.data.runner, event.data.version, event.data.origin ?? null, event.ts);
         return;
       case 'runner-token-cleared':
-        s.tokenCleared!.run(d['runner']);
+        s.tokenCleared!.run(event.data.runner);
         return;
       case 'runner-token-served':
-        s.tokenServed!.run(event.ts, d['instance'], d['runner'], d['version']);
+        s.tokenServed!.run(event.ts, event.data.instance, event.data.runner, event.data.version);
         return;
       case 'runner-assigned': {
-        const space = d['space'] as string;
+        const space = event.data.space;
         const from = (s.assignmentOf!.get(space) as { runner: string } | undefined)?.runner ?? null;
-        const to = (d['runner'] as string | null) ?? null;
+        const to = event.data.runner ?? null;
         // The runner a space leaves holds it until a hello of its own no longer serves it.
         if (from !== null && from !== to) s.pendRelease!.run(from, space, event.ts);
         if (to === null) {
@@ -163,32 +150,32 @@ export class RunnerReducer {
         s.assign!.run({
           space,
           runner: to,
-          slots: canonicalJson(d['slots']),
-          sheet: d['sheet'],
-          key_days: d['key_days'],
+          slots: canonicalJson(event.data.slots),
+          sheet: event.data.sheet,
+          key_days: event.data.key_days,
           ts: event.ts,
-          revokes: d['restarts_keys'] === true ? 1 : 0,
+          revokes: event.data.restarts_keys === true ? 1 : 0,
         });
         return;
       }
       case 'runner-keys-acknowledged':
-        s.keysHeld!.run(event.ts, d['space'], d['runner'], d['batch']);
+        s.keysHeld!.run(event.ts, event.data.space, event.data.runner, event.data.batch);
         return;
       case 'runner-keys-refused':
-        s.keysRefused!.run(event.ts, d['space'], d['runner'], d['batch']);
+        s.keysRefused!.run(event.ts, event.data.space, event.data.runner, event.data.batch);
         return;
       case 'runner-released':
-        s.unpendRelease!.run(d['runner'], d['space']);
+        s.unpendRelease!.run(event.data.runner, event.data.space);
         return;
       case 'apikey-issued': {
-        const m = d['member'] as MemberOfBatch | undefined;
+        const m: MemberOfBatch | undefined = event.data.member;
         if (m === undefined) return;
-        s.member!.run(d['key_id'], m.runner, m.space, m.slot, m.batch);
+        s.member!.run(event.data.key_id, m.runner, m.space, m.slot, m.batch);
         s.batchIssued!.run(m.batch, m.instance, event.ts, m.space, m.runner);
         return;
       }
       case 'apikey-revoked':
-        s.memberRevoked!.run(d['key_id']);
+        s.memberRevoked!.run(event.data.key_id);
         return;
     }
   }

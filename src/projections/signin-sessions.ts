@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 /**
  * Sign-in sessions of this gate's own issuer: one family per code exchange, its current
@@ -41,7 +41,7 @@ export class SigninSessionReducer {
   private readonly rotate: Database.Statement;
   private readonly end: Database.Statement;
   private readonly token: Database.Statement;
-  readonly handles = ['signin-started', 'signin-refreshed', 'signin-ended'];
+  readonly handles = typesFoldedBy('signin-sessions');
 
   constructor(db: Database.Database, schema: string) {
     this.start = db.prepare(
@@ -58,26 +58,25 @@ export class SigninSessionReducer {
     this.token = db.prepare(`INSERT INTO ${schema}.signin_refresh_tokens (token_hash, family, issued_at) VALUES (?, ?, ?)`);
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data;
+  apply(event: JournalEventOf<FoldedBy<'signin-sessions'>>): void {
     if (event.type === 'signin-started') {
       this.start.run({
-        family: d['family'],
-        iss: d['iss'],
-        sub: d['sub'],
-        client_id: d['client_id'],
-        scope: d['scope'],
-        auth_time: d['auth_time'],
+        family: event.data.family,
+        iss: event.data.iss,
+        sub: event.data.sub,
+        client_id: event.data.client_id,
+        scope: event.data.scope,
+        auth_time: event.data.auth_time,
         started_at: event.ts,
-        token_hash: d['token_hash'],
-        token_expires_at: d['expires_at'],
+        token_hash: event.data.token_hash,
+        token_expires_at: event.data.expires_at,
       });
-      this.token.run(d['token_hash'], d['family'], event.ts);
+      this.token.run(event.data.token_hash, event.data.family, event.ts);
     } else if (event.type === 'signin-refreshed') {
-      this.rotate.run(d['token_hash'], d['expires_at'], d['family']);
-      this.token.run(d['token_hash'], d['family'], event.ts);
+      this.rotate.run(event.data.token_hash, event.data.expires_at, event.data.family);
+      this.token.run(event.data.token_hash, event.data.family, event.ts);
     } else {
-      this.end.run(event.ts, d['reason'], d['family']);
+      this.end.run(event.ts, event.data.reason, event.data.family);
     }
   }
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 export function spaceTables(schema: string): string {
   return `
@@ -18,7 +18,7 @@ export const spaceDigestQueries = (schema: string) => ({
 });
 
 /** The events the spaces view folds. */
-export const SPACE_EVENTS = ['space-created'] as const;
+export const SPACE_EVENTS = typesFoldedBy('spaces');
 
 export class SpaceReducer {
   private readonly insert: Database.Statement;
@@ -30,8 +30,7 @@ export class SpaceReducer {
     );
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data;
-    this.insert.run(d['space'], d['owner'], d['policy'], event.seq, event.ts);
+  apply(event: JournalEventOf<FoldedBy<'spaces'>>): void {
+    this.insert.run(event.data.space, event.data.owner, event.data.policy, event.seq, event.ts);
   }
 }

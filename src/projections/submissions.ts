@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 /**
  * Submissions to the organization gate: one row per artifact, folded from
@@ -35,7 +35,7 @@ export class SubmissionReducer {
   private readonly queue: Database.Statement;
   private readonly outcome: Database.Statement;
   private readonly erased: Database.Statement;
-  readonly handles = ['submission-queued', 'submission-outcome', 'content_erased', 'retraction-outcome'];
+  readonly handles = typesFoldedBy('submissions');
 
   constructor(db: Database.Database, schema: string) {
     this.queue = db.prepare(`INSERT INTO ${schema}.submissions
@@ -53,29 +53,28 @@ export class SubmissionReducer {
       WHERE artifact_id = @artifact_id AND state NOT IN ('retract', 'retracted', 'retract_refused')`);
   }
 
-  apply(event: JournalEvent): void {
-    const d = event.data;
+  apply(event: JournalEventOf<FoldedBy<'submissions'>>): void {
     if (event.type === 'submission-queued') {
-      this.queue.run({ artifact_id: d['artifact_id'], space: d['space'], submission_id: d['submission_id'], ts: event.ts, seq: event.seq });
+      this.queue.run({ artifact_id: event.data.artifact_id, space: event.data.space, submission_id: event.data.submission_id, ts: event.ts, seq: event.seq });
       return;
     }
     if (event.type === 'content_erased') {
-      this.erased.run({ artifact_id: d['artifact_id'], ts: event.ts, seq: event.seq });
+      this.erased.run({ artifact_id: event.data.artifact_id, ts: event.ts, seq: event.seq });
       return;
     }
-    const outcome = d['outcome'] as string;
+    const outcome = event.data.outcome;
     // accepted and refused are final; a retry waits the door's delay; stopped (a key problem) waits for the next drain.
     const state =
       event.type === 'retraction-outcome'
         ? outcome === 'accepted' ? 'retracted' : outcome === 'refused' ? 'retract_refused' : 'retract'
         : outcome === 'accepted' ? 'accepted' : outcome === 'refused' ? 'refused' : 'queued';
     this.outcome.run({
-      artifact_id: d['artifact_id'],
+      artifact_id: event.data.artifact_id,
       state,
-      next: outcome === 'retry' ? event.ts + Number(d['retry_after_ms'] ?? 0) : event.ts,
+      next: outcome === 'retry' ? event.ts + Number(event.data.retry_after_ms ?? 0) : event.ts,
       outcome,
-      status: typeof d['status'] === 'number' ? d['status'] : null,
-      org_state: typeof d['org_state'] === 'string' ? d['org_state'] : null,
+      status: typeof event.data.status === 'number' ? event.data.status : null,
+      org_state: typeof event.data.org_state === 'string' ? event.data.org_state : null,
       seq: event.seq,
     });
   }

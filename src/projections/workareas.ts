@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalEvent } from '../forms/event.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
 
 /**
  * The work-area view. An area exists once some identity wrote into it, so "the areas of a
@@ -49,12 +49,12 @@ type Data = Record<string, unknown>;
 const str = (d: Data, k: string) => (typeof d[k] === 'string' ? (d[k] as string) : null);
 
 /** The one event that completes a part: nothing else sets completed_seq, and nothing clears it. */
-export const PART_COMPLETING_EVENTS = ['workarea-completed'] as const;
+export const PART_COMPLETING_EVENTS = ['workarea-completed'] as const satisfies readonly FoldedBy<'workareas'>[];
 
 /** Folds ingests (a part comes into being), completions and declared relations. */
 export class WorkareaReducer {
   private readonly s: Record<'part' | 'complete' | 'relate', Database.Statement>;
-  readonly handles = ['ingest', 'workarea-completed', 'workarea-related'];
+  readonly handles = typesFoldedBy('workareas');
 
   constructor(db: Database.Database, schema: string) {
     this.s = {
@@ -67,7 +67,7 @@ export class WorkareaReducer {
     };
   }
 
-  apply(event: JournalEvent): void {
+  apply(event: JournalEventOf<FoldedBy<'workareas'>>): void {
     const d = event.data;
     const space = str(d, 'space');
     const workarea = str(d, 'workarea');
@@ -83,9 +83,9 @@ export class WorkareaReducer {
       const changed = this.s.complete.run(event.seq, event.ts, event.by, space, workarea, str(d, 'identity')).changes;
       if (changed !== 1) throw new Error(`event ${event.seq} completes a part the view does not hold open`);
     } else {
-      const producer = (d['producer'] ?? {}) as { name?: string; kind?: string };
-      this.s.relate.run(space, workarea, str(d, 'kind'), str(d, 'target'), event.by, producer.name ?? null,
-        producer.kind ?? null, event.seq, event.ts);
+      const producer = event.data.producer;
+      this.s.relate.run(space, workarea, str(d, 'kind'), str(d, 'target'), event.by, producer?.name ?? null,
+        producer?.kind ?? null, event.seq, event.ts);
     }
   }
 }

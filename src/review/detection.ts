@@ -242,18 +242,18 @@ export class Detection implements DetectionPart, CommitFollower {
     if (!this.stillOwed(now)) return;
     const threshold = house.config.detector.threshold;
     const attack = top !== null && top.score >= threshold;
-    const data: Record<string, unknown> = {
+    const data = {
       artifact_id: now.artifact_id,
       space: now.space,
       content_hash: now.content_hash,
       detector: this.detector,
-      verdict: attack ? 'attack' : 'clean',
+      verdict: attack ? ('attack' as const) : ('clean' as const),
       threshold,
       parts,
       ms,
+      ...(now.workarea === null ? {} : { workarea: now.workarea }),
+      ...(top === null ? {} : { label: top.label, score: Math.round(top.score * 10_000) / 10_000, start: top.start, end: top.end }),
     };
-    if (now.workarea !== null) data['workarea'] = now.workarea;
-    if (top !== null) Object.assign(data, { label: top.label, score: Math.round(top.score * 10_000) / 10_000, start: top.start, end: top.end });
     store.journal.append('detection', null, data);
     if (attack) this.hold(now, top, threshold);
     else if (house.review.board.modeOf(now.space) === 'auto') settleRow(house, id);

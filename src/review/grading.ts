@@ -3,6 +3,7 @@ import PQueue from 'p-queue';
 import { derivesFromOf, type ArtifactRow } from '../projections/artifact-reads.js';
 import { maskedField } from '../scanning/row-fields.js';
 import { rowEventData } from '../projections/row-event.js';
+import type { EventData } from '../journal/catalogue/catalogue.js';
 import { modelLabel } from '../../workers/grade/backend.js';
 import { RUBRIC_VERSION } from '../../workers/grade/rubric.js';
 import type { GradeInput, GradeOutcome } from '../../workers/grade/grade-task.js';
@@ -44,8 +45,8 @@ export async function gradeInput(house: { readonly store: Store; readonly recall
 }
 
 /** The journaled record of one run: completed, failed or blocked, with what it cost. */
-function runData(row: ArtifactRow | null, plan: StancePlan, run: Omit<StanceRun, 'stance' | 'backend' | 'model_label'> & { ms?: number }) {
-  const data: Record<string, unknown> = {
+function runData(row: ArtifactRow | null, plan: StancePlan, run: Omit<StanceRun, 'stance' | 'backend' | 'model_label'> & { ms?: number }): EventData<'review-run'> {
+  return {
     run_id: run.run_id,
     backend: plan.backend.backend.name,
     model_label: modelLabel(plan.backend.backend),
@@ -55,14 +56,10 @@ function runData(row: ArtifactRow | null, plan: StancePlan, run: Omit<StanceRun,
     cost_tokens: run.cost_tokens,
     from_record: run.from_record,
     ms: run.ms ?? 0,
+    ...(row === null ? {} : { artifact_id: row.artifact_id, space: row.space, ...(row.workarea === null ? {} : { workarea: row.workarea }) }),
+    ...(run.failure === undefined ? {} : { failure: run.failure }),
+    ...(run.detail === undefined ? {} : { detail: run.detail }),
   };
-  if (row !== null) {
-    Object.assign(data, { artifact_id: row.artifact_id, space: row.space });
-    if (row.workarea !== null) data['workarea'] = row.workarea;
-  }
-  if (run.failure !== undefined) data['failure'] = run.failure;
-  if (run.detail !== undefined) data['detail'] = run.detail;
-  return data;
 }
 
 /**

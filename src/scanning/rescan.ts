@@ -95,7 +95,7 @@ export function mergeScan(house: { readonly store: Store }, now: ArtifactRow, re
 }
 
 /** The scan event's own fields for a merged scan, its masked body stored first when it is new (inside the write). */
-export function scanEventFields(house: { readonly store: Store }, now: ArtifactRow, merged: MergedScan, scanner: string, rescan: boolean): Record<string, unknown> {
+export function scanEventFields(house: { readonly store: Store }, now: ArtifactRow, merged: MergedScan, scanner: string, rescan: boolean) {
   if (merged.maskedBytes !== null && merged.maskedHash !== now.content_hash) house.store.journal.putBlob(merged.maskedHash, merged.maskedBytes);
   return { findings_count: merged.findings.length, findings: merged.findings, masked_hash: merged.maskedHash, scanner, rescan };
 }
@@ -169,9 +169,13 @@ export async function rescanRow(
     const holds = (firstScan ? merged.findings : merged.added).some((f) => isFlagging(f.severity));
     const withdrawn = now.state === 'ACTIVE' && merged.added.some(withdraws);
     const enters = recorded ? 'RECORDED' : (inReview && holds) || withdrawn ? 'L1B_FLAGGED' : firstScan ? 'L1_SCANNED' : now.state;
-    const fields = scanEventFields(house, now, merged, result.scanner, !firstScan);
-    // The journal says why a promoted row left its readers: the reason, and which findings took it.
-    if (withdrawn) Object.assign(fields, { reason: HELD_ON_RESCAN, withdrawn_by: merged.added.filter(withdraws).map(({ kind, severity, location }) => ({ kind, severity, ...(location === undefined ? {} : { location }) })) });
+    const fields = {
+      ...scanEventFields(house, now, merged, result.scanner, !firstScan),
+      // The journal says why a promoted row left its readers: the reason, and which findings took it.
+      ...(withdrawn
+        ? { reason: HELD_ON_RESCAN, withdrawn_by: merged.added.filter(withdraws).map(({ kind, severity, location }) => ({ kind, severity, ...(location === undefined ? {} : { location }) })) }
+        : {}),
+    };
     const event = house.store.journal.append(recorded ? 'record' : 'scan', by, rowEventData(now, enters, fields));
     return { ...outcome, state: enters, changed: true, event_id: event.event_id, findings_count: merged.findings.length };
   });

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import type { HomePlace } from './home-record.js';
+import type { EventData } from '../journal/catalogue/catalogue.js';
 
 /** What `gate restore` leaves in the home it prepared, for the first start to journal (docs/operations.md). */
 export const restoredFromShape = z.strictObject({
@@ -63,7 +64,7 @@ export class HomeElsewhere extends Error {
 
 /** The home-placed event a start journals, or null when the home is where it was placed. */
 export interface Placement {
-  data: Record<string, unknown>;
+  data: EventData<'home-placed'>;
   place: Omit<HomePlace, 'seq'>;
 }
 

@@ -26,12 +26,18 @@ async function put(send: () => Promise<SubmitOutcome>): Promise<Sent> {
 }
 
 /** The journaled outcome of one send: the answer's class, its status, the next attempt's delay, what the door said. */
-function outcomeData(config: GateConfig, s: SubmissionRow, sent: Sent, extra: Record<string, unknown>): Record<string, unknown> {
-  const data: Record<string, unknown> = { artifact_id: s.artifact_id, space: s.space, ...extra, outcome: sent.outcome, status: sent.status, attempt: s.attempts + 1 };
-  if (sent.outcome === 'retry') data['retry_after_ms'] = sent.retry_after_ms ?? config.org.retry_after_ms;
-  if (sent.outcome === 'accepted' && typeof sent.answer['state'] === 'string') data['org_state'] = sent.answer['state'];
-  if ('error' in sent) data['error'] = sent.error.slice(0, 500);
-  return data;
+function outcomeData<Extra extends object>(config: GateConfig, s: SubmissionRow, sent: Sent, extra: Extra) {
+  return {
+    artifact_id: s.artifact_id,
+    space: s.space,
+    ...extra,
+    outcome: sent.outcome,
+    status: sent.status,
+    attempt: s.attempts + 1,
+    ...(sent.outcome === 'retry' ? { retry_after_ms: sent.retry_after_ms ?? config.org.retry_after_ms } : {}),
+    ...(sent.outcome === 'accepted' && typeof sent.answer['state'] === 'string' ? { org_state: sent.answer['state'] } : {}),
+    ...('error' in sent ? { error: sent.error.slice(0, 500) } : {}),
+  };
 }
 
 interface SendingHouse {

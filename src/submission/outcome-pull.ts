@@ -91,8 +91,9 @@ export async function pullOutcomes(house: { readonly store: Store; readonly depl
       const weak = ed25519KeyTextProblem(answer.deployment_id);
       if (weak !== null) throw refused(`the organization gate's deployment id is not a usable Ed25519 key: ${weak}`);
       if (tally.org_deployment_id === null) {
+        const named = answer.deployment_id;
         await house.store.writer.write(() => {
-          if (pinnedOrg(house) === null) house.store.journal.append('org-pinned', null, { org_deployment_id: answer.deployment_id, url: house.config.org.url });
+          if (pinnedOrg(house) === null) house.store.journal.append('org-pinned', null, { org_deployment_id: named, url: house.config.org.url });
         });
         tally.org_deployment_id = pinnedOrg(house);
       }

@@ -85,7 +85,8 @@ describe("a question's wait for people, on the injected clock", () => {
     const q = await askAndPromote();
     const row = server.gate.store.artifacts.byId(q)!;
     await server.gate.store.writer.write(() =>
-      server.gate.store.journal.append('question-referred', null, {
+      // Its shape is issue 19's, not yet this build's: appended as a later build would write it.
+      server.gate.store.journal.appendForeign('question-referred', null, {
         artifact_id: q,
         space: row.space,
         workarea: row.workarea,

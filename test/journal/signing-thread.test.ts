@@ -136,7 +136,7 @@ describe('the journal signing thread', () => {
     const { db, signing } = g.gate;
     const { journal, writer } = g.gate.store;
     const stored = db.prepare('SELECT max(seq) FROM journal').pluck();
-    const note = (n: number) => journal.append('signing-test', null, { n });
+    const note = (n: number) => journal.appendForeign('signing-test', null, { n });
     const before = journal.chainHead.seq;
     const signedBefore = signing.counts.offThread + signing.counts.onMain;
     // Queued in one turn of the event loop: one batch, committed at the next.
@@ -216,7 +216,7 @@ describe('the journal signing thread', () => {
     const thread = signing.thread!;
     // Stopped before it can answer; the commit runs in this same turn, before the thread's exit is seen.
     void thread.terminate();
-    const written = writer.write(() => journal.append('signing-test', null, { n: 'stopped' }), { signLater: true });
+    const written = writer.write(() => journal.appendForeign('signing-test', null, { n: 'stopped' }), { signLater: true });
     writer.flush();
     await written;
     expect(signing.counts.onMain).toBe(onMain + 1);
@@ -232,7 +232,7 @@ describe('the journal signing thread', () => {
     g = await openReady();
     const { signing } = g.gate;
     const { journal, writer } = g.gate.store;
-    const note = (n: string) => journal.append('signing-test', null, { n });
+    const note = (n: string) => journal.appendForeign('signing-test', null, { n });
     const { posts, onMain } = signing.counts;
     // One call alone in its commit: nothing is posted, the commit signs it.
     const alone = writer.write(() => note('alone'), { signLater: true });

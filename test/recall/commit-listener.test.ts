@@ -16,10 +16,10 @@ describe('the journal writer announces committed events to its listeners', () =>
     const before = g.gate.store.journal.chainHead.seq;
     // Two writes in one group commit: the first refuses after appending, the second lands.
     const refused = g.gate.store.writer.write(() => {
-      g.gate.store.journal.append('test-note', 'test', { note: 'rolled back' });
+      g.gate.store.journal.appendForeign('test-note', 'test', { note: 'rolled back' });
       throw new Error('refused on purpose');
     });
-    const landed = g.gate.store.writer.write(() => g.gate.store.journal.append('test-note', 'test', { note: 'kept' }));
+    const landed = g.gate.store.writer.write(() => g.gate.store.journal.appendForeign('test-note', 'test', { note: 'kept' }));
     await expect(refused).rejects.toThrow('refused on purpose');
     const event = await landed;
     expect(event.seq).toBe(before + 1);

@@ -19,10 +19,11 @@ function sources(dir: string): string[] {
 }
 
 describe('event types never written', () => {
-  it('the list names exactly the served types no source file outside the served list writes', () => {
+  it('the list names exactly the served types no source file outside the catalogue writes', () => {
     const code = ['src', 'pipeline', 'workers']
       .flatMap((d) => sources(join(ROOT, d)))
-      .filter((f) => !f.endsWith(join('events', 'served-event.ts')) && !f.endsWith(join('events', 'served-event-fields.ts')))
+      // The catalogue declares every type, written or not (src/journal/catalogue/unwritten.ts): the code is the rest.
+      .filter((f) => !f.includes(join('journal', 'catalogue') + '/'))
       .map((f) => readFileSync(f, 'utf8'))
       .join('\n');
     const unwritten = SERVED_TYPES.filter((t) => !code.includes(`'${t}'`));

@@ -451,11 +451,11 @@ export interface VerbSignatures {
                 content_type?: string | undefined;
                 /** on events about a row, when it applies */
                 provisional?: boolean | undefined;
-                /** on ingest, workarea-related, relation, comment */
+                /** on comment, ingest, relation, workarea-related */
                 kind?: (string | null) | undefined;
                 /** on ingest */
                 size_bytes?: number | undefined;
-                /** on scan, record */
+                /** on record, scan */
                 findings_count?: number | undefined;
                 /** on space-created */
                 policy?: string | undefined;
@@ -463,25 +463,25 @@ export interface VerbSignatures {
                 identity?: string | undefined;
                 /** on workarea-related */
                 target?: string | undefined;
-                /** on relation, promote, replacement-proposed, replacement-prepared, replacement-activated, replacement-aborted */
+                /** on promote, relation, replacement-aborted, replacement-activated, replacement-prepared, replacement-proposed */
                 group_id?: string | undefined;
-                /** on promote, manual-sign, disposition, ratify */
+                /** on disposition, manual-sign, promote, ratify */
                 signer_class?: string | undefined;
                 /** on replacement-proposed */
                 operation?: string | undefined;
                 /** on replacement-activated */
                 self_signed?: boolean | undefined;
-                /** on replacement-aborted, question-routed */
+                /** on question-routed, replacement-aborted */
                 reason?: string | undefined;
                 /** on tip-override */
                 pinned?: boolean | undefined;
-                /** on hide, comment, rank */
+                /** on comment, hide, rank */
                 audience?: (string | null) | undefined;
                 /** on hide */
                 lift?: boolean | undefined;
                 /** on hide */
                 lowered?: boolean | undefined;
-                /** on verdict, manual-sign, disposition */
+                /** on disposition, manual-sign, verdict */
                 decision?: string | undefined;
                 /** on verdict */
                 stance?: (string | null) | undefined;
@@ -511,9 +511,9 @@ export interface VerbSignatures {
                 asked?: number | undefined;
                 /** on question-routed */
                 route?: string | undefined;
-                /** on question-routed, question-referred, question-answered-by-crew */
+                /** on question-answered-by-crew, question-referred, question-routed */
                 crew?: string | undefined;
-                /** on question-routed, question-wait-over, question-referred */
+                /** on question-referred, question-routed, question-wait-over */
                 wait_minutes?: number | undefined;
                 /** on question-wait-over */
                 from?: string | undefined;
@@ -588,11 +588,11 @@ export interface VerbSignatures {
                 content_type?: string | undefined;
                 /** on events about a row, when it applies */
                 provisional?: boolean | undefined;
-                /** on ingest, workarea-related, relation, comment */
+                /** on comment, ingest, relation, workarea-related */
                 kind?: (string | null) | undefined;
                 /** on ingest */
                 size_bytes?: number | undefined;
-                /** on scan, record */
+                /** on record, scan */
                 findings_count?: number | undefined;
                 /** on space-created */
                 policy?: string | undefined;
@@ -600,25 +600,25 @@ export interface VerbSignatures {
                 identity?: string | undefined;
                 /** on workarea-related */
                 target?: string | undefined;
-                /** on relation, promote, replacement-proposed, replacement-prepared, replacement-activated, replacement-aborted */
+                /** on promote, relation, replacement-aborted, replacement-activated, replacement-prepared, replacement-proposed */
                 group_id?: string | undefined;
-                /** on promote, manual-sign, disposition, ratify */
+                /** on disposition, manual-sign, promote, ratify */
                 signer_class?: string | undefined;
                 /** on replacement-proposed */
                 operation?: string | undefined;
                 /** on replacement-activated */
                 self_signed?: boolean | undefined;
-                /** on replacement-aborted, question-routed */
+                /** on question-routed, replacement-aborted */
                 reason?: string | undefined;
                 /** on tip-override */
                 pinned?: boolean | undefined;
-                /** on hide, comment, rank */
+                /** on comment, hide, rank */
                 audience?: (string | null) | undefined;
                 /** on hide */
                 lift?: boolean | undefined;
                 /** on hide */
                 lowered?: boolean | undefined;
-                /** on verdict, manual-sign, disposition */
+                /** on disposition, manual-sign, verdict */
                 decision?: string | undefined;
                 /** on verdict */
                 stance?: (string | null) | undefined;
@@ -648,9 +648,9 @@ export interface VerbSignatures {
                 asked?: number | undefined;
                 /** on question-routed */
                 route?: string | undefined;
-                /** on question-routed, question-referred, question-answered-by-crew */
+                /** on question-answered-by-crew, question-referred, question-routed */
                 crew?: string | undefined;
-                /** on question-routed, question-wait-over, question-referred */
+                /** on question-referred, question-routed, question-wait-over */
                 wait_minutes?: number | undefined;
                 /** on question-wait-over */
                 from?: string | undefined;
@@ -874,11 +874,11 @@ export interface VerbSignatures {
                 content_type?: string | undefined;
                 /** on events about a row, when it applies */
                 provisional?: boolean | undefined;
-                /** on ingest, workarea-related, relation, comment */
+                /** on comment, ingest, relation, workarea-related */
                 kind?: (string | null) | undefined;
                 /** on ingest */
                 size_bytes?: number | undefined;
-                /** on scan, record */
+                /** on record, scan */
                 findings_count?: number | undefined;
                 /** on space-created */
                 policy?: string | undefined;
@@ -886,25 +886,25 @@ export interface VerbSignatures {
                 identity?: string | undefined;
                 /** on workarea-related */
                 target?: string | undefined;
-                /** on relation, promote, replacement-proposed, replacement-prepared, replacement-activated, replacement-aborted */
+                /** on promote, relation, replacement-aborted, replacement-activated, replacement-prepared, replacement-proposed */
                 group_id?: string | undefined;
-                /** on promote, manual-sign, disposition, ratify */
+                /** on disposition, manual-sign, promote, ratify */
                 signer_class?: string | undefined;
                 /** on replacement-proposed */
                 operation?: string | undefined;
                 /** on replacement-activated */
                 self_signed?: boolean | undefined;
-                /** on replacement-aborted, question-routed */
+                /** on question-routed, replacement-aborted */
                 reason?: string | undefined;
                 /** on tip-override */
                 pinned?: boolean | undefined;
-                /** on hide, comment, rank */
+                /** on comment, hide, rank */
                 audience?: (string | null) | undefined;
                 /** on hide */
                 lift?: boolean | undefined;
                 /** on hide */
                 lowered?: boolean | undefined;
-                /** on verdict, manual-sign, disposition */
+                /** on disposition, manual-sign, verdict */
                 decision?: string | undefined;
                 /** on verdict */
                 stance?: (string | null) | undefined;
@@ -934,9 +934,9 @@ export interface VerbSignatures {
                 asked?: number | undefined;
                 /** on question-routed */
                 route?: string | undefined;
-                /** on question-routed, question-referred, question-answered-by-crew */
+                /** on question-answered-by-crew, question-referred, question-routed */
                 crew?: string | undefined;
-                /** on question-routed, question-wait-over, question-referred */
+                /** on question-referred, question-routed, question-wait-over */
                 wait_minutes?: number | undefined;
                 /** on question-wait-over */
                 from?: string | undefined;
@@ -4541,11 +4541,11 @@ export interface ToolSignatures {
                 content_type?: string | undefined;
                 /** on events about a row, when it applies */
                 provisional?: boolean | undefined;
-                /** on ingest, workarea-related, relation, comment */
+                /** on comment, ingest, relation, workarea-related */
                 kind?: (string | null) | undefined;
                 /** on ingest */
                 size_bytes?: number | undefined;
-                /** on scan, record */
+                /** on record, scan */
                 findings_count?: number | undefined;
                 /** on space-created */
                 policy?: string | undefined;
@@ -4553,25 +4553,25 @@ export interface ToolSignatures {
                 identity?: string | undefined;
                 /** on workarea-related */
                 target?: string | undefined;
-                /** on relation, promote, replacement-proposed, replacement-prepared, replacement-activated, replacement-aborted */
+                /** on promote, relation, replacement-aborted, replacement-activated, replacement-prepared, replacement-proposed */
                 group_id?: string | undefined;
-                /** on promote, manual-sign, disposition, ratify */
+                /** on disposition, manual-sign, promote, ratify */
                 signer_class?: string | undefined;
                 /** on replacement-proposed */
                 operation?: string | undefined;
                 /** on replacement-activated */
                 self_signed?: boolean | undefined;
-                /** on replacement-aborted, question-routed */
+                /** on question-routed, replacement-aborted */
                 reason?: string | undefined;
                 /** on tip-override */
                 pinned?: boolean | undefined;
-                /** on hide, comment, rank */
+                /** on comment, hide, rank */
                 audience?: (string | null) | undefined;
                 /** on hide */
                 lift?: boolean | undefined;
                 /** on hide */
                 lowered?: boolean | undefined;
-                /** on verdict, manual-sign, disposition */
+                /** on disposition, manual-sign, verdict */
                 decision?: string | undefined;
                 /** on verdict */
                 stance?: (string | null) | undefined;
@@ -4601,9 +4601,9 @@ export interface ToolSignatures {
                 asked?: number | undefined;
                 /** on question-routed */
                 route?: string | undefined;
-                /** on question-routed, question-referred, question-answered-by-crew */
+                /** on question-answered-by-crew, question-referred, question-routed */
                 crew?: string | undefined;
-                /** on question-routed, question-wait-over, question-referred */
+                /** on question-referred, question-routed, question-wait-over */
                 wait_minutes?: number | undefined;
                 /** on question-wait-over */
                 from?: string | undefined;

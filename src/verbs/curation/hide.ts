@@ -91,11 +91,15 @@ export const hideVerb = defineVerb({
       }
       // Only a signed-in person may take a row off every reader's surface; anyone else's total hide is lowered.
       const lowered = !lift && audience === ALL_AUDIENCES && caller.kind !== 'person';
-      const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, audience };
-      if (row.workarea !== null) data['workarea'] = row.workarea;
-      if (lift) data['lift'] = true;
-      if (lowered) data['lowered'] = true;
-      if (p.reason !== undefined) data['reason'] = p.reason;
+      const data = {
+        artifact_id: row.artifact_id,
+        space: row.space,
+        audience,
+        ...(row.workarea === null ? {} : { workarea: row.workarea }),
+        ...(lift ? { lift: true as const } : {}),
+        ...(lowered ? { lowered: true as const } : {}),
+        ...(p.reason === undefined ? {} : { reason: p.reason }),
+      };
       const event = store.journal.append('hide', caller.identity, data);
       return {
         artifact_id: row.artifact_id,

@@ -35,8 +35,7 @@ export const rankVerb = defineVerb({
       const changed = (standing?.weight ?? 0) !== p.weight;
       let eventId: string | null = null;
       if (changed) {
-        const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, audience, weight: p.weight };
-        if (row.workarea !== null) data['workarea'] = row.workarea;
+        const data = { artifact_id: row.artifact_id, space: row.space, audience, weight: p.weight, ...(row.workarea === null ? {} : { workarea: row.workarea }) };
         eventId = store.journal.append('rank', caller.identity, data).event_id;
       }
       const totals = store.ranks.totals(row.artifact_id, audience);

@@ -4,6 +4,7 @@ import { artifactIdParam } from '../param-types.js';
 import { requireSupersession, supersedesEventData } from '../writing/supersedes-rule.js';
 import { invalidParams } from '../../gate-error.js';
 import { RELATION_KINDS } from '../../projections/relation-reads.js';
+import type { EventData } from '../../journal/catalogue/catalogue.js';
 
 const relateAnswer = z.object({
   artifact_id: z.string(),
@@ -33,13 +34,12 @@ export const relateVerb = defineVerb({
         return { artifact_id: child.artifact_id, relation: p.kind, parent: parent.artifact_id, event_id: standing.event_id, changed: false };
       }
       const base = { child: child.artifact_id, parent: parent.artifact_id, kind: p.kind };
-      let data: Record<string, unknown>;
+      let data: EventData<'relation'>;
       if (p.kind === 'supersedes') {
         requireSupersession({ store }, 'gv.relate', child, parent);
         data = supersedesEventData(child, parent);
       } else {
-        data = { artifact_id: child.artifact_id, space: child.space, ...base };
-        if (child.workarea !== null) data['workarea'] = child.workarea;
+        data = { artifact_id: child.artifact_id, space: child.space, ...base, ...(child.workarea === null ? {} : { workarea: child.workarea }) };
       }
       const event = store.journal.append('relation', caller.identity, data);
       return { artifact_id: child.artifact_id, relation: p.kind, parent: parent.artifact_id, event_id: event.event_id, changed: true };

@@ -36,8 +36,7 @@ export const replacementAbortVerb = defineVerb({
       if (reason === 'child_rejected' && !group.children.some((c) => store.artifacts.byId(c.artifact_id)?.state === 'REJECTED')) {
         throw invalidParams('gv.replacement_abort: reason child_rejected needs a child of the group in REJECTED', { field: 'reason' });
       }
-      const data: Record<string, unknown> = { group_id: group.group_id, space: group.space, reason };
-      if (p.evidence !== undefined) data['evidence'] = p.evidence;
+      const data = { group_id: group.group_id, space: group.space, reason, ...(p.evidence === undefined ? {} : { evidence: p.evidence }) };
       const event = store.journal.append('replacement-aborted', caller.identity, data);
       return { ...groupStatus({ store }, groupReads({ store }).byId(group.group_id)!), event_id: event.event_id };
     });

@@ -120,13 +120,10 @@ export const replacementActivateVerb = defineVerb({
         } else {
           // A split's later edges find the parent already SUPERSEDED: they move nothing and concern the child.
           const childRow = row({ store }, child);
-          const data: Record<string, unknown> = { artifact_id: child, space: childRow.space, ...base };
-          if (childRow.workarea !== null) data['workarea'] = childRow.workarea;
-          store.journal.append('relation', caller.identity, data);
+          store.journal.append('relation', caller.identity, { artifact_id: child, space: childRow.space, ...base, ...(childRow.workarea === null ? {} : { workarea: childRow.workarea }) });
         }
       }
-      const data: Record<string, unknown> = { group_id: group.group_id, space: group.space, promoted, superseded };
-      if (selfSigned) data['self_signed'] = true;
+      const data = { group_id: group.group_id, space: group.space, promoted, superseded, ...(selfSigned ? { self_signed: true as const } : {}) };
       const event = store.journal.append('replacement-activated', caller.identity, data);
       const frontier = [...new Set(promoted.map((id) => tipOf({ store, access }, caller, id).head).filter((h): h is string => h !== null))];
       return {

@@ -119,7 +119,7 @@ export const replacementProposeVerb = defineVerb({
       // An aborted proposal may be made again: each attempt of one manifest gets its own id.
       const attempt = reads.attemptsOf(digest);
       const groupId = p.group_id ?? `${DERIVED_PREFIX}${sha256Hex(canonicalJson({ manifest_digest: digest, attempt }))}`;
-      const data: Record<string, unknown> = {
+      const data = {
         group_id: groupId,
         space: parents[0]!.space,
         operation: p.operation,
@@ -127,8 +127,8 @@ export const replacementProposeVerb = defineVerb({
         child_ids: p.child_ids,
         reason: p.reason,
         manifest_digest: digest,
+        ...(p.policy_revision === undefined ? {} : { policy_revision: p.policy_revision }),
       };
-      if (p.policy_revision !== undefined) data['policy_revision'] = p.policy_revision;
       const event = store.journal.append('replacement-proposed', caller.identity, data);
       return { ...groupStatus({ store }, reads.byId(groupId)!), event_id: event.event_id };
     });

@@ -76,10 +76,14 @@ export const overrideTipVerb = defineVerb({
       }
       const standing = store.relations.pinIn(store.relations.chain(row.artifact_id));
       const pinned = standing?.artifact_id !== row.artifact_id;
-      const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, pinned };
-      if (row.workarea !== null) data['workarea'] = row.workarea;
-      if (pinned && standing !== undefined) data['unpins'] = standing.artifact_id;
-      if (p.reason !== undefined) data['reason'] = p.reason;
+      const data = {
+        artifact_id: row.artifact_id,
+        space: row.space,
+        pinned,
+        ...(row.workarea === null ? {} : { workarea: row.workarea }),
+        ...(pinned && standing !== undefined ? { unpins: standing.artifact_id } : {}),
+        ...(p.reason === undefined ? {} : { reason: p.reason }),
+      };
       const event = store.journal.append('tip-override', caller.identity, data);
       return { ...tipOf({ store, access }, caller, row.artifact_id), pinned, event_id: event.event_id };
     });

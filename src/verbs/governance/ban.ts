@@ -128,10 +128,13 @@ export const banVerb = defineVerb({
           changed: false,
         };
       }
-      const data: Record<string, unknown> = { kind: p.kind, subject };
-      if (lift) data['lift'] = true;
-      if (p.reason !== undefined) data['reason'] = p.reason;
-      if (until !== null) data['until'] = until;
+      const data = {
+        kind: p.kind,
+        subject,
+        ...(lift ? { lift: true as const } : {}),
+        ...(p.reason === undefined ? {} : { reason: p.reason }),
+        ...(until === null ? {} : { until }),
+      };
       const event = store.journal.append('ban', caller.identity, data);
       return { kind: p.kind, subject, active: !lift, event_id: event.event_id, ...(until === null ? {} : { until }), changed: true };
     });

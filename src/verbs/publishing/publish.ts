@@ -6,7 +6,7 @@ import { invalidParams } from '../../gate-error.js';
 import { isNameSegment } from '../../domain/names.js';
 import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
 import { MerkleList } from '../../forms/merkle-list.js';
-import { COLLECTION_EVENT, COLLECTION_FORMAT, rowLeaf, type CollectionHeader, type CollectionRow } from '@gate/client/forms';
+import { COLLECTION_FORMAT, rowLeaf, type CollectionHeader, type CollectionRow } from '@gate/client/forms';
 import { checkpointAt } from '../reading/log-proofs.js';
 
 /** Rows one publish may hold: the snapshot is cut and hashed inside one journal write, on the main thread. */
@@ -66,7 +66,7 @@ export const publishVerb = defineVerb({
       const rowsBlob = `sha256:${sha256Hex(rowsBytes)}`;
       store.journal.putBlob(rowsBlob, rowsBytes);
       const collectionId = `sha256:${sha256Hex(canonicalJson(header))}`;
-      const event = store.journal.append(COLLECTION_EVENT, caller.identity, { space: p.space, collection_id: collectionId, header, rows_blob: rowsBlob });
+      const event = store.journal.append('collection-published', caller.identity, { space: p.space, collection_id: collectionId, header, rows_blob: rowsBlob });
       return {
         collection_id: collectionId,
         space: p.space,

@@ -4,9 +4,9 @@ import { spaceParam, workareaParam } from '../param-types.js';
 import { requireSpace } from '../../store/require-space.js';
 import { invalidParams } from '../../gate-error.js';
 import { eventFromRow, type JournalRow } from '../../forms/event.js';
-import { eventVisible, GROUP_DECIDED_PREFIXES } from '../../events/event-visibility.js';
+import { eventVisible } from '../../events/event-visibility.js';
 import type { LongRead } from '../../long-reads/long-reads.js';
-import { isServedType, NEVER_WRITTEN, SERVED_TYPES, SPACE_REGISTRY_TYPES, servedEvent, type ServedEvent, servedEventSchema } from '../../events/served-event.js';
+import { GROUP_DECIDED_TYPES, isServedType, NEVER_WRITTEN, SERVED_TYPES, SPACE_REGISTRY_TYPES, servedEvent, type ServedEvent, servedEventSchema } from '../../events/served-event.js';
 
 export const EVENTS_FORMAT_VERSION = 1;
 /**
@@ -69,8 +69,7 @@ export const eventsVerb = defineVerb({
       : {
           identity: caller.identity,
           spaces: store.spaceNames().filter((s) => access.capabilities.has(caller, s, 'read')),
-          shownTypes: SPACE_REGISTRY_TYPES,
-          shownPrefixes: GROUP_DECIDED_PREFIXES,
+          shownTypes: [...SPACE_REGISTRY_TYPES, ...GROUP_DECIDED_TYPES],
         };
     return reads.run(caller, async (read) => {
       // The journal as the snapshot holds it: nothing past its head, each row's visibility read in that same state.

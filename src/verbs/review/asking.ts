@@ -57,8 +57,7 @@ export const askToSignVerb = defineVerb({
       }
       const to = whoCanSign({ store, config }, row);
       // Asking moves nothing: the event names the row and the people asked, no state.
-      const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, to };
-      if (row.workarea !== null) data['workarea'] = row.workarea;
+      const data = { artifact_id: row.artifact_id, space: row.space, to, ...(row.workarea === null ? {} : { workarea: row.workarea }) };
       const event = store.journal.append('sign-asked', caller.identity, data);
       return { artifact_id: row.artifact_id, to, asked_at: new Date(now).toISOString().slice(11, 16), event_id: event.event_id };
     });

@@ -149,7 +149,7 @@ export const commentVerb = defineVerb({
           throw invalidParams('reply_to is not a live comment on this row', { field: 'reply_to' });
         }
       }
-      const data: Record<string, unknown> = {
+      const data = {
         artifact_id: row.artifact_id,
         space: row.space,
         kind,
@@ -158,9 +158,9 @@ export const commentVerb = defineVerb({
         audience,
         author_class: authorClassOf(caller),
         scan: { findings: scan.findings, held: holdsComment(scan.findings), scanner: scan.scanner },
+        ...(row.workarea === null ? {} : { workarea: row.workarea }),
+        ...(p.reply_to === undefined ? {} : { reply_to: p.reply_to }),
       };
-      if (row.workarea !== null) data['workarea'] = row.workarea;
-      if (p.reply_to !== undefined) data['reply_to'] = p.reply_to;
       const event = store.journal.append('comment', caller.identity, data);
       const comment = served(store.comments.byId(event.event_id)!, caller);
       return { artifact_id: row.artifact_id, event_id: event.event_id, comment, counts: commentsFor({ store }, caller, row, false).counts };
@@ -185,9 +185,13 @@ export const commentRetractVerb = defineVerb({
       if (comment.author !== caller.identity && caller.role !== 'admin') {
         throw invalidParams("only the comment's author or the operator may retract it", { field: 'event_id', reason: 'not_the_author' });
       }
-      const data: Record<string, unknown> = { artifact_id: row.artifact_id, space: row.space, comment: comment.event_id };
-      if (row.workarea !== null) data['workarea'] = row.workarea;
-      if (p.reason !== undefined) data['reason'] = p.reason;
+      const data = {
+        artifact_id: row.artifact_id,
+        space: row.space,
+        comment: comment.event_id,
+        ...(row.workarea === null ? {} : { workarea: row.workarea }),
+        ...(p.reason === undefined ? {} : { reason: p.reason }),
+      };
       const event = store.journal.append('comment-retract', caller.identity, data);
       return { artifact_id: row.artifact_id, event_id: comment.event_id, retract_event_id: event.event_id };
     });

@@ -117,12 +117,15 @@ export const rejectVerb = defineVerb({
       const row = decidedRow(ctx, p.artifact_id, 'gv.reject');
       if (!QUARANTINE_STATES.has(row.state as ArtifactState)) throw lifecycle(`gv.reject: a row in ${row.state} is not in quarantine`, 'wrong_state');
       const category = p.category ?? (p.in_favour_of !== undefined ? 'duplicate' : undefined);
-      const own: Record<string, unknown> = { signer_class: signerClassOf(caller), decision: 'reject' };
-      // The reason is a closed word (the category, else a plain rejection); the reviewer's words stay in the journal.
-      own['reason'] = category ?? 'rejected';
-      if (category !== undefined) own['category'] = category;
-      if (p.reason !== undefined) own['words'] = p.reason;
-      if (p.in_favour_of !== undefined) own['in_favour_of'] = p.in_favour_of;
+      const own = {
+        signer_class: signerClassOf(caller),
+        decision: 'reject',
+        // The reason is a closed word (the category, else a plain rejection); the reviewer's words stay in the journal.
+        reason: category ?? 'rejected',
+        ...(category === undefined ? {} : { category }),
+        ...(p.reason === undefined ? {} : { words: p.reason }),
+        ...(p.in_favour_of === undefined ? {} : { in_favour_of: p.in_favour_of }),
+      };
       const event = store.journal.append('reject', caller.identity, rowEventData(row, 'REJECTED', own));
       return { artifact_id: row.artifact_id, state: 'REJECTED', event_id: event.event_id, ...(category ? { category } : {}) };
     });
@@ -145,9 +148,8 @@ export const demoteVerb = defineVerb({
       // An ACTIVE row leaves readers; a ratified row awaiting its countersign goes back to review.
       const enters = row.state === 'ACTIVE' ? 'DEMOTED' : row.state === 'L3_RATIFIED' ? 'L2_SCORED' : null;
       if (enters === null) throw lifecycle(`gv.demote: only an ACTIVE or ratified row can be demoted, not one in ${row.state}`, 'wrong_state');
-      const own: Record<string, unknown> = { signer_class: signerClassOf(caller), decision: 'demote' };
       // The reviewer's words stay in the journal: the row's status reason is its state's (demoted).
-      if (p.reason) own['words'] = p.reason;
+      const own = { signer_class: signerClassOf(caller), decision: 'demote', ...(p.reason ? { words: p.reason } : {}) };
       const event = store.journal.append('demote', caller.identity, rowEventData(row, enters, own));
       return { artifact_id: row.artifact_id, state: enters, event_id: event.event_id };
     });

@@ -36,8 +36,7 @@ export const cancelVerb = defineVerb({
         .signatures(row.artifact_id)
         .some((s) => s.epoch === epoch && s.class === 'human' && (s.type === 'manual-sign' || s.type === 'disposition'));
       if (signed) throw lifecycle('gv.cancel: a person has signed the row', 'signed');
-      const own: Record<string, unknown> = { reason: 'cancelled', signer_class: 'human' };
-      if (p.reason !== undefined) own['words'] = p.reason;
+      const own = { reason: 'cancelled', signer_class: 'human', ...(p.reason === undefined ? {} : { words: p.reason }) };
       const event = store.journal.append('cancel', caller.identity, rowEventData(row, 'REJECTED', own));
       return { artifact_id: row.artifact_id, state: 'REJECTED', status: 'cancelled', event_id: event.event_id };
     });

@@ -90,12 +90,14 @@ export const signVerb = defineVerb({
       if (row.state === 'L1B_FLAGGED' && p.decision === 'approve') requireEverythingRead({ store }, caller.identity, cls, config.review.read_before_signing, row, 'gv.sign');
       // On a flagged row a person's signature is its disposition: cleared to L2_SCORED, or rejected.
       const type = row.state === 'L1B_FLAGGED' && p.decision !== 'archive' ? 'disposition' : 'manual-sign';
-      const own: Record<string, unknown> = { decision: p.decision, signer_class: cls, ...provenBy(operatorKey) };
-      if (p.decision === 'reject') {
-        own['reason'] = p.category ?? (cls === 'human' ? 'vetoed' : 'rejected');
-        if (p.category !== undefined) own['category'] = p.category;
-      }
-      if (p.reason !== undefined) own['words'] = p.reason;
+      const own = {
+        decision: p.decision,
+        signer_class: cls,
+        ...provenBy(operatorKey),
+        ...(p.decision === 'reject' ? { reason: p.category ?? (cls === 'human' ? 'vetoed' : 'rejected') } : {}),
+        ...(p.decision === 'reject' && p.category !== undefined ? { category: p.category } : {}),
+        ...(p.reason === undefined ? {} : { words: p.reason }),
+      };
       const event = store.journal.append(type, caller.identity, rowEventData(row, ENTERS[p.decision], own));
       const signed = store.artifacts.byId(row.artifact_id)!;
       const picture = review.board.picture(signed);

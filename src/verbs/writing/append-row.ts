@@ -1,6 +1,6 @@
 import type { Caller } from '../../access/caller.js';
 import { canonicalJson, sha256Hex } from '../../forms/canonical-json.js';
-import type { JournalEvent } from '../../forms/event.js';
+import type { EventData, JournalEventOf } from '../../journal/catalogue/catalogue.js';
 import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import type { Finding, ScanResult } from '../../../workers/scan/finding.js';
 import type { House } from '../house.js';
@@ -73,7 +73,7 @@ export interface NewRow {
  * Appends one row's `ingest` event and its `scan` (or `record`) event, storing its bytes
  * and, when the scan masked anything, the masked form. Runs inside a journal write.
  */
-export function appendRow(house: Pick<House, 'store' | 'pipeline'>, caller: Caller, row: NewRow): JournalEvent {
+export function appendRow(house: Pick<House, 'store' | 'pipeline'>, caller: Caller, row: NewRow): JournalEventOf<'scan' | 'record'> {
   const contentHash = row.contentHash ?? `sha256:${sha256Hex(row.bytes)}`;
   const findings = [...row.scan.findings, ...(row.gateFindings ?? [])];
   // With nothing masked the masked body is the body itself: one stored copy serves both.
@@ -85,7 +85,7 @@ export function appendRow(house: Pick<House, 'store' | 'pipeline'>, caller: Call
   // A scanned held row is embedded and indexed for its writer right after the answer: from these bytes.
   if (enters === 'L1_SCANNED') house.pipeline.freshBodies.offer(contentHash, row.bytes);
   if (maskedHash !== contentHash) house.store.journal.putBlob(maskedHash, maskedBytes);
-  const ingestData: Record<string, unknown> = {
+  const ingestData: EventData<'ingest'> = {
     artifact_id: row.artifactId,
     space: row.space,
     workarea: row.workarea,
@@ -99,9 +99,9 @@ export function appendRow(house: Pick<House, 'store' | 'pipeline'>, caller: Call
     source_uri: row.sourceUri,
     derives_from: row.derivesFrom,
     ...row.ingest,
+    ...(row.kind === null ? {} : { kind: row.kind }),
   };
-  if (row.kind !== null) ingestData['kind'] = row.kind;
-  const scanData: Record<string, unknown> = {
+  const scanData: EventData<'scan'> = {
     artifact_id: row.artifactId,
     space: row.space,
     workarea: row.workarea,
@@ -120,8 +120,9 @@ export function appendRow(house: Pick<House, 'store' | 'pipeline'>, caller: Call
     { type: 'ingest', by: caller.identity, data: ingestData },
     { type: row.recorded ? 'record' : 'scan', by: caller.identity, data: scanData },
   ]);
-  return scanEvent!;
+  // The second entry's event: the scan (or record).
+  return scanEvent as JournalEventOf<'scan' | 'record'>;
 }
 
 /** The state a row entered, read back from its scan event. */
-export const enteredState = (scanEvent: JournalEvent) => scanEvent.data['enters'] as string;
+export const enteredState = (scanEvent: JournalEventOf<'scan' | 'record'>) => scanEvent.data.enters;

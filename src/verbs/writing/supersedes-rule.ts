@@ -43,7 +43,7 @@ export function supersedesProblem(house: Pick<House, 'store'>, child: ArtifactRo
 }
 
 /** The supersedes relation event: it concerns the row it moves, the parent leaving ACTIVE for SUPERSEDED. */
-export function supersedesEventData(child: ArtifactRow, parent: ArtifactRow): Record<string, unknown> {
+export function supersedesEventData(child: ArtifactRow, parent: ArtifactRow) {
   return rowEventData(parent, 'SUPERSEDED', { child: child.artifact_id, parent: parent.artifact_id, kind: 'supersedes' });
 }
 
