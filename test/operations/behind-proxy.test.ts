@@ -178,11 +178,17 @@ describe('a gate behind the documented nginx TLS proxy', () => {
   }, SETUP_MS);
 
   afterAll(async () => {
-    for (const agent of agents.values()) await agent.close();
+    // Destroyed, not closed: close() waits for every response body to be read, and a test that
+    // reads only a status leaves its body unread (under the suite's load one such wait outlived
+    // the hook's deadline).
+    for (const agent of agents.values()) await agent.destroy();
     if (nginx !== null && nginx.exitCode === null) {
       const gone = new Promise((resolve) => nginx!.once('exit', resolve));
       nginx.kill('SIGTERM');
+      // nginx stops at once on TERM; should it linger, it is killed rather than waited for.
+      const lingering = setTimeout(() => nginx?.kill('SIGKILL'), 10_000);
       await gone;
+      clearTimeout(lingering);
     }
     await gate?.stop();
   }, SETUP_MS);
