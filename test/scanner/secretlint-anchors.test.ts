@@ -46,6 +46,8 @@ const SAMPLES: Record<string, string> = {
   npm: `npm npm_${noise(36, ALNUM, 16)} end`,
   basicauth: `registry https://deploy:${noise(12, ALNUM, 17)}@registry.internal.test/ end`,
   mongodb: `db mongodb+srv://app:${noise(14, ALNUM, 18)}@cluster0.internal.test/reports end`,
+  postgres: `db postgresql://app:${noise(14, ALNUM, 24)}@db.internal.test:5432/reports end`,
+  mysql: `db jdbc:mysql://app:${noise(14, ALNUM, 25)}@db.internal.test:3306/reports end`,
   slackWebhook: `hook https://hooks.slack.com/services/T0${noise(8, ALNUM, 19)}/B0${noise(8, ALNUM, 20)}/${noise(24, ALNUM, 21)} end`,
   awsAccount: 'aws_account_id = 1234-5678-9012',
   awsKeyId: `key AKIA${noise(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 22)} end`,
@@ -88,6 +90,32 @@ describe('secretlint anchor prefilter', () => {
       }
     }
     expect(mayHoldKnownSecret('Shuyashee yaida kaipa voujeeng noo breark.')).toBe(false);
+  });
+
+  it('sends a URI to secretlint only when it could hold a credential, and loses no finding', async () => {
+    const plain = ['bench://ingest/4711', 'https://docs.example/guide?page=2#setup', 's3://reports/2026/12/summary.csv', 'file:///srv/notes/a.md', 'ftp://mirror.example/pub/'];
+    for (const uri of plain) expect(mayHoldKnownSecret(uri), uri).toBe(false);
+    const withCredentials = [
+      `https://deploy:${noise(12, ALNUM, 30)}@registry.internal.test/`,
+      `ftps://ops:${noise(10, ALNUM, 31)}@files.internal.test/drop`,
+      `MongoDB://app:${noise(14, ALNUM, 32)}@cluster0.internal.test/db`,
+      `https://HOOKS.SLACK.COM/services/T0${noise(8, ALNUM, 33)}/B0${noise(8, ALNUM, 34)}/${noise(24, ALNUM, 35)}`,
+    ];
+    for (const uri of withCredentials) {
+      expect(mayHoldKnownSecret(uri), uri).toBe(true);
+      expect(await findKnownSecrets(uri, false), uri).not.toEqual([]);
+    }
+    // Any mixture of the pieces: the filtered reading equals secretlint's own.
+    const pieces = ['https://', 'mongodb://', 'postgres://', 'mysql://', 'app', ':', noise(12, ALNUM, 36), '@', 'db.internal.test', '/reports', ' ', 'hooks.slack.com/services/T0AB/B0CD/', noise(24, ALNUM, 37)];
+    for (let seed = 1; seed <= 300; seed++) {
+      let x = seed;
+      let text = '';
+      for (let k = 0; k < 6; k++) {
+        x = (x * 1103515245 + 12345) % 2147483648;
+        text += pieces[(x >>> 16) % pieces.length];
+      }
+      expect(await findKnownSecrets(text), text).toEqual(await findKnownSecrets(text, false));
+    }
   });
 
   it('skips plain prose that no rule could match', () => {
