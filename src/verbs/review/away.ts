@@ -27,13 +27,18 @@ export const awayVerb = defineVerb({
       const data: Record<string, unknown> = {};
       if (p.until !== undefined) data['until'] = p.until;
       if (p.note !== undefined) data['note'] = p.note;
-      store.journal.append('away', caller.identity, data);
-      const period = review.board.away.current(now)!;
+      // The period is read at the event's own time: the journal reads the clock again when it
+      // stamps the event, and a period that starts after `now` is not yet in force at `now` (under
+      // load a millisecond passed between the two reads, and the answer failed).
+      const event = store.journal.append('away', caller.identity, data);
+      const at = Math.max(now, event.ts);
+      // A period whose `until` fell between the two reads has already ended: what was declared is answered.
+      const period = review.board.away.current(at) ?? { since: event.ts, until: p.until ?? null, note: p.note ?? null };
       return {
         away: true,
         declared: true,
         since: period.since,
-        days: days(now - period.since),
+        days: days(at - period.since),
         ...(period.until === null ? {} : { until: period.until }),
         ...(period.note === null ? {} : { note: period.note }),
       };
