@@ -66,16 +66,12 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export const CASE_SENSITIVE_ANCHORS: readonly string[] = ['A3T', 'AKIA', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'ASIA'];
 
 const ANCHORS = [...new Set(Object.values(RULE_ANCHORS).flat().filter((a): a is string => typeof a === 'string'))];
-/** The anchors that are lists, lower-cased: a text may hold a match only if it holds every string of one. */
+/** The anchors that are lists: a text may hold a match only if it holds every string of one (read case-blind, without a lower-cased copy of the text). */
 const ALL_OF = Object.values(RULE_ANCHORS)
   .flat()
-  .filter((a): a is readonly string[] => typeof a !== 'string')
-  .map((list) => list.map((a) => a.toLowerCase()));
-const holdsAllOf = (text: string): boolean => {
-  if (ALL_OF.length === 0) return false;
-  const lower = text.toLowerCase();
-  return ALL_OF.some((list) => list.every((a) => lower.includes(a)));
-};
+  .filter((a): a is readonly string[] => typeof a !== 'string');
+const ALL_OF_PATTERNS = ALL_OF.map((list) => list.map((a) => new RegExp(escape(a), 'i')));
+const holdsAllOf = (text: string): boolean => ALL_OF_PATTERNS.some((list) => list.every((pattern) => pattern.test(text)));
 export const ANY_ANCHOR = new RegExp(ANCHORS.filter((a) => !CASE_SENSITIVE_ANCHORS.includes(a)).map(escape).join('|'), 'i');
 export const KEY_ID_PREFIX = new RegExp(CASE_SENSITIVE_ANCHORS.map(escape).join('|'));
 // The same words, read in the scan's one pass over the text (literal-cues.ts); of a list, its
