@@ -76,7 +76,7 @@ export const ANY_ANCHOR = new RegExp(ANCHORS.filter((a) => !CASE_SENSITIVE_ANCHO
 export const KEY_ID_PREFIX = new RegExp(CASE_SENSITIVE_ANCHORS.map(escape).join('|'));
 // The same words, read in the scan's one pass over the text (literal-cues.ts); of a list, its
 // first string stands for it there.
-const ALL_OF_FIRSTS = new RegExp(ALL_OF.map((list) => escape(list[0]!)).join('|') || '(?!)', 'i');
+export const ALL_OF_FIRSTS = new RegExp(ALL_OF.map((list) => escape(list[0]!)).join('|') || '(?!)', 'i');
 const ANCHOR_GATE = cueGate([...ANCHORS, ...ALL_OF.map((list) => list[0]!)].map((anchor) => anchor.toLowerCase()), [ANY_ANCHOR, KEY_ID_PREFIX, ALL_OF_FIRSTS]);
 
 export function mayHoldKnownSecret(text: string): boolean {
