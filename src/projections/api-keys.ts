@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { ApiKeyReads } from './api-key-reads.js';
+import { defineView } from './define-view.js';
 
 export function apiKeyTables(schema: string): string {
   return `
@@ -33,7 +35,6 @@ export class ApiKeyReducer {
   private readonly insert: Database.Statement;
   private readonly revoke: Database.Statement;
   private readonly bind: Database.Statement;
-  readonly handles = API_KEY_EVENTS;
 
   constructor(db: Database.Database, schema: string) {
     this.insert = db.prepare(
@@ -66,3 +67,15 @@ export class ApiKeyReducer {
     }
   }
 }
+
+/** The API keys view. */
+export const apiKeyView = defineView({
+  name: 'api-keys',
+  tables: apiKeyTables,
+  digest: apiKeyDigestQueries,
+  reducer: (db, schema) => new ApiKeyReducer(db, schema),
+  reads: {
+    /** API keys: as credentials (by hash, by id for an agent's assertion) and as gv.keys lists them. */
+    apiKeys: ({ db }) => new ApiKeyReads(db),
+  },
+});

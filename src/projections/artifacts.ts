@@ -1,11 +1,13 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
 import { isPromoted } from '../domain/states.js';
 import { areaTokens } from './area-tokens.js';
 import { bodyText } from './body-text.js';
 import { RECALL_TOKENIZE } from './recall-tokenizer.js';
 import { canonicalJson } from '../forms/canonical-json.js';
 import { laterArtifactEvent } from '../journal/schema.js';
+import { ArtifactReads } from './artifact-reads.js';
+import { defineView } from './define-view.js';
 
 /**
  * The artifacts view: one row per claim, its state, and the served rows' FTS index recall
@@ -157,12 +159,6 @@ export class ArtifactReducer {
     };
   }
 
-  /**
-   * What the catalogue has this view fold: a row's ingest and every move of it (scans, the
-   * review's moves, a second authority's outcomes, supersession, a prepared replacement), and
-   * an erasure, which moves no row: its content leaves both recall indexes and never returns.
-   */
-  readonly handles = typesFoldedBy('artifacts');
 
   apply(event: JournalEventOf<FoldedBy<'artifacts'>>, next?: JournalEventOf): void {
     const d = event.data;
@@ -320,3 +316,19 @@ export class ArtifactReducer {
     throw new Error(`content ${row.content_hash} is missing from the store`);
   }
 }
+
+/**
+ * The artifacts view. What the catalogue has it fold: a row's ingest and every move of it
+ * (scans, the review's moves, a second authority's outcomes, supersession, a prepared
+ * replacement), and an erasure, which moves no row: its content leaves both recall indexes
+ * and never returns.
+ */
+export const artifactView = defineView({
+  name: 'artifacts',
+  tables: artifactTables,
+  digest: artifactDigestQueries,
+  reducer: (db, schema) => new ArtifactReducer(db, schema),
+  reads: {
+    artifacts: ({ db, viewChanges }) => new ArtifactReads(db, viewChanges),
+  },
+});

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { AttachmentReads } from './attachment-reads.js';
+import { defineView } from './define-view.js';
 
 /**
  * Three views of attachments: uploads (per writer and hash: started, completed or
@@ -76,7 +78,6 @@ const flag = (v: unknown) => (v === true ? 1 : v === false ? 0 : null);
 
 export class AttachmentReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = typesFoldedBy('attachments');
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -160,3 +161,14 @@ export class AttachmentReducer {
     );
   }
 }
+
+/** The attachments view: uploads, the rows they are attached to, and their reads. */
+export const attachmentView = defineView({
+  name: 'attachments',
+  tables: attachmentTables,
+  digest: attachmentDigestQueries,
+  reducer: (db, schema) => new AttachmentReducer(db, schema),
+  reads: {
+    attachments: ({ db }) => new AttachmentReads(db),
+  },
+});

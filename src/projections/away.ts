@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { AwayReads } from './away-reads.js';
+import { defineView } from './define-view.js';
 
 /**
  * The operator's away periods: from an `away` event until a `back` event or the declared
@@ -24,7 +26,6 @@ export const awayDigestQueries = (schema: string) => ({
 
 export class AwayReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = typesFoldedBy('away');
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -48,3 +49,15 @@ export class AwayReducer {
     }
   }
 }
+
+/** The away view: the operator's away periods. */
+export const awayView = defineView({
+  name: 'away',
+  tables: awayTables,
+  digest: awayDigestQueries,
+  reducer: (db, schema) => new AwayReducer(db, schema),
+  reads: {
+    /** The operator's away periods (the human-review clocks stop while away). */
+    away: ({ db }) => new AwayReads(db),
+  },
+});

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import { DAY_MS } from './bans.js';
+
+/** Refusals are counted per UTC day, so "the last 7 days" is a sum over at most eight rows per writer. */
+export const DAY_MS = 86_400_000;
 
 export interface BanRow {
   kind: 'writer' | 'source';

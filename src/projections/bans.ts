@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { BanReads, DAY_MS } from './ban-reads.js';
+import { defineView } from './define-view.js';
 
 /**
  * Bans (docs/protocol.md#spaces-work-areas-and-other-resources): `ban` events stand a ban or lift it; `ban-refused` events are the
@@ -50,15 +52,11 @@ export const banDigestQueries = (schema: string) => ({
   ban_refusal_days: `SELECT * FROM ${schema}.ban_refusal_days ORDER BY writer, day`,
 });
 
-/** Refusals are counted per UTC day, so "the last 7 days" is a sum over at most eight rows per writer. */
-export const DAY_MS = 86_400_000;
-
 /** The events the bans views fold. */
 export const BAN_EVENTS = typesFoldedBy('bans');
 
 export class BanReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = BAN_EVENTS;
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -101,3 +99,14 @@ export class BanReducer {
     });
   }
 }
+
+/** The bans view: standing bans, their acts, and refusals counted per writer. */
+export const banView = defineView({
+  name: 'bans',
+  tables: banTables,
+  digest: banDigestQueries,
+  reducer: (db, schema) => new BanReducer(db, schema),
+  reads: {
+    bans: ({ db }) => new BanReads(db),
+  },
+});

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { defineView } from './define-view.js';
 
 /**
  * How far each identity has been served a row's masked body, in order (`body-served`
@@ -24,7 +25,6 @@ export const bodyReadDigestQueries = (schema: string) => ({
 });
 
 export class BodyReadReducer {
-  readonly handles = typesFoldedBy('body-reads');
   private readonly served: Database.Statement;
 
   constructor(db: Database.Database, schema: string) {
@@ -52,3 +52,14 @@ export class BodyReads {
     return { next: row?.next_offset ?? 0, toEnd: row?.to_end === 1 };
   }
 }
+
+/** The body reads view. */
+export const bodyReadView = defineView({
+  name: 'body-reads',
+  tables: bodyReadTables,
+  digest: bodyReadDigestQueries,
+  reducer: (db, schema) => new BodyReadReducer(db, schema),
+  reads: {
+    bodyReads: ({ db }) => new BodyReads(db),
+  },
+});

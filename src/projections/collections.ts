@@ -1,7 +1,9 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
 import { COLLECTION_EVENT } from '@gate/client/forms';
 import { canonicalJson } from '../forms/canonical-json.js';
+import { CollectionReads } from './collection-reads.js';
+import { defineView } from './define-view.js';
 
 /**
  * Published collections (gv.publish): one row per version of a named collection of a space,
@@ -27,7 +29,6 @@ export const collectionDigestQueries = (schema: string) => ({
 });
 
 export class CollectionReducer {
-  readonly handles = typesFoldedBy('collections');
   private readonly insert: Database.Statement;
 
   constructor(db: Database.Database, schema: string) {
@@ -42,3 +43,15 @@ export class CollectionReducer {
     this.insert.run(event.data.space, header.name, header.version, event.data.collection_id, event.seq, canonicalJson(header), event.data.rows_blob);
   }
 }
+
+/** The collections view: published collections. */
+export const collectionView = defineView({
+  name: 'collections',
+  tables: collectionTables,
+  digest: collectionDigestQueries,
+  reducer: (db, schema) => new CollectionReducer(db, schema),
+  reads: {
+    /** Published collections (gv.publish, gv.collection). */
+    collections: ({ db }) => new CollectionReads(db),
+  },
+});

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { CommentReads } from './comment-reads.js';
+import { defineView } from './define-view.js';
 
 /**
  * Comments on rows: kind, body, the comment replied to, findings referred to, audience, and
@@ -46,7 +48,6 @@ function scanOf(d: { scan?: { findings?: unknown; held?: unknown } }): { finding
 export class CommentReducer {
   private readonly insert: Database.Statement;
   private readonly retract: Database.Statement;
-  readonly handles = typesFoldedBy('comments');
 
   constructor(db: Database.Database, schema: string) {
     this.insert = db.prepare(`INSERT INTO ${schema}.comments (event_id, seq, artifact_id, author, author_class, kind, body,
@@ -79,3 +80,14 @@ export class CommentReducer {
     }
   }
 }
+
+/** The comments view. */
+export const commentView = defineView({
+  name: 'comments',
+  tables: commentTables,
+  digest: commentDigestQueries,
+  reducer: (db, schema) => new CommentReducer(db, schema),
+  reads: {
+    comments: ({ db }) => new CommentReads(db),
+  },
+});

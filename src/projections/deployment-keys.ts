@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
 import { KEY_ROTATED } from '../forms/signing-keys.js';
+import { DeploymentKeyReads } from './deployment-key-reads.js';
+import { defineView } from './define-view.js';
 
 /**
  * The deployment's key rotations (`gate key rotate`): the seq of each and the key it hands
@@ -23,7 +25,6 @@ export const deploymentKeyDigestQueries = (schema: string) => ({
 
 export class DeploymentKeyReducer {
   private readonly insert: Database.Statement;
-  readonly handles = typesFoldedBy('deployment-keys');
 
   constructor(db: Database.Database, schema: string) {
     this.insert = db.prepare(`INSERT INTO ${schema}.key_rotations (seq, key) VALUES (?, ?)`);
@@ -33,3 +34,15 @@ export class DeploymentKeyReducer {
     this.insert.run(event.seq, event.data['key']);
   }
 }
+
+/** The deployment keys view: the genesis and the key rotations. */
+export const deploymentKeyView = defineView({
+  name: 'deployment-keys',
+  tables: deploymentKeyTables,
+  digest: deploymentKeyDigestQueries,
+  reducer: (db, schema) => new DeploymentKeyReducer(db, schema),
+  reads: {
+    /** The deployment's genesis and its key rotations, verbatim. */
+    deploymentKeys: ({ db }) => new DeploymentKeyReads(db),
+  },
+});

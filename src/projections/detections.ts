@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { DetectionReads } from './detection-reads.js';
+import { defineView } from './define-view.js';
 
 /**
  * The injection detector's verdicts (internal `detection` events, src/review/detection.ts):
@@ -29,7 +31,6 @@ export const detectionDigestQueries = (schema: string) => ({
 
 export class DetectionReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = typesFoldedBy('detections');
 
   constructor(db: Database.Database, schema: string) {
     this.s = {
@@ -54,3 +55,15 @@ export class DetectionReducer {
     });
   }
 }
+
+/** The detections view: the injection detector's verdicts. */
+export const detectionView = defineView({
+  name: 'detections',
+  tables: detectionTables,
+  digest: detectionDigestQueries,
+  reducer: (db, schema) => new DetectionReducer(db, schema),
+  reads: {
+    /** The injection detector's verdicts, and the rows owed one. */
+    detections: ({ db }) => new DetectionReads(db),
+  },
+});

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { GrantReads } from './grant-reads.js';
+import { defineView } from './define-view.js';
 
 export function grantTables(schema: string): string {
   return `
@@ -22,7 +24,6 @@ export const grantDigestQueries = (schema: string) => ({
 export class GrantReducer {
   private readonly upsert: Database.Statement;
   private readonly remove: Database.Statement;
-  readonly handles = typesFoldedBy('grants');
 
   constructor(db: Database.Database, schema: string) {
     this.upsert = db.prepare(
@@ -39,3 +40,15 @@ export class GrantReducer {
     else this.upsert.run(event.data.principal, event.data.space, held.join(','), event.seq, event.ts);
   }
 }
+
+/** The grants view: per-space capabilities of principals. */
+export const grantView = defineView({
+  name: 'grants',
+  tables: grantTables,
+  digest: grantDigestQueries,
+  reducer: (db, schema) => new GrantReducer(db, schema),
+  reads: {
+    /** Per-space capabilities of principals. */
+    grants: ({ db }) => new GrantReads(db),
+  },
+});

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { ChainReport } from '../journal/verify-chain.js';
 import { MerkleFrontier } from '../forms/merkle-frontier.js';
 import { eventLeafHash } from '../forms/merkle-hash.js';
-import { nodePosition } from './log-tree.js';
+import { nodePosition } from './log-tree-position.js';
 
 export type TreeCheck = { tree: 'agrees' | 'absent' } | { tree: 'differs'; problem: string };
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { eventLeafHash, nodeHash, splitPoint } from '../forms/merkle-hash.js';
-import { nodePosition } from './log-tree.js';
+import { nodePosition } from './log-tree-position.js';
 import { checkStoredTree, type TreeCheck } from './log-tree-check.js';
 import type { ChainReport } from '../journal/verify-chain.js';
 

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { PeopleReads } from './people-reads.js';
+import { defineView } from './define-view.js';
 
 /** The people table (docs/protocol.md#spaces-work-areas-and-other-resources): each signed-in person's assigned role and demo flag. */
 export function peopleTables(schema: string): string {
@@ -26,7 +28,6 @@ export const peopleDigestQueries = (schema: string) => ({
 export class PeopleReducer {
   private readonly upsert: Database.Statement;
   private readonly remove: Database.Statement;
-  readonly handles = typesFoldedBy('people');
 
   constructor(db: Database.Database, schema: string) {
     this.upsert = db.prepare(
@@ -56,3 +57,15 @@ export class PeopleReducer {
     });
   }
 }
+
+/** The people view: roles assigned to signed-in people. */
+export const peopleView = defineView({
+  name: 'people',
+  tables: peopleTables,
+  digest: peopleDigestQueries,
+  reducer: (db, schema) => new PeopleReducer(db, schema),
+  reads: {
+    /** Roles assigned to signed-in people. */
+    people: ({ db }) => new PeopleReads(db),
+  },
+});

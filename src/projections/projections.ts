@@ -2,93 +2,26 @@ import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import type { JournalEvent } from '../forms/event.js';
 import type { AppendFollower } from '../journal/followers.js';
-import type { EventType } from '../journal/catalogue/catalogue.js';
-import { ArtifactReducer, artifactDigestQueries, artifactTables, type HeldRowsFollower } from './artifacts.js';
-import { SpaceReducer, spaceDigestQueries, spaceTables } from './spaces.js';
-import { GrantReducer, grantDigestQueries, grantTables } from './grants.js';
-import { ApiKeyReducer, apiKeyDigestQueries, apiKeyTables } from './api-keys.js';
-import { RelationReducer, relationDigestQueries, relationTables } from './relations.js';
-import { RankReducer, rankDigestQueries, rankTables } from './ranks.js';
-import { WorkareaReducer, workareaDigestQueries, workareaTables } from './workareas.js';
-import { AttachmentReducer, attachmentDigestQueries, attachmentTables } from './attachments.js';
-import { BodyReadReducer, bodyReadDigestQueries, bodyReadTables } from './body-reads.js';
-import { ReplacementGroupReducer, replacementGroupDigestQueries, replacementGroupTables } from './replacement-groups.js';
-import { SubmissionReducer, submissionDigestQueries, submissionTables } from './submissions.js';
-import { ReviewReducer, reviewDigestQueries, reviewTables } from './review.js';
-import { CommentReducer, commentDigestQueries, commentTables } from './comments.js';
-import { AwayReducer, awayDigestQueries, awayTables } from './away.js';
-import { PeopleReducer, peopleDigestQueries, peopleTables } from './people.js';
-import { SigninSessionReducer, signinSessionDigestQueries, signinSessionTables } from './signin-sessions.js';
-import { BanReducer, banDigestQueries, banTables } from './bans.js';
-import { RunnerReducer, runnerDigestQueries, runnerTables } from './runners.js';
-import { QuestionReducer, questionDigestQueries, questionTables } from './questions.js';
-import { LogTreeReducer, logTreeDigestQueries, logTreeTables } from './log-tree.js';
-import { CollectionReducer, collectionDigestQueries, collectionTables } from './collections.js';
-import { DetectionReducer, detectionDigestQueries, detectionTables } from './detections.js';
-import { DeploymentKeyReducer, deploymentKeyDigestQueries, deploymentKeyTables } from './deployment-keys.js';
+import type { HeldRowsFollower } from './artifacts.js';
+import { EVERY_EVENT } from './define-view.js';
+import { VIEW_LIST, type ListedView } from './view-list.js';
 
-interface Reducer {
-  /** The types the catalogue has this view fold (typesFoldedBy). */
-  readonly handles: readonly EventType[];
-  /** `next`: the event appended right after this one in the same journal call, when known (live only). */
+/** A reducer as the dispatch holds it: it is handed only the types its view handles (`byType`). */
+interface Folding {
   apply(event: JournalEvent, next?: JournalEvent): void;
 }
 
+/** Each listed view's reducer, by the view's name. */
+type Reducers = { readonly [V in ListedView as V['name']]: ReturnType<V['reducer']> };
+
+/** Every view's tables, in `schema`. */
 export function createProjectionTables(db: Database.Database, schema: string): void {
-  const tables = [
-    artifactTables,
-    spaceTables,
-    grantTables,
-    apiKeyTables,
-    relationTables,
-    rankTables,
-    workareaTables,
-    replacementGroupTables,
-    submissionTables,
-    reviewTables,
-    commentTables,
-    awayTables,
-    peopleTables,
-    signinSessionTables,
-    attachmentTables,
-    bodyReadTables,
-    banTables,
-    runnerTables,
-    questionTables,
-    logTreeTables,
-    collectionTables,
-    detectionTables,
-    deploymentKeyTables,
-  ];
-  db.exec(tables.map((t) => t(schema)).join('\n'));
+  db.exec(VIEW_LIST.map((view) => view.tables(schema)).join('\n'));
 }
 
+/** Per view table, the query its digest hashes (its keys: every view table). */
 export function digestQueries(schema: string): Record<string, string> {
-  return {
-    ...artifactDigestQueries(schema),
-    ...spaceDigestQueries(schema),
-    ...grantDigestQueries(schema),
-    ...apiKeyDigestQueries(schema),
-    ...relationDigestQueries(schema),
-    ...rankDigestQueries(schema),
-    ...workareaDigestQueries(schema),
-    ...replacementGroupDigestQueries(schema),
-    ...submissionDigestQueries(schema),
-    ...reviewDigestQueries(schema),
-    ...commentDigestQueries(schema),
-    ...awayDigestQueries(schema),
-    ...peopleDigestQueries(schema),
-    ...signinSessionDigestQueries(schema),
-    ...attachmentDigestQueries(schema),
-    ...bodyReadDigestQueries(schema),
-    ...banDigestQueries(schema),
-    ...runnerDigestQueries(schema),
-    ...questionDigestQueries(schema),
-    ...logTreeDigestQueries(schema),
-    ...collectionDigestQueries(schema),
-    ...detectionDigestQueries(schema),
-    ...deploymentKeyDigestQueries(schema),
-  };
+  return Object.assign({}, ...VIEW_LIST.map((view) => view.digest(schema))) as Record<string, string>;
 }
 
 /**
@@ -97,57 +30,34 @@ export function digestQueries(schema: string): Record<string, string> {
  * Events of types no view reads (the genesis event, for one) reach only the log tree.
  */
 export class Projections implements AppendFollower {
-  private readonly byType = new Map<string, Reducer[]>();
-  /** The journal's Merkle tree takes every event, whatever its type. */
-  private readonly logTree: LogTreeReducer;
-
-  private readonly artifacts: ArtifactReducer;
+  private readonly byType = new Map<string, Folding[]>();
+  /** The views that fold every event, whatever its type (the journal's Merkle tree). */
+  private readonly everyEvent: Folding[] = [];
+  private readonly reducers: Reducers;
 
   constructor(db: Database.Database, schema: string) {
     createProjectionTables(db, schema);
-    this.artifacts = new ArtifactReducer(db, schema);
-    const reducers: Reducer[] = [
-      this.artifacts,
-      new SpaceReducer(db, schema),
-      new GrantReducer(db, schema),
-      new ApiKeyReducer(db, schema),
-      new RelationReducer(db, schema),
-      new RankReducer(db, schema),
-      new WorkareaReducer(db, schema),
-      new ReplacementGroupReducer(db, schema),
-      new SubmissionReducer(db, schema),
-      new ReviewReducer(db, schema),
-      new CommentReducer(db, schema),
-      new AwayReducer(db, schema),
-      new PeopleReducer(db, schema),
-      new SigninSessionReducer(db, schema),
-      new AttachmentReducer(db, schema),
-      new BodyReadReducer(db, schema),
-      new BanReducer(db, schema),
-      new RunnerReducer(db, schema),
-      new QuestionReducer(db, schema),
-      new CollectionReducer(db, schema),
-      new DetectionReducer(db, schema),
-      new DeploymentKeyReducer(db, schema),
-    ];
-    for (const reducer of reducers) {
-      for (const type of reducer.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), reducer]);
+    const reducers: Record<string, Folding> = {};
+    for (const view of VIEW_LIST) {
+      const reducer: Folding = (reducers[view.name] = view.reducer(db, schema));
+      if (view.handles === EVERY_EVENT) this.everyEvent.push(reducer);
+      else for (const type of view.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), reducer]);
     }
-    this.logTree = new LogTreeReducer(db, schema);
+    this.reducers = reducers as Reducers;
   }
 
   /** The live views tell `follower` (the held index, written after each commit) of rows entering or leaving L1_SCANNED. */
   followHeldRows(follower: HeldRowsFollower): void {
-    this.artifacts.heldRows.push(follower);
+    this.reducers.artifacts.heldRows.push(follower);
   }
 
   /**
    * Several views may fold one event (an ingest both adds a row and brings its work area into
-   * being), in registry order. `next` lets a view fold two events at once (a replay, which
-   * does not give it, folds them one by one into the same views).
+   * being), in the list's order (src/projections/view-list.ts). `next` lets a view fold two
+   * events at once (a replay, which does not give it, folds them one by one into the same views).
    */
   apply(event: JournalEvent, next?: JournalEvent): void {
-    this.logTree.apply(event);
+    for (const reducer of this.everyEvent) reducer.apply(event);
     for (const reducer of this.byType.get(event.type) ?? []) reducer.apply(event, next);
   }
 }

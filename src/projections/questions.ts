@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { QuestionReads } from './question-reads.js';
+import { defineView } from './define-view.js';
 
 const MINUTE_MS = 60_000;
 
@@ -59,7 +61,6 @@ const waitUntil = (ts: number, minutes: number | null) => (minutes === null || m
 
 export class QuestionReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = typesFoldedBy('questions');
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -142,3 +143,14 @@ export class QuestionReducer {
     }
   }
 }
+
+/** The questions view: questions and their answers. */
+export const questionView = defineView({
+  name: 'questions',
+  tables: questionTables,
+  digest: questionDigestQueries,
+  reducer: (db, schema) => new QuestionReducer(db, schema),
+  reads: {
+    questions: ({ db }) => new QuestionReads(db),
+  },
+});

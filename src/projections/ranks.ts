@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { RankReads } from './rank-reads.js';
+import { defineView } from './define-view.js';
 
 /** Standing weights callers gave rows for an audience: one per row, audience and identity; the latest wins. */
 export function rankTables(schema: string): string {
@@ -22,7 +24,6 @@ export const rankDigestQueries = (schema: string) => ({
 export class RankReducer {
   private readonly upsert: Database.Statement;
   private readonly clear: Database.Statement;
-  readonly handles = typesFoldedBy('ranks');
 
   constructor(db: Database.Database, schema: string) {
     this.upsert = db.prepare(`INSERT INTO ${schema}.ranks (artifact_id, audience, by, weight, seq) VALUES (?, ?, ?, ?, ?)
@@ -35,3 +36,14 @@ export class RankReducer {
     else this.upsert.run(event.data.artifact_id, event.data.audience, event.by, event.data.weight, event.seq);
   }
 }
+
+/** The ranks view: standing weights callers gave rows for an audience. */
+export const rankView = defineView({
+  name: 'ranks',
+  tables: rankTables,
+  digest: rankDigestQueries,
+  reducer: (db, schema) => new RankReducer(db, schema),
+  reads: {
+    ranks: ({ db }) => new RankReads(db),
+  },
+});

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { RelationReads } from './relation-reads.js';
+import { defineView } from './define-view.js';
 
 /**
  * The relation graph between rows: declared relations (gv.relate and replacement groups),
@@ -57,7 +59,6 @@ type Data = Record<string, unknown>;
 
 export class RelationReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = typesFoldedBy('relations');
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -113,3 +114,14 @@ export class RelationReducer {
     }
   }
 }
+
+/** The relations view: relations between rows, derivations, tip pins and hides. */
+export const relationView = defineView({
+  name: 'relations',
+  tables: relationTables,
+  digest: relationDigestQueries,
+  reducer: (db, schema) => new RelationReducer(db, schema),
+  reads: {
+    relations: ({ db }) => new RelationReads(db),
+  },
+});

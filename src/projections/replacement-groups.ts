@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { ReplacementGroupReads } from './replacement-group-reads.js';
+import { defineView } from './define-view.js';
 
 /**
  * The replacement-group view: one row per group and one per row a group names. The moves
@@ -54,7 +56,6 @@ const ids = (d: Data, k: string) => (Array.isArray(d[k]) ? (d[k] as string[]) : 
 
 export class ReplacementGroupReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = typesFoldedBy('replacement-groups');
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -116,3 +117,14 @@ export class ReplacementGroupReducer {
     }
   }
 }
+
+/** The replacement groups view. */
+export const replacementGroupView = defineView({
+  name: 'replacement-groups',
+  tables: replacementGroupTables,
+  digest: replacementGroupDigestQueries,
+  reducer: (db, schema) => new ReplacementGroupReducer(db, schema),
+  reads: {
+    replacementGroups: ({ db }) => new ReplacementGroupReads(db),
+  },
+});

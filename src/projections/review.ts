@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
 import { classOfIdentity, type SignerClass } from '../domain/signer-class.js';
+import { ReviewReads } from './review-reads.js';
+import { defineView } from './define-view.js';
 
 /**
  * The review views: per row, the facts review reads (when it started waiting, the reopen
@@ -112,7 +114,6 @@ const SIGNING = {
 
 export class ReviewReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = typesFoldedBy('review');
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -206,3 +207,14 @@ export class ReviewReducer {
     if (cost > 0) this.s.spend!.run(utcDay(event.ts), cost);
   }
 }
+
+/** The review view: rows under review, signatures, assessments, runs and budgets. */
+export const reviewView = defineView({
+  name: 'review',
+  tables: reviewTables,
+  digest: reviewDigestQueries,
+  reducer: (db, schema) => new ReviewReducer(db, schema),
+  reads: {
+    reviews: ({ db }) => new ReviewReads(db),
+  },
+});

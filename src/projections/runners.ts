@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
 import { canonicalJson } from '../forms/canonical-json.js';
+import { defineView } from './define-view.js';
 
 /**
  * Runners and crews as the journal tells them (docs/protocol.md#other-state-words, docs/runners.md): each runner's
@@ -77,7 +78,6 @@ export interface MemberOfBatch {
 
 export class RunnerReducer {
   private readonly s: Record<string, Database.Statement>;
-  readonly handles = typesFoldedBy('runners');
 
   constructor(db: Database.Database, schema: string) {
     const p = (sql: string) => db.prepare(sql);
@@ -180,3 +180,12 @@ export class RunnerReducer {
     }
   }
 }
+
+/** The runners view (src/crews/ reads it; no read model of the store's). */
+export const runnerView = defineView({
+  name: 'runners',
+  tables: runnerTables,
+  digest: runnerDigestQueries,
+  reducer: (db, schema) => new RunnerReducer(db, schema),
+  reads: {},
+});

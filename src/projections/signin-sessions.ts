@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { SigninSessionReads } from './signin-session-reads.js';
+import { defineView } from './define-view.js';
 
 /**
  * Sign-in sessions of this gate's own issuer: one family per code exchange, its current
@@ -41,7 +43,6 @@ export class SigninSessionReducer {
   private readonly rotate: Database.Statement;
   private readonly end: Database.Statement;
   private readonly token: Database.Statement;
-  readonly handles = typesFoldedBy('signin-sessions');
 
   constructor(db: Database.Database, schema: string) {
     this.start = db.prepare(
@@ -80,3 +81,15 @@ export class SigninSessionReducer {
     }
   }
 }
+
+/** The sign-in sessions view. */
+export const signinSessionView = defineView({
+  name: 'signin-sessions',
+  tables: signinSessionTables,
+  digest: signinSessionDigestQueries,
+  reducer: (db, schema) => new SigninSessionReducer(db, schema),
+  reads: {
+    /** Refresh-token families of this gate's own sign-in issuer. */
+    signinSessions: ({ db }) => new SigninSessionReads(db),
+  },
+});

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { SpaceReads } from './space-reads.js';
+import { defineView } from './define-view.js';
 
 export function spaceTables(schema: string): string {
   return `
@@ -22,7 +24,6 @@ export const SPACE_EVENTS = typesFoldedBy('spaces');
 
 export class SpaceReducer {
   private readonly insert: Database.Statement;
-  readonly handles = SPACE_EVENTS;
 
   constructor(db: Database.Database, schema: string) {
     this.insert = db.prepare(
@@ -34,3 +35,14 @@ export class SpaceReducer {
     this.insert.run(event.data.space, event.data.owner, event.data.policy, event.seq, event.ts);
   }
 }
+
+/** The spaces view: each space, its owner and policy. */
+export const spaceView = defineView({
+  name: 'spaces',
+  tables: spaceTables,
+  digest: spaceDigestQueries,
+  reducer: (db, schema) => new SpaceReducer(db, schema),
+  reads: {
+    spaces: ({ db }) => new SpaceReads(db),
+  },
+});

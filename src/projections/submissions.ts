@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { SubmissionReads } from './submission-reads.js';
+import { defineView } from './define-view.js';
 
 /**
  * Submissions to the organization gate: one row per artifact, folded from
@@ -35,7 +37,6 @@ export class SubmissionReducer {
   private readonly queue: Database.Statement;
   private readonly outcome: Database.Statement;
   private readonly erased: Database.Statement;
-  readonly handles = typesFoldedBy('submissions');
 
   constructor(db: Database.Database, schema: string) {
     this.queue = db.prepare(`INSERT INTO ${schema}.submissions
@@ -79,3 +80,15 @@ export class SubmissionReducer {
     });
   }
 }
+
+/** The submissions view: rows submitted to the organization gate and their outcomes. */
+export const submissionView = defineView({
+  name: 'submissions',
+  tables: submissionTables,
+  digest: submissionDigestQueries,
+  reducer: (db, schema) => new SubmissionReducer(db, schema),
+  reads: {
+    /** Submissions to the organization gate. */
+    submissions: ({ db }) => new SubmissionReads(db),
+  },
+});

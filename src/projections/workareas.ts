@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
+import type { FoldedBy, JournalEventOf } from '../journal/catalogue/catalogue.js';
+import { WorkareaReads } from './workarea-reads.js';
+import { defineView } from './define-view.js';
 
 /**
  * The work-area view. An area exists once some identity wrote into it, so "the areas of a
@@ -54,7 +56,6 @@ export const PART_COMPLETING_EVENTS = ['workarea-completed'] as const satisfies 
 /** Folds ingests (a part comes into being), completions and declared relations. */
 export class WorkareaReducer {
   private readonly s: Record<'part' | 'complete' | 'relate', Database.Statement>;
-  readonly handles = typesFoldedBy('workareas');
 
   constructor(db: Database.Database, schema: string) {
     this.s = {
@@ -89,3 +90,14 @@ export class WorkareaReducer {
     }
   }
 }
+
+/** The work areas view: parts, completions and declared relations. */
+export const workareaView = defineView({
+  name: 'workareas',
+  tables: workareaTables,
+  digest: workareaDigestQueries,
+  reducer: (db, schema) => new WorkareaReducer(db, schema),
+  reads: {
+    workareas: ({ db }) => new WorkareaReads(db),
+  },
+});

@@ -3,90 +3,24 @@ import type { Journal } from '../journal/journal.js';
 import type { JournalWriter } from '../journal/group-commit.js';
 import type { CursorSealer } from '../journal/cursor.js';
 import type { WalCheckpointer } from '../journal/wal-checkpointer.js';
-import { ArtifactReads } from '../projections/artifact-reads.js';
-import { AwayReads } from '../projections/away-reads.js';
-import { DetectionReads } from '../projections/detection-reads.js';
-import { AttachmentReads } from '../projections/attachment-reads.js';
-import { BanReads } from '../projections/ban-reads.js';
-import { BodyReads } from '../projections/body-reads.js';
-import { CollectionReads } from '../projections/collection-reads.js';
-import { CommentReads } from '../projections/comment-reads.js';
-import { ContentReferences } from '../projections/content-references.js';
-import { JournalReads } from '../projections/journal-reads.js';
-import { DeploymentKeyReads } from '../projections/deployment-key-reads.js';
-import { LineageReads } from '../projections/lineage-reads.js';
-import { LogTreeReads } from '../projections/log-tree-reads.js';
-import { QuestionReads } from '../projections/question-reads.js';
-import { RelationReads } from '../projections/relation-reads.js';
-import { ReplacementGroupReads } from '../projections/replacement-group-reads.js';
-import { ReviewReads } from '../projections/review-reads.js';
 import { SPACE_EVENTS } from '../projections/spaces.js';
-import { WorkareaReads } from '../projections/workarea-reads.js';
-import { GrantReads } from '../projections/grant-reads.js';
-import { PeopleReads } from '../projections/people-reads.js';
-import { RankReads } from '../projections/rank-reads.js';
-import { SpaceReads } from '../projections/space-reads.js';
 import { rebuildAndCompare, type RebuildReport } from '../projections/rebuild.js';
 import { reconcileSurfaces, type ReconcileReport } from '../projections/reconcile.js';
-import { GraphReads } from '../projections/graph-reads.js';
-import { VectorCodeReads } from '../projections/vector-code-reads.js';
-import { ApiKeyReads } from '../projections/api-key-reads.js';
-import { SigninSessionReads } from '../projections/signin-session-reads.js';
-import { SubmissionReads } from '../projections/submission-reads.js';
+import { makeReadModels, type ReadModels } from '../projections/view-list.js';
 
 /**
  * The store part: the one way to the journal and its views. Writes go through `writer`
  * (a journal write, grouped into commits) and `journal` (the appends inside one); every
- * read model of the views is a field here, made once with its prepared statements. The
- * database handle stays inside: no verb, surface or layer above reaches SQL but through
- * a read model (docs/architecture.md).
+ * read model of the views is a member here (`store.bans`, `store.artifacts`, …), made once
+ * with its prepared statements, each as its view declares it (src/projections/view-list.ts:
+ * a view's `reads`, and the reads across views), so a new view adds its members with no edit
+ * here. The database handle stays inside: no verb, surface or layer above reaches SQL but
+ * through a read model (docs/architecture.md).
  */
+// The class takes its read-model members from the list's type (an interface merged with the
+// class: a class cannot declare a mapped type's members itself); the constructor makes them all.
+export interface Store extends ReadModels {}
 export class Store {
-  readonly artifacts: ArtifactReads;
-  readonly relations: RelationReads;
-  /** Roots and proofs of the journal's Merkle tree (checkpoints, inclusion, consistency). */
-  readonly logTree: LogTreeReads;
-  /** Published collections (gv.publish, gv.collection). */
-  readonly collections: CollectionReads;
-  readonly attachments: AttachmentReads;
-  readonly bodyReads: BodyReads;
-  /** Who still names stored bytes (an erasure removes only what no live row names). */
-  readonly contentReferences: ContentReferences;
-  readonly bans: BanReads;
-  readonly comments: CommentReads;
-  readonly questions: QuestionReads;
-  readonly replacementGroups: ReplacementGroupReads;
-  readonly reviews: ReviewReads;
-  readonly workareas: WorkareaReads;
-  /** A space's rows by work area, as gv.lineage draws them. */
-  readonly lineage: LineageReads;
-  /** The graph's rows with their labels (gv.graph). */
-  readonly graph: GraphReads;
-  /** Per-space capabilities of principals. */
-  readonly grants: GrantReads;
-  /** API keys: as credentials (by hash, by id for an agent's assertion) and as gv.keys lists them. */
-  readonly apiKeys: ApiKeyReads;
-  /** Roles assigned to signed-in people. */
-  readonly people: PeopleReads;
-  /** Refresh-token families of this gate's own sign-in issuer. */
-  readonly signinSessions: SigninSessionReads;
-  /** The operator's away periods (the human-review clocks stop while away). */
-  readonly away: AwayReads;
-  /** The injection detector's verdicts, and the rows owed one. */
-  readonly detections: DetectionReads;
-  readonly ranks: RankReads;
-  readonly spaces: SpaceReads;
-  /** Submissions to the organization gate. */
-  readonly submissions: SubmissionReads;
-  /** Which rows the vector index holds a code for. */
-  readonly vectorCodes: VectorCodeReads;
-  /** The deployment's genesis and its key rotations, verbatim. */
-  readonly deploymentKeys: DeploymentKeyReads;
-  /**
-   * The journal table read as it stands, for what no view keeps: a row's events, an event by
-   * seq or id, signed events verbatim, gv.events' pages, org outcomes, the chain walked.
-   */
-  readonly journalReads: JournalReads;
   /** For the whole-database checks (rebuildViews, reconcileSurfaces), which attach a scratch schema beside the views. */
   private readonly db: Database.Database;
   /** The space names, read again only once a space event is applied (requireSpace asks on every ingest). */
@@ -100,34 +34,8 @@ export class Store {
     readonly cursors: CursorSealer,
     private readonly checkpointer: WalCheckpointer,
   ) {
-    this.artifacts = new ArtifactReads(db, journal.viewChanges);
-    this.relations = new RelationReads(db);
-    this.logTree = new LogTreeReads(db);
-    this.collections = new CollectionReads(db);
-    this.attachments = new AttachmentReads(db);
-    this.bodyReads = new BodyReads(db);
-    this.contentReferences = new ContentReferences(db);
-    this.bans = new BanReads(db);
-    this.comments = new CommentReads(db);
-    this.questions = new QuestionReads(db);
-    this.replacementGroups = new ReplacementGroupReads(db);
-    this.reviews = new ReviewReads(db);
-    this.workareas = new WorkareaReads(db);
-    this.grants = new GrantReads(db);
-    this.journalReads = new JournalReads(db);
-    this.people = new PeopleReads(db);
-    this.away = new AwayReads(db);
-    this.detections = new DetectionReads(db);
-    this.ranks = new RankReads(db);
-    this.spaces = new SpaceReads(db);
+    Object.assign(this, makeReadModels({ db, viewChanges: journal.viewChanges }));
     this.db = db;
-    this.graph = new GraphReads(db);
-    this.vectorCodes = new VectorCodeReads(db);
-    this.deploymentKeys = new DeploymentKeyReads(db);
-    this.apiKeys = new ApiKeyReads(db);
-    this.signinSessions = new SigninSessionReads(db);
-    this.submissions = new SubmissionReads(db);
-    this.lineage = new LineageReads(db);
     const spaces = this.spaces;
     this.spaceList = journal.viewChanges.memo(SPACE_EVENTS, () => spaces.names());
   }

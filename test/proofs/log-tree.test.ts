@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
 import { createJournalSchema } from '../../dist/src/journal/schema.js';
-import { LogTreeReducer, logTreeTables, nodePosition } from '../../dist/src/projections/log-tree.js';
+import { LogTreeReducer, logTreeTables } from '../../dist/src/projections/log-tree.js';
+import { nodePosition } from '../../dist/src/projections/log-tree-position.js';
 import { LogTreeReads } from '../../dist/src/projections/log-tree-reads.js';
 import { MerkleFrontier } from '../../dist/src/forms/merkle-frontier.js';
 

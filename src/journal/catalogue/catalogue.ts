@@ -14,7 +14,7 @@ import { RUNNER_EVENTS } from './runners.js';
 /**
  * Every event type the gate writes, each declared once: what its data carries, which part
  * writes it, which views fold it and whether readers are served it (docs/architecture.md,
- * "Adding an event type"). The journal's append, the reducers' `handles`, the served lists
+ * "Adding an event type"). The journal's append, the views' `handles`, the served lists
  * and the memo lists all come from here; src/journal/catalogue/unwritten.ts names the served
  * types no act writes.
  */
@@ -59,7 +59,7 @@ export const isEventType = (type: string): type is EventType => declared.has(typ
 /** The declaration of one type (widened: its schema as a schema, its views as names). */
 export const declarationOf = (type: EventType): EventDeclaration => CATALOGUE[type];
 
-/** The types a view folds, in catalogue order: a reducer's `handles`. */
+/** The types a view folds, in catalogue order: its `handles` (defineView). */
 export function typesFoldedBy<V extends ViewName>(view: V): readonly FoldedBy<V>[] {
   return EVENT_TYPES.filter((t) => declarationOf(t).folds.includes(view)) as FoldedBy<V>[];
 }

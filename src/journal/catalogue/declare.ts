@@ -2,8 +2,9 @@ import type { z } from 'zod';
 
 /**
  * The views that fold events, by name: a declaration says which of them fold its type, and
- * each reducer's `handles` is read back from the catalogue (`typesFoldedBy`). The log tree
- * folds every event and is not named.
+ * each view's `handles` is read back from the catalogue (`typesFoldedBy`, in `defineView`,
+ * src/projections/define-view.ts, whose list must name exactly these). The log tree folds
+ * every event and is not named.
  */
 export const VIEWS = [
   'artifacts', 'spaces', 'grants', 'api-keys', 'relations', 'ranks', 'workareas', 'replacement-groups', 'submissions',
