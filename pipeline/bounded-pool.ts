@@ -1,8 +1,8 @@
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { quarantineFull } from '../src/gate-error.js';
 import { TaskOverrun } from './task-overrun.js';
 import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
-import { POOL_EXEC_ARGV } from './pool-exec-argv.js';
+import { newPool } from '../src/threads.js';
 
 /** How long a fresh worker may take to load its modules (sharp, file-type) before its first task counts as overrun. */
 const WORKER_START_MAX_MS = 30_000;
@@ -42,9 +42,8 @@ export class BoundedPool {
     entry: URL,
     private readonly options: BoundedPoolOptions,
   ) {
-    this.pool = new Piscina({
-      filename: entry.href,
-      execArgv: [...POOL_EXEC_ARGV],
+    this.pool = newPool({
+      entry,
       // Started on first use and stopped when idle: a gate that never sees an archive or an
       // image carries no thread (nor sharp's libraries) for them.
       minThreads: 0,

@@ -1,4 +1,4 @@
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import PQueue from 'p-queue';
 import type Database from 'better-sqlite3';
 import type { JournalWriter } from '../src/journal/group-commit.js';
@@ -12,7 +12,7 @@ import { backendDims, backendLabel, quantizedLayout, type EmbedBackend, type Emb
 import { packTexts } from '../workers/packed-texts.js';
 import { hashedNgrams, type WordWeights } from '../workers/embed/hashed-ngrams.js';
 import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
-import { POOL_EXEC_ARGV } from './pool-exec-argv.js';
+import { newPool } from '../src/threads.js';
 
 export interface EmbedStageOptions {
   backend: EmbedBackend;
@@ -127,9 +127,8 @@ export class EmbedStage implements CommitFollower {
     this.model = backendLabel(options.backend);
     this.dims = backendDims(options.backend);
     this.blob = db.prepare('SELECT bytes FROM main.blobs WHERE hash = ?').pluck();
-    this.pool = new Piscina({
-      filename: new URL('../workers/embed/pool-entry.js', import.meta.url).href,
-      execArgv: [...POOL_EXEC_ARGV],
+    this.pool = newPool({
+      entry: new URL('../workers/embed/pool-entry.js', import.meta.url),
       minThreads: options.threads,
       maxThreads: options.threads,
       idleTimeout: Infinity,

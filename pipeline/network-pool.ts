@@ -1,6 +1,6 @@
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import PQueue from 'p-queue';
-import { POOL_EXEC_ARGV } from './pool-exec-argv.js';
+import { newPool } from '../src/threads.js';
 
 /**
  * A pool whose tasks mostly wait on the network (a model server, a classifier): its threads
@@ -8,9 +8,8 @@ import { POOL_EXEC_ARGV } from './pool-exec-argv.js';
  * thread carries several requests at once; `concurrency` bounds the requests in flight.
  */
 export function networkPool(entry: URL, threads: number, concurrency: number): { pool: Piscina; tasks: PQueue } {
-  const pool = new Piscina({
-    filename: entry.href,
-    execArgv: [...POOL_EXEC_ARGV],
+  const pool = newPool({
+    entry,
     minThreads: 0,
     maxThreads: threads,
     idleTimeout: Infinity,

@@ -1,10 +1,10 @@
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { quarantineFull } from '../src/gate-error.js';
 import type { Finding, ScanResult } from '../workers/scan/finding.js';
 import type { ScanField } from '../workers/scan/finding-location.js';
 import type { PersonalDataSeverity } from '../workers/scan/personal-data-severity.js';
 import { waitedMs, waitStart, type QueueReading } from './queue-reading.js';
-import { POOL_EXEC_ARGV } from './pool-exec-argv.js';
+import { newPool } from '../src/threads.js';
 import { ScanLane } from './scan-lane.js';
 
 export interface ScanStageOptions {
@@ -46,9 +46,8 @@ export class ScanStage {
 
   constructor(private readonly options: ScanStageOptions) {
     const pool = (minThreads: number, idleTimeout: number) => {
-      const made = new Piscina({
-        filename: new URL('../workers/scan/pool-entry.js', import.meta.url).href,
-        execArgv: [...POOL_EXEC_ARGV],
+      const made = newPool({
+        entry: new URL('../workers/scan/pool-entry.js', import.meta.url),
         minThreads,
         maxThreads: options.threads,
         idleTimeout,

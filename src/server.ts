@@ -9,11 +9,6 @@ import { SIGN_IN_SUPPORT_MISSING, installedJose } from './auth/sign-in-support.j
 import { createHttpSurface } from './surfaces/http-server.js';
 import { createSocketSurface } from './surfaces/socket-server.js';
 import { InFlight } from './surfaces/in-flight.js';
-import { ReviewSchedule } from './review/review-schedule.js';
-import { questionWaitsOver } from './questions/wait-over.js';
-import { crewQuestionsMoved } from './questions/crew-moves.js';
-import { OutcomePolling } from './submission/outcome-polling.js';
-import { pullOutcomes } from './submission/outcome-pull.js';
 import { scanPending } from './scanning/scan-pending.js';
 import { GateMetrics } from './metrics/gate-metrics.js';
 import { answerLivez, answerMetrics, answerReadyz, type HealthSources } from './surfaces/health-routes.js';
@@ -95,6 +90,7 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.log === undefined ? {} : { log: options.log }),
       ...(options.takeover === true ? { takeover: true } : {}),
+      serving: true,
     });
   } catch (error) {
     releaseLock();
@@ -163,17 +159,7 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
   const port = (http.address() as AddressInfo).port;
   const url = `http://${urlHost(reachableHost(host))}:${port}`;
   const metricsUrl = metricsServer === null ? null : `http://${urlHost(reachableHost(metricsAddress!.host))}:${(metricsServer.address() as AddressInfo).port}`;
-  gate.deployment.endpoints.http = url;
-  gate.deployment.endpoints.socket = paths.socket;
-  const outcomesPolling = new OutcomePolling(gate, () => pullOutcomes(gate));
-  gate.review.schedule = new ReviewSchedule(gate, {
-    minutely: [
-      { failure: "the questions' wait sweep failed", run: () => questionWaitsOver(gate) },
-      { failure: "the crews' questions sweep failed", run: () => crewQuestionsMoved(gate) },
-    ],
-    outcomes: { failure: "pulling the organization gate's outcomes failed", everyMs: OutcomePolling.checkEveryMs(config), run: () => outcomesPolling.runIfDue() },
-  });
-  gate.review.schedule.start();
+  gate.listening({ http: url, socket: paths.socket });
   // What the scanner still owes (rows left in L0_RAW, rows an older scanner saw) is scanned
   // beside serving, with the deployment signing; a shutdown stops it after its current page.
   const startScan = scanPending(gate, Infinity, null, isDraining).then(
@@ -207,8 +193,9 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
     rmSync(paths.socket, { force: true });
     releaseLock();
   };
-  // In order: stop accepting, drain, stop the background work, close the gate (its pools,
-  // the checkpoint thread, the database), and only then free the home.
+  // In order: stop accepting, drain, stop the background work, close the gate (its parts in
+  // the reverse of their build: the review schedule, the pools, the threads, the database),
+  // and only then free the home.
   const shutdown = (reason: string) =>
     (stopping ??= (async () => {
       gate.log.info(`shutting down (${reason}): answering requests in flight`);
@@ -224,8 +211,6 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
       await startScan;
       step = 'the background rescan';
       await gate.pipeline.promotedRescan.stop();
-      step = 'the review schedule';
-      await gate.review.schedule?.stop();
       step = 'the gate';
       await gate.close();
       step = 'the home';
@@ -238,7 +223,7 @@ export async function serve(options: ServeOptions): Promise<RunningGate> {
       gate.log.info('stopped');
       gate.log.flush();
     })());
-  const shutdownStep = () => (step === 'the gate' ? `closing ${gate.deployment.closing ?? 'the gate'}` : step === null ? null : `at ${step}`);
+  const shutdownStep = () => (step === 'the gate' ? `at ${gate.deployment.closing ?? 'the gate'}` : step === null ? null : `at ${step}`);
 
   return { gate, url, publicUrl: publicUrl(config), metrics, metricsUrl, socketPath: paths.socket, home: paths.home, shutdown, shutdownStep, releaseHome };
 }

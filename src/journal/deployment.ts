@@ -14,8 +14,8 @@ export interface Deployment {
   readonly paths: HomePaths;
   /** Where each configuration value came from, and what gv.settings_save saved that waits for a restart. */
   readonly configOrigin: ConfigOrigin;
-  /** Where the surfaces listen, once they do (reported by gv.ping). */
-  readonly endpoints: { http?: string; socket?: string };
+  /** Where the surfaces listen, once they do (reported by gv.ping; the root's to set: Gate.listening). */
+  readonly endpoints: Readonly<{ http?: string; socket?: string }>;
   /** What close() is waiting for, for a shutdown past its deadline to name; null before it starts. */
   readonly closing: string | null;
 }

@@ -1,4 +1,5 @@
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
+import { newThread } from '../threads.js';
 import type { DeploymentKey } from './deployment-key.js';
 import type { Log } from '../log.js';
 import type { SignAnswer, SignerSettings, SignRequest } from '../../workers/signer/thread-entry.js';
@@ -86,7 +87,7 @@ export class SigningThread {
   private start(): void {
     const { port1: answers, port2 } = new MessageChannel();
     const settings: SignerSettings = { key: this.key.privateKeyObject(), answers: port2 };
-    const worker = new Worker(new URL('../../workers/signer/thread-entry.js', import.meta.url), {
+    const worker = newThread(new URL('../../workers/signer/thread-entry.js', import.meta.url), {
       workerData: settings,
       transferList: [port2],
     });

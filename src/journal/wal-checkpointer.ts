@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { newThread } from '../threads.js';
 import type Database from 'better-sqlite3';
 import type { CheckpointSettings } from '../../workers/checkpoint/thread-entry.js';
 import type { Log } from '../log.js';
@@ -43,7 +44,7 @@ export class WalCheckpointer {
   ) {
     db.pragma(`wal_autocheckpoint = ${FALLBACK_FRAMES}`);
     const settings: CheckpointSettings = { path: db.name, everyMs: EVERY_MS, progress: this.progress.buffer as SharedArrayBuffer };
-    this.worker = new Worker(new URL('../../workers/checkpoint/thread-entry.js', import.meta.url), { workerData: settings });
+    this.worker = newThread(new URL('../../workers/checkpoint/thread-entry.js', import.meta.url), { workerData: settings });
     this.worker.on('message', (m: { error?: string }) => {
       if (m.error !== undefined) log.error(`wal checkpoint thread: ${m.error}`);
     });

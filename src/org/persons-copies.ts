@@ -1,6 +1,6 @@
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { CopyTask, PersonsCopy } from '../../workers/org-copy/pool-entry.js';
-import { POOL_EXEC_ARGV } from '../../pipeline/pool-exec-argv.js';
+import { newPool } from '../threads.js';
 
 export type { PersonsCopy };
 
@@ -31,9 +31,8 @@ export class PersonsCopies {
   }
 
   private started(): Piscina {
-    this.pool ??= new Piscina({
-      filename: new URL('../../workers/org-copy/pool-entry.js', import.meta.url).href,
-      execArgv: [...POOL_EXEC_ARGV],
+    this.pool ??= newPool({
+      entry: new URL('../../workers/org-copy/pool-entry.js', import.meta.url),
       minThreads: 0,
       maxThreads: 1,
       idleTimeout: 30_000,

@@ -1,8 +1,8 @@
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { TextCheck } from './submission-check.js';
 import { RoundTripBatch } from './round-trip-batch.js';
 import type { SubmissionCheckTask } from '../../workers/submission-check/pool-entry.js';
-import { POOL_EXEC_ARGV } from '../../pipeline/pool-exec-argv.js';
+import { newPool } from '../threads.js';
 
 type Item = SubmissionCheckTask['items'][number];
 
@@ -25,9 +25,8 @@ export class SubmissionChecks {
   }
 
   private started(): Piscina {
-    this.pool ??= new Piscina({
-      filename: new URL('../../workers/submission-check/pool-entry.js', import.meta.url).href,
-      execArgv: [...POOL_EXEC_ARGV],
+    this.pool ??= newPool({
+      entry: new URL('../../workers/submission-check/pool-entry.js', import.meta.url),
       minThreads: this.threads,
       maxThreads: this.threads,
       idleTimeout: Infinity,

@@ -1,8 +1,8 @@
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { CodeScanAnswer, CodeScanTask, StoredVectors } from '../../workers/vector-scan/pool-entry.js';
 import type { BinaryPartition } from './binary-partition.js';
 import type { RankedRow } from './fusion.js';
-import { POOL_EXEC_ARGV } from '../../pipeline/pool-exec-argv.js';
+import { newPool } from '../threads.js';
 
 export type { StoredVectors } from '../../workers/vector-scan/pool-entry.js';
 
@@ -17,9 +17,8 @@ export class CodeScanPool {
   private readonly pool: Piscina;
 
   constructor(stored: StoredVectors) {
-    this.pool = new Piscina({
-      filename: new URL('../../workers/vector-scan/pool-entry.js', import.meta.url).href,
-      execArgv: [...POOL_EXEC_ARGV],
+    this.pool = newPool({
+      entry: new URL('../../workers/vector-scan/pool-entry.js', import.meta.url),
       minThreads: 1,
       maxThreads: 1,
       idleTimeout: Infinity,

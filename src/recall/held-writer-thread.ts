@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { newThread } from '../threads.js';
 import type { HeldWriteAnswer, HeldWriteRequest, HeldWriterSettings } from '../../workers/held-writer/thread-entry.js';
 import type { Log } from '../log.js';
 import { stopThread } from '../stop-thread.js';
@@ -22,7 +23,7 @@ export class HeldWriterThread {
   private stopped: Promise<void> | null = null;
 
   constructor(settings: HeldWriterSettings, log: Log) {
-    this.worker = new Worker(new URL('../../workers/held-writer/thread-entry.js', import.meta.url), { workerData: settings });
+    this.worker = newThread(new URL('../../workers/held-writer/thread-entry.js', import.meta.url), { workerData: settings });
     this.worker.on('message', (m: HeldWriteAnswer) => {
       const waiter = this.waiting.get(m.id);
       this.waiting.delete(m.id);

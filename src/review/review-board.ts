@@ -6,7 +6,7 @@ import type { RelationReads } from '../projections/relation-reads.js';
 import type { ReviewReads, ReviewRow, SignatureRow } from '../projections/review-reads.js';
 import { openObjections, type CommentReads, type CommentRow } from '../projections/comment-reads.js';
 import { HELD_ON_RESCAN, QUARANTINE_STATES, type ArtifactState } from '../domain/states.js';
-import { GradeStage } from '../../pipeline/grade-stage.js';
+import type { GradeStage } from '../../pipeline/grade-stage.js';
 import { RUBRIC_VERSION } from '../../workers/grade/rubric.js';
 import { AwayClock, type AwayPeriod } from './away-clock.js';
 import { approvalStatus, type ApprovalStatus } from './approval-status.js';
@@ -69,7 +69,6 @@ export class ReviewBoard {
   readonly budget: TokenBudget;
   readonly runs = new RunBoard();
   readonly deferrals = new Deferrals();
-  readonly stage: GradeStage;
   private readonly circuits = new Map<string, Circuit>();
 
   constructor(
@@ -83,14 +82,14 @@ export class ReviewBoard {
     /** Why the identity's approval does not count yet for what it was not served whole, or null (read-before-signing.ts). */
     private readonly unread: (identity: string, cls: SignerClass, row: ArtifactRow) => string | null,
     readonly clock: Clock,
-    stage: { threads: number; concurrency: number; batchMax: number },
+    /** The grade pool reviewer calls go to: the root builds it and closes it (src/parts/review-parts.ts). */
+    readonly stage: GradeStage,
     /** The injection detector whose verdict rows of auto and model spaces wait for, when one is configured. */
     private readonly detection: Pick<DetectionPart, 'waitOf'> | null = null,
   ) {
     this.away = new AwayClock(views.away, clock);
     this.budget = new TokenBudget(this.reads, settings.budgetPerDay, clock);
     for (const [name, b] of settings.backends) if (b.circuit) this.circuits.set(name, new Circuit(b.circuit.failures, b.circuit.openMs, clock));
-    this.stage = new GradeStage(stage);
   }
 
   modeOf(space: string): ReviewMode {
@@ -213,9 +212,5 @@ export class ReviewBoard {
     // A reviewer promoting it counts their own approval, so only the deployment meets this.
     if (waitsForReviewer(p.row, p.count)) return { reason: 'agent_steering', words: AGENT_STEERING_WORDS };
     return null;
-  }
-
-  close(): Promise<void> {
-    return this.stage.close();
   }
 }

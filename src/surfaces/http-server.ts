@@ -1,8 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { BearerAuth, CredentialError } from '../auth/bearer.js';
-import { PersonTokens } from '../auth/person-tokens.js';
-import { SignInProvider } from '../auth/sign-in-provider.js';
-import { TrustedIssuers } from '../auth/trusted-issuers.js';
+import { CredentialError } from '../auth/bearer.js';
 import { framingError } from '../verbs/dispatch.js';
 import { ErrorCode } from '../gate-error.js';
 import type { InFlight } from './in-flight.js';
@@ -48,19 +45,9 @@ const BUSY_RETRY_AFTER_S = '1';
  * reached through the one dispatcher, exactly as from the socket.
  */
 export function createHttpSurface(house: House, options: HttpSurfaceOptions): Server {
-  const issuer = house.auth.issuer;
-  const trusted = new TrustedIssuers(house.config.auth.trusted_issuers);
-  const peopleAuth =
-    issuer === null && trusted.size === 0
-      ? null
-      : {
-          tokens: new PersonTokens(issuer === null ? null : { issuer, publicKey: house.deployment.key.publicKey }, trusted, house.config.auth.client_id, house.clock),
-          localIssuer: issuer,
-          peopleFile: house.auth.people,
-          admins: house.config.auth.admins,
-        };
-  const auth = new BearerAuth(house.store, house.store.journal.viewChanges, house.clock, house.deployment.deploymentId, peopleAuth);
-  const provider = issuer === null ? null : new SignInProvider(house, issuer);
+  // The credentials' checks and the sign-in provider are the root's parts (src/parts/door-auth.ts).
+  const auth = house.auth.bearer;
+  const provider = house.auth.signIn;
   const perIdentity = new IdentityInFlight(identityShare(options.maxInFlightPerIdentity, options.maxInFlight));
   const budget = new BodyBudget(
     Math.max(options.maxBodyBytesInFlight, options.maxRequestBytes),

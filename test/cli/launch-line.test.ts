@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { CLI, ROOT } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
-import { workerExecArgv } from '../../pipeline/pool-exec-argv.js';
+import { workerExecArgv } from '../../src/pool-exec-argv.js';
 
 // How the gate is launched: its bin's first line passes node's flags (the young generation's
 // size, issue 16), `npm start` runs that bin, and the gate's threads start under them.
