@@ -70,7 +70,9 @@ export const FAMILIES: readonly Family[] = [
         String.raw`\b(?:openai(?:'s)?|content|usage|safety|your|the)\s+(?:rules|polic(?:y|ies)|guidelines|restrictions|filters?)\s+(?:don't|do\s+not|doesn't|does\s+not|no\s+longer|won't|will\s+not)\s+(?:apply|matter|exist|bind)`,
         String.raw`\b(?:doesn't|does\s+not|don't|do\s+not|never)\s+(?:care|cares|worry|worries)\s+(?:about|for)\s+(?:\w+\s+){0,2}(?:ethics|morals?|morality|laws?|legality|rules|safety|consequences|humanity|guidelines|policies|harm)\b`,
         String.raw`\bregardless\s+of\s+(?:\w+[\s,]+){0,3}(?:legality|ethics|morals?|morality|rules|laws?|safety|consequences|polic(?:y|ies)|guidelines)\b`,
-        String.raw`\b(?:no\s+long(?:er)?|not|never)\s+(?:\w+\s+)?(?:confined|bound|restricted|limited|constrained|censored|filtered)\s+(?:to|by)\b`,
+        // "including but not limited to" is a contract's wording for a list that goes on, not a
+        // persona without limits.
+        String.raw`\b(?<!\bbut\s)(?:no\s+long(?:er)?|not|never)\s+(?:\w+\s+)?(?:confined|bound|restricted|limited|constrained|censored|filtered)\s+(?:to|by)\b`,
         String.raw`\bbreak\w*\s+(?:the|all|any|your|every|openai'?s?)\s+(?:\w+\s+)?(?:rules|laws|guidelines|polic(?:y|ies))\b`,
         String.raw`\b(?:nsfw|illegal(?:\s+acts?)?|explicit(?:\s+content)?|violence|gore|swearing|profanity|cursing|hate\s+speech|harmful\s+content)\s+(?:content\s+)?(?:is|are)\s+(?:now\s+)?(?:allowed|permitted|enabled|ok|okay|fine|acceptable)\b`,
         String.raw`\b(?:do\s+anything\s+now|developer\s+mode|god\s+mode|dev\s+mode\s+enabled|broken\s+free|escaped\s+(?:the\s+)?(?:matrix|confines|its\s+developers))\b`,
