@@ -160,7 +160,7 @@ export class McpDoor {
     res.end(text);
   }
 
-  /** A bearer when one is sent; else keyless loopback when enabled; else 401. A scope-limited key is 403 here. */
+  /** A bearer when one is sent; else keyless loopback when enabled; else 401. A scope-limited or runner key is 403 here. */
   private async callerOf(req: IncomingMessage, res: ServerResponse): Promise<Caller | null> {
     const { sendJson } = this.options;
     const header = req.headers.authorization;
@@ -179,6 +179,12 @@ export class McpDoor {
       const caller = await this.auth.callerOf(header, 'mcp');
       if (caller.scope !== null) {
         sendJson(res, 403, { error: `forbidden: a key with scope ${caller.scope} may not call /mcp (${caller.scope === 'events' ? 'gv.events' : 'GET /metrics and gv.ping'} only)`, kind: 'scope' });
+        return null;
+      }
+      // A runner key is usable for the runner verbs only (docs/protocol.md#credentials-and-roles): no tool
+      // of /mcp is one, so the door refuses it before listing tools it could never call.
+      if (caller.role === 'runner') {
+        sendJson(res, 403, { error: 'forbidden: a runner key may call the runner verbs only (over /rpc), not /mcp', kind: 'role' });
         return null;
       }
       return caller;

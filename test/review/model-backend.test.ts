@@ -50,6 +50,11 @@ describe('a model backend that approves', () => {
     const served = events.result.events.filter((e: any) => e.artifact_id === id);
     expect(served).toHaveLength(2);
     expect(JSON.stringify(served)).not.toMatch(/score|rationale|specific, sourced/);
+    // Each stance's assessment is served as that it happened: no score, rationale or evidence.
+    const assessed = (await gate.rpc(reviewer.key, 'gv.events', { types: ['assessment'], limit: 1000 })).result.events.filter((e: any) => e.artifact_id === id);
+    expect(assessed).toHaveLength(2);
+    for (const e of assessed) expect(Object.keys(e).sort()).toEqual(['artifact_id', 'by', 'enters', 'event_id', 'leaves', 'object', 'space', 'ts', 'type', 'workarea']);
+    expect(JSON.stringify(assessed)).not.toMatch(/score|rationale|evidence|specific, sourced/);
   });
 
   it('counts toward k in a model space, but a person settles: a reviewer key may not promote', async () => {
