@@ -2,10 +2,10 @@ import { z } from 'zod';
 import type { JournalEvent } from '../forms/event.js';
 import { SERVED_FIELD_TYPES, type ServedField } from './served-event-fields.js';
 import { EVENT_TYPES } from '../journal/catalogue/catalogue.js';
-import { NEVER_WRITTEN, OBJECT_OF, SERVED_TYPES, servedAs, typesAbout } from '../journal/catalogue/served-types.js';
+import { NEVER_WRITTEN, OBJECT_OF, SERVED_TYPES, servedAs, typesAbout, whyNeverWritten } from '../journal/catalogue/served-types.js';
 
 /** Event types served by gv.events (docs/protocol.md#events), as the catalogue declares them (src/journal/catalogue/); every other type stays inside. */
-export { NEVER_WRITTEN, SERVED_TYPES };
+export { NEVER_WRITTEN, SERVED_TYPES, whyNeverWritten };
 
 const SERVED = new Set<string>(SERVED_TYPES);
 export const isServedType = (type: string) => SERVED.has(type);

@@ -85,7 +85,7 @@ export class GateMetrics implements RequestObserver {
     });
     new Counter({
       name: 'gate_claims_rejected_total',
-      help: 'Claims that entered REJECTED since this process started, by the event that took them there (reject, expire, cancel, manual-sign, disposition, ratify).',
+      help: 'Claims that entered REJECTED since this process started, by the event that took them there (reject, expire, cancel, manual-sign, disposition).',
       labelNames: ['event'],
       registers,
       collect() {

@@ -12,7 +12,7 @@ export interface RowMove {
 }
 
 /** The common fields of every event about a row: what it concerns and the move it makes, with the event's own fields. */
-export function rowEventData<Own extends object = Record<never, never>>(row: ArtifactRow, enters: string, own: Own = {} as Own): RowMove & Own {
+export function rowEventData<Own extends object = Record<never, never>, Enters extends string = string>(row: ArtifactRow, enters: Enters, own: Own = {} as Own): RowMove & { enters: Enters } & Own {
   return {
     artifact_id: row.artifact_id,
     space: row.space,

@@ -48,7 +48,7 @@ describe('each transport against a real gate', () => {
     expect(busy).toMatchObject({ kind: 'busy', code: -32006, retry_after_ms: 4321, outcome_unknown: false });
   });
 
-  it('/mcp: tools read structuredContent; tool errors map to kinds; 403 for an events key', async () => {
+  it('/mcp: tools read structuredContent; tool errors map to kinds; 403 for an events key is forbidden, 401 unauthorized', async () => {
     const tools = new ToolClient({ baseUrl: gate.url, bearer: reader.key, allowPlainHttpLoopback: true });
     expect(((await tools.call('gate.spaces')).spaces as any[]).map((s) => s.name)).toContain('main');
     expect(await failure(tools.status(`sha256:${'1'.repeat(64)}`))).toMatchObject({ kind: 'invalid_params', code: -32602 });
@@ -57,6 +57,8 @@ describe('each transport against a real gate', () => {
     expect(await failure(writer.remember({ ...claim(), kind: undefined, content_type: 'memory' }))).toMatchObject({ kind: 'invalid_params', data: { required: 'agent' } });
     const events = await gate.key('reviewer', { scope: 'events' });
     const scoped = new ToolClient({ baseUrl: gate.url, bearer: events.key, allowPlainHttpLoopback: true });
-    expect(await failure(scoped.pending())).toMatchObject({ kind: 'scope', status: 403 });
+    expect(await failure(scoped.pending())).toMatchObject({ kind: 'forbidden', status: 403 });
+    const unknown = new ToolClient({ baseUrl: gate.url, bearer: `gk_${'Z'.repeat(43)}`, allowPlainHttpLoopback: true });
+    expect(await failure(unknown.pending())).toMatchObject({ kind: 'unauthorized', status: 401 });
   });
 });

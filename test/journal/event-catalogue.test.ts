@@ -60,6 +60,13 @@ describe('the event catalogue', () => {
     expect([...appended].filter((t) => !(t in CATALOGUE))).toEqual([]);
   });
 
+  it('holds ratify to the states it enters: L3_RATIFIED or NEEDS_EVIDENCE, never REJECTED (docs/spec-choices.md, gv.node refusal)', () => {
+    const move = { artifact_id: 'sha256:' + '0'.repeat(64), space: 'main', leaves: 'L2_SCORED', trust_class: 'T-2', content_type: 'text/plain' };
+    expect(CATALOGUE.ratify.data.safeParse({ ...move, enters: 'L3_RATIFIED' }).success).toBe(true);
+    expect(CATALOGUE.ratify.data.safeParse({ ...move, enters: 'NEEDS_EVIDENCE', asks: 'a source' }).success).toBe(true);
+    expect(CATALOGUE.ratify.data.safeParse({ ...move, enters: 'REJECTED' }).success).toBe(false);
+  });
+
   it('leaves the unchecked append to tests: no source appends an event outside the catalogue', () => {
     expect(code.filter((f) => f.text.includes('appendForeign(') && !f.path.endsWith('journal/journal.ts')).map((f) => f.path)).toEqual([]);
   });

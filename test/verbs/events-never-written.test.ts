@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NEVER_WRITTEN, SERVED_TYPES } from '../../src/events/served-event.js';
+import { UNWRITTEN_EVENTS } from '../../src/journal/catalogue/unwritten.js';
 import { ROOT } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
@@ -36,7 +37,11 @@ describe('event types never written', () => {
       expect(refused.error?.code).toBe(-32602);
       expect(refused.error?.data).toEqual({ field: 'types', reason: 'never_written', type });
       expect(refused.error?.message).toContain(`never writes ${type} events`);
+      expect(refused.error?.message).toContain(UNWRITTEN_EVENTS[type as keyof typeof UNWRITTEN_EVENTS].why);
     }
+    // Recall shows steering; the reason is that a read journals nothing, not that no verb shows it.
+    const steering = await gate.rpc(reviewer.key, 'gv.events', { types: ['steering-shown'] });
+    expect(steering.error?.message).toMatch(/a read stays a read/);
     expect((await gate.rpc(reviewer.key, 'gv.events', { types: ['promote'] })).error).toBeUndefined();
   });
 });

@@ -13,6 +13,8 @@ export type ClientErrorKind =
   | 'refused'
   | 'auth'
   | 'scope'
+  | 'unauthorized'
+  | 'forbidden'
   | 'remote_error'
   | 'timeout'
   | 'transport'
@@ -62,10 +64,14 @@ export function kindOfCode(code: number): ClientErrorKind {
   return 'remote_error';
 }
 
-/** Rule 4 for an HTTP status that carries no JSON-RPC answer. */
-export function kindOfStatus(status: number): ClientErrorKind {
-  if (status === 401) return 'auth';
-  if (status === 403) return 'scope';
+/**
+ * Rule 4 for an HTTP status that carries no JSON-RPC answer. The rule names 401 and 403
+ * differently on the tool endpoint (`unauthorized`, `forbidden`) than on /rpc (`auth`,
+ * `scope`); docs/spec-choices.md records that the client keeps both, by door.
+ */
+export function kindOfStatus(status: number, door: '/rpc' | '/mcp' = '/rpc'): ClientErrorKind {
+  if (status === 401) return door === '/mcp' ? 'unauthorized' : 'auth';
+  if (status === 403) return door === '/mcp' ? 'forbidden' : 'scope';
   if (status === 405) return 'unsupported_operation';
   if (status === 413) return 'request_too_large';
   if (status === 429 || status === 503) return 'busy';

@@ -41,7 +41,7 @@ export class HttpTransport implements Transport {
     if (BY_STATUS.includes(res.status)) {
       const said = typeof (res.json as { error?: unknown })?.error === 'string' ? (res.json as { error: string }).error : `HTTP ${res.status}`;
       const retry = retryAfterMs(res.headers['retry-after'] as string | undefined);
-      throw new GateClientError(kindOfStatus(res.status), said, { status: res.status, ...(retry !== undefined ? { retry_after_ms: retry } : {}) });
+      throw new GateClientError(kindOfStatus(res.status, this.options.path), said, { status: res.status, ...(retry !== undefined ? { retry_after_ms: retry } : {}) });
     }
     if (res.json === undefined) {
       throw new GateClientError('invalid_response', `the reply is not JSON (HTTP ${res.status}, content type ${String(res.headers['content-type'] ?? 'none')})`, {

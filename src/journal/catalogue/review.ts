@@ -88,7 +88,9 @@ export const REVIEW_EVENTS = {
   ratify: declare({
     owner: ['src/review/', 'src/verbs/review/'],
     // A quorum's ratification, or a reviewer's request for evidence (NEEDS_EVIDENCE) with what it asks.
-    data: z.strictObject({ ...promotion, asks: z.string().optional() }),
+    // It enters L3_RATIFIED or NEEDS_EVIDENCE and nothing else: a rejection is a reject,
+    // manual-sign, disposition, cancel or expire (docs/spec-choices.md, gv.node's `refusal`).
+    data: z.strictObject({ ...promotion, enters: z.enum(['L3_RATIFIED', 'NEEDS_EVIDENCE']), asks: z.string().optional() }),
     folds: ['artifacts', 'review'],
     served: { object: 'row', fields: ['signer_class'] },
   }),

@@ -18,6 +18,9 @@ export const SERVED_TYPES: readonly ServedType[] = [...WRITTEN_SERVED, ...UNWRIT
 /** The served types no act of this build journals: a filter naming one is refused by name. */
 export const NEVER_WRITTEN: ReadonlySet<string> = new Set(UNWRITTEN);
 
+/** Why no act of this build journals `type` (one of NEVER_WRITTEN), in words a refusal can give. */
+export const whyNeverWritten = (type: string): string => UNWRITTEN_EVENTS[type as UnwrittenType]?.why ?? 'no act of it journals one';
+
 /** What a served type's events are about (a row, a group, a work area or a space). */
 export const OBJECT_OF: ReadonlyMap<string, ServedObject> = new Map([
   ...WRITTEN_SERVED.map((t) => [t, servedAs(t)!.object] as const),

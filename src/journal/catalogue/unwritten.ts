@@ -7,7 +7,7 @@ import type { UnwrittenDeclaration } from './declare.js';
  * name (src/verbs/reading/events.ts).
  */
 export const UNWRITTEN_EVENTS = {
-  'steering-shown': { object: 'row', why: 'steering is served as rows to recall; showing it journals nothing' },
+  'steering-shown': { object: 'row', why: 'recall shows steering and journals nothing for it: a read stays a read, or the journal would grow with every recall and tell reviewers who read what' },
   'confirm-sign': { object: 'row', why: 'a sign is confirmed by its own event (manual-sign, disposition); no second act confirms it' },
   'review-confirmed': { object: 'row', why: 'a review ends in the quorum\'s move (promote, ratify); no event confirms it apart' },
   title: { object: 'row', why: 'no verb titles a row: a row\'s title is in its own words' },

@@ -6,7 +6,7 @@ import { invalidParams } from '../../gate-error.js';
 import { eventFromRow, type JournalRow } from '../../forms/event.js';
 import { eventVisible } from '../../events/event-visibility.js';
 import type { LongRead } from '../../long-reads/long-reads.js';
-import { GROUP_DECIDED_TYPES, isServedType, NEVER_WRITTEN, SERVED_TYPES, SPACE_REGISTRY_TYPES, servedEvent, type ServedEvent, servedEventSchema } from '../../events/served-event.js';
+import { GROUP_DECIDED_TYPES, isServedType, NEVER_WRITTEN, SERVED_TYPES, SPACE_REGISTRY_TYPES, servedEvent, type ServedEvent, servedEventSchema, whyNeverWritten } from '../../events/served-event.js';
 
 export const EVENTS_FORMAT_VERSION = 1;
 /**
@@ -53,7 +53,7 @@ export const eventsVerb = defineVerb({
     if (unserved !== undefined) throw invalidParams(`unserved event type: ${unserved}`, { field: 'types' });
     const unwritten = (p.types ?? []).find((t) => NEVER_WRITTEN.has(t));
     if (unwritten !== undefined) {
-      throw invalidParams(`this build never writes ${unwritten} events (no act of it journals one), so a filter on it could only answer an empty page`, {
+      throw invalidParams(`this build never writes ${unwritten} events (${whyNeverWritten(unwritten)}), so a filter on it could only answer an empty page`, {
         field: 'types',
         reason: 'never_written',
         type: unwritten,
