@@ -46,7 +46,7 @@ const opts = parseOptions(
 
 const dist = (p) => join(REPO_ROOT, 'dist', 'src', p);
 const { Journal } = await import(dist('journal/journal.js'));
-const { DeploymentKey } = await import(dist('journal/deployment-key.js'));
+const { DeploymentKey } = await import(dist('credentials/deployment-key.js'));
 const { createJournalSchema } = await import(dist('journal/schema.js'));
 const { signCheckpoint } = await import(dist('forms/checkpoint.js'));
 const { LogTreeReducer, logTreeTables } = await import(dist('projections/log-tree.js'));

@@ -45,7 +45,7 @@ const dist = (p) => import(join(REPO_ROOT, 'dist', p));
 
 const { canonicalJson, sha256Hex } = await dist('src/forms/canonical-json.js');
 const { startEmbedded, stopEmbedded } = await dist('src/org/embedded-postgres.js');
-const { DeploymentKey } = await dist('src/journal/deployment-key.js');
+const { DeploymentKey } = await dist('src/credentials/deployment-key.js');
 const { addMember, issueStaffKey } = await dist('src/org/org-members.js');
 const { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } = await dist('src/forms/submission-contract.js');
 const pg = (await import('pg')).default;

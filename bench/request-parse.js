@@ -10,7 +10,7 @@ import { BENCH_DIR, REPO_ROOT, corpus, fmtInt, machine, parseOptions, printTable
 const USAGE = `
 node bench/request-parse.js [options]
 
-Parses request bodies as the doors do (src/surfaces/json-rpc-body.ts: strict UTF-8 decode,
+Parses request bodies as the doors do (src/http-rpc/json-rpc-body.ts: strict UTF-8 decode,
 JSON.parse, one loop for repeated keys and depth) and by the alternatives, each beside the
 floor JSON.parse(buffer.toString('utf8')) measured in the same run. Many short rounds, the
 alternatives in a new order each round; the figure is the best round (noise on a shared
@@ -40,9 +40,9 @@ const opts = parseOptions(
 );
 
 const dist = (p) => join(REPO_ROOT, 'dist', 'src', p);
-const { jsonRpcObject } = await import(dist('surfaces/json-rpc-body.js'));
+const { jsonRpcObject } = await import(dist('http-rpc/json-rpc-body.js'));
 const { MAX_REQUEST_DEPTH } = await import(dist('domain/request-depth.js'));
-const { structureFault } = await import(dist('surfaces/json-structure.js'));
+const { structureFault } = await import(dist('http-rpc/json-structure.js'));
 const { parseStrictJson } = await import(join(REPO_ROOT, 'packages', 'client', 'dist', 'strict-json.js'));
 
 const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -5,7 +5,7 @@ import { resolveHome, type HomePaths } from './config/home.js';
 import { loadConfig } from './config/load-config.js';
 import { configTemplate } from './config/config-template.js';
 import { acquireHomeLock } from './home-lock.js';
-import { SIGN_IN_SUPPORT_MISSING, installedJose } from './auth/sign-in-support.js';
+import { SIGN_IN_SUPPORT_MISSING, installedJose } from './credentials/sign-in-support.js';
 import { createHttpSurface } from './surfaces/http-server.js';
 import { createSocketSurface } from './surfaces/socket-server.js';
 import { InFlight } from './surfaces/in-flight.js';

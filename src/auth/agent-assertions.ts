@@ -1,12 +1,12 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { ed25519KeyTextProblem, jwsHoldsStrictly } from '../forms/strict-ed25519.js';
 import type { JWTPayload } from 'jose';
-import { jose } from './sign-in-support.js';
+import { jose } from '../credentials/sign-in-support.js';
 import type { Clock } from '../clock.js';
 import type { ApiKeyCredential, ApiKeyReads } from '../projections/api-key-reads.js';
-import { CredentialError } from './credential-error.js';
-import { credentialErrorOf } from './person-tokens.js';
-import { readUnverifiedJwt } from './unverified-jwt.js';
+import { CredentialError } from '../credentials/credential-error.js';
+import { credentialErrorOf } from '../credentials/person-tokens.js';
+import { readUnverifiedJwt } from '../credentials/unverified-jwt.js';
 import { ASSERTION_CLOCK_TOLERANCE_S, ASSERTION_MAX_SECONDS } from './sign-in-lifetimes.js';
 
 /** The issuer (and subject) an agent names in its own assertion: its key's identity. */

@@ -1,17 +1,17 @@
 import type { Caller } from '../access/caller.js';
 import type { Clock } from '../clock.js';
-import { API_KEY_PATTERN, hashApiKey } from './api-keys.js';
+import { API_KEY_PATTERN, hashApiKey } from '../credentials/api-keys.js';
 import { AgentAssertions, isAgentAssertion, type AssertingKey } from './agent-assertions.js';
-import { SIGN_IN_SUPPORT_MISSING, installedJose } from './sign-in-support.js';
-import { CredentialError } from './credential-error.js';
+import { SIGN_IN_SUPPORT_MISSING, installedJose } from '../credentials/sign-in-support.js';
+import { CredentialError } from '../credentials/credential-error.js';
 import type { PeopleFile } from './people-file.js';
-import type { PersonTokens } from './person-tokens.js';
+import type { PersonTokens } from '../credentials/person-tokens.js';
 import type { ViewChanges } from '../journal/view-changes.js';
 import { API_KEY_EVENTS } from '../projections/api-keys.js';
 import type { ApiKeyReads } from '../projections/api-key-reads.js';
 import type { PeopleReads } from '../projections/people-reads.js';
 
-export { CredentialError, type CredentialKind } from './credential-error.js';
+export { CredentialError, type CredentialKind } from '../credentials/credential-error.js';
 
 type KeyRow = AssertingKey;
 

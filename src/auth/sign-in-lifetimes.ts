@@ -3,8 +3,6 @@ export const CODE_LIFETIME_MS = 60_000;
 export const ACCESS_TOKEN_SECONDS = 3600;
 export const ANSWER_TICKET_SECONDS = 300;
 export const REFRESH_TOKEN_MS = 30 * 86_400_000;
-/** Clock skew accepted on exp and nbf of a person's token (60 s: docs/protocol.md#credentials-and-roles). */
-export const TOKEN_CLOCK_TOLERANCE_S = 60;
 /** An agent's own assertion (docs/sign-in.md#an-agents-own-assertion): at most 300 s from iat to exp, 30 s of clock skew. */
 export const ASSERTION_MAX_SECONDS = 300;
 export const ASSERTION_CLOCK_TOLERANCE_S = 30;

@@ -1,5 +1,5 @@
 import { REFRESH_TOKEN_SHAPE } from './signin-sessions.js';
-import { SIGN_IN_SUPPORT_MISSING, installedJose } from './sign-in-support.js';
+import { SIGN_IN_SUPPORT_MISSING, installedJose } from '../credentials/sign-in-support.js';
 import { ACCESS_TOKEN_SECONDS, ANSWER_TICKET_SECONDS, REFRESH_TOKEN_MS } from './sign-in-lifetimes.js';
 import { VERIFIER_SHAPE } from './authorization-codes.js';
 import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT, type SignInProvider } from './sign-in-provider.js';

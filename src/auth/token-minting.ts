@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { JWTPayload } from 'jose';
-import { jose } from './sign-in-support.js';
+import { jose } from '../credentials/sign-in-support.js';
 import type { Clock } from '../clock.js';
-import type { DeploymentKey } from '../journal/deployment-key.js';
+import type { DeploymentKey } from '../credentials/deployment-key.js';
 import { ACCESS_TOKEN_SECONDS, ANSWER_TICKET_SECONDS } from './sign-in-lifetimes.js';
 
 export interface TokenSubject {

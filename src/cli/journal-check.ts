@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { verifyChain } from '../journal/verify-chain.js';
-import { DeploymentKey } from '../journal/deployment-key.js';
+import { DeploymentKey } from '../credentials/deployment-key.js';
 import { checkStoredTree, withTreeCheck } from '../projections/log-tree-check.js';
 
 /**

@@ -3,7 +3,7 @@ import { resolveHome } from '../config/home.js';
 import { loadConfig } from '../config/load-config.js';
 import { Gate } from '../gate.js';
 import { acquireHomeLock } from '../home-lock.js';
-import { DeploymentKey, openSigningKey } from '../journal/deployment-key.js';
+import { DeploymentKey, openSigningKey } from '../credentials/deployment-key.js';
 import { createLog } from '../log.js';
 
 const fail = (message: string, code = 1): never => {

@@ -1,5 +1,5 @@
 import { resolveHome } from '../config/home.js';
-import { API_KEY_PATTERN } from '../auth/api-keys.js';
+import { API_KEY_PATTERN } from '../credentials/api-keys.js';
 import { socketCall } from './socket-call.js';
 import { socketFailureExit } from './call-command.js';
 import { Ending } from './command-ending.js';

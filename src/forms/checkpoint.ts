@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { checkpointBody, checkpointOrigin, noteKeyHashInput, signatureLine } from '@gate/client/forms';
 
-/** What signs a checkpoint: the deployment's signing key (src/journal/deployment-key.ts) or a test's; `deploymentId` is the key's public half. */
+/** What signs a checkpoint: the deployment's signing key (src/credentials/deployment-key.ts) or a test's; `deploymentId` is the key's public half. */
 export interface CheckpointSigner {
   readonly deploymentId: string;
   sign(data: string): string;

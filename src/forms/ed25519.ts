@@ -4,7 +4,7 @@ import { ed25519KeyTextProblem } from './strict-ed25519.js';
 /**
  * Ed25519 signing and verifying as every signed form here uses it: signatures as base64url,
  * a deployment named by its public key (the JWK `x`). The key file itself is the journal's
- * (src/journal/deployment-key.ts); these are pure, for the client, the org gate and workers.
+ * (src/credentials/deployment-key.ts); these are pure, for the client, the org gate and workers.
  *
  * signWith: an Ed25519 signature as the journal stores it (base64url); the signing thread signs with the same function.
  */

@@ -1,4 +1,4 @@
-import type { DeploymentKey } from './deployment-key.js';
+import type { DeploymentKey } from '../credentials/deployment-key.js';
 import type { ConfigOrigin } from '../config/config-origin.js';
 import type { HomePaths } from '../config/home.js';
 import type { SigningKeys } from '../forms/signing-keys.js';

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { canonicalJson, sha256Hex } from '../forms/canonical-json.js';
-import type { DeploymentKey } from './deployment-key.js';
+import type { DeploymentKey } from '../credentials/deployment-key.js';
 import type { EventEnvelope, JournalEvent } from '../forms/event.js';
 import type { Clock } from '../clock.js';
 import { ViewChanges } from './view-changes.js';

@@ -1,6 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { newThread } from '../threads.js';
-import type { DeploymentKey } from './deployment-key.js';
+import type { DeploymentKey } from '../credentials/deployment-key.js';
 import type { Log } from '../log.js';
 import type { SignAnswer, SignerSettings, SignRequest } from '../../workers/signer/thread-entry.js';
 import { stopThread } from '../stop-thread.js';

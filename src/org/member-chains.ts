@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { DeploymentKey } from '../journal/deployment-key.js';
+import type { DeploymentKey } from '../credentials/deployment-key.js';
 import { inTransaction } from './org-database.js';
 import { appendOrgLog } from './org-log.js';
 import { RoundTripBatch } from './round-trip-batch.js';

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import type { SignInEndpoints } from '../auth/trusted-issuers.js';
-import { appPolicy, ASSET_NAME, assetReply, readAppFiles, staticHeaders, type AppFiles } from '../surfaces/static-app.js';
+import type { SignInEndpoints } from '../credentials/trusted-issuers.js';
+import { appPolicy, ASSET_NAME, assetReply, readAppFiles, staticHeaders, type AppFiles } from '../http-rpc/static-app.js';
 import type { OrgContext } from './org-context.js';
 import { SERVICE_VERSION } from '../version.js';
 
@@ -31,7 +31,7 @@ const originOf = (url: string) => new URL(url).origin;
 
 /**
  * GET /app, GET /app/assets/{asset} and GET /identity at the organization gate, served as the
- * gate serves its console (static-app.ts: files read once at start, the same headers). Its
+ * gate serves its console (src/http-rpc/static-app.ts: files read once at start, the same headers). Its
  * content policy differs in one place: the page may also call the token endpoints of the
  * issuers its people sign in at, where it exchanges their sign-in code (PKCE, in the page).
  */

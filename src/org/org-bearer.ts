@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
-import { API_KEY_PATTERN, hashApiKey } from '../auth/api-keys.js';
-import { CredentialError } from '../auth/credential-error.js';
-import type { PersonTokens } from '../auth/person-tokens.js';
+import { API_KEY_PATTERN, hashApiKey } from '../credentials/api-keys.js';
+import { CredentialError } from '../credentials/credential-error.js';
+import type { PersonTokens } from '../credentials/person-tokens.js';
 import type { OrderedRole } from '../domain/roles.js';
 import { roleOfPerson } from './org-people.js';
 import { RoundTripBatch } from './round-trip-batch.js';

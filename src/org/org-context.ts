@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { DeploymentKey } from '../journal/deployment-key.js';
+import type { DeploymentKey } from '../credentials/deployment-key.js';
 import type { GateConfig } from '../config/keys.js';
 import type { InboxSize } from './inbox-size.js';
 import type { OrgBearer } from './org-bearer.js';
@@ -9,7 +9,7 @@ import type { DecisionBatch } from './org-decision.js';
 import type { SubmissionChecks } from './submission-checks.js';
 import type { OutcomesReader } from './outcomes-reader.js';
 import type { PersonsCopies } from './persons-copies.js';
-import type { TrustedIssuers } from '../auth/trusted-issuers.js';
+import type { TrustedIssuers } from '../credentials/trusted-issuers.js';
 import type { Log } from '../log.js';
 
 /** What every door of one org process reads: the shared database, the org key and the [org] config. Nothing else. */

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
-import type { DeploymentKey } from '../journal/deployment-key.js';
-import { COUNTERSIGN_CLASSES } from '../review/quorum.js';
+import type { DeploymentKey } from '../credentials/deployment-key.js';
+import { COUNTERSIGN_CLASSES } from '../domain/countersign-classes.js';
 import { inTransaction } from './org-database.js';
 import { appendOrgLogMany, type OrgLogEntry } from './org-log.js';
 import { OUTCOME_CONTRACT, signOutcome, type AuthorityClass, type Outcome } from '../forms/outcome-line.js';

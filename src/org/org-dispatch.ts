@@ -1,7 +1,7 @@
 import { atLeast } from '../domain/roles.js';
 import { ErrorCode, GateError, roleTooLow } from '../gate-error.js';
-import { answerMessage, type JsonRpcResponse } from '../verbs/dispatch.js';
-import { validateFields } from '../verbs/validate-params.js';
+import { answerMessage, type JsonRpcResponse } from '../http-rpc/json-rpc-answer.js';
+import { validateFields } from '../http-rpc/validate-fields.js';
 import type { OrgStaffCaller } from './org-bearer.js';
 import type { OrgContext } from './org-context.js';
 import { ORG_VERBS } from './org-registry.js';

@@ -1,6 +1,6 @@
 import type { PoolClient, Pool } from 'pg';
 import { canonicalJson, sha256Hex } from '../forms/canonical-json.js';
-import type { DeploymentKey } from '../journal/deployment-key.js';
+import type { DeploymentKey } from '../credentials/deployment-key.js';
 import { linkProblem, signatureHolds } from '../forms/event-link.js';
 import type { EventEnvelope } from '../forms/event.js';
 

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
-import { mintApiKey } from '../auth/api-keys.js';
-import type { DeploymentKey } from '../journal/deployment-key.js';
+import { mintApiKey } from '../credentials/api-keys.js';
+import type { DeploymentKey } from '../credentials/deployment-key.js';
 import { inTransaction } from './org-database.js';
 import { ed25519KeyTextProblem } from '../forms/strict-ed25519.js';
 import { appendOrgLog } from './org-log.js';

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CredentialError } from '../auth/credential-error.js';
-import { endAnswer } from '../surfaces/answer-before-body.js';
-import { refuseTooLarge } from '../surfaces/http-replies.js';
-import { jsonRpcObject } from '../surfaces/json-rpc-body.js';
+import { CredentialError } from '../credentials/credential-error.js';
+import { endAnswer } from '../http-rpc/answer-before-body.js';
+import { refuseTooLarge } from '../http-rpc/http-replies.js';
+import { jsonRpcObject } from '../http-rpc/json-rpc-body.js';
 import { KeyRevoked, type OrgCaller, type OrgStaffCaller } from './org-bearer.js';
 import type { OrgContext } from './org-context.js';
 import { dispatchOrg } from './org-dispatch.js';

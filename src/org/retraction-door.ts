@@ -1,4 +1,4 @@
-import { jsonBodyFaultReason, jsonObjectBody } from '../surfaces/json-object-body.js';
+import { jsonBodyFaultReason, jsonObjectBody } from '../http-rpc/json-object-body.js';
 import { inTransaction } from './org-database.js';
 import type { OrgContext } from './org-context.js';
 import { checkRetraction } from './retraction-check.js';
@@ -27,7 +27,7 @@ export function withoutBytes(body: string): string {
  * nothing. After the commit the table is vacuumed, so the dead row version that still held
  * the bytes is removed from the table's pages now rather than whenever autovacuum comes by.
  * The body is small (16 KiB at most) and is read on the doors' thread as every door reads
- * JSON (json-object-body.ts).
+ * JSON (src/http-rpc/json-object-body.ts).
  */
 export async function putRetraction(ctx: OrgContext, member: string, pathId: string, bytes: Buffer): Promise<DoorAnswer> {
   const read = jsonObjectBody(bytes);

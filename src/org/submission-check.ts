@@ -1,7 +1,7 @@
 import { canonicalJson, sha256Hex } from '../forms/canonical-json.js';
 import { memberKeys, memberSigned } from './member-signature.js';
 import { isJsonObject } from '../domain/json-object.js';
-import { jsonBodyFaultReason, jsonObjectBody } from '../surfaces/json-object-body.js';
+import { jsonBodyFaultReason, jsonObjectBody } from '../http-rpc/json-object-body.js';
 import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../forms/submission-contract.js';
 import type { SigningKeys } from '../forms/signing-keys.js';
 
@@ -186,7 +186,7 @@ export interface TextCheck {
 /**
  * A PUT body's bytes as sent, read and checked: what the check pool's workers run (untrusted
  * bytes never parsed on the main thread). Read as every gate door reads JSON
- * (json-object-body.ts): not UTF-8, a lone surrogate, a repeated key in any spelling or a
+ * (src/http-rpc/json-object-body.ts): not UTF-8, a lone surrogate, a repeated key in any spelling or a
  * nesting past the depth limit is refused 400 with why, so the body stored is the one checked.
  */
 export function checkSubmissionBody(pathId: string, bytes: Uint8Array, member: string): TextCheck {

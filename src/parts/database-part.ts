@@ -3,7 +3,7 @@ import type { GateConfig } from '../config/keys.js';
 import type { HomePaths } from '../config/home.js';
 import type { Log } from '../log.js';
 import type { Part, PartMaker } from '../part.js';
-import { openSigningKey, type DeploymentKey } from '../journal/deployment-key.js';
+import { openSigningKey, type DeploymentKey } from '../credentials/deployment-key.js';
 import { createJournalSchema } from '../journal/schema.js';
 import { SigningKeys } from '../forms/signing-keys.js';
 import { DeploymentKeyReads } from '../projections/deployment-key-reads.js';

@@ -2,8 +2,8 @@ import type { Clock } from '../clock.js';
 import type { GateConfig } from '../config/keys.js';
 import { BearerAuth } from '../auth/bearer.js';
 import type { PeopleFile } from '../auth/people-file.js';
-import { PersonTokens } from '../auth/person-tokens.js';
-import { TrustedIssuers } from '../auth/trusted-issuers.js';
+import { PersonTokens } from '../credentials/person-tokens.js';
+import { TrustedIssuers } from '../credentials/trusted-issuers.js';
 import type { Deployment } from '../journal/deployment.js';
 import type { Store } from '../store/store.js';
 

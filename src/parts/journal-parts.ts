@@ -4,7 +4,7 @@ import type { GateConfig } from '../config/keys.js';
 import type { HomePaths } from '../config/home.js';
 import type { Log } from '../log.js';
 import type { Part, PartMaker } from '../part.js';
-import type { DeploymentKey } from '../journal/deployment-key.js';
+import type { DeploymentKey } from '../credentials/deployment-key.js';
 import type { AppendFollower } from '../journal/followers.js';
 import { JournalWriter } from '../journal/group-commit.js';
 import { Journal } from '../journal/journal.js';

@@ -1,4 +1,5 @@
 import type { SignerClass } from '../domain/signer-class.js';
+import { COUNTERSIGN_CLASSES } from '../domain/countersign-classes.js';
 
 /** A space's review policy (docs/protocol.md#review-modes-and-blockers): who counts toward k and who may settle a promotion. */
 export const REVIEW_MODES = ['human', 'model', 'auto'] as const;
@@ -17,8 +18,6 @@ export interface QuorumProfile {
   k: Partial<Record<string, number>>;
   people: Partial<Record<string, number>>;
 }
-
-export const COUNTERSIGN_CLASSES: ReadonlySet<string> = new Set(['T-3', 'T-5']);
 
 /**
  * What a trust class needs in a space of the given mode. A class the profile does not name

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { hashApiKey, keyIdOf } from '../auth/api-keys.js';
+import { hashApiKey, keyIdOf } from '../credentials/api-keys.js';
 import { writeFileAtomic } from '../config/atomic-write.js';
 
 export const BUDGET_STATE_FORMAT = 'gate-runner-budget/1';

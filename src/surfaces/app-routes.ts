@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { sendJson } from './http-replies.js';
+import { sendJson } from '../http-rpc/http-replies.js';
 import { errorBody, jsonContent, type Route } from './route.js';
-import { ASSET_NAME, assetReply, readAppFiles, staticHeaders } from './static-app.js';
+import { ASSET_NAME, assetReply, readAppFiles, staticHeaders } from '../http-rpc/static-app.js';
 
 /**
  * The console's files as the build made them: `dist/app` (this file is dist/src/surfaces),

@@ -161,7 +161,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
  * reset it, and the client might never read the answer. Part of a body read closes it (the
  * rest cannot be told from a next request), and so does a body cut for time; either way the
  * answer is written first and the rest of the body read and discarded, within a bound
- * (answer-before-body.ts), before the socket goes.
+ * (src/http-rpc/answer-before-body.ts), before the socket goes.
  */
 export function refuseBody(res: ServerResponse, refusal: BodyRefused, retryAfterS: string, send: (res: ServerResponse, status: number, body: unknown, headers: Record<string, string>) => void): void {
   const headers: Record<string, string> = refusal.unread ? {} : { connection: 'close' };

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { degradations } from '../review/degraded.js';
 import type { House } from '../verbs/house.js';
-import { sendJson } from './http-replies.js';
+import { sendJson } from '../http-rpc/http-replies.js';
 import { errorBody, jsonContent, type Route } from './route.js';
 
 /** Why the gate cannot serve now: what /readyz answers 503 with. */

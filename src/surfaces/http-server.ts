@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { CredentialError } from '../auth/bearer.js';
-import { framingError } from '../verbs/dispatch.js';
+import { framingError } from '../http-rpc/json-rpc-answer.js';
 import { ErrorCode } from '../gate-error.js';
 import type { InFlight } from './in-flight.js';
 import { IdentityInFlight, identityShare } from './identity-in-flight.js';
 import { BodyBudget, bodyBytesShare } from './body-budget.js';
 import { admitBody, BodyRefused, refuseBody } from './body-intake.js';
 import { CrossOrigin } from './cross-origin.js';
-import { declaresTooMuch, refuseTooLarge, sendJson } from './http-replies.js';
+import { declaresTooMuch, refuseTooLarge, sendJson } from '../http-rpc/http-replies.js';
 import { matchPath, type Route } from './route.js';
 import { routeTable } from './route-table.js';
 import { logHttpRequest, noteRequest } from './request-log.js';

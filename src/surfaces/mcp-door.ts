@@ -7,13 +7,13 @@ import { callClientTool, ToolProtocolError, type ToolResult } from '../tools/cal
 import { toolsOf } from '../tools/tool-catalog.js';
 import { directCallAnswer, directCallOf, type DirectCall } from './mcp-direct-call.js';
 import { META_CAPABILITIES, META_VERSION, MCP_PROTOCOL_VERSION, toolServer } from './mcp-tool-server.js';
-import { jsonRpcObject } from './json-rpc-body.js';
+import { jsonRpcObject } from '../http-rpc/json-rpc-body.js';
 import { isLoopbackHost, isSameOriginLoopback } from './loopback.js';
 import type { ClientAddresses } from './client-address.js';
 import { publicUrl } from '../config/public-url.js';
 import { isJsonObject } from '../domain/json-object.js';
 import { noteRequest } from './request-log.js';
-import { readBudgetRetryAfter } from './http-replies.js';
+import { readBudgetRetryAfter } from '../http-rpc/http-replies.js';
 import type { House } from '../verbs/house.js';
 
 /** The 2025 revisions an `initialize` may name when the operator enables the legacy flag. */

@@ -1,7 +1,7 @@
 import type { BearerAuth } from '../auth/bearer.js';
 import { ErrorCode } from '../gate-error.js';
-import { framingError } from '../verbs/dispatch.js';
-import { refuseTooLarge, sendJson } from './http-replies.js';
+import { framingError } from '../http-rpc/json-rpc-answer.js';
+import { refuseTooLarge, sendJson } from '../http-rpc/http-replies.js';
 import { readBody } from './body-intake.js';
 import { McpDoor, type McpDoorOptions } from './mcp-door.js';
 import { mcpCatalogText } from './mcp-catalog.js';

@@ -1,5 +1,5 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import { sendJson } from './http-replies.js';
+import { sendJson } from '../http-rpc/http-replies.js';
 
 /** How a listener answers each of its three paths. */
 export interface ProbeAnswers {

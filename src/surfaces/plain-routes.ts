@@ -1,4 +1,4 @@
-import { sendJson } from './http-replies.js';
+import { sendJson } from '../http-rpc/http-replies.js';
 import { identityDocument } from './identity-document.js';
 import { jsonContent, type Route } from './route.js';
 import type { House } from '../verbs/house.js';

@@ -3,7 +3,7 @@ import type { BearerAuth } from '../auth/bearer.js';
 import type { SignInProvider } from '../auth/sign-in-provider.js';
 import { mcpRoutes } from './mcp-routes.js';
 import { appRoutes } from './app-routes.js';
-import { sendJson } from './http-replies.js';
+import { sendJson } from '../http-rpc/http-replies.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { passwordResetRoutes } from './password-reset-routes.js';
 import { openApiDocument } from './openapi-document.js';

@@ -1,8 +1,9 @@
 import { ErrorCode } from '../gate-error.js';
-import { dispatch, framingError } from '../verbs/dispatch.js';
-import { readBudgetRetryAfter, refuseTooLarge, sendJson } from './http-replies.js';
+import { framingError } from '../http-rpc/json-rpc-answer.js';
+import { dispatch } from '../verbs/dispatch.js';
+import { readBudgetRetryAfter, refuseTooLarge, sendJson } from '../http-rpc/http-replies.js';
 import { readBody } from './body-intake.js';
-import { jsonRpcObject } from './json-rpc-body.js';
+import { jsonRpcObject } from '../http-rpc/json-rpc-body.js';
 import { jsonContent, type Route } from './route.js';
 import { rpcRequestSchema, rpcResponseSchema } from './rpc-schema.js';
 import { noteRequest, recallModeOf, servedVerb } from './request-log.js';

@@ -1,12 +1,13 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Caller } from '../access/caller.js';
 import { peerCredentials, processUid } from '../auth/peer-credentials.js';
-import { dispatch, framingError } from '../verbs/dispatch.js';
+import { framingError } from '../http-rpc/json-rpc-answer.js';
+import { dispatch } from '../verbs/dispatch.js';
 import { ErrorCode } from '../gate-error.js';
 import { isArmed } from '../failpoints.js';
 import type { InFlight } from './in-flight.js';
 import { ByteLines, isBlankLine } from './byte-lines.js';
-import { jsonRpcObject } from './json-rpc-body.js';
+import { jsonRpcObject } from '../http-rpc/json-rpc-body.js';
 import type { RequestObserver } from '../metrics/request-observer.js';
 import { logSocketRequest, recallModeOf, servedVerb } from './request-log.js';
 import type { House } from '../verbs/house.js';

@@ -1,7 +1,7 @@
 import type { Caller } from '../access/caller.js';
 import { ErrorCode, GateError, invalidParams } from '../gate-error.js';
 import { call } from '../verbs/dispatch.js';
-import { validateFields } from '../verbs/validate-params.js';
+import { validateFields } from '../http-rpc/validate-fields.js';
 import type { Tier, Tool } from './define-tool.js';
 import { inputOf, toolsOf } from './tool-catalog.js';
 import { isJsonObject } from '../domain/json-object.js';

@@ -2,39 +2,12 @@ import { VERBS_BY_NAME } from './registry.js';
 import type { Caller } from '../access/caller.js';
 import { atLeast } from '../domain/roles.js';
 import { ErrorCode, GateError, invalidParams, roleTooLow } from '../gate-error.js';
+import { answerMessage, type JsonRpcResponse } from '../http-rpc/json-rpc-answer.js';
 import { validateParams } from './validate-params.js';
 import { verbContext } from './define-verb.js';
-import { isJsonObject } from '../domain/json-object.js';
 import { refuseBannedWrite } from '../access/bans.js';
 import type { House } from './house.js';
 import { ANSWERS_CHECKED, checkAnswer } from './answer-check.js';
-
-export type JsonRpcId = string | number | null;
-
-export interface JsonRpcResponse {
-  jsonrpc: '2.0';
-  id: JsonRpcId;
-  result?: unknown;
-  error?: { code: number; message: string; data?: Record<string, unknown> };
-}
-
-export const errorResponse = (id: JsonRpcId, error: GateError): JsonRpcResponse => ({ jsonrpc: '2.0', id, error: error.toJSON() });
-
-/** A framing error a surface answers before any message reaches the dispatcher. */
-export const framingError = (code: number, message: string): JsonRpcResponse => errorResponse(null, new GateError(code, message));
-
-export function requestId(message: Record<string, unknown>): JsonRpcId {
-  const id = message['id'];
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-}
-
-/** Why `m` is not a JSON-RPC 2.0 request, or null when it is one. */
-function envelopeFault(m: Record<string, unknown>): string | null {
-  if (m['jsonrpc'] !== '2.0') return 'jsonrpc must be "2.0"';
-  if ('id' in m && m['id'] !== null && typeof m['id'] !== 'string' && typeof m['id'] !== 'number') return 'id must be a string, a number or null';
-  if (typeof m['method'] !== 'string') return 'method must be a string';
-  return null;
-}
 
 /**
  * The one dispatcher (docs/architecture.md#rules-of-the-house, rule 2): every surface ends here with a Caller it derived
@@ -48,35 +21,6 @@ export async function dispatch(house: House, caller: Caller, message: unknown): 
     (method, params) => call(house, caller, method, params),
     (method, error) => house.log.error(`internal error in ${method}`, error),
   );
-}
-
-/**
- * The JSON-RPC frame around a verb call, for every server of this package (the gate's
- * dispatch, the organization gate's): envelope checks, notifications, GateError to its
- * error object, anything else -32603 after `internal` has logged it.
- */
-export async function answerMessage(
-  message: unknown,
-  run: (method: string, params: unknown) => Promise<unknown>,
-  internal: (method: string, error: unknown) => void,
-): Promise<JsonRpcResponse | null> {
-  if (!isJsonObject(message)) {
-    return errorResponse(null, new GateError(ErrorCode.invalidRequest, 'a request is one JSON-RPC 2.0 object'));
-  }
-  const m = message as Record<string, unknown>;
-  const id = requestId(m);
-  const fault = envelopeFault(m);
-  if (fault !== null) return errorResponse(id, new GateError(ErrorCode.invalidRequest, fault));
-  const notification = !('id' in m);
-  try {
-    const result = await run(m['method'] as string, m['params']);
-    return notification ? null : { jsonrpc: '2.0', id, result };
-  } catch (error) {
-    if (notification) return null;
-    if (error instanceof GateError) return errorResponse(id, error);
-    internal(String(m['method']), error);
-    return errorResponse(id, new GateError(ErrorCode.internal, 'internal error'));
-  }
 }
 
 /**

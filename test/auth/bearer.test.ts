@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { BearerAuth, CredentialError } from '../../src/auth/bearer.js';
-import { mintApiKey } from '../../src/auth/api-keys.js';
+import { mintApiKey } from '../../src/credentials/api-keys.js';
 import { ApiKeyReducer, apiKeyTables } from '../../src/projections/api-keys.js';
 import { ApiKeyReads } from '../../src/projections/api-key-reads.js';
 import { peopleTables } from '../../src/projections/people.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stalledPost } from '../harness/stalled-request.js';
 import { useGate } from '../harness/use-gate.js';
-import { LINGER_MS } from '../../src/surfaces/answer-before-body.js';
+import { LINGER_MS } from '../../src/http-rpc/answer-before-body.js';
 
 // Issue 36 section 3: a refused upload must still be read by its client. A client that sent
 // `Connection: close` (as Node's own client does with no agent) and is refused before its

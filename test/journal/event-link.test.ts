@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeploymentKey } from '../../src/journal/deployment-key.js';
+import { DeploymentKey } from '../../src/credentials/deployment-key.js';
 import { canonicalJson, sha256Hex } from '../../src/forms/canonical-json.js';
 import { linkProblem, signatureHolds, type StoredEvent } from '../../src/forms/event-link.js';
 

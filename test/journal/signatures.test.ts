@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ed from '@noble/ed25519';
-import { DeploymentKey } from '../../src/journal/deployment-key.js';
+import { DeploymentKey } from '../../src/credentials/deployment-key.js';
 import { verifyWithDeploymentId } from '../../src/forms/ed25519.js';
 import { verifyEventSignature } from '../../src/forms/portable-verify.js';
 import { canonicalJson } from '../../src/forms/canonical-json.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { InProcessGate } from '../harness/in-process-gate.js';
-import { DeploymentKey } from '../../dist/src/journal/deployment-key.js';
+import { DeploymentKey } from '../../dist/src/credentials/deployment-key.js';
 import { SigningThread } from '../../dist/src/journal/signing-thread.js';
 import type { Caller } from '../../dist/src/access/caller.js';
 import type { Log } from '../../dist/src/log.js';

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeploymentKey } from '../../src/journal/deployment-key.js';
+import { DeploymentKey } from '../../src/credentials/deployment-key.js';
 import { Journal } from '../../src/journal/journal.js';
 import { JournalWriter } from '../../src/journal/group-commit.js';
 import { createJournalSchema } from '../../src/journal/schema.js';

@@ -8,7 +8,7 @@ import { signIn, startGateWithIssuer, type SignedInPerson } from '../harness/sig
 import { launchBrowser } from '../harness/browser.js';
 import { signInThroughTheBrowser } from '../harness/browser-sign-in.js';
 import { ProofError, provenKeys, verifyCheckpoint, verifyCheckpointAnswer, verifyCollection, verifyEventProofs } from '@gate/client/proofs';
-import { DeploymentKey } from '../../src/journal/deployment-key.js';
+import { DeploymentKey } from '../../src/credentials/deployment-key.js';
 
 /**
  * `gate key rotate` on a stopped gate, then the gate as a reader, a checker and a person meet

@@ -9,7 +9,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
 import { addPersonWithCli, freePort, signIn } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
-import { DeploymentKey } from '../../src/journal/deployment-key.js';
+import { DeploymentKey } from '../../src/credentials/deployment-key.js';
 
 /**
  * The loop through the org's console with a real member gate: the member (also the issuer the

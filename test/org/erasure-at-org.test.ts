@@ -9,7 +9,7 @@ import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
 import { SimulatedMember } from '../harness/member-submission.js';
 import { freePort } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
-import { DeploymentKey } from '../../src/journal/deployment-key.js';
+import { DeploymentKey } from '../../src/credentials/deployment-key.js';
 import { canonicalJson, sha256Hex } from '../../src/forms/canonical-json.js';
 import { RETRACTION_SIGNING_PREFIX } from '../../src/forms/retraction-contract.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { GateProcess, uniqueText } from '../harness/gate-process.js';
 import { gateCommand } from '../harness/gate-command.js';
 import { OrgProcess, orgCli } from '../harness/org-process.js';
-import { DeploymentKey } from '../../src/journal/deployment-key.js';
+import { DeploymentKey } from '../../src/credentials/deployment-key.js';
 
 /**
  * A real member gate and a real organization gate (its embedded PostgreSQL): the member's

@@ -11,7 +11,7 @@ import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
 import { signInWithOpenidClient, type IssuedPerson } from '../harness/openid-sign-in.js';
 import { signIn, type SignedInPerson } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
-import { DeploymentKey } from '../../src/journal/deployment-key.js';
+import { DeploymentKey } from '../../src/credentials/deployment-key.js';
 import { yazlZip } from '../../fixtures/make-fixtures.js';
 
 /**

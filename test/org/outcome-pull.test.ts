@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { uniqueText } from '../harness/gate-process.js';
 import { OrgDoorServer } from '../harness/org-door-server.js';
 import { useGate } from '../harness/use-gate.js';
-import { DeploymentKey } from '../../src/journal/deployment-key.js';
+import { DeploymentKey } from '../../src/credentials/deployment-key.js';
 import { OUTCOME_CONTRACT, signOutcome, type Outcome } from '../../src/forms/outcome-line.js';
 
 // The org side is the test double here, signing with keys the test holds, so a line can be forged.

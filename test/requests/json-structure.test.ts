@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { structureFault } from '../../src/surfaces/json-structure.js';
+import { structureFault } from '../../src/http-rpc/json-structure.js';
 import { DuplicateKeyError, parseStrictJson } from '../../packages/client/src/strict-json.js';
 
 // The doors' loop over the text against a real parser (momoa, as the client reads replies):

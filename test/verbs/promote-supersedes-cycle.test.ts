@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { ReplacementRows, expectRefusal } from '../harness/replacement-rows.js';
 import { useGate } from '../harness/use-gate.js';
-import { DeploymentKey } from '../../src/journal/deployment-key.js';
+import { DeploymentKey } from '../../src/credentials/deployment-key.js';
 import { Journal } from '../../src/journal/journal.js';
 import { Projections } from '../../src/projections/projections.js';
 import { systemClock } from '../../src/clock.js';

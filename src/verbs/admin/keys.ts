@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineVerb, type VerbContext } from '../define-verb.js';
 import { invalidParams } from '../../gate-error.js';
 import { ROLES, atLeast, roleRank, type Role } from '../../domain/roles.js';
-import { mintApiKey } from '../../auth/api-keys.js';
+import { mintApiKey } from '../../credentials/api-keys.js';
 import { requireLongLivedCredential } from '../long-lived-credential.js';
 import { proofParam, provenBy, requireOperatorProof } from '../operator-proof.js';
 import type { KeyRow } from '../../projections/api-key-reads.js';

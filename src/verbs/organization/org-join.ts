@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { writeFileAtomic } from '../../config/atomic-write.js';
 import { GateClientError, OrgDoorClient } from '@gate/client';
-import { API_KEY_PATTERN } from '../../auth/api-keys.js';
+import { API_KEY_PATTERN } from '../../credentials/api-keys.js';
 import { invalidParams, lifecycle } from '../../gate-error.js';
 import { pinnedOrg } from '../../submission/outcome-pull.js';
 import { defineVerb } from '../define-verb.js';

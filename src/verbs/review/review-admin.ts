@@ -4,7 +4,7 @@ import { defineVerb } from '../define-verb.js';
 import { artifactIdParam, limitParam } from '../param-types.js';
 import { visibleRowsClause } from '../../access/visible-rows.js';
 import { invalidParams } from '../../gate-error.js';
-import { COUNTERSIGN_CLASSES } from '../../review/quorum.js';
+import { COUNTERSIGN_CLASSES } from '../../domain/countersign-classes.js';
 import { settlePending } from '../../review/settlement.js';
 
 const backendCheckAnswer = z.object({

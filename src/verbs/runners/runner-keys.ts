@@ -3,7 +3,7 @@ import { defineVerb } from '../define-verb.js';
 import { spaceParam } from '../param-types.js';
 import { requireSpace } from '../../store/require-space.js';
 import { invalidParams } from '../../gate-error.js';
-import { mintApiKey } from '../../auth/api-keys.js';
+import { mintApiKey } from '../../credentials/api-keys.js';
 import { slotsOf } from '../../crews/crews.js';
 import { changeGrant, revokeMemberKey } from '../../crews/member-grants.js';
 import { callingRunner } from './runner-operand.js';

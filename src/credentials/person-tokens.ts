@@ -3,10 +3,12 @@ import { SignInSupportMissing, jose } from './sign-in-support.js';
 import type { KeyObject } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { CredentialError } from './credential-error.js';
-import { TOKEN_CLOCK_TOLERANCE_S } from './sign-in-lifetimes.js';
 import { readUnverifiedJwt } from './unverified-jwt.js';
 import { ed25519KeyProblem, jwsHoldsStrictly, rawEd25519Key } from '../forms/strict-ed25519.js';
 import type { TrustedIssuers } from './trusted-issuers.js';
+
+/** Clock skew accepted on exp and nbf of a person's token (60 s: docs/protocol.md#credentials-and-roles). */
+export const TOKEN_CLOCK_TOLERANCE_S = 60;
 
 /** Algorithms a trusted issuer may sign with: asymmetric only (a shared-secret or `none` token proves nothing). */
 const EXTERNAL_ALGORITHMS = ['EdDSA', 'Ed25519', 'ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];

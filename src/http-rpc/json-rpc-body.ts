@@ -1,6 +1,5 @@
 import { ErrorCode, GateError } from '../gate-error.js';
-import { errorResponse, framingError, requestId } from '../verbs/dispatch.js';
-import type { JsonRpcResponse } from '../verbs/dispatch.js';
+import { errorResponse, framingError, requestId, type JsonRpcResponse } from './json-rpc-answer.js';
 import { jsonObjectBody } from './json-object-body.js';
 
 export type ParsedRequest = { message: Record<string, unknown> } | { refusal: JsonRpcResponse; status: 200 | 400 };
