@@ -1,11 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { proseLines } from './markdown-anchors.js';
 
 /**
  * Figures in docs/ that name where they come from (docs/architecture.md, "Figures in the
  * documents"): a number followed by `<!-- figure FILE POINTER -->`, FILE a results file of
  * bench/results/ and POINTER a JSON Pointer into it (`/public/committed/jailbreaks/rate`).
- * A number ending in `%` is the value times 100. Bold around the number is allowed.
+ * A number ending in `%` is the value times 100. Bold around the number is allowed. Marks in
+ * code (fences, backticks) are examples and are not read.
  */
 export const FIGURE_MARK = /(?<![\w.,])(?:\*\*)?(-?[0-9][0-9,]*(?:\.[0-9]+)?)(%?)(?:\*\*)?\s*<!-- figure (\S+\.json) (\/\S*) -->/g;
 
@@ -24,14 +26,13 @@ export interface MarkedFigure {
 
 export function markedFigures(file: string, label: string): MarkedFigure[] {
   const found: MarkedFigure[] = [];
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .forEach((line, i) => {
+  // Prose only: a mark inside code (a fence or backticks) is an example of the syntax.
+  proseLines(readFileSync(file, 'utf8')).forEach((line, i) => {
       const read = [...line.matchAll(FIGURE_MARK)];
       for (const m of read) found.push({ where: `${label}:${i + 1}`, shown: m[1]!, percent: m[2] === '%', results: m[3]!, pointer: m[4]! });
       const marks = [...line.matchAll(ANY_MARK)].length;
       for (let k = read.length; k < marks; k++) found.push({ where: `${label}:${i + 1}`, shown: null, percent: false, results: '', pointer: '' });
-    });
+  });
   return found;
 }
 
