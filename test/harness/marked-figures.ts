@@ -28,10 +28,10 @@ export function markedFigures(file: string, label: string): MarkedFigure[] {
   const found: MarkedFigure[] = [];
   // Prose only: a mark inside code (a fence or backticks) is an example of the syntax.
   proseLines(readFileSync(file, 'utf8')).forEach((line, i) => {
-      const read = [...line.matchAll(FIGURE_MARK)];
-      for (const m of read) found.push({ where: `${label}:${i + 1}`, shown: m[1]!, percent: m[2] === '%', results: m[3]!, pointer: m[4]! });
-      const marks = [...line.matchAll(ANY_MARK)].length;
-      for (let k = read.length; k < marks; k++) found.push({ where: `${label}:${i + 1}`, shown: null, percent: false, results: '', pointer: '' });
+    const read = [...line.matchAll(FIGURE_MARK)];
+    for (const m of read) found.push({ where: `${label}:${i + 1}`, shown: m[1]!, percent: m[2] === '%', results: m[3]!, pointer: m[4]! });
+    const marks = [...line.matchAll(ANY_MARK)].length;
+    for (let k = read.length; k < marks; k++) found.push({ where: `${label}:${i + 1}`, shown: null, percent: false, results: '', pointer: '' });
   });
   return found;
 }
