@@ -57,7 +57,7 @@ export async function call(house: House, caller: Caller, method: string, rawPara
   let answer: unknown;
   try {
     if (verb.door !== undefined) await refuseBannedWrite(house, caller, method, verb.door.sources?.(params));
-    answer = await verb.handler(verbContext(house, caller), params);
+    answer = await verb.handler(verbContext(house, caller, verb.uses), params);
     if (ANSWERS_CHECKED) checkAnswer(verb, answer);
   } catch (error) {
     await house.store.writer.durable(error);

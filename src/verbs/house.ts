@@ -13,8 +13,8 @@ import type { PipelinePart } from '../../pipeline/pipeline-part.js';
 
 /**
  * The parts of the house a verb may enter, each an interface owned by its layer and built
- * by the root (src/gate.ts). A verb takes the parts it names (VerbContext); a helper takes
- * a Pick of them, so its signature says which rooms it uses.
+ * by the root (src/gate.ts). A verb is handed the parts its `uses` names (VerbContext); a
+ * helper takes a Pick of them, so its signature says which rooms it uses.
  */
 export interface House {
   readonly store: Store;
@@ -31,3 +31,23 @@ export interface House {
   readonly clock: Clock;
   readonly log: Log;
 }
+
+/**
+ * The parts by name, in House's order: the columns of the verb-by-part table the registry prints
+ * into docs/architecture.md (src/verbs/verb-parts-table.ts). `satisfies` keeps out a name House
+ * lacks; test/architecture/verb-uses.test.ts fails while one House has is missing here.
+ */
+export const HOUSE_PARTS = [
+  'store',
+  'access',
+  'auth',
+  'recall',
+  'pipeline',
+  'review',
+  'reads',
+  'crews',
+  'deployment',
+  'config',
+  'clock',
+  'log',
+] as const satisfies readonly (keyof House)[];

@@ -21,6 +21,7 @@ export const pingVerb = defineVerb({
   summary: 'Liveness: the deployment id, your role, where the gate listens, and whether it is degraded and why.',
   params: z.strictObject({}),
   answer: pingAnswer,
+  uses: ['store', 'access', 'pipeline', 'review', 'deployment', 'config'],
   handler({ caller, store, access, review, pipeline, config, deployment }) {
     const reasons = degradations({ store, review, pipeline, config }, access.visibility.seesEverything(caller));
     return {
@@ -65,6 +66,7 @@ export const describeVerb = defineVerb({
   summary: 'The service, its version, the verb catalog and who you are.',
   params: z.strictObject({}),
   answer: describeAnswer,
+  uses: ['config'],
   handler({ caller, config }) {
     return {
       service: 'gate',

@@ -20,6 +20,7 @@ const sample = defineVerb({
     rows: z.array(z.object({ n: z.number().int(), note: z.string().optional() })),
     kind: z.union([z.object({ a: z.string() }), z.object({ a: z.string(), b: z.number() })]),
   }),
+  uses: [],
   handler: () => ({ id: 'x', rows: [], kind: { a: 'y' } }),
 });
 

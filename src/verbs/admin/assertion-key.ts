@@ -57,6 +57,7 @@ export const assertionKeyVerb = defineVerb({
     key_id: z.string().regex(/^[0-9a-f]{12}$/, 'a key id is 12 lower-case hex characters').optional(),
   }),
   answer: assertionKeyAnswer,
+  uses: ['store', 'deployment'],
   async handler({ caller, store, deployment }, p) {
     const keyId = p.key_id === undefined ? ASSERTION_ISSUER.exec(caller.identity)?.[1] : socketNamedKey({ store }, caller, p.key_id);
     if (keyId === undefined) {

@@ -25,6 +25,7 @@ export const challengeVerb = defineVerb({
   summary: 'A fresh single-use nonce for an operator proof {nonce, sig}.',
   params: z.strictObject({}),
   answer: challengeAnswer,
+  uses: ['auth'],
   handler({ caller, auth }) {
     return auth.operatorProofs.challenge(caller.identity);
   },
@@ -44,6 +45,7 @@ export const operatorProofVerb = defineVerb({
   summary: 'How operator proofs work here: whether one is required, the operator keys, the verbs that need one.',
   params: z.strictObject({}),
   answer: operatorProofAnswer,
+  uses: ['auth'],
   handler({ auth }) {
     return {
       required: auth.operatorProofs.required,
@@ -61,6 +63,7 @@ export const verifyVerb = defineVerb({
   summary: 'Check a proof {nonce, sig} against the operator keys without spending the nonce.',
   params: z.strictObject({ proof: proofParam }),
   answer: proofCheckAnswer,
+  uses: ['auth'],
   handler({ caller, auth }, p) {
     return auth.operatorProofs.check(caller.identity, p.proof);
   },

@@ -62,6 +62,7 @@ export const eraseVerb = defineVerb({
     "Erase a row's content for good: its bytes, masked copy, index entries, vector and attachments leave the gate; the row stays as its metadata, and content_erased is journaled with the content hash so the chain still verifies.",
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500), proof: proofParam.optional() }),
   answer: eraseAnswer,
+  uses: ['store', 'access', 'auth', 'pipeline', 'review', 'deployment', 'config', 'log'],
   async handler(ctx, p) {
     const { caller, store, access, pipeline, config, log, review, deployment } = ctx;
     access.readableArtifact(caller, p.artifact_id);

@@ -52,6 +52,7 @@ export const grantVerb = defineVerb({
   summary: 'Issue or revoke per-space capabilities; applied whole or refused whole.',
   params: z.strictObject({ action: z.enum(['issue', 'revoke']), grants: z.array(entry).min(1).max(500), proof: proofParam.optional() }),
   answer: grantAnswer,
+  uses: ['store', 'auth'],
   handler(ctx, p) {
     const { caller, store } = ctx;
     const seen = new Set<string>();
@@ -103,6 +104,7 @@ export const grantsVerb = defineVerb({
   summary: 'List grants, and who was refused for lack of one.',
   params: z.strictObject({ principal: principalParam.optional(), space: spaceParam.optional() }),
   answer: grantsAnswer,
+  uses: ['store', 'access'],
   handler({ store, access }, p) {
     const rows = store.grants.list(p.principal, p.space);
     const refused = Object.fromEntries(access.capabilities.refusals);

@@ -91,6 +91,7 @@ export const keysVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   answer: keysAnswer,
+  uses: ['store', 'access', 'auth', 'clock'],
   async handler(ctx, p) {
     const { caller, store, clock } = ctx;
     const action = p.action ?? 'list';

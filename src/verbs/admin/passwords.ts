@@ -39,6 +39,7 @@ export const passwordChangeVerb = defineVerb({
   summary: "Change your own password (a person who signs in here): the current one and the new one; your other sign-in sessions end; journaled.",
   params: z.strictObject({ current: z.string().min(1).max(1024), password: newPassword }),
   answer: passwordChangeAnswer,
+  uses: ['store', 'auth', 'clock'],
   async handler({ caller, store, auth, clock }, p) {
     if (caller.kind !== 'person') throw notAPerson('gv.password_change');
     // A person of this gate's own issuer: in people.json under the identity they were added with (the issuer's URL may have moved since).
@@ -84,6 +85,7 @@ export const personResetVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   answer: personResetAnswer,
+  uses: ['store', 'auth', 'config', 'clock'],
   async handler(ctx, p) {
     const { caller, store, auth, clock, config } = ctx;
     const iss = auth.issuer;

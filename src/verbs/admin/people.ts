@@ -44,7 +44,7 @@ function peopleList({ store, auth, config }: Pick<VerbContext, 'store' | 'auth' 
   return { issuer: auth.issuer, people: [...rows.map((r) => entryView(auth, r)), ...fromConfig] };
 }
 
-function assignable(ctx: VerbContext, role: OrderedRole): void {
+function assignable(ctx: Pick<VerbContext, 'caller'>, role: OrderedRole): void {
   if (roleRank(role) > roleRank(ctx.caller.role)) {
     throw invalidParams(`a person's role may not be above the assigner's: ${role} is above ${ctx.caller.role}`, { field: 'role' });
   }
@@ -111,6 +111,7 @@ export const peopleVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   answer: peopleAnswer,
+  uses: ['store', 'auth', 'config'],
   async handler(ctx, p) {
     const { caller, store, auth } = ctx;
     const action = p.action ?? 'list';
@@ -193,6 +194,7 @@ export const personAddVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   answer: personAddAnswer,
+  uses: ['store', 'auth', 'clock'],
   async handler(ctx, p) {
     const { caller, store, auth, clock } = ctx;
     const iss = auth.issuer;

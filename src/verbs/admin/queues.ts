@@ -55,6 +55,7 @@ export const queuesVerb = defineVerb({
   summary: "Each pipeline stage's queued and running items, its bound and its oldest wait; the quarantine's depth against max_depth; the background rescan of promoted rows.",
   params: z.strictObject({}),
   answer: queuesAnswer,
+  uses: ['store', 'pipeline', 'review', 'config'],
   handler({ store, pipeline, review, config }) {
     const held = store.artifacts.countHeld();
     const maxDepth = config.quarantine.max_depth;

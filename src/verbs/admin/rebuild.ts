@@ -21,6 +21,7 @@ export const rebuildVerb = defineVerb({
   summary: 'Replay the journal into fresh tables and compare them with the live views; check the held rows\' text index and embed every served row again to check its stored vector.',
   params: z.strictObject({}),
   answer: rebuildAnswer,
+  uses: ['store', 'recall', 'pipeline', 'deployment', 'log'],
   async handler({ caller, store, recall, pipeline, deployment, log }) {
     const started = performance.now();
     // Whatever is queued commits first, so the comparison sees one settled journal.

@@ -32,6 +32,7 @@ export const reconcileVerb = defineVerb({
   summary: "Re-derive every space's consumer surfaces (recall indexes, vectors, hides, pins, tips, ranks) from the journal and say what changed.",
   params: z.strictObject({}),
   answer: reconcileAnswer,
+  uses: ['store', 'recall', 'pipeline', 'deployment', 'log'],
   async handler({ caller, store, recall, pipeline, deployment, log }) {
     const started = performance.now();
     // Whatever is queued commits first, so the surfaces are put right against one settled journal.

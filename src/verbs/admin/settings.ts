@@ -46,6 +46,7 @@ export const settingsVerb = defineVerb({
   summary: 'The configuration in force, each value with its source as gate config prints it; secrets only by the variable holding them.',
   params: z.strictObject({}),
   answer: settingsAnswer,
+  uses: ['deployment', 'config'],
   handler({ deployment, config }) {
     const origin = deployment.configOrigin;
     const values = Object.entries(KEYS).flatMap(([section, keys]) =>
@@ -78,6 +79,7 @@ export const settingsValidateVerb = defineVerb({
   summary: 'Check a proposed change to gate.toml as the next start would, naming each refused key and why; nothing is written.',
   params: z.strictObject({ changes: changesParam }),
   answer: settingsValidateAnswer,
+  uses: ['deployment'],
   handler({ deployment }, p) {
     const checked = checkChanges(deployment.paths.config, deployment.configOrigin, p.changes);
     return {
@@ -103,6 +105,7 @@ export const settingsSaveVerb = defineVerb({
   summary: 'Save a change to gate.toml atomically, journaled; keys read at each use apply at once, the others at the next start.',
   params: z.strictObject({ changes: changesParam, proof: proofParam.optional() }),
   answer: settingsSaveAnswer,
+  uses: ['store', 'auth', 'deployment', 'config', 'log'],
   async handler(ctx, p) {
     const checked = checkChanges(ctx.deployment.paths.config, ctx.deployment.configOrigin, p.changes);
     if (checked.refused.length > 0) {

@@ -28,6 +28,7 @@ export const spaceCreateVerb = defineVerb({
     owner: z.string().min(1).max(256).optional(),
   }),
   answer: spaceCreateAnswer,
+  uses: ['store'],
   handler({ caller, store }, p) {
     return store.writer.write(() => {
       if (store.spaceNames().includes(p.name)) throw invalidParams(`space ${p.name} already exists`, { field: 'name' });
@@ -51,6 +52,7 @@ export const spacesVerb = defineVerb({
   summary: "Each space's name, owner, review policy and the count of rows you may see in it.",
   params: z.strictObject({}),
   answer: spacesAnswer,
+  uses: ['store', 'access'],
   handler({ caller, store, access }) {
     const visible = visibleRowsClause({ store, access }, caller);
     const counts = new Map(store.artifacts.visibleCountsBySpace(visible).map((r) => [r.space, r.n]));

@@ -53,6 +53,7 @@ export const hideVerb = defineVerb({
     dry_run: z.boolean().optional(),
   }),
   answer: hideAnswer,
+  uses: ['store', 'access'],
   handler({ caller, store, access }, p) {
     const audience = p.audience ?? ALL_AUDIENCES;
     const lift = p.lift === true;

@@ -26,6 +26,7 @@ export const rankVerb = defineVerb({
     audience: z.string().refine((a) => isNameSegment(a), 'an audience is a name in the space-name grammar').optional(),
   }),
   answer: rankAnswer,
+  uses: ['store', 'access'],
   handler({ caller, store, access }, p) {
     const audience = p.audience ?? 'all';
     return store.writer.write(() => {

@@ -24,6 +24,7 @@ export const relateVerb = defineVerb({
     parent: artifactIdParam,
   }),
   answer: relateAnswer,
+  uses: ['store', 'access'],
   handler({ caller, store, access }, p) {
     if (p.artifact_id === p.parent) throw invalidParams('a row cannot relate to itself', { field: 'parent' });
     return store.writer.write(() => {

@@ -23,6 +23,7 @@ export const replacementAbortVerb = defineVerb({
     evidence: z.array(artifactIdParam).min(1).max(EVIDENCE_MAX).optional(),
   }),
   answer: replacementAbortAnswer,
+  uses: ['store', 'access'],
   handler({ caller, store, access }, p) {
     const reason = p.reason ?? 'cancelled';
     return store.writer.write(() => {

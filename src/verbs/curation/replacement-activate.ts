@@ -95,6 +95,7 @@ export const replacementActivateVerb = defineVerb({
     graph_revision: z.string().min(1).max(128),
   }),
   answer: replacementActivateAnswer,
+  uses: ['store', 'access', 'crews', 'config'],
   handler({ caller, store, access, crews, config }, p) {
     return store.writer.write(() => {
       const group = knownGroup({ store }, p.group_id);

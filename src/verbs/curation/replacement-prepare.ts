@@ -22,6 +22,7 @@ export const replacementPrepareVerb = defineVerb({
     child_id: artifactIdParam,
   }),
   answer: replacementPrepareAnswer,
+  uses: ['store', 'access'],
   handler({ caller, store, access }, p) {
     return store.writer.write(() => {
       const group = knownGroup({ store }, p.group_id);

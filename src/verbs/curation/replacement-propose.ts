@@ -93,6 +93,7 @@ export const replacementProposeVerb = defineVerb({
       .optional(),
   }),
   answer: replacementProposeAnswer,
+  uses: ['store', 'access'],
   handler({ caller, store, access }, p) {
     const shape = shapeProblem(p.operation, p.parent_ids, p.child_ids);
     if (shape !== null) throw invalidParams(`gv.replacement_propose: ${shape.why}`, { field: shape.field });

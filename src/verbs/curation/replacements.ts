@@ -27,6 +27,7 @@ export const replacementsVerb = defineVerb({
     limit: limitParam(LIMIT_MAX).optional(),
   }),
   answer: replacementsAnswer,
+  uses: ['store', 'access'],
   handler({ caller, store, access }, p) {
     const limit = p.limit ?? 50;
     const reads = groupReads({ store });

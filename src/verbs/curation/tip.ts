@@ -51,6 +51,7 @@ export const tipVerb = defineVerb({
   summary: 'The served head of a row’s supersession chain, the chain root to head, and any pin in effect.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
   answer: tipAnswer,
+  uses: ['store', 'access'],
   handler({ caller, store, access }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     return tipOf({ store, access }, caller, row.artifact_id);
@@ -65,6 +66,7 @@ export const overrideTipVerb = defineVerb({
   summary: 'Pin the served head of a supersession chain to this row; a second override on the same row lifts the pin.',
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500).optional() }),
   answer: overrideTipAnswer,
+  uses: ['store', 'access', 'crews'],
   handler({ caller, store, access, crews }, p) {
     return store.writer.write(() => {
       const row = access.readableArtifact(caller, p.artifact_id);

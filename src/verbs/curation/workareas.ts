@@ -31,6 +31,7 @@ export const completeVerb = defineVerb({
     identity: z.string().min(1).max(256).optional(),
   }),
   answer: completeAnswer,
+  uses: ['store', 'access'],
   handler({ caller, store, access }, p) {
     const space = requireSpace({ store }, p.space ?? 'main');
     const identity = p.identity ?? caller.identity;
@@ -83,6 +84,7 @@ export const workareaRelateVerb = defineVerb({
     producer: producerParam.optional(),
   }),
   answer: workareaRelateAnswer,
+  uses: ['store', 'access'],
   handler({ caller, store, access }, p) {
     const space = requireSpace({ store }, p.space ?? 'main');
     access.capabilities.require(caller, space, 'contribute');
@@ -169,6 +171,7 @@ export const workareaVerb = defineVerb({
   summary: 'Your rows in a work area you wrote into, its promoted rows, counts by state, and whether your part is complete; metadata only.',
   params: z.strictObject({ workarea: workareaParam, space: spaceParam.optional() }),
   answer: workareaAnswer,
+  uses: ['store', 'access'],
   handler({ caller, store, access }, p) {
     const space = requireSpace({ store }, p.space ?? 'main');
     const part = store.workareas.part(space, p.workarea, caller.identity);

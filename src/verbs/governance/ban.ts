@@ -101,6 +101,7 @@ export const banVerb = defineVerb({
     dry_run: z.boolean().optional(),
   }),
   answer: banAnswer,
+  uses: ['store', 'clock'],
   handler({ caller, store, clock }, p) {
     const lift = p.lift === true;
     const subject = subjectOf(p.kind, p.subject);

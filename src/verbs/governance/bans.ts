@@ -20,6 +20,7 @@ export const bansVerb = defineVerb({
   summary: 'Active bans and the writes they refused, counted per writer; below reviewer only your own.',
   params: z.strictObject({ limit: limitParam(1000).optional() }),
   answer: bansAnswer,
+  uses: ['store', 'access', 'clock'],
   handler({ caller, store, access, clock }, p) {
     const limit = p.limit ?? 100;
     const bans = visibleBans({ store, access, clock }, caller, limit);

@@ -61,6 +61,7 @@ export const questionVerb = defineVerb({
   summary: "A question's routing state, its wait, the answers served for it and a person's answer; referral only to a person.",
   params: z.strictObject({ question: artifactIdParam }),
   answer: questionAnswer,
+  uses: ['store', 'access', 'clock'],
   handler({ caller, store, access, clock }, p) {
     const row = access.readableArtifact(caller, p.question);
     if (row.kind !== 'question') throw invalidParams('not a question: gv.question reads a row of kind question', { field: 'question' });

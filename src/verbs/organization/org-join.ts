@@ -79,6 +79,7 @@ export const orgJoinVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   answer: orgJoinAnswer,
+  uses: ['store', 'auth', 'deployment', 'config', 'log'],
   async handler(ctx, p) {
     const { deployment, store, config } = ctx;
     const url = p.url.replace(/\/+$/, '');

@@ -41,6 +41,7 @@ export const submitVerb = defineVerb({
   summary: 'Queue a locally promoted claim for the organization gate (submission/1); gv.submit_drain sends it.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
   answer: submitAnswer,
+  uses: ['store', 'access', 'review', 'deployment', 'config'],
   handler({ caller, store, access, review, deployment, config }, p) {
     requireOrg({ config });
     return store.writer.write(() => {
@@ -80,6 +81,7 @@ export const submitDrainVerb = defineVerb({
   summary: 'Send due retractions of erased rows, then due queued submissions, to the organization gate, one at a time, journaling each outcome.',
   params: z.strictObject({ limit: limitParam(100).optional() }),
   answer: submitDrainAnswer,
+  uses: ['store', 'access', 'review', 'deployment', 'config', 'clock', 'log'],
   async handler({ caller, store, access, review, deployment, config, clock, log }, p) {
     requireOrg({ config });
     const house = { store, access, review, deployment, config, log };
@@ -119,6 +121,7 @@ export const outcomesPullVerb = defineVerb({
   summary: "Pull the organization gate's outcomes now (gate serve also pulls every [org].poll_every_ms), journaling each countersign or refuse once.",
   params: z.strictObject({}),
   answer: pullTallyAnswer,
+  uses: ['store', 'deployment', 'config', 'log'],
   handler({ store, deployment, config, log }) {
     return pullOutcomes({ store, deployment, config, log });
   },

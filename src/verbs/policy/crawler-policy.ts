@@ -55,7 +55,7 @@ function exceptionFor(exceptions: readonly RobotsException[], url: URL): RobotsE
     .sort((a, b) => b.path_prefix.length - a.path_prefix.length)[0];
 }
 
-function requireAdmin(ctx: VerbContext, action: string): void {
+function requireAdmin(ctx: Pick<VerbContext, 'caller'>, action: string): void {
   if (!atLeast(ctx.caller.role, 'admin')) throw roleTooLow(`gv.crawler_policy ${action}`, 'admin', ctx.caller.role);
 }
 
@@ -96,6 +96,7 @@ export const crawlerPolicyVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   answer: crawlerPolicyAnswer,
+  uses: ['store', 'auth', 'clock'],
   async handler(ctx, p) {
     const { caller, store, clock } = ctx;
     const action = p.action ?? 'get';

@@ -41,6 +41,7 @@ export const policyVerb = defineVerb({
   summary: 'The review policy and quorum profile in force for a space (and a trust class), as gv.approval counts them.',
   params: z.strictObject({ space: spaceParam.optional(), trust_class: z.enum(TRUST_CLASSES).optional() }),
   answer: policyAnswer,
+  uses: ['store', 'review'],
   handler({ store, review }, p) {
     const space = requireSpace({ store }, p.space ?? 'main');
     const settings = review.board.settings;

@@ -52,6 +52,7 @@ export const workVerb = defineVerb({
   summary: "Your own open work: your part of each work area (open or complete), your rows waiting for review and what each waits for, the questions you asked.",
   params: z.strictObject({ space: spaceParam.optional(), limit: limitParam(200).optional() }),
   answer: workAnswer,
+  uses: ['store', 'review'],
   handler({ caller, store, review }, p) {
     const limit = p.limit ?? 50;
     if (p.space !== undefined) requireSpace({ store }, p.space);

@@ -70,6 +70,7 @@ export const collectionVerb = defineVerb({
     artifact_id: artifactIdParam.optional().describe('answer this row and its membership proof instead of a page'),
   }),
   answer: collectionAnswer,
+  uses: ['store', 'access', 'deployment'],
   handler({ caller, store, access, deployment }, p) {
     requireSpace({ store }, p.space);
     if (!access.visibility.seesEverything(caller)) access.capabilities.require(caller, p.space, 'read');

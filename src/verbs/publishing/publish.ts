@@ -41,6 +41,7 @@ export const publishVerb = defineVerb({
     name: collectionNameParam.optional().describe('the collection name (default: the space name)'),
   }),
   answer: publishAnswer,
+  uses: ['store', 'deployment', 'clock'],
   handler({ caller, store, deployment, clock }, p) {
     requireSpace({ store }, p.space);
     const name = p.name ?? p.space;

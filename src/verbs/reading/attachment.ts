@@ -54,6 +54,7 @@ export const attachmentVerb = defineVerb({
     original: z.boolean().optional(),
   }),
   answer: attachmentAnswer,
+  uses: ['store', 'access', 'pipeline'],
   async handler({ caller, store, access, pipeline }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     if (row.erased_seq !== null) throw invalidParams("this row's content was erased: its attachments left the gate with it; only its existence and metadata are served", { reason: 'erased' });

@@ -46,6 +46,7 @@ export const auditChainVerb = defineVerb({
   summary: 'Verify the whole journal chain and every signature against the deployment key, and the log tree against the chain.',
   params: z.strictObject({}),
   answer: auditChainAnswer,
+  uses: ['store', 'deployment'],
   handler({ store, deployment }) {
     store.writer.flush();
     const report = store.journalReads.verifiedChain(deployment.deploymentId);

@@ -38,6 +38,7 @@ export const auditVerb = defineVerb({
   summary: "A row's envelope and its decisions, each with a verified signature and its inclusion proof in the signed checkpoint answered beside them.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
   answer: auditAnswer,
+  uses: ['store', 'access', 'deployment'],
   handler({ caller, store, access, deployment }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     const readableId = (id: unknown) => {

@@ -50,6 +50,7 @@ export const checkpointVerb = defineVerb({
     event_id: z.string().regex(/^[0-9a-f]{64}$/, 'an event id is 64 lower-case hex').optional().describe('an event the caller may read: answers its inclusion proof'),
   }),
   answer: checkpointAnswer,
+  uses: ['store', 'access', 'deployment'],
   handler({ caller, store, access, deployment }, p) {
     const head = store.logTree.size();
     if (p.size !== undefined && p.size > head) throw invalidParams(`gv.checkpoint: the journal holds ${head} events, not ${p.size}`, { field: 'size' });

@@ -43,6 +43,7 @@ export const eventsVerb = defineVerb({
     direction: z.string().optional(),
   }),
   answer: eventsAnswer,
+  uses: ['store', 'access', 'reads'],
   handler({ caller, store, access, reads }, p) {
     const limit = p.limit ?? 100;
     if (limit < 1 || limit > 1000) throw invalidParams('limit must be 1 to 1000', { field: 'limit' });

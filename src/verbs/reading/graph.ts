@@ -118,6 +118,7 @@ export const graphVerb = defineVerb({
   summary: 'The rows you may see as a graph: nodes, relation and derives_from edges, pins; or one work area and its neighbours.',
   params,
   answer: graphAnswer,
+  uses: ['store', 'access', 'reads', 'clock'],
   handler({ caller, store, access, reads, clock }, p) {
     refuseCombinations(p);
     const limit = Math.min(p.limit ?? GRAPH_LIMIT, GRAPH_LIMIT);

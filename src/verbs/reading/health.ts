@@ -36,6 +36,7 @@ export const healthVerb = defineVerb({
     limit: z.number().int().min(1).max(100).optional(),
   }),
   answer: healthAnswer,
+  uses: ['store', 'recall', 'pipeline', 'clock'],
   async handler({ store, recall, pipeline, clock }, p) {
     const spaces = p.spaces === undefined ? store.spaceNames() : [...new Set(p.spaces)].map((s) => requireSpace({ store }, s));
     const limit = p.limit ?? 20;

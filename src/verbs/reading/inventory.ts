@@ -46,6 +46,7 @@ export const inventoryVerb = defineVerb({
     limit: z.number().int().min(1).optional(),
   }),
   answer: inventoryAnswer,
+  uses: ['store', 'access', 'reads', 'clock'],
   handler({ caller, store, access, reads, clock }, p) {
     const offset = p.offset ?? 0;
     const limit = Math.min(p.limit ?? 50, 200);
@@ -117,6 +118,7 @@ export const pendingVerb = defineVerb({
   // Spec 2 names a default and no ceiling (unlike gv.inventory and gv.events): the answer is bounded by the held rows the caller may see.
   params: z.strictObject({ limit: z.number().int().min(1).optional() }),
   answer: pendingAnswer,
+  uses: ['access', 'reads', 'clock'],
   handler({ caller, access, reads, clock }, p) {
     const limit = p.limit ?? 100;
     // C6 on held rows: every writer's from reviewer up; below, a caller may see no held row but its own.

@@ -241,6 +241,7 @@ export const lineageVerb = defineVerb({
   summary: 'The work areas of a space as a graph with path, declared and derived edges; with a work area, its lineage alone.',
   params: z.strictObject({ space: spaceParam.optional(), workarea: workareaParam.optional() }),
   answer: lineageAnswer,
+  uses: ['store', 'access', 'reads'],
   handler({ caller, store, access, reads }, p) {
     const space = requireSpace({ store }, p.space ?? 'main');
     return reads.run(caller, async (read) => {

@@ -23,6 +23,7 @@ export const namesVerb = defineVerb({
     'For a signed-in person at reviewer or above (or the operator on the socket): the email and name of each identity that is a signed-in person (null for keys, socket peers and unknown identities). API keys are refused.',
   params: z.strictObject({ identities: z.array(z.string().min(1).max(1024)).min(1).max(200) }),
   answer: namesAnswer,
+  uses: ['store'],
   handler({ caller, store }, p) {
     if (caller.kind === 'program') {
       throw invalidParams("gv.names is for people: an API key is never served people's emails and names; answers name people by identity", {

@@ -190,6 +190,7 @@ export const nodeVerb = defineVerb({
   summary: 'One row as a node: status, approval, relations, a bounded masked preview; with body, its content.',
   params: z.strictObject({ artifact_id: artifactIdParam, body: z.boolean().optional(), offset: z.number().int().min(0).optional() }),
   answer: nodeAnswer,
+  uses: ['store', 'access', 'review'],
   async handler({ caller, store, access, review }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     if (p.body === true && row.erased_seq !== null) {

@@ -215,6 +215,7 @@ export const recallVerb = defineVerb({
   summary: 'Search promoted claims (hybrid, lexical or vector), plus your own scanned held claims; with a work area, the steering in force.',
   params,
   answer: recallAnswer,
+  uses: ['store', 'access', 'recall'],
   async handler({ caller, store, access, recall }, p) {
     const producer = checkedProducer(p.producer);
     const steeringK = checkedSteeringK(p.steering_k);

@@ -51,6 +51,7 @@ export const relationsVerb = defineVerb({
   summary: "A row's relations: supersedes, restates, corrects, contradicts, extends, each way.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
   answer: relationsAnswer,
+  uses: ['store', 'access'],
   handler({ caller, store, access }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     return { artifact_id: row.artifact_id, relations: visibleRelations({ store, access }, caller, row.artifact_id) };

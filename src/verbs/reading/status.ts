@@ -31,6 +31,7 @@ export const statusVerb = defineVerb({
   summary: "A row's position and the reason it is there.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
   answer: statusAnswer,
+  uses: ['access'],
   handler({ caller, access }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     return {
@@ -85,6 +86,7 @@ export const whyVerb = defineVerb({
   summary: 'Every journal event that moved a row, in order, with signatures, the signed bytes where the caller may read all they hold, and each event\'s inclusion proof in the signed checkpoint answered beside them.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
   answer: whyAnswer,
+  uses: ['store', 'access', 'deployment'],
   handler({ caller, store, access, deployment }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     const reader = readerOf({ store, access }, caller, row);

@@ -53,6 +53,7 @@ export const approvalVerb = defineVerb({
   summary: "A row's approval: status, quorum (k required and had), every signer with its class and whether it counts.",
   params: z.strictObject({ artifact_id: artifactIdParam }),
   answer: approvalAnswer,
+  uses: ['store', 'access', 'review'],
   handler({ caller, store, access, review }, p) {
     return approvalOf({ store, access, review }, caller, access.readableArtifact(caller, p.artifact_id));
   },

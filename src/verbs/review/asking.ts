@@ -23,6 +23,7 @@ export const whoCanSignVerb = defineVerb({
   summary: 'The signed-in people who may sign a row (reviewers and admins, never its writer), and whether you may.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
   answer: whoCanSignAnswer,
+  uses: ['store', 'access', 'review', 'config'],
   handler({ caller, store, access, review, config }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     const people = whoCanSign({ store, config }, row);
@@ -45,6 +46,7 @@ export const askToSignVerb = defineVerb({
   summary: 'The signed-in author of a held row asks the people who may sign it (once per row per UTC day); moves nothing.',
   params: z.strictObject({ artifact_id: artifactIdParam }),
   answer: askToSignAnswer,
+  uses: ['store', 'access', 'review', 'config', 'clock'],
   handler({ caller, store, access, review, config, clock }, p) {
     requirePerson(caller, 'gv.ask_to_sign');
     return store.writer.write(() => {

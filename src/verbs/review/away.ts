@@ -20,6 +20,7 @@ export const awayVerb = defineVerb({
   summary: 'The operator is away (until a time, or until gv.back): human-review clocks stop and nothing is promoted.',
   params: z.strictObject({ until: z.number().int().min(0).optional(), note: z.string().min(1).max(500).optional() }),
   answer: awayAnswer,
+  uses: ['store', 'review', 'clock'],
   handler({ caller, store, review, clock }, p) {
     return store.writer.write(() => {
       const now = clock.now();
@@ -54,6 +55,7 @@ export const backVerb = defineVerb({
   summary: 'The operator is back: human-review clocks restart with the time away subtracted.',
   params: z.strictObject({}),
   answer: backAnswer,
+  uses: ['store', 'review', 'clock'],
   handler({ caller, store, review, clock }) {
     return store.writer.write(() => {
       const now = clock.now();

@@ -125,6 +125,7 @@ export const commentVerb = defineVerb({
   }),
   door: {},
   answer: commentAnswer,
+  uses: ['store', 'access', 'pipeline'],
   async handler({ caller, store, access, pipeline }, p) {
     const kind = p.kind ?? 'note';
     const audience = p.audience ?? 'all';
@@ -176,6 +177,7 @@ export const commentRetractVerb = defineVerb({
   summary: 'Retract a comment (its author or the operator); it stays as a tombstone and an objection stops holding.',
   params: z.strictObject({ artifact_id: artifactIdParam, event_id: eventIdParam, reason: z.string().min(1).max(500).optional() }),
   answer: commentRetractAnswer,
+  uses: ['store', 'access'],
   handler({ caller, store, access }, p) {
     return store.writer.write(() => {
       const row = access.readableArtifact(caller, p.artifact_id);
@@ -210,6 +212,7 @@ export const commentsVerb = defineVerb({
   summary: "A row's comments, oldest first, with counts; retracted ones as tombstones when asked.",
   params: z.strictObject({ artifact_id: artifactIdParam, include_retracted: z.boolean().optional() }),
   answer: commentsAnswer,
+  uses: ['store', 'access'],
   handler({ caller, store, access }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     return { artifact_id: row.artifact_id, ...commentsFor({ store }, caller, row, p.include_retracted === true) };

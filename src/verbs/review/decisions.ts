@@ -17,7 +17,7 @@ import { requireSheetPromotable } from '../../crews/sheet-checks.js';
  * decisions racing cannot both apply: readable, not the decider's own, and (unless the
  * verb may move it) not a child of a pending replacement group, which moves with its group.
  */
-export function decidedRow(ctx: VerbContext, id: string, verb: string, mayMoveGroupChild = false): ArtifactRow {
+export function decidedRow(ctx: VerbContext<'store' | 'access'>, id: string, verb: string, mayMoveGroupChild = false): ArtifactRow {
   const { caller, store, access } = ctx;
   const row = access.readableArtifact(caller, id);
   if (row.writer_identity === caller.identity) throw lifecycle(`${verb}: a reviewer never decides a row they wrote`, 'self_authored');
@@ -49,6 +49,7 @@ export const promoteVerb = defineVerb({
     "Promote a row once its quorum is met (your approval counts by your class and the space's review mode); with supersedes, the promoted row supersedes that ACTIVE parent in the same act.",
   params: z.strictObject({ artifact_id: artifactIdParam, supersedes: artifactIdParam.optional() }),
   answer: promoteAnswer,
+  uses: ['store', 'access', 'review', 'crews', 'config'],
   handler(ctx, p) {
     const { caller, store, access, review, crews, config } = ctx;
     if (p.supersedes === p.artifact_id) throw invalidParams('gv.promote: a row cannot supersede itself', { field: 'supersedes' });
@@ -107,6 +108,7 @@ export const rejectVerb = defineVerb({
     in_favour_of: artifactIdParam.optional(),
   }),
   answer: rejectAnswer,
+  uses: ['store', 'access'],
   handler(ctx, p) {
     const { caller, store, access } = ctx;
     if (p.in_favour_of !== undefined) {
@@ -140,6 +142,7 @@ export const demoteVerb = defineVerb({
   summary: 'Withdraw an admitted row: ACTIVE to DEMOTED (content kept), or a ratified row back to L2_SCORED.',
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500).optional() }),
   answer: demoteAnswer,
+  uses: ['store', 'access'],
   handler(ctx, p) {
     const { caller, store } = ctx;
     return store.writer.write(() => {

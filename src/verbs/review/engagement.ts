@@ -20,6 +20,7 @@ export const deferVerb = defineVerb({
   summary: 'Record that you looked at a row (or up to 100, reviewer and up) and moved on; no journal event.',
   params: z.strictObject({ artifact_id: artifactIdParam.optional(), artifact_ids: z.array(artifactIdParam).optional() }),
   answer: deferAnswer,
+  uses: ['access', 'review', 'clock'],
   handler({ caller, access, review, clock }, p) {
     if ((p.artifact_id === undefined) === (p.artifact_ids === undefined)) {
       throw invalidParams('give exactly one of artifact_id and artifact_ids', { field: p.artifact_id === undefined ? 'artifact_id' : 'artifact_ids' });
@@ -82,6 +83,7 @@ export const engagementVerb = defineVerb({
   summary: 'Your review work over a window of days: signatures, promotions, rejections, comments, defers (single and bulk), per day.',
   params: z.strictObject({ days: z.number().int().min(1).max(365).optional() }),
   answer: engagementAnswer,
+  uses: ['store', 'review', 'clock'],
   handler({ caller, store, review, clock }, p) {
     const days = p.days ?? 14;
     const now = clock.now();

@@ -31,6 +31,7 @@ export const requestEvidenceVerb = defineVerb({
   summary: "Send a row waiting for review back to its writer for evidence (ratify, NEEDS_EVIDENCE), saying what is missing; the writer's gv.add_evidence returns it to review.",
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().trim().min(1).max(500) }),
   answer: requestEvidenceAnswer,
+  uses: ['store', 'access'],
   handler(ctx, p) {
     const { caller, store } = ctx;
     return store.writer.write(() => {
@@ -67,6 +68,7 @@ export const addEvidenceVerb = defineVerb({
   // A banned writer adds nothing, as at any write door, and no evidence from a banned source.
   door: { sources: (p) => attachmentSources(p.attachments) },
   answer: addEvidenceAnswer,
+  uses: ['store', 'access', 'pipeline'],
   async handler({ caller, store, access, pipeline }, p) {
     const row = access.readableArtifact(caller, p.artifact_id);
     const requireAsked = (state: string) => {

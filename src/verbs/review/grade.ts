@@ -40,6 +40,7 @@ export const gradeVerb = defineVerb({
   summary: 'Grade one row: one model call per configured stance, unless the decision record already answers (fresh: true forces a call).',
   params: z.strictObject({ artifact_id: artifactIdParam, fresh: z.boolean().optional() }),
   answer: gradeAnswer,
+  uses: ['store', 'access', 'review', 'crews', 'deployment', 'config'],
   async handler({ caller, store, access, review, crews, deployment, config }, p) {
     if (caller.surface === 'socket' && !isTestHome({ deployment })) {
       throw invalidParams('gv.grade is refused to a socket peer outside a test home; grade with a reviewer key or as a signed-in person', {
@@ -90,6 +91,7 @@ export const gradePendingVerb = defineVerb({
   summary: "Grade held L1 rows, oldest first, within the day's token budget; stops (fail-closed) when it is spent.",
   params: z.strictObject({ limit: limitParam(10_000).optional() }),
   answer: gradePendingAnswer,
+  uses: ['store', 'review', 'crews', 'config'],
   handler({ caller, store, review, crews, config }, p) {
     return gradePending({ store, review, crews, config }, p.limit ?? 50, caller.identity);
   },
@@ -103,6 +105,7 @@ export const reviewPendingVerb = defineVerb({
   summary: 'Second-opinion verdicts on graded rows of model and auto spaces (nothing in human spaces; never L1B).',
   params: z.strictObject({ limit: limitParam(10_000).optional() }),
   answer: reviewPendingAnswer,
+  uses: ['store', 'review', 'crews', 'config'],
   handler({ caller, store, review, crews, config }, p) {
     return reviewPending({ store, review, crews, config }, p.limit ?? 50, caller.identity);
   },

@@ -19,6 +19,7 @@ export const cancelVerb = defineVerb({
   summary: 'The signed-in person who wrote a held row withdraws it (REJECTED, status cancelled); words and events are kept.',
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500).optional() }),
   answer: cancelAnswer,
+  uses: ['store', 'access', 'review'],
   handler({ caller, store, access, review }, p) {
     requirePerson(caller, 'gv.cancel');
     return store.writer.write(() => {
@@ -51,6 +52,7 @@ export const reopenVerb = defineVerb({
   summary: 'A person reopens a rejected row (at most three times): back to L1_SCANNED, or L1B_FLAGGED while a veto finding stands.',
   params: z.strictObject({ artifact_id: artifactIdParam, reason: z.string().min(1).max(500) }),
   answer: reopenAnswer,
+  uses: ['store', 'access', 'review', 'config'],
   handler({ caller, store, access, review, config }, p) {
     requirePerson(caller, 'gv.reopen');
     return store.writer.write(() => {

@@ -71,6 +71,7 @@ export const recordsVerb = defineVerb({
   summary: "A space's recorded evidence (events, usage records, state snapshots), oldest first, each with its JSON body when small.",
   params,
   answer: recordsAnswer,
+  uses: ['store', 'access'],
   handler({ caller, store, access }, p) {
     requireSpace({ store }, p.space);
     access.capabilities.require(caller, p.space, 'read');

@@ -24,6 +24,7 @@ export const backendCheckVerb = defineVerb({
   summary: "Probe a model backend: reachable, credential, model, effort, structured outputs (default: the positive stance's backend).",
   params: z.strictObject({ backend: z.string().min(1).max(64).optional() }),
   answer: backendCheckAnswer,
+  uses: ['review'],
   async handler({ review }, p) {
     const settings = review.board.settings;
     const name = p.backend ?? settings.stances[0]!.backend.backend.name;
@@ -50,6 +51,7 @@ export const settlePendingVerb = defineVerb({
   summary: 'Promote, with the deployment signing, the scored rows of auto spaces whose quorum is met and which need no person.',
   params: z.strictObject({ limit: limitParam(10_000).optional() }),
   answer: settlePendingAnswer,
+  uses: ['store', 'review', 'crews', 'config'],
   handler({ store, review, crews, config }, p) {
     return settlePending({ store, review, crews, config }, p.limit ?? 500);
   },
@@ -96,6 +98,7 @@ export const countersignStatusVerb = defineVerb({
   summary: "Whether a row (or the gate's promotions) still wait for a second authority's countersign.",
   params: z.strictObject({ artifact_id: artifactIdParam.optional() }),
   answer: countersignStatusAnswer,
+  uses: ['store', 'access', 'config'],
   handler({ caller, store, access, config }, p) {
     const org = pinnedOrg({ store, config });
     const authority =

@@ -140,6 +140,7 @@ export const reviewVerb = defineVerb({
   summary: 'The review queue: rows waiting, oldest first, each with what it waits for, its verdicts and who may sign it; and the questions waiting for people, those naming you first.',
   params: z.strictObject({ cap: z.number().int().min(1).max(500).optional() }),
   answer: reviewAnswer,
+  uses: ['store', 'access', 'review', 'config', 'clock'],
   handler({ caller, store, access, review, config, clock }, p) {
     const cap = p.cap ?? 50;
     const total = store.reviews.waitingCount();

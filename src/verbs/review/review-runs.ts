@@ -90,6 +90,7 @@ export const reviewRunsVerb = defineVerb({
     limit: z.number().int().min(1).max(500).optional(),
   }),
   answer: reviewRunsAnswer,
+  uses: ['store', 'access', 'review'],
   handler({ caller, store, access, review }, p) {
     const offset = p.offset ?? 0;
     const limit = p.limit ?? 25;

@@ -36,6 +36,7 @@ export const semanticReviewVerb = defineVerb({
   summary: "The semantic reviewer's pass on one row: every stance must approve, else -32014 names the blocker; settle promotes an auto space's row whose quorum is met.",
   params: z.strictObject({ artifact_id: artifactIdParam, settle: z.boolean().optional() }),
   answer: semanticReviewAnswer,
+  uses: ['store', 'access', 'review', 'crews', 'deployment', 'config'],
   async handler({ caller, store, access, review, crews, deployment, config }, p) {
     if (caller.surface === 'socket' && !isTestHome({ deployment })) {
       throw invalidParams('gv.semantic_review is refused to a socket peer outside a test home; ask with a reviewer key or as a signed-in person', {

@@ -66,6 +66,7 @@ export const signVerb = defineVerb({
     proof: proofParam.optional(),
   }),
   answer: signAnswer,
+  uses: ['store', 'access', 'auth', 'review', 'crews', 'config'],
   handler(ctx, p) {
     const { caller, store, auth, review, crews, config } = ctx;
     // A signed-in person signs as a human, and so does the operator with a proof; any other

@@ -87,6 +87,7 @@ export const routedQuestionsVerb = defineVerb({
   summary: 'The questions routed to a crew and still with it (its answer or referral not yet given), oldest promotion first, with what the crew needs to answer.',
   params: z.strictObject({ space: spaceParam }),
   answer: routedQuestionsAnswer,
+  uses: ['store', 'access', 'crews', 'clock'],
   handler({ caller, store, access, crews, clock }, p) {
     const space = requireSpace({ store }, p.space);
     if (!mayRead({ access, crews }, caller, space)) {

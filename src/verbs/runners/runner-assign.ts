@@ -65,6 +65,7 @@ export const runnerAssignVerb = defineVerb({
   }),
   nullable: ['runner'],
   answer: runnerAssignAnswer,
+  uses: ['store', 'access', 'auth', 'crews'],
   handler(ctx, p) {
     const { caller, store, crews } = ctx;
     const space = requireSpace({ store }, p.space);

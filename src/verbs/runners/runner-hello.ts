@@ -116,6 +116,7 @@ export const runnerHelloVerb = defineVerb({
   summary: 'A runner reports itself (gate.runner-hello/1) and learns its settings, token state, crews and their questions.',
   params: runnerHelloBody,
   answer: runnerHelloAnswer,
+  uses: ['store', 'crews', 'clock'],
   handler({ caller, store, crews, clock }, hello) {
     const runner = callingRunner(caller.identity);
     const now = clock.now();

@@ -35,6 +35,7 @@ export const runnerKeysVerb = defineVerb({
   summary: "Issue once one agent key per slot of the runner's crew in a space; raw keys only in this answer.",
   params: z.strictObject({ space: spaceParam }),
   answer: runnerKeysAnswer,
+  uses: ['store', 'crews', 'clock'],
   handler({ caller, store, crews, clock }, p) {
     const runner = callingRunner(caller.identity);
     const space = requireSpace({ store }, p.space);

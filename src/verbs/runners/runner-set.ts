@@ -26,6 +26,7 @@ export const runnerSetVerb = defineVerb({
   params: z.strictObject({ runner: runnerParam, ...optional }),
   nullable: NULLABLE_SETTINGS,
   answer: runnerSetAnswer,
+  uses: ['store', 'crews'],
   handler({ caller, store, crews }, p) {
     const { runner, ...sent } = p;
     const key = requireRunner({ crews }, runner);

@@ -19,6 +19,7 @@ export const runnerTokenSetVerb = defineVerb({
   params: z.strictObject({ runner: runnerParam, token: tokenParam.nullable() }),
   nullable: ['token'],
   answer: runnerTokenSetAnswer,
+  uses: ['store', 'crews'],
   handler({ caller, store, crews }, p) {
     requireRunner({ crews }, p.runner);
     return store.writer.write(() => {

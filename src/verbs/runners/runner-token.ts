@@ -12,6 +12,7 @@ export const runnerTokenVerb = defineVerb({
   summary: 'Take the sealed token once; a hello must acknowledge it within 600 s or it is lost.',
   params: z.strictObject({}),
   answer: runnerTokenAnswer,
+  uses: ['store', 'crews', 'clock'],
   handler({ caller, store, crews, clock }) {
     const runner = callingRunner(caller.identity);
     return store.writer.write(() => {

@@ -133,6 +133,7 @@ export const runnersVerb = defineVerb({
   summary: 'Every runner key: its label, settings version, newest hello, token state, crews with their key states.',
   params: z.strictObject({ runner: runnerParam.optional() }),
   answer: runnersAnswer,
+  uses: ['store', 'crews', 'clock'],
   handler({ store, crews, clock }, p) {
     const ids = crews.runners.runnerIds().filter((id) => p.runner === undefined || id === p.runner);
     return { runners: ids.map((id) => runnerView({ store, crews, clock }, id)) };

@@ -37,7 +37,7 @@ function scanEventOf(house: Pick<House, 'store'>, artifactId: string): string | 
 }
 
 /** A bundle already retained answers as it was retained, marked duplicate. */
-function retainedAnswer(ctx: VerbContext, archive: ArtifactRow) {
+function retainedAnswer(ctx: VerbContext<'store' | 'deployment'>, archive: ArtifactRow) {
   const { caller, store, deployment } = ctx;
   const common = { state: 'quarantined', archive_artifact_id: archive.artifact_id, workarea: archive.workarea, space: archive.space, producer: producerOf(archive), duplicate: true };
   if (archive.reason?.startsWith(INVALID)) {
@@ -131,6 +131,7 @@ export const ingestBundleVerb = defineVerb({
   refused: TRUST_CLASS_REFUSED,
   door: { sources: (p) => [{ field: 'source_uri', uri: p.source_uri }] },
   answer: ingestBundleAnswer,
+  uses: ['store', 'access', 'pipeline', 'deployment', 'config'],
   async handler(ctx, p) {
     const { caller, store, access, pipeline, deployment, config } = ctx;
     const admission = admitWrite({ store, access, config }, caller, { space: p.space ?? 'main', workarea: p.workarea });

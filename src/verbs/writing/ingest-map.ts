@@ -40,7 +40,7 @@ type Check = { validation: 'valid' | 'structural'; map: ProjectMap; members: Map
  * archive's inspection and a full recomputation of every member the manifest declares.
  * Anything failing refuses the whole map.
  */
-async function checkMap(ctx: VerbContext, p: Params): Promise<Check> {
+async function checkMap(ctx: Pick<VerbContext, 'pipeline'>, p: Params): Promise<Check> {
   const { pipeline } = ctx;
   const structure = checkMapStructure(p.manifest, pipeline.bundles.limits);
   if ('detail' in structure) return { reason: `map_invalid:${structure.detail}` };
@@ -76,7 +76,7 @@ function mapAnswer(map: ProjectMap, row: { validation: string; space: string; wo
 }
 
 /** A map already admitted (by this writer here, or promoted here) answers as it stands, marked duplicate. */
-function duplicateAnswer(ctx: VerbContext, row: ArtifactRow) {
+function duplicateAnswer(ctx: VerbContext<'store' | 'deployment'>, row: ArtifactRow) {
   const { caller, store, deployment } = ctx;
   const ingest = store.journalReads.firstIngestOf(row.artifact_id)!;
   const validation = ((eventFromRow(ingest).data['map'] ?? {}) as { validation?: string }).validation ?? 'structural';
@@ -140,6 +140,7 @@ export const ingestMapVerb = defineVerb({
   refused: TRUST_CLASS_REFUSED,
   door: { sources: (p) => [{ field: 'source_uri', uri: p.source_uri }] },
   answer: ingestMapAnswer,
+  uses: ['store', 'access', 'pipeline', 'deployment', 'config'],
   async handler(ctx, p) {
     const { caller, store, access, pipeline, deployment, config } = ctx;
     const admission = admitWrite({ store, access, config }, caller, { space: p.space ?? 'main', workarea: p.workarea });

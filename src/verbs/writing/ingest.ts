@@ -107,7 +107,7 @@ interface AnswerForm {
  * body is answer/1 and names its question first, and what it replaces or cancels also in
  * derives_from. The rules that depend on the question's state are checkAnswer's.
  */
-function checkParents(ctx: VerbContext, p: Params, kind: Kind | null, text: string): AnswerForm | null {
+function checkParents(ctx: VerbContext<'store' | 'access' | 'crews'>, p: Params, kind: Kind | null, text: string): AnswerForm | null {
   const { caller, store, access, crews } = ctx;
   const parents = p.derives_from ?? [];
   if (new Set(parents).size !== parents.length) throw invalidParams('derives_from repeats an id', { field: 'derives_from' });
@@ -161,6 +161,7 @@ export const ingestVerb = defineVerb({
   refused: TRUST_CLASS_REFUSED,
   door: { sources: (p) => [{ field: 'source_uri', uri: p.source_uri }, ...attachmentSources(p.attachments)] },
   answer: ingestAnswer,
+  uses: ['store', 'access', 'pipeline', 'crews', 'deployment', 'config', 'clock'],
   async handler(ctx, p) {
     const { caller, store, access, pipeline, crews, deployment, config, clock } = ctx;
     const admission = admitWrite({ store, access, config }, caller, { space: p.space ?? 'main', workarea: p.workarea });

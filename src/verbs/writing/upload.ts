@@ -64,6 +64,7 @@ export const uploadVerb = defineVerb({
   params,
   door: {},
   answer: uploadAnswer,
+  uses: ['store', 'pipeline', 'config', 'clock', 'log'],
   handler(ctx, p) {
     const { caller, store, pipeline, config, clock, log } = ctx;
     return underUploadLock({ pipeline }, caller.identity, p.sha256, async () => {
