@@ -332,7 +332,7 @@ grant
   .action(later(() => import('./grant-command.js'), 'grantListCommand'));
 
 const decision = (value: string) => {
-  if (!['approve', 'reject', 'archive', 'needs-evidence'].includes(value)) throw new InvalidArgumentError('approve, reject, archive or needs-evidence');
+  if (!['approve', 'reject', 'archive', 'confirm', 'needs-evidence'].includes(value)) throw new InvalidArgumentError('approve, reject, archive, confirm or needs-evidence');
   return value;
 };
 
@@ -347,13 +347,14 @@ program
         "a signature counts only from someone served all of it) and what the scanner found, asks, then calls gv.sign with your token and signs you out.",
         'Approving over findings that held the row asks you to type approve (with --yes: --over-findings).',
         'With --decision needs-evidence and --reason it sends the row back to its writer for evidence instead (gv.request_evidence; NEEDS_EVIDENCE until the writer adds it).',
+        'On a row a scanner finding holds, --decision confirm says the finding is real: the row stays held, and gv.approval says a person confirmed it.',
         'The row\'s requests for evidence, and what answered each, are listed above its body.',
       ].join(' '),
       'Exit 0 when signed, 1 on a refusal (sign-in or gv.sign), 2 when no gate answers, 3 on a bad argument, 4 when the gate gave no answer in time.',
     ].join('\n\n'),
   )
   .argument('<artifact_id>', 'the row to sign, sha256:...')
-  .option('--decision <decision>', 'approve, reject, archive, or needs-evidence (send it back to its writer, with --reason)', decision, 'approve')
+  .option('--decision <decision>', 'approve, reject, archive, confirm (a flagged row: the finding holds, the row stays held), or needs-evidence (send it back to its writer, with --reason)', decision, 'approve')
   .option('--promote', 'promote in the same act when the quorum is met (gv.sign promote: true)')
   .option('--reason <words>', 'why, kept in the journal only; with needs-evidence: what evidence is missing, shown to the writer')
   .option('--category <category>', 'with reject: off-scope, quality, policy, duplicate or unreadable')

@@ -11,7 +11,7 @@ import type { PlacedFinding } from '../projections/artifact-reads.js';
 
 export interface SignOptions {
   /** needs-evidence sends the row back to its writer (gv.request_evidence) with --reason saying what is missing. */
-  decision: 'approve' | 'reject' | 'archive' | 'needs-evidence';
+  decision: 'approve' | 'reject' | 'archive' | 'confirm' | 'needs-evidence';
   promote?: boolean;
   reason?: string;
   category?: string;
@@ -98,7 +98,12 @@ export async function signCommand(artifactId: string, options: SignOptions): Pro
     try {
       const findings = await readBody(client, artifactId, interactive ? async () => void (await confirm('-- more (Enter) --')) : null);
       if (options.decision === 'approve') await decideOverFindings(findings, 'held this row', { word: 'approve', doing: 'approving', otherwise: 'signs nothing', ended: 'nothing signed' }, options);
-      const question = options.decision === 'needs-evidence' ? 'Send it back to its writer for evidence?' : `Sign ${options.decision}${options.promote ? ' and promote' : ''}?`;
+      const question =
+        options.decision === 'needs-evidence'
+          ? 'Send it back to its writer for evidence?'
+          : options.decision === 'confirm'
+            ? 'Confirm the finding and keep the row held?'
+            : `Sign ${options.decision}${options.promote ? ' and promote' : ''}?`;
       if (!options.yes && !(await confirm(`${question} [y/N] `))) {
         throw new Ending('nothing signed', EXIT.errorObject);
       }

@@ -39,6 +39,8 @@ export interface WaitFacts {
   veto: boolean;
   /** A promoted row a later scan took from its readers (HELD_ON_RESCAN). */
   heldOnRescan: boolean;
+  /** A person confirmed the finding that holds it, in this epoch: it stays held (gv.sign decision confirm). */
+  findingConfirmed: boolean;
   /** Each configured stance's standing in this epoch (stance-standing.ts). */
   stances: readonly StanceStanding[];
   away: boolean;
@@ -67,6 +69,7 @@ export function waitsFor(f: WaitFacts): WaitsFor {
       return wait('semantic_review', 'scanning', 'the scanner has not finished with it');
     case 'L1B_FLAGGED':
       if (f.veto) return wait('hard_constraint', 'veto_finding', 'a veto-severity finding stands (a live credential); no signature clears it');
+      if (f.findingConfirmed) return wait('hard_constraint', 'finding_confirmed', 'a person confirmed the scanner finding: it stays held until a rejection or its expiry, or until a person clears it after all');
       return f.heldOnRescan
         ? wait('hard_constraint', 'rescan_finding', "it was promoted, and a later scanner found in it a finding of high severity: it left its readers until a person's disposition returns it or rejects it")
         : wait('hard_constraint', 'finding', "a scanner finding holds it until a person's disposition clears or rejects it");

@@ -153,6 +153,7 @@ export class ReviewBoard {
           count,
           veto: review?.veto === 1,
           heldOnRescan: row.reason === HELD_ON_RESCAN,
+          findingConfirmed: current.some((s) => s.type === 'disposition' && s.class === 'human' && s.decision === 'confirm'),
           stances,
           away: away !== undefined,
           operatorObjections,

@@ -23,6 +23,7 @@ const facts = (count: ReturnType<typeof countQuorum>, rule: ReturnType<typeof qu
   count,
   veto: false,
   heldOnRescan: false,
+  findingConfirmed: false,
   // Every configured stance answered: what is left is the count itself.
   stances: [],
   away: false,

@@ -2959,11 +2959,11 @@ export interface VerbSignatures {
             countersigned: number;
         };
     };
-    /** Sign a row: approve (toward quorum; promote true promotes once it is met), reject (a person's is a veto) or archive. Least role: reviewer. */
+    /** Sign a row: approve (toward quorum; promote true promotes once it is met), reject (a person's is a veto), archive, or on a flagged row confirm (the finding holds; the row stays held). Least role: reviewer. */
     "gv.sign": {
         params: {
             artifact_id: string;
-            decision: "approve" | "reject" | "archive";
+            decision: "approve" | "reject" | "archive" | "confirm";
             promote?: boolean | undefined;
             category?: ("off-scope" | "quality" | "policy" | "duplicate" | "unreadable") | undefined;
             reason?: string | undefined;
@@ -2975,7 +2975,7 @@ export interface VerbSignatures {
         answer: {
             artifact_id: string;
             state: string;
-            decision: "reject" | "approve" | "archive";
+            decision: "reject" | "approve" | "archive" | "confirm";
             event_id: string;
             class: "agent" | "model" | "human" | "deployment" | "authority";
             counts: boolean;
@@ -2998,7 +2998,7 @@ export interface VerbSignatures {
             why_not: string;
             artifact_id: string;
             state: string;
-            decision: "reject" | "approve" | "archive";
+            decision: "reject" | "approve" | "archive" | "confirm";
             event_id: string;
             class: "agent" | "model" | "human" | "deployment" | "authority";
             counts: boolean;
@@ -3010,7 +3010,7 @@ export interface VerbSignatures {
             promote_event_id: string;
             provisional: boolean;
             artifact_id: string;
-            decision: "reject" | "approve" | "archive";
+            decision: "reject" | "approve" | "archive" | "confirm";
             event_id: string;
             class: "agent" | "model" | "human" | "deployment" | "authority";
             counts: boolean;

@@ -12,13 +12,17 @@ import { approvalSignable, vetoSignable } from '../../review/signable.js';
 import { requireEverythingRead } from '../../review/read-before-signing.js';
 import { waitsForAnswer } from '../answer-types.js';
 
-const ENTERS = { approve: 'L2_SCORED', reject: 'REJECTED', archive: 'ARCHIVED' } as const;
+/**
+ * Where each decision takes the row. `confirm` is a person's third disposition of a flagged
+ * row (docs/review.md, "A finding confirmed"): the finding is real and the row stays held.
+ */
+const ENTERS = { approve: 'L2_SCORED', reject: 'REJECTED', archive: 'ARCHIVED', confirm: 'L1B_FLAGGED' } as const;
 
 const signAnswer = z.union([
   z.object({
     artifact_id: z.string(),
     state: z.string(),
-    decision: z.enum(['reject', 'approve', 'archive']),
+    decision: z.enum(['reject', 'approve', 'archive', 'confirm']),
     event_id: z.string(),
     class: z.enum(['agent', 'model', 'human', 'deployment', 'authority']),
     counts: z.boolean(),
@@ -31,7 +35,7 @@ const signAnswer = z.union([
     why_not: z.string(),
     artifact_id: z.string(),
     state: z.string(),
-    decision: z.enum(['reject', 'approve', 'archive']),
+    decision: z.enum(['reject', 'approve', 'archive', 'confirm']),
     event_id: z.string(),
     class: z.enum(['agent', 'model', 'human', 'deployment', 'authority']),
     counts: z.boolean(),
@@ -44,7 +48,7 @@ const signAnswer = z.union([
     promote_event_id: z.string(),
     provisional: z.boolean(),
     artifact_id: z.string(),
-    decision: z.enum(['reject', 'approve', 'archive']),
+    decision: z.enum(['reject', 'approve', 'archive', 'confirm']),
     event_id: z.string(),
     class: z.enum(['agent', 'model', 'human', 'deployment', 'authority']),
     counts: z.boolean(),
@@ -56,10 +60,10 @@ const signAnswer = z.union([
 export const signVerb = defineVerb({
   name: 'gv.sign',
   role: 'reviewer',
-  summary: "Sign a row: approve (toward quorum; promote true promotes once it is met), reject (a person's is a veto) or archive.",
+  summary: "Sign a row: approve (toward quorum; promote true promotes once it is met), reject (a person's is a veto), archive, or on a flagged row confirm (the finding holds; the row stays held).",
   params: z.strictObject({
     artifact_id: artifactIdParam,
-    decision: z.enum(['approve', 'reject', 'archive']),
+    decision: z.enum(['approve', 'reject', 'archive', 'confirm']),
     promote: z.boolean().optional(),
     category: z.enum(REJECT_CATEGORIES).optional(),
     reason: z.string().min(1).max(500).optional(),
@@ -75,21 +79,23 @@ export const signVerb = defineVerb({
     const cls: SignerClass = operatorKey !== null ? 'human' : signerClassOf(caller);
     if (p.promote === true && p.decision !== 'approve') throw invalidParams('promote goes with decision approve', { field: 'promote' });
     if (p.category !== undefined && p.decision !== 'reject') throw invalidParams('category goes with decision reject', { field: 'category' });
+    if (p.decision === 'confirm' && cls !== 'human') throw lifecycle("gv.sign: only a person's disposition confirms a scanner finding", 'human_required');
     return store.writer.write(() => {
       // A person's veto may stop a pending group's child (the group is then aborted, child_rejected); an approval may not.
-      const row = decidedRow(ctx, p.artifact_id, 'gv.sign', p.decision !== 'approve');
+      const row = decidedRow(ctx, p.artifact_id, 'gv.sign', p.decision === 'reject' || p.decision === 'archive');
       const reviewRow = review.board.reads.row(row.artifact_id);
       if (p.decision === 'approve' && !approvalSignable(row.state, reviewRow)) {
         if (row.state === 'L1B_FLAGGED') throw lifecycle('gv.sign: a veto-severity finding stands; no signature clears it', 'hard_constraint');
         throw lifecycle(`gv.sign: a row in ${row.state} takes no approving signature`, 'wrong_state');
       }
+      if (p.decision === 'confirm' && row.state !== 'L1B_FLAGGED') throw lifecycle(`gv.sign: confirm is the disposition of a flagged row (L1B_FLAGGED), not of one in ${row.state}`, 'wrong_state');
       if (p.decision !== 'approve' && !vetoSignable(row.state)) throw lifecycle(`gv.sign: a row in ${row.state} is not in review`, 'wrong_state');
       if (row.state === 'L1B_FLAGGED' && p.decision === 'approve' && cls !== 'human') {
         throw lifecycle("gv.sign: only a person's disposition clears a scanner finding", 'human_required');
       }
       // Clearing a finding is judging the text it is in: a person reads all of it first, as for a promotion.
       if (row.state === 'L1B_FLAGGED' && p.decision === 'approve') requireEverythingRead({ store }, caller.identity, cls, config.review.read_before_signing, row, 'gv.sign');
-      // On a flagged row a person's signature is its disposition: cleared to L2_SCORED, or rejected.
+      // On a flagged row a person's signature is its disposition: cleared to L2_SCORED, confirmed (it stays held), or rejected.
       const type = row.state === 'L1B_FLAGGED' && p.decision !== 'archive' ? 'disposition' : 'manual-sign';
       const own = {
         decision: p.decision,
