@@ -2,8 +2,10 @@
 // into dist/app and the organization's (app/src/org) into dist/app-org, with a content hash
 // in every asset's name so a browser never runs a stale bundle beside a new shell. Each shell
 // is copied with the hashed names written in; nothing inline, so the strict content policy
-// (script-src 'self', style-src 'self') holds.
+// (script-src 'self', style-src 'self') holds. Both shells name the same icon (app/favicon.svg,
+// hashed like the rest), so a browser asks no /favicon.ico the gate does not have.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -33,7 +35,14 @@ async function bundleConsole({ name, entry, shell, out }) {
   const script = outputs.find((n) => n.startsWith(`${entryName}-`) && n.endsWith('.js'));
   const style = outputs.find((n) => n.startsWith('console-') && n.endsWith('.css'));
   if (script === undefined || style === undefined) throw new Error(`the ${name} build made ${outputs.join(', ')}`);
-  const page = readFileSync(shell, 'utf8').replace('{{script}}', `/app/assets/${script}`).replace('{{style}}', `/app/assets/${style}`);
+  const iconBytes = readFileSync(join(here, 'favicon.svg'));
+  const icon = `favicon-${createHash('sha256').update(iconBytes).digest('hex').slice(0, 8).toUpperCase()}.svg`;
+  writeFileSync(join(out, 'assets', icon), iconBytes);
+  outputs.push(icon);
+  const page = readFileSync(shell, 'utf8')
+    .replace('{{script}}', `/app/assets/${script}`)
+    .replace('{{style}}', `/app/assets/${style}`)
+    .replace('{{icon}}', `/app/assets/${icon}`);
   writeFileSync(join(out, 'index.html'), page);
 
   let gzipped = 0;

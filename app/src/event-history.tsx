@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Person } from './person.js';
+import { whatHappened } from './event-words.js';
 import { checkLinks, type LinkCheck } from './chain-check.js';
 import { checkEvent, type EventCheck, type WhyEvent } from './event-check.js';
 import { checkInclusions, type InclusionCheck } from './inclusion-check.js';
@@ -116,7 +117,7 @@ export function EventHistory({
               data-inclusion={inclusion?.state ?? 'checking'}
               class={check?.state === 'failed' || link?.state === 'broken' || inclusion?.state === 'failed' ? 'sig-failed' : ''}
             >
-              <span class="seq">#{e.seq}</span> <span class="type">{e.type}</span> {e.enters ? `→ ${String(e.enters)}` : ''} <span class="by">
+              <span class="seq">#{e.seq}</span> <span class="type">{e.type}</span> <EventWordsIfOther e={e} />{e.enters ? `→ ${String(e.enters)}` : ''} <span class="by">
                 <Person identity={e.by} />
               </span>{' '}
               <time>{when(e.ts)}</time> <Said check={check} gateSays={e['verified'] === true} /> <Linked link={link} /> <Included inclusion={inclusion} />
@@ -150,5 +151,16 @@ function Said({ check, gateSays }: { check: EventCheck | undefined; gateSays: bo
     <span class="sig sig-withheld" title={`withheld: ${check.fields.join(', ')}`}>
       not checkable here: it holds {check.fields.join(', ')}, which you are not served (the gate reports its signature {gateSays ? 'holds' : 'does not hold'})
     </span>
+  );
+}
+
+/** The event in words when they say more than its type (a ratify that asked for evidence). */
+function EventWordsIfOther({ e }: { e: WhyEvent }) {
+  const words = whatHappened(e);
+  if (words === e.type) return null;
+  return (
+    <>
+      <span class="what hint">({words})</span>{' '}
+    </>
   );
 }

@@ -5,6 +5,7 @@ import { useEventTail, type TailEvent } from './live.js';
 import { Problem } from './problem.js';
 import { replaceQuery, type Place } from './route.js';
 import { rpc } from './rpc.js';
+import { whatHappened } from './event-words.js';
 
 // gv.events for a person: the most recent events first (the screen opens on history, not on
 // an empty tail), new ones added on top as they are journaled, each linking to its row; and
@@ -12,8 +13,8 @@ import { rpc } from './rpc.js';
 
 const KEEP = 300;
 const RECENT = 50;
-/** The events a person's decision journals. */
-const DECISIONS = ['manual-sign', 'disposition', 'promote', 'reject', 'demote', 'reopen', 'cancel', 'countersign'];
+/** The events a person's decision journals; a request for evidence is a `ratify` entering NEEDS_EVIDENCE (docs/review.md). */
+const DECISIONS = ['manual-sign', 'disposition', 'ratify', 'promote', 'reject', 'demote', 'reopen', 'cancel', 'countersign'];
 /** How far back "my recent decisions" looks, in decision events of anyone's. */
 const DECISIONS_SCANNED = 500;
 const MINE_SHOWN = 20;
@@ -95,6 +96,17 @@ export function Events({ place, you }: { place: Place; you: { identity: string }
   );
 }
 
+/** What happened, in words, and the journal's type beside them when the words are not the type itself. */
+function EventWords({ e }: { e: TailEvent }) {
+  const words = whatHappened(e);
+  return (
+    <td class="what">
+      {words}
+      {words !== e.type && <span class="type hint"> ({e.type})</span>}
+    </td>
+  );
+}
+
 function EventTable({ events, label, kind }: { events: TailEvent[]; label: string; kind: 'events' | 'decisions' }) {
   return (
     <table class={kind} aria-label={label}>
@@ -104,7 +116,7 @@ function EventTable({ events, label, kind }: { events: TailEvent[]; label: strin
             <td>
               <time>{when(e.ts)}</time>
             </td>
-            <td class="type">{e.type}</td>
+            <EventWords e={e} />
             <td>{e.artifact_id ? <a href={`#/row/${encodeURIComponent(e.artifact_id)}`}>{String(e.artifact_id).slice(0, 16)}</a> : (e.object ?? '')}</td>
             <td>
               {e.space ?? ''} {e.workarea ? `· ${e.workarea}` : ''}

@@ -126,7 +126,7 @@ function App() {
       {you && screen === 'search' && <Search place={place} />}
       {you && screen === 'admin' && <Admin onNotice={tell} />}
       {you && screen === 'mine' && <Mine you={you} />}
-      {you && screen === 'questions' && <Questions onNotice={tell} />}
+      {you && screen === 'questions' && <Questions you={you} onNotice={tell} />}
       {you && screen === 'bans' && <Bans admin={atLeast(you, 'admin')} onNotice={tell} />}
       {you && screen === 'password' && <Password onNotice={tell} />}
     </>

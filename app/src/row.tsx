@@ -225,6 +225,15 @@ export function Row({
       </p>
       <h2>
         <span class="id">{id}</span> <span class="state">{state}</span>
+        {/* Served, but promoted by this gate alone: no organization countersigned it yet (docs/review.md, gv.countersign_status). */}
+        {node?.status.provisional && (
+          <>
+            {' '}
+            <span class="tag provisional-tag" title="promoted by this gate's review; no organization has countersigned it yet">
+              provisional: not countersigned
+            </span>
+          </>
+        )}
       </h2>
       {place.query.get('then') === 'approve' && !bodyRead && <p class="hint">Read the whole body, then press a to approve.</p>}
       <Problem error={error} />

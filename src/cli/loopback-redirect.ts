@@ -14,7 +14,9 @@ const HEADERS = {
  * The command line's end of a sign-in (RFC 8252 7.3): a listener on 127.0.0.1 at a port
  * the system picks, where the browser is sent back with `code` and `state`. Only a request
  * carrying this sign-in's state is taken: another page on the host may knock on the port,
- * and is told no without ending the wait.
+ * and is told no without ending the wait. The page the browser lands on says what the
+ * command that signed in does next (`next`: `gate sign` reads and signs, `gate org sign-in`
+ * says who the organization takes the person for), never another command's step.
  */
 export class LoopbackRedirect {
   private constructor(
@@ -23,7 +25,7 @@ export class LoopbackRedirect {
     private readonly arrived: Promise<string>,
   ) {}
 
-  static async listen(state: string): Promise<LoopbackRedirect> {
+  static async listen(state: string, next: string): Promise<LoopbackRedirect> {
     let settle!: { resolve: (code: string) => void; reject: (error: Error) => void };
     const arrived = new Promise<string>((resolve, reject) => (settle = { resolve, reject }));
     // Nobody waits on it in a scripted sign-in, and an outcome nobody awaits must not end the process.
@@ -41,7 +43,7 @@ export class LoopbackRedirect {
         settle.reject(new Error(`the sign-in did not finish: ${why}`));
         return;
       }
-      res.writeHead(200, HEADERS).end(PAGE('Signed in. Go back to the terminal to read and sign.'));
+      res.writeHead(200, HEADERS).end(PAGE(`Signed in. ${next}`));
       settle.resolve(code);
     });
     await new Promise<void>((resolve, reject) => {

@@ -29,7 +29,7 @@ const assignHint = (s: OrgSession) => {
  */
 export function orgSignInCommand(options: OrgSessionOptions & { json?: boolean }): Promise<void> {
   return run('sign-in', () =>
-    withOrgSession(options, async (s) => {
+    withOrgSession(options, 'Go back to the terminal: it says who the organization takes you for, and signs you out again.', async (s) => {
       if (options.json) return `${JSON.stringify({ issuer: s.issuer, org_deployment_id: s.org, you: s.you })}\n`;
       const lines = [`signed in at ${s.issuer} as ${s.you.identity}: role ${s.you.role} at the organization ${s.org}`];
       if (s.you.role === 'reader') lines.push(assignHint(s));
@@ -96,7 +96,11 @@ export function orgReviewCommand(artifactId: string | undefined, options: OrgRev
     if (decision !== null && !options.yes && options.passwordStdin) {
       throw new Ending('stdin carries the password, so nothing is left to confirm on: pass --yes to decide once the submission is shown', EXIT.badArgument);
     }
-    return withOrgSession(options, async (s) => {
+    const next =
+      artifactId === undefined
+        ? 'Go back to the terminal to read the submissions waiting for a decision.'
+        : `Go back to the terminal to read the submission${decision === null ? '' : decision.decision === 'countersign' ? ' and countersign it' : ' and refuse it'}.`;
+    return withOrgSession(options, next, async (s) => {
       if (s.you.role !== 'reviewer' && s.you.role !== 'admin') throw new Ending(`you are ${s.you.identity}, role ${s.you.role} at the organization: ${assignHint(s)}`, EXIT.errorObject);
       const me = s.you.identity;
       if (artifactId === undefined) {

@@ -68,13 +68,14 @@ async function issuerOf(url: string, chosen: string | undefined, options: OrgSes
  * Signs the person in at the issuer the organization trusts (PKCE, loopback redirect, as
  * gate sign does at a gate), runs `work` with the org's /rpc under that token, and signs
  * out at the end, whatever happened: the token is for this one command and is never kept
- * (docs/commands.md "gate org sign-in").
+ * (docs/commands.md "gate org sign-in"). `next` is what the browser's landing page says the
+ * command does now.
  */
-export async function withOrgSession<T>(options: OrgSessionOptions, work: (session: OrgSession) => Promise<T>): Promise<T> {
+export async function withOrgSession<T>(options: OrgSessionOptions, next: string, work: (session: OrgSession) => Promise<T>): Promise<T> {
   const url = options.url.replace(/\/+$/, '');
   const { issuer, org } = await issuerOf(url, options.issuer, options);
   const provider = await discoverProvider(issuer, `${issuer} has no OpenID discovery document: it is not a sign-in provider`);
-  const token = await signInWithPkce(provider, options);
+  const token = await signInWithPkce(provider, options, next);
   const client = new OrgRpcClient({ baseUrl: url, bearer: token, ...plain, deadlineMs: 30_000, maxResponseBytes: INBOX_REPLY_MAX_BYTES });
   try {
     const described = await client.call('gv.describe');

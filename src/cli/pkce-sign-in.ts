@@ -113,13 +113,14 @@ async function postForm(provider: SignInProvider, fields: Record<string, string>
 /**
  * A person's sign-in from the command line (RFC 8252): the authorization code flow with
  * PKCE S256, the code coming back to a loopback listener of this command (or, scripted, read
- * from the form's redirect), exchanged for an access token, which is returned.
+ * from the form's redirect), exchanged for an access token, which is returned. `next` is the
+ * sentence the browser's landing page says about what the command does now (LoopbackRedirect).
  */
-export async function signInWithPkce(provider: SignInProvider, options: PkceSignInOptions): Promise<string> {
+export async function signInWithPkce(provider: SignInProvider, options: PkceSignInOptions, next: string): Promise<string> {
   const clientId = options.clientId ?? NATIVE_CLIENT_ID;
   const verifier = randomBytes(32).toString('base64url');
   const state = randomBytes(16).toString('base64url');
-  const redirect = await LoopbackRedirect.listen(state);
+  const redirect = await LoopbackRedirect.listen(state, next);
   try {
     const fields = {
       response_type: 'code',

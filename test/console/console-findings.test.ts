@@ -209,6 +209,16 @@ describe('the way back to what one did', () => {
     await page.goto(`${gate.url}/app#/search?q=${word}&mode=lexical&scope=space&space=team`);
     await page.locator(`ol.hits li[data-id="${r.result.artifact_id}"]`).waitFor({ timeout: 10_000 });
     expect(await page.locator('.problem').count()).toBe(0);
+    expect(await page.locator('section[aria-label=Search] p.answered').innerText()).toBe('1 hit, answered by lexical search in space team.');
+    // Opened without a scope, the search looks in every space the person can read, team included.
+    await page.goto(`${gate.url}/app#/events`);
+    await page.goto(`${gate.url}/app#/search`);
+    expect(await page.locator('select[name=scope]').inputValue()).toBe('all');
+    await page.fill('input[name=q]', word);
+    await page.selectOption('select[name=mode]', 'lexical');
+    await page.click('form[role=search] button[type=submit]');
+    await page.locator(`ol.hits li[data-id="${r.result.artifact_id}"]`).waitFor({ timeout: 10_000 });
+    expect(await page.locator('section[aria-label=Search] p.answered').innerText()).toBe('1 hit, answered by lexical search across every space you can read.');
     await shot('search-reviewer');
   });
 });

@@ -51,12 +51,23 @@ describe('questions', () => {
     // The answer is an answer/1 row naming the question, written by the signed-in person.
     const cited = (await gate.socket('gv.graph', { kinds: ['question'] })).result.nodes.find((n: any) => n.artifact_id === mine).cited_by;
     expect(cited).toEqual([expect.objectContaining({ kind: 'answer', writer_kind: 'person', state: 'L1_SCANNED' })]);
-    // A second answer while the first stands is refused, said on the page.
-    const again = page.locator(`ol.questions li[data-question="${mine}"]`);
-    await again.locator('textarea[name=answer]').fill('And a second answer.');
-    await again.getByRole('button', { name: 'Answer' }).click();
-    await again.locator('.problem').waitFor();
-    expect(await again.locator('.problem').innerText()).toContain('standing answer');
+    // Answered, the question shows the answer that stands instead of an empty box (the gate
+    // would refuse a second one), and still does after a reload, read back from the gate.
+    const answered = page.locator(`ol.questions li[data-question="${mine}"]`);
+    const answer = cited[0].artifact_id as string;
+    for (const reload of [false, true]) {
+      if (reload) {
+        await page.reload();
+        await answered.waitFor();
+      }
+      await answered.locator('.your-answer').waitFor();
+      expect(await answered.locator('textarea[name=answer]').count()).toBe(0);
+      expect(await answered.locator('.your-answer .answer-text').innerText()).toBe('Yes, renew it for two years.');
+      expect(await answered.locator('.your-answer a').getAttribute('href')).toBe(`#/row/${encodeURIComponent(answer)}`);
+      expect(await answered.locator('.your-answer').innerText()).toContain('held until a reviewer promotes it');
+    }
+    // The question nobody here answered still has its box.
+    expect(await page.locator(`ol.questions li[data-question="${other}"] textarea[name=answer]`).count()).toBe(1);
     await shot(page, 'questions');
   });
 });

@@ -111,4 +111,21 @@ describe('needs evidence in the console', () => {
     await page.waitForFunction(() => location.hash.startsWith('#/queue'));
     expect(await stateOf(id)).toBe('ACTIVE');
   });
+
+  it('the request is among my recent decisions, said as "asked for evidence", its type kept as ratify', async () => {
+    await page.goto(`${gate.url}/app#/events`);
+    const mine = page.locator('table[aria-label="My recent decisions"]');
+    const asked = mine.locator(`tr[data-type=ratify]:has(a[href="#/row/${encodeURIComponent(id)}"])`);
+    await asked.waitFor({ timeout: 10_000 });
+    expect(await asked.locator('td.what').innerText()).toBe('asked for evidence (ratify)');
+    expect(await asked.innerText()).toContain('L1_SCANNED → NEEDS_EVIDENCE');
+    // The approval after the evidence is there too, in words.
+    expect(await mine.locator(`tr[data-type=manual-sign]:has(a[href="#/row/${encodeURIComponent(id)}"]) td.what`).innerText()).toBe('approved (manual-sign)');
+    await shot(page, 'needs-evidence-decisions');
+    // The row's own history says it too, beside the type.
+    await page.goto(`${gate.url}/app#/row/${encodeURIComponent(id)}`);
+    const ratify = page.locator('li[data-event]', { has: page.locator('.type', { hasText: /^ratify$/ }) });
+    await ratify.first().waitFor({ timeout: 10_000 });
+    expect(await ratify.first().locator('.what').innerText()).toBe('(asked for evidence)');
+  });
 });

@@ -302,7 +302,16 @@ describe('search and supersession', () => {
     expect(await p.locator(`.hits li[data-id="${promoted}"]`).count()).toBe(1);
     expect(await p.locator(`.hits li[data-id="${promoted}"] .held-tag`).count()).toBe(0);
     expect(p.url()).toContain('mode=lexical');
-    expect(await p.locator('section[aria-label=Search] p.hint').innerText()).toBe('2 hits, answered lexical at the space.');
+    // The search opens on every space the person can read, and says so in English.
+    expect(p.url()).toContain('scope=all');
+    expect(await p.locator('section[aria-label=Search] p.answered').innerText()).toBe('2 hits, answered by lexical search across every space you can read.');
+    // A promotion this gate made alone is provisional: the hit says it is not countersigned.
+    expect(await p.locator(`.hits li[data-id="${promoted}"] .provisional-tag`).innerText()).toBe('provisional: not countersigned');
+    await p.goto(`${gate.url}/app#/row/${encodeURIComponent(promoted)}`);
+    await p.waitForFunction(() => document.querySelector('.row-view h2 .state')?.textContent === 'ACTIVE');
+    expect(await p.locator('.row-view h2 .provisional-tag').innerText()).toBe('provisional: not countersigned');
+    await p.goBack();
+    await p.locator(`.hits li[data-id="${held}"]`).waitFor();
     await shot(p, 'search');
     await ctx.close();
   });

@@ -42,6 +42,8 @@ let identity: string;
 let authEnv: Record<string, string>;
 /** Another reviewer: a review key, whose inbox shows who holds what. */
 let reviewKey: string;
+/** Every resource the browser failed to load, as Chromium says on the page's console (a favicon request is not a page request). */
+const failedLoads: string[] = [];
 const member = new SimulatedMember();
 const flagged = member.submission(flaggedText);
 const plain = member.submission(`The archive room key hangs by the door ${Date.now()}.`);
@@ -66,6 +68,9 @@ beforeAll(async () => {
   db = new pg.Pool({ connectionString: cluster.url, max: 1 });
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1300, height: 900 } })).newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error' && m.text().startsWith('Failed to load resource')) failedLoads.push(`${m.text()} ${m.location().url}`);
+  });
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
@@ -106,6 +111,12 @@ describe("the organization's console", () => {
     const asset = await request(`${org.url}${script}`);
     expect([asset.statusCode, asset.headers['content-type']]).toEqual([200, 'text/javascript; charset=utf-8']);
     await asset.body.dump();
+    // Its icon is one of its assets, so a browser asks no /favicon.ico of the org.
+    const icon = /<link rel="icon" type="image\/svg\+xml" href="(\/app\/assets\/favicon-[0-9A-F]+\.svg)">/.exec(shell)?.[1];
+    expect(icon).toBeDefined();
+    const iconReply = await request(`${org.url}${icon}`);
+    expect([iconReply.statusCode, iconReply.headers['content-type']]).toEqual([200, 'image/svg+xml']);
+    await iconReply.body.dump();
     const identityDoc = (await (await request(`${org.url}/identity`)).body.json()) as any;
     expect(identityDoc).toMatchObject({
       service: 'gate-org',
@@ -303,5 +314,7 @@ describe("the organization's console", () => {
         await page.screenshot({ path: `${SHOTS}/screens/${name}-${width}.png`, fullPage: true });
       }
     }
+    // Nothing any screen asked for was missing, its icon included.
+    expect(failedLoads).toEqual([]);
   });
 });
