@@ -1,6 +1,6 @@
-import type { AttachmentStore } from '../src/attachments/attachment-store.js';
-import type { KeyedLock } from '../src/attachments/keyed-lock.js';
-import type { Recovery } from '../src/attachments/recovery.js';
+import type { AttachmentStore } from './attachment-store.js';
+import type { KeyedLock } from './keyed-lock.js';
+import type { Recovery } from './recovery.js';
 import type { FreshBodies } from '../src/recall/fresh-bodies.js';
 import type { BundleStage } from './bundle-stage.js';
 import type { EmbedStage } from './embed-stage.js';

@@ -4,7 +4,7 @@ import type { PipelinePart } from '../../pipeline/pipeline-part.js';
 import type { GateConfig } from '../config/keys.js';
 import type { Clock } from '../clock.js';
 import type { Log } from '../log.js';
-import type { Recovery } from './recovery.js';
+import type { Recovery } from '../../pipeline/recovery.js';
 
 /**
  * At start, every upload a crash (or a failed completion) left with all its bytes on disk

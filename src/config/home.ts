@@ -6,7 +6,7 @@ export interface HomePaths {
   home: string;
   config: string;
   db: string;
-  /** The held rows' text index, derived from gate.db's views and written by a thread of its own (recall/held-index-file.ts). */
+  /** The held rows' text index, derived from gate.db's views and written by a thread of its own (workers/held-writer/held-index-file.ts). */
   heldIndex: string;
   key: string;
   socket: string;

@@ -3,7 +3,7 @@ import type { DeploymentKey } from '../credentials/deployment-key.js';
 import { inTransaction } from './org-database.js';
 import { appendOrgLog } from './org-log.js';
 import { RoundTripBatch } from './round-trip-batch.js';
-import type { ShownEvent } from './submission-check.js';
+import type { ShownEvent } from '../../workers/submission-check/submission-check.js';
 
 
 /** One deployment, one seq, two ids: the member runs two chains. */

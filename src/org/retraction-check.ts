@@ -1,5 +1,5 @@
 import { canonicalJson, sha256Hex } from '../forms/canonical-json.js';
-import { memberKeys, memberSigned } from './member-signature.js';
+import { memberKeys, memberSigned } from '../forms/member-signature.js';
 import { isJsonObject } from '../domain/json-object.js';
 import { RETRACTION_CONTRACT, RETRACTION_SIGNING_PREFIX, type Retraction } from '../forms/retraction-contract.js';
 

@@ -1,5 +1,5 @@
 import type { Piscina } from 'piscina';
-import type { TextCheck } from './submission-check.js';
+import type { TextCheck } from '../../workers/submission-check/submission-check.js';
 import { RoundTripBatch } from './round-trip-batch.js';
 import type { SubmissionCheckTask } from '../../workers/submission-check/pool-entry.js';
 import { newPool } from '../threads.js';

@@ -3,7 +3,7 @@ import { inTransaction } from './org-database.js';
 import type { OrgContext } from './org-context.js';
 import { DecisionRefused, decideAll, type Decided } from './org-decision.js';
 import { logDecision } from './decision-log-line.js';
-import type { CheckedSubmission } from './submission-check.js';
+import type { CheckedSubmission } from '../../workers/submission-check/submission-check.js';
 import { forkRefusal } from './member-chains.js';
 
 export interface DoorAnswer {

@@ -10,7 +10,7 @@ import { DeploymentKeyReads } from '../projections/deployment-key-reads.js';
 import { Projections } from '../projections/projections.js';
 import { replayJournal } from '../projections/rebuild.js';
 import { VIEW_SCHEMA_VERSION, dropViews, markViewsCurrent, viewsAreCurrent } from '../projections/view-version.js';
-import { attachHeldIndex, type HeldIndexFileSettings } from '../recall/held-index-file.js';
+import { attachHeldIndex, type HeldIndexFileSettings } from '../../workers/held-writer/held-index-file.js';
 import { homeTooNew, journalIsEmpty, readHomeRecord } from '../store/home-record.js';
 import { herePlace, placement, readRestoredFrom, type Placement } from '../store/home-place.js';
 import type { ReadConnectionSettings } from '../store/read-snapshots.js';

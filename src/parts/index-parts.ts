@@ -5,7 +5,7 @@ import type { Log } from '../log.js';
 import type { Part, PartMaker } from '../part.js';
 import type { JournalWriter } from '../journal/group-commit.js';
 import type { FreshBodies } from '../recall/fresh-bodies.js';
-import type { HeldIndexFileSettings } from '../recall/held-index-file.js';
+import type { HeldIndexFileSettings } from '../../workers/held-writer/held-index-file.js';
 import { HeldTextIndex } from '../recall/held-text-index.js';
 import { PartitionCodes } from '../recall/partition-codes.js';
 import { VectorIndex } from '../recall/vector-index.js';

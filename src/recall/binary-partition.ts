@@ -1,7 +1,7 @@
-import { MAX_PAGES, writeScanForm } from './hamming-kernel.js';
-import { GONE, nearestSlots, type PartitionLayout, type ScanTarget } from './nearest-slots.js';
+import { MAX_PAGES, writeScanForm } from '../../workers/vector-scan/hamming-kernel.js';
+import { GONE, nearestSlots, type PartitionLayout, type ScanTarget } from '../../workers/vector-scan/nearest-slots.js';
 
-export { GONE } from './nearest-slots.js';
+export { GONE } from '../../workers/vector-scan/nearest-slots.js';
 
 const PAGE = 65536;
 const align8 = (n: number) => Math.ceil(n / 8) * 8;

@@ -5,7 +5,7 @@ import type { HeldRowsFollower } from '../projections/artifacts.js';
 import type { Log } from '../log.js';
 import type { HeldWriterSettings } from '../../workers/held-writer/thread-entry.js';
 import type { FreshBodies } from './fresh-bodies.js';
-import { HeldEntries, heldTextTable, type HeldEntryChanged, type HeldTextCheck } from './held-entries.js';
+import { HeldEntries, heldTextTable, type HeldEntryChanged, type HeldTextCheck } from '../../workers/held-writer/held-entries.js';
 import { HeldWriterThread } from './held-writer-thread.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Log } from '../log.js';
 import type { GateConfig } from '../config/keys.js';
-import { Circuit } from '../review/circuit.js';
+import { Circuit } from '../circuit.js';
 
 /**
  * An optional re-ranking stage: the best ranked hits of a recall and the query go to a
@@ -11,7 +11,7 @@ import { Circuit } from '../review/circuit.js';
  * never holds a recall up for long or makes one fail: a request is bounded by
  * `rerank.timeout_ms`, and a late, failed or malformed answer leaves the recall in its own
  * order; after `rerank.circuit_failures` of those in a row the circuit (the graders' own,
- * src/review/circuit.ts) opens and no request goes for `rerank.circuit_open_s`, then one
+ * src/circuit.ts) opens and no request goes for `rerank.circuit_open_s`, then one
  * trial does.
  */
 export class Reranker {

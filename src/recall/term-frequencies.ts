@@ -25,7 +25,7 @@ export class TermFrequencies {
   private readonly estimates = new Map<string, { df: number; until: number }>();
 
   constructor(db: Database.Database, table: 'recall_fts' | 'held_fts') {
-    // held_fts lives in held-index.db, attached as `held` (held-index-file.ts).
+    // held_fts lives in held-index.db, attached as `held` (workers/held-writer/held-index-file.ts).
     const schema = table === 'held_fts' ? 'held' : 'main';
     this.newest = db.prepare(
       `SELECT count(*) AS n, min(rowid) AS low FROM

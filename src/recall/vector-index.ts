@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import type { Log } from '../log.js';
-import { storedVectorsReader, type StoredVector } from './stored-vectors.js';
+import { storedVectorsReader, type StoredVector } from '../../workers/vector-scan/stored-vectors.js';
 
 /**
  * The stored vectors of vector recall: a derived index like the FTS tables, never a journal

@@ -13,7 +13,7 @@ import type { Clock } from '../clock.js';
 import type { Log } from '../log.js';
 import type { CrewsPart } from '../crews/crews-part.js';
 import type { WaitsFor } from './blockers.js';
-import { Circuit } from './circuit.js';
+import { Circuit } from '../circuit.js';
 import type { DetectionPart, DetectorFailing } from './detection-gate.js';
 import { personsCopy } from './persons-copy.js';
 import type { ReviewMode } from './quorum.js';

@@ -11,7 +11,7 @@ import { RUBRIC_VERSION } from '../../workers/grade/rubric.js';
 import { AwayClock, type AwayPeriod } from './away-clock.js';
 import { approvalStatus, type ApprovalStatus } from './approval-status.js';
 import { waitsFor, type WaitsFor } from './blockers.js';
-import { Circuit } from './circuit.js';
+import { Circuit } from '../circuit.js';
 import { Deferrals } from './deferrals.js';
 import { countQuorum, personMustDecide, quorumRule, settlerProblem, type QuorumCount, type QuorumRule, type ReviewMode, type Signature } from './quorum.js';
 import type { ReviewSettings } from './review-settings.js';

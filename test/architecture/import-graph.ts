@@ -115,26 +115,37 @@ export function importCircles(files: string[], imports: Import[]): string[][] {
   return circles;
 }
 
-/** A layer of the house as docs/architecture.md's table declares it: its rank and where its files are. */
+/**
+ * A layer of the house as docs/architecture.md's table declares it: its rank, the step of a
+ * rank split into ordered layers (`7a` below `7b`; none for a rank that is one layer), and
+ * where its files are.
+ */
 export interface Layer {
   rank: number;
+  step: string;
   name: string;
   paths: string[];
 }
 
 /**
- * The table of layers in docs/architecture.md: rows `| rank | layer | paths |`, the paths in
- * backticks (a folder ends in `/`). The document is the rule; the test checks the code against it.
+ * The table of layers in docs/architecture.md: rows `| rank | layer | paths |`, the rank a
+ * number with an optional step letter, the paths in backticks (a folder ends in `/`). The
+ * document is the rule; the test checks the code against it.
  */
 export function declaredLayers(markdown: string): Layer[] {
   const layers: Layer[] = [];
   for (const line of markdown.split('\n')) {
-    const m = /^\|\s*(\d+)\s*\|\s*([^|]+?)\s*\|\s*([^|]+)\|/.exec(line);
+    const m = /^\|\s*(\d+)([a-z]?)\s*\|\s*([^|]+?)\s*\|\s*([^|]+)\|/.exec(line);
     if (!m) continue;
-    const paths = [...m[3]!.matchAll(/`([^`]+)`/g)].map((p) => p[1]!);
-    layers.push({ rank: Number(m[1]), name: m[2]!, paths });
+    const paths = [...m[4]!.matchAll(/`([^`]+)`/g)].map((p) => p[1]!);
+    layers.push({ rank: Number(m[1]), step: m[2]!, name: m[3]!, paths });
   }
   return layers;
+}
+
+/** Whether layer `a` sits below layer `b` in the table: a lower rank, or the same rank at an earlier step. */
+export function isBelow(a: Layer, b: Layer): boolean {
+  return a.rank < b.rank || (a.rank === b.rank && a.step < b.step);
 }
 
 /** The layer a file is in: the one whose path names it most closely. */
@@ -147,4 +158,39 @@ export function layerOf(layers: Layer[], file: string): Layer | null {
     }
   }
   return best?.layer ?? null;
+}
+
+/**
+ * The folder a file belongs to, the unit the table ranks: `src/<dir>/`, `workers/<dir>/`,
+ * `packages/<name>/`, `pipeline/` (one folder); a file directly in `src/` or `workers/` is a
+ * unit of its own.
+ */
+export function folderOf(file: string): string {
+  const parts = file.split('/');
+  if (parts[0] === 'pipeline') return 'pipeline/';
+  return parts.length <= 2 ? file : `${parts[0]}/${parts[1]}/`;
+}
+
+/** The imports between folders, `from → to` (a folder's imports of itself left out), each with the file imports it counts. */
+export function folderImports(imports: Import[]): Map<string, Import[]> {
+  const edges = new Map<string, Import[]>();
+  for (const i of imports) {
+    const from = folderOf(i.from);
+    const to = folderOf(i.to);
+    if (from === to) continue;
+    const key = `${from} → ${to}`;
+    edges.set(key, [...(edges.get(key) ?? []), i]);
+  }
+  return edges;
+}
+
+/** The folder pairs that import each other, both ways, type imports counted: `a ⇄ b`, a before b. */
+export function twoWayFolders(imports: Import[]): string[] {
+  const edges = folderImports(imports);
+  const pairs: string[] = [];
+  for (const key of edges.keys()) {
+    const [from, to] = key.split(' → ') as [string, string];
+    if (from < to && edges.has(`${to} → ${from}`)) pairs.push(`${from} ⇄ ${to}`);
+  }
+  return pairs.sort();
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hammingKernel, writeScanForm } from '../../dist/src/recall/hamming-kernel.js';
+import { hammingKernel, writeScanForm } from '../../dist/workers/vector-scan/hamming-kernel.js';
 import { BinaryPartition } from '../../dist/src/recall/binary-partition.js';
 import { ternaryCode } from '../../dist/workers/embed/quantize.js';
 

@@ -5,7 +5,7 @@ import { InProcessGate } from '../harness/in-process-gate.js';
 
 /**
  * The held rows' text index is written by a thread of its own into a file of its own,
- * held-index.db (src/recall/held-writer-thread.ts, src/recall/held-index-file.ts), so its
+ * held-index.db (src/recall/held-writer-thread.ts, workers/held-writer/held-index-file.ts), so its
  * writes never hold the journal's write lock.
  */
 let g: InProcessGate | undefined;

@@ -4,12 +4,12 @@
  * writes and merges) run beside the main thread instead of on it
  * (src/recall/held-writer-thread.ts). It never writes gate.db: it reads the artifacts view
  * and the content store there, inside each batch's transaction, after taking held-index.db's
- * write lock (src/recall/held-index-file.ts), so what it writes is what the views say then.
+ * write lock (held-index-file.ts), so what it writes is what the views say then.
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import { HeldEntries } from '../../src/recall/held-entries.js';
-import { attachHeldIndex, takeHeldWriteLock, type HeldIndexFileSettings } from '../../src/recall/held-index-file.js';
+import { HeldEntries } from './held-entries.js';
+import { attachHeldIndex, takeHeldWriteLock, type HeldIndexFileSettings } from './held-index-file.js';
 import { lowerThisThread } from '../thread-priority.js';
 
 // Off the answer's path like the embed pool: the journal writer, the sockets and the scan pool

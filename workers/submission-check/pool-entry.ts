@@ -4,7 +4,7 @@
  * signatures verified here, off the thread that serves the doors. Bodies arrive in batches,
  * since one pool round trip costs about as much as one check.
  */
-import { checkSubmissionBody, type TextCheck } from '../../src/org/submission-check.js';
+import { checkSubmissionBody, type TextCheck } from './submission-check.js';
 
 export interface SubmissionCheckTask {
   /** `body`: the bytes as sent, read here as the gate's doors read JSON. */

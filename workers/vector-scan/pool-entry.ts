@@ -7,9 +7,9 @@
  */
 import Database from 'better-sqlite3';
 import { workerData } from 'node:worker_threads';
-import { nearestSlots, type ScanTarget } from '../../src/recall/nearest-slots.js';
+import { nearestSlots, type ScanTarget } from './nearest-slots.js';
 import { cosine } from '../embed/quantize.js';
-import { storedVectorsReader, type StoredVector } from '../../src/recall/stored-vectors.js';
+import { storedVectorsReader, type StoredVector } from './stored-vectors.js';
 
 /** Where the stored vectors are: gate.db and how the gate reads it. */
 export interface StoredVectors {

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { areaTokens } from '../projections/area-tokens.js';
-import { bodyText } from '../projections/body-text.js';
-import { RECALL_TOKENIZE } from '../projections/recall-tokenizer.js';
+import { areaTokens } from '../../src/projections/area-tokens.js';
+import { bodyText } from '../../src/projections/body-text.js';
+import { RECALL_TOKENIZE } from '../../src/projections/recall-tokenizer.js';
 
 /** Told of each held-index entry a check added or removed, by the entry's space (gv.reconcile's report). */
 export type HeldEntryChanged = (space: string, change: 'added' | 'removed') => void;

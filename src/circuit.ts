@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from './clock.js';
 
 /**
  * A circuit per backend: after `failures` failed calls in a row it opens and calls are

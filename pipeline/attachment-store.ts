@@ -3,7 +3,7 @@ import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdi
 import { open, stat } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { fsyncDirectory } from '../config/atomic-write.js';
+import { fsyncDirectory } from '../src/config/atomic-write.js';
 
 const hexOf = (hash: string) => (hash.startsWith('sha256:') ? hash.slice(7) : hash);
 

@@ -1,9 +1,9 @@
-import { canonicalJson, sha256Hex } from '../forms/canonical-json.js';
-import { memberKeys, memberSigned } from './member-signature.js';
-import { isJsonObject } from '../domain/json-object.js';
-import { jsonBodyFaultReason, jsonObjectBody } from '../http-rpc/json-object-body.js';
-import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../forms/submission-contract.js';
-import type { SigningKeys } from '../forms/signing-keys.js';
+import { canonicalJson, sha256Hex } from '../../src/forms/canonical-json.js';
+import { memberKeys, memberSigned } from '../../src/forms/member-signature.js';
+import { isJsonObject } from '../../src/domain/json-object.js';
+import { jsonBodyFaultReason, jsonObjectBody } from '../../src/http-rpc/json-object-body.js';
+import { SUBMISSION_CONTRACT, SUBMISSION_SIGNING_PREFIX } from '../../src/forms/submission-contract.js';
+import type { SigningKeys } from '../../src/forms/signing-keys.js';
 
 /**
  * The local events that promote a row, each with the state it must enter: promote (ACTIVE)
@@ -23,7 +23,7 @@ export interface CheckedSubmission {
   artifact_id: string;
   deployment_id: string;
   trust_class: string;
-  /** The member's journal as the signed submission shows it, (seq, event id) pairs: the org compares them with what it saw before (member-chains.ts). */
+  /** The member's journal as the signed submission shows it, (seq, event id) pairs: the org compares them with what it saw before (src/org/member-chains.ts). */
   shown: ShownEvent[];
 }
 

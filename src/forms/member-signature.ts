@@ -1,6 +1,6 @@
-import { verifyWithDeploymentId } from '../forms/ed25519.js';
+import { verifyWithDeploymentId } from './ed25519.js';
 import { isJsonObject } from '../domain/json-object.js';
-import { SigningKeys, type RotationRecord } from '../forms/signing-keys.js';
+import { SigningKeys, type RotationRecord } from './signing-keys.js';
 
 /** Whether `sig` is the member deployment's Ed25519 signature over `text`; a malformed signature or key is simply not one. */
 export function memberSigned(member: string, text: string, sig: string): boolean {

@@ -6,7 +6,7 @@
  * KNN takes 19 ms for k = 10 and 76 ms for k = 100). WebAssembly is part of Node, so this
  * adds no dependency; the module is assembled here from named opcodes so it can be read.
  *
- * A stored code is two bit-planes of `words` 64-bit words each (quantize.ts, ternaryCode):
+ * A stored code is two bit-planes of `words` 64-bit words each (workers/embed/quantize.ts, ternaryCode):
  * the dimensions where the vector is positive, then those where it is negative. The kernel
  * scans them rewritten (writeScanForm) as the dimensions set either way, then the positive
  * plane. Zero stays zero, which matters: hashed n-gram vectors are sparse (a short query
