@@ -204,12 +204,18 @@ export function Row({
       } else if ('waits_for' in r && r.waits_for) onNotice(`Approved; the row still waits for ${r.waits_for.words ?? r.waits_for.blocker}.`, `row/${id}`);
     });
 
+  /** A person's third disposition of a flagged row (docs/review.md): the finding is real, the row stays held. */
+  const flagged = state === 'L1B_FLAGGED';
+  const confirmFinding = () =>
+    act('Finding confirmed: the row stays held.', () => rpc('gv.sign', { artifact_id: id, decision: 'confirm' }));
+
   const keys: Key[] = [
     { key: 'a', does: 'approve (once the whole body was read and its history checked; over findings, asks again)', run: () => approve() },
     { key: 'n', does: 'read on: the next page of the body, then a screenful at a time', run: () => void more() },
     { key: 'r', does: 'reject (asks the category)', run: () => canSign && setAsking('reject') },
     { key: 'v', does: 'send back to its writer for evidence (asks what is missing)', run: () => canAskEvidence && setAsking('evidence') },
     { key: 'e', does: 'archive', run: () => canSign && void act('Archived.', () => rpc('gv.sign', { artifact_id: id, decision: 'archive' })) },
+    { key: 'k', does: 'on a row a finding holds: confirm the finding, keep the row held', run: () => canSign && flagged && void confirmFinding() },
     { key: 'c', does: 'comment', run: () => setAsking('comment') },
     { key: 'u', does: 'back to the queue', run: () => backToQueue() },
     { key: '?', does: 'show these keys', run: () => setHelp(!help) },
@@ -328,6 +334,14 @@ export function Row({
           <button type="button" onClick={() => void act('Archived.', () => rpc('gv.sign', { artifact_id: id, decision: 'archive' }))}>
             Archive (e)
           </button>
+          {flagged && (
+            <>
+              {' '}
+              <button type="button" class="confirm-finding" title="the finding is real: the row stays held, and says a person confirmed it" onClick={() => void confirmFinding()}>
+                Confirm finding, keep held (k)
+              </button>
+            </>
+          )}
           {veto && <p class="problem veto-why">Approve is off: {approveOff}.</p>}
           {historyFailed && (
             <label class="approve-anyway">
