@@ -1,5 +1,5 @@
 import type { PersonsCopy } from '../../workers/org-copy/pool-entry.js';
-import { maskedForPeople } from '../review/persons-copy.js';
+import { maskedForPeople } from '../../workers/scan/persons-copy-mask.js';
 import { withHiddenShown } from '../domain/hidden-characters.js';
 import { findingLines, type ShownFinding } from './shown-findings.js';
 

@@ -1,4 +1,4 @@
-import { maskSpans } from '../../workers/scan/mask.js';
+import { forPeople } from '../../workers/scan/persons-copy-mask.js';
 import { isInBody } from '../../workers/scan/finding-location.js';
 import type { ArtifactRow } from '../projections/artifact-reads.js';
 import type { Store } from '../store/store.js';
@@ -11,13 +11,6 @@ import type { Store } from '../store/store.js';
  * shows the rest as written. Both are masked unit for unit from the same text, so a page of
  * one is the same offsets of the other, and a person's read counts against the masked body.
  */
-
-/** What a person's copy still masks. */
-export const maskedForPeople = (kind: string): boolean => kind.startsWith('secret.') || kind.startsWith('personal.');
-
-/** `text` as a person reads it, given its findings: the spans of those maskedForPeople masked. */
-export const forPeople = (text: string, findings: ReadonlyArray<{ kind: string; start: number; end: number }>): string =>
-  maskSpans(text, findings.filter((f) => maskedForPeople(f.kind)));
 
 /** A few recent copies a store: a person reads a long body page by page, and each page would copy it whole. */
 const COPIES_KEPT = 8;

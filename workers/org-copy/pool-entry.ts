@@ -4,8 +4,8 @@
  * serves the doors, with the gate's own scanner, and masked as a person's copy at the gate
  * is masked (secrets and personal data; an injection stays readable, as text).
  */
-import { forPeople } from '../../src/review/persons-copy.js';
-import type { PlacedFinding } from '../../src/projections/artifact-reads.js';
+import type { Finding } from '../scan/finding.js';
+import { forPeople } from '../scan/persons-copy-mask.js';
 import { scanText } from '../scan/scan-text.js';
 import { lowerThisThread } from '../thread-priority.js';
 
@@ -14,7 +14,8 @@ lowerThisThread();
 /** A person's copy of one submission's content: text with what must not travel masked, and every finding by its place. */
 export interface PersonsCopy {
   text: string;
-  findings: PlacedFinding[];
+  /** Every finding by its place, as a row's findings are served at the gate (no excerpt). */
+  findings: Omit<Finding, 'excerpt'>[];
   /** The scanner that read it (its version label), as a row's scan names it at the gate. */
   scanner: string;
 }

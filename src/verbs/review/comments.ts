@@ -7,7 +7,7 @@ import type { ArtifactRow } from '../../projections/artifact-reads.js';
 import { openObjections, type CommentRow } from '../../projections/comment-reads.js';
 import type { ScanFinding } from '../../projections/artifact-reads.js';
 import { atLeast } from '../../domain/roles.js';
-import { forPeople } from '../../review/persons-copy.js';
+import { forPeople } from '../../../workers/scan/persons-copy-mask.js';
 import { SEVERITY_RANK, type Severity } from '../../../workers/scan/finding.js';
 import type { House } from '../house.js';
 import { placedFindingAnswer } from '../answer-types.js';
