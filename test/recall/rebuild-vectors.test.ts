@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'unit' });
 
 describe('gv.rebuild checks the vector index', () => {
   it('embeds every served and held row again and finds each stored vector equal', async () => {
