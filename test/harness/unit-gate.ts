@@ -12,6 +12,15 @@ import type { Caller } from '../../dist/src/access/caller.js';
 import type { Clock } from '../../dist/src/clock.js';
 import { KEYS_PROMOTE, tempHome, type RpcAnswer } from './gate-process.js';
 
+/**
+ * Over KEYS_PROMOTE, for every unit gate unless its `env` says otherwise: a claim's scan may
+ * run 10 minutes rather than 10 s before it is held as scan_timeout and wholly masked. Two
+ * cores shared by the suite's files were seen to pass 10 s on a 145 KB claim, which then
+ * failed a test of reading (test/review/read-before-signing.test.ts) by the machine's load
+ * alone; the deadline's own tests set theirs (test/pipeline/scan-deadline.test.ts).
+ */
+const UNIT_DEFAULTS: Record<string, string> = { GATE_SCAN_DEADLINE_MS: '600000' };
+
 export interface UnitGateOptions {
   /** Environment over this process's and KEYS_PROMOTE, read as `gate serve` reads its own (GATE_SECTION_KEY). */
   env?: Record<string, string>;
@@ -45,6 +54,8 @@ export class UnitGate {
   private opened!: Gate;
   /** What this process's environment held before the gate's was set over it, restored at stop. */
   private readonly saved = new Map<string, string | undefined>();
+  /** This process's umask before the gate's own (prepareHome sets 077, as for `gate serve`), restored at stop. */
+  private umask: number | null = null;
   private startScan: Promise<unknown> = Promise.resolve();
 
   private constructor(
@@ -60,11 +71,12 @@ export class UnitGate {
   }
 
   private start(): void {
+    this.umask ??= process.umask(0o077);
     const paths = prepareHome(this.home);
     // The gate's environment is this process's, as a `gate serve` child's is its parent's with
     // `env` over it: the config reads GATE_SECTION_KEY from it, and the threads read what a
     // config names (a model backend's api_key_env) from the environment they start with.
-    for (const [name, value] of Object.entries({ ...KEYS_PROMOTE, ...(this.options.env ?? {}) })) {
+    for (const [name, value] of Object.entries({ ...KEYS_PROMOTE, ...UNIT_DEFAULTS, ...(this.options.env ?? {}) })) {
       if (!this.saved.has(name)) this.saved.set(name, process.env[name]);
       process.env[name] = value;
     }
@@ -156,6 +168,8 @@ export class UnitGate {
       else process.env[name] = value;
     }
     this.saved.clear();
+    if (this.umask !== null) process.umask(this.umask);
+    this.umask = null;
   }
 
   /** Opens the same home again after a stop, as a restart would. */
