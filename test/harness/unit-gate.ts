@@ -138,8 +138,8 @@ export class UnitGate {
   async readBody(key: string | null, artifactId: string): Promise<void> {
     let offset: number | null = 0;
     while (offset !== null) {
-      const params = { artifact_id: artifactId, body: true, ...(offset === 0 ? {} : { offset }) };
-      const page = key === null ? await this.socket('gv.node', params) : await this.rpc(key, 'gv.node', params);
+      const params: Record<string, unknown> = { artifact_id: artifactId, body: true, ...(offset === 0 ? {} : { offset }) };
+      const page: RpcAnswer = key === null ? await this.socket('gv.node', params) : await this.rpc(key, 'gv.node', params);
       if (page.error) return;
       offset = page.result.masked_next_offset ?? null;
     }
