@@ -10,5 +10,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default', './test/harness/plain-summary-reporter.ts'],
+    // The compiled gate is node's to load, not vitest's module runner's (vitest.config.ts says why).
+    server: { deps: { external: [/\/dist\//] } },
   },
 });

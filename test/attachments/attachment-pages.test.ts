@@ -4,6 +4,7 @@ import { readAttachment, sha256Of, upload, opaqueBytes } from '../harness/attach
 import { useGate } from '../harness/use-gate.js';
 
 const { gate, keys: { agent, reader, otherAgent, reviewer } } = useGate({
+  kind: 'unit',
   keys: { agent: 'agent', reader: 'reader', otherAgent: 'agent', reviewer: 'reviewer' },
 });
 

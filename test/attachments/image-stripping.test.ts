@@ -6,7 +6,7 @@ import { ROOT, uniqueText } from '../harness/gate-process.js';
 import { readAttachment, sha256Of, upload } from '../harness/attachments.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, reviewer } } = useGate({ kind: 'unit', keys: { agent: 'agent', reviewer: 'reviewer' } });
 
 const fixture = (name: string) => readFileSync(join(ROOT, 'fixtures/images', name));
 

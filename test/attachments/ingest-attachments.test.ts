@@ -5,7 +5,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { sha256Of, upload, opaqueBytes } from '../harness/attachments.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent, other } } = useGate({ keys: { agent: 'agent', other: 'agent' } });
+const { gate, keys: { agent, other } } = useGate({ kind: 'unit', keys: { agent: 'agent', other: 'agent' } });
 
 const hashes: string[] = [];
 

@@ -4,7 +4,7 @@ import { readAttachment, upload, opaqueBytes } from '../harness/attachments.js';
 import { useGate } from '../harness/use-gate.js';
 
 // Keys stand in for readers here: this gate holds them to the read too (review.read_before_signing = everyone; people always are).
-const { gate, keys: { agent, reviewer, second } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer', second: 'reviewer' }, env: { GATE_REVIEW_READ_BEFORE_SIGNING: 'everyone' } });
+const { gate, keys: { agent, reviewer, second } } = useGate({ kind: 'unit', keys: { agent: 'agent', reviewer: 'reviewer', second: 'reviewer' }, env: { GATE_REVIEW_READ_BEFORE_SIGNING: 'everyone' } });
 
 async function rowWithTwoAttachments() {
   const a = (await upload(gate, agent.key, opaqueBytes(600_000))).result.sha256 as string;

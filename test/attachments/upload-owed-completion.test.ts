@@ -6,7 +6,7 @@ import { CLI, type RpcAnswer } from '../harness/gate-process.js';
 import { opaqueBytes, sha256Of } from '../harness/attachments.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'unit' });
 
 const CHUNK = 100_000;
 

@@ -5,7 +5,7 @@ import { ROOT } from '../harness/gate-process.js';
 import { sha256Of, upload, opaqueBytes } from '../harness/attachments.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
+const { gate, keys: { agent } } = useGate({ kind: 'unit', keys: { agent: 'agent' } });
 
 const chunk = (bytes: Buffer, offset: number, length: number) => bytes.subarray(offset, offset + length).toString('base64');
 const objectPath = (hash: string) => join(gate.home, 'attachments', 'objects', hash.slice(7, 9), hash.slice(7));

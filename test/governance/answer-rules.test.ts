@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { asker, answerer, second, reviewer } } = useGate({ keys: { asker: 'agent', answerer: 'agent', second: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { asker, answerer, second, reviewer } } = useGate({ kind: 'unit', keys: { asker: 'agent', answerer: 'agent', second: 'agent', reviewer: 'reviewer' } });
 
 const ask = (who = asker, workarea = 'tests/ask', text = uniqueText('question')) =>
   gate.rpc(who.key, 'gv.ingest', {

@@ -8,7 +8,7 @@ import { useGate } from '../harness/use-gate.js';
  * attachment's source_uri is under the ban was accepted. Every source a write names is
  * checked, at every door that takes attachments, through the real /rpc surface.
  */
-const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, reviewer } } = useGate({ kind: 'unit', keys: { agent: 'agent', reviewer: 'reviewer' } });
 
 const uploaded = async (words = uniqueText('attached notes')) => {
   const bytes = Buffer.from(words);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent, reviewer }, ingestAnswer } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, reviewer }, ingestAnswer } = useGate({ kind: 'unit', keys: { agent: 'agent', reviewer: 'reviewer' } });
 
 const ingest = (sourceUri: string, key = agent.key) => ingestAnswer(key, { content: uniqueText('sourced'), workarea: 'tests/ban-source', source_uri: sourceUri });
 const ban = (subject: string, extra: Record<string, unknown> = {}) => gate.socket('gv.ban', { kind: 'source', subject, reason: 'untrusted origin', ...extra });

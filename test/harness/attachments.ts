@@ -15,7 +15,7 @@ export function opaqueBytes(size: number): Buffer {
 const OPAQUE_PREFIX = Buffer.from([0x00, 0x7f, 0x00, 0x7f, 0x01, 0x7e, 0x01, 0x7e]);
 
 /** Uploads `bytes` through gv.upload in chunks of `chunk` bytes; answers the last answer. */
-export async function upload(gate: GateProcess, key: string, bytes: Uint8Array, chunk = 1 << 20): Promise<RpcAnswer> {
+export async function upload(gate: Pick<GateProcess, 'rpc'>, key: string, bytes: Uint8Array, chunk = 1 << 20): Promise<RpcAnswer> {
   const sha256 = sha256Of(bytes);
   let last: RpcAnswer | undefined;
   for (let offset = 0; offset < bytes.length; offset += chunk) {
@@ -27,7 +27,7 @@ export async function upload(gate: GateProcess, key: string, bytes: Uint8Array, 
 }
 
 /** Reads a whole copy page by page, in order; answers the pages and the bytes. */
-export async function readAttachment(gate: GateProcess, key: string, artifactId: string, contentHash: string, original = false) {
+export async function readAttachment(gate: Pick<GateProcess, 'rpc'>, key: string, artifactId: string, contentHash: string, original = false) {
   const pages: any[] = [];
   let offset: number | null = 0;
   while (offset !== null) {

@@ -1,13 +1,16 @@
 import { expect } from 'vitest';
 import { uniqueText, type GateProcess, type RpcAnswer } from './gate-process.js';
 
+/** A gate with the calls these rows are written through: a process gate's or the unit layer's. */
+type VerbGate = Pick<GateProcess, 'rpc' | 'socket' | 'readBody'>;
+
 /**
  * The rows a replacement group is made of, written through the real verbs: a held row
  * (an agent's ingest) and an ACTIVE row (an ingest a reviewer promotes).
  */
 export class ReplacementRows {
   constructor(
-    private readonly gate: GateProcess,
+    private readonly gate: VerbGate,
     private readonly writer: string,
     private readonly promoter: string,
     private readonly workarea = 'tests/replacement',
@@ -39,7 +42,7 @@ export class ReplacementRows {
 }
 
 /** The group's own revision as gv.replacements answers it, for gv.replacement_activate. */
-export async function revisionOf(gate: GateProcess, key: string, groupId: string): Promise<string> {
+export async function revisionOf(gate: Pick<GateProcess, 'rpc'>, key: string, groupId: string): Promise<string> {
   const answer = await gate.rpc(key, 'gv.replacements', { group_id: groupId });
   expect(answer.result.groups).toHaveLength(1);
   return answer.result.revision as string;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { GateProcess, type RpcAnswer } from './gate-process.js';
 // Type only: a GateProcess test must not load the gate itself (dist/src/server.js) into its process.
 import type { InProcessServer } from './in-process-server.js';
+import type { UnitGate } from './unit-gate.js';
 import { startGateWithIssuer } from './sign-in.js';
 import { ingestAnswer, ingestId, ingestResult, type IngestParams, type Ingested, type KeyLike } from './ingest.js';
 
@@ -67,6 +68,20 @@ export interface InProcessGateOptions<K extends Record<string, KeySpec>> extends
   settings?: AtStart<Record<string, unknown>>;
 }
 
+/**
+ * The unit layer (test/README.md): the real Gate in this process (UnitGate), no door
+ * listening; `rpc` and `socket` go to the real dispatcher with the caller each door makes.
+ * For tests of verbs and views; a test of HTTP, the socket, a restart's process or a crash is
+ * a process-level test.
+ */
+export interface UnitGateOptions<K extends Record<string, KeySpec>> extends CommonOptions<K> {
+  kind: 'unit';
+  /** Environment as the process gate's `env` (GATE_SECTION_KEY), over KEYS_PROMOTE. */
+  env?: AtStart<Record<string, string>>;
+  /** Settings as `serve()` takes them, over the environment. */
+  settings?: AtStart<Record<string, unknown>>;
+}
+
 export interface GateFixture<G, K> {
   /**
    * The gate. Usable from useGate's beforeAll on (in tests, in later hooks, in helpers they
@@ -102,10 +117,11 @@ export interface GateFixture<G, K> {
  */
 export function useGate<K extends Record<string, KeySpec> = {}>(options?: ProcessGateOptions<K>): GateFixture<GateProcess, K>;
 export function useGate<K extends Record<string, KeySpec> = {}>(options: InProcessGateOptions<K>): GateFixture<InProcessServer, K>;
+export function useGate<K extends Record<string, KeySpec> = {}>(options: UnitGateOptions<K>): GateFixture<UnitGate, K>;
 export function useGate<K extends Record<string, KeySpec>>(
-  options: ProcessGateOptions<K> | InProcessGateOptions<K> = {},
-): GateFixture<GateProcess | InProcessServer, K> {
-  let started: GateProcess | InProcessServer | undefined;
+  options: ProcessGateOptions<K> | InProcessGateOptions<K> | UnitGateOptions<K> = {},
+): GateFixture<GateProcess | InProcessServer | UnitGate, K> {
+  let started: GateProcess | InProcessServer | UnitGate | undefined;
   const specs = Object.entries(options.keys ?? {}) as [string, KeySpec][];
   const keys = Object.fromEntries(specs.map(([name]) => [name, {} as IssuedKey])) as { [N in keyof K]: IssuedKey };
 
@@ -114,6 +130,10 @@ export function useGate<K extends Record<string, KeySpec>>(
     if (options.kind === 'in-process') {
       const { InProcessServer } = await import('./in-process-server.js');
       started = await InProcessServer.start((await atStart(options.settings)) ?? {}, home);
+    } else if (options.kind === 'unit') {
+      const { UnitGate } = await import('./unit-gate.js');
+      const [env, settings] = [await atStart(options.env), await atStart(options.settings)];
+      started = await UnitGate.open({ ...(env === undefined ? {} : { env }), ...(settings === undefined ? {} : { settings }), ...(home === undefined ? {} : { home }) });
     } else {
       const start = { env: (await atStart(options.env)) ?? {}, home, asBin: options.asBin === true };
       started = options.ownIssuer === true ? await startGateWithIssuer(start) : await GateProcess.start(start);
@@ -130,7 +150,7 @@ export function useGate<K extends Record<string, KeySpec>>(
     await started?.stop();
   });
 
-  const gate = standIn(() => started, options.kind === 'in-process' ? 'InProcessServer' : 'GateProcess');
+  const gate = standIn(() => started, options.kind === 'in-process' ? 'InProcessServer' : options.kind === 'unit' ? 'UnitGate' : 'GateProcess');
   return {
     gate,
     keys,

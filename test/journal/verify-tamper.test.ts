@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { CLI, uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
+const { gate, keys: { agent } } = useGate({ kind: 'unit', keys: { agent: 'agent' } });
 
 beforeAll(async () => {
   for (let i = 0; i < 10; i++) {
@@ -35,7 +35,7 @@ function tamper(home: string, sql: string, ...args: unknown[]): void {
 }
 
 describe('gv.audit_chain', () => {
-  const { gate: live, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
+  const { gate: live, keys: { agent } } = useGate({ kind: 'unit', keys: { agent: 'agent' } });
 
   it('verifies the live journal for an admin and is refused below admin naming both roles', async () => {
     await live.rpc(agent.key, 'gv.ingest', { content: uniqueText('chain'), workarea: 'tests/chain', kind: 'memory', source_uri: 'test://c' });

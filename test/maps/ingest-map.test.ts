@@ -4,7 +4,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { yazlZip } from '../../fixtures/make-fixtures.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent, other, reviewer } } = useGate({ keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, other, reviewer } } = useGate({ kind: 'unit', keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
 
 const sha = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
 const FILES: Array<[string, Buffer]> = [

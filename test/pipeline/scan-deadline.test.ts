@@ -76,6 +76,7 @@ describe('the scan deadline (scan.deadline_ms)', () => {
 
 describe('an ingest whose scan passes scan.deadline_ms', () => {
   const { gate, keys } = useGate({
+    kind: 'unit',
     env: { GATE_FAILPOINTS: 'scan-claim-stalls', GATE_SCAN_DEADLINE_MS: '300', GATE_SPACES_MAIN_POLICY: 'auto' },
     keys: { slow: 'agent', other: 'agent', reviewer: 'reviewer' },
   });

@@ -29,7 +29,7 @@ const CLAIMS = [
   'The old bridge is closed for repairs until the spring',
 ];
 
-const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, reviewer } } = useGate({ kind: 'unit', keys: { agent: 'agent', reviewer: 'reviewer' } });
 
 beforeAll(async () => {
   for (const [i, text] of CLAIMS.entries()) {

@@ -29,7 +29,7 @@ const GYM = [
   'That sounds great',
 ];
 
-const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, reviewer } } = useGate({ kind: 'unit', keys: { agent: 'agent', reviewer: 'reviewer' } });
 
 type Hit = { body: string; score: number; weak: boolean; signals: { lexical?: { rank: number; score: number }; vector?: unknown; context?: { score: number } } };
 const recall = async (params: Record<string, unknown>): Promise<Hit[]> => {

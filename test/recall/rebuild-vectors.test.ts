@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'unit' });
+
+/** Polls `done` until it holds; the bound only names a condition never met. */
+async function until(done: () => boolean, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > end) throw new Error('the embed stage still had rows to embed');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 describe('gv.rebuild checks the vector index', () => {
   it('embeds every served and held row again and finds each stored vector equal', async () => {
@@ -19,9 +28,9 @@ describe('gv.rebuild checks the vector index', () => {
       expect((await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id })).result.state).toBe('ACTIVE');
     }
     await gate.rpc(reviewer.key, 'gv.reject', { artifact_id: ids[11], reason: 'test' });
-    // The stage embeds after each commit, in milliseconds for a dozen rows; a rebuild would fill
-    // (and count as rewritten) any vector still missing, so it must find nothing to do.
-    await new Promise((r) => setTimeout(r, 1000));
+    // The stage embeds after each commit; a rebuild would fill (and count as rewritten) any
+    // vector still missing, so it waits until the stage has nothing left to embed.
+    await until(() => gate.gate.recall.vector.ready.pending === 0);
     const answer = await gate.socket('gv.rebuild', {});
     expect(answer.error).toBeUndefined();
     expect(answer.result.equal).toBe(true);

@@ -18,7 +18,7 @@ const CLAIMS = {
   ],
 };
 
-const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, reviewer } } = useGate({ kind: 'unit', keys: { agent: 'agent', reviewer: 'reviewer' } });
 const ids = new Map<string, string>();
 
 type Hit = { artifact_id: string; body: string; score: number; weak: boolean; signals: { lexical?: { rank: number; score: number }; vector?: { rank: number; score: number }; context?: unknown } };

@@ -5,6 +5,7 @@ import { useGate } from '../harness/use-gate.js';
 
 const server = useModelServer();
 const { gate, keys: { agent, reviewer }, ingestId } = useGate({
+  kind: 'unit',
   env: () => modelEnv(server, { kind: 'anthropic', backend: { circuit_failures: 1000 } }),
   keys: { agent: 'agent', reviewer: 'reviewer' },
 });

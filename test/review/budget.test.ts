@@ -17,6 +17,7 @@ afterAll(async () => {
   await server?.stop();
 });
 const { gate, keys: { agent, reviewer }, ingestId } = useGate({
+  kind: 'unit',
   env: () => modelEnv(server, { env: { GATE_REVIEW_BUDGET_PER_DAY: '1500', GATE_SPACES_MAIN_POLICY: 'model' } }),
   keys: { agent: 'agent', reviewer: 'reviewer' },
 });

@@ -5,6 +5,7 @@ import { useGate } from '../harness/use-gate.js';
 
 const server = useModelServer();
 const { gate, keys: { agent, reviewer }, ingestId } = useGate({
+  kind: 'unit',
   env: () => modelEnv(server, { backend: { circuit_failures: 3, circuit_open_s: 3600 }, env: { GATE_SPACES_MAIN_POLICY: 'model' } }),
   keys: { agent: 'agent', reviewer: 'reviewer' },
 });

@@ -3,6 +3,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
 const { gate, keys: { agent, other, reviewer, reader }, ingestId } = useGate({
+  kind: 'unit',
   keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer', reader: 'reader' },
 });
 

@@ -13,7 +13,7 @@ const ping = async (gate: { socket: (m: string, p: unknown) => Promise<any> }) =
 const reasonsOf = (answer: { degraded_reasons: Array<{ reason: string }> }) => answer.degraded_reasons.map((r) => r.reason);
 
 describe('a healthy gate, then its quarantine near the cap, then its operator away', () => {
-  const { gate, keys: { agent, reader }, ingestId } = useGate({ env: { GATE_QUARANTINE_MAX_DEPTH: '10' }, keys: { agent: 'agent', reader: 'reader' } });
+  const { gate, keys: { agent, reader }, ingestId } = useGate({ kind: 'unit', env: { GATE_QUARANTINE_MAX_DEPTH: '10' }, keys: { agent: 'agent', reader: 'reader' } });
 
   it('is not degraded at first, and says so to any reader', async () => {
     expect(await ping(gate)).toMatchObject({ pong: true, degraded: false, degraded_reasons: [] });
@@ -46,6 +46,7 @@ describe('a healthy gate, then its quarantine near the cap, then its operator aw
 describe("a model backend's circuit open", () => {
   const server = useModelServer();
   const { gate, keys: { agent, reviewer }, ingestId } = useGate({
+    kind: 'unit',
     env: () => modelEnv(server, { backend: { circuit_failures: 1, circuit_open_s: 3600 }, env: { GATE_SPACES_MAIN_POLICY: 'model' } }),
     keys: { agent: 'agent', reviewer: 'reviewer' },
   });
@@ -64,6 +65,7 @@ describe("a model backend's circuit open", () => {
 describe("the day's grading budget spent", () => {
   const server = useModelServer();
   const { gate, keys: { agent, reviewer }, ingestId } = useGate({
+    kind: 'unit',
     env: () => modelEnv(server, { env: { GATE_REVIEW_BUDGET_PER_DAY: '1', GATE_SPACES_MAIN_POLICY: 'model' } }),
     keys: { agent: 'agent', reviewer: 'reviewer' },
   });
@@ -83,6 +85,7 @@ describe('an embedding backend that does not answer', () => {
     closedPort = await freePort();
   });
   const { gate, keys: { agent }, ingestId } = useGate({
+    kind: 'unit',
     env: () => ({ GATE_EMBED_BACKEND: 'openai', GATE_EMBED_URL: `http://127.0.0.1:${closedPort}/v1`, GATE_EMBED_MODEL: 'nobody-home', GATE_EMBED_TIMEOUT_MS: '500', GATE_EMBED_CONNECT_TIMEOUT_MS: '200' }),
     keys: { agent: 'agent' },
   });

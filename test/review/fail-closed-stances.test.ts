@@ -39,6 +39,7 @@ for (const remote of ['positive', 'critical'] as const) {
       await server?.stop();
     });
     const { gate, keys: { agent, reviewer }, ingestId } = useGate({
+      kind: 'unit',
       env: () =>
         modelEnv(server, {
           // The circuit is tested on its own; here every failure must reach the backend.
@@ -127,6 +128,7 @@ describe('a model-reviewed space', () => {
     await server?.stop();
   });
   const { gate, keys: { agent, person } } = useGate({
+    kind: 'unit',
     env: () =>
       modelEnv(server, {
         backend: { circuit_failures: 1000, max_retries: 0 },

@@ -29,6 +29,7 @@ afterAll(async () => {
 });
 
 const { gate, keys: { agent, reviewer }, ingestId } = useGate({
+  kind: 'unit',
   env: () => ({
     GATE_SPACES_MAIN_POLICY: 'auto',
     GATE_REVIEW_QUORUM_PROFILE: 'standard',

@@ -7,6 +7,7 @@ import { useGate } from '../harness/use-gate.js';
 
 const server = useModelServer();
 const { gate, keys: { agent, agent2, reviewer }, ingestId } = useGate({
+  kind: 'unit',
   // main is model-reviewed here: verdicts count toward k, and a person settles.
   // The circuit is tested on its own (circuit.test.ts); here it must not open between the failure cases.
   env: () => modelEnv(server, { backend: { circuit_failures: 1000 }, env: { GATE_SPACES_MAIN_POLICY: 'model', GATE_REVIEW_QUORUM_PROFILE: 'standard' } }),

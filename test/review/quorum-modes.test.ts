@@ -10,6 +10,7 @@ import { reviewSpaces } from '../harness/review-spaces.js';
  * `models` model.
  */
 const { gate, keys: { agent, reviewer, reviewer2 }, ingestResult } = useGate({
+  kind: 'unit',
   env: { GATE_SPACES_MAIN_POLICY: 'auto', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
   keys: { agent: 'agent', reviewer: 'reviewer', reviewer2: 'reviewer' },
 });

@@ -10,6 +10,7 @@ import { useGate } from '../harness/use-gate.js';
  * here. keys-promote-unread.test.ts has the default, where keys follow the protocol (docs/protocol.md#gvpromote).
  */
 const { gate, keys: { agent, reviewer, reviewer2 }, ingestId } = useGate({
+  kind: 'unit',
   keys: { agent: 'agent', reviewer: 'reviewer', reviewer2: 'reviewer' },
   env: { GATE_REVIEW_READ_BEFORE_SIGNING: 'everyone' },
 });

@@ -13,6 +13,7 @@ function distinct(marker = ''): string {
 
 const server = useModelServer();
 const { gate, keys: { agent, reviewer }, ingestId } = useGate({
+  kind: 'unit',
   env: () =>
     modelEnv(server, {
       backend: { circuit_failures: 1000, max_retries: 0 },

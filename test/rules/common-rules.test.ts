@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { reader, agent, reviewer }, ingestAnswer } = useGate({ keys: { reader: 'reader', agent: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { reader, agent, reviewer }, ingestAnswer } = useGate({ kind: 'unit', keys: { reader: 'reader', agent: 'agent', reviewer: 'reviewer' } });
 
 const ingest = (key: string, extra: Record<string, unknown> = {}) => ingestAnswer(key, { content: uniqueText(), workarea: 'tests/rules', source_uri: 'test://rules', ...extra });
 

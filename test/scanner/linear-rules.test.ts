@@ -1,8 +1,9 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * Every pattern of the scanner runs in time linear in its input (docs/scanner.md, "Bounded
@@ -27,8 +28,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
  * measures V8's modes, not the pattern, and fails linear ones. bench/scan-time.js records
  * the seconds of every input at 1 MiB, through the whole scanner.
  *
- * The measuring runs in a node process of its own (test/harness/linearity-probe.mjs), one
- * module at a time, so that nothing else of the test run shares its heap or its thread.
+ * The measuring runs in a node process of its own (test/harness/linearity-probe.mjs), so
+ * that nothing else of the test run shares its heap or its thread: one process for every
+ * module, one module after the other, each test reading its module's verdict as the probe
+ * prints it (a process per module paid node's start and the probe's own loading and warming
+ * 50 times over: 86 s of CPU against 54 s for one, measured on this suite's machine). A
+ * module judged superlinear is probed again alone before it fails.
  */
 
 const ROOT = new URL('../../', import.meta.url);
@@ -54,15 +59,47 @@ async function probe(module: string): Promise<Verdict> {
   return JSON.parse(stdout.trim()) as Verdict;
 }
 
+/**
+ * One probe process for every module: each module's verdict, settled when the probe prints
+ * its line; a probe that ends (or fails) before a module's line rejects that module's.
+ */
+function probeAll(modules: readonly string[]): Map<string, Promise<Verdict>> {
+  const settle = new Map<string, { resolve: (v: Verdict) => void; reject: (e: Error) => void }>();
+  const verdicts = new Map(modules.map((m) => [m, new Promise<Verdict>((resolve, reject) => settle.set(m, { resolve, reject }))]));
+  const child = spawn(process.execPath, [PROBE, ...modules], { cwd: fileURLToPath(ROOT), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const verdict = JSON.parse(line) as Verdict;
+    settle.get(verdict.module)?.resolve(verdict);
+    settle.delete(verdict.module);
+  });
+  child.once('close', (code) => {
+    for (const [module, { reject }] of settle) reject(new Error(`the probe ended (${code}) before judging ${module}: ${stderr}`));
+  });
+  probing = child;
+  // A module no test asks for (a run filtered by name) must not fail the run when the probe is stopped.
+  for (const verdict of verdicts.values()) verdict.catch(() => undefined);
+  return verdicts;
+}
+
+let probing: ChildProcess | undefined;
+let verdicts: Map<string, Promise<Verdict>> | undefined;
+/** A module's verdict from the one probe of every module, started by the first test that asks. */
+const verdictOf = (module: string): Promise<Verdict> => (verdicts ??= probeAll(MODULES)).get(module)!;
+
 describe('every pattern of the scanner is linear in its input', () => {
   beforeAll(() => {
     const compiled = fileURLToPath(new URL('dist/workers/scan/scan-text.js', ROOT));
     if (!existsSync(compiled)) throw new Error(`${compiled} is missing: compile first with \`npx tsc -p tsconfig.json\` (npm test does this), then rerun.`);
   });
+  afterAll(() => {
+    probing?.kill();
+  });
 
   for (const module of MODULES) {
     it(`${module}: every pattern is read, and its work grows in proportion to the text`, async () => {
-      const verdict = await probe(module);
+      const verdict = await verdictOf(module);
       expect(verdict.module).toBe(module);
       expect(verdict.unexported, 'export these so that the probe reads them').toEqual([]);
       let failures = verdict.failures.filter((failure) => ![...EXEMPT.keys()].some((name) => failure.startsWith(`${name} `)));
@@ -80,7 +117,7 @@ describe('every pattern of the scanner is linear in its input', () => {
   }
 
   it('finds the rules where they are: the executable rules, the phrase rules and the personal-data patterns', async () => {
-    const counts = await Promise.all(['executable-patterns.ts', 'injection-phrases.ts', 'personal-data.ts'].map(probe));
+    const counts = await Promise.all(['executable-patterns.ts', 'injection-phrases.ts', 'personal-data.ts'].map(verdictOf));
     for (const verdict of counts) expect(verdict.patterns, verdict.module).toBeGreaterThan(10);
   }, 900_000);
 });

@@ -4,7 +4,8 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFi
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
-import { GateProcess, ROOT, tempHome } from '../harness/gate-process.js';
+import { GateProcess, KEYS_PROMOTE, ROOT, tempHome } from '../harness/gate-process.js';
+import { InProcessServer } from '../harness/in-process-server.js';
 import { gateCommand } from '../harness/gate-command.js';
 import { authorizeFields, form, pkcePair } from '../harness/sign-in.js';
 import { HOME_FORMAT, readHomeRecord } from '../../src/store/home-record.js';
@@ -16,7 +17,14 @@ import { VIEW_SCHEMA_VERSION } from '../../src/projections/view-version.js';
  * the journal verifies, gv.rebuild finds the views equal, and what the earlier build held is
  * there (its claims, the promoted one served, the grant and the claim written under it, the
  * person who signs in with the same password). A home a newer build wrote is refused, untouched.
+ *
+ * Each home is opened by `serve()` in this process (InProcessServer: the same start as `gate
+ * serve`, its HTTP surface and socket on loopback) rather than a `gate serve` child each, and
+ * checked offline by the `gate verify` command after its stop; the refusal of a newer home is
+ * the CLI's exit and message, so that one runs `gate serve` itself.
  */
+/** What every test gate runs under (KEYS_PROMOTE), as settings. */
+const SETTINGS = { 'spaces.main_policy': KEYS_PROMOTE['GATE_SPACES_MAIN_POLICY'], 'review.quorum_profile': KEYS_PROMOTE['GATE_REVIEW_QUORUM_PROFILE'] };
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'homes');
 const fixtures = readdirSync(FIXTURES).filter((d) => existsSync(join(FIXTURES, d, 'made.json'))).sort();
 
@@ -53,17 +61,17 @@ describe('homes made by earlier builds', () => {
     it(`${name}: opens, replays its views, verifies, and keeps what it held`, async () => {
       const made = JSON.parse(readFileSync(join(FIXTURES, name, 'made.json'), 'utf8')) as Made;
       const home = unpack(name);
-      const gate = await GateProcess.start({ home });
+      const gate = await InProcessServer.start(SETTINGS, home);
       try {
-        expect(gate.deploymentId).toBe(made.deployment_id);
-        expect(gate.stderr.join('\n')).toMatch(new RegExp(`views rebuilt from \\d+ journal events for view schema ${VIEW_SCHEMA_VERSION}`));
+        expect(gate.gate.deployment.deploymentId).toBe(made.deployment_id);
+        expect(gate.log.join('\n')).toMatch(new RegExp(`views rebuilt from \\d+ journal events for view schema ${VIEW_SCHEMA_VERSION}`));
         expect((await gate.socket('gv.audit_chain')).result).toMatchObject({ ok: true, deployment_id: made.deployment_id, tree: 'agrees' });
         const rebuilt = (await gate.socket('gv.rebuild')).result;
         expect(rebuilt.equal, JSON.stringify(rebuilt.tables)).toBe(true);
         for (const id of made.steps.claims ?? []) expect((await gate.socket('gv.status', { artifact_id: id })).result?.artifact_id).toBe(id);
         if (made.steps.promoted !== null) {
           expect((await gate.socket('gv.status', { artifact_id: made.steps.promoted })).result.state).toBe('ACTIVE');
-          const reader = await gate.key('reader');
+          const reader = await gate.issueKey('reader');
           const recalled = (await gate.rpc(reader.key, 'gv.recall', { space: 'main', query: 'which Node do builds use' })).result;
           expect(recalled.hits.map((r: { artifact_id: string }) => r.artifact_id)).toContain(made.steps.promoted);
         }

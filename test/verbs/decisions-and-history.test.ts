@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent, reviewer, reviewer2 }, ingestAnswer } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer', reviewer2: 'reviewer' } });
+const { gate, keys: { agent, reviewer, reviewer2 }, ingestAnswer } = useGate({ kind: 'unit', keys: { agent: 'agent', reviewer: 'reviewer', reviewer2: 'reviewer' } });
 
 const make = async (key = agent.key, extra: Record<string, unknown> = {}) =>
   (await ingestAnswer(key, { content: uniqueText(), workarea: 'tests/decide', source_uri: 'test://d', ...extra })).result;

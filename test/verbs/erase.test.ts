@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useGate } from '../harness/use-gate.js';
 
 const { gate, keys: { reader, writer, other, reviewer }, ingestAnswer } = useGate({
+  kind: 'unit',
   keys: { reader: 'reader', writer: 'agent', other: 'agent', reviewer: 'reviewer' },
 });
 const word = `quillmark${Date.now().toString(36)}`;

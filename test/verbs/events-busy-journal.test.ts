@@ -6,7 +6,7 @@ import { useGate } from '../harness/use-gate.js';
  * below-reviewer consumer whose own events sit past 50,000 rows it may not read gets a full
  * page in one call (the walk is bounded in time, and SQLite drops what can never be served).
  */
-const { gate, keys: { flood, me } } = useGate({ keys: { flood: 'agent', me: 'agent' }, timeout: 120_000 });
+const { gate, keys: { flood, me } } = useGate({ kind: 'unit', keys: { flood: 'agent', me: 'agent' }, timeout: 120_000 });
 
 const FLOOD_INGESTS = 25_000; // an ingest and its scan: two journal rows each
 const CONCURRENCY = 16;

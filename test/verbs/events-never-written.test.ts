@@ -10,7 +10,7 @@ import { useGate } from '../harness/use-gate.js';
  * Each event type gv.events serves is either journaled by some act of this build or refused
  * by name in a `types` filter (never an empty page that would say nothing happened).
  */
-const { gate, keys: { reviewer } } = useGate({ keys: { reviewer: 'reviewer' } });
+const { gate, keys: { reviewer } } = useGate({ kind: 'unit', keys: { reviewer: 'reviewer' } });
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

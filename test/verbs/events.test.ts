@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { a, b, reviewer }, ingestAnswer } = useGate({ keys: { a: 'agent', b: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { a, b, reviewer }, ingestAnswer } = useGate({ kind: 'unit', keys: { a: 'agent', b: 'agent', reviewer: 'reviewer' } });
 
 const make = async (key: string) => (await ingestAnswer(key, { content: uniqueText('events'), workarea: 'tests/events', source_uri: 'test://e' })).result;
 

@@ -4,6 +4,7 @@ import { useGate } from '../harness/use-gate.js';
 
 type Key = { key: string; identity: string };
 const { gate, keys: { writer, other, reader, reviewer }, ingestId } = useGate({
+  kind: 'unit',
   keys: { writer: 'agent', other: 'agent', reader: 'reader', reviewer: 'reviewer' },
 });
 

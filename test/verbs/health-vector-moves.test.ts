@@ -14,7 +14,7 @@ import { useGate } from '../harness/use-gate.js';
  * that runs right after the stage's vector write in one group commit.
  */
 const { gate: server, keys: { agent, reviewer }, ingestId } = useGate({
-  kind: 'in-process',
+  kind: 'unit',
   settings: {
     'spaces.main_policy': 'auto',
     'review.quorum_profile': 'solo-reviewer',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { reader, writer, reviewer } } = useGate({ keys: { reader: 'reader', writer: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { reader, writer, reviewer } } = useGate({ kind: 'unit', keys: { reader: 'reader', writer: 'agent', reviewer: 'reviewer' } });
 
 const word = `plovermark${Date.now().toString(36)}`;
 

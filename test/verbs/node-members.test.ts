@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ROOT } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { writer, other, reviewer } } = useGate({ keys: { writer: 'agent', other: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { writer, other, reviewer } } = useGate({ kind: 'unit', keys: { writer: 'agent', other: 'agent', reviewer: 'reviewer' } });
 
 const node = async (key: string, id: string) => (await gate.rpc(key, 'gv.node', { artifact_id: id })).result;
 

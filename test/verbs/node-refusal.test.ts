@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ReplacementRows } from '../harness/replacement-rows.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { writer, reader, reviewer } } = useGate({ keys: { writer: 'agent', reader: 'reader', reviewer: 'reviewer' } });
+const { gate, keys: { writer, reader, reviewer } } = useGate({ kind: 'unit', keys: { writer: 'agent', reader: 'reader', reviewer: 'reviewer' } });
 
 let rows: ReplacementRows;
 

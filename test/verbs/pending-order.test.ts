@@ -7,7 +7,7 @@ import { useGate } from '../harness/use-gate.js';
  * docs/spec-choices.md), so this holds rows in two states, interleaved, across more than a
  * piece of one state, and two writers: below reviewer a caller sees its own held rows only.
  */
-const { gate, keys: { agent, other, reviewer } } = useGate({ keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, other, reviewer } } = useGate({ kind: 'unit', keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
 
 const written: Array<{ id: string; by: string; state: string }> = [];
 

@@ -3,7 +3,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
 // The standard profile: T-4 needs a person, T-3 and T-5 a second authority.
-const { gate } = useGate({ env: { GATE_REVIEW_QUORUM_PROFILE: 'standard' } });
+const { gate } = useGate({ kind: 'unit', env: { GATE_REVIEW_QUORUM_PROFILE: 'standard' } });
 let reader: string;
 let agent: string;
 

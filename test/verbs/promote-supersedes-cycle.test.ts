@@ -8,7 +8,7 @@ import { Journal } from '../../src/journal/journal.js';
 import { Projections } from '../../src/projections/projections.js';
 import { systemClock } from '../../src/clock.js';
 
-const { gate, keys: { writer, reviewer } } = useGate({ keys: { writer: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { writer, reviewer } } = useGate({ kind: 'unit', keys: { writer: 'agent', reviewer: 'reviewer' } });
 
 describe('gv.promote with supersedes refuses a cycle', () => {
   it('a parent that already supersedes the held child (an edge only a journal written elsewhere could hold) is refused; nothing is promoted', async () => {

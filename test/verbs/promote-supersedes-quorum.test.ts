@@ -4,6 +4,7 @@ import { useGate } from '../harness/use-gate.js';
 
 // The standard profile asks two signatures of a T-2 row (a skill), so one reviewer key's promote falls short.
 const { gate, keys: { writer, first, second } } = useGate({
+  kind: 'unit',
   env: { GATE_SPACES_MAIN_POLICY: 'auto', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
   keys: { writer: 'agent', first: 'reviewer', second: 'reviewer' },
 });

@@ -6,6 +6,7 @@ import { ReplacementRows, expectRefusal } from '../harness/replacement-rows.js';
 import { useGate } from '../harness/use-gate.js';
 
 const { gate, keys: { reader, writer, reviewer, proposer } } = useGate({
+  kind: 'unit',
   keys: { reader: 'reader', writer: 'agent', reviewer: 'reviewer', proposer: 'reviewer' },
 });
 

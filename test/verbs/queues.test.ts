@@ -28,6 +28,7 @@ async function readUntil(read: () => Promise<RpcAnswer>, seen: (a: RpcAnswer) =>
 
 describe('gv.queues: the scan queue of a slowed scanner', () => {
   const { gate, keys: { agent, reviewer } } = useGate({
+    kind: 'unit',
     env: { GATE_FAILPOINTS: 'scan-worker-stalls', GATE_SCAN_BATCH_MAX: '1', GATE_SCAN_THREADS: '1', GATE_QUARANTINE_SCAN_QUEUE: String(SCAN_QUEUE), GATE_QUARANTINE_MAX_DEPTH: '1000' },
     keys: { agent: 'agent', reviewer: 'reviewer' },
   });
@@ -96,6 +97,7 @@ describe('gv.queues: the grade stage while a grading run waits on a slow model',
     await server?.stop();
   });
   const { gate, keys: { agent, reviewer } } = useGate({
+    kind: 'unit',
     env: () => modelEnv(server, { backend: { timeout_ms: 30_000, max_retries: 0 }, env: { GATE_REVIEW_CONCURRENCY: '1' } }),
     keys: { agent: 'agent', reviewer: 'reviewer' },
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { a, b, reader, reviewer } } = useGate({ keys: { a: 'agent', b: 'agent', reader: 'reader', reviewer: 'reviewer' } });
+const { gate, keys: { a, b, reader, reviewer } } = useGate({ kind: 'unit', keys: { a: 'agent', b: 'agent', reader: 'reader', reviewer: 'reviewer' } });
 
 describe('gv.rank', () => {
   it('keeps one standing weight per identity and audience, journals only changes, and totals them', async () => {

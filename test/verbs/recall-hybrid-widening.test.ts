@@ -6,7 +6,7 @@ import { useGate } from '../harness/use-gate.js';
 const tag = Date.now().toString(36);
 const both = `larchwood${tag} tamarack${tag}`;
 
-const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
+const { gate, keys: { agent } } = useGate({ kind: 'unit', keys: { agent: 'agent' } });
 
 let partial: string;
 

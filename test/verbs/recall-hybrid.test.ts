@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent, other, reviewer }, ingestId } = useGate({ keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, other, reviewer }, ingestId } = useGate({ kind: 'unit', keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
 
 const ingest = (key: string, content: string) => ingestId(key, { content, workarea: 'hybrid/test', source_uri: 'test://h' });
 const ids = (r: any) => (r.result.hits as { artifact_id: string }[]).map((h) => h.artifact_id);

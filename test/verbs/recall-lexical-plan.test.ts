@@ -8,7 +8,7 @@ const WINDOW = 5_000;
 const tag = Date.now().toString(36);
 const rare = { a: `quillwort${tag}`, b: `sandwort${tag}`, c: `moonwort${tag}` };
 
-const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, reviewer } } = useGate({ kind: 'unit', keys: { agent: 'agent', reviewer: 'reviewer' } });
 
 const ids: Record<string, string> = {};
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent, writer, reviewer } } = useGate({ keys: { agent: 'agent', writer: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, writer, reviewer } } = useGate({ kind: 'unit', keys: { agent: 'agent', writer: 'agent', reviewer: 'reviewer' } });
 
 const word = `heronwatch${Date.now().toString(36)}`;
 

@@ -3,7 +3,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
 const { gate: server, keys: { writer } } = useGate({
-  kind: 'in-process',
+  kind: 'unit',
   settings: { 'spaces.main_policy': 'auto', 'review.quorum_profile': 'solo-reviewer' },
   keys: { writer: 'agent' },
 });

@@ -3,7 +3,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
 type Key = { key: string; identity: string };
-const { gate, keys: { writer, reviewer, outsider } } = useGate({ keys: { writer: 'agent', reviewer: 'reviewer', outsider: 'reviewer' } });
+const { gate, keys: { writer, reviewer, outsider } } = useGate({ kind: 'unit', keys: { writer: 'agent', reviewer: 'reviewer', outsider: 'reviewer' } });
 
 const ids: Record<string, string> = {};
 

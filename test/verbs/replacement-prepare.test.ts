@@ -3,6 +3,7 @@ import { ReplacementRows, expectRefusal } from '../harness/replacement-rows.js';
 import { useGate } from '../harness/use-gate.js';
 
 const { gate, keys: { agent, reader, reviewer, reviewer2 } } = useGate({
+  kind: 'unit',
   keys: { agent: 'agent', reader: 'reader', reviewer: 'reviewer', reviewer2: 'reviewer' },
 });
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ReplacementRows, expectRefusal } from '../harness/replacement-rows.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent, reviewer, reviewer2 } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer', reviewer2: 'reviewer' } });
+const { gate, keys: { agent, reviewer, reviewer2 } } = useGate({ kind: 'unit', keys: { agent: 'agent', reviewer: 'reviewer', reviewer2: 'reviewer' } });
 
 let rows: ReplacementRows;
 

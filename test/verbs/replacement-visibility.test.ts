@@ -3,6 +3,7 @@ import { ReplacementRows, revisionOf } from '../harness/replacement-rows.js';
 import { useGate } from '../harness/use-gate.js';
 
 const { gate, keys: { agentA, agentB, reader, reviewer, reviewer2 } } = useGate({
+  kind: 'unit',
   keys: { agentA: 'agent', agentB: 'agent', reader: 'reader', reviewer: 'reviewer', reviewer2: 'reviewer' },
 });
 

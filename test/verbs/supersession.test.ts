@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useGate } from '../harness/use-gate.js';
 
 const { gate, keys: { reader, writer, agent, reviewer }, ingestId } = useGate({
+  kind: 'unit',
   keys: { reader: 'reader', writer: 'agent', agent: 'agent', reviewer: 'reviewer' },
 });
 

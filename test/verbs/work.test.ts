@@ -3,7 +3,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
 type Key = { key: string; identity: string };
-const { gate, keys: { asker, answerer, reviewer }, ingestId } = useGate({ keys: { asker: 'agent', answerer: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { asker, answerer, reviewer }, ingestId } = useGate({ kind: 'unit', keys: { asker: 'agent', answerer: 'agent', reviewer: 'reviewer' } });
 
 const ids: Record<string, string> = {};
 

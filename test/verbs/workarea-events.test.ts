@@ -3,7 +3,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
 type Who = { key: string; identity: string };
-const { gate, keys: { a, b, reviewer, reader } } = useGate({ keys: { a: 'agent', b: 'agent', reviewer: 'reviewer', reader: 'reader' } });
+const { gate, keys: { a, b, reviewer, reader } } = useGate({ kind: 'unit', keys: { a: 'agent', b: 'agent', reviewer: 'reviewer', reader: 'reader' } });
 
 const write = async (who: Who, workarea: string, extra: Record<string, unknown> = {}) => {
   const answer = await gate.rpc(who.key, 'gv.ingest', { content: uniqueText('wa-events'), workarea, kind: 'memory', source_uri: 'test://wa-events', ...extra });

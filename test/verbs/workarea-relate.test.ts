@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent, other, reviewer } } = useGate({ keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, other, reviewer } } = useGate({ kind: 'unit', keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
 
 const write = async (key: string, workarea: string, extra: Record<string, unknown> = {}) => {
   const answer = await gate.rpc(key, 'gv.ingest', { content: uniqueText('relate'), workarea, kind: 'memory', source_uri: 'test://relate', ...extra });

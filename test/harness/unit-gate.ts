@@ -1,0 +1,179 @@
+import { mkdirSync } from 'node:fs';
+// The compiled gate, as in-process-gate.ts loads it: its pools and threads load their worker
+// entries from dist/ beside the module (new URL('../workers/…', import.meta.url)), which the
+// TypeScript source beside src/ does not have.
+import { Gate } from '../../dist/src/gate.js';
+import { prepareHome } from '../../dist/src/server.js';
+import { loadConfig } from '../../dist/src/config/load-config.js';
+import { dispatch } from '../../dist/src/verbs/dispatch.js';
+import { CredentialError } from '../../dist/src/auth/bearer.js';
+import { scanPending } from '../../dist/src/scanning/scan-pending.js';
+import type { Caller } from '../../dist/src/access/caller.js';
+import type { Clock } from '../../dist/src/clock.js';
+import { KEYS_PROMOTE, tempHome, type RpcAnswer } from './gate-process.js';
+
+/**
+ * Over KEYS_PROMOTE, for every unit gate unless its `env` says otherwise: a claim's scan may
+ * run 10 minutes rather than 10 s before it is held as scan_timeout and wholly masked. Two
+ * cores shared by the suite's files were seen to pass 10 s on a 145 KB claim, which then
+ * failed a test of reading (test/review/read-before-signing.test.ts) by the machine's load
+ * alone; the deadline's own tests set theirs (test/pipeline/scan-deadline.test.ts).
+ */
+const UNIT_DEFAULTS: Record<string, string> = { GATE_SCAN_DEADLINE_MS: '600000' };
+
+export interface UnitGateOptions {
+  /** Environment over this process's and KEYS_PROMOTE, read as `gate serve` reads its own (GATE_SECTION_KEY). */
+  env?: Record<string, string>;
+  /** Settings as `serve()` takes them (`{ 'spaces.main_policy': 'auto' }`), over the environment. */
+  settings?: Record<string, unknown>;
+  /** The home; a new temp home when not given. */
+  home?: string;
+  /** A clock the test moves by hand; the system clock otherwise. */
+  clock?: Clock;
+}
+
+/** The socket's caller for the account running the tests: admin, as the socket door makes it (src/surfaces/socket-server.ts). */
+function socketAdmin(): Caller {
+  const uid = process.getuid!();
+  return { identity: `uid:${uid}`, role: 'admin', kind: 'local', scope: null, demo: false, surface: 'socket', uid };
+}
+
+/**
+ * The unit layer's gate (test/README.md): the real Gate opened in the test's own process, as
+ * `gate serve` opens it (its config from the home's gate.toml, the environment and settings,
+ * serving: true so the review schedule runs, the start scan), with no door listening. `rpc`
+ * and `socket` hand one JSON-RPC message to the real dispatcher (`dispatch`, which both doors
+ * call) with the caller each door would make: a key's caller from the gate's own BearerAuth,
+ * the socket's admin. The answer goes through JSON as a door's would. What it does not have is
+ * what only a door does: HTTP status codes and headers, body limits, in-flight limits, the
+ * socket's framing; a test of those is a surface test and uses useGate's process gate.
+ */
+export class UnitGate {
+  /** The gate's log lines, kept rather than printed. */
+  readonly log: string[] = [];
+  private opened!: Gate;
+  /** What this process's environment held before the gate's was set over it, restored at stop. */
+  private readonly saved = new Map<string, string | undefined>();
+  /** This process's umask before the gate's own (prepareHome sets 077, as for `gate serve`), restored at stop. */
+  private umask: number | null = null;
+  private startScan: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly home: string,
+    private readonly options: UnitGateOptions,
+  ) {}
+
+  static async open(options: UnitGateOptions = {}): Promise<UnitGate> {
+    const unit = new UnitGate(options.home ?? tempHome(), options);
+    mkdirSync(unit.home, { recursive: true });
+    unit.start();
+    return unit;
+  }
+
+  private start(): void {
+    this.umask ??= process.umask(0o077);
+    const paths = prepareHome(this.home);
+    // The gate's environment is this process's, as a `gate serve` child's is its parent's with
+    // `env` over it: the config reads GATE_SECTION_KEY from it, and the threads read what a
+    // config names (a model backend's api_key_env) from the environment they start with.
+    for (const [name, value] of Object.entries({ ...KEYS_PROMOTE, ...UNIT_DEFAULTS, ...(this.options.env ?? {}) })) {
+      if (!this.saved.has(name)) this.saved.set(name, process.env[name]);
+      process.env[name] = value;
+    }
+    const flags = this.options.settings ?? {};
+    const { config, sources } = loadConfig(paths.config, process.env, flags);
+    this.opened = Gate.open(paths, config, {
+      configOrigin: { sources, flags, savedForRestart: new Map() },
+      ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
+      log: {
+        info: (m) => this.log.push(`info ${m}`),
+        warn: (m) => this.log.push(`warn ${m}`),
+        debug: () => undefined,
+        error: (m, e) => this.log.push(`error ${m} ${e instanceof Error ? e.stack : ''}`),
+        enabled: (level) => level !== 'debug' && level !== 'trace',
+        flush: () => undefined,
+      },
+      serving: true,
+    });
+    // What `gate serve` scans beside serving: rows a stop left in L0_RAW.
+    this.startScan = scanPending(this.opened, Infinity, null, () => false).catch((error: unknown) => this.log.push(`error the start scan failed ${String(error)}`));
+  }
+
+  /** The gate itself, for what no verb shows. */
+  get gate(): Gate {
+    return this.opened;
+  }
+
+  get deploymentId(): string {
+    return this.opened.deployment.deploymentId;
+  }
+
+  /** One message to the dispatcher as `caller`, answered as a door answers it (through JSON). */
+  async dispatchAs(caller: Caller, method: string, params?: unknown): Promise<RpcAnswer> {
+    const answer = await dispatch(this.opened, caller, { jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) });
+    return JSON.parse(JSON.stringify(answer)) as RpcAnswer;
+  }
+
+  /** One call over what stands for the socket: as the account running the tests (admin). */
+  socket(method: string, params?: unknown): Promise<RpcAnswer> {
+    return this.dispatchAs(socketAdmin(), method, params);
+  }
+
+  /**
+   * One call with a bearer credential, as POST /rpc makes its caller; a credential the gate
+   * refuses answers the body the door's 401 carries (`{ error, kind }`).
+   */
+  async rpc(key: string | null, method: string, params?: unknown): Promise<RpcAnswer> {
+    let caller: Caller;
+    try {
+      caller = await this.opened.auth.bearer.callerOf(key === null ? undefined : `Bearer ${key}`, 'http');
+    } catch (error) {
+      if (error instanceof CredentialError) return JSON.parse(JSON.stringify(error.body())) as RpcAnswer;
+      throw error;
+    }
+    return this.dispatchAs(caller, method, params);
+  }
+
+  /** A reviewer's read of a whole masked body, page by page, as GateProcess.readBody. */
+  async readBody(key: string | null, artifactId: string): Promise<void> {
+    let offset: number | null = 0;
+    while (offset !== null) {
+      const params: Record<string, unknown> = { artifact_id: artifactId, body: true, ...(offset === 0 ? {} : { offset }) };
+      const page: RpcAnswer = key === null ? await this.socket('gv.node', params) : await this.rpc(key, 'gv.node', params);
+      if (page.error) return;
+      offset = page.result.masked_next_offset ?? null;
+    }
+  }
+
+  /** Issues an API key as the socket's admin, as GateProcess.key. */
+  async key(role: 'reader' | 'agent' | 'reviewer' | 'admin' | 'runner', extra: Record<string, unknown> = {}) {
+    const answer = await this.socket('gv.keys', { action: 'issue', role, ...extra });
+    if (answer.error) throw new Error(`key issue failed: ${answer.error.message}`);
+    return { key: answer.result.key as string, identity: `key:${answer.result.key_id}`, keyId: answer.result.key_id as string };
+  }
+
+  /** Journal events of one type, oldest first. */
+  journal(type: string): Array<{ by: string | null; data: Record<string, unknown> }> {
+    return (this.opened.db.prepare('SELECT body FROM journal WHERE type = ? ORDER BY seq').all(type) as { body: string }[]).map((r) => JSON.parse(r.body));
+  }
+
+  /** Closes the gate as `gate serve`'s shutdown does (grading halted, the start scan and the rescan awaited). */
+  async stop(): Promise<void> {
+    this.opened.review.grading.halt();
+    await this.startScan;
+    await this.opened.pipeline.promotedRescan.stop();
+    await this.opened.close();
+    for (const [name, value] of this.saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    this.saved.clear();
+    if (this.umask !== null) process.umask(this.umask);
+    this.umask = null;
+  }
+
+  /** Opens the same home again after a stop, as a restart would. */
+  async restart(): Promise<void> {
+    this.start();
+  }
+}
