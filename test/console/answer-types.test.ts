@@ -16,5 +16,6 @@ describe("the console's calls, typed from the verbs' declarations", () => {
     const run = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'test', 'console', 'answer-types', 'tsconfig.json')], { encoding: 'utf8' });
     expect(`${run.stdout}${run.stderr}`).toBe('');
     expect(run.status).toBe(0);
-  });
+    // A whole tsc run: tens of seconds on a loaded machine, so bounded for a hang, not for speed.
+  }, 300_000);
 });
