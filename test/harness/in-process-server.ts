@@ -36,7 +36,8 @@ export class InProcessServer {
     server.running = await serve({
       home: server.home,
       port,
-      settings: { 'auth.issuer': issuerOf(port), ...settings },
+      // As a test process gate's (TEST_SCAN_DEADLINE in gate-process.ts): a loaded machine must not hold a claim for its scan time.
+      settings: { 'auth.issuer': issuerOf(port), 'scan.deadline_ms': 600_000, ...settings },
       clock: server.clock,
       log: {
         info: (m) => server.log.push(`info ${m}`),

@@ -10,16 +10,10 @@ import { CredentialError } from '../../dist/src/auth/bearer.js';
 import { scanPending } from '../../dist/src/scanning/scan-pending.js';
 import type { Caller } from '../../dist/src/access/caller.js';
 import type { Clock } from '../../dist/src/clock.js';
-import { KEYS_PROMOTE, tempHome, type RpcAnswer } from './gate-process.js';
+import { KEYS_PROMOTE, TEST_SCAN_DEADLINE, tempHome, type RpcAnswer } from './gate-process.js';
 
-/**
- * Over KEYS_PROMOTE, for every unit gate unless its `env` says otherwise: a claim's scan may
- * run 10 minutes rather than 10 s before it is held as scan_timeout and wholly masked. Two
- * cores shared by the suite's files were seen to pass 10 s on a 145 KB claim, which then
- * failed a test of reading (test/review/read-before-signing.test.ts) by the machine's load
- * alone; the deadline's own tests set theirs (test/pipeline/scan-deadline.test.ts).
- */
-const UNIT_DEFAULTS: Record<string, string> = { GATE_SCAN_DEADLINE_MS: '600000' };
+/** Over KEYS_PROMOTE, for every unit gate unless its `env` says otherwise: the test gates' scan deadline (gate-process.ts). */
+const UNIT_DEFAULTS = TEST_SCAN_DEADLINE;
 
 export interface UnitGateOptions {
   /** Environment over this process's and KEYS_PROMOTE, read as `gate serve` reads its own (GATE_SECTION_KEY). */
