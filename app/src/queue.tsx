@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { displayName, Person } from './person.js';
+import { displayName, Person, useNames } from './person.js';
 import { KeyHelp, useKeys, type Key } from './keys.js';
 import { useEventTail } from './live.js';
 import { Problem } from './problem.js';
@@ -41,9 +41,13 @@ const duration = (s: number | null | undefined) =>
 /** How many may sign the row now (gv.review's who_can_sign); a row held by a veto finding no signature clears says so instead. */
 const signers = (who: string[]): string => (who.length === 0 ? 'nobody' : `${who.length}`);
 
+/** Who they are, on hover: each by name (src/domain/shown-identity.ts) with the identity beside it. */
+const signersByName = (who: string[]): string => who.map((id) => (displayName(id) === id ? id : `${displayName(id)} (${id})`)).join('\n');
+
 const stancesOf = (i: ReviewItem) => i.stances.map((v) => `${v.stance}: ${v.decision ?? v.last_run?.state ?? 'not graded'}`).join(', ');
 
 export function Queue({ place, onNotice }: { place: Place; onNotice: (text: string) => void }) {
+  useNames();
   const [answer, setAnswer] = useState<VerbAnswer<'gv.review'> | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [cursorId, setCursorId] = useState<string | null>(null);
@@ -276,7 +280,7 @@ export function Queue({ place, onNotice }: { place: Place; onNotice: (text: stri
                 <td>{stancesOf(i) || '—'}</td>
                 <td>{i.attachments.length}</td>
                 <td>{duration(i.expires_in_s)}</td>
-                <td title={i.who_can_sign.map(displayName).join('\n')}>{i.waits_for?.code === 'veto_finding' ? 'nobody: a veto finding' : signers(i.who_can_sign)}</td>
+                <td class="who-can-sign" title={signersByName(i.who_can_sign)}>{i.waits_for?.code === 'veto_finding' ? 'nobody: a veto finding' : signers(i.who_can_sign)}</td>
               </tr>
             ))}
           </tbody>

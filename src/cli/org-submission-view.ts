@@ -2,6 +2,8 @@ import type { PersonsCopy } from '../../workers/org-copy/pool-entry.js';
 import { maskedForPeople } from '../../workers/scan/persons-copy-mask.js';
 import { withHiddenShown } from '../domain/hidden-characters.js';
 import { findingLines, type ShownFinding } from './shown-findings.js';
+import { shownIdentity } from '../domain/shown-identity.js';
+import { submissionNames } from '../forms/submission-people.js';
 
 /** One submission as gv.org_inbox, gv.org_take and gv.org_submission answer it (asked with `decoded: true`). */
 export interface InboxItem {
@@ -23,6 +25,8 @@ export interface InboxItem {
     envelope?: { content_type?: string; kind?: string; source_uri?: string; size_bytes?: number; space?: string };
     content?: { encoding?: string; bytes?: string | null };
     approval?: { status?: string; signers?: Array<{ identity?: string; class?: string; decision?: string; counts?: boolean }> };
+    /** The emails the member states for the people it names (src/forms/submission-people.ts). */
+    people?: unknown;
   };
   /** The organization's person's copy of the content (decoded, scanned and masked there); null when the bytes are not text. */
   copy: PersonsCopy | null;
@@ -56,7 +60,13 @@ export function showSubmission(item: InboxItem, you: string): ShownSubmission {
   if (item.standing.says !== null) lines.push(`  ${item.standing.counts === 'not' ? 'NOT YOURS TO DECIDE' : 'NOT YOURS ALONE'}: ${item.standing.says}`);
   const approval = item.submission.approval;
   if (approval !== undefined) {
-    const signers = (approval.signers ?? []).map((s) => `${s.decision ?? '?'} by ${s.identity ?? '?'} (${s.class ?? '?'}${s.counts ? '' : ', not counted'})`);
+    // The member's people by the email the submission states, the identity beside it; the organization holds no names of its own for them.
+    const names = submissionNames(item.submission.people);
+    const signers = (approval.signers ?? []).map((s) => {
+      const id = s.identity ?? '?';
+      const shown = shownIdentity(id, names.get(id));
+      return `${s.decision ?? '?'} by ${shown} (${s.class ?? '?'}${s.counts ? '' : ', not counted'}${shown === id ? '' : `; ${id}`})`;
+    });
     lines.push(`  at the member: ${approval.status ?? '?'}${signers.length === 0 ? '' : `: ${signers.join('; ')}`}`);
   }
   const copy = item.copy;

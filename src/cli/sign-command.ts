@@ -8,6 +8,8 @@ import { decideOverFindings } from './shown-findings.js';
 import { socketCall } from './socket-call.js';
 import { withHiddenShown } from '../domain/hidden-characters.js';
 import type { PlacedFinding } from '../projections/artifact-reads.js';
+import { shownWithIdentity, type IdentityNames } from '../domain/shown-identity.js';
+import { namesOf } from './names-of.js';
 
 export interface SignOptions {
   /** needs-evidence sends the row back to its writer (gv.request_evidence) with --reason saying what is missing. */
@@ -54,7 +56,8 @@ async function readBody(client: GateClient, artifactId: string, pause: (() => Pr
     if (first) {
       const chars = page['masked_chars'] ?? (typeof page['body'] === 'string' ? page['body'].length : 0);
       process.stdout.write(`${page['artifact_id']} (${page['status']?.state ?? page['approval']?.state ?? ''}) ${chars} characters:\n`);
-      process.stdout.write(evidenceLines(page['evidence']));
+      const requests = Array.isArray(page['evidence']) ? (page['evidence'] as EvidenceRequest[]) : [];
+      process.stdout.write(evidenceLines(requests, await namesOf(client, requests.map((r) => r.by))));
       first = false;
     } else if (pause !== null) await pause();
     const text = typeof page['masked_body'] === 'string' ? page['masked_body'] : typeof page['body'] === 'string' ? page['body'] : '';
@@ -67,13 +70,14 @@ async function readBody(client: GateClient, artifactId: string, pause: (() => Pr
   return findings;
 }
 
-/** The row's requests for evidence, one a line with what answered it; drawn, as the body is. */
-function evidenceLines(requests: unknown): string {
-  if (!Array.isArray(requests)) return '';
+type EvidenceRequest = { by: string | null; asks: string; answered: { attachments: Array<{ name: string | null; sha256: string }> } | null };
+
+/** The row's requests for evidence, one a line with who asked and what answered it; drawn, as the body is. */
+function evidenceLines(requests: EvidenceRequest[], names: ReadonlyMap<string, IdentityNames>): string {
   return requests
-    .map((r: { by: string | null; asks: string; answered: { attachments: Array<{ name: string | null; sha256: string }> } | null }) => {
+    .map((r) => {
       const answer = r.answered === null ? 'waiting for its writer' : `answered with ${r.answered.attachments.map((a) => a.name ?? a.sha256).join(', ')}`;
-      return `Evidence asked by ${r.by ?? 'the deployment'}: ${withHiddenShown(r.asks)} (${answer})\n`;
+      return `Evidence asked by ${r.by === null ? 'the deployment' : shownWithIdentity(r.by, names.get(r.by))}: ${withHiddenShown(r.asks)} (${answer})\n`;
     })
     .join('');
 }

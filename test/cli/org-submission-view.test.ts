@@ -53,6 +53,15 @@ describe("gate org review's view of a submission", () => {
     expect(shown.text).toContain('approve by https://id.example|alice (human)');
   });
 
+  it("names the member's signers by the email the submission states for them, the identity beside it", async () => {
+    const base = await item('words');
+    const named = showSubmission({ ...base, submission: { ...base.submission, people: [{ identity: 'https://id.example|alice', email: 'alice@example.test', email_verified: false }] } }, ME);
+    expect(named.text).toContain('at the member: human_approved: approve by alice@example.test (human; https://id.example|alice)');
+    // A signer the submission states no email for is shown by identity.
+    expect((await item('words')).submission.people).toBeUndefined();
+    expect(showSubmission(base, ME).text).toContain('approve by https://id.example|alice (human)');
+  });
+
   it('draws hidden characters instead of sending them to the terminal, and does not show bytes that are not text', async () => {
     const hidden = showSubmission(await item('plain words \u202Ereversed'), ME);
     expect(hidden.text).not.toContain('\u202E');

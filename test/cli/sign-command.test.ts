@@ -21,8 +21,9 @@ const { gate, keys: { agent } } = useGate({
   env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
   keys: { agent: 'agent' },
 });
+let signer: string;
 beforeAll(async () => {
-  await addPersonWithCli(gate, 'signer@example.test', PASSWORD, 'reviewer');
+  signer = await addPersonWithCli(gate, 'signer@example.test', PASSWORD, 'reviewer');
   await addPersonWithCli(gate, 'looker@example.test', PASSWORD, 'reader');
 });
 
@@ -102,7 +103,8 @@ describe('gate sign', () => {
     const again = await signAs('signer@example.test', id, ['--decision', 'needs-evidence', '--reason', 'And the year.']);
     expect(again.code).toBe(1);
     expect(again.out).toContain(`${id} (NEEDS_EVIDENCE)`);
-    expect(again.out).toContain('Evidence asked by ');
+    // Who asked, by email (gv.names), the identity beside it.
+    expect(again.out).toContain(`Evidence asked by signer@example.test (${signer}): `);
     expect(again.out).toContain(': Name the survey this comes from. (waiting for its writer)');
     // A person may judge it needs none: their approval takes it to L2_SCORED without the evidence.
     const approved = await signAs('signer@example.test', id);

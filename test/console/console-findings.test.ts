@@ -304,3 +304,31 @@ describe('a finding outside the body', () => {
     await shot('row-findings-in-source');
   });
 });
+
+describe('people and keys by name', () => {
+  it('shows a person as "Name <email>" and a key by its label, each with its identity on hover', async () => {
+    const listed = (await gate.socket('gv.people', {})).result.people as Array<{ iss: string; sub: string; identity: string; email: string | null }>;
+    const me = listed.find((p) => p.email === reviewer.email)!;
+    await gate.socket('gv.people', { action: 'assign', iss: me.iss, sub: me.sub, role: 'reviewer', name: 'Fay Findings' });
+    const other = await gate.socket('gv.people', { action: 'assign', sub: `bob-pump-${process.pid}`, role: 'reviewer', email: 'bob.pump@example.test', name: 'Bob Pump' });
+    expect(other.error, JSON.stringify(other.error)).toBeUndefined();
+    const writer = await gate.key('agent', { label: 'pump-notes writer' });
+    const id = await ingestId(writer, { content: `Pump notes ${Date.now()}: the north pump runs at night.`, workarea: 'tests/findings', source_uri: 'https://example.org/names' });
+    // Names are read once a page load: a new page asks again.
+    await page.goto(`${gate.url}/app#/queue`);
+    await page.reload();
+    const row = page.locator(`tr[data-id="${id}"]`);
+    const by = row.locator('.writer .who');
+    await expect.poll(() => by.textContent(), { timeout: 10_000 }).toBe('pump-notes writer (key)');
+    expect(await by.getAttribute('title')).toBe(writer.identity);
+    await expect.poll(() => row.locator('td.who-can-sign').getAttribute('title')).toContain(`Bob Pump <bob.pump@example.test> (${other.result.iss}|bob-pump-${process.pid})`);
+    // The reviewer's own decision, by the name and email the people table now holds.
+    await openRow(id);
+    await page.keyboard.press('e');
+    await expect.poll(() => page.locator('#notice').textContent()).toBe('Archived.');
+    await page.goto(`${gate.url}/app#/events`);
+    const mine = page.locator('table[aria-label="My recent decisions"] td.by .who').first();
+    await expect.poll(() => mine.textContent(), { timeout: 10_000 }).toBe(`Fay Findings <${reviewer.email}>`);
+    expect(await mine.getAttribute('title')).toBe(me.identity);
+  });
+});

@@ -108,7 +108,11 @@ describe("a real member gate's submission in the org's console", () => {
     const checks = await page.locator('.sig-checks li').evaluateAll((lis) => lis.map((li) => [li.getAttribute('data-check'), (li as HTMLElement).innerText]));
     expect(checks.map((c) => c[0]).every((c) => c === 'verified')).toBe(true);
     expect(checks.map((c) => c[1])).toEqual(expect.arrayContaining([expect.stringMatching(/^The ingest event: verified in your browser/), expect.stringMatching(/^The promote event [0-9a-f]{12}: verified in your browser/)]));
-    expect(await page.locator('.local-decisions li').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining(`manual-sign by ${signer.identity}`)]));
+    // The member's people by the email the submission states for them, the identity on hover.
+    expect(await page.locator('.local-decisions li').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining(`manual-sign by ${signer.email}`)]));
+    const signedBy = page.locator('ul.signers li .who.person').first();
+    expect(await signedBy.textContent()).toBe(signer.email);
+    expect(await signedBy.getAttribute('title')).toBe(signer.identity);
     expect(await page.locator('pre.body').innerText()).toContain('Releases are cut on Thursdays.');
     await page.screenshot({ path: `${SHOTS}/member-gate-submission.png`, fullPage: true });
     await page.click('#countersign');

@@ -9,6 +9,8 @@ import { PersonsCopyView } from './persons-copy-view.js';
 import { checkRetraction, checkSubmission, type SignatureCheck, type SubmissionShape } from './submission-signatures.js';
 import { holdWords } from './inbox.js';
 import { StandingNote } from './standing-note.js';
+import { MemberPerson } from './member-person.js';
+import { submissionNames } from '../../../src/forms/submission-people.js';
 
 type Submission = OrgVerbAnswer<'gv.org_submission'>;
 
@@ -109,7 +111,8 @@ export function OrgSubmission({ memberId, artifactId, you, onNotice }: { memberI
   };
 
   if (item === null) return error === null ? <p class="hint">Reading the submission…</p> : <Problem error={error} />;
-  const s = item.submission as SubmissionShape & { approval?: Approval; decisions?: LocalDecision[]; envelope?: Record<string, unknown> };
+  const s = item.submission as SubmissionShape & { approval?: Approval; decisions?: LocalDecision[]; envelope?: Record<string, unknown>; people?: unknown };
+  const names = submissionNames(s.people);
   const undecided = item.state === 'leased' || item.state === 'held';
   const failing = checks?.filter((c) => c.check.state === 'failed') ?? [];
   const verified = checks?.filter((c) => c.check.state === 'verified').length ?? 0;
@@ -211,7 +214,7 @@ export function OrgSubmission({ memberId, artifactId, you, onNotice }: { memberI
         <ul class="signers">
           {s.approval!.signers!.map((g) => (
             <li>
-              <span class="id">{g.identity}</span> ({g.class}) {g.decision}
+              <MemberPerson identity={g.identity ?? '?'} names={names} /> ({g.class}) {g.decision}
               {g.counts === false ? ', not counted' : ''}
             </li>
           ))}
@@ -224,7 +227,7 @@ export function OrgSubmission({ memberId, artifactId, you, onNotice }: { memberI
         <ul class="local-decisions">
           {s.decisions!.map((d) => (
             <li>
-              {d.type} by <span class="id">{d.by ?? 'the deployment'}</span> on {when(d.ts)}
+              {d.type} by <MemberPerson identity={d.by} names={names} /> on {when(d.ts)}
               <span class="sig sig-withheld">{d.verified ? ' signature verified by the member (its bytes are not carried; covered by its signature over the submission)' : ' the member could not verify its signature'}</span>
             </li>
           ))}
