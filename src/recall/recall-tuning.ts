@@ -1,0 +1,61 @@
+import { LEXICAL_WEIGHT } from './fusion.js';
+import { ANSWER_SHARE, CONTEXT_FROM, CONTEXT_REACH, CONTEXT_SHARE } from './neighbour-context.js';
+
+/**
+ * The constants of recall's ranking that were chosen by measuring (docs/recall.md, "Recall
+ * quality"), as one value the gate reads from its [recall] settings. Their defaults are the
+ * chosen values; a setting changes how a gate ranks, not what it stores, so the public bench
+ * can run the real gate with other values and choose each one by cross-validation
+ * (bench/recall-quality-public.js --cv).
+ */
+export interface RecallTuning {
+  /** Hybrid fusion: how the lexical and vector lists are weighed (fusion.ts). */
+  fusion: FusionRule;
+  /** The lexical list's weight in hybrid fusion; the vector list's is 1 minus it. */
+  lexicalWeight: number;
+  /** The share of a lending row's score each neighbour gets (neighbour-context.ts). */
+  contextShare: number;
+  /** The share the row right after a lending question gets. */
+  answerShare: number;
+  /** Neighbours each side, counted among the source's rows. */
+  contextReach: number;
+  /** How many of the best ranked rows lend. */
+  contextFrom: number;
+}
+
+/**
+ * `scaled`: each list's scaled scores at fixed weights. `agreement`: the vector list's weight
+ * is scaled by how many of the lexical list's best AGREEMENT_DEPTH rows are among the vector
+ * list's best AGREEMENT_DEPTH, so a vector list that finds other rows than the words did
+ * counts for little (fusion.ts).
+ */
+export const FUSION_RULES = ['scaled', 'agreement'] as const;
+export type FusionRule = (typeof FUSION_RULES)[number];
+
+export const DEFAULT_RECALL_TUNING: Readonly<RecallTuning> = Object.freeze({
+  fusion: 'scaled',
+  lexicalWeight: LEXICAL_WEIGHT,
+  contextShare: CONTEXT_SHARE,
+  answerShare: ANSWER_SHARE,
+  contextReach: CONTEXT_REACH,
+  contextFrom: CONTEXT_FROM,
+});
+
+/** The [recall] settings as the tuning recall ranks by. */
+export function recallTuning(settings: {
+  fusion: FusionRule;
+  lexical_weight: number;
+  context_share: number;
+  answer_share: number;
+  context_reach: number;
+  context_lenders: number;
+}): RecallTuning {
+  return {
+    fusion: settings.fusion,
+    lexicalWeight: settings.lexical_weight,
+    contextShare: settings.context_share,
+    answerShare: settings.answer_share,
+    contextReach: settings.context_reach,
+    contextFrom: settings.context_lenders,
+  };
+}
