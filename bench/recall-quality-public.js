@@ -61,6 +61,7 @@ const opts = parseOptions(
     conversations: { type: 'string', default: DEFAULT_CONVERSATIONS, help: 'which conversation files, comma-separated' },
     out: { type: 'string', default: join(BENCH_DIR, 'results', 'recall-quality-public.json'), help: 'results file ("" to write none)' },
     'embed-timeout': { type: 'number', default: 900, help: 'seconds to wait for every claim to be embedded' },
+    'runs-out': { type: 'string', default: '', help: 'with --cv, a file (outside the repository) for every question\'s recall at every setting, to study' },
     cv: { type: 'boolean', default: false, help: 'also run the gate at each setting of the [recall] grid and report every mode leave-one-conversation-out' },
   },
   USAGE,
@@ -364,7 +365,7 @@ async function askAll(rpc, conversations, spaces, mode, label = mode) {
 // ---------------------------------------------------------------- cross-validation
 
 /** The gate's [recall] settings at their defaults (docs/configuration.md); the grid's first setting. */
-const DEFAULT_SETTING = { fusion: 'scaled', lexical_weight: 0.7, context_share: 0.45, answer_share: 1, context_reach: 2 };
+const DEFAULT_SETTING = { fusion: 'scaled', lexical_weight: 0.7, context_share: 0.35, answer_share: 1, context_reach: 2 };
 
 /**
  * The grid --cv runs: neighbour context's shares and reach (every mode reads them), and for
@@ -375,8 +376,10 @@ const DEFAULT_SETTING = { fusion: 'scaled', lexical_weight: 0.7, context_share: 
  */
 function settingsGrid() {
   const contexts = [
-    { context_share: 0.45, answer_share: 1, context_reach: 2 },
+    { context_share: 0.35, answer_share: 1, context_reach: 2 },
     ...[0.35, 0.45, 0.55].flatMap((share) => [0.45, 1].map((answer) => ({ context_share: share, answer_share: answer, context_reach: 2 }))),
+    { context_share: 0.35, answer_share: 1, context_reach: 1 },
+    { context_share: 0.35, answer_share: 1, context_reach: 3 },
     { context_share: 0.45, answer_share: 1, context_reach: 1 },
     { context_share: 0.45, answer_share: 1, context_reach: 3 },
   ].filter((c, i, all) => all.findIndex((o) => JSON.stringify(o) === JSON.stringify(c)) === i);
@@ -458,6 +461,33 @@ async function runGrid(admin, rpc, conversations, spaces) {
   }
   await applySetting(admin, DEFAULT_SETTING);
   return runs;
+}
+
+/**
+ * Hybrid's steps, each a part of the grid the setting is chosen from, so each thing that was
+ * tuned shows what choosing it is worth on a conversation it was not chosen on: the defaults
+ * alone (nothing chosen: cross-validated and fitted agree), then the weight, the context, both,
+ * and both with the agreement rule.
+ */
+function hybridSteps(runs, names) {
+  const isDefaultContext = (s) => s.context_share === DEFAULT_SETTING.context_share && s.answer_share === DEFAULT_SETTING.answer_share && s.context_reach === DEFAULT_SETTING.context_reach;
+  const steps = [
+    ['the defaults (scaled 0.7, context 0.35 / 1 / 2)', (s) => s.fusion === 'scaled' && s.lexical_weight === 0.7 && isDefaultContext(s)],
+    ['lexical weight chosen (0.6-1), scaled', (s) => s.fusion === 'scaled' && isDefaultContext(s)],
+    ['issue 37\'s defaults (scaled 0.7, context 0.45 / 1 / 2)', (s) => s.fusion === 'scaled' && s.lexical_weight === 0.7 && s.context_share === 0.45 && s.answer_share === 1 && s.context_reach === 2],
+    ['context chosen (share, answer share, reach), scaled 0.7', (s) => s.fusion === 'scaled' && s.lexical_weight === 0.7],
+    ['weight and context chosen, scaled', (s) => s.fusion === 'scaled'],
+    ['agreement rule only, weight chosen (0.6-0.9), default context', (s) => s.fusion === 'agreement' && isDefaultContext(s)],
+    ['everything chosen, either rule', () => true],
+  ];
+  return steps.map(([step, take]) => {
+    const r = crossValidate(runs.filter((run) => take(run.setting)), names);
+    return { step, cross_validated: r.cross_validated, fitted: r.fitted.recall_at_10, fitted_mean_of_conversations: r.fitted.mean_of_conversations, by_conversation: r.by_conversation, settings_tried: r.settings_tried };
+  });
+}
+
+function reportSteps(steps) {
+  printTable([['hybrid, chosen from', 'settings', 'cross-validated', 'fitted (pooled)', 'fitted (mean of 5)'], ...steps.map((s) => [s.step, s.settings_tried, s.cross_validated.toFixed(3), s.fitted.toFixed(3), s.fitted_mean_of_conversations.toFixed(3)])], 'Hybrid recall@10: what choosing each part is worth on a conversation it was not chosen on');
 }
 
 // ---------------------------------------------------------------- reporting
@@ -546,6 +576,9 @@ async function main() {
       const runs = await runGrid(admin, rpc, conversations, spaces);
       cv = Object.fromEntries(MODES.map((m) => [m, crossValidate(runs[m], names)]));
       reportCv(cv, baseline, names);
+      cv.hybrid_steps = hybridSteps(runs.hybrid, names);
+      reportSteps(cv.hybrid_steps);
+      if (opts['runs-out']) writeFileSync(opts['runs-out'], JSON.stringify({ names, runs }));
     }
     const totalS = round((performance.now() - t0) / 1000, 1);
     const build = gitShortHead();
