@@ -35,6 +35,19 @@ category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop). Beside it, in t
 a plain BM25 (SQLite FTS5, tokenize 'porter unicode61', one table a conversation, the
 question's terms ORed, ranked by bm25(), top 10) over the same claim texts.
 
+Also in the same run, the baseline of issue 48: the same FTS5 table with bm25() defaults, the
+question's words left out when they are in NLTK's English stop-word list (179 words, below),
+and each of the top hits followed by its next and previous turn of the same session until ten.
+Each figure is given per conversation too.
+
+With --cv, the gate is restarted over the same home at each setting of a small grid of its
+[recall] settings (docs/configuration.md: recall.fusion, lexical_weight, context_share,
+answer_share, context_reach) and every question asked again; each mode is then reported
+leave-one-conversation-out: for each conversation, the setting best on the other four
+(questions pooled; ties to the earlier setting, the defaults first) is measured on it, and the
+five figures averaged ("cross-validated"); beside it the setting best on the whole half,
+measured on the whole half ("fitted").
+
 Evidence ids: a string holding several ids ("D8:6; D9:17") is split; "D:11:26" is read as
 D11:26; an id naming no turn of its conversation is dropped; a question left with no evidence
 is skipped. Each is counted in the output. Also reports gv.recall's p50/p99 latency a mode.
@@ -48,6 +61,8 @@ const opts = parseOptions(
     conversations: { type: 'string', default: DEFAULT_CONVERSATIONS, help: 'which conversation files, comma-separated' },
     out: { type: 'string', default: join(BENCH_DIR, 'results', 'recall-quality-public.json'), help: 'results file ("" to write none)' },
     'embed-timeout': { type: 'number', default: 900, help: 'seconds to wait for every claim to be embedded' },
+    'runs-out': { type: 'string', default: '', help: 'with --cv, a file (outside the repository) for every question\'s recall at every setting, to study' },
+    cv: { type: 'boolean', default: false, help: 'also run the gate at each setting of the [recall] grid and report every mode leave-one-conversation-out' },
   },
   USAGE,
 );
@@ -145,21 +160,88 @@ class Tally {
   }
 }
 
+/**
+ * One run's answers: for each conversation (in the order read), each question's {category,
+ * recall}. Summed over questions (pooled), by category, and per conversation.
+ */
+function summarize(perConversation, names) {
+  const tally = new Tally();
+  for (const qs of perConversation) for (const q of qs) tally.add(q.category, q.recall);
+  return {
+    ...tally.summary(),
+    by_conversation: Object.fromEntries(names.map((name, i) => [name, { recall_at_10: round(pooledRecall(perConversation, (c) => c === i), 3), questions: perConversation[i].length }])),
+  };
+}
+
+/** Mean recall over the questions of the conversations `include` takes (by index). */
+function pooledRecall(perConversation, include) {
+  let sum = 0;
+  let n = 0;
+  perConversation.forEach((qs, i) => {
+    if (!include(i)) return;
+    for (const q of qs) {
+      sum += q.recall;
+      n += 1;
+    }
+  });
+  return n === 0 ? 0 : sum / n;
+}
+
 // ---------------------------------------------------------------- the BM25 reference
 
-/** The question as an FTS5 query: each term quoted (so no word is read as syntax), ORed. */
-function ftsQuery(text) {
+/**
+ * NLTK's English stop-word list (nltk.corpus.stopwords.words('english'), 179 words): the
+ * "common English stop-word list" of issue 48's baseline. Named so the baseline can be
+ * rebuilt by anyone; recall's own function words are workers/embed/stopwords.ts.
+ */
+const NLTK_ENGLISH_STOP_WORDS = new Set(
+  `i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself yourselves he him his himself she
+  she's her hers herself it it's its itself they them their theirs themselves what which who whom this that that'll these
+  those am is are was were be been being have has had having do does did doing a an the and but if or because as until
+  while of at by for with about against between into through during before after above below to from up down in out on
+  off over under again further then once here there when where why how all any both each few more most other some such
+  no nor not only own same so than too very s t can will just don don't should should've now d ll m o re ve y ain aren
+  aren't couldn couldn't didn didn't doesn doesn't hadn hadn't hasn hasn't haven haven't isn isn't ma mightn mightn't
+  mustn mustn't needn needn't shan shan't shouldn shouldn't wasn wasn't weren weren't won won't wouldn wouldn't`.split(/\s+/),
+);
+
+/** The question's words as an FTS5 query: each term quoted (so no word is read as syntax), ORed; `drop` leaves words out. */
+function ftsQuery(text, drop = new Set()) {
   const terms = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(terms)].map((t) => `"${t}"`).join(' OR ');
+  return [...new Set(terms)].filter((t) => !drop.has(t)).map((t) => `"${t}"`).join(' OR ');
 }
 
 /**
- * Plain BM25: one FTS5 table a conversation (so its statistics are those of the
- * conversation, as a space's are), Porter stemming, any term, top K by bm25(). In memory.
+ * The baseline's ten: each hit in bm25 order, then the turn after it and the turn before it
+ * in its session, each turn once, until ten.
  */
-function bm25Reference(conversations) {
+function withNextAndPrevious(hits, turns, k) {
+  const at = new Map(turns.map((t, i) => [t.diaId, i]));
+  const out = [];
+  const add = (turn) => {
+    if (turn !== undefined && out.length < k && !out.includes(turn.diaId)) out.push(turn.diaId);
+  };
+  for (const id of hits) {
+    const i = at.get(id);
+    add(turns[i]);
+    if (turns[i + 1]?.session === turns[i].session) add(turns[i + 1]);
+    if (turns[i - 1]?.session === turns[i].session) add(turns[i - 1]);
+    if (out.length >= k) break;
+  }
+  return out;
+}
+
+/**
+ * Two keyword references over the same claim texts, one FTS5 table a conversation (so its
+ * statistics are the conversation's, as a space's are), Porter stems, bm25() at its defaults,
+ * in memory: `plain` (the question's words ORed, top K) and `baseline` (issue 48's: NLTK's
+ * stop words left out of the question, and each top hit followed by its next and previous
+ * turn until K). Answers each one's per-conversation question recalls.
+ */
+function keywordReferences(conversations) {
   const db = new Database(':memory:');
-  const tally = new Tally();
+  const plain = [];
+  const baseline = [];
   try {
     conversations.forEach((conv, i) => {
       db.exec(`CREATE VIRTUAL TABLE c${i} USING fts5(text, dia_id UNINDEXED, tokenize='porter unicode61')`);
@@ -168,16 +250,23 @@ function bm25Reference(conversations) {
         for (const t of conv.turns) insert.run(t.text, t.diaId);
       })();
       const search = db.prepare(`SELECT dia_id FROM c${i} WHERE c${i} MATCH ? ORDER BY bm25(c${i}) LIMIT ${K}`).pluck();
+      const plainHere = [];
+      const baselineHere = [];
       for (const q of conv.questions) {
         const query = ftsQuery(q.text);
-        const hits = query ? search.all(query) : [];
-        tally.add(q.category, evidenceRecall(hits, q.evidence));
+        plainHere.push({ category: q.category, recall: evidenceRecall(query ? search.all(query) : [], q.evidence) });
+        // A question of nothing but stop words keeps its words, as recall's own query does.
+        const content = ftsQuery(q.text, NLTK_ENGLISH_STOP_WORDS) || query;
+        const hits = content ? search.all(content) : [];
+        baselineHere.push({ category: q.category, recall: evidenceRecall(withNextAndPrevious(hits, conv.turns, K), q.evidence) });
       }
+      plain.push(plainHere);
+      baseline.push(baselineHere);
     });
   } finally {
     db.close();
   }
-  return tally.summary();
+  return { plain, baseline };
 }
 
 // ---------------------------------------------------------------- the gate side
@@ -252,35 +341,184 @@ async function waitEmbedded(rpc, spaces, timeoutS) {
   return (Date.now() - t0) / 1000;
 }
 
-/** Every question in its space, in one mode: the tally and the latency of each call. */
-async function askAll(rpc, conversations, spaces, mode) {
-  const tally = new Tally();
+/** Every question in its space, in one mode: each conversation's question recalls, and the latency of each call. */
+async function askAll(rpc, conversations, spaces, mode, label = mode) {
+  const perConversation = [];
   const ms = [];
   const total = conversations.reduce((n, c) => n + c.questions.length, 0);
-  const step = progress(`${mode} queries`, total, 250);
+  const step = progress(`${label} queries`, total, total);
   for (let i = 0; i < conversations.length; i++) {
     const { space, diaIdsOf } = spaces[i];
+    const here = [];
     for (const q of conversations[i].questions) {
       const t0 = performance.now();
       const { hits } = await rpc('gv.recall', { query: q.text, k: K, mode, space });
       ms.push(performance.now() - t0);
-      tally.add(q.category, evidenceRecall(hits.flatMap((h) => diaIdsOf.get(h.artifact_id) ?? []), q.evidence));
+      here.push({ category: q.category, recall: evidenceRecall(hits.flatMap((h) => diaIdsOf.get(h.artifact_id) ?? []), q.evidence) });
       step();
     }
+    perConversation.push(here);
   }
-  const p = percentiles(ms, [50, 99]);
-  return { ...tally.summary(), p50_ms: round(p[50], 2), p99_ms: round(p[99], 2) };
+  return { perConversation, ms };
+}
+
+// ---------------------------------------------------------------- cross-validation
+
+/** The gate's [recall] settings at their defaults (docs/configuration.md); the grid's first setting. */
+const DEFAULT_SETTING = { fusion: 'scaled', lexical_weight: 0.7, context_share: 0.35, answer_share: 1, context_reach: 2 };
+
+/**
+ * The grid --cv runs: neighbour context's shares and reach (every mode reads them), and for
+ * hybrid also the fusion rule and lexical weight. An answer share of 0.45 is the question
+ * rule off (the answer gets what every neighbour gets); a lexical weight of 1 is no fusion
+ * (the vector list only adds rows below the lexical ones). The defaults come first, so a tie
+ * keeps them.
+ */
+function settingsGrid() {
+  const contexts = [
+    { context_share: 0.35, answer_share: 1, context_reach: 2 },
+    ...[0.35, 0.45, 0.55].flatMap((share) => [0.45, 1].map((answer) => ({ context_share: share, answer_share: answer, context_reach: 2 }))),
+    { context_share: 0.35, answer_share: 1, context_reach: 1 },
+    { context_share: 0.35, answer_share: 1, context_reach: 3 },
+    { context_share: 0.45, answer_share: 1, context_reach: 1 },
+    { context_share: 0.45, answer_share: 1, context_reach: 3 },
+  ].filter((c, i, all) => all.findIndex((o) => JSON.stringify(o) === JSON.stringify(c)) === i);
+  const fusions = [
+    { fusion: 'scaled', lexical_weight: 0.7 },
+    ...[0.6, 0.8, 0.9, 1].map((w) => ({ fusion: 'scaled', lexical_weight: w })),
+    ...[0.6, 0.7, 0.8, 0.9].map((w) => ({ fusion: 'agreement', lexical_weight: w })),
+  ];
+  return contexts.map((context) => fusions.map((fusion) => ({ ...fusion, ...context })));
+}
+
+const settingName = (s) => `${s.fusion} ${s.lexical_weight}, context ${s.context_share}/${s.answer_share}/${s.context_reach}`;
+
+/**
+ * Leave-one-conversation-out over runs [{setting, perConversation}] of one mode: for each
+ * conversation, the setting best on the other four (their questions pooled; a tie keeps the
+ * earlier setting) is measured on it. `cross_validated` is the five figures' mean; `fitted`
+ * is the setting best on the whole half measured on the whole half (pooled, as the single
+ * figure always was), with its five figures' mean beside it.
+ */
+function crossValidate(runs, names) {
+  const bestOn = (include) => {
+    let best = 0;
+    let bestRecall = -1;
+    runs.forEach((r, j) => {
+      const recall = pooledRecall(r.perConversation, include);
+      if (recall > bestRecall + 1e-12) {
+        best = j;
+        bestRecall = recall;
+      }
+    });
+    return runs[best];
+  };
+  const folds = names.map((name, c) => {
+    const chosen = bestOn((i) => i !== c);
+    return { conversation: name, chosen: chosen.setting, recall_at_10: round(pooledRecall(chosen.perConversation, (i) => i === c), 3), exact: pooledRecall(chosen.perConversation, (i) => i === c) };
+  });
+  const fitted = bestOn(() => true);
+  const meanOfFive = (f) => names.reduce((sum, _, c) => sum + f(c), 0) / names.length;
+  return {
+    cross_validated: round(meanOfFive((c) => folds[c].exact), 3),
+    by_conversation: Object.fromEntries(folds.map((f) => [f.conversation, { recall_at_10: f.recall_at_10, chosen: f.chosen }])),
+    fitted: {
+      recall_at_10: round(pooledRecall(fitted.perConversation, () => true), 3),
+      mean_of_conversations: round(meanOfFive((c) => pooledRecall(fitted.perConversation, (i) => i === c)), 3),
+      setting: fitted.setting,
+      by_conversation: Object.fromEntries(names.map((name, c) => [name, round(pooledRecall(fitted.perConversation, (i) => i === c), 3)])),
+    },
+    settings_tried: runs.length,
+  };
+}
+
+/** Saves the [recall] settings on the running gate (live keys: the next recall ranks by them). */
+async function applySetting(admin, setting) {
+  const changes = Object.fromEntries(Object.entries(setting).map(([key, value]) => [`recall.${key}`, value]));
+  const answer = await admin.call('gv.settings_save', { changes });
+  if (answer.restart_required.length > 0) throw new Error(`recall settings wait for a restart: ${answer.restart_required.join(', ')}`);
+}
+
+/** Every setting of the grid on the running gate: each mode's runs [{setting, perConversation}]. */
+async function runGrid(admin, rpc, conversations, spaces) {
+  const runs = { lexical: [], vector: [], hybrid: [] };
+  const grid = settingsGrid();
+  const total = grid.flat().length;
+  let done = 0;
+  const t0 = performance.now();
+  for (const row of grid) {
+    for (const [j, setting] of row.entries()) {
+      await applySetting(admin, setting);
+      // Lexical and vector read only the context settings: asked once a context, at its first fusion.
+      const modes = j === 0 ? MODES : ['hybrid'];
+      for (const mode of modes) {
+        const { perConversation } = await askAll(rpc, conversations, spaces, mode, `${mode} at ${settingName(setting)}`);
+        runs[mode].push({ setting: mode === 'hybrid' ? setting : { context_share: setting.context_share, answer_share: setting.answer_share, context_reach: setting.context_reach }, perConversation });
+      }
+      done += 1;
+      log(`  grid: ${done}/${total} settings (${round((performance.now() - t0) / 1000, 1)} s)`);
+    }
+  }
+  await applySetting(admin, DEFAULT_SETTING);
+  return runs;
+}
+
+/**
+ * Hybrid's steps, each a part of the grid the setting is chosen from, so each thing that was
+ * tuned shows what choosing it is worth on a conversation it was not chosen on: the defaults
+ * alone (nothing chosen: cross-validated and fitted agree), then the weight, the context, both,
+ * and both with the agreement rule.
+ */
+function hybridSteps(runs, names) {
+  const isDefaultContext = (s) => s.context_share === DEFAULT_SETTING.context_share && s.answer_share === DEFAULT_SETTING.answer_share && s.context_reach === DEFAULT_SETTING.context_reach;
+  const steps = [
+    ['the defaults (scaled 0.7, context 0.35 / 1 / 2)', (s) => s.fusion === 'scaled' && s.lexical_weight === 0.7 && isDefaultContext(s)],
+    ['lexical weight chosen (0.6-1), scaled', (s) => s.fusion === 'scaled' && isDefaultContext(s)],
+    ['issue 37\'s defaults (scaled 0.7, context 0.45 / 1 / 2)', (s) => s.fusion === 'scaled' && s.lexical_weight === 0.7 && s.context_share === 0.45 && s.answer_share === 1 && s.context_reach === 2],
+    ['context chosen (share, answer share, reach), scaled 0.7', (s) => s.fusion === 'scaled' && s.lexical_weight === 0.7],
+    ['weight and context chosen, scaled', (s) => s.fusion === 'scaled'],
+    ['agreement rule only, weight chosen (0.6-0.9), default context', (s) => s.fusion === 'agreement' && isDefaultContext(s)],
+    ['everything chosen, either rule', () => true],
+  ];
+  return steps.map(([step, take]) => {
+    const r = crossValidate(runs.filter((run) => take(run.setting)), names);
+    return { step, cross_validated: r.cross_validated, fitted: r.fitted.recall_at_10, fitted_mean_of_conversations: r.fitted.mean_of_conversations, by_conversation: r.by_conversation, settings_tried: r.settings_tried };
+  });
+}
+
+function reportSteps(steps) {
+  printTable([['hybrid, chosen from', 'settings', 'cross-validated', 'fitted (pooled)', 'fitted (mean of 5)'], ...steps.map((s) => [s.step, s.settings_tried, s.cross_validated.toFixed(3), s.fitted.toFixed(3), s.fitted_mean_of_conversations.toFixed(3)])], 'Hybrid recall@10: what choosing each part is worth on a conversation it was not chosen on');
 }
 
 // ---------------------------------------------------------------- reporting
 
-function report(results, bm25) {
-  const rows = [['', 'recall@10', ...Object.values(CATEGORIES), 'p50 ms', 'p99 ms', 'issue (all 5)']];
-  const row = (name, r, ref) => [name, r.recall_at_10.toFixed(3), ...Object.values(CATEGORIES).map((c) => r.by_category[c].recall_at_10?.toFixed(3) ?? '-'), r.p50_ms ?? '', r.p99_ms ?? '', ref.toFixed(3)];
+function report(results, plain, baseline, names) {
+  const rows = [['', 'recall@10', ...Object.values(CATEGORIES), ...names, 'p50 ms', 'p99 ms', 'issue (all 5)']];
+  const row = (name, r, ref) => [
+    name,
+    r.recall_at_10.toFixed(3),
+    ...Object.values(CATEGORIES).map((c) => r.by_category[c].recall_at_10?.toFixed(3) ?? '-'),
+    ...names.map((n) => r.by_conversation[n].recall_at_10.toFixed(3)),
+    r.p50_ms ?? '',
+    r.p99_ms ?? '',
+    ref === undefined ? '' : ref.toFixed(3),
+  ];
   for (const m of MODES) rows.push(row(`gv.recall ${m}`, results[m], ISSUE_REFERENCE[m]));
-  rows.push(row('plain BM25 (FTS5)', bm25, ISSUE_REFERENCE.bm25));
-  const n = bm25.by_category;
-  printTable(rows, `Evidence recall@10, LoCoMo dev half (questions: ${bm25.questions}; ${Object.values(CATEGORIES).map((c) => `${c} ${n[c].questions}`).join(', ')})`);
+  rows.push(row('plain BM25 (FTS5)', plain, ISSUE_REFERENCE.bm25));
+  rows.push(row('baseline (NLTK stop words, next/previous)', baseline));
+  const n = plain.by_category;
+  printTable(rows, `Evidence recall@10, LoCoMo dev half, gate at its default [recall] settings (questions: ${plain.questions}; ${Object.values(CATEGORIES).map((c) => `${c} ${n[c].questions}`).join(', ')})`);
+}
+
+function reportCv(cv, baseline, names) {
+  const rows = [['', 'cross-validated', ...names, 'fitted (pooled)', 'fitted (mean of 5)', 'fitted setting']];
+  for (const m of MODES) {
+    const r = cv[m];
+    rows.push([m, r.cross_validated.toFixed(3), ...names.map((n) => r.by_conversation[n].recall_at_10.toFixed(3)), r.fitted.recall_at_10.toFixed(3), r.fitted.mean_of_conversations.toFixed(3), settingName({ ...DEFAULT_SETTING, ...r.fitted.setting })]);
+  }
+  rows.push(['baseline', baseline.mean_of_conversations.toFixed(3), ...names.map((n) => baseline.by_conversation[n].recall_at_10.toFixed(3)), baseline.recall_at_10.toFixed(3), baseline.mean_of_conversations.toFixed(3), 'nothing tuned']);
+  printTable(rows, 'Evidence recall@10, leave one conversation out (each conversation measured at the setting best on the other four)');
+  for (const m of MODES) for (const n of names) log(`  ${m} on ${n}: chose ${settingName({ ...DEFAULT_SETTING, ...cv[m].by_conversation[n].chosen })}`);
 }
 
 // ---------------------------------------------------------------- main
@@ -301,8 +539,11 @@ async function main() {
   log(`data: ${opts.data} (${PROVENANCE})`);
   log(`${counts.turns} turns, ${counts.questions} questions of categories 1-4; evidence: ${JSON.stringify(odd)}`);
 
-  const bm25 = bm25Reference(conversations);
-  log(`plain BM25 reference: recall@10 ${bm25.recall_at_10}`);
+  const references = keywordReferences(conversations);
+  const bm25 = summarize(references.plain, names);
+  const baseline = summarize(references.baseline, names);
+  baseline.mean_of_conversations = round(names.reduce((sum, _, c) => sum + pooledRecall(references.baseline, (i) => i === c), 0) / names.length, 3);
+  log(`plain BM25 reference: recall@10 ${bm25.recall_at_10}; baseline (NLTK stop words, next and previous turn): ${baseline.recall_at_10}`);
 
   const gate = await startGate({ home: join(tempDir('gate-bench-locomo'), 'home'), removeHome: true, env: ADMIN_PROMOTES_ENV });
   const admin = await SocketClient.open(gate.socketPath);
@@ -324,8 +565,21 @@ async function main() {
     log(`  embedded in ${round(embedS, 1)} s after the last promotion`);
 
     const results = {};
-    for (const mode of MODES) results[mode] = await askAll(rpc, conversations, spaces, mode);
-    report(results, bm25);
+    for (const mode of MODES) {
+      const { perConversation, ms } = await askAll(rpc, conversations, spaces, mode);
+      const p = percentiles(ms, [50, 99]);
+      results[mode] = { ...summarize(perConversation, names), p50_ms: round(p[50], 2), p99_ms: round(p[99], 2) };
+    }
+    report(results, bm25, baseline, names);
+    let cv = null;
+    if (opts.cv) {
+      const runs = await runGrid(admin, rpc, conversations, spaces);
+      cv = Object.fromEntries(MODES.map((m) => [m, crossValidate(runs[m], names)]));
+      reportCv(cv, baseline, names);
+      cv.hybrid_steps = hybridSteps(runs.hybrid, names);
+      reportSteps(cv.hybrid_steps);
+      if (opts['runs-out']) writeFileSync(opts['runs-out'], JSON.stringify({ names, runs }));
+    }
     const totalS = round((performance.now() - t0) / 1000, 1);
     const build = gitShortHead();
     log(`build ${build}, ${totalS} s in all (ingest and promote ${round(ingestS, 1)} s, embedding wait ${round(embedS, 1)} s)`);
@@ -341,7 +595,14 @@ async function main() {
         evidence: { ...odd, rule: 'split ids joined by ; or ,; "D:n:m" read as "Dn:m"; ids naming no turn of the conversation dropped; questions left without evidence skipped' },
         claim_form: '"<speaker> (<session date>): <text>" + " [shares <blip_caption>]" when the turn shares a photo; kind memory; source_uri locomo://<conversation>/session_<n>#<dia_id>; one space a conversation; promoted',
         modes: results,
+        settings: DEFAULT_SETTING,
         bm25_reference: { ...bm25, how: "SQLite FTS5 in process, tokenize 'porter unicode61', one table a conversation, the question's terms quoted and ORed, ordered by bm25(), top 10" },
+        baseline: {
+          ...baseline,
+          how: "issue 48's baseline: the same FTS5 table, bm25() defaults, the question's words not in NLTK's English stop-word list (179 words) quoted and ORed, each hit in bm25 order followed by the next and the previous turn of its session (each turn once) until 10",
+          stop_words: "NLTK's English list (nltk.corpus.stopwords.words('english'), 179 words)",
+        },
+        ...(cv === null ? {} : { cross_validation: { how: 'leave one conversation out: each conversation measured at the [recall] setting best on the other four (questions pooled, ties to the earlier setting, defaults first); cross_validated is the five figures\' mean; fitted is the setting best on the whole half', grid: settingsGrid().flat(), modes: cv } }),
         issue_reference: ISSUE_REFERENCE,
         seconds: { total: totalS, ingest_and_promote: round(ingestS, 1), embedding_wait: round(embedS, 1) },
       };

@@ -21,6 +21,7 @@ import { LexicalRecall } from './recall/lexical.js';
 import { RankedSearch } from './recall/ranked-search.js';
 import { NeighbourContext } from './recall/neighbour-context.js';
 import { Reranker } from './recall/reranker.js';
+import { recallTuning } from './config/recall-tuning.js';
 import { SteeringWalk } from './recall/steering.js';
 import { VectorRecall } from './recall/vector.js';
 import { PromotedRescan } from './scanning/promoted-rescan.js';
@@ -180,10 +181,13 @@ export class Gate implements House {
         () => embed.pending,
         (rowids) => embed.misplaced(rowids),
       );
+      // The ranking constants chosen by measuring, as this gate's [recall] settings, read at each
+      // search so a saved change applies at once (live keys; docs/recall.md).
+      const tuning = () => recallTuning(config.recall);
       this.recall = {
         lexical,
         vector,
-        rankedSearch: new RankedSearch(lexical, vector, store.artifacts, heldText, new NeighbourContext(db)),
+        rankedSearch: new RankedSearch(lexical, vector, store.artifacts, heldText, new NeighbourContext(db, tuning), tuning),
         steering: new SteeringWalk(db, store.artifacts),
         heldText,
         reranker: config.rerank.url === '' ? null : new Reranker(config.rerank, clock, log),

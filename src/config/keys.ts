@@ -5,6 +5,7 @@ import { LOG_FORMATS, LOG_LEVELS } from '../log-levels.js';
 import { DEFAULT_PERSONAL_DATA_SEVERITY, PERSONAL_DATA_SEVERITIES } from '../../workers/scan/personal-data-severity.js';
 import { ed25519KeyProblem, ed25519KeyTextProblem } from '../forms/strict-ed25519.js';
 import { listenAddressProblem, proxyEntryProblem } from './listen-address.js';
+import { DEFAULT_RECALL_TUNING, FUSION_RULES } from './recall-tuning.js';
 
 /**
  * Every configuration key, once. The TOML template written on first start, the
@@ -267,6 +268,30 @@ export const CONFIG_KEYS = {
     },
     batch_max: { schema: positive, default: 64, doc: 'Most texts embedded in one pool task (and one embeddings request).' },
     threads: { schema: z.number().int().min(1).max(64), default: 1, doc: 'Worker threads of the embed pool.' },
+  },
+  recall: {
+    fusion: {
+      schema: z.enum(FUSION_RULES),
+      default: DEFAULT_RECALL_TUNING.fusion,
+      doc: 'How hybrid recall fuses its lexical and vector lists. scaled: each list scaled 0-1 and summed at fixed weights; agreement: the vector list weighed also by how many of the lexical list\'s best 10 it holds among its own best 10.',
+    },
+    lexical_weight: {
+      schema: z.number().min(0).max(1),
+      default: DEFAULT_RECALL_TUNING.lexicalWeight,
+      doc: 'Hybrid recall: the lexical list\'s weight in fusion (the vector list\'s is 1 minus it). 1: the vector list only adds rows below the lexical ones.',
+    },
+    context_share: {
+      schema: z.number().min(0).max(1),
+      default: DEFAULT_RECALL_TUNING.contextShare,
+      doc: 'Neighbour context: the share of a matched claim\'s score each neighbour of its source gets.',
+    },
+    answer_share: {
+      schema: z.number().min(0).max(1),
+      default: DEFAULT_RECALL_TUNING.answerShare,
+      doc: 'Neighbour context: the share the claim right after a matched question gets (its answer).',
+    },
+    context_reach: { schema: z.number().int().min(1).max(4), default: DEFAULT_RECALL_TUNING.contextReach, doc: 'Neighbour context: neighbours each side of a matched claim in its source.' },
+    context_lenders: { schema: z.number().int().min(1).max(50), default: DEFAULT_RECALL_TUNING.contextFrom, doc: 'Neighbour context: how many of the best ranked claims lend to their neighbours.' },
   },
   rerank: {
     url: {

@@ -16,6 +16,14 @@ export const LIVE_KEYS: ReadonlySet<string> = new Set([
   'attachments.upload_ttl_ms',
   // The background rescan of promoted rows reads its rate at each page (scanning/promoted-rescan.ts).
   'scan.promoted_rescan_per_minute',
+  // Recall's ranking constants: read at each search (gate.ts hands RankedSearch and
+  // NeighbourContext a reader of config.recall; recall-tuning.ts).
+  'recall.fusion',
+  'recall.lexical_weight',
+  'recall.context_share',
+  'recall.answer_share',
+  'recall.context_reach',
+  'recall.context_lenders',
   // Reported by gv.describe and read by the verbs a single developer may do in development.
   'deployment.mode',
   // The organization: read by each drain and pull (submission/org-door.ts), and the pull's

@@ -1,5 +1,5 @@
 import type { ArtifactReads, ArtifactRow } from '../projections/artifact-reads.js';
-import { scaledScores, scoreFusion, type RankedRow, type Signal } from './fusion.js';
+import { LEXICAL_WEIGHT, scaledScores, scoreFusion, type FusionWeights, type RankedRow, type Signal } from './fusion.js';
 import type { NeighbourContext } from './neighbour-context.js';
 import { isWeak } from './weak-match.js';
 import type { HeldTextIndex } from './held-text-index.js';
@@ -83,6 +83,8 @@ export class RankedSearch {
     private readonly artifacts: ArtifactReads,
     private readonly heldText: HeldTextIndex,
     private readonly context: NeighbourContext,
+    /** Hybrid's fusion rule and lexical weight, read at each search: a gate's [recall] settings, live keys (src/config/recall-tuning.ts). */
+    private readonly fusion: () => FusionWeights = () => ({ fusion: 'scaled', lexicalWeight: LEXICAL_WEIGHT }),
   ) {}
 
   promoted(req: SearchRequest): Promise<SearchAnswer> {
@@ -118,7 +120,7 @@ export class RankedSearch {
       // Read 50 deep for the fusion, but widened past all-terms matches only to fill the k shown.
       const lexical = this.lexicalList(req, depth, writer, req.limit, stats?.frequencies);
       const vector = await vectorPending;
-      ranked = scoreFusion(lexical.rows, vector.rows).map((f) => ({
+      ranked = scoreFusion(lexical.rows, vector.rows, this.fusion()).map((f) => ({
         rowid: f.rowid,
         score: f.score,
         signals: { ...(f.lexical ? { lexical: f.lexical } : {}), ...(f.vector ? { vector: f.vector } : {}) },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LEXICAL_WEIGHT, scaledScores, scoreFusion } from '../../src/recall/fusion.js';
+import { AGREEMENT_DEPTH, LEXICAL_WEIGHT, listAgreement, scaledScores, scoreFusion } from '../../src/recall/fusion.js';
 
 describe('scaled-score fusion', () => {
   it('scales each list to 0-1 and sums the weighted scales, keeping each list rank and score', () => {
@@ -52,5 +52,26 @@ describe('scaled-score fusion', () => {
   it('counts a row named twice in one list at its first place only', () => {
     const fused = scoreFusion([{ rowid: 4, score: 2 }, { rowid: 4, score: 1 }], []);
     expect(fused).toEqual([{ rowid: 4, score: LEXICAL_WEIGHT, lexical: { rank: 1, score: 2 }, vector: null }]);
+  });
+
+  it('under the agreement rule weighs the vector list by the share of the lexical top it holds in its own top', () => {
+    const rows = (ids: number[]) => ids.map((rowid, i) => ({ rowid, score: 10 - i }));
+    expect(AGREEMENT_DEPTH).toBe(10);
+    expect(listAgreement(rows([1, 2, 3, 4]), rows([4, 9, 2, 8]))).toBe(0.5);
+    // Compared only as deep as the shorter list; an empty list leaves the other trusted.
+    expect(listAgreement(rows([1, 2, 3]), rows([3]))).toBe(0);
+    expect(listAgreement([], rows([3]))).toBe(1);
+    // Lexical 1 and 2 of 4 rows; the vector list holds 2 of the lexical top 4: its weight halves.
+    const lexical = rows([1, 2, 3, 4]);
+    const vector = rows([4, 9, 2, 8]);
+    const agreed = scoreFusion(lexical, vector, { fusion: 'agreement', lexicalWeight: 0.6 });
+    const fixed = scoreFusion(lexical, vector, { fusion: 'scaled', lexicalWeight: 0.6 });
+    const score = (fused: typeof agreed, id: number) => fused.find((f) => f.rowid === id)!.score;
+    expect(score(agreed, 9)).toBeCloseTo(0.4 * 0.5 * (2 / 3), 12);
+    expect(score(fixed, 9)).toBeCloseTo(0.4 * (2 / 3), 12);
+    expect(score(agreed, 1)).toBeCloseTo(0.6, 12);
+    // A vector list that holds none of the lexical top weighs nothing: its rows score 0 (ties by rank).
+    const apart = scoreFusion(rows([1, 2]), rows([7, 8]), { fusion: 'agreement', lexicalWeight: 0.6 });
+    expect(apart.map((f) => [f.rowid, f.score])).toEqual([[1, 0.6], [7, 0], [2, 0], [8, 0]]);
   });
 });

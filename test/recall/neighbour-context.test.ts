@@ -29,7 +29,7 @@ const GYM = [
   'That sounds great',
 ];
 
-const { gate, keys: { agent, reviewer } } = useGate({ kind: 'unit', keys: { agent: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { admin, agent, reviewer } } = useGate({ kind: 'unit', keys: { admin: 'admin', agent: 'agent', reviewer: 'reviewer' } });
 
 type Hit = { body: string; score: number; weak: boolean; signals: { lexical?: { rank: number; score: number }; vector?: unknown; context?: { score: number } } };
 const recall = async (params: Record<string, unknown>): Promise<Hit[]> => {
@@ -85,7 +85,11 @@ describe('neighbour context', () => {
 
   it('a turn between two matches rises above a turn that matched alone', async () => {
     // "morning" matches turns 1 and 2; turn 3 gets context from both, and "Caroline" matches it too.
-    const hits = await recall({ query: 'Caroline morning', mode: 'lexical' });
+    // At the default share (0.35) turn 3 gets 0.48 here against the whole-source claim's 0.56; at
+    // 0.45, the share before issue 48, it rises above it: held here at 0.45 (a live setting).
+    const saved = await gate.rpc(admin.key, 'gv.settings_save', { changes: { 'recall.context_share': 0.45 } });
+    expect(saved.error).toBeUndefined();
+    const hits = await recall({ query: 'Caroline morning', mode: 'lexical' }).finally(() => gate.rpc(admin.key, 'gv.settings_save', { changes: { 'recall.context_share': CONTEXT_SHARE } }));
     const scores = new Map(hits.map((h) => [h.body, h]));
     const between = scores.get(TURNS[2]!)!;
     expect(between.signals.context!.score).toBeGreaterThan(0);
@@ -116,5 +120,33 @@ describe('neighbour context', () => {
   it("a match in another source lends nothing to the turns written just before and after it", async () => {
     const hits = await recall({ query: 'lunch kitchen', mode: 'lexical' });
     expect(hits.map((h) => h.body)).toEqual([OTHER]);
+  });
+
+  it('spreads by the [recall] settings, which apply at once when saved (live keys)', async () => {
+    const save = async (changes: Record<string, unknown>) => {
+      const saved = await gate.rpc(admin.key, 'gv.settings_save', { changes });
+      expect(saved.error).toBeUndefined();
+      expect(saved.result.restart_required).toEqual([]);
+    };
+    try {
+      await save({ 'recall.context_reach': 1, 'recall.context_share': 0.2, 'recall.answer_share': 0.3 });
+      const hits = await recall({ query: 'pottery workshop', mode: 'lexical' });
+      // One served turn each side: turn 2 before it, turn 4 after it, each lent 0.2 of its score.
+      expect(hits.map((h) => h.body).sort()).toEqual([TURNS[1], TURNS[2], TURNS[3]].sort());
+      for (const i of [1, 3]) expect(hits.find((h) => h.body === TURNS[i])!.signals.context!.score).toBeCloseTo(0.2, 9);
+      const asked = await recall({ query: 'family exercise together', mode: 'lexical' });
+      expect(asked.find((h) => h.body === GYM[3])!.signals.context!.score).toBeCloseTo(0.3, 9);
+      await save({ 'recall.context_lenders': 1, 'recall.context_reach': 2 });
+      // The whole-source claim holds two of the words and ranks first, with no neighbours; turns 3
+      // and 4 hold one each and would lend: with one lender, nothing is lent.
+      const one = await recall({ query: 'Caroline glazed tea', mode: 'lexical' });
+      expect(one[0]!.body).toBe('Caroline prefers tea to coffee');
+      expect(one.length).toBe(3);
+      expect(one.every((h) => h.signals.context === undefined)).toBe(true);
+    } finally {
+      await save({ 'recall.context_reach': 2, 'recall.context_share': CONTEXT_SHARE, 'recall.answer_share': ANSWER_SHARE, 'recall.context_lenders': 30 });
+    }
+    expect((await recall({ query: 'pottery workshop', mode: 'lexical' })).length).toBe(5);
+    expect((await recall({ query: 'Caroline glazed tea', mode: 'lexical' })).some((h) => h.signals.context !== undefined)).toBe(true);
   });
 });
