@@ -52,7 +52,10 @@ describe('guide: an organization with one member', () => {
     expect(listed!.out).toMatch(/at the member: human_approved: approve by \S+ \(human\b/);
     expect(decided!.json).toMatchObject({ artifact_id: claim, state: 'countersigned', changed: true, by: bob });
     // Two people: alice signed at the member, bob countersigned at the organization.
-    const alice = /approve by (\S+) \(human/.exec(listed!.out)?.[1];
+    // She is shown by the email the submission carries, her identity beside it (docs/organization.md).
+    const signer = /approve by (\S+) \(human[^;)]*; ([^)\s]+)\)/.exec(listed!.out);
+    expect(signer?.[1]).toBe('alice@example.com');
+    const alice = signer?.[2];
     expect(alice).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${member}\\|`));
     expect(alice).not.toBe(bob);
     expect(listed!.out).not.toContain('NOT YOURS TO DECIDE');
