@@ -24,14 +24,15 @@ describe('GET /app and its bundle under /app/assets/*', () => {
     const loaded = [...res.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     expect(loaded.length).toBeGreaterThan(0);
     // Each asset's name carries its content hash, so a new build is never mixed with a cached old one.
-    for (const url of loaded) expect(url).toMatch(/^\/app\/assets\/[a-z]+-[A-Z0-9]{8}\.(js|css)$/);
+    for (const url of loaded) expect(url).toMatch(/^\/app\/assets\/[a-z]+-[A-Z0-9]{8}\.(js|css|svg)$/);
     expect(res.text).not.toMatch(/<script>|<script [^>]*>[^<]|<style|\son[a-z]+="/);
   });
 
   it('the bundle is served from the same port with its media type and the same policy', async () => {
     const shell = (await gate.http('GET', '/app')).text;
     const script = /src="\/app\/assets\/([^"]+)"/.exec(shell)![1]!;
-    const style = /href="\/app\/assets\/([^"]+)"/.exec(shell)![1]!;
+    const style = /href="\/app\/assets\/([^"]+\.css)"/.exec(shell)![1]!;
+    const icon = /href="\/app\/assets\/([^"]+\.svg)"/.exec(shell)![1]!;
     const js = await gate.http('GET', `/app/assets/${script}`);
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
@@ -39,6 +40,11 @@ describe('GET /app and its bundle under /app/assets/*', () => {
     expect(js.text).toBe(readFileSync(join(ROOT, 'dist', 'app', 'assets', script), 'utf8'));
     const css = await gate.http('GET', `/app/assets/${style}`);
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    // The page's icon is one of its assets too, so a browser asks for no /favicon.ico.
+    const svg = await gate.http('GET', `/app/assets/${icon}`);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml');
+    expect(svg.headers.get('content-security-policy')).toMatch(POLICY);
   });
 
   it('anything else under /app/assets is 404, and no path leaves the folder', async () => {
