@@ -167,22 +167,43 @@ export class GateProcess {
    * page (gv.node body: true), so their approval counts. `key` null reads over the socket.
    * A caller who may not read the row reads nothing; the decision after it says why.
    */
-  async readBody(key: string | null, artifactId: string): Promise<void> {
-    let offset: number | null = 0;
-    while (offset !== null) {
-      const params = { artifact_id: artifactId, body: true, ...(offset === 0 ? {} : { offset }) };
-      const page = key === null ? await this.socket('gv.node', params) : await this.rpc(key, 'gv.node', params);
-      if (page.error) return;
-      offset = page.result.masked_next_offset ?? null;
-    }
+  readBody(key: string | null, artifactId: string): Promise<void> {
+    return readWholeBody(this, key, artifactId);
   }
 
   /** Issues an API key through the socket (admin) and returns the raw key and identity. */
-  async key(role: 'reader' | 'agent' | 'reviewer' | 'admin' | 'runner', extra: Record<string, unknown> = {}) {
-    const answer = await this.socket('gv.keys', { action: 'issue', role, ...extra });
-    if (answer.error) throw new Error(`key issue failed: ${answer.error.message}`);
-    return { key: answer.result.key as string, identity: `key:${answer.result.key_id}`, keyId: answer.result.key_id as string };
+  key(role: KeyRole, extra: Record<string, unknown> = {}) {
+    return issueKey(this, role, extra);
   }
+}
+
+/** What a test gate of any kind answers on: a message as a key on /rpc, or as the socket's admin. */
+export interface GateDoors {
+  rpc(key: string, method: string, params?: unknown): Promise<RpcAnswer>;
+  socket(method: string, params?: unknown): Promise<RpcAnswer>;
+}
+
+export type KeyRole = 'reader' | 'agent' | 'reviewer' | 'admin' | 'runner';
+
+/**
+ * A reviewer's read of a whole masked body, page by page (gv.node body: true with each next
+ * offset), as a signature needs it; `key` null reads as the socket's admin. Stops at a refusal.
+ */
+export async function readWholeBody(gate: GateDoors, key: string | null, artifactId: string): Promise<void> {
+  let offset: number | null = 0;
+  while (offset !== null) {
+    const params: Record<string, unknown> = { artifact_id: artifactId, body: true, ...(offset === 0 ? {} : { offset }) };
+    const page: RpcAnswer = key === null ? await gate.socket('gv.node', params) : await gate.rpc(key, 'gv.node', params);
+    if (page.error) return;
+    offset = page.result.masked_next_offset ?? null;
+  }
+}
+
+/** An API key issued over the socket (admin): the raw key, its identity and its id. */
+export async function issueKey(gate: GateDoors, role: KeyRole, extra: Record<string, unknown> = {}) {
+  const answer = await gate.socket('gv.keys', { action: 'issue', role, ...extra });
+  if (answer.error) throw new Error(`key issue failed: ${answer.error.message}`);
+  return { key: answer.result.key as string, identity: `key:${answer.result.key_id}`, keyId: answer.result.key_id as string };
 }
 
 export interface HttpOptions {

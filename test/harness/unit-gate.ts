@@ -10,7 +10,7 @@ import { CredentialError } from '../../dist/src/auth/bearer.js';
 import { scanPending } from '../../dist/src/scanning/scan-pending.js';
 import type { Caller } from '../../dist/src/access/caller.js';
 import type { Clock } from '../../dist/src/clock.js';
-import { KEYS_PROMOTE, TEST_SCAN_DEADLINE, tempHome, type RpcAnswer } from './gate-process.js';
+import { issueKey, KEYS_PROMOTE, readWholeBody, TEST_SCAN_DEADLINE, tempHome, type KeyRole, type RpcAnswer } from './gate-process.js';
 
 /** Over KEYS_PROMOTE, for every unit gate unless its `env` says otherwise: the test gates' scan deadline (gate-process.ts). */
 const UNIT_DEFAULTS = TEST_SCAN_DEADLINE;
@@ -129,21 +129,13 @@ export class UnitGate {
   }
 
   /** A reviewer's read of a whole masked body, page by page, as GateProcess.readBody. */
-  async readBody(key: string | null, artifactId: string): Promise<void> {
-    let offset: number | null = 0;
-    while (offset !== null) {
-      const params: Record<string, unknown> = { artifact_id: artifactId, body: true, ...(offset === 0 ? {} : { offset }) };
-      const page: RpcAnswer = key === null ? await this.socket('gv.node', params) : await this.rpc(key, 'gv.node', params);
-      if (page.error) return;
-      offset = page.result.masked_next_offset ?? null;
-    }
+  readBody(key: string | null, artifactId: string): Promise<void> {
+    return readWholeBody(this, key, artifactId);
   }
 
   /** Issues an API key as the socket's admin, as GateProcess.key. */
-  async key(role: 'reader' | 'agent' | 'reviewer' | 'admin' | 'runner', extra: Record<string, unknown> = {}) {
-    const answer = await this.socket('gv.keys', { action: 'issue', role, ...extra });
-    if (answer.error) throw new Error(`key issue failed: ${answer.error.message}`);
-    return { key: answer.result.key as string, identity: `key:${answer.result.key_id}`, keyId: answer.result.key_id as string };
+  key(role: KeyRole, extra: Record<string, unknown> = {}) {
+    return issueKey(this, role, extra);
   }
 
   /** Journal events of one type, oldest first. */
