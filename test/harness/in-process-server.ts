@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { serve, type RunningGate as Served } from '../../dist/src/server.js';
 import { httpRequest, loadFetchParser, socketRpc, tempHome, type HttpAnswer, type HttpOptions, type RpcAnswer } from './gate-process.js';
 import { freePort, issuerOf } from './sign-in.js';
+import { collectedLog } from './collected-log.js';
 
 /** A clock the test moves by hand (docs/architecture.md#rules-of-the-house, rule 7): code, token and nonce expiry without sleeping. */
 export class MovableClock {
@@ -39,14 +40,7 @@ export class InProcessServer {
       // As a test process gate's (TEST_SCAN_DEADLINE in gate-process.ts): a loaded machine must not hold a claim for its scan time.
       settings: { 'auth.issuer': issuerOf(port), 'scan.deadline_ms': 600_000, ...settings },
       clock: server.clock,
-      log: {
-        info: (m) => server.log.push(`info ${m}`),
-        warn: (m) => server.log.push(`warn ${m}`),
-        debug: () => undefined,
-        error: (m, e) => server.log.push(`error ${m} ${e instanceof Error ? e.stack : ''}`),
-        enabled: (level) => level !== 'debug' && level !== 'trace',
-        flush: () => undefined,
-      },
+      log: collectedLog(server.log),
     });
     await loadFetchParser(server.url);
     return server;

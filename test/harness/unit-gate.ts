@@ -11,6 +11,7 @@ import { scanPending } from '../../dist/src/scanning/scan-pending.js';
 import type { Caller } from '../../dist/src/access/caller.js';
 import type { Clock } from '../../dist/src/clock.js';
 import { issueKey, KEYS_PROMOTE, readWholeBody, TEST_SCAN_DEADLINE, tempHome, type KeyRole, type RpcAnswer } from './gate-process.js';
+import { collectedLog } from './collected-log.js';
 
 /** Over KEYS_PROMOTE, for every unit gate unless its `env` says otherwise: the test gates' scan deadline (gate-process.ts). */
 const UNIT_DEFAULTS = TEST_SCAN_DEADLINE;
@@ -79,14 +80,7 @@ export class UnitGate {
     this.opened = Gate.open(paths, config, {
       configOrigin: { sources, flags, savedForRestart: new Map() },
       ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
-      log: {
-        info: (m) => this.log.push(`info ${m}`),
-        warn: (m) => this.log.push(`warn ${m}`),
-        debug: () => undefined,
-        error: (m, e) => this.log.push(`error ${m} ${e instanceof Error ? e.stack : ''}`),
-        enabled: (level) => level !== 'debug' && level !== 'trace',
-        flush: () => undefined,
-      },
+      log: collectedLog(this.log),
       serving: true,
     });
     // What `gate serve` scans beside serving: rows a stop left in L0_RAW.
