@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { JournalEvent } from '../forms/event.js';
-import { typesFoldedBy, type FoldedBy, type JournalEventOf } from '../journal/catalogue/catalogue.js';
-import type { ViewName } from '../journal/catalogue/declare.js';
+import { typesFoldedBy, type FoldedBy, type JournalEventOf, type ViewName } from '../journal/catalogue/catalogue.js';
 import type { ViewChanges } from '../journal/view-changes.js';
 
 /**

@@ -1,4 +1,5 @@
-import type { ReadModelFactories, ReadModelFactory, ReadModelSource, View } from './define-view.js';
+import type { ViewName } from '../journal/catalogue/catalogue.js';
+import type { View } from './define-view.js';
 import { artifactView } from './artifacts.js';
 import { spaceView } from './spaces.js';
 import { grantView } from './grants.js';
@@ -22,18 +23,15 @@ import { logTreeView } from './log-tree.js';
 import { collectionView } from './collections.js';
 import { detectionView } from './detections.js';
 import { deploymentKeyView } from './deployment-keys.js';
-import { ContentReferences } from './content-references.js';
-import { LineageReads } from './lineage-reads.js';
-import { GraphReads } from './graph-reads.js';
-import { VectorCodeReads } from './vector-code-reads.js';
-import { JournalReads } from './journal-reads.js';
 
 /**
  * Every view of the gate, each declared once beside its reducer (`defineView`). Their tables
  * (`createProjectionTables`), the digest and the rebuild that compares it (`digestQueries`),
  * the drop when the views' shape changes (`dropViews`), the reducers folding each event
- * (`Projections`) and the store's read models (`Store`) all come from this list
- * (docs/architecture.md, "Adding a view"). Several views may fold one event, in this order.
+ * (`Projections`) and the store's read models (`makeReadModels`, read-models.ts) all come
+ * from this list, the one list of views: the catalogue keeps none, its declarations name the
+ * views that fold them (docs/architecture.md, "Adding a view"). Several views may fold one
+ * event, in this order.
  */
 export const VIEW_LIST = [
   artifactView,
@@ -65,48 +63,16 @@ export const VIEW_LIST = [
 export type ListedView = (typeof VIEW_LIST)[number];
 
 /**
- * The store's read models that no one view owns: each joins several views, or reads the
- * journal table or an index kept beside the views. Made as a view's own are, by name.
+ * `T` when it is empty: the build fails where it is not, and its error names what is in it
+ * ("Type '"artifact"' does not satisfy the constraint 'never'").
  */
-export const READS_ACROSS_VIEWS = {
-  /** Who still names stored bytes (an erasure removes only what no live row names). */
-  contentReferences: ({ db }) => new ContentReferences(db),
-  /** A space's rows by work area, as gv.lineage draws them. */
-  lineage: ({ db }) => new LineageReads(db),
-  /** The graph's rows with their labels (gv.graph). */
-  graph: ({ db }) => new GraphReads(db),
-  /** Which rows the vector index holds a code for. */
-  vectorCodes: ({ db }) => new VectorCodeReads(db),
-  /**
-   * The journal table read as it stands, for what no view keeps: a row's events, an event by
-   * seq or id, signed events verbatim, gv.events' pages, org outcomes, the chain walked.
-   */
-  journalReads: ({ db }) => new JournalReads(db),
-} as const satisfies ReadModelFactories;
+type Empty<T extends never> = T;
 
-/** What each factory of a record makes, under the same name (its doc comment kept). */
-type Made<R> = { readonly [K in keyof R]: R[K] extends (source: ReadModelSource) => infer T ? T : never };
-
-/** One intersection of the members of a union of records. */
-type Joined<U> = (U extends unknown ? (members: U) => void : never) extends (members: infer I) => void ? I : never;
-
-/** Every read model of the store, by name: each view's `reads`, and those across views. */
-export type ReadModels = Joined<Made<ListedView['reads']>> & Made<typeof READS_ACROSS_VIEWS>;
-
-/** Every read model's factory by its name, from the list: the store's members. */
-export function readModelFactories(): ReadonlyMap<string, ReadModelFactory> {
-  const factories = new Map<string, ReadModelFactory>();
-  const declared: ReadModelFactories[] = [...VIEW_LIST.map((view) => view.reads), READS_ACROSS_VIEWS];
-  for (const reads of declared) {
-    for (const [name, factory] of Object.entries(reads)) {
-      if (factories.has(name)) throw new Error(`two read models are named ${name}`);
-      factories.set(name, factory);
-    }
-  }
-  return factories;
-}
-
-/** Every read model of the store, made over `source`. */
-export function makeReadModels(source: ReadModelSource): ReadModels {
-  return Object.fromEntries([...readModelFactories()].map(([name, make]) => [name, make(source)])) as ReadModels;
-}
+/**
+ * The names the catalogue's declarations fold by that no listed view carries: none. The
+ * journal, below the views, cannot import this list, so its `folds` name views by plain
+ * names, and this is where a misspelt or unlisted one stops the build (the other way, a view
+ * whose name no declaration folds by, `defineView` refuses). A catalogue whose `folds` were
+ * widened to `string` fails here too. Used nowhere: the compiler checks it where it is written.
+ */
+type FoldedByNoListedView = Empty<Exclude<ViewName, ListedView['name']>>;

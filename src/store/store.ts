@@ -6,16 +6,16 @@ import type { WalCheckpointer } from '../journal/wal-checkpointer.js';
 import { SPACE_EVENTS } from '../projections/spaces.js';
 import { rebuildAndCompare, type RebuildReport } from '../projections/rebuild.js';
 import { reconcileSurfaces, type ReconcileReport } from '../projections/reconcile.js';
-import { makeReadModels, type ReadModels } from '../projections/view-list.js';
+import { makeReadModels, type ReadModels } from '../projections/read-models.js';
 
 /**
  * The store part: the one way to the journal and its views. Writes go through `writer`
  * (a journal write, grouped into commits) and `journal` (the appends inside one); every
  * read model of the views is a member here (`store.bans`, `store.artifacts`, …), made once
- * with its prepared statements, each as its view declares it (src/projections/view-list.ts:
- * a view's `reads`, and the reads across views), so a new view adds its members with no edit
- * here. The database handle stays inside: no verb, surface or layer above reaches SQL but
- * through a read model (docs/architecture.md).
+ * with its prepared statements, each as its view declares it (src/projections/read-models.ts:
+ * each listed view's `reads`, and the reads across views), so a new view adds its members
+ * with no edit here. The database handle stays inside: no verb, surface or layer above
+ * reaches SQL but through a read model (docs/architecture.md).
  */
 // The class takes its read-model members from the list's type (an interface merged with the
 // class: a class cannot declare a mapped type's members itself); the constructor makes them all.

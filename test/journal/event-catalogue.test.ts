@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOGUE, EVENT_TYPES, typesFoldedBy } from '../../src/journal/catalogue/catalogue.js';
-import { VIEWS } from '../../src/journal/catalogue/declare.js';
+import { CATALOGUE, EVENT_TYPES } from '../../src/journal/catalogue/catalogue.js';
 import { UNWRITTEN_EVENTS } from '../../src/journal/catalogue/unwritten.js';
 import { checkEvent, EVENTS_CHECKED } from '../../src/journal/catalogue/event-check.js';
 import { NEVER_WRITTEN, SERVED_TYPES, servedAs } from '../../src/journal/catalogue/served-types.js';
@@ -83,7 +82,7 @@ describe('the event catalogue', () => {
     expect(namers).toEqual([]);
   });
 
-  it('serves only fields the served event schema types, and every view it names folds something', () => {
+  it('serves only fields the served event schema types', () => {
     const untyped = EVENT_TYPES.flatMap((type) => {
       const served = servedAs(type);
       if (served === undefined) return [];
@@ -91,7 +90,6 @@ describe('the event catalogue', () => {
       return names.filter((f) => !(f in SERVED_FIELD_TYPES)).map((f) => `${type}.${f}`);
     });
     expect(untyped).toEqual([]);
-    expect(VIEWS.filter((view) => typesFoldedBy(view).length === 0)).toEqual([]);
   });
 
   it('refuses an undeclared type, a missing field, a field of another type and one not declared; takes an event as declared', () => {

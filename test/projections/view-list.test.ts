@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES, typesFoldedBy } from '../../src/journal/catalogue/catalogue.js';
-import { VIEWS } from '../../src/journal/catalogue/declare.js';
+import { CATALOGUE, EVENT_TYPES, typesFoldedBy } from '../../src/journal/catalogue/catalogue.js';
 import { EVERY_EVENT, LOG_TREE, type View } from '../../src/projections/define-view.js';
 import { digestQueries } from '../../src/projections/projections.js';
-import { READS_ACROSS_VIEWS, readModelFactories, VIEW_LIST } from '../../src/projections/view-list.js';
+import { READS_ACROSS_VIEWS, readModelFactories } from '../../src/projections/read-models.js';
+import { VIEW_LIST } from '../../src/projections/view-list.js';
 import { ROOT } from '../harness/gate-process.js';
 import { InProcessGate } from '../harness/in-process-gate.js';
 
@@ -14,11 +14,15 @@ import { InProcessGate } from '../harness/in-process-gate.js';
  * Views are declared once (`defineView`, src/projections/define-view.ts) and listed once
  * (src/projections/view-list.ts); the tables, the digest, the rebuild, the reducers and the
  * store's read models come from that list (docs/architecture.md, "Adding a view"). This holds
- * the code to it: no view outside the list, no table claimed twice or by none, every view's
- * handles the catalogue's, and the store's members the list's.
+ * the code to it: no view outside the list, no list of views but it, the names the catalogue
+ * folds by exactly the listed views', no table claimed twice or by none, every view's handles
+ * the catalogue's, and the store's members the list's.
  */
 const PROJECTIONS = join(ROOT, 'src/projections');
 const modules = readdirSync(PROJECTIONS).filter((f) => f.endsWith('.ts'));
+
+/** Every source the build compiles (tsconfig.json), by path. */
+const SOURCES = ['src', 'pipeline', 'workers'].flatMap((dir) => sourcesUnder(join(ROOT, dir)));
 
 const isView = (value: unknown): value is View =>
   typeof value === 'object' && value !== null && ['name', 'tables', 'digest', 'reducer', 'reads', 'handles'].every((k) => k in value);
@@ -61,13 +65,44 @@ describe('the view list', () => {
     const names = VIEW_LIST.map((v) => v.name);
     expect(new Set(names).size).toBe(names.length);
     // No declaration anywhere else in the source: defineView is called only beside a reducer.
-    const callers = ['src', 'pipeline', 'workers'].flatMap((dir) => sourcesUnder(join(ROOT, dir)))
-      .filter((f) => !f.startsWith(PROJECTIONS) && readFileSync(f, 'utf8').includes('defineView('));
+    const callers = SOURCES.filter((f) => !f.startsWith(PROJECTIONS) && readFileSync(f, 'utf8').includes('defineView('));
     expect(callers).toEqual([]);
   });
 
-  it('names exactly the catalogue\'s views and the log tree', () => {
-    expect(VIEW_LIST.map((v) => v.name).sort()).toEqual([...VIEWS, LOG_TREE].sort());
+  it('names exactly the views the catalogue\'s declarations fold by, and the log tree', () => {
+    // The journal keeps no list of views: the names are those its declarations give in `folds`
+    // (the build holds the two together too: view-list.ts and defineView do not compile else).
+    const foldedBy = new Set(EVENT_TYPES.flatMap((type): readonly string[] => CATALOGUE[type].folds));
+    expect(foldedBy.size).toBeGreaterThan(20);
+    expect(foldedBy.has(LOG_TREE)).toBe(false);
+    expect(VIEW_LIST.map((v) => v.name).sort()).toEqual([...foldedBy, LOG_TREE].sort());
+  });
+
+  it('is the one list of views: no other source imports a view\'s declaration or lists views\' names', async () => {
+    const declarationOf = new Map<string, string>();
+    for (const file of modules) {
+      const exports = (await import(join(PROJECTIONS, file))) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(exports)) if (isView(value)) declarationOf.set(join(PROJECTIONS, file), name);
+    }
+    const list = join(PROJECTIONS, 'view-list.ts');
+    const names = VIEW_LIST.map((v) => v.name as string);
+    const importers: string[] = [];
+    const lists: string[] = [];
+    for (const file of SOURCES.filter((f) => f !== list)) {
+      const text = readFileSync(file, 'utf8');
+      for (const [, imported, from] of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'([^']+)'/g)) {
+        const declaration = declarationOf.get(resolve(dirname(file), from!.replace(/\.js$/, '.ts')));
+        if (declaration !== undefined && imported!.split(',').some((n) => n.trim() === declaration)) importers.push(`${declaration} in ${relative(ROOT, file)}`);
+      }
+      // A list of three views' names or more, but a declaration's own `folds` (the views it names, not a list of views).
+      for (const [literal] of text.replace(/folds: \[[^\]]*\]/g, '').matchAll(/\[[^[\]]*\]/g)) {
+        const named = names.filter((name) => literal.includes(`'${name}'`));
+        if (named.length >= 3) lists.push(`${named.join(', ')} in ${relative(ROOT, file)}`);
+      }
+    }
+    expect(declarationOf.size).toBe(VIEW_LIST.length);
+    expect(importers).toEqual([]);
+    expect(lists).toEqual([]);
   });
 
   it('gives each view the types the catalogue has it fold, and only declared types', () => {

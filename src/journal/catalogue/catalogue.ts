@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { JournalEvent } from '../../forms/event.js';
 import { ACCESS_EVENTS } from './access.js';
 import { CURATION_EVENTS } from './curation.js';
-import type { EventDeclaration, ViewName } from './declare.js';
+import type { EventDeclaration } from './declare.js';
 import { DEPLOYMENT_EVENTS } from './deployment.js';
 import { ORGANIZATION_EVENTS } from './organization.js';
 import { QUESTION_EVENTS } from './questions.js';
@@ -45,6 +45,14 @@ export type GateEvent = { [T in EventType]: { type: T; data: EventData<T> } }[Ev
 export type JournalEventOf<T extends EventType = EventType> = {
   [K in T]: Omit<JournalEvent, 'type' | 'data'> & { type: K; data: EventData<K> };
 }[T];
+
+/**
+ * A view's name, as the declarations name the views that fold them (`folds`): the catalogue
+ * keeps no list of views apart, so a view is named here once a declaration names it.
+ * src/projections/view-list.ts holds these names to exactly the listed views' (the log tree
+ * apart, which folds every type and is named by none).
+ */
+export type ViewName = { [T in EventType]: Catalogue[T]['folds'][number] }[EventType];
 
 /** The types view V folds, as the catalogue declares them. */
 export type FoldedBy<V extends ViewName> = {

@@ -1,18 +1,5 @@
 import type { z } from 'zod';
 
-/**
- * The views that fold events, by name: a declaration says which of them fold its type, and
- * each view's `handles` is read back from the catalogue (`typesFoldedBy`, in `defineView`,
- * src/projections/define-view.ts, whose list must name exactly these). The log tree folds
- * every event and is not named.
- */
-export const VIEWS = [
-  'artifacts', 'spaces', 'grants', 'api-keys', 'relations', 'ranks', 'workareas', 'replacement-groups', 'submissions',
-  'review', 'comments', 'away', 'people', 'signin-sessions', 'attachments', 'body-reads', 'bans', 'runners', 'questions',
-  'collections', 'detections', 'deployment-keys',
-] as const;
-export type ViewName = (typeof VIEWS)[number];
-
 /** A schema of an event's data: an object (or a union of objects) of JSON values. */
 export type EventSchema = z.ZodType<Record<string, unknown>>;
 
@@ -34,21 +21,26 @@ export interface Served<Data> {
 /**
  * One event type the gate writes. `owner`: the folders whose code appends it (the catalogue
  * test finds the type named there); `data`: what its event carries, closed (a field not
- * declared fails the check tests run, GATE_CHECK_EVENTS); `folds`: the views that fold it;
- * `served`: present when gv.events serves it to readers, absent when it stays inside.
+ * declared fails the check tests run, GATE_CHECK_EVENTS); `folds`: the names of the views
+ * that fold it; `served`: present when gv.events serves it to readers, absent when it stays
+ * inside. The journal, below the views, holds no list of them: a name in `folds` is the
+ * name a `defineView` declares, and the view list (src/projections/view-list.ts) does not
+ * compile while a name the catalogue folds by is no listed view's, nor `defineView` while a
+ * view's name is none the catalogue folds by (docs/architecture.md, "Adding a view").
  */
 export interface EventDeclaration<S extends EventSchema = EventSchema> {
   readonly owner: readonly string[];
   readonly data: S;
-  readonly folds: readonly ViewName[];
+  readonly folds: readonly string[];
   readonly served?: Served<z.infer<S>>;
 }
 
 /**
- * A declaration with its literal types kept (its schema, the views it names), so the
- * catalogue's types derive from it; a served field must be a field of its data.
+ * A declaration with its literal types kept (its schema, the names of the views it names),
+ * so the catalogue's types derive from it, the views' names among them (`ViewName`,
+ * catalogue.ts); a served field must be a field of its data.
  */
-export function declare<S extends EventSchema, const V extends readonly ViewName[]>(d: {
+export function declare<S extends EventSchema, const V extends readonly string[]>(d: {
   readonly owner: readonly string[];
   readonly data: S;
   readonly folds: V;
