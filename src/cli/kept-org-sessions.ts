@@ -42,7 +42,7 @@ export function keptSessionsFile(): string {
   return join(base, 'gate', 'org-sessions.json');
 }
 
-/** The file's sessions; none when there is no file, or one that is not the person's alone or not readable (it is then left for them to look at). */
+/** The file's sessions; none when there is no file, or one that is not the person's alone or not readable (the next sign-in kept replaces it with one that is). */
 function readSessions(file: string): SessionsFile {
   let text: string;
   try {
@@ -84,25 +84,27 @@ const isSession = (s: unknown): s is KeptOrgSession => {
 };
 
 /** The session kept for the organization at `url`, if any. */
-export function keptSession(url: string, file = keptSessionsFile()): KeptOrgSession | undefined {
-  const found = readSessions(file).sessions[url];
+export function keptSession(url: string): KeptOrgSession | undefined {
+  const found = readSessions(keptSessionsFile()).sessions[url];
   return isSession(found) ? { ...found, email: found.email ?? null, name: found.name ?? null } : undefined;
 }
 
 /** Every session kept, one per organization address. */
-export function keptSessions(file = keptSessionsFile()): KeptOrgSession[] {
-  return Object.values(readSessions(file).sessions).filter(isSession);
+export function keptSessions(): KeptOrgSession[] {
+  return Object.values(readSessions(keptSessionsFile()).sessions).filter(isSession);
 }
 
 /** Keeps `session` for its organization, in place of any kept before. */
-export function keepSession(session: KeptOrgSession, file = keptSessionsFile()): void {
+export function keepSession(session: KeptOrgSession): void {
+  const file = keptSessionsFile();
   const content = readSessions(file);
   content.sessions[session.url] = session;
   writeSessions(file, content);
 }
 
 /** Forgets the session kept for the organization at `url` (the file goes once it holds none). */
-export function forgetSession(url: string, file = keptSessionsFile()): void {
+export function forgetSession(url: string): void {
+  const file = keptSessionsFile();
   const content = readSessions(file);
   if (!(url in content.sessions)) return;
   delete content.sessions[url];

@@ -21,8 +21,6 @@ export interface OrgSession {
   person: { email: string | null; name: string | null };
   /** When the kept sign-in ends (ms since the epoch); null when it could not be kept. */
   keptUntil: number | null;
-  /** Whether this command used a sign-in kept by an earlier one. */
-  reused: boolean;
 }
 
 /**
@@ -101,7 +99,7 @@ function unusable(kept: KeptOrgSession, org: string, trusted: string[], chosen: 
   if (chosen !== undefined && chosen !== kept.issuer) return `is at ${kept.issuer}, not at ${chosen}`;
   if (!trusted.includes(kept.issuer)) return `is at ${kept.issuer}, which the organization no longer trusts`;
   if (email !== undefined && kept.email?.toLowerCase() !== email.toLowerCase()) return `is ${kept.email ?? kept.identity}'s, not ${email}'s`;
-  if (kept.expires_at - KEPT_MARGIN_MS <= now) return `ended at ${new Date(kept.expires_at).toISOString()}`;
+  if (kept.expires_at - KEPT_MARGIN_MS <= now) return `${kept.expires_at <= now ? 'ended' : 'ends within a minute,'} at ${new Date(kept.expires_at).toISOString()}`;
   return null;
 }
 
@@ -150,7 +148,7 @@ export async function withOrgSession<T>(options: OrgSessionOptions, next: string
         }
         if (described !== undefined) {
           const you = described['you'] as OrgSession['you'];
-          return await work({ client, issuer: kept.issuer, org, you, person: { email: kept.email, name: kept.name }, keptUntil: kept.expires_at, reused: true });
+          return await work({ client, issuer: kept.issuer, org, you, person: { email: kept.email, name: kept.name }, keptUntil: kept.expires_at });
         }
       } finally {
         await client.close();
@@ -169,7 +167,7 @@ export async function withOrgSession<T>(options: OrgSessionOptions, next: string
     const exp = claimsOf(tokens.accessToken)['exp'];
     const expiresAt = typeof exp === 'number' ? exp * 1000 : tokens.expiresIn === null ? null : Date.now() + tokens.expiresIn * 1000;
     const person = personOf(tokens.idToken, you.identity);
-    session = { client, issuer, org, you, person, keptUntil: expiresAt, reused: false };
+    session = { client, issuer, org, you, person, keptUntil: expiresAt };
     if (expiresAt !== null) keepSession({ url, org, issuer, access_token: tokens.accessToken, expires_at: expiresAt, identity: you.identity, ...person });
     // A sign-in kept before for this organization, replaced by this one, ends at its issuer.
     if (kept !== undefined && fresh) await revokeKept(kept);

@@ -50,6 +50,8 @@ describe('guide: an organization with one member', () => {
     const [listed, decided] = walk.all('gate org review ');
     // One sign-in in the browser: the reviews use the one gate org sign-in kept, and sign-out ends it.
     for (const review of [listed!, decided!]) expect(review.err).not.toContain('Sign in in your browser');
+    // He is asked and answered by his email, the identity the organization records beside it.
+    expect(decided!.err).toContain(`Countersign as bob@example.com (${bob})? [y/N]`);
     expect(decided!.out).toContain(`Countersigned by bob@example.com (${bob}).`);
     expect(walk.all('gate org sign-out ')[0]!.out).toContain(`the sign-in of bob@example.com (${bob}) is forgotten here and its token revoked at http://127.0.0.1:${member}`);
     expect(listed!.out).toContain(`${claim} from member ${walk.env['MEMBER_ID']}`);

@@ -184,7 +184,7 @@ describe('gate org review keeps the sign-in', () => {
     expect(signIns(here)).toBe(hereBefore + 1);
   });
 
-  it('an ended token, a token the organization refuses, and one kept for another organization at that address each ask again', async () => {
+  it('an ended token, a token the organization refuses, one kept for another organization at that address, and a file others may read each ask again', async () => {
     const cases: Array<[string, (k: Kept) => void, string]> = [
       ['ended', (k) => void (k.expires_at = Date.now() - 1000), 'ended at '],
       // A token whose signature does not hold: the organization answers 401.
@@ -200,6 +200,13 @@ describe('gate org review keeps the sign-in', () => {
       expect(signIns(here), name).toBe(before + 1);
       expect(kept()[org.url]!.expires_at, name).toBeGreaterThan(Date.now());
     }
+    // A file others may read is not trusted with the sign-in: it is not used, and the new sign-in replaces it with one that is bob's alone.
+    chmodSync(SESSIONS, 0o644);
+    const before = signIns(here);
+    const loose = await asBob(['review'], here.url, { password: true });
+    expect(loose.code, loose.err).toBe(0);
+    expect(signIns(here)).toBe(before + 1);
+    expect(statSync(SESSIONS).mode & 0o777).toBe(0o600);
   });
 
   it("another organization's address never gets the kept token: the command asks bob to sign in, and nothing reaches its /rpc", async () => {
