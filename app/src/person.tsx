@@ -5,11 +5,11 @@ import { isKeyIdentity, isPersonIdentity, shownIdentity, type IdentityNames } fr
 // People as a person knows them: wherever the console shows who signed, decided, wrote or may
 // sign, a signed-in person (an `iss|sub` identity) is shown as "Name <email>" (or the email, or
 // the name), and an API key by its label, with the exact identity on hover
-// (src/domain/shown-identity.ts). People's names are asked of gv.names in batches; keys' labels
-// of one gv.keys list; each answer is kept for the page's life. Below reviewer gv.names is
-// refused, and a key gv.keys does not list to this person (a reviewer's list holds keys of a
-// lower role within spaces they may read, docs/protocol.md#gvkeys) keeps its identity: those
-// identities stand as they are.
+// (src/domain/shown-identity.ts). People's names and the labels of keys that wrote a row are
+// asked of gv.names in batches; a key it leaves unlabelled (one that wrote nothing: a reviewer
+// key that only signed) is looked up in one gv.keys list, which holds the keys this person may
+// manage (docs/protocol.md#gvkeys); each answer is kept for the page's life. Below reviewer
+// gv.names and gv.keys are refused: identities stand as they are.
 
 const known = new Map<string, IdentityNames | null>();
 const asked = new Set<string>();
@@ -21,7 +21,7 @@ let flushing: Promise<void> | null = null;
 async function askNames(batch: string[]): Promise<void> {
   try {
     const answer = await rpc('gv.names', { identities: batch });
-    for (const n of answer.names) known.set(n.identity, n.email === null && n.name === null ? null : { email: n.email, name: n.name });
+    for (const n of answer.names) known.set(n.identity, n.email === null && n.name === null && n.label === null ? null : { email: n.email, name: n.name, label: n.label });
   } catch {
     // Not a reviewer (or the gate is away): identities are shown as they are.
     namesRefused = true;
@@ -32,7 +32,7 @@ async function askNames(batch: string[]): Promise<void> {
 async function askKeys(): Promise<void> {
   try {
     const answer = await rpc('gv.keys', { action: 'list' });
-    if ('keys' in answer) for (const k of answer.keys ?? []) known.set(k.identity, k.label === null ? null : { label: k.label });
+    if ('keys' in answer) for (const k of answer.keys ?? []) if (k.label !== null) known.set(k.identity, { label: k.label });
   } catch {
     // gv.keys is refused below reviewer: keys are shown by identity.
   }
@@ -40,22 +40,16 @@ async function askKeys(): Promise<void> {
 
 async function flush(): Promise<void> {
   for (;;) {
-    const keys = [...asked].filter(isKeyIdentity);
-    if (keys.length > 0 && !keysAsked) {
+    const batch = [...asked].slice(0, 200);
+    if (batch.length === 0) break;
+    for (const id of batch) asked.delete(id);
+    if (namesRefused) for (const id of batch) known.set(id, null);
+    else await askNames(batch);
+    // A key gv.names did not label may be one this person manages: the list is read once a page.
+    if (!keysAsked && batch.some((id) => isKeyIdentity(id) && known.get(id) === null)) {
       keysAsked = true;
       await askKeys();
-      continue;
     }
-    // The list was read once: a key it does not hold is not this person's to read by label.
-    for (const k of keys) {
-      asked.delete(k);
-      if (!known.has(k)) known.set(k, null);
-    }
-    const people = [...asked].slice(0, 200);
-    if (people.length === 0) break;
-    for (const id of people) asked.delete(id);
-    if (namesRefused) for (const id of people) known.set(id, null);
-    else await askNames(people);
   }
   flushing = null;
   for (const l of listeners) l();
@@ -63,7 +57,7 @@ async function flush(): Promise<void> {
 
 function want(identity: string): void {
   if (known.has(identity) || asked.has(identity) || !(isPersonIdentity(identity) || isKeyIdentity(identity))) return;
-  if (isPersonIdentity(identity) && namesRefused) return;
+  if (namesRefused && keysAsked) return;
   asked.add(identity);
   flushing ??= Promise.resolve().then(flush);
 }

@@ -238,7 +238,8 @@ export function orgCommand(): Command {
       .option('--no-browser', 'print the sign-in address without trying to open a browser')
       .option('--timeout <ms>', 'how long to wait for the browser sign-in, in ms', timeoutOption, 300_000);
   const personExits = 'Exit 0 when done, 1 on a refusal (sign-in, role, or the organization), 2 when the organization or issuer does not answer, 3 on a bad argument.';
-  const keptNot = "The sign-in is for this one command: its token is never written anywhere and is revoked at the issuer when the command ends (as gate sign's).";
+  const kept =
+    "The sign-in is kept for the organization at --url until its token ends (an hour at a gate's own issuer), in $XDG_STATE_HOME/gate/org-sessions.json (else ~/.local/state/gate/, the file 0600): a later gate org review there uses it without a browser, as long as it is the same organization, the same issuer (--issuer, or the one you confirmed) and, with --email, the same person, and the organization accepts it; otherwise you sign in again. gate org sign-out forgets it and revokes its token at the issuer.";
 
   signInOptions(
     org
@@ -247,8 +248,8 @@ export function orgCommand(): Command {
       .description(
         [
           "Sign in as a person at the issuer the organization trusts: the one you name with --issuer (or GATE_ORG_ISSUER), which the organization must list in its [auth].trusted_issuers; without it, the one the organization names at its GET /health, once you confirm it on a terminal (a script, or --password-stdin, names it). The authorization code flow with PKCE, in your browser, the code coming back to a loopback listener of this command, as gate sign does at a gate. Your password, code and token go only to that issuer's own origin, over https unless it is on this machine's loopback.",
-          "Prints who the organization takes you for (gv.describe: your identity iss|sub, which an admin gives a role with gate org people assign, and your role).",
-          keptNot,
+          "Signs in anew whatever sign-in was kept. Prints who the organization takes you for (gv.describe: your identity iss|sub, which an admin gives a role with gate org people assign, and your role), by the name and email your sign-in states beside it.",
+          kept,
           personExits,
         ].join('\n\n'),
       )
@@ -264,7 +265,7 @@ export function orgCommand(): Command {
           "Review submissions as a person signed in at the issuer the organization trusts (as gate org sign-in). Without an artifact id: lists the undecided submissions (gv.org_inbox, up to --limit, oldest first; nothing is taken, so other reviewers see them too) and shows each one: the member, trust class, kind, who holds it and until when, the member's own approval, how your decision would count, and the content decoded, scanned and masked by the organization as a gate masks a person's copy (secrets and personal data hidden, the rest as written, hidden characters drawn), with every finding.",
           "With an artifact id: shows that submission (gv.org_submission), then, with --countersign or --refuse (--category and --reason both required), takes it for you (gv.org_take: held for [org].review_hold_s, which other reviewers see) and decides it with gv.org_review as you, confirmed with y unless --yes; without either flag it is only shown. Countersigning over findings that would hold the text at a gate (medium and above) asks you to type countersign (with --yes: --over-findings). The organization's log records you (iss|sub) as the decider and the outcome carries authority_class human; a review key's decision is an agent's.",
           "A person who wrote, signed or promoted the row at the member never decides it at the organization: you are told so before anything is asked, and nothing is taken. When the organization cannot tell whether you are that person (you sign in at another issuer, and no verified email tells you apart), your decision is recorded and waits for others' (a second person's, when the member names one person).",
-          keptNot,
+          kept,
           personExits,
         ].join('\n\n'),
       )
@@ -285,6 +286,18 @@ export function orgCommand(): Command {
       .option('--yes', 'decide without asking once the submission is shown (needed when there is no terminal)')
       .option('--over-findings', 'with --yes: countersign even over findings that would hold it at a gate (without it, they are listed and nothing is decided; on a terminal you type countersign instead)'),
   ).action(later(() => import('./org-person-command.js'), 'orgReviewCommand'));
+
+  org
+    .command('sign-out')
+    .summary('forget the sign-in kept for an organization and revoke its token')
+    .description(
+      [
+        'Forget the sign-in gate org sign-in or gate org review kept for the organization at --url (without --url, every one kept), and revoke its token at its issuer (a provider that revokes nothing lets it end at its expiry). The next gate org review there signs you in again.',
+        'Exit 0 (also when nothing was kept), 3 on a bad argument.',
+      ].join('\n\n'),
+    )
+    .option('--url <url>', "the organization gate's address (without it: every organization a sign-in is kept for)")
+    .action(later(() => import('./org-person-command.js'), 'orgSignOutCommand'));
 
   org
     .command('join')

@@ -2,9 +2,11 @@ import { REFUSAL_CATEGORIES } from '../org/org-decision.js';
 import { Ending, clientErrorExit } from './command-ending.js';
 import { EXIT, exitAfterWriting } from './exit-codes.js';
 import { showSubmission, type InboxItem } from './org-submission-view.js';
-import { withOrgSession, type OrgSession, type OrgSessionOptions } from './org-session.js';
+import { signOutOfOrg, withOrgSession, type OrgSession, type OrgSessionOptions } from './org-session.js';
 import { confirm } from './terminal-answer.js';
 import { decideOverFindings } from './shown-findings.js';
+import { keptSessions, keptSessionsFile } from './kept-org-sessions.js';
+import { shownIdentity, shownWithIdentity } from '../domain/shown-identity.js';
 
 /** Runs a person's org command, ending it with gate sign's exit statuses and the message on stderr. */
 async function run(name: string, body: () => Promise<string>): Promise<void> {
@@ -22,21 +24,57 @@ const assignHint = (s: OrgSession) => {
   return `an admin of the organization makes you a reviewer with: gate org people assign --iss ${s.you.identity.slice(0, bar)} --sub ${s.you.identity.slice(bar + 1)} --role reviewer`;
 };
 
+/** Until when the sign-in is kept, and how to end it sooner. */
+const keptLine = (s: OrgSession, url: string) =>
+  s.keptUntil === null
+    ? 'not kept: the issuer said nothing of when its token ends, so each gate org command signs you in again'
+    : `kept until ${new Date(s.keptUntil).toISOString()} (its token's end) in ${keptSessionsFile()}: gate org review uses it with no new sign-in; gate org sign-out --url ${url} ends it sooner`;
+
 /**
- * gate org sign-in: signs in at the issuer the organization trusts and says who the org
- * takes the person for (gv.describe's `you`: the iss|sub an admin assigns a role to, and the
- * role), then signs out: nothing is kept, each gate org review signs in for itself.
+ * gate org sign-in: signs in at the issuer the organization trusts, whatever sign-in was kept
+ * for it, and says who the organization takes the person for (gv.describe's `you`: the
+ * iss|sub an admin assigns a role to, and the role), by the name and email their ID token
+ * states beside it. The sign-in is kept for gate org review (org-session.ts).
  */
 export function orgSignInCommand(options: OrgSessionOptions & { json?: boolean }): Promise<void> {
   return run('sign-in', () =>
-    withOrgSession(options, 'Go back to the terminal: it says who the organization takes you for, and signs you out again.', async (s) => {
-      if (options.json) return `${JSON.stringify({ issuer: s.issuer, org_deployment_id: s.org, you: s.you })}\n`;
-      const lines = [`signed in at ${s.issuer} as ${s.you.identity}: role ${s.you.role} at the organization ${s.org}`];
-      if (s.you.role === 'reader') lines.push(assignHint(s));
-      lines.push('signed out again: nothing is kept; gate org review signs you in for each review');
-      return `${lines.join('\n')}\n`;
-    }),
+    withOrgSession(
+      options,
+      'Go back to the terminal: it says who the organization takes you for.',
+      async (s) => {
+        const keptUntil = s.keptUntil === null ? null : new Date(s.keptUntil).toISOString();
+        if (options.json) return `${JSON.stringify({ issuer: s.issuer, org_deployment_id: s.org, you: s.you, person: s.person, kept_until: keptUntil })}\n`;
+        const shown = shownIdentity(s.you.identity, s.person);
+        const who = shown === s.you.identity ? s.you.identity : `${shown}, known to the organization as ${s.you.identity}`;
+        const lines = [`signed in at ${s.issuer} as ${who}: role ${s.you.role} at the organization ${s.org}`];
+        if (s.you.role === 'reader') lines.push(assignHint(s));
+        lines.push(keptLine(s, options.url));
+        return `${lines.join('\n')}\n`;
+      },
+      true,
+    ),
   );
+}
+
+/**
+ * gate org sign-out: forgets the sign-in kept for the organization at --url (without it,
+ * every one kept) and revokes its token at its issuer.
+ */
+export function orgSignOutCommand(options: { url?: string }): Promise<void> {
+  return run('sign-out', async () => {
+    const urls = options.url === undefined ? keptSessions().map((k) => k.url) : [options.url.replace(/\/+$/, '')];
+    if (urls.length === 0) return 'no sign-in is kept for any organization\n';
+    const lines: string[] = [];
+    for (const url of urls) {
+      const gone = await signOutOfOrg(url);
+      lines.push(
+        gone === null
+          ? `no sign-in is kept for ${url}`
+          : `signed out of the organization ${gone.org} at ${url}: the sign-in of ${shownWithIdentity(gone.identity, gone)} is forgotten here and its token revoked at ${gone.issuer}`,
+      );
+    }
+    return `${lines.join('\n')}\n`;
+  });
 }
 
 export interface OrgReviewOptions extends OrgSessionOptions {
@@ -79,8 +117,20 @@ async function memberOf(s: OrgSession, artifactId: string, member: string | unde
   return matching[0]!.member_deployment_id;
 }
 
+/** What the organization did with the person's decision, in words (gv.org_review's answer: state, changed, waits_for). */
+function decidedSentence(result: Record<string, unknown>, decision: 'countersign' | 'refuse', you: string): string {
+  const waits = typeof result['waits_for'] === 'number' ? result['waits_for'] : null;
+  if (waits !== null) {
+    const more = waits === 1 ? 'one more person' : `${waits} more people`;
+    return `${result['changed'] ? 'Recorded' : 'Recorded already'}: your ${decision} as ${you} waits for ${more} to ${decision} too.`;
+  }
+  if (result['changed'] !== true) return `Nothing changed: the submission was ${String(result['state'])} already.`;
+  return `${decision === 'countersign' ? 'Countersigned' : 'Refused'} by ${you}.`;
+}
+
 /**
- * gate org review: the person signs in at the issuer the organization trusts. Without an
+ * gate org review: the person signs in at the issuer the organization trusts, or uses the
+ * sign-in kept for it (org-session.ts). Without an
  * artifact id it lists the undecided submissions (gv.org_inbox, decoded: nothing is taken,
  * so another reviewer's inbox still shows them, each with who holds it), and says for each
  * how the person's decision would count. With one, that submission is read (gv.org_submission)
@@ -120,11 +170,14 @@ export function orgReviewCommand(artifactId: string | undefined, options: OrgRev
       if (decision.decision === 'countersign') await decideOverFindings(shown.findings, 'would hold this submission', { word: 'countersign', doing: 'countersigning', otherwise: 'decides nothing', ended: 'nothing decided' }, options);
       const act = decision.decision === 'countersign' ? 'Countersign' : `Refuse (${decision.category})`;
       const second = item.standing.counts === 'with_others' ? ', a decision that waits for more people' : '';
-      if (!options.yes && !(await confirm(`${act} as ${me}${second}? [y/N] `))) {
+      // The person by their name and email, the identity the organization's log records beside it.
+      const you = shownWithIdentity(me, s.person);
+      if (!options.yes && !(await confirm(`${act} as ${you}${second}? [y/N] `))) {
         throw new Ending('nothing decided', EXIT.errorObject);
       }
-      const result = await s.client.call('gv.org_review', { member_deployment_id: member, artifact_id: artifactId, ...decision });
-      return `${JSON.stringify({ ...result, by: me }, null, 2)}\n`;
+      const result = (await s.client.call('gv.org_review', { member_deployment_id: member, artifact_id: artifactId, ...decision })) as Record<string, unknown>;
+      // The sentence is the person's; the answer after it keeps `by` as the identity, for programs.
+      return `${decidedSentence(result, decision.decision, you)}\n${JSON.stringify({ ...result, by: me }, null, 2)}\n`;
     });
   });
 }

@@ -110,13 +110,27 @@ async function postForm(provider: SignInProvider, fields: Record<string, string>
   throw new Ending(`the sign-in page answered ${res.status}`, EXIT.errorObject);
 }
 
+/** What the provider's token endpoint answered a sign-in: the access token, and what the command may read of the person. */
+export interface IssuedTokens {
+  accessToken: string;
+  /**
+   * The OpenID Connect ID token, when the provider gave one: its claims (email, name) say who
+   * signed in, for the person's own terminal. It came straight from the token endpoint of the
+   * issuer the person named or confirmed, on its checked origin (OpenID Connect Core 3.1.3.7).
+   */
+  idToken: string | null;
+  /** The access token's lifetime in seconds, as the provider said it (`expires_in`), when it did. */
+  expiresIn: number | null;
+}
+
 /**
  * A person's sign-in from the command line (RFC 8252): the authorization code flow with
  * PKCE S256, the code coming back to a loopback listener of this command (or, scripted, read
- * from the form's redirect), exchanged for an access token, which is returned. `next` is the
- * sentence the browser's landing page says about what the command does now (LoopbackRedirect).
+ * from the form's redirect), exchanged for an access token, which is returned with the ID
+ * token. `next` is the sentence the browser's landing page says about what the command does
+ * now (LoopbackRedirect).
  */
-export async function signInWithPkce(provider: SignInProvider, options: PkceSignInOptions, next: string): Promise<string> {
+export async function signInWithPkce(provider: SignInProvider, options: PkceSignInOptions, next: string): Promise<IssuedTokens> {
   const clientId = options.clientId ?? NATIVE_CLIENT_ID;
   const verifier = randomBytes(32).toString('base64url');
   const state = randomBytes(16).toString('base64url');
@@ -129,7 +143,8 @@ export async function signInWithPkce(provider: SignInProvider, options: PkceSign
       state,
       code_challenge: createHash('sha256').update(verifier).digest('base64url'),
       code_challenge_method: 'S256',
-      scope: 'openid email',
+      // email and profile: the ID token then says who signed in, so the terminal can name them.
+      scope: 'openid email profile',
     };
     let code: string;
     if (options.passwordStdin) {
@@ -146,9 +161,13 @@ export async function signInWithPkce(provider: SignInProvider, options: PkceSign
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: redirect.redirectUri }).toString(),
     });
-    const tokens = (await res.json()) as { access_token?: string; error_description?: string };
-    if (res.status !== 200 || tokens.access_token === undefined) throw new Ending(`the code was not exchanged: ${tokens.error_description ?? res.status}`, EXIT.errorObject);
-    return tokens.access_token;
+    const tokens = (await res.json()) as { access_token?: string; id_token?: unknown; expires_in?: unknown; error_description?: string };
+    if (res.status !== 200 || typeof tokens.access_token !== 'string') throw new Ending(`the code was not exchanged: ${tokens.error_description ?? res.status}`, EXIT.errorObject);
+    return {
+      accessToken: tokens.access_token,
+      idToken: typeof tokens.id_token === 'string' ? tokens.id_token : null,
+      expiresIn: typeof tokens.expires_in === 'number' && tokens.expires_in > 0 ? tokens.expires_in : null,
+    };
   } finally {
     redirect.close();
   }

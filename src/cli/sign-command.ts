@@ -97,7 +97,7 @@ export async function signCommand(artifactId: string, options: SignOptions): Pro
     if (!options.yes && options.passwordStdin) throw new Ending('stdin carries the password, so nothing is left to confirm on: pass --yes to sign once the body is shown', EXIT.badArgument);
     const url = await gateUrl(options);
     provider = await discoverProvider(url, `${url} is not a sign-in provider: set [auth].issuer in its gate.toml`);
-    token = await signInWithPkce(provider, options, options.decision === 'needs-evidence' ? 'Go back to the terminal to read the row and send it back for evidence.' : 'Go back to the terminal to read the row and sign it.');
+    token = (await signInWithPkce(provider, options, options.decision === 'needs-evidence' ? 'Go back to the terminal to read the row and send it back for evidence.' : 'Go back to the terminal to read the row and sign it.')).accessToken;
     const client = new ReviewerClient({ transport: 'rpc', baseUrl: url, bearer: token, allowPlainHttpLoopback: true, deadlineMs: 30_000 });
     try {
       const findings = await readBody(client, artifactId, interactive ? async () => void (await confirm('-- more (Enter) --')) : null);

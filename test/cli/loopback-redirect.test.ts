@@ -36,7 +36,7 @@ describe('LoopbackRedirect', () => {
   });
 
   it('the landing page says what the command that signed in does next, not another command\'s step', async () => {
-    const next = 'Go back to the terminal: it says who the organization takes you for, and signs you out again.';
+    const next = 'Go back to the terminal: it says who the organization takes you for.';
     redirect = await LoopbackRedirect.listen('org', next);
     const waiting = redirect.code(10_000);
     const page = await (await fetch(`${redirect.redirectUri}?code=c&state=org`)).text();

@@ -240,12 +240,13 @@ describe('the way back to what one did', () => {
 });
 
 describe('gv.names', () => {
-  it("answers a person's email and name to people who review (here the operator), nulls for a key; refuses keys and below reviewer", async () => {
+  it("answers a person's email and name to people who review (here the operator), nulls for a key with no label; refuses keys and below reviewer", async () => {
     const people = (await gate.socket('gv.people', { action: 'list' })).result.people as Array<{ iss: string; sub: string; email: string | null }>;
     const person = people.find((p) => p.email === reviewer.email) as { iss: string; sub: string; email: string; name?: string | null };
     const identity = `${person.iss}|${person.sub}`;
     const answer = await gate.socket('gv.names', { identities: [identity, agent.identity, identity] });
-    expect(answer.result).toEqual({ names: [{ identity, email: reviewer.email, name: person.name ?? null }, { identity: agent.identity, email: null, name: null }] });
+    // The agent key wrote rows but has no label: nothing to name it by.
+    expect(answer.result).toEqual({ names: [{ identity, email: reviewer.email, name: person.name ?? null, label: null }, { identity: agent.identity, email: null, name: null, label: null }] });
     // A program never reads people's emails (docs/governance.md, "People's names and emails").
     const reviewerKey = await gate.key('reviewer');
     const keyRefused = await gate.rpc(reviewerKey.key, 'gv.names', { identities: [identity] });

@@ -9,7 +9,8 @@ import { guideCommands, Walkthrough } from '../harness/walkthrough.js';
  * person at the organization from the terminal (`gate org review`), and pulled back: no longer
  * provisional, both logs verified. Only what a person supplies is substituted (see
  * test/harness/walkthrough.ts): ports, the home, printed values, the passwords and the browser
- * sign-ins of alice (`gate sign`) and bob (`gate org sign-in`, `gate org review`).
+ * sign-ins of alice (`gate sign`) and bob (`gate org sign-in`, whose sign-in his `gate org
+ * review`s use).
  */
 let walk: Walkthrough | undefined;
 afterAll(async () => {
@@ -45,8 +46,14 @@ describe('guide: an organization with one member', () => {
     expect(call('gv.submit_drain')[0]).toMatchObject({ sent: 1, accepted: 1, refused: 0, queued: 0 });
     expect(walk.all('gate org join ')[0]!.out).toContain(`as the member ${walk.env['MEMBER_ID']}`);
     const bob = `http://127.0.0.1:${member}|${walk.env['BOB_SUB']}`;
-    expect(walk.all('gate org sign-in ')[0]!.out).toContain(`as ${bob}: role reader`);
+    expect(walk.all('gate org sign-in ')[0]!.out).toContain(`as bob@example.com, known to the organization as ${bob}: role reader`);
     const [listed, decided] = walk.all('gate org review ');
+    // One sign-in in the browser: the reviews use the one gate org sign-in kept, and sign-out ends it.
+    for (const review of [listed!, decided!]) expect(review.err).not.toContain('Sign in in your browser');
+    // He is asked and answered by his email, the identity the organization records beside it.
+    expect(decided!.err).toContain(`Countersign as bob@example.com (${bob})? [y/N]`);
+    expect(decided!.out).toContain(`Countersigned by bob@example.com (${bob}).`);
+    expect(walk.all('gate org sign-out ')[0]!.out).toContain(`the sign-in of bob@example.com (${bob}) is forgotten here and its token revoked at http://127.0.0.1:${member}`);
     expect(listed!.out).toContain(`${claim} from member ${walk.env['MEMBER_ID']}`);
     expect(listed!.out).toContain('Releases are cut on Thursdays.');
     expect(listed!.out).toMatch(/at the member: human_approved: approve by \S+ \(human\b/);

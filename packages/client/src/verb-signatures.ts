@@ -3031,7 +3031,7 @@ export interface VerbSignatures {
             you: boolean;
         };
     };
-    /** For a signed-in person at reviewer or above (or the operator on the socket): the email and name of each identity that is a signed-in person (null for keys, socket peers and unknown identities). API keys are refused. Least role: reviewer. */
+    /** For a signed-in person at reviewer or above (or the operator on the socket): the email and name of each identity that is a signed-in person, and the label of each key that wrote a row (nulls otherwise: socket peers, unknown identities, a key that wrote nothing). API keys are refused. Least role: reviewer. */
     "gv.names": {
         params: {
             identities: string[];
@@ -3041,6 +3041,7 @@ export interface VerbSignatures {
                 identity: string;
                 email: string | null;
                 name: string | null;
+                label: string | null;
             }[];
         };
     };
