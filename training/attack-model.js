@@ -19,8 +19,9 @@ learn from it (training/scanner-sources.js lists them and their licences):
   - the attack classifier: hashed character and word n-grams of windows, logistic regression,
     two rounds so that an attack's harmless windows do not count as attacks;
   - the jailbreak model: logistic regression over counts of the genre's wordings.
-Each threshold is chosen out of fold on the training data: the lowest at which no benign
-source holds more than ${DEFAULTS.targetFpr * 100}% of its texts. Writes workers/scan/attack-weights.ts;
+Each threshold is chosen out of fold on the training data, each benign source family scored
+by models trained without it: the lowest at which no benign source holds more than
+${DEFAULTS.targetFpr * 100}% of its texts. Writes workers/scan/attack-weights.ts;
 run npm run build afterwards so the scan workers load it. The same data, options and
 Node.js version give the same file, which records what it was trained on.
 

@@ -21,11 +21,16 @@
 //     long enough to set a scene. Its features are meanings, not a source's style, which is
 //     why it holds on jailbreaks it never saw.
 //
-// Each threshold is chosen on the training data alone, out of fold: the data is cut into
-// folds by a hash of each text, each fold is scored by models trained on the others, and the
-// threshold is the lowest at which no benign source of the training data has more than
-// `targetFpr` of its texts held. The figure a bench reports on a source left out therefore
-// includes nothing the threshold saw.
+// Each threshold is chosen on the training data alone, out of fold, and the folds are the
+// source families: each benign family's texts are scored by models trained on every other
+// family, and the threshold is the lowest at which no benign source has more than
+// `targetFpr` of its texts held. A text the gate meets comes from no source it trained on, and
+// a fold cut by a hash of each text hides that: the models had seen the fold's neighbours (the
+// same author's notes, the same collection's prompts), so their scores on it were lower than
+// on text from elsewhere, and a threshold chosen on them held 1.15-2.0% of a benign source
+// left out where 0.5% was asked (docs/scanner.md). The figure a bench reports on a source left
+// out includes nothing the threshold saw. (`thresholdFolds: 'hash'` keeps the hash folds, for
+// comparison.)
 //
 // Deterministic: the same inputs, options and Node.js give the same bytes.
 import { createHash } from 'node:crypto';
@@ -39,6 +44,8 @@ export const DEFAULTS = Object.freeze({
   learningRate: 0.5,
   l2: 1e-6,
   seed: 20261207,
+  /** 'family': a benign source family's texts are scored by models that never saw the family (above); 'hash': `folds` folds by a hash of each text. */
+  thresholdFolds: 'family',
   folds: 3,
   /** The most any benign source of the training data may have held, out of fold, at the chosen threshold. */
   targetFpr: 0.005,
@@ -272,10 +279,15 @@ export function thresholdFor(scoresBySource, fpr, floor, ceiling, log = () => {}
 export function trainScanner(items, options = {}, log = () => {}) {
   const o = { ...DEFAULTS, ...options };
   const oof = { gated: {}, ungated: {}, jailbreak: {} };
-  for (let fold = 0; fold < o.folds; fold++) {
-    const train = items.filter((item) => foldOf(item.text, o.folds) !== fold);
-    const held = items.filter((item) => foldOf(item.text, o.folds) === fold && item.label === 0);
-    log(`fold ${fold + 1}/${o.folds}: training on ${train.length} texts`);
+  if (o.thresholdFolds !== 'family' && o.thresholdFolds !== 'hash') throw new Error(`thresholdFolds is 'family' or 'hash', not ${o.thresholdFolds}`);
+  const folds =
+    o.thresholdFolds === 'family'
+      ? [...new Set(items.filter((item) => item.label === 0).map((item) => item.family))].map((family) => ({ name: family, out: (item) => item.family === family }))
+      : Array.from({ length: o.folds }, (_, fold) => ({ name: String(fold + 1), out: (item) => foldOf(item.text, o.folds) === fold }));
+  for (const fold of folds) {
+    const train = items.filter((item) => !fold.out(item));
+    const held = items.filter((item) => fold.out(item) && item.label === 0);
+    log(`fold ${fold.name}: training on ${train.length} texts`);
     const classifier = fitClassifier(train, o);
     const jailbreak = fitJailbreak(train, o);
     for (const item of held) {

@@ -21,7 +21,8 @@ describe('training/attack-model.js', () => {
     try {
       const out = join(dir, 'attack-weights.ts');
       const printed = execFileSync(process.execPath, [join(ROOT, 'training', 'attack-model.js'), '--data', data, '--out', out], { cwd: ROOT, encoding: 'utf8' });
-      expect(printed).toMatch(/fold 3\/3/);
+      // Thresholds out of fold by source family: each benign family is scored by models that never saw it.
+      for (const family of ['own-notes', 'awesome-chatgpt-prompts', 'promptshield']) expect(printed).toContain(`fold ${family}: training on`);
       expect(printed).toMatch(/thresholds: classifier 0\.\d+/);
       expect(withoutNode(out)).toBe(withoutNode(COMMITTED));
     } finally {
