@@ -34,8 +34,11 @@ export function findAttackLike(text: string, model: AttackModel = attackModel())
   for (let w = 0; w < bounds.length; w += 2) {
     const start = bounds[w]!;
     const end = bounds[w + 1]!;
+    // The cue first: most windows of what agents store hold none, and reading one costs a
+    // fraction of the model's n-grams (issue 44's CPU budget, docs/scanner.md).
+    if (!holdsAttackCue(text, start, end)) continue;
     const p = model.probability(text, start, end);
-    if (p < model.threshold || !holdsAttackCue(text, start, end)) continue;
+    if (p < model.threshold) continue;
     context ??= mentionContext(text);
     const base: Severity = p >= model.high ? 'high' : 'medium';
     // A window that only quotes or discusses attacks is no finding of the classifier's: its
