@@ -41,11 +41,11 @@ and each of the top hits followed by its next and previous turn of the same sess
 Each figure is given per conversation too.
 
 With --cv, the gate is restarted over the same home at each setting of a small grid of its
-[recall] settings (docs/configuration.md: recall.fusion, lexical_weight, trust_lead,
-trust_flat, context_share, answer_share, context_reach) and every question asked again;
-each mode is then reported leave-one-conversation-out: for each conversation, the setting
-best on the other four (questions pooled; ties to the earlier setting, the defaults first) is
-measured on it, and the five figures averaged ("cross-validated"); beside it the setting best on the whole half,
+[recall] settings (docs/configuration.md: recall.fusion, lexical_weight, context_share,
+answer_share, context_reach) and every question asked again; each mode is then reported
+leave-one-conversation-out: for each conversation, the setting best on the other four
+(questions pooled; ties to the earlier setting, the defaults first) is measured on it, and the
+five figures averaged ("cross-validated"); beside it the setting best on the whole half,
 measured on the whole half ("fitted").
 
 Evidence ids: a string holding several ids ("D8:6; D9:17") is split; "D:11:26" is read as
@@ -365,11 +365,7 @@ async function askAll(rpc, conversations, spaces, mode, label = mode) {
 // ---------------------------------------------------------------- cross-validation
 
 /** The gate's [recall] settings at their defaults (docs/configuration.md); the grid's first setting. */
-const DEFAULT_SETTING = { fusion: 'scaled', lexical_weight: 0.7, trust_lead: 1, trust_flat: 0, context_share: 0.35, answer_share: 1, context_reach: 2 };
-
-/** The trust rule's leads (a share of the lexical best score) and flatness gaps (cosine) the grid tries. */
-const TRUST_LEADS = [0.1, 0.2, 0.3];
-const TRUST_FLATS = [0.03, 0.05, 0.08];
+const DEFAULT_SETTING = { fusion: 'scaled', lexical_weight: 0.7, context_share: 0.35, answer_share: 1, context_reach: 2 };
 
 /**
  * The grid --cv runs: neighbour context's shares and reach (every mode reads them), and for
@@ -387,24 +383,15 @@ function settingsGrid() {
     { context_share: 0.45, answer_share: 1, context_reach: 1 },
     { context_share: 0.45, answer_share: 1, context_reach: 3 },
   ].filter((c, i, all) => all.findIndex((o) => JSON.stringify(o) === JSON.stringify(c)) === i);
-  const off = { trust_lead: 1, trust_flat: 0 };
   const fusions = [
-    { fusion: 'scaled', lexical_weight: 0.7, ...off },
-    ...[0.6, 0.8, 0.9, 1].map((w) => ({ fusion: 'scaled', lexical_weight: w, ...off })),
-    ...[0.6, 0.7, 0.8, 0.9].map((w) => ({ fusion: 'agreement', lexical_weight: w, ...off })),
+    { fusion: 'scaled', lexical_weight: 0.7 },
+    ...[0.6, 0.8, 0.9, 1].map((w) => ({ fusion: 'scaled', lexical_weight: w })),
+    ...[0.6, 0.7, 0.8, 0.9].map((w) => ({ fusion: 'agreement', lexical_weight: w })),
   ];
-  // The trust rule (issue 48 item 2) at the default context only: its lead, then its flatness, each with the weight.
-  const trust = [0.6, 0.7, 0.8].flatMap((w) => [
-    ...TRUST_LEADS.map((lead) => ({ fusion: 'trust', lexical_weight: w, trust_lead: lead, trust_flat: 0 })),
-    ...TRUST_FLATS.map((flat) => ({ fusion: 'trust', lexical_weight: w, trust_lead: 1, trust_flat: flat })),
-  ]);
-  const grid = contexts.map((context) => fusions.map((fusion) => ({ ...fusion, ...context })));
-  grid[0].push(...trust.map((fusion) => ({ ...fusion, ...contexts[0] })));
-  return grid;
+  return contexts.map((context) => fusions.map((fusion) => ({ ...fusion, ...context })));
 }
 
-const settingName = (s) =>
-  `${s.fusion}${s.fusion === 'trust' ? (s.trust_lead < 1 ? ` lead ${s.trust_lead}` : ` flat ${s.trust_flat}`) : ''} ${s.lexical_weight}, context ${s.context_share}/${s.answer_share}/${s.context_reach}`;
+const settingName = (s) => `${s.fusion} ${s.lexical_weight}, context ${s.context_share}/${s.answer_share}/${s.context_reach}`;
 
 /**
  * Leave-one-conversation-out over runs [{setting, perConversation}] of one mode: for each
@@ -491,11 +478,7 @@ function hybridSteps(runs, names) {
     ['context chosen (share, answer share, reach), scaled 0.7', (s) => s.fusion === 'scaled' && s.lexical_weight === 0.7],
     ['weight and context chosen, scaled', (s) => s.fusion === 'scaled'],
     ['agreement rule only, weight chosen (0.6-0.9), default context', (s) => s.fusion === 'agreement' && isDefaultContext(s)],
-    ['trust rule by the lexical lead, lead and weight chosen (0.6-0.8), default context', (s) => s.fusion === 'trust' && s.trust_lead < 1],
-    ['trust rule by flat cosines, flatness and weight chosen (0.6-0.8), default context', (s) => s.fusion === 'trust' && s.trust_flat > 0],
-    ['trust rule, lead or flatness and weight chosen, default context', (s) => s.fusion === 'trust'],
-    ['scaled or trust, weight chosen, default context', (s) => (s.fusion === 'scaled' || s.fusion === 'trust') && isDefaultContext(s)],
-    ['everything chosen, any rule', () => true],
+    ['everything chosen, either rule', () => true],
   ];
   return steps.map(([step, take]) => {
     const r = crossValidate(runs.filter((run) => take(run.setting)), names);

@@ -273,22 +273,12 @@ export const CONFIG_KEYS = {
     fusion: {
       schema: z.enum(FUSION_RULES),
       default: DEFAULT_RECALL_TUNING.fusion,
-      doc: 'How hybrid recall fuses its lexical and vector lists. scaled: each list scaled 0-1 and summed at fixed weights; agreement: the vector list weighed also by how many of the lexical list\'s best 10 it holds among its own best 10; trust: scaled, the vector list left out where recall.trust_lead or recall.trust_flat says it is not needed or cannot be told apart.',
+      doc: 'How hybrid recall fuses its lexical and vector lists. scaled: each list scaled 0-1 and summed at fixed weights; agreement: the vector list weighed also by how many of the lexical list\'s best 10 it holds among its own best 10.',
     },
     lexical_weight: {
       schema: z.number().min(0).max(1),
       default: DEFAULT_RECALL_TUNING.lexicalWeight,
       doc: 'Hybrid recall: the lexical list\'s weight in fusion (the vector list\'s is 1 minus it). 1: the vector list only adds rows below the lexical ones.',
-    },
-    trust_lead: {
-      schema: z.number().min(0).max(1),
-      default: DEFAULT_RECALL_TUNING.trustLead,
-      doc: 'Hybrid recall under the trust rule: the vector list is not fused when the lexical list\'s best score leads its second by at least this share of the best (1: never left out for this).',
-    },
-    trust_flat: {
-      schema: z.number().min(0).max(2),
-      default: DEFAULT_RECALL_TUNING.trustFlat,
-      doc: 'Hybrid recall under the trust rule: the vector list is not fused when its best cosine is less than this above its tenth (0: never left out for this).',
     },
     context_share: {
       schema: z.number().min(0).max(1),

@@ -20,8 +20,6 @@ export const LIVE_KEYS: ReadonlySet<string> = new Set([
   // NeighbourContext a reader of config.recall; recall-tuning.ts).
   'recall.fusion',
   'recall.lexical_weight',
-  'recall.trust_lead',
-  'recall.trust_flat',
   'recall.context_share',
   'recall.answer_share',
   'recall.context_reach',

@@ -10,10 +10,6 @@ export interface RecallTuning {
   fusion: FusionRule;
   /** The lexical list's weight in hybrid fusion; the vector list's is 1 minus it. */
   lexicalWeight: number;
-  /** The trust rule: a lexical lead (share of the best score) at or above which the vector list is not fused. */
-  trustLead: number;
-  /** The trust rule: a cosine gap (best minus tenth) below which the vector list is not fused. */
-  trustFlat: number;
   /** The share of a lending row's score each neighbour gets (neighbour-context.ts). */
   contextShare: number;
   /** The share the row right after a lending question gets. */
@@ -28,11 +24,9 @@ export interface RecallTuning {
  * `scaled`: each list's scaled scores at fixed weights. `agreement`: the vector list's weight
  * is scaled by how many of the lexical list's best AGREEMENT_DEPTH rows are among the vector
  * list's best AGREEMENT_DEPTH, so a vector list that finds other rows than the words did
- * counts for little. `trust`: scaled, but the vector list is left out of a query where the
- * lexical list's best row leads its second by trustLead of its score or more, or where the
- * vector list's best cosine stands less than trustFlat above its tenth (fusion.ts).
+ * counts for little (fusion.ts).
  */
-export const FUSION_RULES = ['scaled', 'agreement', 'trust'] as const;
+export const FUSION_RULES = ['scaled', 'agreement'] as const;
 export type FusionRule = (typeof FUSION_RULES)[number];
 
 /**
@@ -43,8 +37,6 @@ export type FusionRule = (typeof FUSION_RULES)[number];
 export const DEFAULT_RECALL_TUNING: Readonly<RecallTuning> = Object.freeze({
   fusion: 'scaled',
   lexicalWeight: 0.7,
-  trustLead: 1,
-  trustFlat: 0,
   contextShare: 0.35,
   answerShare: 1,
   contextReach: 2,
@@ -55,8 +47,6 @@ export const DEFAULT_RECALL_TUNING: Readonly<RecallTuning> = Object.freeze({
 export function recallTuning(settings: {
   fusion: FusionRule;
   lexical_weight: number;
-  trust_lead: number;
-  trust_flat: number;
   context_share: number;
   answer_share: number;
   context_reach: number;
@@ -65,8 +55,6 @@ export function recallTuning(settings: {
   return {
     fusion: settings.fusion,
     lexicalWeight: settings.lexical_weight,
-    trustLead: settings.trust_lead,
-    trustFlat: settings.trust_flat,
     contextShare: settings.context_share,
     answerShare: settings.answer_share,
     contextReach: settings.context_reach,

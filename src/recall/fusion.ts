@@ -10,6 +10,12 @@ import { DEFAULT_RECALL_TUNING } from '../config/recall-tuning.js';
  * The lexical weight, 0.7, was chosen on LoCoMo's dev half (hybrid recall@10 0.741 at 0.6,
  * 0.746 at 0.7 and at 0.75, with bm25 at k1 0.9 and b 0.4): our own fixtures find as much at
  * 0.7 as at 0.6 (0.804 offline, 0.796 through the gate), and less at 0.75 (0.796 offline).
+ *
+ * The weights are the same for every query. Weighing the vector list per query (left out
+ * where the lexical best leads its second by a fifth or more, or where its own cosines are
+ * flat) was measured leave-one-conversation-out and not kept: it moved two LoCoMo questions
+ * of 760 and cost our paraphrased fixtures, where the vector list finds what the words miss
+ * (docs/recall.md, "Fusion that never loses to its best list").
  */
 export const LEXICAL_WEIGHT = DEFAULT_RECALL_TUNING.lexicalWeight;
 
@@ -61,51 +67,16 @@ export function listAgreement(lexical: readonly RankedRow[], vector: readonly Ra
   return lexical.slice(0, n).filter((r) => near.has(r.rowid)).length / n;
 }
 
-/** How far the trust rule reads the vector list for its spread: its best against its tenth cosine. */
-export const TRUST_FLAT_DEPTH = 10;
-
-/**
- * The trust rule's question: is the vector list worth fusing for this query? Not when the
- * lexical list's best row leads its second by `lead` of its score or more (the words alone
- * single out one row, and the vector list can only move rows around it), nor when the vector
- * list's best cosine stands less than `flat` above its TRUST_FLAT_DEPTH-th (or its last, in a
- * shorter list): a list of near-equal cosines does not tell its rows apart, yet min-max
- * scaling would stretch it over the whole 0-1 as if it did. A list of one row has no lead or
- * spread to read and is trusted; a lead of 1 and a flat of 0 leave nothing out.
- */
-export function vectorTrusted(lexical: readonly RankedRow[], vector: readonly RankedRow[], lead: number, flat: number): boolean {
-  const [first, second] = lexical;
-  // A lead of 1 or more leaves nothing out, even a best row whose second scores 0 or below.
-  if (lead < 1 && first !== undefined && second !== undefined && first.score > 0 && (first.score - second.score) / first.score >= lead) return false;
-  if (vector.length > 1) {
-    const spread = vector[0]!.score - vector[Math.min(TRUST_FLAT_DEPTH, vector.length) - 1]!.score;
-    if (spread < flat) return false;
-  }
-  return true;
-}
-
 export interface FusionWeights {
-  /** scaled: fixed weights; agreement: the vector list's weight times listAgreement; trust: fixed weights, the vector list's 0 where vectorTrusted says no (src/config/recall-tuning.ts). */
-  fusion: 'scaled' | 'agreement' | 'trust';
+  /** scaled: fixed weights; agreement: the vector list's weight times listAgreement (src/config/recall-tuning.ts). */
+  fusion: 'scaled' | 'agreement';
   lexicalWeight: number;
-  /** The trust rule's lexical lead and cosine spread (vectorTrusted); 1 and 0 leave nothing out. */
-  trustLead?: number;
-  trustFlat?: number;
-}
-
-/** The vector list's weight for this query under the rule. */
-function vectorWeightOf(rule: FusionWeights, lexical: readonly RankedRow[], vector: readonly RankedRow[]): number {
-  const weight = 1 - rule.lexicalWeight;
-  if (rule.fusion === 'agreement') return weight * listAgreement(lexical, vector);
-  if (rule.fusion === 'trust') return vectorTrusted(lexical, vector, rule.trustLead ?? 1, rule.trustFlat ?? 0) ? weight : 0;
-  return weight;
 }
 
 /**
  * Fuses two ranked lists (best first) into one, best first: lexicalWeight x the lexical
  * scaled score + (1 - lexicalWeight) x the vector one; under the agreement rule the vector
- * part is also multiplied by how far the lists agree (listAgreement), under the trust rule
- * it is 0 where the vector list is not trusted (vectorTrusted). Ties go to the better
+ * part is also multiplied by how far the lists agree (listAgreement). Ties go to the better
  * single rank, then the lower rowid.
  */
 export function scoreFusion(
@@ -114,7 +85,7 @@ export function scoreFusion(
   weights: number | FusionWeights = LEXICAL_WEIGHT,
 ): FusedRow[] {
   const rule = typeof weights === 'number' ? { fusion: 'scaled' as const, lexicalWeight: weights } : weights;
-  const vectorWeight = vectorWeightOf(rule, lexical, vector);
+  const vectorWeight = (1 - rule.lexicalWeight) * (rule.fusion === 'agreement' ? listAgreement(lexical, vector) : 1);
   const fused = new Map<number, FusedRow>();
   const take = (list: readonly RankedRow[], signal: 'lexical' | 'vector', weight: number) => {
     const scaled = scaledScores(list);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AGREEMENT_DEPTH, LEXICAL_WEIGHT, TRUST_FLAT_DEPTH, listAgreement, scaledScores, scoreFusion, vectorTrusted } from '../../src/recall/fusion.js';
+import { AGREEMENT_DEPTH, LEXICAL_WEIGHT, listAgreement, scaledScores, scoreFusion } from '../../src/recall/fusion.js';
 
 describe('scaled-score fusion', () => {
   it('scales each list to 0-1 and sums the weighted scales, keeping each list rank and score', () => {
@@ -73,28 +73,5 @@ describe('scaled-score fusion', () => {
     // A vector list that holds none of the lexical top weighs nothing: its rows score 0 (ties by rank).
     const apart = scoreFusion(rows([1, 2]), rows([7, 8]), { fusion: 'agreement', lexicalWeight: 0.6 });
     expect(apart.map((f) => [f.rowid, f.score])).toEqual([[1, 0.6], [7, 0], [2, 0], [8, 0]]);
-  });
-
-  it('under the trust rule leaves the vector list out where the lexical lead is large or the cosines are flat', () => {
-    const list = (scores: number[], first = 1) => scores.map((score, i) => ({ rowid: first + i, score }));
-    const lexical = list([10, 6, 5]);
-    const vector = list([0.6, 0.5, 0.3], 11);
-    // The lexical best leads its second by 0.4 of its score: left out at a lead of 0.4, kept at 0.41.
-    expect(vectorTrusted(lexical, vector, 0.4, 0)).toBe(false);
-    expect(vectorTrusted(lexical, vector, 0.41, 0)).toBe(true);
-    // The vector spread is best minus the tenth cosine, or the last in a shorter list: 0.3 here.
-    expect(TRUST_FLAT_DEPTH).toBe(10);
-    expect(vectorTrusted(lexical, vector, 1, 0.31)).toBe(false);
-    expect(vectorTrusted(lexical, vector, 1, 0.3)).toBe(true);
-    const long = list([0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.85, 0.1], 11);
-    expect(vectorTrusted(lexical, long, 1, 0.06)).toBe(false);
-    // The defaults (lead 1, flat 0) leave nothing out; a list of one row has nothing to read.
-    expect(vectorTrusted(list([5, 0]), list([0.2, 0.2], 11), 1, 0)).toBe(true);
-    expect(vectorTrusted(list([5]), list([0.2], 11), 0, 1)).toBe(true);
-    // Left out, the vector list only adds its rows at 0; trusted, it is the scaled fusion.
-    const out = scoreFusion(lexical, vector, { fusion: 'trust', lexicalWeight: 0.7, trustLead: 0.3, trustFlat: 0 });
-    expect(out.map((f) => [f.rowid, f.score])).toEqual([[1, 0.7], [2, 0.7 * 0.2], [11, 0], [12, 0], [3, 0], [13, 0]]);
-    const kept = scoreFusion(lexical, vector, { fusion: 'trust', lexicalWeight: 0.7, trustLead: 0.5, trustFlat: 0.1 });
-    expect(kept).toEqual(scoreFusion(lexical, vector, { fusion: 'scaled', lexicalWeight: 0.7 }));
   });
 });
