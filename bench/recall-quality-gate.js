@@ -18,11 +18,16 @@ and MRR@10 (1 / rank of the first relevant hit, 0 past 10, averaged), and the me
 Then the weak mark: where the cosines of hybrid hits no query word matched lie, for the
 relevant hits of queries.json and for every hit of unanswerable.json (made-up words, and
 topics no claim is about), and how many of each the gate marks weak.
-Writes bench/results/recall-quality-gate.json.`;
+With --settings '{"recall.fusion": "trust", ...}', the gate's [recall] settings are saved
+(gv.settings_save, live keys) before the queries, so a ranking rule can be measured here too;
+they are recorded in the results. Writes bench/results/recall-quality-gate.json.`;
 
 const opts = parseOptions(
   process.argv.slice(2),
-  { out: { type: 'string', default: join(BENCH_DIR, 'results', 'recall-quality-gate.json'), help: 'results file ("" to write none)' } },
+  {
+    out: { type: 'string', default: join(BENCH_DIR, 'results', 'recall-quality-gate.json'), help: 'results file ("" to write none)' },
+    settings: { type: 'string', default: '', help: 'a JSON object of [recall] settings to save before the queries, e.g. {"recall.lexical_weight": 0.8}' },
+  },
   USAGE,
 );
 const log = (s) => process.stdout.write(`${s}\n`);
@@ -123,6 +128,12 @@ async function main() {
       if (Date.now() > deadline) throw new Error('the claims were not embedded within 120 s');
       await new Promise((r) => setTimeout(r, 200));
     }
+    const settings = opts.settings === '' ? null : JSON.parse(opts.settings);
+    if (settings !== null) {
+      const saved = await admin.call('gv.settings_save', { changes: settings });
+      if (saved.restart_required.length > 0) throw new Error(`--settings: these wait for a restart: ${saved.restart_required.join(', ')}`);
+      log(`settings saved: ${JSON.stringify(settings)}`);
+    }
     const results = {};
     for (const mode of MODES) {
       let recall = 0;
@@ -148,7 +159,7 @@ async function main() {
     const weak = await weakMeasure(rpc, claimOf);
     log(`weak mark, hybrid k 10: ${JSON.stringify(weak, null, 1)}`);
     if (opts.out) {
-      writeFileSync(opts.out, `${JSON.stringify({ ...results, weak, claims: claims.length, held_by_scanner: heldByScanner, queries: queries.length, machine: machine(), measured_at: new Date().toISOString() }, null, 2)}\n`);
+      writeFileSync(opts.out, `${JSON.stringify({ ...results, ...(settings === null ? {} : { settings }), weak, claims: claims.length, held_by_scanner: heldByScanner, queries: queries.length, machine: machine(), measured_at: new Date().toISOString() }, null, 2)}\n`);
       log(`wrote ${opts.out}`);
     }
   } finally {

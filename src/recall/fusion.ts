@@ -10,6 +10,12 @@ import { DEFAULT_RECALL_TUNING } from '../config/recall-tuning.js';
  * The lexical weight, 0.7, was chosen on LoCoMo's dev half (hybrid recall@10 0.741 at 0.6,
  * 0.746 at 0.7 and at 0.75, with bm25 at k1 0.9 and b 0.4): our own fixtures find as much at
  * 0.7 as at 0.6 (0.804 offline, 0.796 through the gate), and less at 0.75 (0.796 offline).
+ *
+ * The weights are the same for every query. Weighing the vector list per query (left out
+ * where the lexical best leads its second by a fifth or more, or where its own cosines are
+ * flat) was measured leave-one-conversation-out and not kept: it moved two LoCoMo questions
+ * of 760 and cost our paraphrased fixtures, where the vector list finds what the words miss
+ * (docs/recall.md, "Fusion that never loses to its best list").
  */
 export const LEXICAL_WEIGHT = DEFAULT_RECALL_TUNING.lexicalWeight;
 
