@@ -14,11 +14,14 @@ export default defineConfig({
      * Files share their worker processes (test/README.md): node starts a worker and loads the
      * harness, vitest's runner and, for the unit layer, the compiled gate once per worker
      * rather than once per file (60 files of the process level took 165 s of CPU in a process
-     * each and 138 s in shared ones). A file leaves its process as it found it: a unit gate
-     * restores the environment and umask it set at its stop, and a file's servers, gates and
-     * browsers are stopped by its own afterAll.
+     * each and 138 s in shared ones). A file leaves its process as it found it: a gate opened
+     * in the process lifts the environment and umask it set at its stop
+     * (test/harness/process-overlay.ts), and a file's servers, gates and browsers are stopped
+     * by its own afterAll.
      */
     isolate: false,
+    // The file that leaves its environment or umask changed fails (test/harness/left-as-found.ts).
+    setupFiles: ['./test/harness/left-as-found.ts'],
     reporters: ['default', './test/harness/plain-summary-reporter.ts'],
     // Every gate a test starts, in this process or as a child, holds each verb's answer to its
     // declared schema (src/verbs/answer-check.ts) and each event it appends to its declaration in

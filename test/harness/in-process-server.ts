@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 // The compiled gate: its pools load their worker entries from dist/ beside it.
 import { serve, type RunningGate as Served } from '../../dist/src/server.js';
-import { httpRequest, loadFetchParser, socketRpc, tempHome, type HttpAnswer, type HttpOptions, type RpcAnswer } from './gate-process.js';
+import { httpRequest, issueKey, KEYS_PROMOTE, loadFetchParser, readWholeBody, socketRpc, tempHome, TEST_SCAN_DEADLINE, type HttpAnswer, type HttpOptions, type KeyRole, type RpcAnswer } from './gate-process.js';
 import { freePort, issuerOf } from './sign-in.js';
 import { collectedLog } from './collected-log.js';
+import { layOver } from './process-overlay.js';
 
 /** A clock the test moves by hand (docs/architecture.md#rules-of-the-house, rule 7): code, token and nonce expiry without sleeping. */
 export class MovableClock {
@@ -26,22 +27,34 @@ export class InProcessServer {
   /** The gate's log lines, kept rather than printed. */
   readonly log: string[] = [];
   private running!: Served;
+  /** Lifts the gate's environment and umask off this process's (process-overlay.ts): called at stop. */
+  private lift: () => void = () => undefined;
 
   private constructor(readonly home: string) {}
 
-  /** `home`: a new temp home when not given. */
-  static async start(settings: Record<string, unknown> = {}, home: string = tempHome()): Promise<InProcessServer> {
+  /**
+   * `home`: a new temp home when not given. `env` is read as `gate serve` reads its own
+   * (GATE_SECTION_KEY, under `settings`), over KEYS_PROMOTE and the test scan deadline as a
+   * process gate's `env` is: it is set over this process's environment while the gate runs
+   * (its threads start with it), lifted at stop.
+   */
+  static async start(settings: Record<string, unknown> = {}, home: string = tempHome(), env: Record<string, string> = {}): Promise<InProcessServer> {
     const server = new InProcessServer(home);
     mkdirSync(server.home, { recursive: true });
     const port = await freePort();
-    server.running = await serve({
-      home: server.home,
-      port,
-      // As a test process gate's (TEST_SCAN_DEADLINE in gate-process.ts): a loaded machine must not hold a claim for its scan time.
-      settings: { 'auth.issuer': issuerOf(port), 'scan.deadline_ms': 600_000, ...settings },
-      clock: server.clock,
-      log: collectedLog(server.log),
-    });
+    server.lift = layOver({ ...TEST_SCAN_DEADLINE, ...KEYS_PROMOTE, ...env });
+    try {
+      server.running = await serve({
+        home: server.home,
+        port,
+        settings: { 'auth.issuer': issuerOf(port), ...settings },
+        clock: server.clock,
+        log: collectedLog(server.log),
+      });
+    } catch (error) {
+      server.lift();
+      throw error;
+    }
     await loadFetchParser(server.url);
     return server;
   }
@@ -83,7 +96,25 @@ export class InProcessServer {
     return { key: issued.key, keyId: issued.key_id };
   }
 
-  stop(): Promise<void> {
-    return this.running.shutdown('test over');
+  /** Issues an API key over the socket (admin), as GateProcess.key: the raw key, its identity and its id. */
+  key(role: KeyRole, extra: Record<string, unknown> = {}) {
+    return issueKey(this, role, extra);
+  }
+
+  /** A reviewer's read of a whole masked body, page by page, as GateProcess.readBody. */
+  readBody(key: string | null, artifactId: string): Promise<void> {
+    return readWholeBody(this, key, artifactId);
+  }
+
+  get deploymentId(): string {
+    return this.running.gate.deployment.deploymentId;
+  }
+
+  async stop(): Promise<void> {
+    try {
+      await this.running.shutdown('test over');
+    } finally {
+      this.lift();
+    }
   }
 }

@@ -12,6 +12,7 @@ import type { Caller } from '../../dist/src/access/caller.js';
 import type { Clock } from '../../dist/src/clock.js';
 import { issueKey, KEYS_PROMOTE, readWholeBody, TEST_SCAN_DEADLINE, tempHome, type KeyRole, type RpcAnswer } from './gate-process.js';
 import { collectedLog } from './collected-log.js';
+import { layOver } from './process-overlay.js';
 
 /** Over KEYS_PROMOTE, for every unit gate unless its `env` says otherwise: the test gates' scan deadline (gate-process.ts). */
 const UNIT_DEFAULTS = TEST_SCAN_DEADLINE;
@@ -47,11 +48,11 @@ export class UnitGate {
   /** The gate's log lines, kept rather than printed. */
   readonly log: string[] = [];
   private opened!: Gate;
-  /** What this process's environment held before the gate's was set over it, restored at stop. */
-  private readonly saved = new Map<string, string | undefined>();
-  /** This process's umask before the gate's own (prepareHome sets 077, as for `gate serve`), restored at stop. */
-  private umask: number | null = null;
+  /** Lifts the gate's environment and umask off this process's (process-overlay.ts): called at stop. */
+  private lift: (() => void) | null = null;
   private startScan: Promise<unknown> = Promise.resolve();
+  /** Whether the gate is open: a stop after a stop (a test's own, then its finally's or the afterAll's) closes nothing twice. */
+  private running = false;
 
   private constructor(
     readonly home: string,
@@ -61,20 +62,23 @@ export class UnitGate {
   static async open(options: UnitGateOptions = {}): Promise<UnitGate> {
     const unit = new UnitGate(options.home ?? tempHome(), options);
     mkdirSync(unit.home, { recursive: true });
-    unit.start();
+    try {
+      unit.start();
+    } catch (error) {
+      // A gate that did not open still set the environment and umask over this process's,
+      // which the files after this one in the same worker would inherit.
+      await unit.stop();
+      throw error;
+    }
     return unit;
   }
 
   private start(): void {
-    this.umask ??= process.umask(0o077);
-    const paths = prepareHome(this.home);
     // The gate's environment is this process's, as a `gate serve` child's is its parent's with
     // `env` over it: the config reads GATE_SECTION_KEY from it, and the threads read what a
     // config names (a model backend's api_key_env) from the environment they start with.
-    for (const [name, value] of Object.entries({ ...KEYS_PROMOTE, ...UNIT_DEFAULTS, ...(this.options.env ?? {}) })) {
-      if (!this.saved.has(name)) this.saved.set(name, process.env[name]);
-      process.env[name] = value;
-    }
+    this.lift ??= layOver({ ...KEYS_PROMOTE, ...UNIT_DEFAULTS, ...(this.options.env ?? {}) });
+    const paths = prepareHome(this.home);
     const flags = this.options.settings ?? {};
     const { config, sources } = loadConfig(paths.config, process.env, flags);
     this.opened = Gate.open(paths, config, {
@@ -83,6 +87,7 @@ export class UnitGate {
       log: collectedLog(this.log),
       serving: true,
     });
+    this.running = true;
     // What `gate serve` scans beside serving: rows a stop left in L0_RAW.
     this.startScan = scanPending(this.opened, Infinity, null, () => false).catch((error: unknown) => this.log.push(`error the start scan failed ${String(error)}`));
   }
@@ -139,17 +144,15 @@ export class UnitGate {
 
   /** Closes the gate as `gate serve`'s shutdown does (grading halted, the start scan and the rescan awaited). */
   async stop(): Promise<void> {
-    this.opened.review.grading.halt();
-    await this.startScan;
-    await this.opened.pipeline.promotedRescan.stop();
-    await this.opened.close();
-    for (const [name, value] of this.saved) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
+    if (this.running) {
+      this.running = false;
+      this.opened.review.grading.halt();
+      await this.startScan;
+      await this.opened.pipeline.promotedRescan.stop();
+      await this.opened.close();
     }
-    this.saved.clear();
-    if (this.umask !== null) process.umask(this.umask);
-    this.umask = null;
+    this.lift?.();
+    this.lift = null;
   }
 
   /** Opens the same home again after a stop, as a restart would. */
