@@ -16,7 +16,7 @@ let browser: Browser;
 let agentKey: string;
 
 // With an answer origin, token exchange is served: the key is tried there too.
-const { gate } = useGate({ ownIssuer: true, env: { GATE_AUTH_ANSWER_ORIGIN: ANSWER_ORIGIN } });
+const { gate } = useGate({ kind: 'in-process', env: { GATE_AUTH_ANSWER_ORIGIN: ANSWER_ORIGIN } });
 beforeAll(async () => {
   await addPersonWithCli(gate, person.email, person.password, 'reviewer');
   agentKey = (await gate.key('agent')).key;

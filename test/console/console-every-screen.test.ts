@@ -18,7 +18,7 @@ let row: string;
 const failedLoads: string[] = [];
 
 const { gate, keys: { agent }, ingestId } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
   keys: { agent: 'agent' },
 });

@@ -9,7 +9,7 @@ const admin = { email: 'console-gov@example.test', password: 'an admin password 
 let browser: Browser;
 let page: Page;
 
-const { gate, keys: { asker, reviewer } } = useGate({ ownIssuer: true, keys: { asker: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { asker, reviewer } } = useGate({ kind: 'in-process', keys: { asker: 'agent', reviewer: 'reviewer' } });
 beforeAll(async () => {
   ({ browser, page } = await personInConsole(gate, admin, 'admin'));
 });

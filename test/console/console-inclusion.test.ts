@@ -13,7 +13,7 @@ let browser: Browser;
 let page: Page;
 let promoted: string;
 
-const { gate, keys: { agent, promoter }, ingestId } = useGate({ ownIssuer: true, keys: { agent: 'agent', promoter: 'reviewer' } });
+const { gate, keys: { agent, promoter }, ingestId } = useGate({ kind: 'in-process', keys: { agent: 'agent', promoter: 'reviewer' } });
 beforeAll(async () => {
   promoted = await ingestId(agent, { content: `The loading dock opens at seven ${Date.now()}.`, workarea: 'tests/inclusion', source_uri: 'https://example.org/inclusion' });
   await gate.readBody(promoter.key, promoted);

@@ -9,7 +9,7 @@ import { useGate } from '../harness/use-gate.js';
 // person signs in with the new password afterwards, as the same identity.
 
 const person = { email: 'console-password@example.test', password: 'the first console password' };
-const { gate } = useGate({ ownIssuer: true });
+const { gate } = useGate({ kind: 'in-process' });
 let browser: Browser | undefined;
 afterAll(async () => {
   await browser?.close();

@@ -14,7 +14,7 @@ let browser: Browser;
 let page: Page;
 
 const { gate, keys: { agent } } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   env: { GATE_FAILPOINTS: 'scan-worker-stalls', GATE_SCAN_BATCH_MAX: '1', GATE_SCAN_THREADS: '1', GATE_QUARANTINE_MAX_DEPTH: '500' },
   keys: { agent: 'agent' },
 });

@@ -16,7 +16,7 @@ let context: BrowserContext;
 let page: Page;
 
 const { gate, keys: { agent }, ingestId } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
   keys: { agent: 'agent' },
 });

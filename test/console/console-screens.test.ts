@@ -17,7 +17,7 @@ let page: Page;
 let signer: SignedInPerson;
 
 const { gate, keys: { agent }, ingestId } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
   keys: { agent: 'agent' },
 });

@@ -13,7 +13,7 @@ import { useGate } from '../harness/use-gate.js';
 const person = { email: 'session-reviewer@example.test', password: 'a session password for the console' };
 let browser: Browser;
 
-const { gate } = useGate({ ownIssuer: true });
+const { gate } = useGate({ kind: 'in-process' });
 beforeAll(async () => {
   await addPersonWithCli(gate, person.email, person.password, 'reviewer');
   browser = await launchBrowser();

@@ -20,7 +20,7 @@ export class MovableClock {
 /**
  * A real `serve()` in this process (the HTTP surface and socket on loopback, a temp home)
  * with an injected clock: the same surfaces as `gate serve`, with time under the test's hand.
- * The sign-in provider is on, at the gate's own URL.
+ * The sign-in provider is on, at the gate's own URL, unless `settings` empty `auth.issuer`.
  */
 export class InProcessServer {
   readonly clock = new MovableClock();
@@ -76,6 +76,11 @@ export class InProcessServer {
   /** The listener of server.metrics_address, when the test set one. */
   get metricsUrl(): string | null {
     return this.running.metricsUrl;
+  }
+
+  /** The gate's Unix socket, for a test of its framing. */
+  get socketPath(): string {
+    return this.running.socketPath;
   }
 
   socket(method: string, params?: unknown): Promise<RpcAnswer> {

@@ -7,7 +7,7 @@ import { useGate } from '../harness/use-gate.js';
 // (60 s, checked every 30 s) let one stay for up to 90 s.
 const DEADLINE_MS = 1500;
 
-const { gate } = useGate({ env: { GATE_SERVER_BODY_TIMEOUT_MS: String(DEADLINE_MS), GATE_SERVER_MAX_IN_FLIGHT_PER_CREDENTIAL: '1' } });
+const { gate } = useGate({ kind: 'in-process', env: { GATE_SERVER_BODY_TIMEOUT_MS: String(DEADLINE_MS), GATE_SERVER_MAX_IN_FLIGHT_PER_CREDENTIAL: '1' } });
 
 let key: string;
 

@@ -9,7 +9,7 @@ const MAX_IN_FLIGHT = 100;
 const SHARE = 25;
 const STALLED = 120;
 
-const { gate } = useGate({ env: { GATE_SERVER_MAX_IN_FLIGHT: String(MAX_IN_FLIGHT), GATE_SERVER_BODY_TIMEOUT_MS: '60000' } });
+const { gate } = useGate({ kind: 'in-process', env: { GATE_SERVER_MAX_IN_FLIGHT: String(MAX_IN_FLIGHT), GATE_SERVER_BODY_TIMEOUT_MS: '60000' } });
 
 let attacker: string;
 let other: string;

@@ -8,7 +8,7 @@ import { LINGER_MS } from '../../src/http-rpc/answer-before-body.js';
 // body is read used to have its socket closed under the upload: a broken pipe, and maybe no
 // answer read. The gate now answers at once and reads the rest of the body away before closing.
 const DEADLINE_MS = 1000;
-const { gate } = useGate({ env: { GATE_SERVER_BODY_TIMEOUT_MS: String(DEADLINE_MS), GATE_SERVER_MAX_IN_FLIGHT_PER_CREDENTIAL: '1' } });
+const { gate } = useGate({ kind: 'in-process', env: { GATE_SERVER_BODY_TIMEOUT_MS: String(DEADLINE_MS), GATE_SERVER_MAX_IN_FLIGHT_PER_CREDENTIAL: '1' } });
 
 let key: string;
 beforeAll(async () => {

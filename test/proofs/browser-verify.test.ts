@@ -6,7 +6,7 @@ import { ROOT, uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 import { ForeignSite, launchBrowser } from '../harness/browser.js';
 
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'in-process' });
 let site: ForeignSite;
 let browser: Browser;
 let bundle: string;

@@ -7,7 +7,7 @@ import { useGate } from '../harness/use-gate.js';
  * above (and to the operator on the socket, who adds people by email); an API key is
  * refused whatever its role, since a program never needs them (docs/spec-choices.md).
  */
-const { gate, keys } = useGate({ ownIssuer: true, keys: { reviewerKey: 'reviewer', adminKey: 'admin' } });
+const { gate, keys } = useGate({ kind: 'in-process', keys: { reviewerKey: 'reviewer', adminKey: 'admin' } });
 let alice: SignedInPerson;
 let reader: SignedInPerson;
 

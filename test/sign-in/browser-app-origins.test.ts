@@ -24,7 +24,7 @@ afterAll(async () => {
   await listed?.close();
   await unlisted?.close();
 });
-const { gate } = useGate({ ownIssuer: true, env: () => ({ GATE_AUTH_APP_ORIGINS: listed.origin }) });
+const { gate } = useGate({ kind: 'in-process', env: () => ({ GATE_AUTH_APP_ORIGINS: listed.origin }) });
 beforeAll(async () => {
   identity = await addPersonWithCli(gate, email, password, 'reviewer');
   browser = await launchBrowser();

@@ -13,7 +13,7 @@ const password = 'the target password';
 let site: ForeignSite;
 let browser: Browser;
 
-const { gate } = useGate({ ownIssuer: true });
+const { gate } = useGate({ kind: 'in-process' });
 beforeAll(async () => {
   await addPersonWithCli(gate, email, password, 'reviewer');
   site = await ForeignSite.start();

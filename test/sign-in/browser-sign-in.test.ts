@@ -15,7 +15,7 @@ const password = 'a browser sign-in password';
 let identity: string;
 let browser: Browser;
 
-const { gate } = useGate({ ownIssuer: true });
+const { gate } = useGate({ kind: 'in-process' });
 beforeAll(async () => {
   identity = await addPersonWithCli(gate, email, password, 'reviewer');
   browser = await launchBrowser();
