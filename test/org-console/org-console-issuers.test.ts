@@ -32,8 +32,8 @@ let browser: Browser;
 let env: Record<string, string>;
 const home = join(dir, 'org');
 
-const { gate: first } = useGate({ ownIssuer: true, env: () => ({ GATE_AUTH_APP_ORIGINS: orgOrigin }) });
-const { gate: second } = useGate({ ownIssuer: true, env: () => ({ GATE_AUTH_APP_ORIGINS: orgOrigin }) });
+const { gate: first } = useGate({ kind: 'in-process', env: () => ({ GATE_AUTH_APP_ORIGINS: orgOrigin }) });
+const { gate: second } = useGate({ kind: 'in-process', env: () => ({ GATE_AUTH_APP_ORIGINS: orgOrigin }) });
 beforeAll(async () => {
   cluster = PostgresCluster.start(join(dir, 'pg'));
   env = { GATE_AUTH_TRUSTED_ISSUERS: JSON.stringify([first.url, unreachable, second.url]) };

@@ -45,7 +45,7 @@ beforeAll(() => {
   submitKey = JSON.parse(orgCli(['member', 'add', `--deployment-id=${memberId}`, '--label', 'team gate', '--json', '--home', orgHome, '--database-url', cluster.url])).key;
 }, 120_000);
 const { gate, keys: { agent }, ingestId } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   home: gateHome,
   keys: { agent: 'agent' },
   env: () => ({

@@ -49,7 +49,7 @@ const flagged = member.submission(flaggedText);
 const plain = member.submission(`The archive room key hangs by the door ${Date.now()}.`);
 const tampered = member.submission(`The boiler room is checked every Monday ${Date.now()}.`);
 
-const { gate: issuer } = useGate({ ownIssuer: true, env: () => ({ GATE_AUTH_APP_ORIGINS: orgOrigin }) });
+const { gate: issuer } = useGate({ kind: 'in-process', env: () => ({ GATE_AUTH_APP_ORIGINS: orgOrigin }) });
 const cli = (...args: string[]) => orgCli([...args, '--home', home, '--database-url', cluster.url], authEnv);
 
 beforeAll(async () => {

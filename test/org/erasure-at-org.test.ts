@@ -43,6 +43,7 @@ beforeAll(() => {
   adminKey = JSON.parse(orgCli(['key', 'issue', '--scope', 'admin', '--label', 'org admin', '--json', ...orgArgs()])).key;
 }, 120_000);
 const { gate, keys: { agent, reviewer } } = useGate({
+  kind: 'in-process',
   home: gateHome,
   keys: { agent: 'agent', reviewer: 'reviewer' },
   env: () => ({
