@@ -20,7 +20,7 @@ let promoted: string;
 let flagged: string;
 let rewritten: string;
 
-const { gate, keys: { agent, promoter }, ingestResult } = useGate({ ownIssuer: true, keys: { agent: 'agent', promoter: 'reviewer' } });
+const { gate, keys: { agent, promoter }, ingestResult } = useGate({ kind: 'in-process', keys: { agent: 'agent', promoter: 'reviewer' } });
 beforeAll(async () => {
   const ingest = (content: string) => ingestResult(agent, { content, workarea: 'tests/signatures', source_uri: 'https://example.org/signatures' });
   promoted = (await ingest(`The archive room key hangs by the door ${Date.now()}.`)).artifact_id;

@@ -4,7 +4,7 @@ import { serve, type RunningGate as Served } from '../../dist/src/server.js';
 import { httpRequest, issueKey, KEYS_PROMOTE, loadFetchParser, readWholeBody, socketRpc, tempHome, TEST_SCAN_DEADLINE, type HttpAnswer, type HttpOptions, type KeyRole, type RpcAnswer } from './gate-process.js';
 import { freePort, issuerOf } from './sign-in.js';
 import { collectedLog } from './collected-log.js';
-import { layOver } from './process-overlay.js';
+import { layOver, type Layer } from './process-overlay.js';
 
 /** A clock the test moves by hand (docs/architecture.md#rules-of-the-house, rule 7): code, token and nonce expiry without sleeping. */
 export class MovableClock {
@@ -27,10 +27,17 @@ export class InProcessServer {
   /** The gate's log lines, kept rather than printed. */
   readonly log: string[] = [];
   private running!: Served;
-  /** Lifts the gate's environment and umask off this process's (process-overlay.ts): called at stop. */
-  private lift: () => void = () => undefined;
+  /** The gate's environment and umask over this process's while it runs (process-overlay.ts), lifted at stop. */
+  private layer: Layer | null = null;
+  /** Whether the gate serves: a stop after a stop shuts nothing down twice. */
+  private serving = false;
 
-  private constructor(readonly home: string) {}
+  private constructor(
+    readonly home: string,
+    private readonly port: number,
+    private readonly settings: Record<string, unknown>,
+    private readonly env: Record<string, string>,
+  ) {}
 
   /**
    * `home`: a new temp home when not given. `env` is read as `gate serve` reads its own
@@ -39,24 +46,37 @@ export class InProcessServer {
    * (its threads start with it), lifted at stop.
    */
   static async start(settings: Record<string, unknown> = {}, home: string = tempHome(), env: Record<string, string> = {}): Promise<InProcessServer> {
-    const server = new InProcessServer(home);
+    const server = new InProcessServer(home, await freePort(), settings, env);
     mkdirSync(server.home, { recursive: true });
-    const port = await freePort();
-    server.lift = layOver({ ...TEST_SCAN_DEADLINE, ...KEYS_PROMOTE, ...env });
+    await server.open();
+    return server;
+  }
+
+  private async open(): Promise<void> {
+    const layer = (this.layer ??= layOver({ ...TEST_SCAN_DEADLINE, ...KEYS_PROMOTE, ...this.env }));
     try {
-      server.running = await serve({
-        home: server.home,
-        port,
-        settings: { 'auth.issuer': issuerOf(port), ...settings },
-        clock: server.clock,
-        log: collectedLog(server.log),
-      });
+      // serve() reads its config and opens the gate before its first await: with its own environment, not another open gate's.
+      this.running = await layer.alone(() =>
+        serve({
+          home: this.home,
+          port: this.port,
+          settings: { 'auth.issuer': issuerOf(this.port), ...this.settings },
+          clock: this.clock,
+          log: collectedLog(this.log),
+        }),
+      );
     } catch (error) {
-      server.lift();
+      layer.lift();
+      this.layer = null;
       throw error;
     }
-    await loadFetchParser(server.url);
-    return server;
+    this.serving = true;
+    await loadFetchParser(this.url);
+  }
+
+  /** Serves the same home again after a stop, on the same port (so at the same issuer URL), as a restart of `gate serve` would. */
+  async restart(): Promise<void> {
+    await this.open();
   }
 
   /** The gate itself, for what no route shows (the journal's internal events). */
@@ -117,9 +137,13 @@ export class InProcessServer {
 
   async stop(): Promise<void> {
     try {
-      await this.running.shutdown('test over');
+      if (this.serving) {
+        this.serving = false;
+        await this.running.shutdown('test over');
+      }
     } finally {
-      this.lift();
+      this.layer?.lift();
+      this.layer = null;
     }
   }
 }

@@ -12,7 +12,7 @@ import type { Caller } from '../../dist/src/access/caller.js';
 import type { Clock } from '../../dist/src/clock.js';
 import { issueKey, KEYS_PROMOTE, readWholeBody, TEST_SCAN_DEADLINE, tempHome, type KeyRole, type RpcAnswer } from './gate-process.js';
 import { collectedLog } from './collected-log.js';
-import { layOver } from './process-overlay.js';
+import { layOver, type Layer } from './process-overlay.js';
 
 /** Over KEYS_PROMOTE, for every unit gate unless its `env` says otherwise: the test gates' scan deadline (gate-process.ts). */
 const UNIT_DEFAULTS = TEST_SCAN_DEADLINE;
@@ -48,8 +48,8 @@ export class UnitGate {
   /** The gate's log lines, kept rather than printed. */
   readonly log: string[] = [];
   private opened!: Gate;
-  /** Lifts the gate's environment and umask off this process's (process-overlay.ts): called at stop. */
-  private lift: (() => void) | null = null;
+  /** The gate's environment and umask over this process's while it runs (process-overlay.ts), lifted at stop. */
+  private layer: Layer | null = null;
   private startScan: Promise<unknown> = Promise.resolve();
   /** Whether the gate is open: a stop after a stop (a test's own, then its finally's or the afterAll's) closes nothing twice. */
   private running = false;
@@ -77,15 +77,18 @@ export class UnitGate {
     // The gate's environment is this process's, as a `gate serve` child's is its parent's with
     // `env` over it: the config reads GATE_SECTION_KEY from it, and the threads read what a
     // config names (a model backend's api_key_env) from the environment they start with.
-    this.lift ??= layOver({ ...KEYS_PROMOTE, ...UNIT_DEFAULTS, ...(this.options.env ?? {}) });
-    const paths = prepareHome(this.home);
-    const flags = this.options.settings ?? {};
-    const { config, sources } = loadConfig(paths.config, process.env, flags);
-    this.opened = Gate.open(paths, config, {
-      configOrigin: { sources, flags, savedForRestart: new Map() },
-      ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
-      log: collectedLog(this.log),
-      serving: true,
+    this.layer ??= layOver({ ...KEYS_PROMOTE, ...UNIT_DEFAULTS, ...(this.options.env ?? {}) });
+    // Its config and the threads it always runs see its own environment, not another open gate's.
+    this.opened = this.layer.alone(() => {
+      const paths = prepareHome(this.home);
+      const flags = this.options.settings ?? {};
+      const { config, sources } = loadConfig(paths.config, process.env, flags);
+      return Gate.open(paths, config, {
+        configOrigin: { sources, flags, savedForRestart: new Map() },
+        ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
+        log: collectedLog(this.log),
+        serving: true,
+      });
     });
     this.running = true;
     // What `gate serve` scans beside serving: rows a stop left in L0_RAW.
@@ -151,8 +154,8 @@ export class UnitGate {
       await this.opened.pipeline.promotedRescan.stop();
       await this.opened.close();
     }
-    this.lift?.();
-    this.lift = null;
+    this.layer?.lift();
+    this.layer = null;
   }
 
   /** Opens the same home again after a stop, as a restart would. */

@@ -10,7 +10,7 @@ import { useGate } from '../harness/use-gate.js';
 // read it from this process's environment when they start, which the file leaves as it found.
 let lift = () => undefined as void;
 beforeAll(() => {
-  lift = layOver({ GATE_FAILPOINTS: 'scan-claim-stalls' });
+  lift = layOver({ GATE_FAILPOINTS: 'scan-claim-stalls' }).lift;
 });
 // The compiled stage: its pool finds the scan worker beside it in dist/.
 const { ScanStage, LARGE_CLAIM_BYTES } = await import('../../dist/pipeline/scan-stage.js');

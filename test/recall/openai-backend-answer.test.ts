@@ -10,7 +10,7 @@ let lift = () => undefined as void;
 
 beforeAll(async () => {
   // The key the backend's api_key_env names, in this process's environment while the gate runs.
-  lift = layOver({ GATE_TEST_EMBED_KEY: 'sk-test-only-not-a-real-key' });
+  lift = layOver({ GATE_TEST_EMBED_KEY: 'sk-test-only-not-a-real-key' }).lift;
   server = await new EmbeddingsServer((req) => ({ status: 200, body: goodAnswer(req, DIMS) })).start();
   g = InProcessGate.open(openaiFlags(server.url, DIMS));
 });

@@ -10,7 +10,7 @@ let lift = () => undefined as void;
 
 beforeAll(async () => {
   // The key the backend's api_key_env names, in this process's environment while the gate runs.
-  lift = layOver({ GATE_TEST_EMBED_KEY: 'sk-test-only-not-a-real-key' });
+  lift = layOver({ GATE_TEST_EMBED_KEY: 'sk-test-only-not-a-real-key' }).lift;
   // Vectors of the wrong length: an answer that parses but is not what was asked.
   server = await new EmbeddingsServer((req) => ({
     status: 200,

@@ -10,7 +10,7 @@ let lift = () => undefined as void;
 
 beforeAll(async () => {
   // The key the backend's api_key_env names, in this process's environment while the gate runs.
-  lift = layOver({ GATE_TEST_EMBED_KEY: 'sk-test-only-not-a-real-key' });
+  lift = layOver({ GATE_TEST_EMBED_KEY: 'sk-test-only-not-a-real-key' }).lift;
   // The first request is told to come back in one second; the second is answered.
   server = await new EmbeddingsServer((req, n) =>
     n === 1
