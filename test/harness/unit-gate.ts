@@ -26,6 +26,8 @@ export interface UnitGateOptions {
   home?: string;
   /** A clock the test moves by hand; the system clock otherwise. */
   clock?: Clock;
+  /** Opens a copy of a home as this gate from now on, as `gate serve --takeover` does (journaled). */
+  takeover?: boolean;
 }
 
 /** The socket's caller for the account running the tests: admin, as the socket door makes it (src/surfaces/socket-server.ts). */
@@ -86,6 +88,7 @@ export class UnitGate {
       return Gate.open(paths, config, {
         configOrigin: { sources, flags, savedForRestart: new Map() },
         ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
+        ...(this.options.takeover === true ? { takeover: true } : {}),
         log: collectedLog(this.log),
         serving: true,
       });
