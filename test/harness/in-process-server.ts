@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 // The compiled gate: its pools load their worker entries from dist/ beside it.
 import { serve, type RunningGate as Served } from '../../dist/src/server.js';
-import { httpRequest, issueKey, KEYS_PROMOTE, loadFetchParser, readWholeBody, socketRpc, tempHome, TEST_SCAN_DEADLINE, type HttpAnswer, type HttpOptions, type KeyRole, type RpcAnswer } from './gate-process.js';
+import { httpRequest, issueKey, KEYS_PROMOTE, loadFetchParser, readWholeBody, socketRpc, tempHome, TEST_SCAN, type HttpAnswer, type HttpOptions, type KeyRole, type RpcAnswer } from './gate-process.js';
 import { freePort, issuerOf } from './sign-in.js';
 import { collectedLog } from './collected-log.js';
 import { layOver, type Layer } from './process-overlay.js';
@@ -53,7 +53,7 @@ export class InProcessServer {
   }
 
   private async open(): Promise<void> {
-    const layer = (this.layer ??= layOver({ ...TEST_SCAN_DEADLINE, ...KEYS_PROMOTE, ...this.env }));
+    const layer = (this.layer ??= layOver({ ...TEST_SCAN, ...KEYS_PROMOTE, ...this.env }));
     try {
       // serve() reads its config and opens the gate before its first await: with its own environment, not another open gate's.
       this.running = await layer.alone(() =>

@@ -10,12 +10,9 @@ import { CredentialError } from '../../dist/src/auth/bearer.js';
 import { scanPending } from '../../dist/src/scanning/scan-pending.js';
 import type { Caller } from '../../dist/src/access/caller.js';
 import type { Clock } from '../../dist/src/clock.js';
-import { issueKey, KEYS_PROMOTE, readWholeBody, TEST_SCAN_DEADLINE, tempHome, type KeyRole, type RpcAnswer } from './gate-process.js';
+import { issueKey, KEYS_PROMOTE, readWholeBody, TEST_SCAN, tempHome, type KeyRole, type RpcAnswer } from './gate-process.js';
 import { collectedLog } from './collected-log.js';
 import { layOver, type Layer } from './process-overlay.js';
-
-/** Over KEYS_PROMOTE, for every unit gate unless its `env` says otherwise: the test gates' scan deadline (gate-process.ts). */
-const UNIT_DEFAULTS = TEST_SCAN_DEADLINE;
 
 export interface UnitGateOptions {
   /** Environment over this process's and KEYS_PROMOTE, read as `gate serve` reads its own (GATE_SECTION_KEY). */
@@ -79,7 +76,7 @@ export class UnitGate {
     // The gate's environment is this process's, as a `gate serve` child's is its parent's with
     // `env` over it: the config reads GATE_SECTION_KEY from it, and the threads read what a
     // config names (a model backend's api_key_env) from the environment they start with.
-    this.layer ??= layOver({ ...KEYS_PROMOTE, ...UNIT_DEFAULTS, ...(this.options.env ?? {}) });
+    this.layer ??= layOver({ ...TEST_SCAN, ...KEYS_PROMOTE, ...(this.options.env ?? {}) });
     // Its config and the threads it always runs see its own environment, not another open gate's.
     this.opened = this.layer.alone(() => {
       const paths = prepareHome(this.home);
