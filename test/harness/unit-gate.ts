@@ -27,6 +27,28 @@ export interface UnitGateOptions {
   takeover?: boolean;
 }
 
+/** One message to `gate`'s dispatcher as `caller`, answered as a door answers it (through JSON). */
+async function dispatchAs(gate: Gate, caller: Caller, method: string, params?: unknown): Promise<RpcAnswer> {
+  const answer = await dispatch(gate, caller, { jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) });
+  return JSON.parse(JSON.stringify(answer)) as RpcAnswer;
+}
+
+/**
+ * One message to `gate`'s dispatcher with a bearer credential, its caller made as POST /rpc
+ * makes it (the gate's own BearerAuth); a credential the gate refuses answers the body the
+ * door's 401 carries (`{ error, kind }`).
+ */
+export async function dispatchWithKey(gate: Gate, key: string | null, method: string, params?: unknown): Promise<RpcAnswer> {
+  let caller: Caller;
+  try {
+    caller = await gate.auth.bearer.callerOf(key === null ? undefined : `Bearer ${key}`, 'http');
+  } catch (error) {
+    if (error instanceof CredentialError) return JSON.parse(JSON.stringify(error.body())) as RpcAnswer;
+    throw error;
+  }
+  return dispatchAs(gate, caller, method, params);
+}
+
 /** The socket's caller for the account running the tests: admin, as the socket door makes it (src/surfaces/socket-server.ts). */
 function socketAdmin(): Caller {
   const uid = process.getuid!();
@@ -105,9 +127,8 @@ export class UnitGate {
   }
 
   /** One message to the dispatcher as `caller`, answered as a door answers it (through JSON). */
-  async dispatchAs(caller: Caller, method: string, params?: unknown): Promise<RpcAnswer> {
-    const answer = await dispatch(this.opened, caller, { jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) });
-    return JSON.parse(JSON.stringify(answer)) as RpcAnswer;
+  dispatchAs(caller: Caller, method: string, params?: unknown): Promise<RpcAnswer> {
+    return dispatchAs(this.opened, caller, method, params);
   }
 
   /** One call over what stands for the socket: as the account running the tests (admin). */
@@ -119,15 +140,8 @@ export class UnitGate {
    * One call with a bearer credential, as POST /rpc makes its caller; a credential the gate
    * refuses answers the body the door's 401 carries (`{ error, kind }`).
    */
-  async rpc(key: string | null, method: string, params?: unknown): Promise<RpcAnswer> {
-    let caller: Caller;
-    try {
-      caller = await this.opened.auth.bearer.callerOf(key === null ? undefined : `Bearer ${key}`, 'http');
-    } catch (error) {
-      if (error instanceof CredentialError) return JSON.parse(JSON.stringify(error.body())) as RpcAnswer;
-      throw error;
-    }
-    return this.dispatchAs(caller, method, params);
+  rpc(key: string | null, method: string, params?: unknown): Promise<RpcAnswer> {
+    return dispatchWithKey(this.opened, key, method, params);
   }
 
   /** A reviewer's read of a whole masked body, page by page, as GateProcess.readBody. */
