@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import type { TestBrowser } from '../harness/browser.js';
 import { SHOTS, personInConsole } from '../harness/browser-sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
@@ -9,7 +10,7 @@ import { useGate } from '../harness/use-gate.js';
 // the page) is shown failing, loudly, on the event and above the list.
 
 const reviewer = { email: 'inclusion-reviewer@example.test', password: 'a reviewer password for inclusion' };
-let browser: Browser;
+let browser: TestBrowser;
 let page: Page;
 let promoted: string;
 

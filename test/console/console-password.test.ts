@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { TestBrowser } from '../harness/browser.js';
 import { personInConsole, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
 import { authorizeFields, form, pkcePair } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
@@ -10,7 +10,7 @@ import { useGate } from '../harness/use-gate.js';
 
 const person = { email: 'console-password@example.test', password: 'the first console password' };
 const { gate } = useGate({ kind: 'in-process' });
-let browser: Browser | undefined;
+let browser: TestBrowser | undefined;
 afterAll(async () => {
   await browser?.close();
 });

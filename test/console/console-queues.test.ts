@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import type { TestBrowser } from '../harness/browser.js';
 import { uniqueText } from '../harness/gate-process.js';
 import { SHOTS, personInConsole } from '../harness/browser-sign-in.js';
 import { useGate } from '../harness/use-gate.js';
@@ -10,7 +11,7 @@ import { useGate } from '../harness/use-gate.js';
 
 const operator = { email: 'console-queues@example.test', password: 'an operator password for the queues' };
 const BURST = 6;
-let browser: Browser;
+let browser: TestBrowser;
 let page: Page;
 
 const { gate, keys: { agent } } = useGate({

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import canonicalize from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import type { TestBrowser } from '../harness/browser.js';
 import { SHOTS, personInConsole } from '../harness/browser-sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
@@ -14,7 +15,7 @@ import { useGate } from '../harness/use-gate.js';
 // by it; the page says which event no longer holds, and loudly.
 
 const reviewer = { email: 'signature-reviewer@example.test', password: 'a reviewer password for signatures' };
-let browser: Browser;
+let browser: TestBrowser;
 let page: Page;
 let promoted: string;
 let flagged: string;

@@ -3,8 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../harness/browser.js';
+import { launchBrowser, type TestBrowser } from '../harness/browser.js';
 import { OrgProcess, PostgresCluster, orgCli, putSubmission } from '../harness/org-process.js';
 import { SimulatedMember } from '../harness/member-submission.js';
 import { addPersonWithCli, freePort } from '../harness/sign-in.js';
@@ -28,7 +27,7 @@ const unreachable = `http://127.0.0.1:${await freePort()}`;
 const person = { email: 'second-issuer@example.test', password: 'a password at the second issuer' };
 let cluster: PostgresCluster;
 let org: OrgProcess;
-let browser: Browser;
+let browser: TestBrowser;
 let env: Record<string, string>;
 const home = join(dir, 'org');
 

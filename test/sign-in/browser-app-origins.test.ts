@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ForeignSite, launchBrowser } from '../harness/browser.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { ForeignSite, launchBrowser, type TestBrowser } from '../harness/browser.js';
 import { addPersonWithCli, authorizeFields, CLIENT_ID, pkcePair } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
@@ -13,7 +13,7 @@ const email = 'console@example.test';
 const password = 'a console elsewhere password';
 let listed: ForeignSite;
 let unlisted: ForeignSite;
-let browser: Browser;
+let browser: TestBrowser;
 let identity: string;
 
 beforeAll(async () => {
