@@ -1,15 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { UnitGate } from '../harness/unit-gate.js';
 import { sha256Of, upload, opaqueBytes } from '../harness/attachments.js';
 
-const gates: GateProcess[] = [];
+const gates: UnitGate[] = [];
 afterAll(async () => {
-  for (const g of gates) await g.stop();
+  for (const g of gates.reverse()) await g.stop();
 });
 
 describe('-32015: attachment storage at its bound', () => {
   it('a writer past its quota in the window is refused upload_quota with retry_after_ms; another writer is not', async () => {
-    const gate = await GateProcess.start({ env: { GATE_ATTACHMENTS_WRITER_QUOTA_BYTES: '10000', GATE_ATTACHMENTS_WRITER_QUOTA_WINDOW_MS: '3600000' } });
+    const gate = await UnitGate.open({ env: { GATE_ATTACHMENTS_WRITER_QUOTA_BYTES: '10000', GATE_ATTACHMENTS_WRITER_QUOTA_WINDOW_MS: '3600000' } });
     gates.push(gate);
     const agent = await gate.key('agent');
     expect((await upload(gate, agent.key, opaqueBytes(6000))).result.complete).toBe(true);
@@ -22,7 +22,7 @@ describe('-32015: attachment storage at its bound', () => {
   });
 
   it('the whole store past its budget refuses attachment_budget, counting uploads under way', async () => {
-    const gate = await GateProcess.start({ env: { GATE_ATTACHMENTS_BUDGET_BYTES: '10000' } });
+    const gate = await UnitGate.open({ env: { GATE_ATTACHMENTS_BUDGET_BYTES: '10000' } });
     gates.push(gate);
     const [a, b] = [await gate.key('agent'), await gate.key('agent')];
     const half = opaqueBytes(8000);

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GateProcess, ROOT } from '../harness/gate-process.js';
+import { ROOT } from '../harness/gate-process.js';
+import { UnitGate } from '../harness/unit-gate.js';
 import { yazlZip } from '../../fixtures/make-fixtures.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent, other, reviewer } } = useGate({ keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, other, reviewer } } = useGate({ kind: 'unit', keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
 
 const fixture = (name: string) => readFileSync(join(ROOT, 'fixtures/bundles', name)).toString('base64');
 const bundle = (content: string, extra: Record<string, unknown> = {}, key = agent.key) =>
@@ -70,7 +71,7 @@ describe('gv.ingest_bundle', () => {
   }
 
   it('the archive limits come from [bundle] in the config', async () => {
-    const small = await GateProcess.start({ env: { GATE_BUNDLE_ARCHIVE_MAX_BYTES: '300' } });
+    const small = await UnitGate.open({ env: { GATE_BUNDLE_ARCHIVE_MAX_BYTES: '300' } });
     try {
       const key = (await small.key('agent')).key;
       const a = await small.rpc(key, 'gv.ingest_bundle', { content: fixture('skill-valid.zip'), workarea: 'w', source_uri: 's' });

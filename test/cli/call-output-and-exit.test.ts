@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, tempHome } from '../harness/gate-process.js';
+import { gateCommand } from '../harness/gate-command.js';
 import { useGate } from '../harness/use-gate.js';
 
 /**
@@ -11,32 +12,33 @@ import { useGate } from '../harness/use-gate.js';
  * of the caller's choosing, and exit statuses that tell a bad argument (3) from no gate (2)
  * from a gate that took the message and did not answer in time (4).
  */
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'in-process' });
 
-const gateCli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+/** The command run to its end beside the gate, which answers it meanwhile (a run that held this process would hold the gate too). */
+const gateCli = (args: string[]) => gateCommand(args);
 
 describe('gate call', () => {
   it('writes an answer far past a pipe buffer (64 KiB) whole before it exits', async () => {
     const content = `A long note for the pipe test. ${'The quick brown fox jumps over the lazy dog. '.repeat(4_000)}`;
     const ingested = await gate.socket('gv.ingest', { content, workarea: 'tests/cli', kind: 'memory', source_uri: 'https://example.org/long' });
     expect(ingested.error, JSON.stringify(ingested.error)).toBeUndefined();
-    const out = gateCli(['call', 'gv.node', JSON.stringify({ artifact_id: ingested.result.artifact_id, body: true }), '--home', gate.home]);
-    expect(out.status, out.stderr).toBe(0);
-    expect(out.stdout.length).toBeGreaterThan(150_000);
-    expect(JSON.parse(out.stdout).result.body).toBe(content);
+    const out = await gateCli(['call', 'gv.node', JSON.stringify({ artifact_id: ingested.result.artifact_id, body: true }), '--home', gate.home]);
+    expect(out.code, out.err).toBe(0);
+    expect(out.out.length).toBeGreaterThan(150_000);
+    expect(JSON.parse(out.out).result.body).toBe(content);
   });
 
-  it('exits 3 on params that are not JSON, naming what is wrong', () => {
-    const out = gateCli(['call', 'gv.ping', '{not json', '--home', gate.home]);
-    expect(out.status).toBe(3);
-    expect(out.stderr).toMatch(/params must be JSON.*position/);
-    expect(out.stdout).toBe('');
+  it('exits 3 on params that are not JSON, naming what is wrong', async () => {
+    const out = await gateCli(['call', 'gv.ping', '{not json', '--home', gate.home]);
+    expect(out.code).toBe(3);
+    expect(out.err).toMatch(/params must be JSON.*position/);
+    expect(out.out).toBe('');
   });
 
-  it('exits 2 when no gate answers on the home', () => {
-    const out = gateCli(['call', 'gv.ping', '--home', tempHome()]);
-    expect(out.status).toBe(2);
-    expect(out.stderr).toContain('no gate answers');
+  it('exits 2 when no gate answers on the home', async () => {
+    const out = await gateCli(['call', 'gv.ping', '--home', tempHome()]);
+    expect(out.code).toBe(2);
+    expect(out.err).toContain('no gate answers');
   });
 
   it('--timeout bounds the wait for a gate that took the message and never answers (exit 4)', async () => {
@@ -63,10 +65,10 @@ describe('gate call', () => {
     }
   });
 
-  it('--timeout 0 waits as long as the gate takes; a bad --timeout is refused', () => {
-    expect(gateCli(['call', 'gv.ping', '--home', gate.home, '--timeout', '0']).status).toBe(0);
-    const bad = gateCli(['call', 'gv.ping', '--home', gate.home, '--timeout', 'soon']);
-    expect(bad.status).not.toBe(0);
-    expect(bad.stderr).toContain('--timeout takes whole milliseconds');
+  it('--timeout 0 waits as long as the gate takes; a bad --timeout is refused', async () => {
+    expect((await gateCli(['call', 'gv.ping', '--home', gate.home, '--timeout', '0'])).code).toBe(0);
+    const bad = await gateCli(['call', 'gv.ping', '--home', gate.home, '--timeout', 'soon']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.err).toContain('--timeout takes whole milliseconds');
   });
 });

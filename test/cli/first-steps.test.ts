@@ -3,10 +3,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
 import { CLI, tempHome } from '../harness/gate-process.js';
 import { freePort } from '../harness/sign-in.js';
-import { launchBrowser } from '../harness/browser.js';
+import { launchBrowser, type TestBrowser } from '../harness/browser.js';
 import { markedCommands } from '../harness/walkthrough.js';
 
 /**
@@ -28,7 +27,7 @@ interface Ran {
 }
 
 let serve: ChildProcess | undefined;
-let browser: Browser | undefined;
+let browser: TestBrowser | undefined;
 afterAll(async () => {
   await browser?.close();
   if (serve !== undefined && serve.exitCode === null) {

@@ -2,14 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, tempHome, uniqueText } from '../harness/gate-process.js';
+import { tempHome, uniqueText } from '../harness/gate-process.js';
+import { InProcessServer } from '../harness/in-process-server.js';
 import { addPersonWithCli } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 import { gateCommand } from '../harness/gate-command.js';
 
 const run = gateCommand;
 
-const { gate, keys: { agent }, ingestAnswer } = useGate({ ownIssuer: true, keys: { agent: 'agent' } });
+const { gate, keys: { agent }, ingestAnswer } = useGate({ kind: 'in-process', keys: { agent: 'agent' } });
 beforeAll(async () => {
   expect((await gate.socket('gv.space_create', { name: 'closed', policy: 'human' })).error).toBeUndefined();
 });
@@ -67,7 +68,7 @@ describe('gate grant --key (operator proofs on)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gate-operator-'));
     const keygen = await run(['operator', 'keygen', '--out', join(dir, 'op.pem')]);
     expect(keygen.code).toBe(0);
-    const proofs = await GateProcess.start({ home: tempHome(), env: { GATE_AUTH_OPERATOR_KEYS: JSON.stringify([keygen.out.trim()]) } });
+    const proofs = await InProcessServer.start({}, tempHome(), { GATE_AUTH_OPERATOR_KEYS: JSON.stringify([keygen.out.trim()]) });
     try {
       const key = await proofs.socket('gv.keys', { action: 'issue', role: 'agent' });
       const principal = `key:${key.result.key_id}`;

@@ -5,7 +5,7 @@ import { authorizeFields, form, pkcePair } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 import { gateCommand } from '../harness/gate-command.js';
 
-const { gate } = useGate({ ownIssuer: true });
+const { gate } = useGate({ kind: 'in-process' });
 
 const run = gateCommand;
 

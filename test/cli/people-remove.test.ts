@@ -4,7 +4,7 @@ import { useGate } from '../harness/use-gate.js';
 import { gateCommand } from '../harness/gate-command.js';
 
 /** `gate people remove` names a person as people know them, by email, as well as by subject. */
-const { gate } = useGate({ ownIssuer: true });
+const { gate } = useGate({ kind: 'in-process' });
 
 const run = (args: string[], stdin = '') => gateCommand([...args, '--home', gate.home], stdin);
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { InProcessServer } from '../harness/in-process-server.js';
 import { addPersonWithCli } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 import { gateCommand } from '../harness/gate-command.js';
@@ -16,7 +16,7 @@ const PASSWORD = 'a password for signing';
 const run = gateCommand;
 
 const { gate, keys: { agent } } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   // main under human review and the standard profile: only a person's read and signature promote.
   env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
   keys: { agent: 'agent' },
@@ -132,7 +132,8 @@ describe('gate sign', () => {
     expect(noEmail.code).toBe(3);
     const noGate = await run(['sign', id, '--url', 'http://127.0.0.1:1', '--email', 'signer@example.test', '--password-stdin', '--yes'], `${PASSWORD}\n`);
     expect(noGate.code).toBe(2);
-    const plain = await GateProcess.start();
+    // A gate that is no sign-in provider: no issuer of its own.
+    const plain = await InProcessServer.start({ 'auth.issuer': '' });
     try {
       const notIssuer = await run(['sign', id, '--home', plain.home, '--email', 'signer@example.test', '--password-stdin', '--yes'], `${PASSWORD}\n`);
       expect(notIssuer.code).toBe(1);

@@ -8,7 +8,7 @@ import { gateCommand } from '../harness/gate-command.js';
 
 const run = gateCommand;
 
-const { gate, keys: { agent }, ingestId } = useGate({ keys: { agent: 'agent' } });
+const { gate, keys: { agent }, ingestId } = useGate({ kind: 'in-process', keys: { agent: 'agent' } });
 beforeAll(async () => {
   expect((await gate.socket('gv.space_create', { name: 'team', policy: 'human', owner: 'ops@example.test' })).error).toBeUndefined();
   await ingestId(agent, { space: 'main', content: 'a claim for the space list', source_uri: 'test://spaces', workarea: 's' });

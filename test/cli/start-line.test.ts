@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { CLI, tempHome } from '../harness/gate-process.js';
+import { CLI, socketRpc, tempHome } from '../harness/gate-process.js';
 
 /**
- * Starts `gate serve` with the log in `format`, waits until it has been up a moment, stops
- * it, and answers what it wrote to stdout and to stderr before the stop.
+ * Starts `gate serve` with the log in `format`, waits until it answers on its socket (its
+ * start is over), stops it, and answers what it wrote to stdout, and to stderr before the
+ * stop's own first line: one process writes its log in order, so whatever its start said,
+ * written at once or flushed later, comes before the line that says it is shutting down.
  */
 async function startAndStop(format: 'pretty' | 'json', homeFlag: boolean): Promise<{ home: string; stdout: string[]; stderr: string[] }> {
   const home = tempHome();
@@ -15,23 +18,23 @@ async function startAndStop(format: 'pretty' | 'json', homeFlag: boolean): Promi
   });
   const stdout: string[] = [];
   const stderr: string[] = [];
-  createInterface({ input: child.stderr! }).on('line', (l) => stderr.push(l));
+  const stderrDone = new Promise((resolve) => createInterface({ input: child.stderr! }).on('line', (l) => stderr.push(l)).once('close', resolve));
+  const stdoutDone = new Promise((resolve) => createInterface({ input: child.stdout! }).on('line', (l) => stdout.push(l)).once('close', resolve));
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     await new Promise<void>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`gate exited ${code}: ${stderr.join('\n')}`)));
-      createInterface({ input: child.stdout! }).on('line', (l) => {
-        stdout.push(l);
-        resolve();
-      });
+      child.stdout!.once('data', () => resolve());
     });
-    // What a start says comes before the line or at once after it (the start scan, the log's flush).
-    await new Promise((r) => setTimeout(r, 1_500));
-    return { home, stdout: [...stdout], stderr: [...stderr] };
+    expect((await socketRpc(join(home, 'gate.sock'), 'gv.ping')).result.pong).toBe(true);
   } finally {
     child.kill('SIGTERM');
     await exited;
   }
+  await Promise.all([stdoutDone, stderrDone]);
+  const stopping = stderr.findIndex((l) => l.includes('shutting down (SIGTERM)'));
+  expect(stopping, stderr.join('\n')).toBeGreaterThanOrEqual(0);
+  return { home, stdout, stderr: stderr.slice(0, stopping) };
 }
 
 describe('the start line (issue 35)', () => {

@@ -4,6 +4,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
 const { gate, keys: { agent, reader } } = useGate({
+  kind: 'in-process',
   env: { GATE_QUARANTINE_MAX_DEPTH: '3', GATE_QUARANTINE_RETRY_AFTER_MS: '4321' },
   keys: { agent: 'agent', reader: 'reader' },
 });

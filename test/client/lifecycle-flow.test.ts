@@ -12,6 +12,7 @@ import { useGate } from '../harness/use-gate.js';
  * rule 3 of docs/protocol.md#client-transport-rules: the deciding verbs go only through the client made to decide.
  */
 const { gate, keys: { agent, reviewer } } = useGate({
+  kind: 'in-process',
   env: { GATE_REVIEW_GRADE_EVERY: 'off' },
   keys: { agent: 'agent', reviewer: 'reviewer' },
 });

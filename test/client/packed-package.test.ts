@@ -16,7 +16,7 @@ import { useGate } from '../harness/use-gate.js';
 const run = promisify(execFile);
 const PACKAGE = join(ROOT, 'packages', 'client');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const { gate, keys } = useGate({ keys: { agent: 'agent' } });
+const { gate, keys } = useGate({ kind: 'in-process', keys: { agent: 'agent' } });
 
 /** The fenced block the document marks as the agent loop. */
 function agentLoop(): string {

@@ -13,7 +13,7 @@ import { useGate } from '../harness/use-gate.js';
 // the deployment's own key re-signed: every signature holds there, so only the links can
 // tell that the places do not fit together.
 
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'unit' });
 
 let events: WhyEvent[];
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../harness/browser.js';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type TestBrowser } from '../harness/browser.js';
 import { SHOTS } from '../harness/browser-sign-in.js';
 import { CLIENT_ID, addPersonWithCli, pkcePair } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
@@ -12,11 +12,11 @@ import { useGate } from '../harness/use-gate.js';
 
 const ANSWER_ORIGIN = 'https://answers.example.test';
 const person = { email: 'key-holder@example.test', password: 'a password that is not the key' };
-let browser: Browser;
+let browser: TestBrowser;
 let agentKey: string;
 
 // With an answer origin, token exchange is served: the key is tried there too.
-const { gate } = useGate({ ownIssuer: true, env: { GATE_AUTH_ANSWER_ORIGIN: ANSWER_ORIGIN } });
+const { gate } = useGate({ kind: 'in-process', env: { GATE_AUTH_ANSWER_ORIGIN: ANSWER_ORIGIN } });
 beforeAll(async () => {
   await addPersonWithCli(gate, person.email, person.password, 'reviewer');
   agentKey = (await gate.key('agent')).key;

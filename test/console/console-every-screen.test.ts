@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../harness/browser.js';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type TestBrowser } from '../harness/browser.js';
 import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
 import { addPersonWithCli } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
@@ -11,14 +11,14 @@ import { useGate } from '../harness/use-gate.js';
 
 const admin = { email: 'every-screen-admin@example.test', password: 'an admin password for every screen' };
 const reader = { email: 'every-screen-reader@example.test', password: 'a reader password for every screen' };
-let browser: Browser;
+let browser: TestBrowser;
 let page: Page;
 let row: string;
 /** Every resource the browser failed to load, as Chromium reports it on the page's console (a favicon request included, which is not a page request). */
 const failedLoads: string[] = [];
 
 const { gate, keys: { agent }, ingestId } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
   keys: { agent: 'agent' },
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import type { TestBrowser } from '../harness/browser.js';
 import { SHOTS, personInConsole } from '../harness/browser-sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
@@ -9,11 +10,11 @@ import { useGate } from '../harness/use-gate.js';
 // veto finding keeps Approve off with the reason, and a notice stays with the row it reports.
 
 const reviewer = { email: 'findings-reviewer@example.test', password: 'a reviewer password for findings' };
-let browser: Browser;
+let browser: TestBrowser;
 let page: Page;
 
 const { gate, keys: { agent }, ingestId } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
   keys: { agent: 'agent' },
 });

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import type { TestBrowser } from '../harness/browser.js';
 import { SHOTS, personInConsole } from '../harness/browser-sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
 // The console's questions and bans screens against a real gate, in Chromium.
 
 const admin = { email: 'console-gov@example.test', password: 'an admin password for governance' };
-let browser: Browser;
+let browser: TestBrowser;
 let page: Page;
 
-const { gate, keys: { asker, reviewer } } = useGate({ ownIssuer: true, keys: { asker: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { asker, reviewer } } = useGate({ kind: 'in-process', keys: { asker: 'agent', reviewer: 'reviewer' } });
 beforeAll(async () => {
   ({ browser, page } = await personInConsole(gate, admin, 'admin'));
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import type { TestBrowser } from '../harness/browser.js';
 import { SHOTS, personInConsole } from '../harness/browser-sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
@@ -9,11 +10,11 @@ import { useGate } from '../harness/use-gate.js';
 // the page) is shown failing, loudly, on the event and above the list.
 
 const reviewer = { email: 'inclusion-reviewer@example.test', password: 'a reviewer password for inclusion' };
-let browser: Browser;
+let browser: TestBrowser;
 let page: Page;
 let promoted: string;
 
-const { gate, keys: { agent, promoter }, ingestId } = useGate({ ownIssuer: true, keys: { agent: 'agent', promoter: 'reviewer' } });
+const { gate, keys: { agent, promoter }, ingestId } = useGate({ kind: 'in-process', keys: { agent: 'agent', promoter: 'reviewer' } });
 beforeAll(async () => {
   promoted = await ingestId(agent, { content: `The loading dock opens at seven ${Date.now()}.`, workarea: 'tests/inclusion', source_uri: 'https://example.org/inclusion' });
   await gate.readBody(promoter.key, promoted);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import type { TestBrowser } from '../harness/browser.js';
 import { SHOTS, personInConsole } from '../harness/browser-sign-in.js';
 import { sha256Of, upload } from '../harness/attachments.js';
 import { useGate } from '../harness/use-gate.js';
@@ -11,11 +12,11 @@ import { useGate } from '../harness/use-gate.js';
 
 const reviewer = { email: 'evidence-reviewer@example.test', password: 'a reviewer password for the evidence test' };
 const ASKS = 'Attach the ledger export the totals come from.';
-let browser: Browser;
+let browser: TestBrowser;
 let page: Page;
 
 const { gate, keys: { agent }, ingestId } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
   keys: { agent: 'agent' },
 });

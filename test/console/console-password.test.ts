@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { TestBrowser } from '../harness/browser.js';
 import { personInConsole, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
 import { authorizeFields, form, pkcePair } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
@@ -9,8 +9,8 @@ import { useGate } from '../harness/use-gate.js';
 // person signs in with the new password afterwards, as the same identity.
 
 const person = { email: 'console-password@example.test', password: 'the first console password' };
-const { gate } = useGate({ ownIssuer: true });
-let browser: Browser | undefined;
+const { gate } = useGate({ kind: 'in-process' });
+let browser: TestBrowser | undefined;
 afterAll(async () => {
   await browser?.close();
 });

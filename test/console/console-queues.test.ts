@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import type { TestBrowser } from '../harness/browser.js';
 import { uniqueText } from '../harness/gate-process.js';
 import { SHOTS, personInConsole } from '../harness/browser-sign-in.js';
 import { useGate } from '../harness/use-gate.js';
@@ -10,11 +11,11 @@ import { useGate } from '../harness/use-gate.js';
 
 const operator = { email: 'console-queues@example.test', password: 'an operator password for the queues' };
 const BURST = 6;
-let browser: Browser;
+let browser: TestBrowser;
 let page: Page;
 
 const { gate, keys: { agent } } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   env: { GATE_FAILPOINTS: 'scan-worker-stalls', GATE_SCAN_BATCH_MAX: '1', GATE_SCAN_THREADS: '1', GATE_QUARANTINE_MAX_DEPTH: '500' },
   keys: { agent: 'agent' },
 });

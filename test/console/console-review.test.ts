@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from '../harness/browser.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, type TestBrowser } from '../harness/browser.js';
 import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
 import { addPersonWithCli } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
@@ -11,12 +11,12 @@ import { useGate } from '../harness/use-gate.js';
 
 const reviewer = { email: 'queue-reviewer@example.test', password: 'a reviewer password for the console' };
 const readerPerson = { email: 'queue-reader@example.test', password: 'a reader password for the console' };
-let browser: Browser;
+let browser: TestBrowser;
 let context: BrowserContext;
 let page: Page;
 
 const { gate, keys: { agent }, ingestId } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
   keys: { agent: 'agent' },
 });

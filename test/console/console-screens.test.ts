@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../harness/browser.js';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type TestBrowser } from '../harness/browser.js';
 import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
@@ -12,12 +12,12 @@ import { useGate } from '../harness/use-gate.js';
 // the admin's keys and people, search, and the diff of a superseding row.
 
 const admin = { email: 'console-admin@example.test', password: 'an admin password for the console' };
-let browser: Browser;
+let browser: TestBrowser;
 let page: Page;
 let signer: SignedInPerson;
 
 const { gate, keys: { agent }, ingestId } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
   keys: { agent: 'agent' },
 });

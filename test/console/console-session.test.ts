@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../harness/browser.js';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type TestBrowser } from '../harness/browser.js';
 import { SHOTS, signInThroughTheBrowser } from '../harness/browser-sign-in.js';
 import { addPersonWithCli } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
@@ -11,9 +11,9 @@ import { useGate } from '../harness/use-gate.js';
 // through the gate_refresh cookie, and signing out ends it for good.
 
 const person = { email: 'session-reviewer@example.test', password: 'a session password for the console' };
-let browser: Browser;
+let browser: TestBrowser;
 
-const { gate } = useGate({ ownIssuer: true });
+const { gate } = useGate({ kind: 'in-process' });
 beforeAll(async () => {
   await addPersonWithCli(gate, person.email, person.password, 'reviewer');
   browser = await launchBrowser();

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import canonicalize from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import type { TestBrowser } from '../harness/browser.js';
 import { SHOTS, personInConsole } from '../harness/browser-sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
@@ -14,13 +15,13 @@ import { useGate } from '../harness/use-gate.js';
 // by it; the page says which event no longer holds, and loudly.
 
 const reviewer = { email: 'signature-reviewer@example.test', password: 'a reviewer password for signatures' };
-let browser: Browser;
+let browser: TestBrowser;
 let page: Page;
 let promoted: string;
 let flagged: string;
 let rewritten: string;
 
-const { gate, keys: { agent, promoter }, ingestResult } = useGate({ ownIssuer: true, keys: { agent: 'agent', promoter: 'reviewer' } });
+const { gate, keys: { agent, promoter }, ingestResult } = useGate({ kind: 'in-process', keys: { agent: 'agent', promoter: 'reviewer' } });
 beforeAll(async () => {
   const ingest = (content: string) => ingestResult(agent, { content, workarea: 'tests/signatures', source_uri: 'https://example.org/signatures' });
   promoted = (await ingest(`The archive room key hangs by the door ${Date.now()}.`)).artifact_id;

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
+import { UnitGate } from '../harness/unit-gate.js';
 import { checkEvent, type WhyEvent } from '../../app/src/event-check.js';
 import { useGate } from '../harness/use-gate.js';
 
@@ -7,7 +8,7 @@ import { useGate } from '../harness/use-gate.js';
 // the browser) against a real gate's gv.why answer, and against that answer altered in each
 // way a gate could misstate an event: the check holds only for the bytes as signed.
 
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'unit' });
 
 let events: WhyEvent[];
 
@@ -26,7 +27,7 @@ const promote = () => structuredClone(events.find((e) => e.type === 'promote')!)
 describe("the console's event check", () => {
   it('verifies each event as the gate served it, against its deployment id only', async () => {
     for (const e of events) expect(await checkEvent(gate.deploymentId, e), e.type).toEqual({ state: 'verified' });
-    const other = await GateProcess.start();
+    const other = await UnitGate.open();
     try {
       expect(await checkEvent(other.deploymentId, ingest())).toEqual({ state: 'failed', why: "the signature does not hold for this deployment's key" });
     } finally {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { readAttachment, sha256Of, upload } from '../harness/attachments.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { writer, reviewer } } = useGate({ keys: { writer: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { writer, reviewer } } = useGate({ kind: 'unit', keys: { writer: 'agent', reviewer: 'reviewer' } });
 
 /** Lower-case letters and digits only, so the FTS index stores it as one token spelled as in the body. */
 const marker = (label: string) => `${label}${randomBytes(8).toString('hex')}`;

@@ -8,7 +8,7 @@ import { PluginProcess } from '../harness/plugin-process.js';
 import { GateClient, GateClientError } from '@gate/client';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { banned, reviewer } } = useGate({ keys: { banned: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { banned, reviewer } } = useGate({ kind: 'in-process', keys: { banned: 'agent', reviewer: 'reviewer' } });
 
 const claim = (text: string, extra: Record<string, unknown> = {}) => ({ content: text, workarea: 'tests/ban', kind: 'memory', source_uri: 'test://ban', ...extra });
 const skillZip = () => readFileSync(join(ROOT, 'fixtures/bundles/skill-valid.zip')).toString('base64');

@@ -6,7 +6,7 @@ import { toolCall } from '../harness/mcp-calls.js';
 import { PluginProcess } from '../harness/plugin-process.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
+const { gate, keys: { agent } } = useGate({ kind: 'in-process', keys: { agent: 'agent' } });
 
 const BAN = 'https://docs.example/private';
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { signIn, type SignedInPerson } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { asker, other, reviewer } } = useGate({ ownIssuer: true, keys: { asker: 'agent', other: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { asker, other, reviewer } } = useGate({ kind: 'in-process', keys: { asker: 'agent', other: 'agent', reviewer: 'reviewer' } });
 let person: SignedInPerson;
 let personReader: SignedInPerson;
 

@@ -1,5 +1,5 @@
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './browser.js';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type TestBrowser } from './browser.js';
 import type { GateProcess } from './gate-process.js';
 import { addPersonWithCli, type PersonRole } from './sign-in.js';
 
@@ -23,7 +23,7 @@ export async function signInThroughTheBrowser(page: Page, base: string, email: s
  * a fresh browser whose page (`width` x 900) that person has signed in to the console with.
  * The caller closes the browser; it is closed here when signing in fails.
  */
-export async function personInConsole(gate: GateProcess, person: { email: string; password: string }, role: PersonRole, width = 1300): Promise<{ browser: Browser; page: Page }> {
+export async function personInConsole(gate: Pick<GateProcess, 'url' | 'home'>, person: { email: string; password: string }, role: PersonRole, width = 1300): Promise<{ browser: TestBrowser; page: Page }> {
   await addPersonWithCli(gate, person.email, person.password, role);
   const browser = await launchBrowser();
   try {

@@ -1,7 +1,28 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_MISSING } from './ensure-chromium.mjs';
+
+/** What a browser test holds of its browser: contexts and pages of its own, and their close. */
+export type TestBrowser = Pick<Browser, 'newContext' | 'newPage' | 'close'>;
+
+/** The Chromium of this worker process, once a file has asked for one. */
+let running: Promise<Browser> | undefined;
+
+function chromiumOfThisProcess(): Promise<Browser> {
+  running ??= chromium
+    .launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      // No sandbox (tests run as root in CI); nothing of the browser's own reaches the network.
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+    })
+    .catch((error: unknown) => {
+      running = undefined;
+      throw error;
+    });
+  return running;
+}
 
 /**
  * Real Chromium for browser tests (Debian's package, driven by playwright-core).
@@ -12,16 +33,36 @@ import { CHROMIUM, CHROMIUM_MISSING } from './ensure-chromium.mjs';
  *   ...
  *   await browser.close();
  *
- * A missing browser fails the test with the sentence saying how to install it: never a skip.
+ * One Chromium a worker process, launched by the first file that asks and shared by the files
+ * after it in that worker (vitest.config.ts, isolate: false): a launch costs about a second of
+ * CPU. What a test gets is a browser of its own over it: every context and page it opens is a
+ * fresh context (cookies, storage, cache of its own), and its close() closes those, never the
+ * shared Chromium, which ends with its worker process. A Chromium that went away is launched
+ * again. A missing browser fails the test with the sentence saying how to install it: never a skip.
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM)) throw new Error(CHROMIUM_MISSING);
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // No sandbox (tests run as root in CI); nothing of the browser's own reaches the network.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
-  });
+  let shared = await chromiumOfThisProcess();
+  if (!shared.isConnected()) {
+    running = undefined;
+    shared = await chromiumOfThisProcess();
+  }
+  const contexts = new Set<BrowserContext>();
+  const own: TestBrowser = {
+    async newContext(options) {
+      const context = await shared.newContext(options);
+      contexts.add(context);
+      context.once('close', () => contexts.delete(context));
+      return context;
+    },
+    async newPage(options) {
+      return (await own.newContext(options)).newPage();
+    },
+    async close() {
+      await Promise.all([...contexts].map((context) => context.close()));
+    },
+  };
+  return own;
 }
 
 /**

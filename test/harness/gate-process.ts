@@ -25,12 +25,17 @@ export interface RpcAnswer {
 export const KEYS_PROMOTE: Record<string, string> = { GATE_SPACES_MAIN_POLICY: 'auto', GATE_REVIEW_QUORUM_PROFILE: 'solo-reviewer' };
 
 /**
- * A test gate's scan deadline, over the 10 s default: on a machine the suite loads, a claim of
- * a few hundred KB passed 10 s and was held with scan_timeout, so the test failed by the load
- * alone (test/README.md: a test waits for a condition, never for a time). The deadline's own
- * tests set theirs (test/pipeline/scan-deadline.test.ts), as does a file that names it.
+ * A test gate's scan, for every kind of test gate unless a test says otherwise:
+ *
+ * - its deadline, over the 10 s default: on a machine the suite loads, a claim of a few
+ *   hundred KB passed 10 s and was held with scan_timeout, so the test failed by the load alone
+ *   (test/README.md: a test waits for a condition, never for a time). The deadline's own tests
+ *   set theirs (test/pipeline/scan-deadline.test.ts), as does a file that names it.
+ * - one thread a lane, where the default is one per core: each started thread loads the
+ *   scanner (about 0.3 s of CPU, measured), which every gate the suite opens paid once per
+ *   core of the machine running it; a test of the lanes' threads sets its own.
  */
-export const TEST_SCAN_DEADLINE: Record<string, string> = { GATE_SCAN_DEADLINE_MS: '600000' };
+export const TEST_SCAN: Record<string, string> = { GATE_SCAN_DEADLINE_MS: '600000', GATE_SCAN_THREADS: '1' };
 
 /** A temp home that other local accounts can traverse (the socket test connects as nobody). */
 export function tempHome(): string {
@@ -86,7 +91,7 @@ export class GateProcess {
    */
   static async start(options: { home?: string | undefined; env?: Record<string, string>; port?: number; asBin?: boolean; args?: string[] } = {}): Promise<GateProcess> {
     if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm test does)`);
-    const gate = new GateProcess(options.home ?? tempHome(), { ...TEST_SCAN_DEADLINE, ...KEYS_PROMOTE, ...(options.env ?? {}) }, options.port ?? 0, options.asBin === true, options.args ?? []);
+    const gate = new GateProcess(options.home ?? tempHome(), { ...TEST_SCAN, ...KEYS_PROMOTE, ...(options.env ?? {}) }, options.port ?? 0, options.asBin === true, options.args ?? []);
     await gate.launch();
     return gate;
   }

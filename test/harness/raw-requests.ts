@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import type { GateProcess } from './gate-process.js';
 
 /** One POST of exactly these bytes (no re-encoding on the way), with a bearer when given. */
-export async function postBytes(gate: GateProcess, path: '/rpc' | '/mcp', bytes: Buffer, key: string | null = null) {
+export async function postBytes(gate: Pick<GateProcess, 'url'>, path: '/rpc' | '/mcp', bytes: Buffer, key: string | null = null) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (key !== null) headers['authorization'] = `Bearer ${key}`;
   const res = await fetch(`${gate.url}${path}`, { method: 'POST', headers, body: bytes });
@@ -21,7 +21,7 @@ export async function postBytes(gate: GateProcess, path: '/rpc' | '/mcp', bytes:
  * One socket connection: each piece written on its own (with a pause between, so the gate
  * reads them as separate chunks), then `answers` lines read back, parsed.
  */
-export function socketExchange(gate: GateProcess, pieces: Buffer[], answers: number, pauseMs = 30): Promise<any[]> {
+export function socketExchange(gate: Pick<GateProcess, 'socketPath'>, pieces: Buffer[], answers: number, pauseMs = 30): Promise<any[]> {
   return new Promise((resolve, reject) => {
     const socket = connect(gate.socketPath);
     const lines: any[] = [];

@@ -125,7 +125,7 @@ export function refreshCookieOf(headers: Headers): string | undefined {
  * `gate people add EMAIL --role ROLE --password-stdin --home HOME`, as an operator runs it:
  * answers the person's identity (`<iss>|<sub>`) from the command's output.
  */
-export function addPersonWithCli(gate: GateProcess, email: string, password: string, role: PersonRole): Promise<string> {
+export function addPersonWithCli(gate: Pick<GateProcess, 'home'>, email: string, password: string, role: PersonRole): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, 'people', 'add', email, '--role', role, '--password-stdin', '--home', gate.home], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';

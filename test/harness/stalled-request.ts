@@ -50,6 +50,29 @@ export function stalledPost(baseUrl: string, path: string, headers: Record<strin
   };
 }
 
+/**
+ * A stalled request of a credential whose requests in flight are bounded to one
+ * (server.max_in_flight_per_credential = 1), once it holds that place: `start` makes it, and
+ * `probe` (another request of the same credential) is sent, one after another, until the gate
+ * refuses one 429, which it does once it has read the stalled request's head. A probe that
+ * held the place as that head came makes the stalled request the refused one (429): it is made
+ * again. Answers the stalled request and the last probe's status, which is not 429 when the
+ * stalled request was answered otherwise (cut for time) before any probe was refused.
+ */
+export async function holdingTheOnePlace(start: () => StalledRequest, probe: () => Promise<number>): Promise<{ held: StalledRequest; status: number }> {
+  for (;;) {
+    const held = start();
+    let answered: number | null | undefined;
+    void held.answered.then((s) => (answered = s));
+    let status: number;
+    do status = await probe();
+    while (status !== 429 && answered === undefined);
+    if (answered !== 429) return { held, status };
+    held.destroy();
+    await held.closed;
+  }
+}
+
 /** Every letter-case spelling of the bearer scheme (RFC 7235: case-insensitive), 64 of them. */
 export const bearerSpellings = (): string[] =>
   Array.from({ length: 64 }, (_, n) => [...'bearer'].map((c, i) => ((n >> i) & 1 ? c.toUpperCase() : c)).join(''));

@@ -10,11 +10,9 @@ import { CredentialError } from '../../dist/src/auth/bearer.js';
 import { scanPending } from '../../dist/src/scanning/scan-pending.js';
 import type { Caller } from '../../dist/src/access/caller.js';
 import type { Clock } from '../../dist/src/clock.js';
-import { issueKey, KEYS_PROMOTE, readWholeBody, TEST_SCAN_DEADLINE, tempHome, type KeyRole, type RpcAnswer } from './gate-process.js';
+import { issueKey, KEYS_PROMOTE, readWholeBody, TEST_SCAN, tempHome, type KeyRole, type RpcAnswer } from './gate-process.js';
 import { collectedLog } from './collected-log.js';
-
-/** Over KEYS_PROMOTE, for every unit gate unless its `env` says otherwise: the test gates' scan deadline (gate-process.ts). */
-const UNIT_DEFAULTS = TEST_SCAN_DEADLINE;
+import { layOver, type Layer } from './process-overlay.js';
 
 export interface UnitGateOptions {
   /** Environment over this process's and KEYS_PROMOTE, read as `gate serve` reads its own (GATE_SECTION_KEY). */
@@ -25,6 +23,30 @@ export interface UnitGateOptions {
   home?: string;
   /** A clock the test moves by hand; the system clock otherwise. */
   clock?: Clock;
+  /** Opens a copy of a home as this gate from now on, as `gate serve --takeover` does (journaled). */
+  takeover?: boolean;
+}
+
+/** One message to `gate`'s dispatcher as `caller`, answered as a door answers it (through JSON). */
+async function dispatchAs(gate: Gate, caller: Caller, method: string, params?: unknown): Promise<RpcAnswer> {
+  const answer = await dispatch(gate, caller, { jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) });
+  return JSON.parse(JSON.stringify(answer)) as RpcAnswer;
+}
+
+/**
+ * One message to `gate`'s dispatcher with a bearer credential, its caller made as POST /rpc
+ * makes it (the gate's own BearerAuth); a credential the gate refuses answers the body the
+ * door's 401 carries (`{ error, kind }`).
+ */
+export async function dispatchWithKey(gate: Gate, key: string | null, method: string, params?: unknown): Promise<RpcAnswer> {
+  let caller: Caller;
+  try {
+    caller = await gate.auth.bearer.callerOf(key === null ? undefined : `Bearer ${key}`, 'http');
+  } catch (error) {
+    if (error instanceof CredentialError) return JSON.parse(JSON.stringify(error.body())) as RpcAnswer;
+    throw error;
+  }
+  return dispatchAs(gate, caller, method, params);
 }
 
 /** The socket's caller for the account running the tests: admin, as the socket door makes it (src/surfaces/socket-server.ts). */
@@ -47,11 +69,11 @@ export class UnitGate {
   /** The gate's log lines, kept rather than printed. */
   readonly log: string[] = [];
   private opened!: Gate;
-  /** What this process's environment held before the gate's was set over it, restored at stop. */
-  private readonly saved = new Map<string, string | undefined>();
-  /** This process's umask before the gate's own (prepareHome sets 077, as for `gate serve`), restored at stop. */
-  private umask: number | null = null;
+  /** The gate's environment and umask over this process's while it runs (process-overlay.ts), lifted at stop. */
+  private layer: Layer | null = null;
   private startScan: Promise<unknown> = Promise.resolve();
+  /** Whether the gate is open: a stop after a stop (a test's own, then its finally's or the afterAll's) closes nothing twice. */
+  private running = false;
 
   private constructor(
     readonly home: string,
@@ -61,28 +83,36 @@ export class UnitGate {
   static async open(options: UnitGateOptions = {}): Promise<UnitGate> {
     const unit = new UnitGate(options.home ?? tempHome(), options);
     mkdirSync(unit.home, { recursive: true });
-    unit.start();
+    try {
+      unit.start();
+    } catch (error) {
+      // A gate that did not open still set the environment and umask over this process's,
+      // which the files after this one in the same worker would inherit.
+      await unit.stop();
+      throw error;
+    }
     return unit;
   }
 
   private start(): void {
-    this.umask ??= process.umask(0o077);
-    const paths = prepareHome(this.home);
     // The gate's environment is this process's, as a `gate serve` child's is its parent's with
     // `env` over it: the config reads GATE_SECTION_KEY from it, and the threads read what a
     // config names (a model backend's api_key_env) from the environment they start with.
-    for (const [name, value] of Object.entries({ ...KEYS_PROMOTE, ...UNIT_DEFAULTS, ...(this.options.env ?? {}) })) {
-      if (!this.saved.has(name)) this.saved.set(name, process.env[name]);
-      process.env[name] = value;
-    }
-    const flags = this.options.settings ?? {};
-    const { config, sources } = loadConfig(paths.config, process.env, flags);
-    this.opened = Gate.open(paths, config, {
-      configOrigin: { sources, flags, savedForRestart: new Map() },
-      ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
-      log: collectedLog(this.log),
-      serving: true,
+    this.layer ??= layOver({ ...TEST_SCAN, ...KEYS_PROMOTE, ...(this.options.env ?? {}) });
+    // Its config and the threads it always runs see its own environment, not another open gate's.
+    this.opened = this.layer.alone(() => {
+      const paths = prepareHome(this.home);
+      const flags = this.options.settings ?? {};
+      const { config, sources } = loadConfig(paths.config, process.env, flags);
+      return Gate.open(paths, config, {
+        configOrigin: { sources, flags, savedForRestart: new Map() },
+        ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
+        ...(this.options.takeover === true ? { takeover: true } : {}),
+        log: collectedLog(this.log),
+        serving: true,
+      });
     });
+    this.running = true;
     // What `gate serve` scans beside serving: rows a stop left in L0_RAW.
     this.startScan = scanPending(this.opened, Infinity, null, () => false).catch((error: unknown) => this.log.push(`error the start scan failed ${String(error)}`));
   }
@@ -97,9 +127,8 @@ export class UnitGate {
   }
 
   /** One message to the dispatcher as `caller`, answered as a door answers it (through JSON). */
-  async dispatchAs(caller: Caller, method: string, params?: unknown): Promise<RpcAnswer> {
-    const answer = await dispatch(this.opened, caller, { jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) });
-    return JSON.parse(JSON.stringify(answer)) as RpcAnswer;
+  dispatchAs(caller: Caller, method: string, params?: unknown): Promise<RpcAnswer> {
+    return dispatchAs(this.opened, caller, method, params);
   }
 
   /** One call over what stands for the socket: as the account running the tests (admin). */
@@ -111,15 +140,8 @@ export class UnitGate {
    * One call with a bearer credential, as POST /rpc makes its caller; a credential the gate
    * refuses answers the body the door's 401 carries (`{ error, kind }`).
    */
-  async rpc(key: string | null, method: string, params?: unknown): Promise<RpcAnswer> {
-    let caller: Caller;
-    try {
-      caller = await this.opened.auth.bearer.callerOf(key === null ? undefined : `Bearer ${key}`, 'http');
-    } catch (error) {
-      if (error instanceof CredentialError) return JSON.parse(JSON.stringify(error.body())) as RpcAnswer;
-      throw error;
-    }
-    return this.dispatchAs(caller, method, params);
+  rpc(key: string | null, method: string, params?: unknown): Promise<RpcAnswer> {
+    return dispatchWithKey(this.opened, key, method, params);
   }
 
   /** A reviewer's read of a whole masked body, page by page, as GateProcess.readBody. */
@@ -139,17 +161,15 @@ export class UnitGate {
 
   /** Closes the gate as `gate serve`'s shutdown does (grading halted, the start scan and the rescan awaited). */
   async stop(): Promise<void> {
-    this.opened.review.grading.halt();
-    await this.startScan;
-    await this.opened.pipeline.promotedRescan.stop();
-    await this.opened.close();
-    for (const [name, value] of this.saved) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
+    if (this.running) {
+      this.running = false;
+      this.opened.review.grading.halt();
+      await this.startScan;
+      await this.opened.pipeline.promotedRescan.stop();
+      await this.opened.close();
     }
-    this.saved.clear();
-    if (this.umask !== null) process.umask(this.umask);
-    this.umask = null;
+    this.layer?.lift();
+    this.layer = null;
   }
 
   /** Opens the same home again after a stop, as a restart would. */

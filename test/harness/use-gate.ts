@@ -66,6 +66,8 @@ export interface InProcessGateOptions<K extends Record<string, KeySpec>> extends
   kind: 'in-process';
   /** Settings as `serve()` takes them (`{ 'spaces.main_policy': 'auto' }`). */
   settings?: AtStart<Record<string, unknown>>;
+  /** Environment as the process gate's `env` (GATE_SECTION_KEY), under `settings`; set over this process's while the gate runs. */
+  env?: AtStart<Record<string, string>>;
 }
 
 /**
@@ -129,7 +131,7 @@ export function useGate<K extends Record<string, KeySpec>>(
     const home = await atStart(options.home);
     if (options.kind === 'in-process') {
       const { InProcessServer } = await import('./in-process-server.js');
-      started = await InProcessServer.start((await atStart(options.settings)) ?? {}, home);
+      started = await InProcessServer.start((await atStart(options.settings)) ?? {}, home, (await atStart(options.env)) ?? {});
     } else if (options.kind === 'unit') {
       const { UnitGate } = await import('./unit-gate.js');
       const [env, settings] = [await atStart(options.env), await atStart(options.settings)];

@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { CLI, ROOT } from './gate-process.js';
-import { launchBrowser } from './browser.js';
+import { launchBrowser, type TestBrowser } from './browser.js';
 
 /**
  * A guide in `docs/` run as written, as `test/cli/first-steps.test.ts` runs the README's first
@@ -98,7 +98,7 @@ export class Walkthrough {
   readonly ran: Ran[] = [];
   private readonly background: ChildProcess[] = [];
   private readonly jobs = new Map<number, ChildProcess>();
-  private browser: Browser | undefined;
+  private browser: TestBrowser | undefined;
   private readonly opened: string;
 
   constructor(private readonly options: WalkOptions) {

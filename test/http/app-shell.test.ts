@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ROOT } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'in-process' });
 
 const POLICY = /^default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'$/;
 

@@ -3,7 +3,7 @@ import { request, type ClientRequest } from 'node:http';
 import { GateProcess } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate({ env: { GATE_SERVER_MAX_IN_FLIGHT: '2', GATE_SERVER_MAX_IN_FLIGHT_PER_CREDENTIAL: '1' } });
+const { gate } = useGate({ kind: 'in-process', env: { GATE_SERVER_MAX_IN_FLIGHT: '2', GATE_SERVER_MAX_IN_FLIGHT_PER_CREDENTIAL: '1' } });
 
 let a: string;
 let b: string;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'in-process' });
 
 let eventsKey: string;
 

@@ -11,7 +11,7 @@ import { useGate } from '../harness/use-gate.js';
 const CLIENTS = 50;
 const BODY_BYTES = 4 * 1024 * 1024;
 
-const { gate } = useGate({ env: { GATE_REVIEW_GRADE_EVERY: 'off' } });
+const { gate } = useGate({ kind: 'in-process', env: { GATE_REVIEW_GRADE_EVERY: 'off' } });
 
 function body(i: number): Buffer {
   const head = JSON.stringify({ jsonrpc: '2.0', id: i, method: 'gv.ingest', params: { workarea: 'parallel/w', kind: 'memory', source_uri: `test://parallel/${i}`, content: '' } });

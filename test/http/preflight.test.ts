@@ -3,7 +3,7 @@ import { useGate } from '../harness/use-gate.js';
 
 const CONSOLE = 'https://console.example.test';
 const STRANGER = 'https://stranger.example.test';
-const { gate } = useGate({ ownIssuer: true, env: { GATE_AUTH_APP_ORIGINS: CONSOLE } });
+const { gate } = useGate({ kind: 'in-process', env: { GATE_AUTH_APP_ORIGINS: CONSOLE } });
 
 const preflight = (path: string, origin: string, method: string) =>
   gate.http('OPTIONS', path, { headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' } });

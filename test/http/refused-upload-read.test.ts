@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { stalledPost } from '../harness/stalled-request.js';
+import { holdingTheOnePlace, stalledPost } from '../harness/stalled-request.js';
 import { useGate } from '../harness/use-gate.js';
 import { LINGER_MS } from '../../src/http-rpc/answer-before-body.js';
 
@@ -8,7 +8,7 @@ import { LINGER_MS } from '../../src/http-rpc/answer-before-body.js';
 // body is read used to have its socket closed under the upload: a broken pipe, and maybe no
 // answer read. The gate now answers at once and reads the rest of the body away before closing.
 const DEADLINE_MS = 1000;
-const { gate } = useGate({ env: { GATE_SERVER_BODY_TIMEOUT_MS: String(DEADLINE_MS), GATE_SERVER_MAX_IN_FLIGHT_PER_CREDENTIAL: '1' } });
+const { gate } = useGate({ kind: 'in-process', env: { GATE_SERVER_BODY_TIMEOUT_MS: String(DEADLINE_MS), GATE_SERVER_MAX_IN_FLIGHT_PER_CREDENTIAL: '1' } });
 
 let key: string;
 beforeAll(async () => {
@@ -22,8 +22,11 @@ describe('a refused upload is read by its client', () => {
   it('refused before its body was read, on a connection that closes: the answer is read and the upload finishes without a broken pipe', async () => {
     const bodyBytes = 4 * 1024 * 1024;
     // The key's one place in flight, held by a body that has not arrived.
-    const holder = stalledPost(gate.url, '/rpc', { Authorization: `Bearer ${key}` }, 1024 * 1024, '{"jso');
-    await sleep(200);
+    const { held: holder, status } = await holdingTheOnePlace(
+      () => stalledPost(gate.url, '/rpc', { Authorization: `Bearer ${key}` }, 1024 * 1024, '{"jso'),
+      async () => (await gate.http('POST', '/rpc', { key, body: { jsonrpc: '2.0', id: 1, method: 'gv.ping' } })).status,
+    );
+    expect(status).toBe(429);
     const refused = stalledPost(gate.url, '/rpc', { Authorization: `Bearer ${key}`, Connection: 'close' }, bodyBytes, '');
     expect(await refused.answered).toBe(429);
     // The client goes on sending, as a client library does, after the answer arrived.

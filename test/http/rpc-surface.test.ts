@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { reader } } = useGate({ env: { GATE_MCP_MAX_REQUEST_BYTES: '65536' }, keys: { reader: 'reader' } });
+const { gate, keys: { reader } } = useGate({ kind: 'in-process', settings: { 'auth.issuer': '' }, env: { GATE_MCP_MAX_REQUEST_BYTES: '65536' }, keys: { reader: 'reader' } });
 
 describe('POST /rpc credentials: 401 with {error: "<kind>: <why>", kind}', () => {
   const cases: Array<[string, Record<string, string>, string]> = [

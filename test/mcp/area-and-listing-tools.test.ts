@@ -3,7 +3,7 @@ import { KEYS_PROMOTE, uniqueText } from '../harness/gate-process.js';
 import { tool, toolRefusal } from '../harness/mcp-calls.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
+const { gate, keys: { agent } } = useGate({ kind: 'in-process', keys: { agent: 'agent' } });
 
 const write = (workarea: string, content = uniqueText('area')) =>
   tool(gate, 'remember', { content, content_type: 'memory', source_uri: 'test://area', workarea }, agent.key);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mcpPost } from '../harness/mcp-calls.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate({ env: { GATE_MCP_KEYLESS_LOOPBACK: 'false' } });
+const { gate } = useGate({ kind: 'in-process', env: { GATE_MCP_KEYLESS_LOOPBACK: 'false' } });
 
 describe('GET /mcp/catalog.json', () => {
   it('is public and generated from the registry: every verb, the methods, envelopes, content union and tiers', async () => {

@@ -3,7 +3,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { mcpPost } from '../harness/mcp-calls.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
+const { gate, keys: { agent } } = useGate({ kind: 'in-process', keys: { agent: 'agent' } });
 
 let held: string;
 

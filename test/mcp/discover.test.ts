@@ -4,7 +4,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { mcpPost } from '../harness/mcp-calls.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'in-process' });
 
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 

@@ -7,7 +7,7 @@ import { useGate } from '../harness/use-gate.js';
 const remember = (workarea: string) => ({ content: uniqueText('door'), content_type: 'memory', source_uri: 'test://door', workarea });
 
 describe('keyless loopback ([mcp].keyless_loopback, on by default)', () => {
-  const { gate: keyless } = useGate();
+  const { gate: keyless } = useGate({ kind: 'in-process' });
 
   it('a loopback call with no credential is the fixed local agent local:mcp', async () => {
     const r = await tool(keyless, 'remember', remember('door/keyless'));
@@ -57,7 +57,7 @@ describe('keyless loopback ([mcp].keyless_loopback, on by default)', () => {
 });
 
 describe('with keyless loopback off, /mcp needs a bearer like /rpc', () => {
-  const { gate: keyed } = useGate({ env: { GATE_MCP_KEYLESS_LOOPBACK: 'false' } });
+  const { gate: keyed } = useGate({ kind: 'in-process', env: { GATE_MCP_KEYLESS_LOOPBACK: 'false' } });
 
   it('no credential is 401 with the credential body', async () => {
     const res = await mcpPost(keyed, { jsonrpc: '2.0', id: 1, method: 'tools/list' });

@@ -4,7 +4,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { mcpPost } from '../harness/mcp-calls.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate({ env: { GATE_MCP_LEGACY_INITIALIZE: 'true' } });
+const { gate } = useGate({ kind: 'in-process', env: { GATE_MCP_LEGACY_INITIALIZE: 'true' } });
 
 describe('[mcp].legacy_initialize on: a 2025 client handshakes, then is served as 2026-07-28', () => {
   it('initialize answers a 2025 version with no session id', async () => {

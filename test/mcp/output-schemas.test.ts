@@ -4,7 +4,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { ServedOutputSchemas, expectCasesForEveryTool, openObjects, type SchemaCase } from '../harness/output-schemas.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'in-process' });
 const clients = new Map<string, Client>();
 let served: { name: string; outputSchema?: unknown }[];
 const ids: Record<string, string> = {};

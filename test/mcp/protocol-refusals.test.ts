@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mcpPost } from '../harness/mcp-calls.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate({ env: { GATE_MCP_MAX_REQUEST_BYTES: '65536' } });
+const { gate } = useGate({ kind: 'in-process', env: { GATE_MCP_MAX_REQUEST_BYTES: '65536' } });
 
 const V = 'io.modelcontextprotocol/protocolVersion';
 

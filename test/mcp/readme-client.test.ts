@@ -10,7 +10,7 @@ import { useGate } from '../harness/use-gate.js';
  * resolve) against a real gate: the official client negotiates and its calls pass its own
  * output-schema check. A client with default settings is refused, as the page says.
  */
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'in-process' });
 
 function readmeSnippet(): string {
   const readme = readFileSync(join(ROOT, 'docs', 'tool-endpoint.md'), 'utf8');

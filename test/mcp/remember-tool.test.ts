@@ -3,7 +3,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { tool, toolRefusal } from '../harness/mcp-calls.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'in-process' });
 
 const base = () => ({ content: uniqueText('remember'), content_type: 'memory', source_uri: 'test://remember', workarea: 'remember/a' });
 

@@ -3,7 +3,7 @@ import { uniqueText } from '../harness/gate-process.js';
 import { tool, toolRefusal } from '../harness/mcp-calls.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, reviewer } } = useGate({ kind: 'in-process', keys: { agent: 'agent', reviewer: 'reviewer' } });
 
 let id: string;
 

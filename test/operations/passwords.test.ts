@@ -12,7 +12,7 @@ import { useGate } from '../harness/use-gate.js';
  * sessions the old password opened ended.
  */
 // Wrong passwords slow and refuse early here (auth.login_*), so the throttle is met in a few tries.
-const { gate, keys: { agent } } = useGate({ ownIssuer: true, keys: { agent: 'agent' }, env: { GATE_AUTH_LOGIN_SLOW_AFTER: '3', GATE_AUTH_LOGIN_REFUSE_AFTER: '3', GATE_AUTH_LOGIN_DELAY_MS: '1' } });
+const { gate, keys: { agent } } = useGate({ kind: 'in-process', keys: { agent: 'agent' }, env: { GATE_AUTH_LOGIN_SLOW_AFTER: '3', GATE_AUTH_LOGIN_REFUSE_AFTER: '3', GATE_AUTH_LOGIN_DELAY_MS: '1' } });
 let pat: SignedInPerson;
 let signed: string;
 

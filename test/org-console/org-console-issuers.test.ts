@@ -3,8 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../harness/browser.js';
+import { launchBrowser, type TestBrowser } from '../harness/browser.js';
 import { OrgProcess, PostgresCluster, orgCli, putSubmission } from '../harness/org-process.js';
 import { SimulatedMember } from '../harness/member-submission.js';
 import { addPersonWithCli, freePort } from '../harness/sign-in.js';
@@ -28,12 +27,12 @@ const unreachable = `http://127.0.0.1:${await freePort()}`;
 const person = { email: 'second-issuer@example.test', password: 'a password at the second issuer' };
 let cluster: PostgresCluster;
 let org: OrgProcess;
-let browser: Browser;
+let browser: TestBrowser;
 let env: Record<string, string>;
 const home = join(dir, 'org');
 
-const { gate: first } = useGate({ ownIssuer: true, env: () => ({ GATE_AUTH_APP_ORIGINS: orgOrigin }) });
-const { gate: second } = useGate({ ownIssuer: true, env: () => ({ GATE_AUTH_APP_ORIGINS: orgOrigin }) });
+const { gate: first } = useGate({ kind: 'in-process', env: () => ({ GATE_AUTH_APP_ORIGINS: orgOrigin }) });
+const { gate: second } = useGate({ kind: 'in-process', env: () => ({ GATE_AUTH_APP_ORIGINS: orgOrigin }) });
 beforeAll(async () => {
   cluster = PostgresCluster.start(join(dir, 'pg'));
   env = { GATE_AUTH_TRUSTED_ISSUERS: JSON.stringify([first.url, unreachable, second.url]) };

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../harness/browser.js';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type TestBrowser } from '../harness/browser.js';
 import { signInThroughTheBrowser } from '../harness/browser-sign-in.js';
 import { uniqueText } from '../harness/gate-process.js';
 import { OrgProcess, PostgresCluster, orgCli } from '../harness/org-process.js';
@@ -33,7 +33,7 @@ let cluster: PostgresCluster;
 let org: OrgProcess;
 let submitKey: string;
 let memberId: string;
-let browser: Browser;
+let browser: TestBrowser;
 let page: Page;
 let trust: Record<string, string>;
 
@@ -45,7 +45,7 @@ beforeAll(() => {
   submitKey = JSON.parse(orgCli(['member', 'add', `--deployment-id=${memberId}`, '--label', 'team gate', '--json', '--home', orgHome, '--database-url', cluster.url])).key;
 }, 120_000);
 const { gate, keys: { agent }, ingestId } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   home: gateHome,
   keys: { agent: 'agent' },
   env: () => ({

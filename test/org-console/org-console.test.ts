@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { request } from 'undici';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../harness/browser.js';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type TestBrowser } from '../harness/browser.js';
 import { SimulatedMember } from '../harness/member-submission.js';
 import { OrgProcess, PostgresCluster, orgCli, putSubmission } from '../harness/org-process.js';
 import { addPersonWithCli, freePort } from '../harness/sign-in.js';
@@ -36,7 +36,7 @@ const flaggedText = `Deploy notes for the billing service.\n${INJECTION} and app
 let cluster: PostgresCluster;
 let org: OrgProcess;
 let db: pg.Pool;
-let browser: Browser;
+let browser: TestBrowser;
 let page: Page;
 let identity: string;
 let authEnv: Record<string, string>;
@@ -49,7 +49,7 @@ const flagged = member.submission(flaggedText);
 const plain = member.submission(`The archive room key hangs by the door ${Date.now()}.`);
 const tampered = member.submission(`The boiler room is checked every Monday ${Date.now()}.`);
 
-const { gate: issuer } = useGate({ ownIssuer: true, env: () => ({ GATE_AUTH_APP_ORIGINS: orgOrigin }) });
+const { gate: issuer } = useGate({ kind: 'in-process', env: () => ({ GATE_AUTH_APP_ORIGINS: orgOrigin }) });
 const cli = (...args: string[]) => orgCli([...args, '--home', home, '--database-url', cluster.url], authEnv);
 
 beforeAll(async () => {

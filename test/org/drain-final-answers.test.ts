@@ -12,6 +12,7 @@ afterAll(async () => {
   await door?.stop();
 });
 const { gate, keys: { agent, reviewer } } = useGate({
+  kind: 'in-process',
   // A retry is due again at once, so a second drain would send whatever the first one kept.
   env: () => ({ GATE_ORG_URL: door.url, GATE_ORG_ALLOW_PLAIN_HTTP_LOOPBACK: 'true', GATE_ORG_API_KEY_ENV: 'TEST_ORG_KEY', TEST_ORG_KEY: `gk_${'d'.repeat(43)}`, GATE_ORG_RETRY_AFTER_MS: '0' }),
   keys: { agent: 'agent', reviewer: 'reviewer' },

@@ -43,6 +43,7 @@ beforeAll(() => {
   adminKey = JSON.parse(orgCli(['key', 'issue', '--scope', 'admin', '--label', 'org admin', '--json', ...orgArgs()])).key;
 }, 120_000);
 const { gate, keys: { agent, reviewer } } = useGate({
+  kind: 'in-process',
   home: gateHome,
   keys: { agent: 'agent', reviewer: 'reviewer' },
   env: () => ({
@@ -121,7 +122,8 @@ describe('an erasure at the member erases the organization\'s copy', () => {
     expect(JSON.stringify(after)).not.toContain('correct-horse-battery-staple');
     expect(await heldAnywhere(row)).toEqual([]);
     expect((await orgRpc('gv.org_inbox', { limit: 100 })).items.map((i: any) => i.artifact_id)).not.toContain(id);
-    expect(org.stderr.join('')).toContain('"msg":"submission erased at its member"');
+    // The org's log comes on its stderr, a pipe of its own, read whenever it arrives.
+    await expect.poll(() => org.stderr.join(''), { timeout: 30_000, interval: 20 }).toContain('"msg":"submission erased at its member"');
     // Nothing is left to decide.
     const decided = await request(`${org.url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${adminKey}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'gv.org_review', params: { member_deployment_id: memberId, artifact_id: id, decision: 'countersign' } }) });
     expect(((await decided.body.json()) as any).error).toMatchObject({ code: -32010, data: { reason: 'retracted' } });

@@ -35,7 +35,7 @@ let signer: SignedInPerson;
 let orgReviewer: IssuedPerson;
 let secondReviewer: IssuedPerson;
 
-const { gate: company } = useGate({ ownIssuer: true });
+const { gate: company } = useGate({ kind: 'in-process' });
 beforeAll(async () => {
   cluster = PostgresCluster.start(join(dir, 'pg'));
   models = await new FakeModelServer().start();
@@ -58,7 +58,7 @@ afterAll(async () => {
   cluster?.stop();
 });
 const { gate, keys: { agent, reader, grader }, ingestId } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   home: gateHome,
   env: () =>
     modelEnv(models, {

@@ -35,12 +35,12 @@ let otherKey: string;
 
 const { gate, keys: { agent, reviewer } } = useGate({ ownIssuer: true, keys: { agent: 'agent', reviewer: 'reviewer' } });
 // A gate whose environment names its organization: the environment wins over gate.toml, so a join could not take effect.
-const { gate: pinnedByEnv } = useGate({ env: { GATE_ORG_URL: 'https://org.example', GATE_ORG_POLL_EVERY_MS: '0' } });
+const { gate: pinnedByEnv } = useGate({ kind: 'in-process', env: { GATE_ORG_URL: 'https://org.example', GATE_ORG_POLL_EVERY_MS: '0' } });
 // A gate with an operator key: saving its settings, a join among them, takes an operator proof.
 const operator = generateKeyPairSync('ed25519');
 const operatorFile = join(dir, 'operator.pem');
 writeFileSync(operatorFile, operator.privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
-const { gate: proven } = useGate({ env: { GATE_AUTH_OPERATOR_KEYS: JSON.stringify([operator.publicKey.export({ format: 'jwk' }).x]) } });
+const { gate: proven } = useGate({ kind: 'in-process', env: { GATE_AUTH_OPERATOR_KEYS: JSON.stringify([operator.publicKey.export({ format: 'jwk' }).x]) } });
 beforeAll(async () => {
   cluster = PostgresCluster.start(join(dir, 'pg'));
   // The org trusts the member gate's own provider: its people sign in there.

@@ -34,8 +34,8 @@ let db: pg.Pool;
 let authEnv: Record<string, string>;
 const cli = (...args: string[]) => orgCli([...args, '--home', home, '--database-url', cluster.url], authEnv);
 
-const { gate: issuer } = useGate({ ownIssuer: true });
-const { gate: stranger } = useGate({ ownIssuer: true });
+const { gate: issuer } = useGate({ kind: 'in-process' });
+const { gate: stranger } = useGate({ kind: 'in-process' });
 beforeAll(async () => {
   cluster = PostgresCluster.start(join(dir, 'pg'));
   ann = await signInWithOpenidClient(issuer);

@@ -22,6 +22,7 @@ afterAll(async () => {
   await door?.stop();
 });
 const { gate, keys: { agent, reviewer } } = useGate({
+  kind: 'in-process',
   env: () => ({
     GATE_ORG_URL: door.url,
     GATE_ORG_ALLOW_PLAIN_HTTP_LOOPBACK: 'true',

@@ -18,6 +18,7 @@ afterAll(async () => {
   await door?.stop();
 });
 const { gate, keys: { agent, reviewer } } = useGate({
+  kind: 'in-process',
   env: () => ({ GATE_ORG_URL: door.url, GATE_ORG_ALLOW_PLAIN_HTTP_LOOPBACK: 'true', GATE_ORG_API_KEY_ENV: 'TEST_ORG_KEY', TEST_ORG_KEY: `gk_${'w'.repeat(43)}`, GATE_ORG_POLL_EVERY_MS: '0' }),
   keys: { agent: 'agent', reviewer: 'reviewer' },
 });

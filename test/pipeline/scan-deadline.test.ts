@@ -1,13 +1,17 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STALLED_CLAIM_PREFIX } from '../../src/failpoints.js';
 import { scanText } from '../../workers/scan/scan-text.js';
 import { uniqueText } from '../harness/gate-process.js';
+import { layOver } from '../harness/process-overlay.js';
 import { useGate } from '../harness/use-gate.js';
 
 // The failpoint makes the worker hold a claim that starts with STALLED_CLAIM_PREFIX for 2 s
 // once it has begun it, as hostile bytes can make one scan slow; the stage's worker threads
-// read it from this process's environment when they start.
-process.env['GATE_FAILPOINTS'] = 'scan-claim-stalls';
+// read it from this process's environment when they start, which the file leaves as it found.
+let lift = () => undefined as void;
+beforeAll(() => {
+  lift = layOver({ GATE_FAILPOINTS: 'scan-claim-stalls' }).lift;
+});
 // The compiled stage: its pool finds the scan worker beside it in dist/.
 const { ScanStage, LARGE_CLAIM_BYTES } = await import('../../dist/pipeline/scan-stage.js');
 
@@ -21,6 +25,7 @@ const stage = (deadlineMs: number) => {
 
 afterAll(async () => {
   await Promise.all(stages.map((s) => s.close()));
+  lift();
 });
 
 describe('the scan deadline (scan.deadline_ms)', () => {

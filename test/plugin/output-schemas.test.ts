@@ -1,5 +1,6 @@
 import { afterAll, describe, it } from 'vitest';
-import { GateProcess, tempHome, uniqueText } from '../harness/gate-process.js';
+import { tempHome, uniqueText } from '../harness/gate-process.js';
+import { InProcessServer } from '../harness/in-process-server.js';
 import { PluginProcess } from '../harness/plugin-process.js';
 import { ServedOutputSchemas, expectCasesForEveryTool, type SchemaCase } from '../harness/output-schemas.js';
 
@@ -91,7 +92,7 @@ describe('every plugin-tier tool answers within the outputSchema its tools/list 
 
   it('with a gate: answers from the gate, promoted rows and gate refusals included', async () => {
     const home = tempHome();
-    const gate = await GateProcess.start({ home });
+    const gate = await InProcessServer.start({}, home);
     running.push(gate);
     const p = await PluginProcess.start({ home, negotiate: true });
     running.push(p);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { GateProcess, tempHome, uniqueText } from '../harness/gate-process.js';
+import { tempHome, uniqueText } from '../harness/gate-process.js';
+import { InProcessServer } from '../harness/in-process-server.js';
 import { PluginProcess } from '../harness/plugin-process.js';
 
 const running: Array<{ stop(): Promise<unknown> }> = [];
@@ -12,7 +13,7 @@ async function plugin(options: Parameters<typeof PluginProcess.start>[0]) {
   return p;
 }
 async function gateAt(home: string) {
-  const g = await GateProcess.start({ home });
+  const g = await InProcessServer.start({}, home);
   running.push(g);
   return g;
 }

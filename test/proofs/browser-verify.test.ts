@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { ROOT, uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
-import { ForeignSite, launchBrowser } from '../harness/browser.js';
+import { ForeignSite, launchBrowser, type TestBrowser } from '../harness/browser.js';
 
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'in-process' });
 let site: ForeignSite;
-let browser: Browser;
+let browser: TestBrowser;
 let bundle: string;
 
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { verifyCheckpoint, verifyCheckpointAnswer, verifyEventProofs } from '@ga
 import { clone, refusal } from '../harness/proof-refusal.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, ingestAnswer } = useGate();
+const { gate, ingestAnswer } = useGate({ kind: 'in-process' });
 
 let reader: string;
 let agent: string;

@@ -3,10 +3,11 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { CLI, GateProcess, uniqueText } from '../harness/gate-process.js';
+import { CLI, uniqueText } from '../harness/gate-process.js';
+import { UnitGate } from '../harness/unit-gate.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
+const { gate, keys: { agent } } = useGate({ kind: 'unit', keys: { agent: 'agent' } });
 
 beforeAll(async () => {
   for (let i = 0; i < 12; i++) {
@@ -72,7 +73,7 @@ describe('the log tree kept beside the journal', () => {
       const before = verify(old);
       expect(before.status).toBe(0);
       expect(before.stdout).toContain('no stored tree yet');
-      const restarted = await GateProcess.start({ home: old, args: ['--takeover'] });
+      const restarted = await UnitGate.open({ home: old, takeover: true });
       try {
         expect((await restarted.socket('gv.audit_chain')).result).toMatchObject({ ok: true, tree: 'agrees' });
       } finally {

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { CLI, uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'in-process' });
 
 let dir: string;
 let whyFile: string;

@@ -8,7 +8,7 @@ import { verifyCollection } from '@gate/client';
 import { clone, refusal } from '../harness/proof-refusal.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent, reader }, ingestId } = useGate({ keys: { agent: 'agent', reader: 'reader' } });
+const { gate, keys: { agent, reader }, ingestId } = useGate({ kind: 'in-process', keys: { agent: 'agent', reader: 'reader' } });
 
 let stranger: string;
 let reviewer: string;

@@ -2,10 +2,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CLI, GateProcess, uniqueText } from '../harness/gate-process.js';
+import { CLI, uniqueText } from '../harness/gate-process.js';
+import { UnitGate } from '../harness/unit-gate.js';
 import { ProofError, verifyCheckpointAnswer } from '@gate/client';
 
-const started: GateProcess[] = [];
+const started: UnitGate[] = [];
 afterAll(async () => {
   for (const g of started) await g.stop();
 });
@@ -17,24 +18,24 @@ function copyHome(from: string, name: string): string {
   return home;
 }
 
-async function writeSome(gate: GateProcess, n: number, label: string): Promise<void> {
+async function writeSome(gate: UnitGate, n: number, label: string): Promise<void> {
   const agent = (await gate.key('agent')).key;
   for (let i = 0; i < n; i++) await gate.rpc(agent, 'gv.ingest', { content: uniqueText(label), workarea: 'tests/fork', kind: 'memory', source_uri: `test://${label}` });
 }
 
 describe('a reader who kept a checkpoint catches a rewritten history', () => {
   it('two journals from one home and one key diverge: the one that rewrote cannot prove consistency with the kept checkpoint', async () => {
-    const base = await GateProcess.start();
+    const base = await UnitGate.open();
     started.push(base);
     await writeSome(base, 2, 'base');
     await base.stop();
-    const honest = await GateProcess.start({ home: copyHome(base.home, 'honest'), args: ['--takeover'] });
+    const honest = await UnitGate.open({ home: copyHome(base.home, 'honest'), takeover: true });
     started.push(honest);
     await writeSome(honest, 3, 'honest');
     const kept = (await honest.socket('gv.checkpoint')).result;
 
     // The same deployment key signs another history past the shared prefix.
-    const rewritten = await GateProcess.start({ home: copyHome(base.home, 'rewritten'), args: ['--takeover'] });
+    const rewritten = await UnitGate.open({ home: copyHome(base.home, 'rewritten'), takeover: true });
     started.push(rewritten);
     expect(rewritten.deploymentId).toBe(honest.deploymentId);
     await writeSome(rewritten, 6, 'rewritten');

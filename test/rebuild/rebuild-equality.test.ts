@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { GateProcess, ROOT, uniqueText } from '../harness/gate-process.js';
-import { form, refreshCookieOf, signIn, startGateWithIssuer } from '../harness/sign-in.js';
+import { ROOT, uniqueText } from '../harness/gate-process.js';
+import { InProcessServer } from '../harness/in-process-server.js';
+import { form, refreshCookieOf, signIn } from '../harness/sign-in.js';
 
-let gate: GateProcess | undefined;
+let gate: InProcessServer | undefined;
 afterAll(async () => {
   await gate?.stop();
 });
@@ -12,7 +13,8 @@ const RECORDED = ['trace', 'tool_call', 'message', 'session', 'usage_record'];
 
 describe('gv.rebuild replays the journal into fresh tables equal to the live ones', () => {
   it('after a long mixed workload, and again after a restart', async () => {
-    gate = await startGateWithIssuer();
+    // Served in this process, its own sign-in provider (people sign in below).
+    gate = await InProcessServer.start();
     const g = gate;
     const agents = [await g.key('agent'), await g.key('agent'), await g.key('agent')];
     const reviewer = await g.key('reviewer');
@@ -138,7 +140,7 @@ describe('a home whose views were made by another view schema', () => {
   it('drops them and replays the journal at start', async () => {
     const { default: Database } = await import('better-sqlite3');
     const { join } = await import('node:path');
-    const g = await GateProcess.start();
+    const g = await InProcessServer.start();
     try {
       const agent = await g.key('agent');
       const reviewer = await g.key('reviewer');
@@ -151,9 +153,9 @@ describe('a home whose views were made by another view schema', () => {
       db.exec('DELETE FROM artifacts; DELETE FROM recall_fts; DELETE FROM api_keys;');
       db.pragma('user_version = 1');
       db.close();
+      const seen = g.log.length;
       await g.restart();
-      // The log reaches stderr through an asynchronous destination; the start is told on stdout, which may come first.
-      await expect.poll(() => g.stderr.some((l) => /views rebuilt from \d+ journal events/.test(l)), { timeout: 10_000, interval: 50 }).toBe(true);
+      expect(g.log.slice(seen).some((l) => /views rebuilt from \d+ journal events/.test(l))).toBe(true);
       const recalled = await g.rpc(agent.key, 'gv.recall', { query: 'quokka' });
       expect(recalled.result.hits.map((h: { artifact_id: string }) => h.artifact_id)).toEqual([row.result.artifact_id]);
       expect((await g.socket('gv.rebuild')).result.equal).toBe(true);

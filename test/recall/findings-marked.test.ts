@@ -11,7 +11,7 @@ import { useGate } from '../harness/use-gate.js';
  * body, a question's answers, the graph's labels. A row without findings carries no mark.
  */
 const { gate, keys } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
   keys: { writer: 'agent', reader: 'reader' },
 });

@@ -1,19 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddingsServer, goodAnswer, openaiFlags } from './embeddings-server.js';
+import { layOver } from '../harness/process-overlay.js';
 import { InProcessGate, query } from '../harness/in-process-gate.js';
 
 const DIMS = 32;
 let server: EmbeddingsServer;
 let g: InProcessGate;
+let lift = () => undefined as void;
 
 beforeAll(async () => {
-  process.env['GATE_TEST_EMBED_KEY'] = 'sk-test-only-not-a-real-key';
+  // The key the backend's api_key_env names, in this process's environment while the gate runs.
+  lift = layOver({ GATE_TEST_EMBED_KEY: 'sk-test-only-not-a-real-key' }).lift;
   server = await new EmbeddingsServer((req) => ({ status: 200, body: goodAnswer(req, DIMS) })).start();
   g = InProcessGate.open(openaiFlags(server.url, DIMS));
 });
 afterAll(async () => {
   await g?.close();
   await server?.stop();
+  lift();
 });
 
 describe('the openai embeddings backend', () => {

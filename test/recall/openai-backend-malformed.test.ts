@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddingsServer, goodAnswer, openaiFlags } from './embeddings-server.js';
+import { layOver } from '../harness/process-overlay.js';
 import { InProcessGate } from '../harness/in-process-gate.js';
 
 const DIMS = 16;
 let server: EmbeddingsServer;
 let g: InProcessGate;
+let lift = () => undefined as void;
 
 beforeAll(async () => {
-  process.env['GATE_TEST_EMBED_KEY'] = 'sk-test-only-not-a-real-key';
+  // The key the backend's api_key_env names, in this process's environment while the gate runs.
+  lift = layOver({ GATE_TEST_EMBED_KEY: 'sk-test-only-not-a-real-key' }).lift;
   // Vectors of the wrong length: an answer that parses but is not what was asked.
   server = await new EmbeddingsServer((req) => ({
     status: 200,
@@ -18,6 +21,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await g?.close();
   await server?.stop();
+  lift();
 });
 
 const waitFor = async (what: () => boolean, ms: number) => {

@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddingsServer, goodAnswer, openaiFlags } from './embeddings-server.js';
+import { layOver } from '../harness/process-overlay.js';
 import { InProcessGate } from '../harness/in-process-gate.js';
 
 const DIMS = 16;
 let server: EmbeddingsServer;
 let g: InProcessGate;
+let lift = () => undefined as void;
 
 beforeAll(async () => {
-  process.env['GATE_TEST_EMBED_KEY'] = 'sk-test-only-not-a-real-key';
+  // The key the backend's api_key_env names, in this process's environment while the gate runs.
+  lift = layOver({ GATE_TEST_EMBED_KEY: 'sk-test-only-not-a-real-key' }).lift;
   // The first request is told to come back in one second; the second is answered.
   server = await new EmbeddingsServer((req, n) =>
     n === 1
@@ -19,6 +22,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await g?.close();
   await server?.stop();
+  lift();
 });
 
 describe('an embeddings server answering 429 with Retry-After', () => {

@@ -19,7 +19,6 @@ const TIMEOUT_MS = 400;
 
 let server: RerankServer;
 beforeAll(async () => {
-  process.env['GATE_TEST_RERANK_KEY'] = 'rk-test-only';
   // By default the claim about zebras is the best, whatever the recall thought.
   server = await new RerankServer((req) => ({ status: 200, body: teiAnswer(req, (t) => (t.includes('zebra') ? 9 : t.length / 100)) })).start();
 });
@@ -29,6 +28,8 @@ afterAll(async () => {
 
 const { gate } = useGate({
   kind: 'in-process',
+  // The key the rerank backend's api_key_env names, in the environment the gate runs with.
+  env: { GATE_TEST_RERANK_KEY: 'rk-test-only' },
   settings: () => ({
     'spaces.main_policy': 'auto',
     'review.quorum_profile': 'solo-reviewer',

@@ -15,7 +15,7 @@ const claims = (JSON.parse(readFileSync(join(ROOT, 'fixtures', 'recall-quality',
 const nonsense = (JSON.parse(readFileSync(join(ROOT, 'fixtures', 'recall-quality', 'unanswerable.json'), 'utf8')) as { nonsense: string[] }).nonsense.slice(0, 5);
 const RELEVANT = 'do SQLite readers keep reading while a writer appends';
 
-const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
+const { gate, keys: { agent } } = useGate({ kind: 'in-process', keys: { agent: 'agent' } });
 
 beforeAll(async () => {
   const reviewer = await gate.key('reviewer');

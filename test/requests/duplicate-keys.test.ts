@@ -7,7 +7,7 @@ import { useGate } from '../harness/use-gate.js';
 // reader the first); clients refuse the same in replies (docs/protocol.md#client-transport-rules). Every door refuses
 // it -32600 naming the key, before dispatch.
 
-const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
+const { gate, keys: { agent } } = useGate({ kind: 'in-process', keys: { agent: 'agent' } });
 
 const ingestText = (params: string) => `{"jsonrpc":"2.0","id":9,"method":"gv.ingest","params":{${params}}}`;
 const claim = () => `"workarea":"tests/dup","kind":"memory","source_uri":"test://dup","content":${JSON.stringify(uniqueText('dup'))}`;

@@ -7,7 +7,7 @@ import { useGate } from '../harness/use-gate.js';
 // refused -32700 before parsing, never stored with U+FFFD in place of what was sent; a valid
 // multi-byte body is stored byte for byte.
 
-const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
+const { gate, keys: { agent } } = useGate({ kind: 'in-process', keys: { agent: 'agent' } });
 
 /** A gv.ingest whose content holds `inner` as raw bytes. */
 const ingestWith = (inner: Buffer, id = 1) =>

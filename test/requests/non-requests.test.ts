@@ -6,7 +6,7 @@ import { useGate } from '../harness/use-gate.js';
 // (HTTP 204, no line). An object that is no request (none of jsonrpc, method, id; or a bad
 // jsonrpc or method) is refused -32600, HTTP 400 on /rpc, even when it carries no id.
 
-const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
+const { gate, keys: { agent } } = useGate({ kind: 'in-process', keys: { agent: 'agent' } });
 
 const noneOfThree = ['{"a":{"a":1}}', '{}', '{"params":{"content":"x"}}'];
 const badEnvelopes: Array<[string, unknown]> = [

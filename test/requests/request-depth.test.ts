@@ -8,7 +8,7 @@ import { useGate } from '../harness/use-gate.js';
 // refused -32602 naming the limit before anything walks it: 4,000 levels used to overflow the
 // stack in the null check and answer -32603.
 
-const { gate, keys: { agent } } = useGate({ keys: { agent: 'agent' } });
+const { gate, keys: { agent } } = useGate({ kind: 'in-process', keys: { agent: 'agent' } });
 
 /** `levels` containers, alternating arrays and objects, the innermost empty. */
 const nest = (levels: number): string => {

@@ -10,7 +10,7 @@ import { useGate } from '../harness/use-gate.js';
  * promoted. A person's own steering row settles as any row does.
  */
 const { gate, keys: { agent, reviewer }, ingestId } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   env: { GATE_SPACES_MAIN_POLICY: 'auto', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
   keys: { agent: 'agent', reviewer: 'reviewer' },
 });

@@ -11,7 +11,7 @@ import { useGate } from '../harness/use-gate.js';
  * with what was found (kinds and places, never the matched text).
  */
 const { gate, keys: { agent, other, reviewer, reader }, ingestId } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer', reader: 'reader' },
 });
 

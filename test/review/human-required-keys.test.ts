@@ -1,7 +1,8 @@
 import { generateKeyPairSync, sign as edSign } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signIn, type SignedInPerson } from '../harness/sign-in.js';
-import { useGate } from '../harness/use-gate.js';
+import type { InProcessServer } from '../harness/in-process-server.js';
+import { useGate, type GateFixture } from '../harness/use-gate.js';
 
 /**
  * `human_required` means a signature of class human. In an auto space with the built-in
@@ -11,7 +12,7 @@ import { useGate } from '../harness/use-gate.js';
  * so does the operator's with a proof.
  */
 const AUTO = { GATE_SPACES_MAIN_POLICY: 'auto', GATE_REVIEW_QUORUM_PROFILE: 'standard' };
-type Fixture = ReturnType<typeof useGate<{ agent: 'agent'; reviewer: 'reviewer' }>>;
+type Fixture = GateFixture<InProcessServer, { agent: 'agent'; reviewer: 'reviewer' }>;
 
 let n = 0;
 /** Reads of one fixture's gate: a row the local reviewer's critical stance rejects (too short to be a claim), its approval. */
@@ -32,7 +33,7 @@ function rowsOf({ gate, keys: { agent, reviewer }, ingestId }: Fixture) {
 }
 
 describe('a row the built-in reviewer rejected, in an auto space', () => {
-  const fixture = useGate({ ownIssuer: true, env: AUTO, keys: { agent: 'agent', reviewer: 'reviewer' } });
+  const fixture = useGate({ kind: 'in-process', env: AUTO, keys: { agent: 'agent', reviewer: 'reviewer' } });
   const { gate, keys: { reviewer } } = fixture;
   const { approval, state, modelRejected } = rowsOf(fixture);
   let alice: SignedInPerson;
@@ -76,7 +77,7 @@ describe('a row the built-in reviewer rejected, in an auto space', () => {
 describe("the operator's sign on a row the built-in reviewer rejected", () => {
   const operator = generateKeyPairSync('ed25519');
   const operatorKey = (operator.publicKey.export({ format: 'jwk' }) as { x: string }).x;
-  const fixture = useGate({ env: { ...AUTO, GATE_AUTH_OPERATOR_KEYS: JSON.stringify([operatorKey]) }, keys: { agent: 'agent', reviewer: 'reviewer' } });
+  const fixture = useGate({ kind: 'in-process', env: { ...AUTO, GATE_AUTH_OPERATOR_KEYS: JSON.stringify([operatorKey]) }, keys: { agent: 'agent', reviewer: 'reviewer' } });
   const { gate } = fixture;
   const { modelRejected } = rowsOf(fixture);
 

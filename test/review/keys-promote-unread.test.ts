@@ -10,7 +10,7 @@ import { signIn, type SignedInPerson } from '../harness/sign-in.js';
  * counted only once read.
  */
 const { gate, keys: { agent, reviewer }, ingestId } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   keys: { agent: 'agent', reviewer: 'reviewer' },
   env: { GATE_SPACES_MAIN_POLICY: 'auto', GATE_REVIEW_QUORUM_PROFILE: 'solo-reviewer' },
 });

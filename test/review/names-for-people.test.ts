@@ -10,7 +10,7 @@ import { useGate } from '../harness/use-gate.js';
  * read every row whatever space the key was granted; a key that wrote nothing keeps its identity.
  */
 const { gate, keys } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   keys: { reviewerKey: 'reviewer', adminKey: 'admin', writer: { role: 'agent', label: 'team notes writer' }, idle: { role: 'agent', label: 'a key that wrote nothing' } },
 });
 let alice: SignedInPerson;

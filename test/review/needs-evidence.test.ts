@@ -10,6 +10,7 @@ import { useGate } from '../harness/use-gate.js';
  * for review in L1_SCANNED, and a reviewer promotes it; the replay gives the same views.
  */
 const { gate, keys: { writer, stranger, reviewer, reviewer2, reader }, ingestResult } = useGate({
+  kind: 'in-process',
   keys: { writer: 'agent', stranger: 'agent', reviewer: 'reviewer', reviewer2: 'reviewer', reader: 'reader' },
 });
 

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RpcAnswer } from '../harness/gate-process.js';
-import { signIn, startGateWithIssuer, type SignedInPerson } from '../harness/sign-in.js';
+import { signIn, type SignedInPerson } from '../harness/sign-in.js';
+import { UnitGate } from '../harness/unit-gate.js';
 import { useGate } from '../harness/use-gate.js';
 
 /** main is human-reviewed under the standard profile: only people's signatures count. */
 const { gate, keys: { reviewerKey, agentKey }, ingestId } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
   keys: { reviewerKey: 'reviewer', agentKey: 'agent' },
 });
@@ -312,7 +313,7 @@ describe('an operator proof', () => {
     const { generateKeyPairSync, sign: edSign } = await import('node:crypto');
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
     const raw = (publicKey.export({ format: 'jwk' }) as { x: string }).x;
-    const proven = await startGateWithIssuer({ env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard', GATE_AUTH_OPERATOR_KEYS: JSON.stringify([raw]) } });
+    const proven = await UnitGate.open({ env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard', GATE_AUTH_OPERATOR_KEYS: JSON.stringify([raw]) } });
     try {
       const agentOf = await proven.key('agent');
       const id = (await proven.rpc(agentOf.key, 'gv.ingest', { content: `Proof-signed ${Date.now()}: the east gate opens at six daily.`, workarea: 'tests/proof', kind: 'memory', source_uri: 'https://example.org/p' })).result.artifact_id;

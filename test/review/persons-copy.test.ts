@@ -10,7 +10,7 @@ import { useGate } from '../harness/use-gate.js';
  * page, placed.
  */
 const { gate, keys: { reviewerKey, agent }, ingestId } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   env: { GATE_SPACES_MAIN_POLICY: 'human', GATE_REVIEW_QUORUM_PROFILE: 'standard' },
   keys: { reviewerKey: 'reviewer', agent: 'agent' },
 });

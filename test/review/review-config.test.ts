@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GateProcess } from '../harness/gate-process.js';
+import { UnitGate } from '../harness/unit-gate.js';
 import { configTemplate } from '../../dist/src/config/config-template.js';
 import { parse } from 'smol-toml';
 
@@ -17,12 +17,12 @@ describe('the [review] section', () => {
   });
 
   it('a profile, stance or second opinion naming nothing stops the start with a sentence naming what exists', async () => {
-    await expect(GateProcess.start({ env: { GATE_REVIEW_QUORUM_PROFILE: 'nope' } })).rejects.toThrow(/review\.quorum_profile names nope; the profiles are: standard, solo-reviewer/);
-    await expect(GateProcess.start({ env: { GATE_REVIEW_STANCES: '{"positive":"local","critical":"gpt"}' } })).rejects.toThrow(
+    await expect(UnitGate.open({ env: { GATE_REVIEW_QUORUM_PROFILE: 'nope' } })).rejects.toThrow(/review\.quorum_profile names nope; the profiles are: standard, solo-reviewer/);
+    await expect(UnitGate.open({ env: { GATE_REVIEW_STANCES: '{"positive":"local","critical":"gpt"}' } })).rejects.toThrow(
       /review\.stances\.critical names backend gpt; the backends are: local/,
     );
-    await expect(GateProcess.start({ env: { GATE_REVIEW_STANCES: '{"positive":"local"}' } })).rejects.toThrow(/positive \(the first pass\) and critical/);
-    await expect(GateProcess.start({ env: { GATE_REVIEW_BACKENDS: '{"x":{"kind":"openai","model":"m"}}' } })).rejects.toThrow(/review\.backends/);
-    await expect(GateProcess.start({ env: { GATE_REVIEW_GRADE_EVERY: 'often' } })).rejects.toThrow(/review\.grade_every/);
+    await expect(UnitGate.open({ env: { GATE_REVIEW_STANCES: '{"positive":"local"}' } })).rejects.toThrow(/positive \(the first pass\) and critical/);
+    await expect(UnitGate.open({ env: { GATE_REVIEW_BACKENDS: '{"x":{"kind":"openai","model":"m"}}' } })).rejects.toThrow(/review\.backends/);
+    await expect(UnitGate.open({ env: { GATE_REVIEW_GRADE_EVERY: 'often' } })).rejects.toThrow(/review\.grade_every/);
   });
 });

@@ -2,14 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
+import { UnitGate } from '../harness/unit-gate.js';
 import { FakeModelServer, modelEnv } from '../harness/fake-model-server.js';
 
-const started: GateProcess[] = [];
+const started: UnitGate[] = [];
 let server: FakeModelServer | undefined;
 const outside: string[] = [];
 afterAll(async () => {
-  for (const g of started) await g.stop();
+  // Last opened, first stopped: each unit gate restores the environment it found.
+  for (const g of started.reverse()) await g.stop();
   await server?.stop();
   for (const dir of outside) rmSync(dir, { recursive: true, force: true });
 });
@@ -26,9 +28,9 @@ async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, wh
   return last;
 }
 
-describe('[review].grade_every in gate serve', () => {
+describe('[review].grade_every in a serving gate', () => {
   it('grades held rows on its own and settles auto spaces; operators watch it in gv.review_runs', async () => {
-    const gate = await GateProcess.start({ env: { GATE_REVIEW_GRADE_EVERY: '300ms' } });
+    const gate = await UnitGate.open({ env: { GATE_REVIEW_GRADE_EVERY: '300ms' } });
     started.push(gate);
     const agent = await gate.key('agent');
     const reviewer = await gate.key('reviewer');
@@ -52,7 +54,7 @@ describe('[review].grade_every in gate serve', () => {
   it('never overlaps itself: a tick that finds a run going is skipped and counted', async () => {
     server = await new FakeModelServer().start();
     server.slowMs = 2_000;
-    const gate = await GateProcess.start({ env: modelEnv(server, { backend: { timeout_ms: 5_000 }, env: { GATE_REVIEW_GRADE_EVERY: '200ms' } }) });
+    const gate = await UnitGate.open({ env: modelEnv(server, { backend: { timeout_ms: 5_000 }, env: { GATE_REVIEW_GRADE_EVERY: '200ms' } }) });
     started.push(gate);
     const agent = await gate.key('agent');
     const reviewer = await gate.key('reviewer');
@@ -76,7 +78,7 @@ describe('gv.grade from the socket', () => {
     // checkout lives: the home is then not a test home.
     const elsewhere = mkdtempSync(join(tmpdir(), 'gate-elsewhere-'));
     outside.push(elsewhere);
-    const gate = await GateProcess.start({ env: { TMPDIR: elsewhere } });
+    const gate = await UnitGate.open({ env: { TMPDIR: elsewhere } });
     started.push(gate);
     const agent = await gate.key('agent');
     const row = await gate.rpc(agent.key, 'gv.ingest', { content: uniqueText('outside'), workarea: 'tests/schedule', kind: 'memory', source_uri: 's' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { a, b, reviewer } } = useGate({ keys: { a: 'agent', b: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { a, b, reviewer } } = useGate({ kind: 'in-process', keys: { a: 'agent', b: 'agent', reviewer: 'reviewer' } });
 
 const NONEXISTENT = 'sha256:' + '0123456789abcdef'.repeat(4);
 const byId = ['gv.status', 'gv.why', 'gv.audit', 'gv.node'];

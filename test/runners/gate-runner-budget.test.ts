@@ -16,7 +16,7 @@ const DAY_MS = 86_400_000;
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 const { gate, keys: { reviewer, asker } } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   env: { GATE_RUNNERS_HELLO_INTERVAL_SECONDS: '1', GATE_RUNNERS_GONE_SECONDS: '10' },
   keys: { reviewer: 'reviewer', asker: 'agent' },
 });

@@ -12,7 +12,7 @@ import { useGate } from '../harness/use-gate.js';
 const ANSWERING_SCRIPT = join(ROOT, 'test', 'runners', 'fixtures', 'crew-answer.mjs');
 
 const { gate, keys: { reviewer, asker, runner } } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   env: { GATE_RUNNERS_HELLO_INTERVAL_SECONDS: '1', GATE_RUNNERS_GONE_SECONDS: '4' },
   keys: { reviewer: 'reviewer', asker: 'agent', runner: { role: 'runner', label: 'e2e host' } },
 });

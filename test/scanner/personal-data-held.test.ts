@@ -18,7 +18,7 @@ const CASES = [
 
 /** A gate for the enclosing describe (useGate), with an agent and a reviewer key, and what the tests ask of it. */
 function useServedGate(env: Record<string, string> = {}) {
-  const { gate, keys: { agent, reviewer }, ingestResult } = useGate({ env, keys: { agent: 'agent', reviewer: 'reviewer' } });
+  const { gate, keys: { agent, reviewer }, ingestResult } = useGate({ kind: 'unit', env, keys: { agent: 'agent', reviewer: 'reviewer' } });
   const ingest = (content: string) => ingestResult(agent, { content, workarea: 'tests/personal', source_uri: 'test://personal' });
   const queued = async (id: string) => {
     const queue = (await gate.rpc(reviewer.key, 'gv.review', { cap: 500 })).result;

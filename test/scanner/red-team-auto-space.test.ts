@@ -15,7 +15,7 @@ const lines = (file: string) =>
 const ATTACKS = lines('../../fixtures/scan-training/red-team.jsonl');
 const NOTES = lines('../../fixtures/scan-training/benign-notes.jsonl').filter((n) => n.kind === 'procedure' || n.kind === 'tech-note').slice(0, 40);
 
-const { gate, keys: { agent, reviewer }, ingestId } = useGate({ env: { GATE_QUARANTINE_MAX_DEPTH: '100000' }, keys: { agent: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, reviewer }, ingestId } = useGate({ kind: 'unit', env: { GATE_QUARANTINE_MAX_DEPTH: '100000' }, keys: { agent: 'agent', reviewer: 'reviewer' } });
 
 const ingest = (content: string, n: number) => ingestId(agent, { content, kind: 'memory', workarea: `tests/red-team/${n}`, source_uri: `https://example.org/notes/${n}` });
 

@@ -6,7 +6,7 @@ const CONSOLE = 'https://console.example.test';
 const email = 'page@example.test';
 const password = 'the page test password';
 
-const { gate } = useGate({ ownIssuer: true, env: { GATE_AUTH_APP_ORIGINS: CONSOLE } });
+const { gate } = useGate({ kind: 'in-process', env: { GATE_AUTH_APP_ORIGINS: CONSOLE } });
 beforeAll(async () => {
   await gate.socket('gv.person_add', { email, password, role: 'reader' });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ForeignSite, launchBrowser } from '../harness/browser.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { ForeignSite, launchBrowser, type TestBrowser } from '../harness/browser.js';
 import { addPersonWithCli, authorizeFields, CLIENT_ID, pkcePair } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
@@ -13,7 +13,7 @@ const email = 'console@example.test';
 const password = 'a console elsewhere password';
 let listed: ForeignSite;
 let unlisted: ForeignSite;
-let browser: Browser;
+let browser: TestBrowser;
 let identity: string;
 
 beforeAll(async () => {
@@ -24,7 +24,7 @@ afterAll(async () => {
   await listed?.close();
   await unlisted?.close();
 });
-const { gate } = useGate({ ownIssuer: true, env: () => ({ GATE_AUTH_APP_ORIGINS: listed.origin }) });
+const { gate } = useGate({ kind: 'in-process', env: () => ({ GATE_AUTH_APP_ORIGINS: listed.origin }) });
 beforeAll(async () => {
   identity = await addPersonWithCli(gate, email, password, 'reviewer');
   browser = await launchBrowser();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page, Response } from 'playwright-core';
-import { ForeignSite, launchBrowser } from '../harness/browser.js';
+import type { Page, Response } from 'playwright-core';
+import { ForeignSite, launchBrowser, type TestBrowser } from '../harness/browser.js';
 import { addPersonWithCli, authorizeFields, pkcePair } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
@@ -11,9 +11,9 @@ import { useGate } from '../harness/use-gate.js';
 const email = 'target@example.test';
 const password = 'the target password';
 let site: ForeignSite;
-let browser: Browser;
+let browser: TestBrowser;
 
-const { gate } = useGate({ ownIssuer: true });
+const { gate } = useGate({ kind: 'in-process' });
 beforeAll(async () => {
   await addPersonWithCli(gate, email, password, 'reviewer');
   site = await ForeignSite.start();

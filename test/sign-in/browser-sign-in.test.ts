@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page, Request } from 'playwright-core';
-import { launchBrowser } from '../harness/browser.js';
+import type { Page, Request } from 'playwright-core';
+import { launchBrowser, type TestBrowser } from '../harness/browser.js';
 import { addPersonWithCli, CLIENT_ID, form } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
@@ -13,9 +13,9 @@ const SHOTS = 'test-results/sign-in';
 const email = 'reviewer@example.test';
 const password = 'a browser sign-in password';
 let identity: string;
-let browser: Browser;
+let browser: TestBrowser;
 
-const { gate } = useGate({ ownIssuer: true });
+const { gate } = useGate({ kind: 'in-process' });
 beforeAll(async () => {
   identity = await addPersonWithCli(gate, email, password, 'reviewer');
   browser = await launchBrowser();

@@ -3,7 +3,7 @@ import { createLocalJWKSet, jwtVerify } from 'jose';
 import { signIn } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate({ ownIssuer: true });
+const { gate } = useGate({ kind: 'in-process' });
 
 describe('discovery and the key set', () => {
   it('the discovery document names the issuer, the endpoints and what a relying party needs', async () => {

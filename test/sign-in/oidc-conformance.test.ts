@@ -18,7 +18,7 @@ let config: client.Configuration;
 /** The browser's cookie jar for /oauth/token: the gate sends the refresh token only as a cookie. */
 let refreshCookie: string | undefined;
 
-const { gate } = useGate({ ownIssuer: true, env: { GATE_AUTH_ANSWER_ORIGIN: ANSWER_ORIGIN } });
+const { gate } = useGate({ kind: 'in-process', env: { GATE_AUTH_ANSWER_ORIGIN: ANSWER_ORIGIN } });
 beforeAll(async () => {
   expect((await gate.socket('gv.person_add', { email, password, role: 'reviewer', name: 'Oidc Person' })).error).toBeUndefined();
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { authorizeFields, form, pkcePair, signIn } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate({ ownIssuer: true, env: { GATE_AUTH_ADMINS: 'https://elsewhere.example|ops-1' } });
+const { gate } = useGate({ kind: 'in-process', env: { GATE_AUTH_ADMINS: 'https://elsewhere.example|ops-1' } });
 
 describe('gv.people (admin): list, assign, remove, journaled', () => {
   it('is an admin verb: a reviewer is refused naming both roles', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { signIn } from '../harness/sign-in.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate({ ownIssuer: true });
+const { gate } = useGate({ kind: 'in-process' });
 
 describe('a person signed in through the sign-in provider is a caller on /rpc', () => {
   it('identity <iss>|<sub>, kind person, the role the people table gives, demo false', async () => {

@@ -8,8 +8,8 @@ import { useGate } from '../harness/use-gate.js';
 const UNREACHABLE = 'http://127.0.0.1:1';
 
 // A second gate on loopback plays the external issuer; its people sign in there.
-const { gate: external } = useGate({ ownIssuer: true });
-const { gate: untrusted } = useGate({ ownIssuer: true });
+const { gate: external } = useGate({ kind: 'in-process' });
+const { gate: untrusted } = useGate({ kind: 'in-process' });
 let admin: SignedInPerson;
 let plain: SignedInPerson;
 
@@ -18,6 +18,9 @@ beforeAll(async () => {
   plain = await signIn(external, { role: 'admin' });
 });
 const { gate } = useGate({
+  kind: 'in-process',
+  // No issuer of its own: it trusts the external one only.
+  settings: { 'auth.issuer': '' },
   env: () => ({
     GATE_AUTH_TRUSTED_ISSUERS: JSON.stringify([external.url, UNREACHABLE]),
     GATE_AUTH_ADMINS: `${external.url}|${admin.sub}`,

@@ -5,7 +5,8 @@ import { useGate } from '../harness/use-gate.js';
 // Spec 1's framing errors on the socket, through a real socket in a temporary home:
 // -32001 for a line over the request limit, -32000 when the peer's identity cannot be derived.
 const LIMIT = 64 * 1024;
-const { gate } = useGate({ env: { GATE_MCP_MAX_REQUEST_BYTES: String(LIMIT) } });
+const { gate } = useGate({ kind: 'in-process', env: { GATE_MCP_MAX_REQUEST_BYTES: String(LIMIT) } });
+// A gate serve child: a failpoint is armed as its module loads, once a process (src/failpoints.ts).
 const { gate: blind } = useGate({ env: { GATE_FAILPOINTS: 'socket-peer-credentials-unreadable' } });
 
 /** Sends `bytes` on a fresh connection; the first line the gate answers, and whether it then closed. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'in-process' });
 
 /** Writes every request line in one go and reads one answer line per request. */
 function pipelined(messages: unknown[]): Promise<any[]> {

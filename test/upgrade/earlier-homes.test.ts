@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFi
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
-import { GateProcess, KEYS_PROMOTE, ROOT, tempHome } from '../harness/gate-process.js';
+import { KEYS_PROMOTE, ROOT, tempHome } from '../harness/gate-process.js';
 import { InProcessServer } from '../harness/in-process-server.js';
 import { gateCommand } from '../harness/gate-command.js';
 import { authorizeFields, form, pkcePair } from '../harness/sign-in.js';
@@ -107,7 +107,7 @@ describe('a home a newer build wrote', () => {
 
   it('is refused, untouched, naming what it needs: a newer view schema, or a newer home format', async () => {
     const home = unpack(fixtures.at(-1)!);
-    const opened = await GateProcess.start({ home });
+    const opened = await InProcessServer.start(SETTINGS, home);
     await opened.stop();
     const db = new Database(join(home, 'gate.db'));
     db.pragma(`user_version = ${VIEW_SCHEMA_VERSION + 1}`);

@@ -9,7 +9,7 @@ import { ROOT, uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
 type Key = { key: string; identity: string };
-const { gate, keys: { writer, other, reviewer }, ingestId } = useGate({ keys: { writer: 'agent', other: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { writer, other, reviewer }, ingestId } = useGate({ kind: 'unit', keys: { writer: 'agent', other: 'agent', reviewer: 'reviewer' } });
 const ids: Record<string, string> = {};
 
 const ingest = (who: Key, content: string, extra: Record<string, unknown> = {}) => ingestId(who, { content, workarea: 'health/a', source_uri: 'test://health', ...extra });

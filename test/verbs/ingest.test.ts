@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
+import { UnitGate } from '../harness/unit-gate.js';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate, keys: { agent, other, reviewer } } = useGate({ keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, other, reviewer } } = useGate({ kind: 'unit', keys: { agent: 'agent', other: 'agent', reviewer: 'reviewer' } });
 
 const base = () => ({ content: uniqueText(), workarea: 'tests/ingest', source_uri: 'test://ingest' });
 const ingest = (params: Record<string, unknown>, key = agent.key) => gate.rpc(key, 'gv.ingest', params);
@@ -174,7 +175,7 @@ describe('questions and answers', () => {
 
 describe('quarantine back-pressure', () => {
   it('a full scan queue refuses -32006 with retry_after_ms instead of buffering; the rest are answered', async () => {
-    const tight = await GateProcess.start({ env: { GATE_QUARANTINE_SCAN_QUEUE: '1', GATE_SCAN_BATCH_MAX: '1' } });
+    const tight = await UnitGate.open({ env: { GATE_QUARANTINE_SCAN_QUEUE: '1', GATE_SCAN_BATCH_MAX: '1' } });
     try {
       const a = await tight.key('agent');
       const answers = await Promise.all(
@@ -196,7 +197,7 @@ describe('quarantine back-pressure', () => {
   });
 
   it('past max_depth an ingest is refused -32006 with retry_after_ms, naming no count of held rows', async () => {
-    const small = await GateProcess.start({ env: { GATE_QUARANTINE_MAX_DEPTH: '3' } });
+    const small = await UnitGate.open({ env: { GATE_QUARANTINE_MAX_DEPTH: '3' } });
     try {
       const a = await small.key('agent');
       for (let i = 0; i < 3; i++) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useGate } from '../harness/use-gate.js';
 
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'in-process' });
 
 describe('gv.keys', () => {
   it('issues a gk_ key shown once, lists it without the raw value, and the key works as key:<key_id>', async () => {

@@ -7,7 +7,7 @@ import { useGate } from '../harness/use-gate.js';
  * gv.inventory's 200 or gv.events' 1000): a limit past 1000 is served, not refused. The
  * tool gate.pending keeps its own maximum of 1000 (docs/protocol.md#the-tool-endpoint).
  */
-const { gate, keys: { agent, reviewer } } = useGate({ keys: { agent: 'agent', reviewer: 'reviewer' } });
+const { gate, keys: { agent, reviewer } } = useGate({ kind: 'in-process', keys: { agent: 'agent', reviewer: 'reviewer' } });
 
 const HELD = 1005;
 

@@ -4,7 +4,7 @@ import { ReplacementRows, expectRefusal, revisionOf } from '../harness/replaceme
 import { useGate } from '../harness/use-gate.js';
 
 const { gate, keys: { agent, reader, reviewer, reviewer2 } } = useGate({
-  ownIssuer: true,
+  kind: 'in-process',
   keys: { agent: 'agent', reader: 'reader', reviewer: 'reviewer', reviewer2: 'reviewer' },
 });
 let rows: ReplacementRows;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { GateProcess } from '../harness/gate-process.js';
+import { UnitGate } from '../harness/unit-gate.js';
 import { ReplacementRows, expectRefusal, revisionOf } from '../harness/replacement-rows.js';
 import { DeploymentKey } from '../../src/credentials/deployment-key.js';
 import { Journal } from '../../src/journal/journal.js';
@@ -10,6 +10,7 @@ import { systemClock } from '../../src/clock.js';
 import { useGate } from '../harness/use-gate.js';
 
 const { gate, keys: { agent, reader, proposer, activator } } = useGate({
+  kind: 'unit',
   keys: { agent: 'agent', reader: 'reader', proposer: 'reviewer', activator: 'reviewer' },
 });
 
@@ -247,7 +248,7 @@ describe('gv.replacement_activate: refusals', () => {
 
 describe('gv.replacement_activate in development', () => {
   it('the proposer may activate, journaled self_signed true', async () => {
-    const dev = await GateProcess.start({ env: { GATE_DEPLOYMENT_MODE: 'development' } });
+    const dev = await UnitGate.open({ env: { GATE_DEPLOYMENT_MODE: 'development' } });
     try {
       const [devAgent, devReviewer, other] = [await dev.key('agent'), await dev.key('reviewer'), await dev.key('reviewer')];
       const devRows = new ReplacementRows(dev, devAgent.key, other.key);
@@ -267,7 +268,7 @@ describe('gv.replacement_activate in development', () => {
 
 describe('gv.replacement_activate refuses a cycle', () => {
   it('a parent that already supersedes the child (an edge only a journal written elsewhere could hold) is refused -32010 cycle', async () => {
-    const home = await GateProcess.start();
+    const home = await UnitGate.open();
     try {
       const [a, r1, r2] = [await home.key('agent'), await home.key('reviewer'), await home.key('reviewer')];
       const homeRows = new ReplacementRows(home, a.key, r2.key);

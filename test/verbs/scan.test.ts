@@ -139,7 +139,8 @@ describe('the start of gate serve', () => {
     missed = await leftBehind(`${uniqueText('missed before an upgrade')} ${TOKEN}`, { scan: { enters: 'L1_SCANNED', findings: [] } });
     await server.stop();
   });
-  const { gate } = useGate({ home: () => server.home });
+  // serve() again on that home, as gate serve starts: it scans what it owes beside serving.
+  const { gate } = useGate({ kind: 'in-process', home: () => server.home });
 
   it('scans what the scanner owes: rows left in L0_RAW and rows in review an older scanner saw, signed by the deployment', async () => {
     const key = (await gate.key('reviewer')).key;
@@ -153,6 +154,6 @@ describe('the start of gate serve', () => {
     expect(await stateOf(missed)).toBe('L1B_FLAGGED');
     const events = (await gate.rpc(key, 'gv.why', { artifact_id: missed })).result.events as Array<{ type: string; by: string | null }>;
     expect(events.filter((e) => e.type === 'scan').map((e) => e.by)).toEqual(['key:olderbuild', null]);
-    expect(gate.stderr.join('\n')).toContain('scanned the rows the scanner owed');
+    expect(gate.log.join('\n')).toContain('scanned the rows the scanner owed');
   });
 });

@@ -8,7 +8,7 @@ import { useGate } from '../harness/use-gate.js';
 // Names an object answers for itself: looked up as properties, each would find a member, not "no such key".
 const MEMBER_KEYS = ['server.constructor', 'auth.toString', 'server.__proto__', 'server.hasOwnProperty', 'constructor.name', '__proto__.port', 'toString.length'];
 
-const { gate } = useGate();
+const { gate } = useGate({ kind: 'in-process' });
 
 let admin: string;
 

@@ -5,7 +5,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { parse as parseToml } from 'smol-toml';
-import { CLI, KEYS_PROMOTE, TEST_SCAN_DEADLINE, tempHome, uniqueText } from '../harness/gate-process.js';
+import { CLI, KEYS_PROMOTE, TEST_SCAN, tempHome, uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
 const ENV = {
@@ -39,7 +39,7 @@ describe('gv.settings', () => {
     expect(valueOf(answer, 'journal.synchronous')).toMatchObject({ value: 'full', source: 'default' });
     expect(valueOf(answer, 'quarantine.max_depth')).toMatchObject({ applies: 'live' });
     // The same home and environment through `gate config`: the same values and sources (the port is a start flag there is no config flag for).
-    const printed = spawnSync(process.execPath, [CLI, 'config', '--home', home, '--json'], { encoding: 'utf8', env: { ...process.env, ...TEST_SCAN_DEADLINE, ...KEYS_PROMOTE, ...ENV } });
+    const printed = spawnSync(process.execPath, [CLI, 'config', '--home', home, '--json'], { encoding: 'utf8', env: { ...process.env, ...TEST_SCAN, ...KEYS_PROMOTE, ...ENV } });
     const byKey = (rows: Array<{ key: string; value: unknown; source: string }>) =>
       Object.fromEntries(rows.filter((r) => r.key !== 'server.port').map((r) => [r.key, [r.value, r.source]]));
     expect(byKey(answer.values)).toEqual(byKey(JSON.parse(printed.stdout).values));

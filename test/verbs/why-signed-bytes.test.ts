@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { GateProcess, uniqueText } from '../harness/gate-process.js';
+import { uniqueText } from '../harness/gate-process.js';
+import { UnitGate } from '../harness/unit-gate.js';
 import { verifyEventSignature } from '../../src/forms/portable-verify.js';
 import { useGate } from '../harness/use-gate.js';
 
@@ -9,6 +10,7 @@ import { useGate } from '../harness/use-gate.js';
 // value those bytes hold; otherwise `signed` is null and `withheld` names what keeps it back.
 
 const { gate, keys: { agent, reader, reviewer, reviewer2 } } = useGate({
+  kind: 'unit',
   keys: { agent: 'agent', reader: 'reader', reviewer: 'reviewer', reviewer2: 'reviewer' },
 });
 
@@ -53,7 +55,7 @@ describe('gv.why serves the signed bytes a caller may read whole', () => {
       expect(await checksOut(e), e.type).toBe(true);
     }
     // Another deployment's id does not verify them: the check is against this gate's key.
-    const other = await GateProcess.start();
+    const other = await UnitGate.open();
     try {
       expect(await checksOut(events[0]!, other.deploymentId)).toBe(false);
     } finally {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 
@@ -56,9 +56,15 @@ describe('gv.complete', () => {
 
   it('an ingest scanned while the completion lands is refused inside the write: no row of that part follows the completion', async () => {
     await write(agent.key, 'done/race');
-    // A large body keeps the scan busy for tens of milliseconds; the completion commits meanwhile.
+    // A large body keeps the scan busy a while; the completion commits meanwhile, once the scan has begun.
     const slow = write(agent.key, 'done/race', { content: `${uniqueText('slow')} ${'the build uses node twenty. '.repeat(100_000)}` });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await vi.waitFor(
+      async () => {
+        const scan = (await gate.rpc(reviewer.key, 'gv.queues')).result.stages.find((s: { stage: string }) => s.stage === 'scan');
+        expect(scan.running).toBe(1);
+      },
+      { timeout: 30_000, interval: 5 },
+    );
     expect((await gate.rpc(agent.key, 'gv.complete', { workarea: 'done/race' })).result.changed).toBe(true);
     expect((await slow).error?.data).toEqual({ reason: 'work_complete' });
     const page = await gate.rpc(reviewer.key, 'gv.events', { types: ['ingest', 'workarea-completed'], workarea: 'done/race', limit: 1000 });
