@@ -1,4 +1,22 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/** The test files, relative to the checkout (the data tests are npm run test:data's). */
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : testFiles(path);
+    return entry.name.endsWith('.test.ts') && !entry.name.endsWith('.data.test.ts') ? [path] : [];
+  });
+}
+
+/**
+ * Files that replace a module with vi.mock need a module graph of their own: in a shared
+ * process the module may already be loaded for an earlier file (the mock would not take) or
+ * stay mocked for a later one.
+ */
+const MOCKING = testFiles('test').filter((file) => readFileSync(file, 'utf8').includes('vi.mock('));
 
 export default defineConfig({
   test: {
@@ -31,5 +49,9 @@ export default defineConfig({
     // `gate serve` loads it: through vitest's module runner each file paid its hundreds of
     // modules' transform and evaluation again (4.2 s before a unit gate's first call, 1.1 s natively).
     server: { deps: { external: [/\/dist\//] } },
+    projects: [
+      { extends: true, test: { name: 'shared', exclude: ['test/**/*.data.test.ts', '**/node_modules/**', ...MOCKING] } },
+      { extends: true, test: { name: 'isolated', include: MOCKING, isolate: true } },
+    ],
   },
 });
