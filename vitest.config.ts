@@ -20,9 +20,6 @@ const MOCKING = testFiles('test').filter((file) => readFileSync(file, 'utf8').in
 
 export default defineConfig({
   test: {
-    // Every test file of npm test; the data tests are npm run test:data's (vitest.data.config.ts).
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/**/*.data.test.ts', '**/node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -50,7 +47,9 @@ export default defineConfig({
     // modules' transform and evaluation again (4.2 s before a unit gate's first call, 1.1 s natively).
     server: { deps: { external: [/\/dist\//] } },
     projects: [
-      { extends: true, test: { name: 'shared', exclude: ['test/**/*.data.test.ts', '**/node_modules/**', ...MOCKING] } },
+      // Every test file of npm test; the data tests are npm run test:data's (vitest.data.config.ts).
+      // Each project names its own files: a project that extends the root adds its include to the root's.
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ['test/**/*.data.test.ts', '**/node_modules/**', ...MOCKING] } },
       { extends: true, test: { name: 'isolated', include: MOCKING, isolate: true } },
     ],
   },
