@@ -45,6 +45,7 @@ export class ApiKeyReads {
       credentialByHash: p('SELECT key_id, role, expires_at, revoked_at, scope FROM api_keys WHERE key_hash = ?'),
       assertionKeyOf: p('SELECT key_id, role, expires_at, revoked_at, scope, assertion_key FROM api_keys WHERE key_id = ?'),
       roleOf: p('SELECT role FROM api_keys WHERE key_id = ?').pluck(),
+      labelOf: p('SELECT label FROM api_keys WHERE key_id = ?').pluck(),
       all: p('SELECT * FROM api_keys ORDER BY issued_at, key_id'),
       revokedAt: p('SELECT revoked_at FROM api_keys WHERE key_id = ?'),
       assertionBinding: p('SELECT assertion_key, assertion_key_at, assertion_key_event FROM api_keys WHERE key_id = ?'),
@@ -64,6 +65,11 @@ export class ApiKeyReads {
   /** The role a key was issued with, revoked or not; undefined for a key never issued. */
   roleOf(keyId: string): string | undefined {
     return this.s.roleOf!.get(keyId) as string | undefined;
+  }
+
+  /** The label a key was issued with; null for none, undefined for a key never issued. */
+  labelOf(keyId: string): string | null | undefined {
+    return this.s.labelOf!.get(keyId) as string | null | undefined;
   }
 
   /** Every key ever issued, oldest first. */

@@ -27,12 +27,9 @@ const namesAnswer = z.object({
 
 /** The labels of the keys among `identities` that wrote a row; absent for any other. */
 function writerLabels(store: Pick<Store, 'apiKeys' | 'artifacts'>, identities: string[]): Map<string, string> {
-  const keys = identities.filter(isKeyIdentity);
   const labels = new Map<string, string>();
-  if (keys.length === 0) return labels;
-  const byId = new Map(store.apiKeys.all().map((k) => [`key:${k.key_id}`, k.label]));
-  for (const identity of keys) {
-    const label = byId.get(identity);
+  for (const identity of identities.filter(isKeyIdentity)) {
+    const label = store.apiKeys.labelOf(identity.slice('key:'.length));
     if (label !== undefined && label !== null && store.artifacts.lastWriteBy(identity) !== null) labels.set(identity, label);
   }
   return labels;
