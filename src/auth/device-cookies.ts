@@ -47,8 +47,10 @@ export class DeviceCookies {
     const parts = value.split('.');
     if (parts.length !== 5 || parts[0] !== 'v1') return null;
     const body = parts.slice(0, 4).join('.');
-    const given = Buffer.from(parts[4]!, 'base64url');
-    const wanted = Buffer.from(this.mac(body), 'base64url');
+    // The MAC's text is compared, not its bytes: a decoder drops the last character's padding
+    // bits, so four spellings of one MAC would pass where a cookie has one value.
+    const given = Buffer.from(parts[4]!);
+    const wanted = Buffer.from(this.mac(body));
     if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) return null;
     const issuedAt = Number(parts[3]);
     if (!Number.isFinite(issuedAt) || this.clock.now() - issuedAt > DEVICE_COOKIE_DAYS * DAY_MS) return null;

@@ -46,7 +46,16 @@ describe('device cookies', () => {
     expect(cookies.read(cookies.issue('sub-1', known.device))!.device).toBe(known.device);
     const parts = value.split('.');
     expect(cookies.read([parts[0], Buffer.from('sub-2').toString('base64url'), ...parts.slice(2)].join('.'))).toBeNull();
-    expect(cookies.read(`${value.slice(0, -2)}xx`)).toBeNull();
+    // The signature's first character changed to another: it carries six whole bits, where the
+    // last ones carry padding a decoder drops (writing "xx" over the end once altered nothing).
+    const signature = parts.at(-1)!;
+    const altered = `${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`;
+    expect(cookies.read([...parts.slice(0, -1), altered].join('.'))).toBeNull();
+    // The same MAC spelled otherwise (its last character's padding bits set) is refused too.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const respelled = `${signature.slice(0, -1)}${alphabet[alphabet.indexOf(signature.at(-1)!) + 1]}`;
+    expect(Buffer.from(respelled, 'base64url')).toEqual(Buffer.from(signature, 'base64url'));
+    expect(cookies.read([...parts.slice(0, -1), respelled].join('.'))).toBeNull();
     expect(new DeviceCookies(Buffer.alloc(32, 8), clock).read(value)).toBeNull();
     expect(cookies.read('v1.garbage')).toBeNull();
     clock.advance(91 * 86_400_000);
