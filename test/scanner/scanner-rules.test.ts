@@ -15,6 +15,20 @@ describe('excerpts and masking', () => {
     expect(maskExcerpt('ab\u200Bcdef')).toBe('ab⟨U+200B⟩…(4 more)');
   });
 
+  it('counts code points as the string iterator does: a pair once, a lone surrogate once', () => {
+    expect(maskExcerpt('😀😀😀😀😀')).toBe('😀😀…(3 more)');
+    expect(maskExcerpt('\uD83D\uD83D\uDE00\uDE00ab')).toBe('\uD83D\uD83D\uDE00…(3 more)');
+    // Random spans of surrogates, pairs, controls and letters, against an array of their code points.
+    const pieces = ['a', 'Z', '\uD83D', '\uDE00', '😀', '\u202E', ' ', 'é'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let n = 0; n < 500; n++) {
+      const span = Array.from({ length: next() % 14 }, () => pieces[next() % pieces.length]).join('');
+      const codePoints = Array.from(span);
+      expect(maskExcerpt(span)).toMatch(new RegExp(`…\\(${codePoints.length - Math.min(4, Math.floor(codePoints.length / 2))} more\\)$`));
+    }
+  });
+
   it('masks overlapping spans without changing the length', () => {
     expect(maskSpans('abcdefgh', [{ start: 1, end: 4 }, { start: 3, end: 6 }])).toBe('a█████gh');
     expect(maskSpans('a😀b', [{ start: 1, end: 3 }])).toBe('a██b');

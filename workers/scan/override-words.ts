@@ -471,16 +471,43 @@ function wordLanguages(word: string): WordLanguages {
   return found;
 }
 
-function languagesIn(sentence: Sentence, allowed: ReadonlySet<string>, reading: SentenceReading<WordLanguages>): Set<string> {
-  const found = new Set<string>();
-  sentence.eachTag((tag) => {
-    if (tag !== null) for (const lang of tag) if (allowed.has(lang)) found.add(lang);
-  });
-  for (let k = 0; k < PHRASES.length; k++) {
-    const c = PHRASES[k]!;
-    if (allowed.has(c.lang) && !found.has(c.lang) && reading.contains(sentence, c.entry, planSlots + k)) found.add(c.lang);
+/**
+ * The phrases (slots of PHRASES) still worth asking of a text's later sentences: those of its
+ * allowed languages whose literal occurs at or after the sentence read last. Sentences are read
+ * in order, so a phrase that no longer occurs is dropped for the rest of the text: a 1 MiB text
+ * of short lines asked every phrase of every language of each line, and that was most of its scan.
+ */
+class LivePhrases {
+  private readonly slots: Int32Array;
+  private count = 0;
+
+  constructor(allowed: ReadonlySet<string>) {
+    this.slots = new Int32Array(PHRASES.length);
+    for (let k = 0; k < PHRASES.length; k++) if (allowed.has(PHRASES[k]!.lang)) this.slots[this.count++] = k;
   }
-  return found;
+
+  /** Adds to `found` the language of every live phrase the sentence holds, in PHRASES' order, and drops the exhausted ones. */
+  addLanguages(sentence: Sentence, reading: SentenceReading<WordLanguages>, found: string[] | null): string[] | null {
+    let kept = 0;
+    for (let i = 0; i < this.count; i++) {
+      const k = this.slots[i]!;
+      if (reading.exhausted(planSlots + k)) continue;
+      this.slots[kept++] = k;
+      const c = PHRASES[k]!;
+      if ((found === null || !found.includes(c.lang)) && reading.contains(sentence, c.entry, planSlots + k)) (found ??= []).push(c.lang);
+    }
+    this.count = kept;
+    return found;
+  }
+}
+
+/** The languages of `allowed` whose words or phrases the sentence holds, in the order found; null for none. */
+function languagesIn(sentence: Sentence, allowed: ReadonlySet<string>, reading: SentenceReading<WordLanguages>, live: LivePhrases): string[] | null {
+  let found: string[] | null = null;
+  sentence.eachTag((tag) => {
+    if (tag !== null) for (const lang of tag) if (allowed.has(lang) && (found === null || !found.includes(lang))) (found ??= []).push(lang);
+  });
+  return live.addLanguages(sentence, reading, found);
 }
 
 const DETAIL = {
@@ -531,9 +558,10 @@ export function findOverrideWords(text: string): Finding[] {
       if (end === segEnd) break;
     }
   }
+  const live = new LivePhrases(languages);
   sentences.forEach((sentence, i) => {
-    const present = languagesIn(sentence, languages, textReading);
-    if (present.size === 0) return;
+    const present = languagesIn(sentence, languages, textReading, live);
+    if (present === null) return;
     for (const lang of present) {
       const lex = LEXICONS[lang]!;
       const unspaced = UNSPACED.has(lang);

@@ -367,6 +367,11 @@ export class SentenceReading<Tag> {
     return found + literal.length <= to ? found - from : -1;
   }
 
+  /** Whether the slot's literal is known to occur nowhere past the sentences read so far (so no later sentence holds it). */
+  exhausted(slot: number): boolean {
+    return this.occurrence[slot] === -1;
+  }
+
   /** Whether `sentence.flat` holds `literal` (indexIn's slots). */
   contains(sentence: Sentence<Tag>, literal: string, slot: number): boolean {
     return this.indexIn(sentence, literal, slot) !== -1;
