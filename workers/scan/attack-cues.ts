@@ -9,6 +9,7 @@
  * The list names the semantics of attacks in general, not any data set's wording.
  */
 import { foldForMatching } from './fold-for-matching.js';
+import { cueGate, knownAscii } from './literal-cues.js';
 
 export const CUES = new RegExp(
   [
@@ -24,11 +25,35 @@ export const CUES = new RegExp(
   'gi',
 );
 
+/**
+ * Words one of which every match of CUES holds, read as substrings (a window may start inside
+ * a word, so no word boundary is assumed): where a text all in ASCII (which folding leaves as
+ * it is) holds none, none of its windows holds a cue, and the classifier reads none of them.
+ * Most claims of what agents store hold one and read on; the check costs nothing, being
+ * answered by the scan's one walk of the text (literal-cues.ts).
+ */
+const CUE_GATE = cueGate(
+  [
+    // what is set aside or absent (the first two parts)
+    'rule', 'instruction', 'guideline', 'polic', 'restriction', 'filter', 'safeguard', 'guardrail', 'programming', 'limit', 'ethic', 'moral', 'law', 'censor', 'boundaries',
+    // the words of the third part
+    'uncensored', 'unfiltered', 'unrestricted', 'jailbr', 'illegal', 'nsfw', 'do anything now', 'developer mode', 'dan', 'evil', 'villain', 'harmful', 'explicit', 'offensive', 'malicious', 'malware', 'exploit', 'hack', 'weapon', 'drug',
+    // what is not to be refused (the fourth)
+    'refus', 'declin', 'reject', 'warn', 'apologi',
+    // what is to be given up (the fifth)
+    'system', 'secret', 'password', 'apikey', 'api key', 'token', 'credential', 'cookie', 'memor', 'conversation', 'history', 'configuration',
+    // code that runs programs (the sixth)
+    'subprocess', 'popen', 'child_process', 'spawn', 'exec', 'eval', '__import__', 'getattr', 'whoami', 'reverse shell', 'rm -rf', 'sudo', 'powershell', 'invoke-expression', 'iex', 'curl -', 'wget -', 'nc -e', '/bin/', '/etc/', '/dev/tcp',
+  ],
+  [CUES],
+);
+
 /** A cue the sentence forbids ("Never send passwords to …", "Don't ignore the rules") is advice, not a cue. */
 const NEGATED = /\b(?:never|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|avoid|no\s+one\s+should)\b[^.!?\n]{0,40}$/i;
 
 /** Whether text[start, end) holds a cue of what attacks ask for, not forbidden where it stands. */
 export function holdsAttackCue(text: string, start = 0, end = text.length): boolean {
+  if (knownAscii(text) && !CUE_GATE.mayOccurIn(text)) return false;
   // Read as the phrase rules read: look-alike letters and invisible characters undone.
   const window = foldForMatching(start === 0 && end === text.length ? text : text.slice(start, end)).text;
   CUES.lastIndex = 0;

@@ -21,6 +21,7 @@ import type { Finding } from './finding.js';
 import { maskExcerpt } from './mask.js';
 import { mentionContext } from './mention-context.js';
 import { segments } from './attack-windows.js';
+import { cueGate } from './literal-cues.js';
 
 export const EMBEDDED_KIND = 'injection.embedded-instruction';
 
@@ -177,8 +178,10 @@ function systemLines(lines: Line[]): Line[] {
  * rather than on a line of its own.
  */
 export const NAMES_AN_AI_READER = new RegExp(AI_READER, 'i');
+export const NAMES_AN_AI = /\b(?:ai|assistant|model|agent|llm|bot|chatbot)s?\b/i;
+const NAMES_AN_AI_GATE = cueGate(['\\bai', '\\bassistant', '\\bmodel', '\\bagent', '\\bllm', '\\bbot', '\\bchatbot'], [NAMES_AN_AI]);
 function ordersToAnAiReader(text: string, skip: readonly Finding[]): Line[] {
-  if (!/\b(?:ai|assistant|model|agent|llm|bot|chatbot)s?\b/i.test(text)) return [];
+  if (!NAMES_AN_AI_GATE.mayOccurIn(text) || !NAMES_AN_AI.test(text)) return [];
   const out: Line[] = [];
   for (const [start, end] of segments(text)) {
     if (skip.some((f) => f.start < end && start < f.end)) continue;

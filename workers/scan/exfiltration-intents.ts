@@ -21,6 +21,7 @@ import type { Finding } from './finding.js';
 import { maskExcerpt } from './mask.js';
 import { mentionContext } from './mention-context.js';
 import { segments } from './attack-windows.js';
+import { cueGate } from './literal-cues.js';
 
 /** Moving something out: the private thing goes with it. */
 const MOVE =
@@ -74,11 +75,25 @@ const READERS_OWN_OBJECT =
 /** The act forbidden or warned against: advice, not an attack. */
 const FORBIDDEN = /\b(?:never|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|avoid|no\s+one\s+should|nobody\s+should|not\s+to)\b/i;
 
+/**
+ * The verbs of MOVE, REACH and REVEAL, each at the start of a word as those patterns read
+ * it: a text with none of them asks for nothing to be moved, reached or revealed, and is not
+ * read for it (literal-cues.ts).
+ */
+const VERB_GATE = cueGate(
+  [
+    'send', 'sent', 'forward', 'post', 'upload', 'email', 'e-mail', 'mail', 'transmit', 'exfiltrat', 'leak', 'attach', 'bcc', 'cc', 'cop', 'sync', 'back up', 'submit', 'push', 'paste', 'append', 'include', 'embed', 'share', 'report', 'write', 'put',
+    'fetch', 'get', 'call', 'request', 'ping', 'visit', 'load', 'open', 'curl', 'wget', 'hit', 'query',
+    'reveal', 'print', 'output', 'dump', 'list', 'show', 'display', 'repeat', 'recite', 'quote', 'disclose', 'expose', 'tell me', 'give me', 'read out',
+  ].map((w) => `\\b${w}`),
+  [MOVE, REACH, REVEAL],
+);
+
 /** A sentence longer than this is read in pieces. */
 const SENTENCE_MAX = 320;
 
 export function findExfiltrationIntents(text: string): Finding[] {
-  if (!MOVE.test(text) && !REACH.test(text) && !REVEAL.test(text)) return [];
+  if (!VERB_GATE.mayOccurIn(text) || (!MOVE.test(text) && !REACH.test(text) && !REVEAL.test(text))) return [];
   const findings: Finding[] = [];
   let context: ReturnType<typeof mentionContext> | null = null;
   for (const [segStart, segEnd] of segments(text)) {

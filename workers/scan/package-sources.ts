@@ -14,6 +14,7 @@
 import type { Finding } from './finding.js';
 import { maskExcerpt } from './mask.js';
 import { mentionContext } from './mention-context.js';
+import { cueGate } from './literal-cues.js';
 
 const PYPI = [
   'requests', 'numpy', 'pandas', 'urllib3', 'setuptools', 'colorama', 'python-dateutil', 'certifi', 'idna', 'charset-normalizer', 'six', 'boto3',
@@ -66,9 +67,13 @@ const FLAG_TAKES_VALUE = /^(?:-i|--index-url|--extra-index-url|--registry|--sour
 const REROUTE =
   /\b(?:(?:https?|all|ftp)_proxy|npm_config_registry|pip_index_url|pip_extra_index_url)\s*=\s*["']?https?:\/\/(?!localhost\b|127\.|\[::1\])[^\s"']+|\b(?:npm|yarn|pnpm)\s+config\s+set\s+registry\s+["']?(?!https:\/\/registry\.npmjs\.org)https?:\/\/\S+|\bpip3?\s+config\s+set\s+global\.(?:extra-)?index-url\s+(?!https:\/\/pypi\.org)\S+|\bgit\s+config\s+(?:--global\s+)?url\.[^\s]+\.insteadof\b/gi;
 
+/** Words one of which every match of INSTALL and REROUTE holds: a text with none is not read for them (literal-cues.ts). */
+const SOURCES_GATE = cueGate(['\\bpip', '\\bpoetry', '\\bnpm', '\\bpnpm', '\\byarn', '\\bbun', '\\bgem', '_proxy', 'git config'], [INSTALL, REROUTE]);
+
 const STANDING = /\b(?:every|always|all|each|whenever|from\s+now\s+on|you|your|agents?|assistant)\b/i;
 
 export function findPackageSources(text: string): Finding[] {
+  if (!SOURCES_GATE.mayOccurIn(text)) return [];
   const found: Array<{ kind: string; detail: string; start: number; end: number; severity: 'medium' | 'high' }> = [];
   for (const m of text.matchAll(INSTALL)) {
     const args = m[1]!;

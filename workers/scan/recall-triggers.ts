@@ -9,9 +9,11 @@ import type { Finding } from './finding.js';
 import { maskExcerpt } from './mask.js';
 import { mentionContext } from './mention-context.js';
 import { segments } from './attack-windows.js';
+import { cueGate } from './literal-cues.js';
 
 const THING = String.raw`(?:memory|memories|note|entry|record|document|doc|file|message|snippet|fact|text|page|item|row|claim|context|instruction)`;
-const READ = String.raw`(?:recalled|retrieved|read|loaded|used|accessed|shown|fetched|opened|surfaced|returned|seen|included|injected|processed)`;
+const READ_WORDS = ['recalled', 'retrieved', 'read', 'loaded', 'used', 'accessed', 'shown', 'fetched', 'opened', 'surfaced', 'returned', 'seen', 'included', 'injected', 'processed'];
+const READ = `(?:${READ_WORDS.join('|')})`;
 export const TRIGGER = new RegExp(
   [
     String.raw`\b(?:every|each|any)\s+time\s+(?:that\s+)?(?:this|the|a|you\s+(?:recall|retrieve|read|load|use|see|access|open)\s+(?:this|the))\s+(?:\w+\s+)?${THING}\b`,
@@ -22,10 +24,12 @@ export const TRIGGER = new RegExp(
   ].join('|'),
   'i',
 );
+/** Words one of which every match of TRIGGER holds: a text with none is not read for it (literal-cues.ts). */
+const TRIGGER_GATE = cueGate(['every time', 'each time', 'any time', 'whenever', 'of this', ...READ_WORDS.map((w) => `\\b${w}`)], [TRIGGER]);
 const ACT = /\b(?:call\w*|invoke\w*|execute\w*|run|runs|trigger\w*|send\w*|post\w*|fetch\w*|use\s+the\s+\w+\s+tool|delete\w*|write\w*|tool)\b|"(?:tool|name|function|cmd|command|action)"\s*:/i;
 
 export function findRecallTriggers(text: string): Finding[] {
-  if (!TRIGGER.test(text)) return [];
+  if (!TRIGGER_GATE.mayOccurIn(text) || !TRIGGER.test(text)) return [];
   const findings: Finding[] = [];
   let context: ReturnType<typeof mentionContext> | null = null;
   const parts = segments(text);
