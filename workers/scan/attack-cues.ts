@@ -41,9 +41,12 @@ const CUE_GATE = cueGate(
     // what is not to be refused (the fourth)
     'refus', 'declin', 'reject', 'warn', 'apologi',
     // what is to be given up (the fifth)
-    'system', 'secret', 'password', 'apikey', 'api key', 'token', 'credential', 'cookie', 'memor', 'conversation', 'history', 'configuration',
-    // code that runs programs (the sixth)
-    'subprocess', 'popen', 'child_process', 'spawn', 'exec', 'eval', '__import__', 'getattr', 'whoami', 'reverse shell', 'rm -rf', 'sudo', 'powershell', 'invoke-expression', 'iex', 'curl -', 'wget -', 'nc -e', '/bin/', '/etc/', '/dev/tcp',
+    'system prompt', 'secret', 'password', 'apikey', 'api key', 'token', 'credential', 'cookie', 'memor', 'conversation', 'history', 'configuration',
+    // code that runs programs (the sixth); a call is its name and a parenthesis (the stream reads any
+    // run of whitespace as one space)
+    'os.system', 'subprocess', 'popen', 'child_process', 'whoami', 'reverse shell', 'rm -rf', 'sudo ', 'powershell', 'invoke-expression', 'curl -', 'wget -', 'nc -e', '/bin/', '/etc/', '/dev/tcp',
+    ...['system', 'spawn', 'exec', 'eval', 'getattr', 'iex'].flatMap((call) => [`${call}(`, `${call} (`]),
+    '__import__',
   ],
   [CUES],
 );
