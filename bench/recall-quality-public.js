@@ -4,8 +4,9 @@
 // computed in the same run, so a figure can be told apart from what any keyword index gets.
 // The data is read from ../shared/data/locomo-dev/ (outside the repository) and never copied
 // into it: the results file holds counts and figures only.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { ADMIN_PROMOTES_ENV, BENCH_DIR, HttpClient, REPO_ROOT, SocketClient, gitShortHead, machine, parseOptions, percentiles, printTable, readAndPromote, recordedPath, round, sharedDataDir, startGate, tempDir } from './lib.js';
 import { locomoClaim } from './locomo-claim.js';
@@ -52,21 +53,139 @@ Evidence ids: a string holding several ids ("D8:6; D9:17") is split; "D:11:26" i
 D11:26; an id naming no turn of its conversation is dropped; a question left with no evidence
 is skipped. Each is counted in the output. Also reports gv.recall's p50/p99 latency a mode.
 Takes a few minutes (embedding 2,760 claims dominates). Writes
-bench/results/recall-quality-public.json (counts and figures only; no data).`;
+bench/results/recall-quality-public.json (counts and figures only; no data).
 
-const opts = parseOptions(
-  process.argv.slice(2),
-  {
-    data: { type: 'string', default: DEFAULT_DATA, help: 'the folder of LoCoMo conversation files (<n>.json)' },
-    conversations: { type: 'string', default: DEFAULT_CONVERSATIONS, help: 'which conversation files, comma-separated' },
-    out: { type: 'string', default: join(BENCH_DIR, 'results', 'recall-quality-public.json'), help: 'results file ("" to write none)' },
-    'embed-timeout': { type: 'number', default: 900, help: 'seconds to wait for every claim to be embedded' },
-    'runs-out': { type: 'string', default: '', help: 'with --cv, a file (outside the repository) for every question\'s recall at every setting, to study' },
-    cv: { type: 'boolean', default: false, help: 'also run the gate at each setting of the [recall] grid and report every mode leave-one-conversation-out' },
-  },
-  USAGE,
-);
+The operator's models (docs/recall.md): without the options below the gate's local defaults
+serve (hashed n-grams, no re-ranker), and the results say so in "models". --embed-url and
+--embed-model point the gate at an OpenAI-compatible embeddings endpoint (embed.backend
+"openai", embed.url, embed.model, embed.dimensions from --embed-dimensions, embed.api_key_env
+from --embed-key-env); --rerank-url and --rerank-model at a text-embeddings-inference
+re-ranker (rerank.url, rerank.api_key_env from --rerank-key-env). They reach the gate as
+GATE_EMBED_* and GATE_RERANK_* variables; a key stays in the variable --*-key-env names, in
+this process's environment, which the gate inherits (as any other GATE_* setting, e.g.
+GATE_RERANK_TIMEOUT_MS for a re-ranker slower than its 500 ms deadline). Such a run is
+recorded in the results file under runs_with_models["embed=<model>;rerank=<model or none>"],
+beside the local run's figures and never over them, with the models' names and the endpoints'
+hosts (no key, no URL path), and with a re-ranker, how many questions its answer ordered.`;
+
+/** The options; exported with the functions below so a test can hold the bench's option handling (test/bench/). */
+export const OPTIONS = {
+  data: { type: 'string', default: DEFAULT_DATA, help: 'the folder of LoCoMo conversation files (<n>.json)' },
+  conversations: { type: 'string', default: DEFAULT_CONVERSATIONS, help: 'which conversation files, comma-separated' },
+  out: { type: 'string', default: join(BENCH_DIR, 'results', 'recall-quality-public.json'), help: 'results file ("" to write none); a run with --embed-url or --rerank-url is recorded in it under runs_with_models' },
+  'embed-timeout': { type: 'number', default: 900, help: 'seconds to wait for every claim to be embedded' },
+  'runs-out': { type: 'string', default: '', help: 'with --cv, a file (outside the repository) for every question\'s recall at every setting, to study' },
+  cv: { type: 'boolean', default: false, help: 'also run the gate at each setting of the [recall] grid and report every mode leave-one-conversation-out' },
+  'embed-url': { type: 'string', default: '', help: 'an OpenAI-compatible embeddings endpoint\'s base URL (the gate posts {url}/embeddings: embed.backend "openai"); empty: the gate\'s local embedder' },
+  'embed-model': { type: 'string', default: '', help: 'the embedding model\'s name, sent with each request and recorded (needed with --embed-url)' },
+  'embed-key-env': { type: 'string', default: '', help: 'the NAME of the environment variable holding the embedding endpoint\'s key (never the key itself); empty: no key sent' },
+  'embed-dimensions': { type: 'number', default: 512, help: 'the vector length asked of the embedding model (embed.dimensions; with --embed-url only)' },
+  'rerank-url': { type: 'string', default: '', help: 'a text-embeddings-inference re-ranker\'s base URL (the gate posts {url}/rerank: rerank.url); empty: no re-ranker' },
+  'rerank-model': { type: 'string', default: '', help: 'the re-ranker\'s model name, recorded (TEI\'s /rerank takes none: the name is what the server runs; needed with --rerank-url)' },
+  'rerank-key-env': { type: 'string', default: '', help: 'the NAME of the environment variable holding the re-ranker\'s key (never the key itself); empty: no key sent' },
+};
 const log = (s) => process.stdout.write(`${s}\n`);
+
+// ---------------------------------------------------------------- the operator's models
+
+/** What the results name as the embedding when no endpoint is given: the gate's local embedder. */
+export const LOCAL_EMBED = 'local hashed n-grams';
+
+/** The gate's variables that choose a model (docs/configuration.md); the bench sets them from its options only. */
+const MODEL_VARIABLES = ['GATE_EMBED_BACKEND', 'GATE_EMBED_URL', 'GATE_EMBED_MODEL', 'GATE_EMBED_DIMENSIONS', 'GATE_EMBED_API_KEY_ENV', 'GATE_RERANK_URL', 'GATE_RERANK_API_KEY_ENV'];
+
+/** An endpoint's host (and port) as recorded: its path and any credentials in the URL stay out of the results. */
+function endpointHost(option, url) {
+  let parsed;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--${option} ${url} is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--${option} must be an http or https URL`);
+  return parsed.host;
+}
+
+/** The NAME of a key's variable, checked set: a gate without its key would fail every call, and the figure would be the local order's. */
+function keyEnv(option, name, env) {
+  if (name === '') return null;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--${option} takes the NAME of an environment variable, not ${JSON.stringify(name)}`);
+  if (!env[name]) throw new UsageError(`--${option} names ${name}, which is not set in this environment (the gate started here inherits it)`);
+  return name;
+}
+
+/**
+ * The options' models as the gate's configuration (docs/configuration.md: [embed] and
+ * [rerank], each key as its GATE_<SECTION>_<KEY> variable, which wins over the home's
+ * gate.toml) and what the results record of them: `models` names the embedding and the
+ * re-ranker, `endpoints` each one's host, model and the name of its key's variable. With
+ * neither --embed-url nor --rerank-url the gate gets nothing and the local defaults serve.
+ * `env` is where the key variables are looked for: the environment the gate will inherit.
+ */
+export function modelSetup(opts, env = process.env) {
+  // The gate inherits this environment: a model set there and not here would be measured under the local defaults' name.
+  const inherited = MODEL_VARIABLES.filter((name) => (env[name] ?? '') !== '' && !(name === 'GATE_EMBED_BACKEND' && env[name] === 'local'));
+  if (inherited.length > 0) throw new UsageError(`this environment sets ${inherited.join(', ')}; name the models with --embed-url, --rerank-url and the rest, so the results record them`);
+  const gateEnv = {};
+  const models = { embed: LOCAL_EMBED, rerank: null };
+  const endpoints = {};
+  const embedUrl = opts['embed-url'] ?? '';
+  const embedModel = opts['embed-model'] ?? '';
+  if (embedUrl !== '' || embedModel !== '' || (opts['embed-key-env'] ?? '') !== '') {
+    if (embedUrl === '' || embedModel === '') throw new UsageError('--embed-url and --embed-model go together (the gate\'s openai backend needs both)');
+    const host = endpointHost('embed-url', embedUrl);
+    const keyName = keyEnv('embed-key-env', opts['embed-key-env'] ?? '', env);
+    const dimensions = opts['embed-dimensions'];
+    if (!Number.isInteger(dimensions) || dimensions < 1) throw new UsageError('--embed-dimensions must be a whole number above 0');
+    Object.assign(gateEnv, { GATE_EMBED_BACKEND: 'openai', GATE_EMBED_URL: embedUrl, GATE_EMBED_MODEL: embedModel, GATE_EMBED_DIMENSIONS: String(dimensions) });
+    if (keyName !== null) gateEnv.GATE_EMBED_API_KEY_ENV = keyName;
+    models.embed = embedModel;
+    endpoints.embed = { model: embedModel, host, dimensions, api_key_env: keyName };
+  }
+  const rerankUrl = opts['rerank-url'] ?? '';
+  const rerankModel = opts['rerank-model'] ?? '';
+  if (rerankUrl !== '' || rerankModel !== '' || (opts['rerank-key-env'] ?? '') !== '') {
+    // TEI's /rerank names no model, so the name is the operator's word; a figure without one could not say what it measured.
+    if (rerankUrl === '' || rerankModel === '') throw new UsageError('--rerank-url and --rerank-model go together (the model\'s name is what the results record)');
+    const host = endpointHost('rerank-url', rerankUrl);
+    const keyName = keyEnv('rerank-key-env', opts['rerank-key-env'] ?? '', env);
+    gateEnv.GATE_RERANK_URL = rerankUrl;
+    if (keyName !== null) gateEnv.GATE_RERANK_API_KEY_ENV = keyName;
+    models.rerank = rerankModel;
+    endpoints.rerank = { model: rerankModel, host, api_key_env: keyName };
+  }
+  return { env: gateEnv, models, endpoints, local: Object.keys(endpoints).length === 0 };
+}
+
+/** The key a run with models is recorded under: the model set, so each set keeps its own figures. */
+export const modelSetKey = (models) => `embed=${models.embed};rerank=${models.rerank ?? 'none'}`;
+
+/**
+ * The results file's new content. The local run's figures are the file's top level, as they
+ * always were (docs/recall.md marks figures there), and keep the runs with models the file
+ * held; a run with models goes into runs_with_models under its model set and leaves the rest
+ * of the file as it was, so measuring an operator's models never overwrites the local figures.
+ */
+export function recordResults(existing, run, setup) {
+  const withModels = existing?.runs_with_models ?? {};
+  if (setup.local) return Object.keys(withModels).length === 0 ? run : { ...run, runs_with_models: withModels };
+  return { ...(existing ?? {}), runs_with_models: { ...withModels, [modelSetKey(setup.models)]: run } };
+}
+
+/**
+ * The results file as it stands, or null when there is none. A run with models is added to
+ * the file, so one that is not JSON is refused (called before the run as well, not only after
+ * it); the local run replaces such a file, as it always did.
+ */
+function readResults(path, setup) {
+  if (!existsSync(path)) return null;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    if (setup.local) return null;
+    throw new UsageError(`${path} is there but not JSON (${error.message}); a run with models is added to it, so name another with --out`);
+  }
+}
 
 // ---------------------------------------------------------------- reading the data
 
@@ -125,7 +244,7 @@ function readConversations(dir, names) {
   return { conversations, odd };
 }
 
-class UsageError extends Error {}
+export class UsageError extends Error {}
 
 // ---------------------------------------------------------------- the measure
 
@@ -341,10 +460,12 @@ async function waitEmbedded(rpc, spaces, timeoutS) {
   return (Date.now() - t0) / 1000;
 }
 
-/** Every question in its space, in one mode: each conversation's question recalls, and the latency of each call. */
+/** Every question in its space, in one mode: each conversation's question recalls, the latency of each call, and how many a re-ranker ordered. */
 async function askAll(rpc, conversations, spaces, mode, label = mode) {
   const perConversation = [];
   const ms = [];
+  // A re-ranker late or failing leaves a recall in its own order (docs/recall.md): counted, so a figure says how much of it the model ordered.
+  let reranked = 0;
   const total = conversations.reduce((n, c) => n + c.questions.length, 0);
   const step = progress(`${label} queries`, total, total);
   for (let i = 0; i < conversations.length; i++) {
@@ -354,12 +475,13 @@ async function askAll(rpc, conversations, spaces, mode, label = mode) {
       const t0 = performance.now();
       const { hits } = await rpc('gv.recall', { query: q.text, k: K, mode, space });
       ms.push(performance.now() - t0);
+      if (hits.some((h) => h.signals?.rerank !== undefined)) reranked += 1;
       here.push({ category: q.category, recall: evidenceRecall(hits.flatMap((h) => diaIdsOf.get(h.artifact_id) ?? []), q.evidence) });
       step();
     }
     perConversation.push(here);
   }
-  return { perConversation, ms };
+  return { perConversation, ms, reranked };
 }
 
 // ---------------------------------------------------------------- cross-validation
@@ -492,7 +614,7 @@ function reportSteps(steps) {
 
 // ---------------------------------------------------------------- reporting
 
-function report(results, plain, baseline, names) {
+function report(results, plain, baseline, names, setup) {
   const rows = [['', 'recall@10', ...Object.values(CATEGORIES), ...names, 'p50 ms', 'p99 ms', 'issue (all 5)']];
   const row = (name, r, ref) => [
     name,
@@ -507,7 +629,8 @@ function report(results, plain, baseline, names) {
   rows.push(row('plain BM25 (FTS5)', plain, ISSUE_REFERENCE.bm25));
   rows.push(row('baseline (NLTK stop words, next/previous)', baseline));
   const n = plain.by_category;
-  printTable(rows, `Evidence recall@10, LoCoMo dev half, gate at its default [recall] settings (questions: ${plain.questions}; ${Object.values(CATEGORIES).map((c) => `${c} ${n[c].questions}`).join(', ')})`);
+  const models = setup.local ? '' : `, embedding ${setup.models.embed}, re-ranker ${setup.models.rerank ?? 'none'}`;
+  printTable(rows, `Evidence recall@10, LoCoMo dev half, gate at its default [recall] settings${models} (questions: ${plain.questions}; ${Object.values(CATEGORIES).map((c) => `${c} ${n[c].questions}`).join(', ')})`);
 }
 
 function reportCv(cv, baseline, names) {
@@ -523,11 +646,13 @@ function reportCv(cv, baseline, names) {
 
 // ---------------------------------------------------------------- main
 
-async function main() {
+async function main(opts) {
   const t0 = performance.now();
   if (!existsSync(opts.data)) {
     throw new UsageError(`the LoCoMo data folder ${opts.data} does not exist; name it with --data DIR (it is not in this repository: see bench/README.md)`);
   }
+  const setup = modelSetup(opts);
+  if (opts.out) readResults(opts.out, setup);
   const names = opts.conversations.split(',').map((s) => s.trim()).filter(Boolean);
   const { conversations, odd } = readConversations(opts.data, names);
   const counts = {
@@ -537,6 +662,7 @@ async function main() {
     duplicate_turns: 0,
   };
   log(`data: ${opts.data} (${PROVENANCE})`);
+  if (!setup.local) log(`models: embedding ${setup.models.embed}, re-ranker ${setup.models.rerank ?? 'none'} (${Object.entries(setup.endpoints).map(([what, e]) => `${what} at ${e.host}`).join(', ')})`);
   log(`${counts.turns} turns, ${counts.questions} questions of categories 1-4; evidence: ${JSON.stringify(odd)}`);
 
   const references = keywordReferences(conversations);
@@ -545,7 +671,7 @@ async function main() {
   baseline.mean_of_conversations = round(names.reduce((sum, _, c) => sum + pooledRecall(references.baseline, (i) => i === c), 0) / names.length, 3);
   log(`plain BM25 reference: recall@10 ${bm25.recall_at_10}; baseline (NLTK stop words, next and previous turn): ${baseline.recall_at_10}`);
 
-  const gate = await startGate({ home: join(tempDir('gate-bench-locomo'), 'home'), removeHome: true, env: ADMIN_PROMOTES_ENV });
+  const gate = await startGate({ home: join(tempDir('gate-bench-locomo'), 'home'), removeHome: true, env: { ...ADMIN_PROMOTES_ENV, ...setup.env } });
   const admin = await SocketClient.open(gate.socketPath);
   const client = new HttpClient(gate.url, { maxSockets: 1 });
   try {
@@ -566,11 +692,12 @@ async function main() {
 
     const results = {};
     for (const mode of MODES) {
-      const { perConversation, ms } = await askAll(rpc, conversations, spaces, mode);
+      const { perConversation, ms, reranked } = await askAll(rpc, conversations, spaces, mode);
       const p = percentiles(ms, [50, 99]);
-      results[mode] = { ...summarize(perConversation, names), p50_ms: round(p[50], 2), p99_ms: round(p[99], 2) };
+      results[mode] = { ...summarize(perConversation, names), p50_ms: round(p[50], 2), p99_ms: round(p[99], 2), ...(setup.models.rerank === null ? {} : { reranked_questions: reranked }) };
+      if (setup.models.rerank !== null) log(`  ${mode}: the re-ranker ordered ${reranked} of ${counts.questions} questions' hits`);
     }
-    report(results, bm25, baseline, names);
+    report(results, bm25, baseline, names, setup);
     let cv = null;
     if (opts.cv) {
       const runs = await runGrid(admin, rpc, conversations, spaces);
@@ -603,11 +730,13 @@ async function main() {
           stop_words: "NLTK's English list (nltk.corpus.stopwords.words('english'), 179 words)",
         },
         ...(cv === null ? {} : { cross_validation: { how: 'leave one conversation out: each conversation measured at the [recall] setting best on the other four (questions pooled, ties to the earlier setting, defaults first); cross_validated is the five figures\' mean; fitted is the setting best on the whole half', grid: settingsGrid().flat(), modes: cv } }),
+        models: setup.models,
+        ...(setup.local ? {} : { endpoints: setup.endpoints }),
         issue_reference: ISSUE_REFERENCE,
         seconds: { total: totalS, ingest_and_promote: round(ingestS, 1), embedding_wait: round(embedS, 1) },
       };
-      writeFileSync(opts.out, `${JSON.stringify(out, null, 2)}\n`);
-      log(`wrote ${opts.out}`);
+      writeFileSync(opts.out, `${JSON.stringify(recordResults(readResults(opts.out, setup), out, setup), null, 2)}\n`);
+      log(setup.local ? `wrote ${opts.out}` : `wrote ${opts.out} (runs_with_models["${modelSetKey(setup.models)}"])`);
     }
   } finally {
     client.close();
@@ -616,11 +745,22 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  if (error instanceof UsageError) {
-    process.stderr.write(`recall-quality-public: ${error.message}\n`);
-    process.exit(2);
+/** Whether node was started on this file (through any symlink to it), not a test importing its option handling. */
+function runAsScript() {
+  try {
+    return process.argv[1] !== undefined && realpathSync(resolve(process.argv[1])) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
   }
-  process.stderr.write(`${error.stack ?? error}\n`);
-  process.exit(1);
-});
+}
+
+if (runAsScript()) {
+  main(parseOptions(process.argv.slice(2), OPTIONS, USAGE)).catch((error) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`recall-quality-public: ${error.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`${error.stack ?? error}\n`);
+    process.exit(1);
+  });
+}
