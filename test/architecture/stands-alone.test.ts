@@ -20,10 +20,14 @@ import { anchorsOf } from '../harness/markdown-anchors.js';
  *    repository: no "spec 1" (or 2, 3), no DESIGN, FLOORS or FACTS document. The rules they
  *    cite are stated in our words in docs/ (docs/protocol.md for the protocol). Test texts
  *    under fixtures/ are data, not citations, and are not read for this rule.
- * 3. Markdown (README.md, docs/, bench/README.md) may say the gate implements a specification,
- *    but names no document outside the repository either (DESIGN.md, FLOORS.md, FACTS.md, the
- *    shared folder's spec): the public data sets beside the checkout (`../shared/data`) are the
- *    one thing outside it a page may name, since `npm run test:data` and the benches read them.
+ * 3. Markdown (README.md, docs/, bench/README.md, test/README.md) may say the gate implements a
+ *    specification, but names no document outside the repository either (DESIGN.md, FLOORS.md,
+ *    FACTS.md, the shared folder's spec), and cites no part of the specification ("spec 1",
+ *    "Spec 2's", "specification 3", in any case, a line break between the words or not): a page
+ *    cites the rule where our docs state it, docs/protocol.md#<heading> for the protocol, and
+ *    says "the protocol names no verb for this" where the specification is silent. The public
+ *    data sets beside the checkout (`../shared/data`) are the one thing outside it a page may
+ *    name, since `npm run test:data` and the benches read them.
  *    This file spells out what rules 1 to 3 look for, so they do not read it.
  * 4. A `docs/<page>.md#<anchor>` cited anywhere names a page and a heading that exist (but in
  *    test/docs/links.test.ts, which writes pages of its own into a temporary folder to test
@@ -69,12 +73,25 @@ export const OUTSIDE_DOCUMENT = /\bspec(?:ification)?(?:'s)? [123]\b|\b(?:DESIGN
 /** In markdown: a named outside document, or the shared folder for anything but its data sets. */
 export const OUTSIDE_DOCUMENT_IN_MARKDOWN = /\b(?:DESIGN|FLOORS|FACTS)\.md\b|shared\/spec\b|(?:\.\.\/)+shared\/(?!data\b)/g;
 
+/** In markdown: a part of the specification, "spec 1" to "specification 3", in any case, across a line break too. */
+export const SPEC_PART_IN_MARKDOWN = /\bspec(?:ification)?(?:'s)?\s+[123]\b/gi;
+
 /** A docs page and anchor cited in prose or a comment: docs/<page>.md#<anchor>. */
 const DOC_ANCHOR = /(?<![\w./-])docs\/([\w-]+\.md)#([\w-]+)/g;
 
 const THIS_FILE = 'test/architecture/stands-alone.test.ts';
 const isMarkdown = (file: string) => file.endsWith('.md');
 const isData = (file: string) => file.startsWith('fixtures/') || file.startsWith('test/fixtures/') || file === 'package-lock.json';
+
+/** `file:line: the matched text` for each match of `pattern` (global) in the files' whole text, so a match may span lines. */
+function textHits(files: Iterable<string>, pattern: RegExp): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    const text = texts.get(file)!;
+    for (const m of text.matchAll(pattern)) found.push(`${file}:${text.slice(0, m.index).split('\n').length}: ${m[0].replace(/\s+/g, ' ')}`);
+  }
+  return found;
+}
 
 /** Every string in a JSON value, with its path. */
 function stringsOf(value: unknown, path = ''): Array<[string, string]> {
@@ -111,6 +128,12 @@ describe('the repository stands alone', () => {
 
   it('markdown names no document outside the repository', () => {
     expect(hits([...texts.keys()].filter(isMarkdown).filter((f) => !isData(f)), OUTSIDE_DOCUMENT_IN_MARKDOWN)).toEqual([]);
+  });
+
+  it("markdown cites no part of the specification, but our docs' pages", () => {
+    const pages = [...texts.keys()].filter(isMarkdown).filter((f) => !isData(f));
+    expect(pages).toContain('docs/protocol.md');
+    expect(textHits(pages, SPEC_PART_IN_MARKDOWN)).toEqual([]);
   });
 
   it('every docs/<page>.md#<anchor> cited names a page and a heading that exist', () => {
@@ -153,6 +176,15 @@ describe('the repository stands alone', () => {
     ]);
     expect(all(OUTSIDE_DOCUMENT, 'docs/protocol.md#events, a spec of options, specs 12, design rule, the facts')).toEqual([]);
     expect(all(OUTSIDE_DOCUMENT_IN_MARKDOWN, 'see `../shared/FLOORS.md`; data at `../shared/data/locomo-dev/`')).toEqual(['../shared/', 'FLOORS.md']);
+    // Parts of the specification in markdown, whatever their case or line breaks, and what only looks like one.
+    expect(all(SPEC_PART_IN_MARKDOWN, "(spec 1 Errors), Spec 2's verbs, specification 3, beyond spec\n  2; SPEC 1")).toEqual([
+      'spec 1',
+      'Spec 2',
+      'specification 3',
+      'spec\n  2',
+      'SPEC 1',
+    ]);
+    expect(all(SPEC_PART_IN_MARKDOWN, '[spec-choices.md](spec-choices.md), the spec says "not shown", specs 1, spec 12, a spec of 3 options, [protocol](protocol.md#error-codes)')).toEqual([]);
   });
 
   it('a bench records a path relative to the checkout, and one far outside it by its name alone', () => {
