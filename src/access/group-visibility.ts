@@ -5,7 +5,7 @@ import type { Store } from '../store/store.js';
 import type { AccessPart } from './access-part.js';
 
 /**
- * Spec 1 Events rule 3, used for every answer about a group: below reviewer a group exists
+ * docs/protocol.md#events rule 3, used for every answer about a group: below reviewer a group exists
  * for a caller only when the caller may read every row it names, so a group never reveals
  * another identity's held row (nor, through its id, that such a row is being replaced).
  */

@@ -31,7 +31,7 @@ export function relationShown(house: { readonly store: Store; readonly access: A
   );
 }
 
-/** Spec 1 Events rule 3 for work-area events: served where gv.lineage shows the part or the edge they concern. */
+/** docs/protocol.md#events rule 3 for work-area events: served where gv.lineage shows the part or the edge they concern. */
 export function workareaEventShown(house: { readonly store: Store; readonly access: AccessPart }, caller: Caller, event: JournalEvent): boolean {
   const d = event.data;
   const [space, workarea] = [d['space'], d['workarea']];

@@ -36,7 +36,7 @@ export const clearRefreshCookie = (provider: SignInProvider) => refreshCookie(pr
  * {error, error_description} with 400; the refresh token travels in the cookie only.
  */
 export async function tokenGrant(provider: SignInProvider, fields: Map<string, string>, cookie: string | undefined): Promise<TokenAnswer> {
-  // Spec 1 Authentication 6: without its sign-in support the gate mints nothing.
+  // docs/protocol.md#the-sign-in-provider: without its sign-in support the gate mints nothing.
   if (installedJose === null) return { status: 503, body: { error: 'server_error', error_description: SIGN_IN_SUPPORT_MISSING }, cookies: [] };
   const grant = fields.get('grant_type');
   if (grant === undefined) return refused('invalid_request', 'grant_type is required');

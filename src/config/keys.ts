@@ -376,7 +376,7 @@ export const CONFIG_KEYS = {
     read_before_signing: {
       schema: z.enum(['people', 'everyone']),
       default: 'people',
-      doc: "Whose promoting or clearing decisions count only after the whole body (and every attachment) was served to them: people (signed-in people, and the operator with a proof: what a screen showed a person is what they sign) or everyone (API keys and the socket too). A model grades the whole masked body either way. Spec 2's gv.promote asks quorum alone; the default keeps that for programs.",
+      doc: "Whose promoting or clearing decisions count only after the whole body (and every attachment) was served to them: people (signed-in people, and the operator with a proof: what a screen showed a person is what they sign) or everyone (API keys and the socket too). A model grades the whole masked body either way. The protocol's gv.promote asks quorum alone (docs/protocol.md#gvpromote); the default keeps that for programs.",
     },
     quorum_profile: {
       schema: z.string().min(1),

@@ -4,7 +4,7 @@ import { HelloBoard } from './hello-board.js';
 import { TokenVault } from './token-vault.js';
 import type { RunnerSettings } from '../domain/runner-settings.js';
 
-/** Spec 2 `gv.runner_token`: a served token not acknowledged by a hello within this is lost. */
+/** `gv.runner_token` (docs/protocol.md#gvrunner_keys-and-gvrunner_token): a served token not acknowledged by a hello within this is lost. */
 export const TOKEN_ACK_MS = 600_000;
 
 export const TOKEN_STATES = ['none', 'waiting', 'served', 'held', 'lost', 'unreadable'] as const;
@@ -169,7 +169,7 @@ export class Crews {
   }
 
   /**
-   * Spec 1 runner token states. waiting: sealed, not taken (unreadable when its bytes no
+   * Runner token states (docs/protocol.md#other-state-words). waiting: sealed, not taken (unreadable when its bytes no
    * longer open); served: taken, not yet acknowledged; held: a hello acknowledged it and the
    * newest hello still holds it; lost: not acknowledged within 600 s, or a later hello no
    * longer holds it.

@@ -1,6 +1,6 @@
 import type { RunnerHello } from '../domain/runner-hello.js';
 
-/** Spec 2 `gv.runner_token`: the one instance heard on a key within this window may take its token (and keys). */
+/** `gv.runner_token` (docs/protocol.md#gvrunner_keys-and-gvrunner_token): the one instance heard on a key within this window may take its token (and keys). */
 export const INSTANCE_WINDOW_MS = 120_000;
 
 export interface KeptHello {

@@ -47,7 +47,7 @@ function answeredBy(house: { readonly store: Store; readonly crews: CrewsPart },
 }
 
 /**
- * Spec 2 `gv.promote`'s crew-sheet checks, run before a sheet is served: connections only
+ * `gv.promote`'s crew-sheet checks (docs/protocol.md#gvpromote), run before a sheet is served: connections only
  * by an admin (they grant the crew's members read on other spaces); the answering crew a
  * crew, one step away (no chain); the assigned runner able to host it.
  */

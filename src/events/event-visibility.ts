@@ -7,7 +7,7 @@ import type { Store } from '../store/store.js';
 import type { AccessPart } from '../access/access-part.js';
 
 /**
- * Spec 1 Events rule 3. From reviewer up, every served event. Below: every event of a row
+ * docs/protocol.md#events rule 3. From reviewer up, every served event. Below: every event of a row
  * the caller wrote, a row's events from its promotion on (in a space it may read), a work
  * area's events where its lineage shows them, a replacement group's events where every row
  * it names is readable, and space registry events. Events of no space are never served.

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller } from '../access/caller.js';
 
 /**
- * Spec 1's guards: `none`, `bearer` (any role; the caller is derived before the handler
+ * The protocol's guards (docs/protocol.md#routes): `none`, `bearer` (any role; the caller is derived before the handler
  * runs), `local_issuer` (404 with the error body unless this gate is its own sign-in provider).
  */
 export type Guard = 'none' | 'bearer' | 'local_issuer';

@@ -26,7 +26,7 @@ const PIPELINE_DEPTH = 64;
 const credentialsUnreadable = isArmed('socket-peer-credentials-unreadable');
 
 /**
- * Spec 1 Authentication 3: the account running the service is admin on the socket, any
+ * docs/protocol.md#credentials-and-roles, rule 3: the account running the service is admin on the socket, any
  * other local account is agent; the identity is `uid:<n>` from SO_PEERCRED.
  */
 function socketCaller(socket: Socket): Caller {

@@ -17,7 +17,7 @@ import { anchorsOf } from '../harness/markdown-anchors.js';
  *    (`bench/results/*.json`) records what happened, so none of its values is an absolute
  *    path: a bench records paths through `recordedPath` (bench/lib.js), relative to the checkout.
  * 2. Code, tests, benches and scripts cite our own `docs/`, never a document outside the
- *    repository: no "spec 1" (or 2, 3), no DESIGN, FLOORS or FACTS document. The rules they
+ *    repository: no "spec 1" or "Spec 1" (or 2, 3), no DESIGN, FLOORS or FACTS document. The rules they
  *    cite are stated in our words in docs/ (docs/protocol.md for the protocol). Test texts
  *    under fixtures/ are data, not citations, and are not read for this rule.
  * 3. Markdown (README.md, docs/, bench/README.md, test/README.md) may say the gate implements a
@@ -68,7 +68,7 @@ function hits(files: Iterable<string>, pattern: RegExp): string[] {
 export const MACHINE_PATH = /(?<![\w.~/-])\/(?:work\/[\w.-]+|home\/[\w.-]+|Users\/[\w.-]+)/g;
 
 /** A citation of a document outside the repository. */
-export const OUTSIDE_DOCUMENT = /\bspec(?:ification)?(?:'s)? [123]\b|\b(?:DESIGN|FLOORS|FACTS)(?:\.md)?\b|shared\/spec\b|\bspec\/[123]-/g;
+export const OUTSIDE_DOCUMENT = /\b[Ss]pec(?:ification)?(?:'s)? [123]\b|\b(?:DESIGN|FLOORS|FACTS)(?:\.md)?\b|shared\/spec\b|\bspec\/[123]-/g;
 
 /** In markdown: a named outside document, or the shared folder for anything but its data sets. */
 export const OUTSIDE_DOCUMENT_IN_MARKDOWN = /\b(?:DESIGN|FLOORS|FACTS)\.md\b|shared\/spec\b|(?:\.\.\/)+shared\/(?!data\b)/g;
@@ -175,6 +175,8 @@ describe('the repository stands alone', () => {
       'FLOORS.md',
     ]);
     expect(all(OUTSIDE_DOCUMENT, 'docs/protocol.md#events, a spec of options, specs 12, design rule, the facts')).toEqual([]);
+    // A comment's sentence may start with the word: "Spec 2 `gv.promote`'s crew-sheet checks" cites the part as much.
+    expect(all(OUTSIDE_DOCUMENT, "Spec 2 `gv.promote`'s checks; Spec 1's guards")).toEqual(['Spec 2', 'Spec 1']);
     expect(all(OUTSIDE_DOCUMENT_IN_MARKDOWN, 'see `../shared/FLOORS.md`; data at `../shared/data/locomo-dev/`')).toEqual(['../shared/', 'FLOORS.md']);
     // Parts of the specification in markdown, whatever their case or line breaks, and what only looks like one.
     expect(all(SPEC_PART_IN_MARKDOWN, "(spec 1 Errors), Spec 2's verbs, specification 3, beyond spec\n  2; SPEC 1")).toEqual([

@@ -13,7 +13,7 @@ beforeAll(async () => {
   reader = (await server.socket('gv.keys', { action: 'issue', role: 'reader' })).result.key;
 });
 
-/** Spec 1 "Endpoints": the routes every gate serves (issue 5 adds /mcp and /mcp/catalog.json). */
+/** docs/protocol.md#routes: the routes every gate serves (issue 5 adds /mcp and /mcp/catalog.json). */
 const SPEC_ROUTES = [
   ['get', '/openapi.json'],
   ['get', '/identity'],

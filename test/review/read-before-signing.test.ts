@@ -30,7 +30,7 @@ describe("a reviewer's read of a held row", () => {
     expect(first.error, JSON.stringify(first.error)).toBeUndefined();
     expect(first.result).toMatchObject({ masked_offset: 0, masked_next_offset: PAGE, masked_chars: content.length });
     expect(first.result.masked_body).toBe(content.slice(0, PAGE));
-    // Spec 2: the body itself is still only for a promoted row or the writer.
+    // docs/protocol.md#gvnode: the body itself is still only for a promoted row or the writer.
     expect(first.result.body).toBeUndefined();
     let text = first.result.masked_body as string;
     let offset: number | null = first.result.masked_next_offset;

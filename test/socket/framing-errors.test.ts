@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useGate } from '../harness/use-gate.js';
 
-// Spec 1's framing errors on the socket, through a real socket in a temporary home:
+// The socket's framing errors (docs/protocol.md#routes: one JSON-RPC message a line; docs/requests.md), through a real socket in a temporary home:
 // -32001 for a line over the request limit, -32000 when the peer's identity cannot be derived.
 const LIMIT = 64 * 1024;
 const { gate } = useGate({ kind: 'in-process', env: { GATE_MCP_MAX_REQUEST_BYTES: String(LIMIT) } });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useGate } from '../harness/use-gate.js';
 
 /**
- * Spec 2: a full page reads on past events the caller is not served. On a busy journal a
+ * docs/protocol.md#gvevents: a full page reads on past events the caller is not served. On a busy journal a
  * below-reviewer consumer whose own events sit past 50,000 rows it may not read gets a full
  * page in one call (the walk is bounded in time, and SQLite drops what can never be served).
  */

@@ -3,7 +3,7 @@ import { tool, toolRefusal } from '../harness/mcp-calls.js';
 import { useGate } from '../harness/use-gate.js';
 
 /**
- * Spec 2: gv.pending takes `limit (integer, default 100)` and names no ceiling (unlike
+ * docs/protocol.md#gvpending: gv.pending takes `limit (integer, default 100)` and names no ceiling (unlike
  * gv.inventory's 200 or gv.events' 1000): a limit past 1000 is served, not refused. The
  * tool gate.pending keeps its own maximum of 1000 (docs/protocol.md#the-tool-endpoint).
  */

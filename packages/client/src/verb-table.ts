@@ -30,7 +30,7 @@ export type ToolAnswer<N extends ToolName> = Normalized<ToolSignatures[N]['answe
 /**
  * The deciding verbs: each records a decision on a row or settles its fate (promote, reject,
  * demote, a send-back for evidence, a person's signature, a reopening, a replacement group's
- * activation, the deployment's promotions in an auto space). Spec 3 rule 3: no client scope sends them, whatever the key
+ * activation, the deployment's promotions in an auto space). docs/protocol.md#client-transport-rules, rule 3: no client scope sends them, whatever the key
  * could do; a person decides in the console or with `gate sign`, a reviewer program through
  * ReviewerClient, which is named for that so no decision is sent by accident.
  */

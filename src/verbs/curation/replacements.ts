@@ -18,7 +18,7 @@ const replacementsAnswer = z.object({
 
 export const replacementsVerb = defineVerb({
   name: 'gv.replacements',
-  // Spec 2 lists it among the reviewer verbs; below reviewer a group shows only in events and gv.node.
+  // The protocol lists it among the reviewer verbs (docs/protocol.md#gvreview-and-gvreplacements); below reviewer a group shows only in events and gv.node.
   role: 'reviewer',
   summary: 'Replacement groups, newest first, with the revision gv.replacement_activate takes.',
   params: z.strictObject({

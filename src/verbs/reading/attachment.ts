@@ -6,7 +6,7 @@ import { invalidParams, unknownArtifact } from '../../gate-error.js';
 import { atLeast } from '../../domain/roles.js';
 import { maskedName } from '../../attachments/masked-name.js';
 
-/** Spec 1 Limits: one page of an attachment. */
+/** One page of an attachment (docs/protocol.md#limits). */
 export const ATTACHMENT_PAGE_BYTES = 524_288;
 
 const attachmentAnswer = z.union([

@@ -115,7 +115,7 @@ export const pendingVerb = defineVerb({
   name: 'gv.pending',
   role: 'reader',
   summary: 'Rows waiting in quarantine that you may see: ids, types, states, ages, finding counts and finding groups.',
-  // Spec 2 names a default and no ceiling (unlike gv.inventory and gv.events): the answer is bounded by the held rows the caller may see.
+  // The protocol names a default and no ceiling (docs/protocol.md#gvpending; unlike gv.inventory and gv.events): the answer is bounded by the held rows the caller may see.
   params: z.strictObject({ limit: z.number().int().min(1).optional() }),
   answer: pendingAnswer,
   uses: ['access', 'reads', 'clock'],

@@ -197,7 +197,7 @@ export const nodeVerb = defineVerb({
       throw invalidParams("this row's content was erased: only its existence and metadata are served (gv.node without body)", { reason: 'erased' });
     }
     const own = row.writer_identity === caller.identity;
-    // Spec 2: the body only for a promoted row or the caller's own; a reviewer of anyone else's
+    // docs/protocol.md#gvnode: the body only for a promoted row or the caller's own; a reviewer of anyone else's
     // row reads the scanner's masked body instead, page by page (reviewerRead).
     const reviewerRead = p.body === true && !own && !isPromoted(row.state);
     if (reviewerRead && !atLeast(caller.role, 'reviewer')) {
@@ -206,7 +206,7 @@ export const nodeVerb = defineVerb({
     if (p.offset !== undefined && !reviewerRead) {
       throw invalidParams("offset pages a reviewer's read of the masked body of a row that is not promoted (with body: true)", { field: 'offset' });
     }
-    // Spec 1: the preview is null when erased.
+    // The preview is null when erased (docs/protocol.md#gvnode).
     const masked = row.masked_hash === null ? null : store.artifacts.servedBody(row, 'masked');
     const approval = approvalOf({ store, access, review }, caller, row);
     const answer: NodeAnswer = {

@@ -41,7 +41,7 @@ export const requestEvidenceVerb = defineVerb({
       }
       // Evidence comes as attachments: a row of a kind that carries none could never answer the request.
       if (!takesAttachments(row.kind)) throw lifecycle(`gv.request_evidence: a ${row.kind} row carries no attachments, so it cannot take evidence`, 'takes_no_evidence');
-      // Spec 1: ratify enters L3_RATIFIED, NEEDS_EVIDENCE or REJECTED; this one is the request. Its words are
+      // docs/protocol.md#states: ratify enters L3_RATIFIED, NEEDS_EVIDENCE or REJECTED; this one is the request. Its words are
       // `asks`: written for the row's writer, served to them and to reviewers by gv.node, never in an event.
       const own = { signer_class: signerClassOf(caller), decision: NEEDS_EVIDENCE_DECISION, asks: p.reason };
       const event = store.journal.append('ratify', caller.identity, rowEventData(row, 'NEEDS_EVIDENCE', own));

@@ -26,7 +26,7 @@ function roleOf(house: Pick<House, 'store'>, identity: string): string {
   return house.store.people.roleOf(identity) ?? 'reader';
 }
 
-/** Spec 2: an unrevoked member key of a slot of the space, or a person at reviewer or above who reads it. */
+/** docs/protocol.md#gvrouted_questions: an unrevoked member key of a slot of the space, or a person at reviewer or above who reads it. */
 function mayRead(house: Pick<House, 'access' | 'crews'>, caller: Caller, space: string): boolean {
   if (house.crews.runners.crewOf(caller.identity)?.space === space) return true;
   return caller.kind === 'person' && atLeast(caller.role, 'reviewer') && house.access.capabilities.has(caller, space, 'read');
