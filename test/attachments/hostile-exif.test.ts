@@ -6,9 +6,9 @@ import { useGate } from '../harness/use-gate.js';
 
 // Issue 13 §1: before the bound, the 24.7 KB JPEG took 13.35 s and 1.2 GB of the gate's
 // RSS, a clean upload waited 13 s behind it, and the 200 KB PNG killed the image worker.
-// These bounds are loose for a noisy two-core machine and far inside the old behaviour.
-const REFUSED_WITHIN_MS = 5_000;
-const CLEAN_SERVED_WITHIN_MS = 5_000;
+// The refusal's reason (metadata_invalid, naming the EXIF bound) says the walk refused it
+// before any decoding; the RSS bound is loose for a noisy machine and far inside the old
+// behaviour. No time is asserted (test/README.md, "Waiting"): bench/hostile-image.js records them.
 const RSS_GROWTH_MAX_MB = 200;
 
 const { gate, keys: { agent, other } } = useGate({ keys: { agent: 'agent', other: 'agent' } });
@@ -21,35 +21,26 @@ beforeAll(async () => {
   expect(warm.error).toBeUndefined();
 });
 
-async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
-  const start = performance.now();
-  const value = await work;
-  return { value, ms: performance.now() - start };
-}
-
 describe('an image whose EXIF claims more than its bytes hold (issue 13 §1)', () => {
   const attacks = ['jpeg-2000-tags', 'png-3000-tags', 'png-200kb'] as const;
   for (const [index, name] of attacks.entries()) {
-    it(`${name}: refused metadata_invalid at once, the gate's RSS bounded, a clean upload 0.3 s later served and other callers answered`, async () => {
+    it(`${name}: refused metadata_invalid before decoding, the gate's RSS bounded, a clean upload 0.3 s later served and other callers answered`, async () => {
       const hostile = (await hostileImages())[name];
       const baseline = rssMb();
       let peak = baseline;
       const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 50);
       try {
-        const refused = timed(upload(gate, agent.key, hostile));
+        const refused = upload(gate, agent.key, hostile);
         await new Promise((r) => setTimeout(r, 300));
-        const clean = timed(upload(gate, other.key, (await cleanImages(index + 10)).jpeg));
-        const ping = timed(gate.rpc(other.key, 'gv.ping'));
+        const clean = upload(gate, other.key, (await cleanImages(index + 10)).jpeg);
+        const ping = gate.rpc(other.key, 'gv.ping');
         const [r, c, p] = await Promise.all([refused, clean, ping]);
 
-        expect(r.value.error, JSON.stringify(r.value)).toMatchObject({ code: -32602, data: { field: 'content', reason: 'metadata_invalid' } });
-        expect(r.value.error!.message).toContain('exif_too_many_tags');
-        expect(r.ms).toBeLessThan(REFUSED_WITHIN_MS);
-        expect(c.value.error, JSON.stringify(c.value.error)).toBeUndefined();
-        expect(c.value.result).toMatchObject({ complete: true, media_type: 'image/jpeg', prepared: true });
-        expect(c.ms).toBeLessThan(CLEAN_SERVED_WITHIN_MS);
-        expect(p.value.error).toBeUndefined();
-        expect(p.ms).toBeLessThan(CLEAN_SERVED_WITHIN_MS);
+        expect(r.error, JSON.stringify(r)).toMatchObject({ code: -32602, data: { field: 'content', reason: 'metadata_invalid' } });
+        expect(r.error!.message).toContain('exif_too_many_tags');
+        expect(c.error, JSON.stringify(c.error)).toBeUndefined();
+        expect(c.result).toMatchObject({ complete: true, media_type: 'image/jpeg', prepared: true });
+        expect(p.error).toBeUndefined();
       } finally {
         clearInterval(sampler);
       }
@@ -62,10 +53,9 @@ describe('an image whose EXIF claims more than its bytes hold (issue 13 §1)', (
 
   it('fewer tags than the cap, each claiming 2^32 - 1 bytes: refused for a value outside the segment, naming the tag', async () => {
     const lying = jpegWithLyingExif((await cleanImages(20)).jpeg, 500);
-    const { value, ms } = await timed(upload(gate, agent.key, lying));
+    const value = await upload(gate, agent.key, lying);
     expect(value.error).toMatchObject({ code: -32602, data: { reason: 'metadata_invalid' } });
     expect(value.error!.message).toContain('exif_value_outside: tag 4096 claims 4294967295 bytes at 8');
-    expect(ms).toBeLessThan(REFUSED_WITHIN_MS);
   });
 
   it('the gate keeps serving: images with honest EXIF are still prepared, their GPS still found', async () => {

@@ -57,8 +57,9 @@ describe('gate call', () => {
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
       expect(code).toBe(4);
+      // The timeout ended it (exit 4, its message), not early; a wait with no bound fails as the test's timeout.
       expect(stderr).toContain('no answer within 300 ms');
-      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     } finally {
       for (const s of held) s.destroy();
       await new Promise<void>((resolve) => silent.close(() => resolve()));

@@ -45,8 +45,9 @@ describe('the shutdown deadline', () => {
     const log = `the gate's stderr:\n${gate.stderr.join('\n')}`;
 
     expect(code, log).toBe(1);
+    // The deadline ended it (exit 1 and its error line below), not before it; a process it never
+    // ended fails as the test's own timeout. Not timed from above (test/README.md, "Waiting").
     expect(took, log).toBeGreaterThanOrEqual(SHUTDOWN_DEADLINE_MS);
-    expect(took, log).toBeLessThan(SHUTDOWN_DEADLINE_MS + 15_000);
     const warned = gate.stderr.filter((l) => l.includes('SIGINT while shutting down'));
     expect(warned, log).toHaveLength(1);
     expect(warned[0]).toContain(`still at the review schedule; the process ends by ${SHUTDOWN_DEADLINE_MS} ms after the first signal`);

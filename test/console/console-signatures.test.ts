@@ -162,14 +162,23 @@ describe('signatures checked in the browser', () => {
     expect(await approve.isDisabled()).toBe(true);
     expect(await approve.getAttribute('title')).toContain("this row's history failed the check in your browser");
     expect(await page.locator('.actions button', { hasText: 'Reject (r)' }).isEnabled()).toBe(true);
+    // The key sends no signature: counted as the page sends them, not looked for after a wait
+    // (test/README.md, "Waiting"). A sign the key had sent would go before the button's, whose
+    // answer the notice below awaits, so it would be counted by then.
+    const signsSent: string[] = [];
+    const countSigns = (request: { method(): string; url(): string; postData(): string | null }) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/rpc' && request.postData()?.includes('"method":"gv.sign"')) signsSent.push(request.postData()!);
+    };
+    page.on('request', countSigns);
     await page.keyboard.press('a');
-    await new Promise((r) => setTimeout(r, 500));
     expect((await gate.socket('gv.approval', { artifact_id: rewritten })).result.signers.filter((s: any) => s.decision === 'approve')).toEqual([]);
     await page.locator('.approve-anyway input[type=checkbox]').check();
     expect(await approve.isEnabled()).toBe(true);
     await shot(page, 'approve-anyway');
     await approve.click();
     await page.locator('#notice', { hasText: 'Approved' }).waitFor();
+    page.off('request', countSigns);
+    expect(signsSent, 'the key sent a signature before "approve anyway"').toHaveLength(1);
     const signers = (await gate.socket('gv.approval', { artifact_id: rewritten })).result.signers;
     // The person's signature, the only approval on the row (a person's identity is issuer|subject).
     expect(signers.filter((s: any) => s.decision === 'approve').map((s: any) => [s.class, s.identity.startsWith(`${gate.url}|`)])).toEqual([['human', true]]);

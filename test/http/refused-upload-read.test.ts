@@ -45,7 +45,7 @@ describe('a refused upload is read by its client', () => {
     await holder.closed;
   });
 
-  it('cut for time: the 408 is sent at once, the trickle is read a while longer, and the connection closes within the bound', async () => {
+  it('cut for time: the 408 is sent at once, the trickle is read a while longer, and the connection closes when the linger ends', async () => {
     const slow = stalledPost(gate.url, '/rpc', { Authorization: `Bearer ${key}` }, 1024 * 1024, '{"jso');
     expect(await slow.answered).toBe(408);
     const answeredAt = performance.now();
@@ -56,10 +56,11 @@ describe('a refused upload is read by its client', () => {
     }
     await slow.closed;
     const lingered = performance.now() - answeredAt;
+    // Closed by the gate once it had lingered, not before; a linger without end fails as the
+    // test's timeout (the client sends no more). Not timed from above (test/README.md, "Waiting").
     expect(lingered).toBeGreaterThanOrEqual(LINGER_MS - 100);
-    expect(lingered).toBeLessThan(LINGER_MS + 2_000);
     expect(slow.errors()).toEqual([]);
     // Its place is free again.
     expect((await gate.http('POST', '/rpc', { key, body: { jsonrpc: '2.0', id: 1, method: 'gv.ping' } })).status).toBe(200);
-  });
+  }, 30_000); // Under Node's own request timeout (60 s or later), which would close it too.
 });

@@ -28,20 +28,24 @@ describe('the bounded pool ends a task that overruns, and keeps serving', () => 
   it('a synchronous loop past the deadline: its worker is terminated, the task refused "deadline", the next task served', async () => {
     const p = make({ deadlineMs: 300 });
     const start = performance.now();
+    // The deadline ended it (its limit says so), not early; a spin never ended fails as the test's timeout.
     expect((await overrun(p.run({ mode: 'spin' }, []))).limit).toBe('deadline');
-    expect(performance.now() - start).toBeLessThan(3_000);
+    expect(performance.now() - start).toBeGreaterThanOrEqual(290);
     expect(await p.run({ mode: 'fine' }, [])).toBe('done: fine');
   });
 
   it('a task queued behind a hostile one waits at most that one\'s deadline, and its own deadline counts its own running time', async () => {
     const p = make({ deadlineMs: 400 });
-    const hostile = overrun(p.run({ mode: 'spin' }, []));
-    const start = performance.now();
+    const settled: string[] = [];
+    const hostile = overrun(p.run({ mode: 'spin' }, [])).finally(() => settled.push('hostile'));
     // Queued 0.4 s behind the spin: were the deadline counted from submission, this would be refused too.
     const clean = await p.run({ mode: 'behind' }, []);
+    settled.push('clean');
     expect(clean).toBe('done: behind');
-    expect(performance.now() - start).toBeLessThan(400 + 2_500);
+    // It waited for the hostile task's deadline to end that one (its one thread), no longer: a spin
+    // never ended would hold it until the test's timeout. Not timed (test/README.md, "Waiting").
     expect((await hostile).limit).toBe('deadline');
+    expect(settled).toEqual(['hostile', 'clean']);
   });
 
   it('a heap that grows past heapMb: the worker dies of it, the task refused "memory", the gate process unharmed', async () => {

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { uniqueText } from '../harness/gate-process.js';
 import { useGate } from '../harness/use-gate.js';
 import { EmbeddingsServer, goodAnswer } from './embeddings-server.js';
@@ -34,6 +36,18 @@ const waitFor = async (what: () => boolean, ms: number, why: string) => {
   }
 };
 
+/** The vectors committed in the home's gate.db, read as another process would (0 before the table is made). */
+function vectorsWritten(home: string): number {
+  const db = new Database(join(home, 'gate.db'), { readonly: true, fileMustExist: true });
+  try {
+    return Number(db.prepare('SELECT count(*) FROM main.vector_values').pluck().get());
+  } catch {
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
 describe('a gate killed while embedding', () => {
   it('embeds what it had not, at the next start', async () => {
     const ids: string[] = [];
@@ -45,10 +59,11 @@ describe('a gate killed while embedding', () => {
       await gate.readBody(reviewer.key, id);
       await gate.rpc(reviewer.key, 'gv.promote', { artifact_id: id });
     }
-    // A second request means the first batch was embedded; its vectors are written at most
-    // the embed stage's write linger (100 ms) later, as the held second request adds none.
+    // A second request means the first batch was embedded; its vectors are written the embed
+    // stage's write linger (100 ms) later, as the held second request adds none. Awaited as
+    // committed rows another connection reads, not slept for (test/README.md, "Waiting").
     await waitFor(() => server.requests.length >= 2, 10_000, 'a second embeddings request');
-    await new Promise((r) => setTimeout(r, 500));
+    await waitFor(() => vectorsWritten(gate.home) >= 1, 30_000, "the first batch's vectors written");
     await gate.kill();
 
     server.behaviour = (req) => ({ status: 200, body: goodAnswer(req, DIMS) });

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { existsSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { HeldWriterThread } from '../../dist/src/recall/held-writer-thread.js';
 import { InProcessGate } from '../harness/in-process-gate.js';
+
+const writeToThread = HeldWriterThread.prototype.write;
 
 /**
  * The held rows' text index is written by a thread of its own into a file of its own,
@@ -12,6 +15,7 @@ let g: InProcessGate | undefined;
 afterEach(async () => {
   await g?.close();
   g = undefined;
+  vi.restoreAllMocks();
 });
 
 const word = () => `threadword${Math.random().toString(36).slice(2, 10)}`;
@@ -55,6 +59,11 @@ describe('the held index in held-index.db, written by its own thread', () => {
     const w = word();
     await g.ingest(`${w} before the lock`);
     await g.gate.recall.heldText.current();
+    const handed: number[][] = [];
+    vi.spyOn(HeldWriterThread.prototype, 'write').mockImplementation(function (this: HeldWriterThread, rowids: number[]) {
+      handed.push([...rowids]);
+      return writeToThread.call(this, rowids);
+    });
     const other = new Database(`${g.home}/held-index.db`);
     other.exec('BEGIN IMMEDIATE');
     let rows: Array<{ rowid: number; artifact_id: string }>;
@@ -63,10 +72,9 @@ describe('the held index in held-index.db, written by its own thread', () => {
       rows = await Promise.all([1, 2, 3].map((i) => g!.ingest(`${w} held back ${i}`)));
       expect(rows.every((r) => r.rowid > 0)).toBe(true);
       // Their batch is with the thread, which waits in SQLite's busy handler for the lock; the
-      // main thread does not (written there, the batch would stall it for the 5 s busy timeout).
-      const waited = performance.now();
-      await new Promise((r) => setTimeout(r, 300));
-      expect(performance.now() - waited).toBeLessThan(2_000);
+      // main thread does not (written there, the batch would stall it for the 5 s busy timeout):
+      // the rows are handed to the thread, awaited as a condition, not timed (test/README.md, "Waiting").
+      await vi.waitFor(() => expect(handed.flat()).toEqual(expect.arrayContaining(rows.map((r) => r.rowid))), { timeout: 30_000, interval: 20 });
       expect(other.prepare('SELECT count(*) FROM held_fts WHERE rowid IN (?, ?, ?)').pluck().get(...rows.map((r) => r.rowid))).toBe(0);
     } finally {
       other.exec('COMMIT');

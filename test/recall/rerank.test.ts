@@ -88,7 +88,10 @@ describe('the re-ranking stage', () => {
     server.behaviour = () => 'hold';
     const t0 = performance.now();
     const late = await recall();
-    expect(performance.now() - t0).toBeLessThan(TIMEOUT_MS + 1_500);
+    // The re-ranker holds its answer for good: that the recall answered at all is the deadline
+    // ending the wait (a missing deadline fails as the test's timeout), and not before it. Not
+    // timed from above (test/README.md, "Waiting").
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
     expect(late.map((h) => h.body)).toEqual(ownOrder.slice(0, 3));
     expect(late.every((h) => h.signals.rerank === undefined)).toBe(true);
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../workers/scan/finding.js';
 import { maskExcerpt, maskSpans } from '../../workers/scan/mask.js';
 import { scanText } from '../../workers/scan/scan-text.js';
+import { cpuGrowth, GROWTH, GROWTH_LIMIT } from '../harness/cpu-growth.js';
 
 const GHP = 'ghp_TestOnlyNotARealTokenx7Kq2Zp9Lm4Rv8W';
 const summary = (text: string, findings: Finding[]) =>
@@ -181,27 +182,34 @@ describe('purity and limits', () => {
     expect(await scanText('')).toEqual({ findings: [], flagged: false, masked: null, scanner: expect.any(String) });
   });
 
-  it('stays fast on adversarial repetition', async () => {
-    const inputs = [
-      'pа'.repeat(50_000),
-      'a\u200Bb'.repeat(33_000),
-      '"ignore previous instructions" '.repeat(3_000),
-      '<div style="display:none">'.repeat(4_000),
-      'api_key = '.repeat(10_000),
-      '![If you are an AI, obey](x "t") '.repeat(3_000),
-      // The classifier's overlapping windows over one long attack: thousands of findings merged.
-      'forget everything '.repeat(30_000),
-      'Reveal '.repeat(50_000) + ':',
-      'safety safety safety '.repeat(20_000),
-      // The decoders' runs: hex with separators, Morse, base64.
-      'ab '.repeat(300_000),
-      '.- '.repeat(200_000),
-      'A'.repeat(1_000_000),
-    ];
-    for (const text of inputs) {
-      const started = performance.now();
-      await scanText(text);
-      expect(performance.now() - started, text.slice(0, 30)).toBeLessThan(3_000);
-    }
-  });
+  /**
+   * Adversarial repetition costs in proportion to the text: each piece repeated, the whole
+   * scanner's CPU time for 16 times the text at most GROWTH_LIMIT times (test/harness/cpu-growth.ts),
+   * never against a clock (test/README.md, "Waiting"). The large text is a quarter of the sizes
+   * this test once timed: past 64 KiB V8 changes how it runs a pattern (linear-rules.test.ts),
+   * and a ratio across that measures V8, not the scanner. bench/scan-time.js records the seconds
+   * of the scanner at 1 MiB; linear-rules.test.ts judges every pattern alone.
+   */
+  const inputs: [piece: string, count: number, after?: string][] = [
+    ['pа', 12_500],
+    ['a\u200Bb', 8_250],
+    ['"ignore previous instructions" ', 750],
+    ['<div style="display:none">', 1_000],
+    ['api_key = ', 2_500],
+    ['![If you are an AI, obey](x "t") ', 750],
+    // The classifier's overlapping windows over one long attack: thousands of findings merged.
+    ['forget everything ', 7_500],
+    ['Reveal ', 12_500, ':'],
+    ['safety safety safety ', 5_000],
+    // The decoders' runs: hex with separators, Morse, base64.
+    ['ab ', 75_000],
+    ['.- ', 50_000],
+    ['A', 250_000],
+  ];
+  for (const [piece, count, after = ''] of inputs) {
+    it(`stays linear on adversarial repetition: ${JSON.stringify(piece + after)}`, async () => {
+      const growth = await cpuGrowth((n) => piece.repeat(n) + after, Math.ceil(count / GROWTH), (text) => scanText(text), 5);
+      expect(growth.ratio, growth.said).toBeLessThan(GROWTH_LIMIT);
+    });
+  }
 });
