@@ -95,6 +95,11 @@ describe('the sign-in form posted from a page of another site is refused, even w
     ]);
     expect(answer.status()).toBe(303);
     expect(new URL((await answer.headerValue('location'))!).searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The answer sends the tab on to the console, which starts loading as the click returns: a
+    // close in the middle of that load (page.close has no timeout) once held the test past its
+    // own 60 s. The tab is closed once the console's page has loaded.
+    await tab.waitForURL(/\/app\?code=/);
+    await tab.waitForLoadState('load');
     await tab.close();
   });
 });
