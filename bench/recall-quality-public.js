@@ -115,6 +115,20 @@ function keyEnv(option, name, env) {
 }
 
 /**
+ * One endpoint's options (--<what>-url, --<what>-model, --<what>-key-env), checked: null when
+ * none is given; else its URL and model, which go together (`why` says why), its host as
+ * recorded, and the name of its key's variable (null: no key).
+ */
+function endpointOptions(what, opts, env, why) {
+  const url = opts[`${what}-url`] ?? '';
+  const model = opts[`${what}-model`] ?? '';
+  const keyOption = opts[`${what}-key-env`] ?? '';
+  if (url === '' && model === '' && keyOption === '') return null;
+  if (url === '' || model === '') throw new UsageError(`--${what}-url and --${what}-model go together (${why})`);
+  return { url, model, host: endpointHost(`${what}-url`, url), keyName: keyEnv(`${what}-key-env`, keyOption, env) };
+}
+
+/**
  * The options' models as the gate's configuration (docs/configuration.md: [embed] and
  * [rerank], each key as its GATE_<SECTION>_<KEY> variable, which wins over the home's
  * gate.toml) and what the results record of them: `models` names the embedding and the
@@ -129,30 +143,22 @@ export function modelSetup(opts, env = process.env) {
   const gateEnv = {};
   const models = { embed: LOCAL_EMBED, rerank: null };
   const endpoints = {};
-  const embedUrl = opts['embed-url'] ?? '';
-  const embedModel = opts['embed-model'] ?? '';
-  if (embedUrl !== '' || embedModel !== '' || (opts['embed-key-env'] ?? '') !== '') {
-    if (embedUrl === '' || embedModel === '') throw new UsageError('--embed-url and --embed-model go together (the gate\'s openai backend needs both)');
-    const host = endpointHost('embed-url', embedUrl);
-    const keyName = keyEnv('embed-key-env', opts['embed-key-env'] ?? '', env);
+  const embed = endpointOptions('embed', opts, env, "the gate's openai backend needs both");
+  if (embed !== null) {
     const dimensions = opts['embed-dimensions'];
     if (!Number.isInteger(dimensions) || dimensions < 1) throw new UsageError('--embed-dimensions must be a whole number above 0');
-    Object.assign(gateEnv, { GATE_EMBED_BACKEND: 'openai', GATE_EMBED_URL: embedUrl, GATE_EMBED_MODEL: embedModel, GATE_EMBED_DIMENSIONS: String(dimensions) });
-    if (keyName !== null) gateEnv.GATE_EMBED_API_KEY_ENV = keyName;
-    models.embed = embedModel;
-    endpoints.embed = { model: embedModel, host, dimensions, api_key_env: keyName };
+    Object.assign(gateEnv, { GATE_EMBED_BACKEND: 'openai', GATE_EMBED_URL: embed.url, GATE_EMBED_MODEL: embed.model, GATE_EMBED_DIMENSIONS: String(dimensions) });
+    if (embed.keyName !== null) gateEnv.GATE_EMBED_API_KEY_ENV = embed.keyName;
+    models.embed = embed.model;
+    endpoints.embed = { model: embed.model, host: embed.host, dimensions, api_key_env: embed.keyName };
   }
-  const rerankUrl = opts['rerank-url'] ?? '';
-  const rerankModel = opts['rerank-model'] ?? '';
-  if (rerankUrl !== '' || rerankModel !== '' || (opts['rerank-key-env'] ?? '') !== '') {
-    // TEI's /rerank names no model, so the name is the operator's word; a figure without one could not say what it measured.
-    if (rerankUrl === '' || rerankModel === '') throw new UsageError('--rerank-url and --rerank-model go together (the model\'s name is what the results record)');
-    const host = endpointHost('rerank-url', rerankUrl);
-    const keyName = keyEnv('rerank-key-env', opts['rerank-key-env'] ?? '', env);
-    gateEnv.GATE_RERANK_URL = rerankUrl;
-    if (keyName !== null) gateEnv.GATE_RERANK_API_KEY_ENV = keyName;
-    models.rerank = rerankModel;
-    endpoints.rerank = { model: rerankModel, host, api_key_env: keyName };
+  // TEI's /rerank names no model, so the name is the operator's word; a figure without one could not say what it measured.
+  const rerank = endpointOptions('rerank', opts, env, "the model's name is what the results record");
+  if (rerank !== null) {
+    gateEnv.GATE_RERANK_URL = rerank.url;
+    if (rerank.keyName !== null) gateEnv.GATE_RERANK_API_KEY_ENV = rerank.keyName;
+    models.rerank = rerank.model;
+    endpoints.rerank = { model: rerank.model, host: rerank.host, api_key_env: rerank.keyName };
   }
   return { env: gateEnv, models, endpoints, local: Object.keys(endpoints).length === 0 };
 }
