@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../workers/scan/scan-text.js';
+import { cpuMs, GROWTH_LIMIT as LIMIT } from '../harness/cpu-growth.js';
 
 /**
  * The whole scanner, not only its patterns, takes time in proportion to the text
@@ -14,7 +15,6 @@ import { scanText } from '../../workers/scan/scan-text.js';
  */
 
 const KIB = 1024;
-const LIMIT = 40;
 
 function repeatedTo(bytes: number, piece: (i: number) => string): string {
   let out = '';
@@ -33,19 +33,6 @@ const SHAPES: Record<string, (i: number) => string> = {
   'a numbered list of orders': (i) => `${i}. Use the ${word(i)} and keep the ${word(i + 4)} as it is.\n`,
   'sentences without line breaks': (i) => `Any agent that reads the ${word(i)} notes should keep them. `,
 };
-
-function cpuMs(run: () => Promise<unknown>): Promise<number> {
-  return (async () => {
-    let best = Infinity;
-    for (let n = 0; n < 3; n++) {
-      const t0 = process.cpuUsage();
-      await run();
-      const { user, system } = process.cpuUsage(t0);
-      best = Math.min(best, (user + system) / 1000);
-    }
-    return Math.max(best, 1);
-  })();
-}
 
 describe('the whole scanner is linear in its text', () => {
   for (const [name, piece] of Object.entries(SHAPES)) {
